@@ -1,0 +1,94 @@
+/* bench.c: `make bench`: cost of a level-1 layer evaluation and of a full
+ * ResNet-50 / GPT-2 design point.  Benchmarks, not tests: no assertions on
+ * time. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+#include "config/arch.h"
+#include "config/workload.h"
+#include "engine/engine.h"
+
+static double now(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static void die(dse_ctx *ctx, const char *what) {
+  for (size_t i = 0; i < dse_ctx_ndiags(ctx); i++) {
+    char buf[1024];
+    dse_diag_format(dse_ctx_diag(ctx, i), buf, sizeof buf);
+    fprintf(stderr, "%s\n", buf);
+  }
+  fprintf(stderr, "bench: cannot load %s\n", what);
+  exit(1);
+}
+
+/* Layer evaluations per second: eng_eval_layer over the workload's layers,
+ * repeated for at least `secs` seconds. */
+static double layer_rate(const dse_arch *a, const dse_workload *wl, double secs,
+                         double *checksum) {
+  eng_prep p;
+  eng_prepare(a, &p);
+  dse_layer_result r;
+  eng_link link = {0, 0};
+  unsigned long long evals = 0;
+  double sum = 0, t0 = now(), t;
+  do {
+    for (int rep = 0; rep < 100; rep++)
+      for (size_t i = 0; i < wl->nlayers; i++) {
+        link.output_on_chip = eng_keep_output(&p, wl, i);
+        eng_eval_layer(&p, wl, &wl->layers[i], &link, &r);
+        link.input_on_chip = link.output_on_chip;
+        sum += (double)r.cycles;
+        evals++;
+      }
+    t = now() - t0;
+  } while (t < secs);
+  *checksum = sum;
+  return (double)evals / t;
+}
+
+static double point_time(dse_ctx *ctx, const dse_arch *a, const dse_workload *wl,
+                         double secs) {
+  unsigned long long n = 0;
+  double t0 = now(), t;
+  do {
+    dse_result *r = NULL;
+    if (dse_simulate(ctx, a, wl, NULL, &r)) die(ctx, "simulate");
+    dse_result_free(r);
+    n++;
+    t = now() - t0;
+  } while (t < secs);
+  return t / (double)n;
+}
+
+int main(int argc, char **argv) {
+  double secs = argc > 1 ? atof(argv[1]) : 1.0;
+  dse_ctx *ctx = dse_ctx_new();
+  if (!ctx) return 1;
+  static const char *const cases[][2] = {
+      {"npu-hbm2e", "resnet50"}, {"tpu-v1", "resnet50"}, {"npu-hbm2e", "gpt2"}};
+  printf("dse %s benchmark (analytic engine, one core, %.1f s per figure)\n\n",
+         DSE_VERSION, secs);
+  printf("%-12s %-10s %7s %18s %16s %16s\n", "arch", "workload", "layers",
+         "layer evals/s", "ns per layer", "us per point");
+  for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+    dse_arch *a = NULL;
+    dse_workload *wl = NULL;
+    if (dse_arch_load(ctx, cases[c][0], &a)) die(ctx, cases[c][0]);
+    if (dse_workload_load(ctx, cases[c][1], NULL, 0, &wl)) die(ctx, cases[c][1]);
+    double checksum;
+    double rate = layer_rate(a, wl, secs, &checksum);
+    double pt = point_time(ctx, a, wl, secs);
+    printf("%-12s %-10s %7zu %18.0f %16.1f %16.2f\n", cases[c][0], cases[c][1],
+           wl->nlayers, rate, 1e9 / rate, pt * 1e6);
+    if (checksum < 0) printf("(checksum %g)\n", checksum);
+    dse_workload_free(wl);
+    dse_arch_free(a);
+  }
+  printf("\ntarget: >= 1,000,000 analytic layer evaluations per second\n");
+  dse_ctx_free(ctx);
+  return 0;
+}

@@ -1,0 +1,78 @@
+/* fields.c: the declared result fields (names carry their unit). */
+#include <stddef.h>
+
+#include "report.h"
+
+#define LF(name, kind, desc) {#name, RPT_##kind, offsetof(dse_layer_result, name), desc}
+const rpt_field rpt_layer_fields[] = {
+    LF(macs, U64, "multiply-accumulates"),
+    LF(ops, U64, "operations, 2 per MAC"),
+    LF(vector_ops, U64, "element operations on the vector unit"),
+    LF(cycles, U64, "cycles: max of compute, DRAM and SRAM cycles"),
+    LF(compute_cycles, U64, "PE-array or vector-unit cycles"),
+    LF(dram_cycles, U64, "cycles to move the layer's DRAM bytes"),
+    LF(sram_cycles, U64, "cycles of the busiest on-chip buffer"),
+    LF(latency_s, DBL, "layer latency"),
+    LF(input_bytes, U64, "activation input bytes (both operands of matmul)"),
+    LF(weight_bytes, U64, "weight bytes"),
+    LF(output_bytes, U64, "output bytes"),
+    LF(dram_bytes, U64, "DRAM bytes read + written"),
+    LF(dram_read_bytes, U64, "DRAM bytes read"),
+    LF(dram_write_bytes, U64, "DRAM bytes written"),
+    LF(sram_read_bytes, U64, "on-chip buffer bytes read"),
+    LF(sram_write_bytes, U64, "on-chip buffer bytes written"),
+    LF(folds, U64, "array folds of the GEMM view"),
+    LF(refetch_passes, U64, "DRAM passes over the re-streamed operand"),
+    LF(intensity_ops_per_byte, DBL, "operational intensity: ops per DRAM byte"),
+    LF(achieved_ops_per_s, DBL, "ops / latency"),
+    LF(roofline_ops_per_s, DBL, "min(peak, DRAM bandwidth x intensity)"),
+    LF(utilization, DBL, "MACs / (cycles x PEs)"),
+    LF(spatial_utilization, DBL, "MACs / (compute cycles x PEs)"),
+    LF(input_on_chip, BOOL, "input left on chip by the previous layer"),
+    LF(output_on_chip, BOOL, "output kept on chip for the next layer"),
+    LF(energy_j, DBL, "layer energy"),
+    LF(mac_energy_j, DBL, "PE-array MAC energy"),
+    LF(vector_energy_j, DBL, "vector-unit energy"),
+    LF(sram_energy_j, DBL, "on-chip buffer access energy"),
+    LF(dram_energy_j, DBL, "DRAM access energy"),
+};
+const size_t rpt_nlayer_fields = sizeof(rpt_layer_fields) / sizeof(rpt_layer_fields[0]);
+
+#define TF(name, kind, desc) {#name, RPT_##kind, offsetof(dse_total_result, name), desc}
+const rpt_field rpt_total_fields[] = {
+    TF(macs, U64, "multiply-accumulates"),
+    TF(ops, U64, "operations, 2 per MAC"),
+    TF(vector_ops, U64, "vector-unit element operations"),
+    TF(cycles, U64, "cycles, layers run one after another"),
+    TF(latency_s, DBL, "latency of one batch"),
+    TF(throughput_inf_per_s, DBL, "inferences per second: batch / latency"),
+    TF(achieved_ops_per_s, DBL, "ops / latency"),
+    TF(utilization, DBL, "MACs / (cycles x PEs)"),
+    TF(dram_bytes, U64, "DRAM bytes read + written"),
+    TF(dram_read_bytes, U64, "DRAM bytes read"),
+    TF(dram_write_bytes, U64, "DRAM bytes written"),
+    TF(input_bytes, U64, "sum of layer input bytes"),
+    TF(weight_bytes, U64, "sum of layer weight bytes"),
+    TF(output_bytes, U64, "sum of layer output bytes"),
+    TF(footprint_bytes, U64, "DRAM footprint: weights + KV cache + largest activations"),
+    TF(energy_j, DBL, "energy of one batch"),
+    TF(mac_energy_j, DBL, "PE-array MAC energy"),
+    TF(vector_energy_j, DBL, "vector-unit energy"),
+    TF(sram_energy_j, DBL, "on-chip buffer energy"),
+    TF(dram_energy_j, DBL, "DRAM energy"),
+    TF(pj_per_mac, DBL, "energy per MAC in picojoules"),
+    TF(compute_bound_layers, SIZE, "layers limited by compute"),
+    TF(memory_bound_layers, SIZE, "layers limited by DRAM or SRAM bandwidth"),
+};
+const size_t rpt_ntotal_fields = sizeof(rpt_total_fields) / sizeof(rpt_total_fields[0]);
+
+double rpt_field_value(const rpt_field *f, const void *base) {
+  const char *p = (const char *)base + f->off;
+  switch (f->kind) {
+    case RPT_U64: return (double)*(const uint64_t *)p;
+    case RPT_DBL: return *(const double *)p;
+    case RPT_SIZE: return (double)*(const size_t *)p;
+    case RPT_BOOL: return (double)*(const int *)p;
+  }
+  return 0;
+}

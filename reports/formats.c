@@ -1,0 +1,325 @@
+/* formats.c: result and workload as JSON, CSV and aligned text tables;
+ * atomic file writes. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "config/arch.h"
+#include "config/workload.h"
+#include "report.h"
+
+static void json_fields(rpt_json *j, const rpt_field *f, size_t n,
+                        const void *base) {
+  for (size_t i = 0; i < n; i++) {
+    rpt_json_key(j, f[i].name);
+    if (f[i].kind == RPT_BOOL)
+      rpt_json_bool(j, rpt_field_value(&f[i], base) != 0);
+    else if (f[i].kind == RPT_DBL)
+      rpt_json_num(j, rpt_field_value(&f[i], base));
+    else
+      rpt_json_u64(j, (uint64_t)rpt_field_value(&f[i], base));
+  }
+}
+
+static void json_arch(rpt_json *j, const dse_arch *a) {
+  static const char *const ops[] = {"input", "weight", "output"};
+  rpt_json_begin_obj(j);
+  rpt_json_key(j, "name"); rpt_json_str(j, a->name);
+  rpt_json_key(j, "clock_hz"); rpt_json_num(j, a->clock_hz);
+  rpt_json_key(j, "pe_rows"); rpt_json_u64(j, a->rows);
+  rpt_json_key(j, "pe_cols"); rpt_json_u64(j, a->cols);
+  rpt_json_key(j, "dataflow"); rpt_json_str(j, dse_dataflow_name(a->dataflow));
+  rpt_json_key(j, "precision"); rpt_json_str(j, dse_precision_name(a->precision));
+  rpt_json_key(j, "peak_macs_per_cycle"); rpt_json_u64(j, dse_arch_peak_macs_per_cycle(a));
+  rpt_json_key(j, "peak_ops_per_s"); rpt_json_num(j, dse_arch_peak_ops_per_s(a));
+  rpt_json_key(j, "dram_bandwidth_bytes_per_s"); rpt_json_num(j, a->dram_bw);
+  rpt_json_key(j, "dram_capacity_bytes"); rpt_json_num(j, a->dram_capacity);
+  rpt_json_key(j, "dram_energy_j_per_bit"); rpt_json_num(j, a->dram_j_per_bit);
+  rpt_json_key(j, "ridge_ops_per_byte"); rpt_json_num(j, dse_arch_ridge_ops_per_byte(a));
+  rpt_json_key(j, "mac_energy_j"); rpt_json_num(j, a->mac_energy_j);
+  rpt_json_key(j, "vector_lanes"); rpt_json_u64(j, a->vector_lanes);
+  rpt_json_key(j, "sram_bytes");
+  double sram = 0;
+  for (size_t i = 0; i < a->nbuf; i++) sram += a->buf[i].size_bytes;
+  rpt_json_num(j, sram);
+  rpt_json_key(j, "buffers");
+  rpt_json_begin_arr(j);
+  for (size_t i = 0; i < a->nbuf; i++) {
+    const arch_buffer *b = &a->buf[i];
+    rpt_json_begin_obj(j);
+    rpt_json_key(j, "name"); rpt_json_str(j, b->name);
+    rpt_json_key(j, "size_bytes"); rpt_json_num(j, b->size_bytes);
+    rpt_json_key(j, "bandwidth_bytes_per_cycle"); rpt_json_num(j, b->bw_bytes_per_cycle);
+    rpt_json_key(j, "read_energy_j_per_byte"); rpt_json_num(j, b->read_j_per_byte);
+    rpt_json_key(j, "write_energy_j_per_byte"); rpt_json_num(j, b->write_j_per_byte);
+    rpt_json_key(j, "holds");
+    rpt_json_begin_arr(j);
+    for (int k = 0; k < 3; k++)
+      if (b->holds & (1u << k)) rpt_json_str(j, ops[k]);
+    rpt_json_end_arr(j);
+    rpt_json_end_obj(j);
+  }
+  rpt_json_end_arr(j);
+  rpt_json_end_obj(j);
+}
+
+void rpt_result_json(const dse_result *res, core_buf *out) {
+  rpt_json j;
+  rpt_json_init(&j, out, 1);
+  const dse_workload *wl = res->workload;
+  rpt_json_begin_obj(&j);
+  rpt_json_key(&j, "dse_version"); rpt_json_str(&j, DSE_VERSION);
+  rpt_json_key(&j, "fidelity"); rpt_json_str(&j, "analytic");
+  rpt_json_key(&j, "arch");
+  json_arch(&j, res->arch);
+  rpt_json_key(&j, "workload");
+  rpt_json_begin_obj(&j);
+  rpt_json_key(&j, "name"); rpt_json_str(&j, wl->name);
+  rpt_json_key(&j, "batch"); rpt_json_u64(&j, wl->batch);
+  rpt_json_key(&j, "layers"); rpt_json_u64(&j, wl->nlayers);
+  rpt_json_end_obj(&j);
+  rpt_json_key(&j, "total");
+  rpt_json_begin_obj(&j);
+  json_fields(&j, rpt_total_fields, rpt_ntotal_fields, &res->total);
+  rpt_json_key(&j, "energy_breakdown_j");
+  rpt_json_begin_obj(&j);
+  rpt_json_key(&j, "mac"); rpt_json_num(&j, res->total.mac_energy_j);
+  rpt_json_key(&j, "vector"); rpt_json_num(&j, res->total.vector_energy_j);
+  rpt_json_key(&j, "sram"); rpt_json_num(&j, res->total.sram_energy_j);
+  rpt_json_key(&j, "dram"); rpt_json_num(&j, res->total.dram_energy_j);
+  rpt_json_end_obj(&j);
+  rpt_json_end_obj(&j);
+  rpt_json_key(&j, "layers");
+  rpt_json_begin_arr(&j);
+  for (size_t i = 0; i < res->nlayers; i++) {
+    const dse_layer_result *r = &res->layers[i];
+    rpt_json_begin_obj(&j);
+    rpt_json_key(&j, "name"); rpt_json_str(&j, r->name);
+    rpt_json_key(&j, "type"); rpt_json_str(&j, dse_layer_type_name(r->type));
+    rpt_json_key(&j, "shape"); rpt_json_str(&j, wl->layers[i].shape);
+    rpt_json_key(&j, "precision"); rpt_json_str(&j, dse_precision_name(r->precision));
+    rpt_json_key(&j, "bound"); rpt_json_str(&j, dse_bound_name(r->bound));
+    rpt_json_key(&j, "limiter"); rpt_json_str(&j, dse_limiter_name(r->limiter));
+    json_fields(&j, rpt_layer_fields, rpt_nlayer_fields, r);
+    rpt_json_end_obj(&j);
+  }
+  rpt_json_end_arr(&j);
+  rpt_json_end_obj(&j);
+  core_buf_puts(out, "\n");
+}
+
+void rpt_csv_field(core_buf *out, const char *s) {
+  if (!strpbrk(s, ",\"\n\r")) {
+    core_buf_puts(out, s);
+    return;
+  }
+  core_buf_puts(out, "\"");
+  for (; *s; s++) {
+    if (*s == '"') core_buf_puts(out, "\"");
+    core_buf_append(out, s, 1);
+  }
+  core_buf_puts(out, "\"");
+}
+
+static void csv_num(core_buf *out, const rpt_field *f, const void *base) {
+  core_buf_puts(out, ",");
+  if (f->kind == RPT_BOOL)
+    core_buf_puts(out, rpt_field_value(f, base) != 0 ? "true" : "false");
+  else if (f->kind == RPT_DBL)
+    core_buf_double(out, rpt_field_value(f, base));
+  else
+    core_buf_printf(out, "%llu", (unsigned long long)rpt_field_value(f, base));
+}
+
+void rpt_result_csv(const dse_result *res, core_buf *out) {
+  core_buf_puts(out, "layer,type,precision,bound,limiter");
+  for (size_t i = 0; i < rpt_nlayer_fields; i++)
+    core_buf_printf(out, ",%s", rpt_layer_fields[i].name);
+  core_buf_puts(out, "\n");
+  for (size_t i = 0; i < res->nlayers; i++) {
+    const dse_layer_result *r = &res->layers[i];
+    rpt_csv_field(out, r->name);
+    core_buf_printf(out, ",%s,%s,%s,%s", dse_layer_type_name(r->type),
+                    dse_precision_name(r->precision), dse_bound_name(r->bound),
+                    dse_limiter_name(r->limiter));
+    for (size_t k = 0; k < rpt_nlayer_fields; k++)
+      csv_num(out, &rpt_layer_fields[k], r);
+    core_buf_puts(out, "\n");
+  }
+}
+
+static void si(double v, const char *unit, char *buf, size_t n) {
+  static const struct { double s; const char *p; } pre[] = {
+      {1e15, "P"}, {1e12, "T"}, {1e9, "G"}, {1e6, "M"}, {1e3, "k"}, {1, ""},
+      {1e-3, "m"}, {1e-6, "u"}, {1e-9, "n"}, {1e-12, "p"}};
+  double a = v < 0 ? -v : v;
+  if (a == 0) {
+    snprintf(buf, n, "0 %s", unit);
+    return;
+  }
+  for (size_t i = 0; i < DSE_ARRAY_LEN(pre); i++)
+    if (a >= pre[i].s) {
+      snprintf(buf, n, "%.3g %s%s", v / pre[i].s, pre[i].p, unit);
+      return;
+    }
+  snprintf(buf, n, "%.3g %s", v, unit);
+}
+
+void rpt_result_table(const dse_result *res, core_buf *out) {
+  const dse_arch *a = res->arch;
+  const dse_workload *wl = res->workload;
+  const dse_total_result *t = &res->total;
+  char b1[32], b2[32], b3[32], b4[32], b5[32];
+  si(dse_arch_peak_ops_per_s(a), "OPS", b1, sizeof b1);
+  si(a->dram_bw, "B/s", b2, sizeof b2);
+  core_buf_printf(out, "arch %s: %llux%llu %s %s @ %g MHz, peak %s, DRAM %s, "
+                       "ridge %.1f ops/B\n",
+                  a->name, (unsigned long long)a->rows, (unsigned long long)a->cols,
+                  dse_dataflow_name(a->dataflow), dse_precision_name(a->precision),
+                  a->clock_hz / 1e6, b1, b2, dse_arch_ridge_ops_per_byte(a));
+  core_buf_printf(out, "workload %s: batch %llu, %zu layers (analytic roofline)\n\n",
+                  wl->name, (unsigned long long)wl->batch, wl->nlayers);
+  core_buf_printf(out, "%-24s %-10s %14s %12s %12s %10s %8s %-7s %-7s %12s\n",
+                  "layer", "type", "MACs", "latency", "DRAM", "ops/B", "util",
+                  "bound", "limit", "energy");
+  for (size_t i = 0; i < res->nlayers; i++) {
+    const dse_layer_result *r = &res->layers[i];
+    si(r->latency_s, "s", b1, sizeof b1);
+    core_fmt_bytes((double)r->dram_bytes, b2, sizeof b2);
+    si(r->energy_j, "J", b3, sizeof b3);
+    core_buf_printf(out, "%-24.24s %-10s %14llu %12s %12s %10.1f %7.1f%% %-7s %-7s %12s\n",
+                    r->name, dse_layer_type_name(r->type),
+                    (unsigned long long)r->macs, b1, b2, r->intensity_ops_per_byte,
+                    100.0 * r->utilization, dse_bound_name(r->bound),
+                    dse_limiter_name(r->limiter), b3);
+  }
+  si(t->latency_s, "s", b1, sizeof b1);
+  core_fmt_bytes((double)t->dram_bytes, b2, sizeof b2);
+  si(t->energy_j, "J", b3, sizeof b3);
+  si(t->achieved_ops_per_s, "OPS", b4, sizeof b4);
+  si(t->throughput_inf_per_s, "inf/s", b5, sizeof b5);
+  core_buf_printf(out, "\ntotal: %llu MACs, latency %s, %s, achieved %s "
+                       "(utilization %.1f%%), DRAM %s, energy %s (%.3g pJ/MAC); "
+                       "%zu compute-bound, %zu memory-bound layers\n",
+                  (unsigned long long)t->macs, b1, b5, b4, 100.0 * t->utilization,
+                  b2, b3, t->pj_per_mac, t->compute_bound_layers,
+                  t->memory_bound_layers);
+}
+
+static uint64_t bytes_of(uint64_t e, unsigned bits) { return (e * bits + 7) / 8; }
+
+void rpt_workload_table(const dse_workload *wl, dse_precision prec,
+                        core_buf *out) {
+  core_buf_printf(out, "workload %s: batch %llu, %zu layers%s%s\n\n", wl->name,
+                  (unsigned long long)wl->batch, wl->nlayers,
+                  wl->description && *wl->description ? "\n  " : "",
+                  wl->description ? wl->description : "");
+  core_buf_printf(out, "%-24s %-10s %-34s %14s %12s %12s %12s %12s\n", "layer",
+                  "type", "shape", "MACs", "vector ops", "input B", "weight B",
+                  "output B");
+  uint64_t tm = 0, tv = 0, ti = 0, tw = 0, to = 0;
+  for (size_t i = 0; i < wl->nlayers; i++) {
+    const wl_layer *l = &wl->layers[i];
+    unsigned bits = dse_precision_bits(wl_layer_precision(wl, l, prec));
+    uint64_t in = bytes_of(l->a_elems + (l->b_is_weight ? 0 : l->b_elems), bits);
+    uint64_t w = l->b_is_weight ? bytes_of(l->b_elems, bits) : 0;
+    uint64_t o = bytes_of(l->out_elems, bits);
+    core_buf_printf(out, "%-24.24s %-10s %-34.34s %14llu %12llu %12llu %12llu %12llu\n",
+                    l->name, dse_layer_type_name(l->type), l->shape,
+                    (unsigned long long)l->macs, (unsigned long long)l->vector_ops,
+                    (unsigned long long)in, (unsigned long long)w,
+                    (unsigned long long)o);
+    tm += l->macs;
+    tv += l->vector_ops;
+    ti += in;
+    tw += w;
+    to += o;
+  }
+  core_buf_printf(out, "%-24s %-10s %-34s %14llu %12llu %12llu %12llu %12llu\n",
+                  "total", "", "", (unsigned long long)tm, (unsigned long long)tv,
+                  (unsigned long long)ti, (unsigned long long)tw,
+                  (unsigned long long)to);
+}
+
+void rpt_workload_json(const dse_workload *wl, dse_precision prec,
+                       core_buf *out) {
+  rpt_json j;
+  rpt_json_init(&j, out, 1);
+  rpt_json_begin_obj(&j);
+  rpt_json_key(&j, "name"); rpt_json_str(&j, wl->name);
+  rpt_json_key(&j, "batch"); rpt_json_u64(&j, wl->batch);
+  uint64_t tm = 0, tw = 0;
+  rpt_json_key(&j, "layers");
+  rpt_json_begin_arr(&j);
+  for (size_t i = 0; i < wl->nlayers; i++) {
+    const wl_layer *l = &wl->layers[i];
+    dse_precision p = wl_layer_precision(wl, l, prec);
+    unsigned bits = dse_precision_bits(p);
+    uint64_t w = l->b_is_weight ? bytes_of(l->b_elems, bits) : 0;
+    rpt_json_begin_obj(&j);
+    rpt_json_key(&j, "name"); rpt_json_str(&j, l->name);
+    rpt_json_key(&j, "type"); rpt_json_str(&j, dse_layer_type_name(l->type));
+    rpt_json_key(&j, "shape"); rpt_json_str(&j, l->shape);
+    rpt_json_key(&j, "precision"); rpt_json_str(&j, dse_precision_name(p));
+    rpt_json_key(&j, "g"); rpt_json_u64(&j, l->g);
+    rpt_json_key(&j, "m"); rpt_json_u64(&j, l->m);
+    rpt_json_key(&j, "k"); rpt_json_u64(&j, l->k);
+    rpt_json_key(&j, "n"); rpt_json_u64(&j, l->n);
+    rpt_json_key(&j, "macs"); rpt_json_u64(&j, l->macs);
+    rpt_json_key(&j, "vector_ops"); rpt_json_u64(&j, l->vector_ops);
+    rpt_json_key(&j, "input_bytes");
+    rpt_json_u64(&j, bytes_of(l->a_elems + (l->b_is_weight ? 0 : l->b_elems), bits));
+    rpt_json_key(&j, "weight_bytes"); rpt_json_u64(&j, w);
+    rpt_json_key(&j, "output_bytes"); rpt_json_u64(&j, bytes_of(l->out_elems, bits));
+    rpt_json_end_obj(&j);
+    tm += l->macs;
+    tw += w;
+  }
+  rpt_json_end_arr(&j);
+  rpt_json_key(&j, "total_macs"); rpt_json_u64(&j, tm);
+  rpt_json_key(&j, "total_weight_bytes"); rpt_json_u64(&j, tw);
+  rpt_json_end_obj(&j);
+  core_buf_puts(out, "\n");
+}
+
+int rpt_write_atomic(const char *path, const char *data, size_t len, char *err,
+                     size_t errn) {
+  size_t pl = strlen(path);
+  char *tmp = malloc(pl + 32);
+  if (!tmp) {
+    snprintf(err, errn, "out of memory");
+    return DSE_ERR_NOMEM;
+  }
+  snprintf(tmp, pl + 32, "%s.tmp.%ld", path, (long)getpid());
+  int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  if (fd < 0) {
+    snprintf(err, errn, "cannot write '%s': %s", path, strerror(errno));
+    free(tmp);
+    return DSE_ERR_IO;
+  }
+  size_t done = 0;
+  int bad = 0;
+  while (done < len) {
+    ssize_t w = write(fd, data + done, len - done);
+    if (w < 0) {
+      if (errno == EINTR) continue;
+      bad = errno;
+      break;
+    }
+    done += (size_t)w;
+  }
+  if (!bad && fsync(fd) != 0) bad = errno;
+  if (close(fd) != 0 && !bad) bad = errno;
+  if (!bad && rename(tmp, path) != 0) bad = errno;
+  if (bad) {
+    unlink(tmp);
+    snprintf(err, errn, "cannot write '%s': %s", path, strerror(bad));
+    free(tmp);
+    return DSE_ERR_IO;
+  }
+  free(tmp);
+  return 0;
+}

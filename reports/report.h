@@ -1,0 +1,70 @@
+/* report.h: result formatting (JSON, CSV, table), a small JSON writer, and
+ * the declared field tables that every format (and the Lua module) walks,
+ * so a result field is named in exactly one place. */
+#ifndef DSE_REPORT_H
+#define DSE_REPORT_H
+
+#include <stddef.h>
+
+#include "core/core.h"
+
+/* ===== field tables ====================================================== */
+
+typedef enum { RPT_U64, RPT_DBL, RPT_SIZE, RPT_BOOL } rpt_kind;
+
+typedef struct rpt_field {
+  const char *name; /* unit-suffixed result field name */
+  rpt_kind kind;
+  size_t off;
+  const char *desc;
+} rpt_field;
+
+DSE_INTERNAL extern const rpt_field rpt_layer_fields[];
+DSE_INTERNAL extern const size_t rpt_nlayer_fields;
+DSE_INTERNAL extern const rpt_field rpt_total_fields[];
+DSE_INTERNAL extern const size_t rpt_ntotal_fields;
+
+DSE_INTERNAL double rpt_field_value(const rpt_field *f, const void *base);
+
+/* ===== JSON writer ======================================================= */
+
+typedef struct rpt_json {
+  core_buf *out;
+  int depth;
+  int first[64];
+  int pretty;
+} rpt_json;
+
+DSE_INTERNAL void rpt_json_init(rpt_json *j, core_buf *out, int pretty);
+DSE_INTERNAL void rpt_json_begin_obj(rpt_json *j);
+DSE_INTERNAL void rpt_json_end_obj(rpt_json *j);
+DSE_INTERNAL void rpt_json_begin_arr(rpt_json *j);
+DSE_INTERNAL void rpt_json_end_arr(rpt_json *j);
+DSE_INTERNAL void rpt_json_key(rpt_json *j, const char *k);
+DSE_INTERNAL void rpt_json_str(rpt_json *j, const char *s);
+DSE_INTERNAL void rpt_json_num(rpt_json *j, double v);
+DSE_INTERNAL void rpt_json_u64(rpt_json *j, uint64_t v);
+DSE_INTERNAL void rpt_json_bool(rpt_json *j, int v);
+DSE_INTERNAL void rpt_json_null(rpt_json *j);
+/* Escaped string literal into a buffer. */
+DSE_INTERNAL void rpt_json_escape(core_buf *out, const char *s);
+
+/* ===== result formats ==================================================== */
+
+DSE_INTERNAL void rpt_result_json(const dse_result *res, core_buf *out);
+DSE_INTERNAL void rpt_result_csv(const dse_result *res, core_buf *out);
+DSE_INTERNAL void rpt_result_table(const dse_result *res, core_buf *out);
+DSE_INTERNAL void rpt_workload_table(const dse_workload *wl,
+                                     dse_precision prec, core_buf *out);
+DSE_INTERNAL void rpt_workload_json(const dse_workload *wl,
+                                    dse_precision prec, core_buf *out);
+/* CSV field: quoted when needed. */
+DSE_INTERNAL void rpt_csv_field(core_buf *out, const char *s);
+
+/* Write data to path atomically (temp file, fsync, rename): the file is
+ * either complete or untouched.  Creates no directories.  0 or DSE_ERR_IO
+ * with a message in err. */
+DSE_INTERNAL int rpt_write_atomic(const char *path, const char *data,
+                                  size_t len, char *err, size_t errn);
+
+#endif /* DSE_REPORT_H */

@@ -1,0 +1,169 @@
+-- report.lua: dse.report{...}, the Markdown report writer.  Embedded in the
+-- dse binary; receives the dse module table and returns the function.
+--
+-- dse.report{
+--   path = "out/report.md",           -- written atomically
+--   title = "...",                    -- optional
+--   results = {...},                  -- from dse.sweep (all points)
+--   objectives = {"latency_s", ...},  -- Pareto objectives ("-x" maximizes)
+--   columns = {"pe_array.rows", ...}, -- optional grid columns to show
+-- }
+local dse = ...
+
+local function si(v, unit)
+  if v == nil then return "-" end
+  if v == 0 then return "0 " .. unit end
+  local prefixes = {
+    {1e15, "P"}, {1e12, "T"}, {1e9, "G"}, {1e6, "M"}, {1e3, "k"}, {1, ""},
+    {1e-3, "m"}, {1e-6, "u"}, {1e-9, "n"}, {1e-12, "p"},
+  }
+  local a = math.abs(v)
+  for _, p in ipairs(prefixes) do
+    if a >= p[1] then return string.format("%.3g %s%s", v / p[1], p[2], unit) end
+  end
+  return string.format("%.3g %s", v, unit)
+end
+
+local function bytes(v)
+  local units = {"B", "KiB", "MiB", "GiB", "TiB"}
+  local u = 1
+  while v >= 1024 and u < #units do v = v / 1024; u = u + 1 end
+  if u == 1 then return string.format("%d B", math.floor(v)) end
+  return string.format("%.3g %s", v, units[u])
+end
+
+local function cell(v)
+  if type(v) == "number" then
+    if math.type(v) == "integer" then return tostring(v) end
+    return string.format("%.4g", v)
+  elseif type(v) == "table" then
+    return v.name or v.type or "{...}"
+  end
+  return tostring(v)
+end
+
+local function sorted_point_keys(results)
+  local set, keys = {}, {}
+  for _, r in ipairs(results) do
+    for k in pairs(r.point or {}) do
+      if not set[k] then set[k] = true; keys[#keys + 1] = k end
+    end
+  end
+  table.sort(keys)
+  return keys
+end
+
+local function by_workload(results)
+  local order, groups = {}, {}
+  for _, r in ipairs(results) do
+    local w = r.workload.name .. (r.workload.batch ~= 1 and (" (batch " .. r.workload.batch .. ")") or "")
+    if not groups[w] then groups[w] = {}; order[#order + 1] = w end
+    table.insert(groups[w], r)
+  end
+  return order, groups
+end
+
+local function design_row(out, r, keys)
+  local t = r.total
+  local cells = {r.arch.name}
+  for _, k in ipairs(keys) do cells[#cells + 1] = cell(r.point and r.point[k]) end
+  for _, c in ipairs({
+    si(t.latency_s, "s"), si(t.throughput_inf_per_s, "inf/s"),
+    si(t.achieved_ops_per_s, "OPS"), string.format("%.1f%%", 100 * t.utilization),
+    si(t.energy_j, "J"), string.format("%.3g", t.pj_per_mac), bytes(t.dram_bytes),
+    string.format("%d/%d", t.compute_bound_layers, t.memory_bound_layers),
+  }) do cells[#cells + 1] = c end
+  out[#out + 1] = "| " .. table.concat(cells, " | ") .. " |"
+end
+
+local function design_header(out, keys)
+  local h = {"arch"}
+  for _, k in ipairs(keys) do h[#h + 1] = "`" .. k .. "`" end
+  for _, c in ipairs({"latency", "throughput", "achieved", "util", "energy",
+                      "pJ/MAC", "DRAM traffic", "compute/memory-bound layers"}) do
+    h[#h + 1] = c
+  end
+  out[#out + 1] = "| " .. table.concat(h, " | ") .. " |"
+  out[#out + 1] = "|" .. string.rep(" --- |", #h)
+end
+
+local function roofline_section(out, r)
+  local a = r.arch
+  out[#out + 1] = string.format(
+    "Design `%s`: %dx%d %s %s at %s, peak %s, DRAM %s, ridge point %.1f ops/B.",
+    a.name, a.pe_rows, a.pe_cols, a.dataflow, a.precision, si(a.clock_hz, "Hz"),
+    si(a.peak_ops_per_s, "OPS"), si(a.dram_bandwidth_bytes_per_s, "B/s"),
+    a.ridge_ops_per_byte)
+  out[#out + 1] = ""
+  out[#out + 1] = "| layer | type | MACs | intensity (ops/B) | side of ridge | achieved | roofline | % of roof | bound | limiter | latency |"
+  out[#out + 1] = "| --- | --- | ---: | ---: | --- | ---: | ---: | ---: | --- | --- | ---: |"
+  for _, l in ipairs(r.layers) do
+    if l.macs > 0 then
+      local side = l.intensity_ops_per_byte >= a.ridge_ops_per_byte and "right (compute)" or "left (memory)"
+      out[#out + 1] = string.format("| %s | %s | %d | %.1f | %s | %s | %s | %.0f%% | %s | %s | %s |",
+        l.name, l.type, l.macs, l.intensity_ops_per_byte, side,
+        si(l.achieved_ops_per_s, "OPS"), si(l.roofline_ops_per_s, "OPS"),
+        100 * l.achieved_ops_per_s / l.roofline_ops_per_s, l.bound, l.limiter,
+        si(l.latency_s, "s"))
+    end
+  end
+  local vec, vec_t = 0, 0
+  for _, l in ipairs(r.layers) do
+    if l.macs == 0 then vec = vec + 1; vec_t = vec_t + l.latency_s end
+  end
+  if vec > 0 then
+    out[#out + 1] = ""
+    out[#out + 1] = string.format("Plus %d vector-unit layers (pool, eltwise, activation, softmax, layernorm) taking %s in all (%.1f%% of the latency).",
+      vec, si(vec_t, "s"), 100 * vec_t / r.total.latency_s)
+  end
+end
+
+return function(opts)
+  if type(opts) ~= "table" then error("dse.report: expected a table of options", 2) end
+  local path = opts.path or error("dse.report: missing 'path'", 2)
+  local results = opts.results or error("dse.report: missing 'results'", 2)
+  local objectives = opts.objectives or {"latency_s", "energy_j"}
+  local out = {}
+  out[#out + 1] = "# " .. (opts.title or "dse design-space report")
+  out[#out + 1] = ""
+  local feasible = 0
+  for _, r in ipairs(results) do if r.feasible ~= false then feasible = feasible + 1 end end
+  out[#out + 1] = string.format(
+    "Generated by dse %s (analytic roofline model, docs/model.md). %d design points, %d feasible. Pareto objectives: %s (minimized; a leading `-` maximizes).",
+    dse.version, #results, feasible, table.concat(objectives, ", "))
+  local keys = opts.columns or sorted_point_keys(results)
+  local order, groups = by_workload(results)
+  for _, w in ipairs(order) do
+    local rs = groups[w]
+    out[#out + 1] = ""
+    out[#out + 1] = "## " .. w
+    local front = dse.pareto(rs, objectives)
+    table.sort(front, function(x, y) return x.total.latency_s < y.total.latency_s end)
+    out[#out + 1] = ""
+    out[#out + 1] = string.format("### Pareto front (%d of %d points)", #front, #rs)
+    out[#out + 1] = ""
+    design_header(out, keys)
+    for _, r in ipairs(front) do design_row(out, r, keys) end
+    local infeasible = {}
+    for _, r in ipairs(rs) do
+      if r.feasible == false then infeasible[#infeasible + 1] = r end
+    end
+    if #infeasible > 0 then
+      out[#out + 1] = ""
+      out[#out + 1] = "Infeasible points:"
+      out[#out + 1] = ""
+      for _, r in ipairs(infeasible) do
+        out[#out + 1] = "- `" .. r.arch.name .. "`: " .. r.reason
+      end
+    end
+    if #front > 0 then
+      out[#out + 1] = ""
+      out[#out + 1] = "### Roofline position of each layer (fastest Pareto point)"
+      out[#out + 1] = ""
+      roofline_section(out, front[1])
+    end
+  end
+  out[#out + 1] = ""
+  dse.write_text(path, table.concat(out, "\n"))
+  return path
+end

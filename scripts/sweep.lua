@@ -1,0 +1,76 @@
+-- sweep.lua: the default main job (`make run`).
+--
+-- "How big an array, how much SRAM, and HBM2E or GDDR6?"  Sweeps PE-array
+-- size x global-buffer size x memory technology for the datacenter NPU on
+-- ResNet-50 (batch 8) and GPT-2 decode (batch 8, 1024-token context), then
+-- writes every point, the Pareto front and a report to out/ (or arg[1]).
+local dse = require "dse"
+
+local outdir = arg[1] or "out"
+dse.mkdir(outdir)
+
+-- The two memory systems, as whole `dram` sections (figures and sources in
+-- arch/npu-hbm2e.yaml and arch/npu-gddr6.yaml).
+local hbm2e = { type = "hbm2e", bandwidth = "819.2 GB/s", energy = "6.0 pJ/bit", capacity = "32 GiB" }
+local gddr6 = { type = "gddr6", bandwidth = "512 GB/s", energy = "7.5 pJ/bit", capacity = "16 GiB" }
+
+local workloads = {
+  dse.workload("resnet50", { batch = 8 }),
+  dse.workload("gpt2", { phase = "decode", seq = 1024, batch = 8 }),
+}
+
+local t0 = os.clock()
+local results = dse.sweep {
+  arch = "npu-hbm2e",
+  workloads = workloads,
+  grid = {
+    ["pe_array.rows"] = { 32, 64, 128, 256 },
+    ["pe_array.cols"] = { 32, 64, 128, 256 },
+    ["buffers.2.size"] = { "4 MiB", "16 MiB", "64 MiB" },
+    ["dram"] = { hbm2e, gddr6 },
+  },
+}
+local elapsed = os.clock() - t0
+
+-- Objectives: latency, energy, and silicon spent (PEs and SRAM) until the
+-- area model arrives; a leading "-" would maximize.
+for _, r in ipairs(results) do
+  if r.feasible then
+    r.total.pes = r.arch.pe_rows * r.arch.pe_cols
+    r.total.sram_bytes = r.arch.sram_bytes
+  end
+end
+local objectives = { "latency_s", "energy_j", "pes", "sram_bytes" }
+
+local front = {}
+for _, w in ipairs(workloads) do
+  local mine = {}
+  for _, r in ipairs(results) do
+    if r.workload.name == w.name then mine[#mine + 1] = r end
+  end
+  for _, r in ipairs(dse.pareto(mine, objectives)) do front[#front + 1] = r end
+end
+
+dse.write_csv(outdir .. "/sweep.csv", results)
+dse.write_csv(outdir .. "/pareto.csv", front)
+dse.report {
+  path = outdir .. "/report.md",
+  title = "Datacenter NPU: PE array x SRAM x HBM2E/GDDR6",
+  results = results,
+  objectives = objectives,
+}
+
+print(string.format("dse %s: %d design points (%d archs x %d workloads) in %.3f s",
+  dse.version, #results, #results // #workloads, #workloads, elapsed))
+for _, w in ipairs(workloads) do
+  local best
+  for _, r in ipairs(front) do
+    if r.workload.name == w.name and (not best or r.total.latency_s < best.total.latency_s) then best = r end
+  end
+  print(string.format("  %-8s fastest: %3dx%-3d %-6s %-6s SRAM %5.1f MiB  %8.3f ms  %9.1f inf/s  %7.2f mJ/inf",
+    w.name, best.arch.pe_rows, best.arch.pe_cols, best.arch.dram_type, "",
+    best.arch.sram_bytes / 1048576, best.total.latency_s * 1e3,
+    best.total.throughput_inf_per_s, best.total.energy_j * 1e3 / best.workload.batch))
+end
+print(string.format("wrote %s/sweep.csv, %s/pareto.csv (%d points), %s/report.md",
+  outdir, outdir, #front, outdir))

@@ -1,0 +1,93 @@
+/* run.c: `dse run SCRIPT.lua [ARGS...]`, modelled on lua.c: the script runs
+ * under lua_pcall with a traceback message handler; any error exits 2. */
+#include <lauxlib.h>
+#include <lua.h>
+#include <lualib.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "lua/ldse.h"
+
+static lua_State *g_running; /* only for the SIGINT hook, as in lua.c */
+
+static void stop_hook(lua_State *L, lua_Debug *ar) {
+  (void)ar;
+  lua_sethook(L, NULL, 0, 0);
+  luaL_error(L, "interrupted!");
+}
+
+static void on_sigint(int sig) {
+  signal(sig, SIG_DFL);
+  if (g_running)
+    lua_sethook(g_running, stop_hook, LUA_MASKCALL | LUA_MASKRET | LUA_MASKCOUNT, 1);
+}
+
+static int msghandler(lua_State *L) {
+  const char *msg = lua_tostring(L, 1);
+  if (!msg) {
+    if (luaL_callmeta(L, 1, "__tostring") && lua_type(L, -1) == LUA_TSTRING)
+      return 1;
+    msg = lua_pushfstring(L, "(error object is a %s value)", luaL_typename(L, 1));
+  }
+  luaL_traceback(L, L, msg, 1);
+  return 1;
+}
+
+typedef struct run_args {
+  dse_ctx *ctx;
+  int argc;
+  char **argv;
+} run_args;
+
+static int pmain(lua_State *L) {
+  run_args *a = lua_touserdata(L, 1);
+  luaL_openlibs(L);
+  ldse_preload(L, a->ctx);
+  /* Deterministic scripts: math.random starts from a fixed seed. */
+  lua_getglobal(L, "math");
+  lua_getfield(L, -1, "randomseed");
+  lua_pushinteger(L, 0);
+  lua_call(L, 1, 0);
+  lua_pop(L, 1);
+  /* arg[0] = script, arg[1..] = args */
+  lua_createtable(L, a->argc, 1);
+  for (int i = 0; i < a->argc; i++) {
+    lua_pushstring(L, a->argv[i]);
+    lua_rawseti(L, -2, i);
+  }
+  lua_setglobal(L, "arg");
+  lua_pushcfunction(L, msghandler);
+  int base = lua_gettop(L);
+  if (luaL_loadfile(L, a->argv[0]) != LUA_OK) return lua_error(L);
+  for (int i = 1; i < a->argc; i++) lua_pushstring(L, a->argv[i]);
+  g_running = L;
+  signal(SIGINT, on_sigint);
+  int rc = lua_pcall(L, a->argc - 1, 0, base);
+  signal(SIGINT, SIG_DFL);
+  g_running = NULL;
+  if (rc != LUA_OK) return lua_error(L);
+  return 0;
+}
+
+int cli_run(dse_ctx *ctx, int argc, char **argv) {
+  lua_State *L = luaL_newstate();
+  if (!L) {
+    fprintf(stderr, "dse: error: cannot create Lua state: out of memory\n");
+    return CLI_FAIL;
+  }
+  run_args a = {ctx, argc, argv};
+  lua_pushcfunction(L, pmain);
+  lua_pushlightuserdata(L, &a);
+  int rc = lua_pcall(L, 1, 0, 0);
+  int code = CLI_OK;
+  if (rc != LUA_OK) {
+    const char *msg = lua_tostring(L, -1);
+    fprintf(stderr, "%s\n", msg ? msg : "(error object is not a string)");
+    code = rc == LUA_ERRMEM ? CLI_FAIL : CLI_BAD;
+  }
+  fflush(stdout);
+  lua_close(L);
+  return code;
+}

@@ -1,0 +1,351 @@
+/* arch.c: arch YAML schema v1 -> dse_arch, presets, accessors. */
+#include "config/arch.h"
+
+#include <dirent.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "config/schema.h"
+
+static const char *const k_dataflows[] = {"weight_stationary",
+                                          "output_stationary",
+                                          "input_stationary", NULL};
+static const char *const k_precisions[] = {"int4", "int8", "fp8", "bf16",
+                                           "fp16", "fp32", NULL};
+
+const char *dse_dataflow_name(dse_dataflow df) {
+  return (unsigned)df < 3 ? k_dataflows[df] : "?";
+}
+
+const char *dse_precision_name(dse_precision p) {
+  return (unsigned)p < DSE_PREC_COUNT ? k_precisions[p] : "inherit";
+}
+
+unsigned dse_precision_bits(dse_precision p) {
+  static const unsigned bits[] = {4, 8, 8, 16, 16, 32};
+  return (unsigned)p < DSE_PREC_COUNT ? bits[p] : 0;
+}
+
+int core_parse_precision(const char *s) {
+  for (int i = 0; k_precisions[i]; i++)
+    if (strcmp(s, k_precisions[i]) == 0) return i;
+  return -1;
+}
+
+double arch_default_mac_energy(dse_precision p) {
+  /* 45 nm, 0.9 V (Horowitz ISSCC 2014): multiply + accumulate-add. int8 and
+   * fp16/fp32 are sums of table entries; int4, fp8 and bf16 are estimates
+   * (docs/model.md). */
+  static const double pj[] = {0.15, 0.3, 0.45, 1.0, 1.5, 4.6};
+  return ((unsigned)p < DSE_PREC_COUNT ? pj[p] : 1.5) * 1e-12;
+}
+
+double arch_default_sram_j_per_byte(double size_bytes) {
+  /* CACTI 7, 22 nm LSTP fit: E(64-bit read) = 0.67 pJ x KB^0.52. */
+  double kb = size_bytes / 1024.0;
+  if (kb < 1) kb = 1;
+  return 0.67e-12 * pow(kb, 0.52) / 8.0;
+}
+
+/* ===== loading =========================================================== */
+
+static const char *const k_top_keys[] = {"name", "description", "source",
+                                         "clock", "pe_array", "buffers",
+                                         "dram", "vector",
+                                         "on_chip_activations", NULL};
+static const char *const k_pe_keys[] = {"rows", "cols", "dataflow",
+                                        "precision", "mac_energy", NULL};
+static const char *const k_buf_keys[] = {"name", "size", "bandwidth",
+                                         "read_energy", "write_energy",
+                                         "width", "holds", NULL};
+static const char *const k_dram_keys[] = {"type", "bandwidth", "energy",
+                                          "capacity", NULL};
+static const char *const k_vec_keys[] = {"lanes", "op_energy", NULL};
+static const char *const k_operands[] = {"input", "weight", "output", NULL};
+
+/* Energy per byte from "x pJ/B", "x pJ/bit" or "x pJ" (per access of
+ * width bytes). */
+static void buf_energy(cfg *c, const yt_node *map, const char *path,
+                       const char *key, double width, double def,
+                       double *out) {
+  double v;
+  unit_kind k;
+  int rc = cfg_quantity(c, map, path, key, 0,
+                        UNIT_BIT(UNIT_JOULES) | UNIT_BIT(UNIT_JOULES_PER_BIT) |
+                            UNIT_BIT(UNIT_JOULES_PER_BYTE),
+                        0, 1e-18, 1e-6, &v, &k);
+  if (rc == 1) {
+    *out = def;
+  } else if (rc == 0) {
+    if (k == UNIT_JOULES_PER_BIT)
+      *out = v * 8;
+    else if (k == UNIT_JOULES)
+      *out = v / width;
+    else
+      *out = v;
+  }
+}
+
+static void load_buffer(cfg *c, const yt_node *n, const char *path,
+                        arch_buffer *b) {
+  if (cfg_expect_kind(c, n, path, YT_MAP)) return;
+  cfg_check_keys(c, n, path, k_buf_keys);
+  cfg_string(c, n, path, "name", 1, "", &b->name);
+  cfg_quantity(c, n, path, "size", 1, UNIT_BIT(UNIT_BYTES), 0, 1, 1e13,
+               &b->size_bytes, NULL);
+  cfg_quantity(c, n, path, "bandwidth", 1, UNIT_BIT(UNIT_BYTES_PER_CYCLE), 0,
+               1e-3, 1e9, &b->bw_bytes_per_cycle, NULL);
+  double width = b->bw_bytes_per_cycle > 0 ? b->bw_bytes_per_cycle : 8;
+  cfg_quantity(c, n, path, "width", 0, UNIT_BIT(UNIT_BYTES), width, 1, 1e6,
+               &width, NULL);
+  double def = arch_default_sram_j_per_byte(b->size_bytes);
+  b->energy_defaulted = !yt_get(n, "read_energy") && !yt_get(n, "write_energy");
+  buf_energy(c, n, path, "read_energy", width, def, &b->read_j_per_byte);
+  buf_energy(c, n, path, "write_energy", width, b->read_j_per_byte,
+             &b->write_j_per_byte);
+  b->holds = OP_ALL;
+  const yt_node *h = yt_get(n, "holds");
+  if (h) {
+    char kp[256];
+    cfg_join(kp, sizeof kp, path, "holds");
+    if (cfg_expect_kind(c, h, kp, YT_SEQ)) return;
+    if (h->n == 0) {
+      cfg_error(c, h, kp, "must list at least one of input, weight, output");
+      return;
+    }
+    b->holds = 0;
+    for (size_t i = 0; i < h->n; i++) {
+      const yt_node *it = h->items[i];
+      int found = -1;
+      if (it->kind == YT_SCALAR)
+        for (int j = 0; k_operands[j]; j++)
+          if (strcmp(it->str, k_operands[j]) == 0) found = j;
+      if (found < 0) {
+        const char *sugg =
+            it->kind == YT_SCALAR ? core_did_you_mean(it->str, k_operands) : NULL;
+        cfg_error(c, it, kp, "unknown operand '%s'%s%s%s; expected input, weight or output",
+                  it->kind == YT_SCALAR ? it->str : "?", sugg ? " (did you mean '" : "",
+                  sugg ? sugg : "", sugg ? "'?)" : "");
+        continue;
+      }
+      if (b->holds & (1u << found))
+        cfg_error(c, it, kp, "operand '%s' listed twice", it->str);
+      b->holds |= 1u << found;
+    }
+  }
+}
+
+int arch_from_doc(dse_ctx *ctx, yt_doc *doc, dse_arch **out) {
+  *out = NULL;
+  dse_arch *a = calloc(1, sizeof(*a));
+  if (!a) {
+    yt_doc_free(doc);
+    return DSE_ERR_NOMEM;
+  }
+  a->doc = doc;
+  cfg c = {ctx, 0};
+  const yt_node *root = doc->root;
+  if (cfg_expect_kind(&c, root, "", YT_MAP)) goto done;
+  cfg_check_keys(&c, root, "", k_top_keys);
+  cfg_string(&c, root, "", "name", 1, "", &a->name);
+  cfg_string(&c, root, "", "description", 0, "", &a->description);
+  const char *src;
+  cfg_string(&c, root, "", "source", 0, "", &src);
+  cfg_bool(&c, root, "", "on_chip_activations", 1, &a->on_chip_activations);
+  cfg_quantity(&c, root, "", "clock", 1, UNIT_BIT(UNIT_HZ), 0, 1e6, 1e11,
+               &a->clock_hz, NULL);
+
+  const yt_node *pe = yt_get(root, "pe_array");
+  if (!pe) {
+    cfg_error(&c, root, "pe_array", "missing required key 'pe_array'");
+  } else if (!cfg_expect_kind(&c, pe, "pe_array", YT_MAP)) {
+    cfg_check_keys(&c, pe, "pe_array", k_pe_keys);
+    cfg_uint(&c, pe, "pe_array", "rows", 1, 0, 1, 65536, &a->rows);
+    cfg_uint(&c, pe, "pe_array", "cols", 1, 0, 1, 65536, &a->cols);
+    int df = 0, prec = DSE_PREC_INT8;
+    cfg_enum(&c, pe, "pe_array", "dataflow", 1, k_dataflows, 0, &df);
+    cfg_enum(&c, pe, "pe_array", "precision", 1, k_precisions, DSE_PREC_INT8,
+             &prec);
+    a->dataflow = (dse_dataflow)df;
+    a->precision = (dse_precision)prec;
+    a->mac_energy_defaulted = !yt_get(pe, "mac_energy");
+    cfg_quantity(&c, pe, "pe_array", "mac_energy", 0, UNIT_BIT(UNIT_JOULES),
+                 arch_default_mac_energy(a->precision), 1e-18, 1e-9,
+                 &a->mac_energy_j, NULL);
+  }
+
+  const yt_node *bufs = yt_get(root, "buffers");
+  if (bufs && !cfg_expect_kind(&c, bufs, "buffers", YT_SEQ)) {
+    if (bufs->n > ARCH_MAX_BUFFERS) {
+      cfg_error(&c, bufs, "buffers", "at most %d buffer levels are supported (got %zu)",
+                ARCH_MAX_BUFFERS, bufs->n);
+    } else {
+      a->nbuf = bufs->n;
+      for (size_t i = 0; i < bufs->n; i++) {
+        char path[64];
+        snprintf(path, sizeof path, "buffers[%zu]", i + 1);
+        load_buffer(&c, bufs->items[i], path, &a->buf[i]);
+        for (size_t j = 0; j < i; j++)
+          if (a->buf[i].name && a->buf[j].name &&
+              strcmp(a->buf[i].name, a->buf[j].name) == 0)
+            cfg_error(&c, yt_get(bufs->items[i], "name"), path,
+                      "duplicate buffer name '%s'", a->buf[i].name);
+      }
+    }
+  }
+
+  const yt_node *dram = yt_get(root, "dram");
+  if (!dram) {
+    cfg_error(&c, root, "dram", "missing required key 'dram'");
+  } else if (!cfg_expect_kind(&c, dram, "dram", YT_MAP)) {
+    cfg_check_keys(&c, dram, "dram", k_dram_keys);
+    cfg_string(&c, dram, "dram", "type", 0, "", &a->dram_type);
+    cfg_quantity(&c, dram, "dram", "bandwidth", 1, UNIT_BIT(UNIT_BYTES_PER_S),
+                 0, 1e6, 1e15, &a->dram_bw, NULL);
+    cfg_quantity(&c, dram, "dram", "energy", 1, UNIT_BIT(UNIT_JOULES_PER_BIT),
+                 0, 1e-15, 1e-9, &a->dram_j_per_bit, NULL);
+    cfg_quantity(&c, dram, "dram", "capacity", 1, UNIT_BIT(UNIT_BYTES), 0,
+                 1e3, 1e16, &a->dram_capacity, NULL);
+    const yt_node *cap = yt_get(dram, "capacity");
+    const yt_node *at = cap ? cap : dram;
+    a->dram_capacity_mark.file = at->file;
+    a->dram_capacity_mark.line = at->line;
+    a->dram_capacity_mark.col = at->col;
+  }
+
+  a->vector_lanes = a->cols ? a->cols : 1;
+  a->vector_op_j = a->mac_energy_j;
+  const yt_node *vec = yt_get(root, "vector");
+  if (vec && !cfg_expect_kind(&c, vec, "vector", YT_MAP)) {
+    cfg_check_keys(&c, vec, "vector", k_vec_keys);
+    cfg_uint(&c, vec, "vector", "lanes", 1, 0, 1, 1u << 20, &a->vector_lanes);
+    cfg_quantity(&c, vec, "vector", "op_energy", 0, UNIT_BIT(UNIT_JOULES),
+                 a->mac_energy_j, 1e-18, 1e-9, &a->vector_op_j, NULL);
+  }
+
+done:
+  if (c.nerr) {
+    dse_arch_free(a);
+    return DSE_ERR_INVALID;
+  }
+  *out = a;
+  return 0;
+}
+
+/* ===== presets =========================================================== */
+
+static int cmp_str(const void *x, const void *y) {
+  return strcmp(*(char *const *)x, *(char *const *)y);
+}
+
+char **core_list_yaml(const char *dir, size_t *count) {
+  *count = 0;
+  size_t cap = 16, n = 0;
+  char **names = calloc(cap + 1, sizeof(*names));
+  if (!names) return NULL;
+  DIR *d = opendir(dir);
+  if (d) {
+    struct dirent *e;
+    while ((e = readdir(d))) {
+      size_t len = strlen(e->d_name);
+      if (len <= 5 || strcmp(e->d_name + len - 5, ".yaml") != 0) continue;
+      if (n == cap) {
+        char **p = realloc(names, (cap * 2 + 1) * sizeof(*names));
+        if (!p) break;
+        names = p;
+        cap *= 2;
+      }
+      names[n] = malloc(len - 4);
+      if (!names[n]) break;
+      memcpy(names[n], e->d_name, len - 5);
+      names[n][len - 5] = '\0';
+      n++;
+    }
+    closedir(d);
+  }
+  names[n] = NULL;
+  qsort(names, n, sizeof(*names), cmp_str);
+  *count = n;
+  return names;
+}
+
+void core_free_names(char **names) {
+  if (!names) return;
+  for (size_t i = 0; names[i]; i++) free(names[i]);
+  free(names);
+}
+
+/* Shared by arch and workload lookup: a name with '/' or ending in .yaml is
+ * a path; otherwise DATA_DIR/sub/NAME.yaml. */
+int core_resolve(dse_ctx *ctx, const char *sub, const char *what,
+                 const char *name, char *buf, size_t n) {
+  size_t len = strlen(name);
+  if (strchr(name, '/') || (len > 5 && strcmp(name + len - 5, ".yaml") == 0) ||
+      (len > 4 && strcmp(name + len - 4, ".yml") == 0)) {
+    snprintf(buf, n, "%s", name);
+    if (!core_file_exists(buf)) {
+      core_diag(ctx, name, 0, 0, "no such file");
+      return DSE_ERR_NOTFOUND;
+    }
+    return 0;
+  }
+  char dir[2048];
+  snprintf(dir, sizeof dir, "%s/%s", dse_ctx_data_dir(ctx), sub);
+  if ((size_t)snprintf(buf, n, "%s/%s.yaml", dir, name) >= n) {
+    core_diag(ctx, "", 0, 0, "%s name too long: '%s'", what, name);
+    return DSE_ERR_INVALID;
+  }
+  if (core_file_exists(buf)) return 0;
+  size_t cnt;
+  char **names = core_list_yaml(dir, &cnt);
+  core_buf list;
+  core_buf_init(&list);
+  for (size_t i = 0; names && names[i]; i++)
+    core_buf_printf(&list, "%s%s", i ? ", " : "", names[i]);
+  const char *sugg = names ? core_did_you_mean(name, (const char *const *)names) : NULL;
+  if (sugg)
+    core_diag(ctx, "", 0, 0, "unknown %s '%s'; did you mean '%s'? (known: %s)",
+              what, name, sugg, core_buf_str(&list));
+  else
+    core_diag(ctx, "", 0, 0, "unknown %s '%s'; known: %s", what, name,
+              cnt ? core_buf_str(&list) : "(none found)");
+  core_buf_fini(&list);
+  core_free_names(names);
+  return DSE_ERR_NOTFOUND;
+}
+
+int arch_resolve(dse_ctx *ctx, const char *name, char *buf, size_t n) {
+  return core_resolve(ctx, "arch", "arch preset", name, buf, n);
+}
+
+int dse_arch_load(dse_ctx *ctx, const char *path_or_preset, dse_arch **out) {
+  char path[4096];
+  *out = NULL;
+  int rc = arch_resolve(ctx, path_or_preset, path, sizeof path);
+  if (rc) return rc;
+  yt_doc *doc;
+  rc = yt_load_file(ctx, path, &doc);
+  if (rc) return rc;
+  return arch_from_doc(ctx, doc, out);
+}
+
+void dse_arch_free(dse_arch *arch) {
+  if (!arch) return;
+  yt_doc_free(arch->doc);
+  free(arch);
+}
+
+const char *dse_arch_name(const dse_arch *a) { return a->name; }
+double dse_arch_clock_hz(const dse_arch *a) { return a->clock_hz; }
+uint64_t dse_arch_peak_macs_per_cycle(const dse_arch *a) {
+  return a->rows * a->cols;
+}
+double dse_arch_peak_ops_per_s(const dse_arch *a) {
+  return 2.0 * (double)(a->rows * a->cols) * a->clock_hz;
+}
+double dse_arch_dram_bandwidth(const dse_arch *a) { return a->dram_bw; }
+double dse_arch_ridge_ops_per_byte(const dse_arch *a) {
+  return dse_arch_peak_ops_per_s(a) / a->dram_bw;
+}

@@ -1,0 +1,66 @@
+/* arch.h: the validated, immutable architecture spec (internal view). */
+#ifndef DSE_ARCH_H
+#define DSE_ARCH_H
+
+#include "config/ytree.h"
+#include "core/core.h"
+
+#define ARCH_MAX_BUFFERS 8
+
+enum { OP_INPUT = 1u, OP_WEIGHT = 2u, OP_OUTPUT = 4u, OP_ALL = 7u };
+
+typedef struct arch_buffer {
+  const char *name;
+  double size_bytes;
+  double bw_bytes_per_cycle;
+  double read_j_per_byte, write_j_per_byte;
+  int energy_defaulted; /* energies came from the default SRAM fit */
+  unsigned holds;       /* OP_* mask */
+} arch_buffer;
+
+typedef struct arch_mark {
+  const char *file;
+  int line, col;
+} arch_mark;
+
+struct dse_arch {
+  yt_doc *doc; /* owned source tree (names and marks point into it) */
+  const char *name;
+  const char *description;
+  double clock_hz;
+  uint64_t rows, cols;
+  dse_dataflow dataflow;
+  dse_precision precision;
+  double mac_energy_j;
+  int mac_energy_defaulted;
+  size_t nbuf;
+  arch_buffer buf[ARCH_MAX_BUFFERS];
+  double dram_bw;          /* bytes/s */
+  double dram_j_per_bit;   /* J/bit */
+  double dram_capacity;    /* bytes */
+  const char *dram_type;   /* free text, e.g. "hbm2e" */
+  arch_mark dram_capacity_mark;
+  uint64_t vector_lanes;
+  double vector_op_j;
+  int on_chip_activations; /* keep a layer's output on chip for the next */
+};
+
+/* Validate a tree into an arch; takes ownership of doc in every case. */
+DSE_INTERNAL int arch_from_doc(dse_ctx *ctx, yt_doc *doc, dse_arch **out);
+
+/* Resolve a preset name or path to a file path (buf); 0 or NOTFOUND with a
+ * diagnostic listing the known presets. */
+DSE_INTERNAL int arch_resolve(dse_ctx *ctx, const char *name, char *buf,
+                              size_t n);
+
+/* List preset names under DATA_DIR/sub (sorted, NULL-terminated, malloc'd
+ * array of malloc'd strings; free with core_free_names). */
+DSE_INTERNAL char **core_list_yaml(const char *dir, size_t *count);
+DSE_INTERNAL void core_free_names(char **names);
+
+/* Default MAC energy per precision (45 nm, see docs/model.md). */
+DSE_INTERNAL double arch_default_mac_energy(dse_precision p);
+/* Default SRAM access energy per byte for a buffer size (docs/model.md). */
+DSE_INTERNAL double arch_default_sram_j_per_byte(double size_bytes);
+
+#endif /* DSE_ARCH_H */

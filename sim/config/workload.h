@@ -1,0 +1,53 @@
+/* workload.h: validated workload (internal view): layers with their GEMM
+ * view and element counts derived once at load time, batch included. */
+#ifndef DSE_WORKLOAD_H
+#define DSE_WORKLOAD_H
+
+#include "config/ytree.h"
+#include "core/core.h"
+
+typedef struct wl_layer {
+  const char *name;
+  dse_layer_type type;
+  dse_precision precision; /* DSE_PREC_INHERIT: workload, then arch */
+  /* GEMM view: g independent (M x K) * (K x N) products. */
+  uint64_t g, m, k, n;
+  uint64_t macs;          /* <= g*m*k*n (less for causal attention) */
+  uint64_t a_elems;       /* streamed activation operand */
+  uint64_t b_elems;       /* K x N operand: weights, or 2nd activation */
+  int b_is_weight;        /* conv/gemm: 1; matmul: 0 */
+  uint64_t out_elems;
+  uint64_t vector_ops;    /* non-MAC layers */
+  uint64_t persistent_elems; /* state kept across steps (KV cache) */
+  char shape[96];
+} wl_layer;
+
+struct dse_workload {
+  core_arena arena;
+  const char *name;
+  const char *description;
+  dse_precision precision; /* DSE_PREC_INHERIT when unset */
+  uint64_t batch;
+  size_t nlayers;
+  wl_layer *layers;
+};
+
+/* Load with parameter overrides whose diagnostics point at (file, line). */
+DSE_INTERNAL int wl_load(dse_ctx *ctx, const char *path_or_name,
+                         const dse_param *params, size_t nparams,
+                         const char *param_file, int param_line,
+                         dse_workload **out);
+/* Validate a parsed document (borrowed) into a workload. */
+DSE_INTERNAL int wl_from_doc(dse_ctx *ctx, const yt_doc *doc,
+                             dse_workload **out);
+
+/* Effective precision of a layer given the arch precision. */
+static inline dse_precision wl_layer_precision(const dse_workload *wl,
+                                               const wl_layer *l,
+                                               dse_precision arch_prec) {
+  if (l->precision != DSE_PREC_INHERIT) return l->precision;
+  if (wl->precision != DSE_PREC_INHERIT) return wl->precision;
+  return arch_prec;
+}
+
+#endif /* DSE_WORKLOAD_H */

@@ -1,0 +1,328 @@
+/* core.c: arena, string buffer, diagnostics, context and error tables. */
+#include "core/core.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#ifndef DSE_DEFAULT_DATA_DIR
+#define DSE_DEFAULT_DATA_DIR "."
+#endif
+
+/* ===== errors ============================================================ */
+
+const char *dse_err_name(int err) {
+  switch (err) {
+#define DSE_ERR_NAME(name, code, text) \
+  case code:                           \
+    return #name;
+    DSE_ERR_MAP(DSE_ERR_NAME)
+#undef DSE_ERR_NAME
+  }
+  return "UNKNOWN";
+}
+
+const char *dse_strerror(int err) {
+  switch (err) {
+#define DSE_ERR_TEXT(name, code, text) \
+  case code:                           \
+    return text;
+    DSE_ERR_MAP(DSE_ERR_TEXT)
+#undef DSE_ERR_TEXT
+  }
+  return "unknown error";
+}
+
+/* ===== arena ============================================================= */
+
+struct core_arena_block {
+  core_arena_block *next;
+  size_t used, cap;
+  max_align_t data[];
+};
+
+void core_arena_init(core_arena *a) { a->head = NULL; }
+
+void core_arena_fini(core_arena *a) {
+  core_arena_block *b = a->head;
+  while (b) {
+    core_arena_block *next = b->next;
+    free(b);
+    b = next;
+  }
+  a->head = NULL;
+}
+
+void *core_arena_alloc(core_arena *a, size_t n) {
+  const size_t align = sizeof(max_align_t);
+  n = (n + align - 1) / align * align;
+  if (n == 0) n = align;
+  core_arena_block *b = a->head;
+  if (!b || b->cap - b->used < n) {
+    size_t cap = n > 16384 ? n : 16384;
+    b = malloc(sizeof(*b) + cap);
+    if (!b) return NULL;
+    b->used = 0;
+    b->cap = cap;
+    b->next = a->head;
+    a->head = b;
+  }
+  void *p = (char *)b->data + b->used;
+  b->used += n;
+  memset(p, 0, n);
+  return p;
+}
+
+char *core_arena_strndup(core_arena *a, const char *s, size_t n) {
+  char *p = core_arena_alloc(a, n + 1);
+  if (!p) return NULL;
+  memcpy(p, s, n);
+  p[n] = '\0';
+  return p;
+}
+
+char *core_arena_strdup(core_arena *a, const char *s) {
+  return core_arena_strndup(a, s, strlen(s));
+}
+
+/* ===== string buffer ===================================================== */
+
+void core_buf_init(core_buf *b) { memset(b, 0, sizeof(*b)); }
+
+void core_buf_fini(core_buf *b) {
+  free(b->data);
+  memset(b, 0, sizeof(*b));
+}
+
+static int buf_reserve(core_buf *b, size_t extra) {
+  if (b->oom) return -1;
+  if (b->len + extra + 1 <= b->cap) return 0;
+  size_t cap = b->cap ? b->cap : 256;
+  while (cap < b->len + extra + 1) cap *= 2;
+  char *p = realloc(b->data, cap);
+  if (!p) {
+    b->oom = 1;
+    return -1;
+  }
+  b->data = p;
+  b->cap = cap;
+  return 0;
+}
+
+void core_buf_append(core_buf *b, const char *s, size_t n) {
+  if (buf_reserve(b, n)) return;
+  memcpy(b->data + b->len, s, n);
+  b->len += n;
+  b->data[b->len] = '\0';
+}
+
+void core_buf_puts(core_buf *b, const char *s) {
+  core_buf_append(b, s, strlen(s));
+}
+
+void core_buf_vprintf(core_buf *b, const char *fmt, va_list ap) {
+  va_list ap2;
+  va_copy(ap2, ap);
+  int n = vsnprintf(NULL, 0, fmt, ap2);
+  va_end(ap2);
+  if (n < 0 || buf_reserve(b, (size_t)n)) return;
+  vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap);
+  b->len += (size_t)n;
+}
+
+void core_buf_printf(core_buf *b, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  core_buf_vprintf(b, fmt, ap);
+  va_end(ap);
+}
+
+void core_buf_double(core_buf *b, double v) {
+  char tmp[40];
+  if (!isfinite(v)) {
+    core_buf_puts(b, "null");
+    return;
+  }
+  if (v == floor(v) && fabs(v) < 9007199254740992.0) {
+    snprintf(tmp, sizeof tmp, "%.0f", v);
+    core_buf_puts(b, tmp);
+    return;
+  }
+  for (int prec = 15; prec <= 17; prec++) {
+    snprintf(tmp, sizeof tmp, "%.*g", prec, v);
+    if (strtod(tmp, NULL) == v) break;
+  }
+  core_buf_puts(b, tmp);
+}
+
+const char *core_buf_str(const core_buf *b) { return b->data ? b->data : ""; }
+
+/* ===== context =========================================================== */
+
+struct dse_ctx {
+  char *data_dir;
+  dse_diag *diags;
+  size_t ndiags, cap;
+  core_arena diag_arena;
+};
+
+dse_ctx *dse_ctx_new(void) {
+  dse_ctx *ctx = calloc(1, sizeof(*ctx));
+  if (!ctx) return NULL;
+  core_arena_init(&ctx->diag_arena);
+  const char *env = getenv("DSE_DATA_DIR");
+  if (dse_ctx_set_data_dir(ctx, env && *env ? env : DSE_DEFAULT_DATA_DIR)) {
+    dse_ctx_free(ctx);
+    return NULL;
+  }
+  return ctx;
+}
+
+void dse_ctx_free(dse_ctx *ctx) {
+  if (!ctx) return;
+  free(ctx->data_dir);
+  free(ctx->diags);
+  core_arena_fini(&ctx->diag_arena);
+  free(ctx);
+}
+
+int dse_ctx_set_data_dir(dse_ctx *ctx, const char *dir) {
+  char *copy = malloc(strlen(dir) + 1);
+  if (!copy) return DSE_ERR_NOMEM;
+  strcpy(copy, dir);
+  free(ctx->data_dir);
+  ctx->data_dir = copy;
+  return 0;
+}
+
+const char *dse_ctx_data_dir(const dse_ctx *ctx) { return ctx->data_dir; }
+
+size_t dse_ctx_ndiags(const dse_ctx *ctx) { return ctx->ndiags; }
+
+const dse_diag *dse_ctx_diag(const dse_ctx *ctx, size_t i) {
+  return i < ctx->ndiags ? &ctx->diags[i] : NULL;
+}
+
+void dse_ctx_clear_diags(dse_ctx *ctx) {
+  ctx->ndiags = 0;
+  core_arena_fini(&ctx->diag_arena);
+}
+
+int dse_diag_format(const dse_diag *d, char *buf, size_t n) {
+  if (d->file && d->file[0] && d->line > 0)
+    return snprintf(buf, n, "%s:%d:%d: error: %s", d->file, d->line,
+                    d->col > 0 ? d->col : 1, d->msg);
+  if (d->file && d->file[0])
+    return snprintf(buf, n, "%s: error: %s", d->file, d->msg);
+  return snprintf(buf, n, "error: %s", d->msg);
+}
+
+void core_vdiag(dse_ctx *ctx, const char *file, int line, int col,
+                const char *fmt, va_list ap) {
+  enum { MAX_DIAGS = 50 };
+  if (ctx->ndiags >= MAX_DIAGS) return;
+  if (ctx->ndiags == ctx->cap) {
+    size_t cap = ctx->cap ? ctx->cap * 2 : 8;
+    dse_diag *p = realloc(ctx->diags, cap * sizeof(*p));
+    if (!p) return;
+    ctx->diags = p;
+    ctx->cap = cap;
+  }
+  char msg[1024];
+  vsnprintf(msg, sizeof msg, fmt, ap);
+  dse_diag *d = &ctx->diags[ctx->ndiags];
+  d->file = core_arena_strdup(&ctx->diag_arena, file ? file : "");
+  d->msg = core_arena_strdup(&ctx->diag_arena, msg);
+  if (!d->file || !d->msg) return;
+  d->line = line;
+  d->col = col;
+  ctx->ndiags++;
+}
+
+void core_diag(dse_ctx *ctx, const char *file, int line, int col,
+               const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  core_vdiag(ctx, file, line, col, fmt, ap);
+  va_end(ap);
+}
+
+/* ===== helpers =========================================================== */
+
+size_t core_edit_distance(const char *a, const char *b, size_t cap) {
+  size_t la = strlen(a), lb = strlen(b);
+  if (la > 64 || lb > 64) return cap + 1;
+  size_t row[65];
+  for (size_t j = 0; j <= lb; j++) row[j] = j;
+  for (size_t i = 1; i <= la; i++) {
+    size_t prev = row[0], best = i;
+    row[0] = i;
+    for (size_t j = 1; j <= lb; j++) {
+      size_t cur = row[j];
+      size_t sub = prev + (a[i - 1] != b[j - 1]);
+      size_t del = row[j] + 1, ins = row[j - 1] + 1;
+      row[j] = sub < del ? (sub < ins ? sub : ins) : (del < ins ? del : ins);
+      prev = cur;
+      if (row[j] < best) best = row[j];
+    }
+    if (best > cap) return cap + 1;
+  }
+  return row[lb];
+}
+
+const char *core_did_you_mean(const char *word, const char *const *cands) {
+  size_t len = strlen(word);
+  size_t cap = len <= 3 ? 1 : (len <= 6 ? 2 : 3);
+  const char *best = NULL;
+  size_t best_d = cap + 1;
+  for (size_t i = 0; cands[i]; i++) {
+    size_t d = core_edit_distance(word, cands[i], cap);
+    if (d < best_d) {
+      best_d = d;
+      best = cands[i];
+    }
+  }
+  return best;
+}
+
+int core_read_file(const char *path, char **out, size_t *len) {
+  FILE *f = fopen(path, "rb");
+  if (!f) return errno == ENOENT ? DSE_ERR_NOTFOUND : DSE_ERR_IO;
+  core_buf b;
+  core_buf_init(&b);
+  char chunk[65536];
+  size_t n;
+  while ((n = fread(chunk, 1, sizeof chunk, f)) > 0) core_buf_append(&b, chunk, n);
+  int bad = ferror(f);
+  fclose(f);
+  if (bad || b.oom) {
+    core_buf_fini(&b);
+    return bad ? DSE_ERR_IO : DSE_ERR_NOMEM;
+  }
+  if (!b.data) core_buf_append(&b, "", 0);
+  if (b.oom) return DSE_ERR_NOMEM;
+  *out = b.data;
+  if (len) *len = b.len;
+  return 0;
+}
+
+int core_file_exists(const char *path) {
+  struct stat st;
+  return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+void core_fmt_bytes(double bytes, char *buf, size_t n) {
+  static const char *const units[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB"};
+  size_t u = 0;
+  while (bytes >= 1024.0 && u + 1 < DSE_ARRAY_LEN(units)) {
+    bytes /= 1024.0;
+    u++;
+  }
+  if (u == 0)
+    snprintf(buf, n, "%.0f B", bytes);
+  else
+    snprintf(buf, n, "%.3g %s", bytes, units[u]);
+}

@@ -1,0 +1,357 @@
+/* analytic.c: level-1 roofline engine.  Formulas: docs/model.md. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/engine.h"
+
+static uint64_t ceil_div(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
+
+static uint64_t elems_to_bytes(uint64_t elems, unsigned bits) {
+  return (elems * bits + 7) / 8;
+}
+
+static uint64_t dmin(uint64_t a, uint64_t b) { return a < b ? a : b; }
+
+void eng_prepare(const dse_arch *a, eng_prep *p) {
+  memset(p, 0, sizeof(*p));
+  p->arch = a;
+  p->pes = (double)(a->rows * a->cols);
+  p->clock_hz = a->clock_hz;
+  p->dram_bytes_per_cycle = a->dram_bw / a->clock_hz;
+  p->buf_in = p->buf_w = p->buf_out = -1;
+  for (size_t i = 0; i < a->nbuf; i++) {
+    const arch_buffer *b = &a->buf[i];
+    p->cap_all += b->size_bytes;
+    if (b->holds & OP_INPUT) {
+      p->cap_in += b->size_bytes;
+      if (p->buf_in < 0) p->buf_in = (int)i;
+    }
+    if (b->holds & OP_WEIGHT) {
+      p->cap_w += b->size_bytes;
+      if (p->buf_w < 0) p->buf_w = (int)i;
+    }
+    if (b->holds & OP_OUTPUT) {
+      p->cap_out += b->size_bytes;
+      if (p->buf_out < 0) p->buf_out = (int)i;
+    }
+    if ((b->holds & (OP_INPUT | OP_OUTPUT)) == (OP_INPUT | OP_OUTPUT))
+      p->cap_io += b->size_bytes;
+  }
+}
+
+/* Elements of one activation input of a layer (eltwise: each input). */
+static uint64_t one_input_elems(const wl_layer *l) {
+  return l->type == DSE_LAYER_ELTWISE ? l->out_elems : l->a_elems;
+}
+
+int eng_keep_output(const eng_prep *p, const dse_workload *wl, size_t i) {
+  if (!p->arch->on_chip_activations || i + 1 >= wl->nlayers) return 0;
+  const wl_layer *l = &wl->layers[i], *next = &wl->layers[i + 1];
+  if (one_input_elems(next) != l->out_elems) return 0;
+  unsigned bits =
+      dse_precision_bits(wl_layer_precision(wl, l, p->arch->precision));
+  /* Half the capacity: the rest holds the next layer's other operands. */
+  return (double)elems_to_bytes(l->out_elems, bits) <= p->cap_io / 2;
+}
+
+/* Bytes moved at one buffer: reads and writes, for energy and bandwidth. */
+typedef struct buf_use {
+  double rd[ARCH_MAX_BUFFERS], wr[ARCH_MAX_BUFFERS];
+} buf_use;
+
+static void charge(buf_use *u, int buf, double rd, double wr) {
+  if (buf < 0) return;
+  u->rd[buf] += rd;
+  u->wr[buf] += wr;
+}
+
+void eng_eval_layer(const eng_prep *p, const dse_workload *wl,
+                    const wl_layer *l, const eng_link *link,
+                    dse_layer_result *r) {
+  const dse_arch *a = p->arch;
+  memset(r, 0, sizeof(*r));
+  r->name = l->name;
+  r->type = l->type;
+  r->precision = wl_layer_precision(wl, l, a->precision);
+  const unsigned bits = dse_precision_bits(r->precision);
+  const uint64_t psum_bytes = 4; /* 32-bit accumulators */
+
+  const uint64_t xa = elems_to_bytes(l->a_elems, bits);
+  const uint64_t xb = elems_to_bytes(l->b_elems, bits);
+  const uint64_t xo = elems_to_bytes(l->out_elems, bits);
+  r->input_bytes = xa + (l->b_is_weight ? 0 : xb);
+  r->weight_bytes = l->b_is_weight ? xb : 0;
+  r->output_bytes = xo;
+  r->macs = l->macs;
+  r->ops = 2 * l->macs;
+  r->vector_ops = l->vector_ops;
+  r->input_on_chip = link && link->input_on_chip;
+  r->output_on_chip = link && link->output_on_chip;
+  /* Bytes of the input that the previous layer left on chip. */
+  const uint64_t x_chip =
+      r->input_on_chip ? elems_to_bytes(one_input_elems(l), bits) : 0;
+
+  /* Which buffer holds each operand (the second operand of a matmul is an
+   * activation and lives where inputs do). */
+  const int bi = p->buf_in, bo = p->buf_out;
+  const int bw = l->b_is_weight ? p->buf_w : p->buf_in;
+  const double cap_b = l->b_is_weight ? p->cap_w : p->cap_in;
+  buf_use use;
+  memset(&use, 0, sizeof use);
+  uint64_t dram_rd = 0, dram_wr = 0;
+
+  if (l->macs > 0) {
+    /* Spatial mapping of the GEMM view onto rows x cols per dataflow:
+     * (row dim, col dim, streamed dim). */
+    const uint64_t M = l->m, K = l->k, N = l->n, G = l->g;
+    uint64_t sr, sc, st;
+    switch (a->dataflow) {
+      case DSE_DF_OUTPUT_STATIONARY: sr = M; sc = N; st = K; break;
+      case DSE_DF_INPUT_STATIONARY: sr = K; sc = M; st = N; break;
+      case DSE_DF_WEIGHT_STATIONARY:
+      default: sr = K; sc = N; st = M; break;
+    }
+    const uint64_t fr = ceil_div(sr, a->rows), fc = ceil_div(sc, a->cols);
+    r->folds = G * fr * fc;
+    uint64_t cyc = r->folds * st;
+    const uint64_t full = G * M * K * N;
+    if (l->macs < full) /* causal attention skips masked blocks */
+      cyc = ceil_div(cyc * (l->macs / G), full / G);
+    r->compute_cycles = cyc;
+
+    /* Array-edge traffic (elements -> bytes), per dataflow. */
+    const uint64_t fk = a->dataflow == DSE_DF_OUTPUT_STATIONARY
+                            ? 1
+                            : ceil_div(K, a->rows);
+    uint64_t ea, eb;
+    switch (a->dataflow) {
+      case DSE_DF_OUTPUT_STATIONARY:
+        ea = G * ceil_div(N, a->cols) * M * K;
+        eb = G * ceil_div(M, a->rows) * K * N;
+        break;
+      case DSE_DF_INPUT_STATIONARY:
+        ea = G * M * K;
+        eb = G * ceil_div(M, a->cols) * K * N;
+        break;
+      case DSE_DF_WEIGHT_STATIONARY:
+      default:
+        ea = G * ceil_div(N, a->cols) * M * K;
+        eb = G * K * N;
+        break;
+    }
+    ea = elems_to_bytes(ea, bits);
+    eb = elems_to_bytes(eb, bits);
+    /* Input halo: the array reads the im2col view (K = c*r*s per output),
+     * never less than the tensor itself. */
+    if (ea < xa) ea = xa;
+    const uint64_t spill = (fk - 1) * G * M * N * psum_bytes;
+    const uint64_t eo_w = spill + xo, eo_r = spill;
+
+    /* DRAM traffic: compulsory when operands fit on chip, else the cheaper
+     * of re-streaming A per chunk of B or B per chunk of A. */
+    uint64_t da = x_chip ? 0 : (bi >= 0 ? xa : ea);
+    uint64_t db = bw >= 0 ? xb : eb;
+    uint64_t dow = bo >= 0 ? xo : eo_w, dor = bo >= 0 ? 0 : eo_r;
+    if (r->output_on_chip) dow = 0;
+    r->refetch_passes = 1;
+    if (bi >= 0 && bw >= 0 && !x_chip) {
+      const double s_in = (double)xa + (l->b_is_weight ? 0.0 : (double)xb);
+      const double s_w = l->b_is_weight ? (double)xb : 0.0;
+      const double s_o = bo >= 0 ? (double)xo : 0.0;
+      const int fits = s_in <= p->cap_in && s_w <= p->cap_w &&
+                       s_o <= p->cap_out && s_in + s_w + s_o <= p->cap_all;
+      if (!fits) {
+        const double half_b = cap_b / 2 > 1 ? cap_b / 2 : 1;
+        const double half_a = p->cap_in / 2 > 1 ? p->cap_in / 2 : 1;
+        const uint64_t pa = (uint64_t)ceil((double)xb / half_b);
+        const uint64_t pb = (uint64_t)ceil((double)xa / half_a);
+        const uint64_t ta = dmin(pa * xa, ea) + xb;
+        const uint64_t tb = xa + dmin(pb * xb, eb);
+        if (ta <= tb) {
+          da = dmin(pa * xa, ea);
+          r->refetch_passes = pa;
+        } else {
+          db = dmin(pb * xb, eb);
+          r->refetch_passes = pb;
+        }
+      }
+    }
+    dram_rd = da + db + dor;
+    dram_wr = dow;
+    /* On-chip accesses: array-edge reads, DRAM fills, output writes and the
+     * drain of finished outputs to DRAM. */
+    charge(&use, bi, (double)ea, (double)da);
+    charge(&use, bw, (double)eb, (double)db);
+    charge(&use, bo, (double)(eo_r + (bo >= 0 ? dow : 0)), (double)eo_w);
+  } else {
+    /* Vector layer: stream inputs (and parameters) in, outputs out. */
+    r->compute_cycles = ceil_div(l->vector_ops, a->vector_lanes);
+    dram_rd = xa - x_chip + xb;
+    dram_wr = r->output_on_chip ? 0 : xo;
+    charge(&use, bi, (double)xa, (double)(xa - x_chip));
+    charge(&use, p->buf_w, (double)xb, (double)xb);
+    charge(&use, bo, (double)dram_wr, (double)xo);
+  }
+  r->dram_read_bytes = dram_rd;
+  r->dram_write_bytes = dram_wr;
+  r->dram_bytes = dram_rd + dram_wr;
+  r->dram_cycles =
+      (uint64_t)ceil((double)r->dram_bytes / p->dram_bytes_per_cycle);
+
+  double sram_e = 0, sram_cyc = 0, srd = 0, swr = 0;
+  for (size_t i = 0; i < a->nbuf; i++) {
+    const arch_buffer *b = &a->buf[i];
+    srd += use.rd[i];
+    swr += use.wr[i];
+    sram_e += use.rd[i] * b->read_j_per_byte + use.wr[i] * b->write_j_per_byte;
+    double c = (use.rd[i] + use.wr[i]) / b->bw_bytes_per_cycle;
+    if (c > sram_cyc) sram_cyc = c;
+  }
+  r->sram_read_bytes = (uint64_t)srd;
+  r->sram_write_bytes = (uint64_t)swr;
+  r->sram_cycles = (uint64_t)ceil(sram_cyc);
+
+  /* Roofline: the slowest resource sets the time. */
+  r->cycles = r->compute_cycles;
+  r->limiter = l->macs > 0 ? DSE_LIMIT_COMPUTE : DSE_LIMIT_VECTOR;
+  if (r->dram_cycles > r->cycles) {
+    r->cycles = r->dram_cycles;
+    r->limiter = DSE_LIMIT_DRAM;
+  }
+  if (r->sram_cycles > r->cycles) {
+    r->cycles = r->sram_cycles;
+    r->limiter = DSE_LIMIT_SRAM;
+  }
+  if (r->cycles == 0) r->cycles = 1;
+  r->bound = (r->limiter == DSE_LIMIT_COMPUTE || r->limiter == DSE_LIMIT_VECTOR)
+                 ? DSE_BOUND_COMPUTE
+                 : DSE_BOUND_MEMORY;
+  r->latency_s = (double)r->cycles / p->clock_hz;
+
+  const double work = l->macs > 0 ? (double)r->ops : (double)r->vector_ops;
+  const double peak = l->macs > 0 ? 2.0 * p->pes * p->clock_hz
+                                  : (double)a->vector_lanes * p->clock_hz;
+  r->intensity_ops_per_byte = r->dram_bytes ? work / (double)r->dram_bytes : 0;
+  r->achieved_ops_per_s = work / r->latency_s;
+  const double bw_roof = a->dram_bw * r->intensity_ops_per_byte;
+  r->roofline_ops_per_s = r->dram_bytes ? (bw_roof < peak ? bw_roof : peak) : peak;
+  r->utilization = (double)l->macs / ((double)r->cycles * p->pes);
+  r->spatial_utilization =
+      r->compute_cycles && l->macs
+          ? (double)l->macs / ((double)r->compute_cycles * p->pes)
+          : 0;
+
+  r->mac_energy_j = (double)l->macs * a->mac_energy_j;
+  r->vector_energy_j = (double)l->vector_ops * a->vector_op_j;
+  r->sram_energy_j = sram_e;
+  r->dram_energy_j = (double)r->dram_bytes * 8.0 * a->dram_j_per_bit;
+  r->energy_j = r->mac_energy_j + r->vector_energy_j + r->sram_energy_j +
+                r->dram_energy_j;
+}
+
+void eng_footprint_of(const dse_workload *wl, dse_precision arch_prec,
+                      eng_footprint *f) {
+  memset(f, 0, sizeof(*f));
+  for (size_t i = 0; i < wl->nlayers; i++) {
+    const wl_layer *l = &wl->layers[i];
+    unsigned bits = dse_precision_bits(wl_layer_precision(wl, l, arch_prec));
+    if (l->b_is_weight) f->weights += elems_to_bytes(l->b_elems, bits);
+    f->persistent += elems_to_bytes(l->persistent_elems, bits);
+    uint64_t act = elems_to_bytes(l->a_elems + l->out_elems, bits);
+    if (!l->b_is_weight && !l->persistent_elems)
+      act += elems_to_bytes(l->b_elems, bits);
+    if (act > f->activations) f->activations = act;
+  }
+  f->total = f->weights + f->persistent + f->activations;
+}
+
+/* ===== public entry ====================================================== */
+
+const char *dse_bound_name(dse_bound b) {
+  return b == DSE_BOUND_COMPUTE ? "compute" : "memory";
+}
+
+const char *dse_limiter_name(dse_limiter l) {
+  static const char *const names[] = {"compute", "vector", "dram", "sram"};
+  return (unsigned)l < 4 ? names[l] : "?";
+}
+
+int dse_simulate(dse_ctx *ctx, const dse_arch *arch, const dse_workload *wl,
+                 const dse_sim_opts *opts, dse_result **out) {
+  *out = NULL;
+  eng_footprint fp;
+  eng_footprint_of(wl, arch->precision, &fp);
+  if ((double)fp.total > arch->dram_capacity) {
+    char need[32], cap[32], w[32], kv[32], act[32], shortby[32];
+    core_fmt_bytes((double)fp.total, need, sizeof need);
+    core_fmt_bytes(arch->dram_capacity, cap, sizeof cap);
+    core_fmt_bytes((double)fp.weights, w, sizeof w);
+    core_fmt_bytes((double)fp.persistent, kv, sizeof kv);
+    core_fmt_bytes((double)fp.activations, act, sizeof act);
+    core_fmt_bytes((double)fp.total - arch->dram_capacity, shortby, sizeof shortby);
+    core_diag(ctx, arch->dram_capacity_mark.file, arch->dram_capacity_mark.line,
+              arch->dram_capacity_mark.col,
+              "dram.capacity: workload '%s' (batch %llu) needs %s of DRAM "
+              "(weights %s, KV cache %s, largest layer activations %s) but "
+              "arch '%s' has %s: short by %s",
+              wl->name, (unsigned long long)wl->batch, need, w, kv, act,
+              arch->name, cap, shortby);
+    return DSE_ERR_INFEASIBLE;
+  }
+  dse_result *res = calloc(1, sizeof(*res));
+  if (!res) return DSE_ERR_NOMEM;
+  res->layers = calloc(wl->nlayers ? wl->nlayers : 1, sizeof(*res->layers));
+  if (!res->layers) {
+    free(res);
+    return DSE_ERR_NOMEM;
+  }
+  res->arch = arch;
+  res->workload = wl;
+  res->fidelity = opts ? opts->fidelity : DSE_FIDELITY_ANALYTIC;
+  res->nlayers = wl->nlayers;
+  eng_prep prep;
+  eng_prepare(arch, &prep);
+  dse_total_result *t = &res->total;
+  eng_link link = {0, 0};
+  for (size_t i = 0; i < wl->nlayers; i++) {
+    dse_layer_result *r = &res->layers[i];
+    link.output_on_chip = eng_keep_output(&prep, wl, i);
+    eng_eval_layer(&prep, wl, &wl->layers[i], &link, r);
+    link.input_on_chip = link.output_on_chip;
+    t->macs += r->macs;
+    t->ops += r->ops;
+    t->vector_ops += r->vector_ops;
+    t->cycles += r->cycles;
+    t->dram_bytes += r->dram_bytes;
+    t->dram_read_bytes += r->dram_read_bytes;
+    t->dram_write_bytes += r->dram_write_bytes;
+    t->input_bytes += r->input_bytes;
+    t->weight_bytes += r->weight_bytes;
+    t->output_bytes += r->output_bytes;
+    t->mac_energy_j += r->mac_energy_j;
+    t->vector_energy_j += r->vector_energy_j;
+    t->sram_energy_j += r->sram_energy_j;
+    t->dram_energy_j += r->dram_energy_j;
+    if (r->bound == DSE_BOUND_COMPUTE)
+      t->compute_bound_layers++;
+    else
+      t->memory_bound_layers++;
+  }
+  t->footprint_bytes = fp.total;
+  t->latency_s = (double)t->cycles / arch->clock_hz;
+  t->throughput_inf_per_s = t->latency_s > 0 ? (double)wl->batch / t->latency_s : 0;
+  t->achieved_ops_per_s = t->latency_s > 0 ? (double)t->ops / t->latency_s : 0;
+  t->utilization = t->cycles ? (double)t->macs / ((double)t->cycles * prep.pes) : 0;
+  t->energy_j = t->mac_energy_j + t->vector_energy_j + t->sram_energy_j +
+                t->dram_energy_j;
+  t->pj_per_mac = t->macs ? t->energy_j / (double)t->macs * 1e12 : 0;
+  *out = res;
+  return 0;
+}
+
+void dse_result_free(dse_result *res) {
+  if (!res) return;
+  free(res->layers);
+  free(res);
+}

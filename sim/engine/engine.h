@@ -1,0 +1,50 @@
+/* engine.h: level-1 analytic (roofline) evaluation of one layer on one
+ * arch.  The per-arch constants are computed once (eng_prep) so a layer
+ * evaluation is a few dozen arithmetic operations with no allocation. */
+#ifndef DSE_ENGINE_H
+#define DSE_ENGINE_H
+
+#include "config/arch.h"
+#include "config/workload.h"
+
+typedef struct eng_prep {
+  const dse_arch *arch;
+  double pes;
+  double clock_hz;
+  double dram_bytes_per_cycle;
+  /* Capacity (bytes) of buffers that can hold each operand, and in all. */
+  double cap_in, cap_w, cap_out, cap_all;
+  /* Innermost (first listed) buffer holding each operand, -1 if none. */
+  int buf_in, buf_w, buf_out;
+  /* Capacity of buffers holding both inputs and outputs: where a layer's
+   * output can wait for the next layer. */
+  double cap_io;
+} eng_prep;
+
+/* How a layer's activations connect to its neighbours (level 1 treats the
+ * layer list as a chain). */
+typedef struct eng_link {
+  int input_on_chip;  /* the previous layer left our input on chip */
+  int output_on_chip; /* keep our output on chip for the next layer */
+} eng_link;
+
+DSE_INTERNAL void eng_prepare(const dse_arch *arch, eng_prep *p);
+
+/* Evaluate layer l (of wl) into *r.  Never fails. */
+DSE_INTERNAL void eng_eval_layer(const eng_prep *p, const dse_workload *wl,
+                                 const wl_layer *l, const eng_link *link,
+                                 dse_layer_result *r);
+/* Whether layer i's output stays on chip for layer i+1. */
+DSE_INTERNAL int eng_keep_output(const eng_prep *p, const dse_workload *wl,
+                                 size_t i);
+
+/* DRAM footprint of a workload (bytes) on an arch precision, split. */
+typedef struct eng_footprint {
+  uint64_t weights, persistent, activations, total;
+} eng_footprint;
+
+DSE_INTERNAL void eng_footprint_of(const dse_workload *wl,
+                                   dse_precision arch_prec,
+                                   eng_footprint *f);
+
+#endif /* DSE_ENGINE_H */

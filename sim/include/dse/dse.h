@@ -1,0 +1,244 @@
+/* dse.h: public API of libdse: context, errors, diagnostics, architectures,
+ * workloads and the simulation result.
+ *
+ * Ownership: every `*_new` / `*_load*` result is owned by the caller and freed
+ * with the matching `*_free` (which accepts NULL).  `const T *` arguments and
+ * return values are borrowed.  Functions return 0 or a negative `dse_err`.
+ * The library never prints and never exits; errors in user input are recorded
+ * as diagnostics on the context (`dse_ctx_diag`).
+ */
+#ifndef DSE_DSE_H
+#define DSE_DSE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define DSE_VERSION "0.1.0"
+
+/* ===== errors ============================================================ */
+
+#define DSE_ERR_MAP(XX)                                   \
+  XX(OK, 0, "success")                                    \
+  XX(NOMEM, -1, "out of memory")                          \
+  XX(IO, -2, "input/output error")                        \
+  XX(SYNTAX, -3, "syntax error")                          \
+  XX(INVALID, -4, "invalid input")                        \
+  XX(NOTFOUND, -5, "not found")                           \
+  XX(INFEASIBLE, -6, "infeasible design point")           \
+  XX(INTERNAL, -7, "internal error")
+
+typedef enum {
+#define DSE_ERR_GEN(name, code, text) DSE_ERR_##name = code,
+  DSE_ERR_MAP(DSE_ERR_GEN)
+#undef DSE_ERR_GEN
+} dse_err;
+
+/* Short name ("INVALID") and description of an error code. Never NULL. */
+const char *dse_err_name(int err);
+const char *dse_strerror(int err);
+
+/* ===== context and diagnostics ========================================== */
+
+typedef struct dse_ctx dse_ctx;
+
+/* One user-facing diagnostic.  `file` may be empty when there is no
+ * location (e.g. a bad command-line argument); line/col are 1-based, 0 when
+ * unknown. */
+typedef struct dse_diag {
+  const char *file;
+  int line;
+  int col;
+  const char *msg;
+} dse_diag;
+
+/* Returns NULL when out of memory. */
+dse_ctx *dse_ctx_new(void);
+void dse_ctx_free(dse_ctx *ctx);
+
+/* Directory holding arch/ and workloads/ (presets and zoo).  Defaults to
+ * $DSE_DATA_DIR, else the source tree the binary was built from. */
+int dse_ctx_set_data_dir(dse_ctx *ctx, const char *dir);
+const char *dse_ctx_data_dir(const dse_ctx *ctx);
+
+size_t dse_ctx_ndiags(const dse_ctx *ctx);
+const dse_diag *dse_ctx_diag(const dse_ctx *ctx, size_t i);
+void dse_ctx_clear_diags(dse_ctx *ctx);
+/* Formats "FILE:LINE:COL: error: MSG" (or "error: MSG" without location)
+ * into buf; returns the length it needed, like snprintf. */
+int dse_diag_format(const dse_diag *d, char *buf, size_t n);
+
+/* ===== enums ============================================================ */
+
+typedef enum {
+  DSE_DF_WEIGHT_STATIONARY,
+  DSE_DF_OUTPUT_STATIONARY,
+  DSE_DF_INPUT_STATIONARY
+} dse_dataflow;
+
+typedef enum {
+  DSE_PREC_INT4,
+  DSE_PREC_INT8,
+  DSE_PREC_FP8,
+  DSE_PREC_BF16,
+  DSE_PREC_FP16,
+  DSE_PREC_FP32,
+  DSE_PREC_COUNT,
+  DSE_PREC_INHERIT = -1 /* layer/workload: use the arch precision */
+} dse_precision;
+
+const char *dse_dataflow_name(dse_dataflow df);
+const char *dse_precision_name(dse_precision p);
+/* Bits per element of a precision (4, 8, 16 or 32). */
+unsigned dse_precision_bits(dse_precision p);
+
+/* ===== architecture ===================================================== */
+
+typedef struct dse_arch dse_arch;
+
+/* Load an arch from a YAML file, or from a preset name looked up in
+ * DATA_DIR/arch/NAME.yaml.  On bad input returns DSE_ERR_INVALID (or
+ * SYNTAX/NOTFOUND/IO) with diagnostics on ctx. */
+int dse_arch_load(dse_ctx *ctx, const char *path_or_preset, dse_arch **out);
+void dse_arch_free(dse_arch *arch);
+
+const char *dse_arch_name(const dse_arch *arch);
+double dse_arch_clock_hz(const dse_arch *arch);
+uint64_t dse_arch_peak_macs_per_cycle(const dse_arch *arch);
+double dse_arch_peak_ops_per_s(const dse_arch *arch);
+double dse_arch_dram_bandwidth(const dse_arch *arch);
+/* Ridge point of the roofline in ops (2 per MAC) per DRAM byte. */
+double dse_arch_ridge_ops_per_byte(const dse_arch *arch);
+
+/* ===== workload ========================================================= */
+
+typedef struct dse_workload dse_workload;
+
+typedef enum {
+  DSE_LAYER_CONV2D,
+  DSE_LAYER_GEMM,
+  DSE_LAYER_MATMUL,
+  DSE_LAYER_POOL,
+  DSE_LAYER_ELTWISE,
+  DSE_LAYER_ACTIVATION,
+  DSE_LAYER_SOFTMAX,
+  DSE_LAYER_LAYERNORM,
+  DSE_LAYER_COUNT
+} dse_layer_type;
+
+const char *dse_layer_type_name(dse_layer_type t);
+
+/* A workload parameter given as text ("batch" = "8", "phase" = "decode"). */
+typedef struct dse_param {
+  const char *key;
+  const char *value;
+} dse_param;
+
+/* Load a workload from a YAML file or a zoo name (DATA_DIR/workloads/).
+ * params (may be NULL when nparams is 0) override the workload's defaults:
+ * `batch` for any workload, the family parameters (phase, seq, ...) for a
+ * generated one. */
+int dse_workload_load(dse_ctx *ctx, const char *path_or_name,
+                      const dse_param *params, size_t nparams,
+                      dse_workload **out);
+void dse_workload_free(dse_workload *wl);
+
+const char *dse_workload_name(const dse_workload *wl);
+uint64_t dse_workload_batch(const dse_workload *wl);
+size_t dse_workload_nlayers(const dse_workload *wl);
+
+/* Read-only view of one layer, per inference-batch as loaded. */
+typedef struct dse_layer_info {
+  const char *name;
+  dse_layer_type type;
+  dse_precision precision; /* DSE_PREC_INHERIT when not set */
+  uint64_t macs;           /* multiply-accumulates, batch included */
+  uint64_t vector_ops;     /* element operations on the vector unit */
+  uint64_t input_elems;    /* activation inputs (both operands of matmul) */
+  uint64_t weight_elems;   /* weights (0 for matmul and vector layers) */
+  uint64_t output_elems;
+  /* GEMM view: groups x (M x K) * (K x N) */
+  uint64_t g, m, k, n;
+  char shape[96]; /* human-readable shape, e.g. "c3 h227 w227 k96 r11 s11 /4" */
+} dse_layer_info;
+
+int dse_workload_layer(const dse_workload *wl, size_t i, dse_layer_info *out);
+
+/* ===== simulation ======================================================= */
+
+typedef enum { DSE_BOUND_COMPUTE, DSE_BOUND_MEMORY } dse_bound;
+typedef enum {
+  DSE_LIMIT_COMPUTE, /* PE array */
+  DSE_LIMIT_VECTOR,  /* vector unit */
+  DSE_LIMIT_DRAM,    /* DRAM bandwidth */
+  DSE_LIMIT_SRAM     /* on-chip buffer bandwidth */
+} dse_limiter;
+
+const char *dse_bound_name(dse_bound b);
+const char *dse_limiter_name(dse_limiter l);
+
+typedef enum { DSE_FIDELITY_ANALYTIC } dse_fidelity;
+
+typedef struct dse_sim_opts {
+  dse_fidelity fidelity;
+} dse_sim_opts;
+
+typedef struct dse_layer_result {
+  const char *name; /* borrowed from the workload; valid while it lives */
+  dse_layer_type type;
+  dse_precision precision; /* effective */
+  uint64_t macs, ops, vector_ops;
+  uint64_t cycles, compute_cycles, dram_cycles, sram_cycles;
+  double latency_s;
+  uint64_t input_bytes, weight_bytes, output_bytes;
+  uint64_t dram_read_bytes, dram_write_bytes, dram_bytes;
+  uint64_t sram_read_bytes, sram_write_bytes;
+  uint64_t folds;                /* array folds (passes) of the GEMM view */
+  uint64_t refetch_passes;       /* DRAM passes over the re-streamed operand */
+  double intensity_ops_per_byte; /* ops per DRAM byte (0 when no traffic) */
+  double achieved_ops_per_s;
+  double roofline_ops_per_s; /* min(peak, bandwidth x intensity) */
+  double utilization;         /* macs / (cycles x PEs) */
+  double spatial_utilization; /* macs / (compute_cycles x PEs) */
+  dse_bound bound;
+  dse_limiter limiter;
+  int input_on_chip;  /* activation input left on chip by the previous layer */
+  int output_on_chip; /* output kept on chip for the next layer */
+  double energy_j, mac_energy_j, vector_energy_j, sram_energy_j, dram_energy_j;
+} dse_layer_result;
+
+typedef struct dse_total_result {
+  uint64_t macs, ops, vector_ops, cycles;
+  double latency_s, throughput_inf_per_s, achieved_ops_per_s, utilization;
+  uint64_t dram_bytes, dram_read_bytes, dram_write_bytes;
+  uint64_t input_bytes, weight_bytes, output_bytes;
+  uint64_t footprint_bytes; /* DRAM footprint: weights + largest activations */
+  double energy_j, mac_energy_j, vector_energy_j, sram_energy_j, dram_energy_j;
+  double pj_per_mac;
+  size_t compute_bound_layers, memory_bound_layers;
+} dse_total_result;
+
+typedef struct dse_result {
+  const dse_arch *arch;         /* borrowed */
+  const dse_workload *workload; /* borrowed */
+  dse_fidelity fidelity;
+  size_t nlayers;
+  dse_layer_result *layers; /* owned by the result */
+  dse_total_result total;
+} dse_result;
+
+/* Simulate wl on arch.  opts may be NULL (analytic).  *out is owned by the
+ * caller (dse_result_free) and borrows arch and wl, which must outlive it.
+ * A workload that does not fit in DRAM returns DSE_ERR_INFEASIBLE with a
+ * diagnostic at the arch's dram.capacity. */
+int dse_simulate(dse_ctx *ctx, const dse_arch *arch, const dse_workload *wl,
+                 const dse_sim_opts *opts, dse_result **out);
+void dse_result_free(dse_result *res);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* DSE_DSE_H */

@@ -1,0 +1,24 @@
+#!/bin/bash
+# cli_bad_input.sh: every file in tests/bad/ starts with
+#   # expect: LINE:COL: error: MESSAGE
+# and must produce exactly that as the first line on stderr, exit 2, and
+# write no output file, both through `dse sim` and `dse check`.
+. "$(dirname "$0")/lib.sh"
+
+for f in "$SRC"/tests/bad/*.yaml; do
+  want=$(head -1 "$f" | sed -n 's/^# expect: //p')
+  [ -n "$want" ] || { bad "$f: no '# expect:' line"; continue; }
+  name=$(basename "$f")
+  case "$name" in
+    wl_*) run "$DSE" sim tpu-v1 "$f" --format json -o "$TMP/out.json" ;;
+    *) run "$DSE" sim "$f" resnet50 --format json -o "$TMP/out.json" ;;
+  esac
+  expect_code 2 "$name"
+  first=$(printf '%s\n' "$ERR" | head -1)
+  [ "$first" = "$f:$want" ] && ok || bad "$name: got '$first', want '$f:$want'"
+  expect_no_file "$TMP/out.json" "$name"
+  run "$DSE" check "$f"
+  expect_code 2 "check $name"
+  expect_err "$f:" "check $name location"
+done
+finish

@@ -1,0 +1,93 @@
+-- test_api.lua: the dse Lua module, happy paths with checkable numbers.
+package.path = "./?.lua;" .. package.path
+local H = require "harness"
+local dse = require "dse"
+
+H.eq(dse.version, "0.1.0", "version")
+
+-- presets: TPU v1 peak 91.75 TOPS, ridge ~1350 MACs/B
+local tpu = dse.arch("tpu-v1")
+H.eq(tpu.name, "tpu-v1", "arch name")
+H.eq(tpu.peak_ops_per_s, 91750400000000.0, "tpu peak")
+H.near(tpu.ridge_ops_per_byte / 2, 1350, 1e-3, "tpu ridge MACs/B")
+H.eq(tpu.pe_rows, 256, "rows")
+H.check(tostring(tpu):find("dse.Arch 'tpu-v1'", 1, true), "tostring arch")
+
+-- a Lua-table arch goes through the same validator
+local mini = dse.arch {
+  name = "mini", clock = "1 GHz",
+  pe_array = { rows = 8, cols = 8, dataflow = "output_stationary", precision = "int8" },
+  buffers = { { name = "sram", size = "256 KiB", bandwidth = "64 B/cycle" } },
+  dram = { bandwidth = "10 GB/s", energy = "10 pJ/bit", capacity = "1 GiB" },
+}
+H.eq(mini.peak_ops_per_s, 2 * 64 * 1e9, "table arch peak")
+H.eq(mini.dataflow, "output_stationary", "table arch dataflow")
+
+-- variants leave the base untouched
+local wide = tpu:with { ["pe_array.cols"] = 128, ["buffers.3.size"] = "8 MiB" }
+H.eq(wide.pe_cols, 128, "with cols")
+H.eq(wide.sram_bytes, 256 * 1024 + 4 * 1048576 + 8 * 1048576, "with buffer size")
+H.eq(tpu.pe_cols, 256, "base unchanged")
+
+-- workloads
+local rn = dse.workload("resnet50", { batch = 4 })
+H.eq(rn.batch, 4, "batch param")
+H.eq(#rn:layers(), 122, "resnet50 layers")
+H.eq(rn:layers()[1].macs, 4 * 118013952, "conv1 MACs x batch")
+local g = dse.workload { name = "g", layers = { { name = "fc", type = "gemm", m = 1, n = 4096, k = 4096 } } }
+H.eq(g.nlayers, 1, "table workload")
+
+-- simulate returns a table shaped like the result JSON
+local r = dse.simulate(tpu, rn)
+H.eq(r.total.macs, 4 * 3857973248, "total MACs")
+H.eq(r.total.ops, 2 * r.total.macs, "ops = 2 x MACs")
+H.eq(#r.layers, 122, "result layers")
+H.eq(r.layers[1].name, "conv1", "first layer")
+H.eq(r.arch.name, "tpu-v1", "result arch")
+H.eq(r.workload.batch, 4, "result batch")
+local eb = r.total.energy_breakdown_j
+H.near(eb.mac + eb.vector + eb.sram + eb.dram, r.total.energy_j, 1e-12, "energy breakdown sums")
+H.near(r.total.throughput_inf_per_s, 4 / r.total.latency_s, 1e-12, "throughput = batch / latency")
+for _, l in ipairs(r.layers) do
+  H.check(l.bound == "compute" or l.bound == "memory", "bound value")
+end
+-- by hand: the 4096x4096 int8 FC on TPU v1 streams 16 MiB + 8 KiB at 34 GB/s
+local fc = dse.simulate("tpu-v1", g).layers[1]
+H.eq(fc.dram_bytes, 16777216 + 8192, "fc DRAM bytes")
+H.eq(fc.limiter, "dram", "fc limiter")
+H.eq(dse.simulate("edge-npu", "alexnet").total.macs, 724406816, "alexnet by name")
+
+-- determinism
+local r2 = dse.simulate(tpu, rn)
+H.eq(r2.total.latency_s, r.total.latency_s, "deterministic latency")
+H.eq(r2.total.energy_j, r.total.energy_j, "deterministic energy")
+
+-- pareto: minimize a and b; (3,3) is dominated by (2,2)
+local pts = {
+  { total = { a = 1, b = 3 } }, { total = { a = 2, b = 2 } },
+  { total = { a = 3, b = 1 } }, { total = { a = 3, b = 3 } },
+}
+local front = dse.pareto(pts, { "a", "b" })
+H.eq(#front, 3, "pareto size")
+H.eq(front[3], pts[3], "pareto keeps input order")
+-- maximize b: (1,3) beats everything
+local front2 = dse.pareto(pts, { "a", "-b" })
+H.eq(#front2, 1, "pareto maximize")
+H.eq(front2[1], pts[1], "pareto maximize point")
+-- infeasible points never make the front
+local front3 = dse.pareto({ { feasible = false, reason = "x" }, pts[2] }, { "a" })
+H.eq(#front3, 1, "pareto skips infeasible")
+
+-- writers
+local csv = H.tmpname(".csv")
+dse.write_csv(csv, { { x = 1, y = "a,b" }, { x = 2.5, y = "c" } })
+H.eq(H.read(csv), 'x,y\n1,"a,b"\n2.5,c\n', "write_csv plain rows")
+dse.write_csv(csv, { r }, { "arch", "workload", "macs", "latency_s" })
+H.check(H.read(csv):find("^arch,workload,macs,latency_s\ntpu%-v1,resnet50,15431892992,"), "write_csv results")
+local js = H.tmpname(".json")
+dse.write_json(js, { b = { 1, 2, 3 }, a = "x\"y", c = true })
+H.eq(H.read(js), '{\n  "a": "x\\"y",\n  "b": [\n    1,\n    2,\n    3\n  ],\n  "c": true\n}\n', "write_json")
+os.remove(csv)
+os.remove(js)
+
+H.finish()

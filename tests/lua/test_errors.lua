@@ -1,0 +1,67 @@
+-- test_errors.lua: bad input through the Lua API raises clear errors that
+-- name the script line or the YAML location, and never crashes.
+package.path = "./?.lua;" .. package.path
+local H = require "harness"
+local dse = require "dse"
+
+local function arch_with_rows(rows)
+  return dse.arch {
+    name = "bad", clock = "1 GHz",
+    pe_array = { rows = rows, cols = 8, dataflow = "weight_stationary", precision = "int8" },
+    dram = { bandwidth = "10 GB/s", energy = "10 pJ/bit", capacity = "1 GiB" },
+  }
+end
+
+-- table configs: same validator, location = this script and line
+H.raises(function() arch_with_rows(0) end, "test_errors.lua:8:1: error: pe_array.rows: must be between 1 and 65536 (got 0)", "rows 0")
+H.raises(function() arch_with_rows("16") end, "pe_array.rows: expected an integer, got a string '16'", "rows as string")
+H.raises(function() arch_with_rows(2.5) end, "pe_array.rows: must be an integer (got 2.5)", "rows 2.5")
+H.raises(function()
+  dse.arch { name = "x", clock = 1e9, pe_array = {}, dram = {} }
+end, "clock: missing unit in '1000000000'; expected a frequency", "clock without unit")
+H.raises(function() dse.arch { name = "x", clokc = "1 GHz" } end, "unknown key 'clokc'; did you mean 'clock'?", "typo key")
+H.raises(function() dse.arch { name = "x", clock = print } end, "clock: cannot use a function as a configuration value", "function value")
+
+-- wrong types to the API
+H.raises(function() dse.arch(42) end, "bad argument #1 to 'arch'", "arch(42)")
+H.raises(function() dse.simulate("tpu-v1") end, "bad argument #2 to 'simulate'", "simulate one arg")
+H.raises(function() dse.simulate("tpu-v1", 7) end, "bad argument #2 to 'simulate' (workload", "simulate(arch, 7)")
+H.raises(function() dse.simulate("tpu-v1", "resnet50", { fidelity = "cycle" }) end, "unknown fidelity 'cycle'", "fidelity")
+H.raises(function() dse.simulate("tpu-v1", "resnet50", { fidelty = "analytic" }) end, "unknown option 'fidelty'", "sim option")
+H.raises(function() dse.pareto({}, {}) end, "expected 1 to 16 objective names", "pareto no objectives")
+H.raises(function() dse.pareto({ { total = { x = 1 } } }, { "y" }) end, "objective 'y' not found in results[1]", "pareto field")
+H.raises(function() dse.write_json("/nonexistent-dir/x.json", {}) end, "cannot write '/nonexistent-dir/x.json'", "unwritable json")
+H.raises(function() dse.write_json("/tmp/x.json", { f = print }) end, "cannot encode a function", "json function")
+
+-- unknown names list what exists
+H.raises(function() dse.arch("tpu") end, "unknown arch preset 'tpu'", "unknown preset")
+H.raises(function() dse.workload("resnet") end, "unknown workload 'resnet'", "unknown workload")
+H.raises(function() dse.workload("gpt2", { phase = "decoder" }) end, "did you mean 'decode'?", "bad phase")
+H.raises(function() dse.workload("gpt2", { phase = {} }) end, "expected a number or string, got table", "param type")
+H.raises(function() dse.workload("gpt2", { seq = 0 }) end, "params.seq: must be between 1 and", "seq 0")
+H.raises(function() dse.workload("resnet50", { batch = 1.5 }) end, "params.batch: must be an integer (got 1.5)", "batch 1.5")
+
+-- variants
+local tpu = dse.arch("tpu-v1")
+H.raises(function() tpu:with { ["pe_array.nope.x"] = 1 } end, "no key 'nope' to descend into", "with bad path")
+H.raises(function() tpu:with { ["pe_array.rows"] = 0 } end, "test_errors.lua:47:1: error: pe_array.rows: must be between 1 and 65536 (got 0)", "with rows 0")
+H.raises(function() tpu:with { ["buffers.9.size"] = "1 MiB" } end, "index 9 out of range (list has 3 items)", "with index")
+
+-- DRAM capacity is an error for simulate, a result for sweep
+H.raises(function() dse.simulate("edge-npu", "llama2_7b") end, "error: dram.capacity: workload 'llama2_7b'", "capacity")
+local rs = dse.sweep { arch = "edge-npu", workload = "llama2_7b", grid = { ["dram.capacity"] = { "4 GiB", "16 GiB" } } }
+H.eq(#rs, 2, "sweep with infeasible point")
+H.eq(rs[1].feasible, false, "4 GiB infeasible")
+H.check(rs[1].reason:find("short by", 1, true), "infeasible reason")
+H.eq(rs[1].point["dram.capacity"], "4 GiB", "infeasible point recorded")
+H.eq(rs[2].feasible, true, "16 GiB feasible")
+
+-- sweep misuse
+H.raises(function() dse.sweep { arch = "tpu-v1" } end, "missing 'workload' or 'workloads'", "sweep no workload")
+H.raises(function() dse.sweep { arhc = "tpu-v1" } end, "unknown key 'arhc'; did you mean 'arch'?", "sweep typo")
+H.raises(function() dse.sweep { arch = "tpu-v1", workload = "alexnet", grid = { ["pe_array.rows"] = {} } } end,
+  "grid['pe_array.rows'] must be a non-empty list", "sweep empty grid list")
+H.raises(function() dse.sweep { arch = "tpu-v1", workload = "alexnet", grid = { ["pe_array.rows"] = { 0 } } } end,
+  "pe_array.rows: must be between 1 and 65536 (got 0)", "sweep bad value")
+
+H.finish()

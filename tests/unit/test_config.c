@@ -1,0 +1,124 @@
+/* test_config.c: YAML tree, arch schema, presets. */
+#include "config/ytree.h"
+#include "helpers.h"
+#include "task.h"
+
+static const char k_arch_ok[] =
+    "name: t\n"
+    "clock: 1 GHz\n"
+    "pe_array: {rows: 16, cols: 16, dataflow: output_stationary, precision: int8}\n"
+    "buffers:\n"
+    "  - {name: sram, size: 1 MiB, bandwidth: 64 B/cycle, read_energy: 8 pJ, width: 8 B}\n"
+    "dram: {bandwidth: 16 GB/s, energy: 10 pJ/bit, capacity: 1 GiB}\n";
+
+TEST_IMPL(arch_schema) {
+  dse_ctx *ctx = t_ctx();
+  dse_arch *a = t_arch_yaml(ctx, k_arch_ok, 0);
+  ASSERT_U64_EQ(a->rows, 16);
+  ASSERT_INT_EQ(a->dataflow, DSE_DF_OUTPUT_STATIONARY);
+  ASSERT_NEAR(a->buf[0].size_bytes, 1048576, 0);
+  ASSERT_NEAR(a->buf[0].read_j_per_byte, 1e-12, 1e-12);  /* 8 pJ / 8 B */
+  ASSERT_NEAR(a->buf[0].write_j_per_byte, 1e-12, 1e-12); /* defaults to read */
+  ASSERT_INT_EQ(a->buf[0].holds, OP_ALL);
+  ASSERT_NEAR(a->mac_energy_j, 0.3e-12, 1e-12); /* int8 default, 45 nm */
+  ASSERT_U64_EQ(a->vector_lanes, 16);           /* defaults to cols */
+  ASSERT_INT_EQ(a->on_chip_activations, 1);
+  dse_arch_free(a);
+  dse_ctx_free(ctx);
+  return 0;
+}
+
+static void expect_arch_error(const char *yaml, const char *want) {
+  dse_ctx *ctx = t_ctx();
+  t_arch_yaml(ctx, yaml, 1);
+  ASSERT_CONTAINS(t_first_diag(ctx), want);
+  dse_ctx_free(ctx);
+}
+
+TEST_IMPL(arch_errors) {
+  /* did-you-mean on an unknown key, at the key's position */
+  expect_arch_error(
+      "name: t\nclock: 1 GHz\npe_array: {rows: 16, colz: 16, dataflow: output_stationary, precision: int8}\n"
+      "dram: {bandwidth: 16 GB/s, energy: 10 pJ/bit, capacity: 1 GiB}\n",
+      "test.yaml:3:22: error: pe_array.colz: unknown key 'colz'; did you mean 'cols'?");
+  expect_arch_error(
+      "name: t\nclock: 1 GHz\npe_array: {rows: 0, cols: 16, dataflow: output_stationary, precision: int8}\n"
+      "dram: {bandwidth: 16 GB/s, energy: 10 pJ/bit, capacity: 1 GiB}\n",
+      "test.yaml:3:18: error: pe_array.rows: must be between 1 and 65536 (got 0)");
+  expect_arch_error(
+      "name: t\nclock: 1 GHz\npe_array: {rows: 16, cols: 16, dataflow: output_stationary, precision: int8}\n"
+      "dram: {bandwidth: 16 GB, energy: 10 pJ/bit, capacity: 1 GiB}\n",
+      "test.yaml:4:19: error: dram.bandwidth: '16 GB' is a size; expected a bandwidth");
+  expect_arch_error(
+      "name: t\nclock: -1 GHz\npe_array: {rows: 16, cols: 16, dataflow: output_stationary, precision: int8}\n"
+      "dram: {bandwidth: 16 GB/s, energy: 10 pJ/bit, capacity: 1 GiB}\n",
+      "test.yaml:2:8: error: clock: must be positive (got '-1 GHz')");
+  expect_arch_error(
+      "name: t\nclock: 1 GHz\npe_array: {rows: 16, cols: 16, dataflow: output_stationary, precision: int8}\n"
+      "dram: {bandwidth: 16 GB/s, energy: 10 pJ/bit}\n",
+      "test.yaml:4:7: error: dram.capacity: missing required key 'capacity'");
+  expect_arch_error(
+      "name: t\nclock: 1 GHz\nclock: 2 GHz\n",
+      "test.yaml:3:1: error: duplicate key 'clock' (first defined at line 2)");
+  expect_arch_error("name: t\nclock: [1 GHz\n", "test.yaml:3:1: error: YAML syntax:");
+  expect_arch_error(
+      "name: t\nclock: 1 GHz\npe_array: {rows: 16, cols: 16, dataflow: diagonal, precision: int8}\n"
+      "dram: {bandwidth: 16 GB/s, energy: 10 pJ/bit, capacity: 1 GiB}\n",
+      "pe_array.dataflow: unknown value 'diagonal'; expected one of weight_stationary, "
+      "output_stationary, input_stationary");
+  expect_arch_error(
+      "name: t\nclock: 100 THz\npe_array: {rows: 16, cols: 16, dataflow: output_stationary, precision: int8}\n"
+      "dram: {bandwidth: 16 GB/s, energy: 10 pJ/bit, capacity: 1 GiB}\n",
+      "clock: '100 THz' is out of range [1 MHz, 100 GHz]");
+  expect_arch_error(
+      "name: t\nclock: 1 GHz\npe_array: {rows: 16, cols: 16, dataflow: output_stationary, precision: int8}\n"
+      "buffers:\n  - {name: a, size: 1 MiB, bandwidth: 8 B/cycle, holds: [inputs]}\n"
+      "dram: {bandwidth: 16 GB/s, energy: 10 pJ/bit, capacity: 1 GiB}\n",
+      "test.yaml:5:58: error: buffers[1].holds: unknown operand 'inputs' (did you mean 'input'?)");
+  return 0;
+}
+
+TEST_IMPL(presets) {
+  dse_ctx *ctx = t_ctx();
+  /* TPU v1: 256 x 256 x 2 x 700 MHz = 91.75 TOPS; 45.9 TMAC/s over 34 GB/s
+   * puts the ridge at ~1350 MACs per byte (Jouppi et al. 2017). */
+  dse_arch *tpu = t_arch(ctx, "tpu-v1");
+  ASSERT_NEAR(dse_arch_peak_ops_per_s(tpu), 91.75e12, 1e-4);
+  ASSERT_U64_EQ(dse_arch_peak_macs_per_cycle(tpu), 65536);
+  ASSERT_NEAR(dse_arch_ridge_ops_per_byte(tpu) / 2, 1350, 1e-3);
+  dse_arch_free(tpu);
+  /* An unknown preset names what exists. */
+  dse_arch *none = NULL;
+  ASSERT_INT_EQ(dse_arch_load(ctx, "tpu-v2", &none), DSE_ERR_NOTFOUND);
+  ASSERT_CONTAINS(t_first_diag(ctx), "unknown arch preset 'tpu-v2'; did you mean 'tpu-v1'?");
+  ASSERT_CONTAINS(t_first_diag(ctx), "edge-npu, npu-gddr6, npu-hbm2e, tpu-v1");
+  dse_ctx_clear_diags(ctx);
+  dse_workload *wl = NULL;
+  ASSERT_INT_EQ(dse_workload_load(ctx, "resnet51", NULL, 0, &wl), DSE_ERR_NOTFOUND);
+  ASSERT_CONTAINS(t_first_diag(ctx), "unknown workload 'resnet51'; did you mean 'resnet50'?");
+  dse_ctx_free(ctx);
+  return 0;
+}
+
+TEST_IMPL(ytree_set_path) {
+  dse_ctx *ctx = t_ctx();
+  yt_doc *doc = NULL;
+  const char *y = "a: {b: 1}\nlist: [{x: 1}, {x: 2}]\n";
+  ASSERT_INT_EQ(yt_parse(ctx, "t.yaml", y, strlen(y), &doc), 0);
+  char err[256];
+  yt_node *v = yt_new_scalar(doc, "t", 1, 1, "5", 0);
+  ASSERT_INT_EQ(yt_set_path(doc, "list.2.x", v, err, sizeof err), 0);
+  ASSERT_STR_EQ(yt_get(doc->root->pairs[1].val->items[1], "x")->str, "5");
+  ASSERT_INT_EQ(yt_set_path(doc, "a.c", v, err, sizeof err), 0); /* new key */
+  ASSERT_STR_EQ(yt_get(yt_get(doc->root, "a"), "c")->str, "5");
+  ASSERT(yt_set_path(doc, "list.3.x", v, err, sizeof err) != 0);
+  ASSERT_CONTAINS(err, "index 3 out of range (list has 2 items)");
+  ASSERT(yt_set_path(doc, "nope.x", v, err, sizeof err) != 0);
+  ASSERT_CONTAINS(err, "no key 'nope'");
+  yt_doc_free(doc);
+  /* libyaml marks are 0-based; ours are 1-based. */
+  ASSERT_INT_EQ(yt_parse(ctx, "t.yaml", "k:\n  - 1\n  - [2, oops\n", 22, &doc), DSE_ERR_SYNTAX);
+  ASSERT_CONTAINS(t_first_diag(ctx), "t.yaml:4:1: error: YAML syntax");
+  dse_ctx_free(ctx);
+  return 0;
+}

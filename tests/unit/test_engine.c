@@ -1,0 +1,253 @@
+/* test_engine.c: level-1 analytic engine: hand-checked counts, roofline
+ * invariants on every zoo network x preset, capacity, determinism. */
+#include "engine/engine.h"
+#include "helpers.h"
+#include "reports/report.h"
+#include "task.h"
+
+static const char *const k_presets[] = {"tpu-v1", "edge-npu", "npu-hbm2e",
+                                        "npu-gddr6", NULL};
+static const char *const k_zoo[] = {"alexnet", "vgg16", "resnet50",
+                                    "mobilenet_v2", "bert_base", "gpt2",
+                                    "llama2_7b", NULL};
+
+static dse_result *sim(dse_ctx *ctx, const dse_arch *a, const dse_workload *wl) {
+  dse_result *r = NULL;
+  int rc = dse_simulate(ctx, a, wl, NULL, &r);
+  if (rc) FAIL_AT("simulate failed: %s: %s", dse_strerror(rc), t_first_diag(ctx));
+  return r;
+}
+
+static const dse_layer_result *layer(const dse_result *r, const char *name) {
+  for (size_t i = 0; i < r->nlayers; i++)
+    if (!strcmp(r->layers[i].name, name)) return &r->layers[i];
+  FAIL_AT("no layer %s", name);
+  return NULL;
+}
+
+/* AlexNet conv1 on TPU v1 (weight stationary): K = 3*11*11 = 363 on 256
+ * rows (2 folds), N = 96 on 256 cols (1 fold), M = 55*55 = 3025 streamed:
+ * 2 x 3025 = 6050 cycles, spatial utilization 105,415,200 / (6050 x 65536). */
+TEST_IMPL(engine_fold_by_hand) {
+  dse_ctx *ctx = t_ctx();
+  dse_arch *tpu = t_arch(ctx, "tpu-v1");
+  dse_workload *alex = t_wl(ctx, "alexnet", NULL, NULL, NULL, NULL);
+  dse_result *r = sim(ctx, tpu, alex);
+  const dse_layer_result *c1 = layer(r, "conv1");
+  ASSERT_U64_EQ(c1->folds, 2);
+  ASSERT_U64_EQ(c1->compute_cycles, 6050);
+  ASSERT_NEAR(c1->spatial_utilization, 105415200.0 / (6050.0 * 65536.0), 1e-12);
+  /* conv2 (groups 2): per group K = 48*25 = 1200 (5 folds), N = 128 (1),
+   * M = 27*27 = 729 -> 2 x 5 x 729 = 7290 cycles. */
+  ASSERT_U64_EQ(layer(r, "conv2")->compute_cycles, 7290);
+  dse_result_free(r);
+  dse_workload_free(alex);
+  dse_arch_free(tpu);
+
+  /* GEMM m=100, n=50, k=30 on 16 x 16 for each dataflow. */
+  static const char *fmt =
+      "name: t\nclock: 1 GHz\npe_array: {rows: 16, cols: 16, dataflow: %s, precision: int8}\n"
+      "buffers:\n  - {name: s, size: 1 MiB, bandwidth: 1024 B/cycle}\n"
+      "dram: {bandwidth: 1000 GB/s, energy: 10 pJ/bit, capacity: 1 GiB}\n";
+  static const struct { const char *df; uint64_t cycles, folds; } cases[] = {
+      {"weight_stationary", 2 * 4 * 100, 8}, /* rows<-K 2, cols<-N 4, M */
+      {"output_stationary", 7 * 4 * 30, 28}, /* rows<-M 7, cols<-N 4, K */
+      {"input_stationary", 2 * 7 * 50, 14},  /* rows<-K 2, cols<-M 7, N */
+  };
+  dse_workload *g = t_wl_yaml(
+      ctx, "name: g\nlayers:\n  - {name: g, type: gemm, m: 100, n: 50, k: 30}\n", 0);
+  for (size_t i = 0; i < 3; i++) {
+    char y[512];
+    snprintf(y, sizeof y, fmt, cases[i].df);
+    dse_arch *a = t_arch_yaml(ctx, y, 0);
+    r = sim(ctx, a, g);
+    ASSERT_U64_EQ(r->layers[0].compute_cycles, cases[i].cycles);
+    ASSERT_U64_EQ(r->layers[0].folds, cases[i].folds);
+    ASSERT_INT_EQ(r->layers[0].bound, DSE_BOUND_COMPUTE);
+    ASSERT_U64_EQ(r->layers[0].cycles, cases[i].cycles);
+    dse_result_free(r);
+    dse_arch_free(a);
+  }
+  dse_workload_free(g);
+  dse_ctx_free(ctx);
+  return 0;
+}
+
+/* A batch-1 fully connected layer on TPU v1 streams its weights once:
+ * 4096 x 4096 int8 = 16 MiB (+ 4 KiB in, 4 KiB out) at 34 GB/s. */
+TEST_IMPL(engine_memory_bound_by_hand) {
+  dse_ctx *ctx = t_ctx();
+  dse_arch *tpu = t_arch(ctx, "tpu-v1");
+  dse_workload *fc = t_wl_yaml(
+      ctx, "name: fc\nlayers:\n  - {name: fc, type: gemm, m: 1, n: 4096, k: 4096}\n", 0);
+  dse_result *r = sim(ctx, tpu, fc);
+  const dse_layer_result *l = &r->layers[0];
+  ASSERT_U64_EQ(l->dram_bytes, 16777216 + 4096 + 4096);
+  ASSERT_INT_EQ(l->limiter, DSE_LIMIT_DRAM);
+  ASSERT_U64_EQ(l->dram_cycles, 345582); /* ceil(16785408 / (34e9/700e6)) */
+  ASSERT_NEAR(l->latency_s, 345582 / 700e6, 1e-12);
+  ASSERT_NEAR(l->intensity_ops_per_byte, 2.0 * 16777216 / 16785408, 1e-12);
+  /* DRAM energy: bits x 20 pJ/bit */
+  ASSERT_NEAR(l->dram_energy_j, 16785408.0 * 8 * 20e-12, 1e-12);
+  dse_result_free(r);
+  dse_workload_free(fc);
+  dse_arch_free(tpu);
+  dse_ctx_free(ctx);
+  return 0;
+}
+
+/* For every zoo network on every preset: no layer beats the roofline, and
+ * a compute-bound MAC layer's time is MACs / (PEs x clock x utilization). */
+TEST_IMPL(engine_roofline_invariants) {
+  dse_ctx *ctx = t_ctx();
+  for (size_t a = 0; k_presets[a]; a++) {
+    dse_arch *arch = t_arch(ctx, k_presets[a]);
+    dse_arch *fast = t_arch_with(ctx, arch, "dram.bandwidth", "500 TB/s");
+    double peak = dse_arch_peak_ops_per_s(arch);
+    double pes = (double)dse_arch_peak_macs_per_cycle(arch);
+    for (size_t w = 0; k_zoo[w]; w++) {
+      dse_workload *wl = t_wl(ctx, k_zoo[w], "batch", "2", NULL, NULL);
+      dse_result *r = NULL;
+      int rc = dse_simulate(ctx, arch, wl, NULL, &r);
+      if (rc == DSE_ERR_INFEASIBLE) {
+        /* Only Llama-2-7B (6.7 GB of int8 weights) overflows the
+         * 4 GiB edge NPU. */
+        ASSERT_STR_EQ(k_presets[a], "edge-npu");
+        ASSERT_STR_EQ(k_zoo[w], "llama2_7b");
+        dse_ctx_clear_diags(ctx);
+        dse_workload_free(wl);
+        continue;
+      }
+      ASSERT_INT_EQ(rc, 0);
+      for (size_t i = 0; i < r->nlayers; i++) {
+        const dse_layer_result *l = &r->layers[i];
+        ASSERT(l->latency_s > 0);
+        ASSERT(l->latency_s * (1 + 1e-12) >= (double)l->dram_bytes / arch->dram_bw);
+        if (l->macs == 0) continue;
+        double bound = peak;
+        double bw_bound = arch->dram_bw * l->intensity_ops_per_byte;
+        if (l->dram_bytes && bw_bound < bound) bound = bw_bound;
+        if (l->achieved_ops_per_s > bound * (1 + 1e-9))
+          FAIL_AT("%s/%s/%s beats the roofline: %g > %g", k_presets[a], k_zoo[w],
+                  l->name, l->achieved_ops_per_s, bound);
+        ASSERT(l->utilization <= 1.0 + 1e-12);
+        ASSERT(l->spatial_utilization <= 1.0 + 1e-12);
+        if (l->bound == DSE_BOUND_COMPUTE)
+          ASSERT_NEAR(l->latency_s,
+                      (double)l->macs / (pes * arch->clock_hz * l->utilization), 1e-9);
+      }
+      /* Doubling (here: unbounding) DRAM bandwidth never slows a layer. */
+      dse_result *rf = sim(ctx, fast, wl);
+      for (size_t i = 0; i < r->nlayers; i++)
+        ASSERT(rf->layers[i].latency_s <= r->layers[i].latency_s);
+      dse_result_free(rf);
+      dse_result_free(r);
+      dse_workload_free(wl);
+    }
+    dse_arch_free(fast);
+    dse_arch_free(arch);
+  }
+  dse_ctx_free(ctx);
+  return 0;
+}
+
+TEST_IMPL(engine_bandwidth_monotonic) {
+  dse_ctx *ctx = t_ctx();
+  dse_arch *base = t_arch(ctx, "npu-gddr6");
+  dse_arch *twice = t_arch_with(ctx, base, "dram.bandwidth", "1024 GB/s");
+  dse_workload *wl = t_wl(ctx, "gpt2", NULL, NULL, NULL, NULL);
+  dse_result *r1 = sim(ctx, base, wl), *r2 = sim(ctx, twice, wl);
+  int faster = 0;
+  for (size_t i = 0; i < r1->nlayers; i++) {
+    ASSERT(r2->layers[i].latency_s <= r1->layers[i].latency_s);
+    if (r1->layers[i].limiter == DSE_LIMIT_DRAM)
+      ASSERT(r2->layers[i].latency_s < r1->layers[i].latency_s);
+    faster += r2->layers[i].latency_s < r1->layers[i].latency_s;
+  }
+  ASSERT(faster > 0); /* decode is memory bound: it must speed up */
+  ASSERT(r2->total.latency_s < r1->total.latency_s);
+  dse_result_free(r1);
+  dse_result_free(r2);
+  dse_workload_free(wl);
+  dse_arch_free(twice);
+  dse_arch_free(base);
+  dse_ctx_free(ctx);
+  return 0;
+}
+
+TEST_IMPL(engine_dram_capacity) {
+  dse_ctx *ctx = t_ctx();
+  dse_arch *a = t_arch_yaml(
+      ctx,
+      "name: tiny\nclock: 1 GHz\npe_array: {rows: 8, cols: 8, dataflow: weight_stationary, precision: int8}\n"
+      "dram: {bandwidth: 1 GB/s, energy: 10 pJ/bit, capacity: 16 MiB}\n",
+      0);
+  dse_workload *wl = t_wl(ctx, "resnet50", NULL, NULL, NULL, NULL);
+  dse_result *r = NULL;
+  ASSERT_INT_EQ(dse_simulate(ctx, a, wl, NULL, &r), DSE_ERR_INFEASIBLE);
+  ASSERT(r == NULL);
+  /* weights 25,502,912 B + largest activations exceed 16 MiB */
+  ASSERT_CONTAINS(t_first_diag(ctx), "test.yaml:4:56: error: dram.capacity: workload 'resnet50'");
+  ASSERT_CONTAINS(t_first_diag(ctx), "has 16 MiB: short by");
+  dse_workload_free(wl);
+  dse_arch_free(a);
+  dse_ctx_free(ctx);
+  return 0;
+}
+
+TEST_IMPL(engine_on_chip_activations) {
+  dse_ctx *ctx = t_ctx();
+  dse_arch *a = t_arch(ctx, "npu-hbm2e");
+  dse_arch *off = t_arch_with(ctx, a, "on_chip_activations", "false");
+  dse_workload *wl = t_wl(ctx, "resnet50", NULL, NULL, NULL, NULL);
+  dse_result *on = sim(ctx, a, wl), *spill = sim(ctx, off, wl);
+  /* conv1 output (112x112x64 bf16 = 1.5 MiB) feeds conv1_relu on chip */
+  const dse_layer_result *c1 = layer(on, "conv1"), *relu = layer(on, "conv1_relu");
+  ASSERT(c1->output_on_chip && relu->input_on_chip);
+  ASSERT_U64_EQ(relu->dram_bytes, 0); /* in and out both on chip */
+  ASSERT_U64_EQ(layer(spill, "conv1_relu")->dram_bytes, 2 * 112 * 112 * 64 * 2);
+  ASSERT(on->total.dram_bytes < spill->total.dram_bytes);
+  for (size_t i = 0; i < on->nlayers; i++)
+    ASSERT(on->layers[i].latency_s <= spill->layers[i].latency_s);
+  dse_result_free(on);
+  dse_result_free(spill);
+  dse_workload_free(wl);
+  dse_arch_free(off);
+  dse_arch_free(a);
+  dse_ctx_free(ctx);
+  return 0;
+}
+
+TEST_IMPL(engine_deterministic_json) {
+  dse_ctx *ctx = t_ctx();
+  dse_arch *a = t_arch(ctx, "edge-npu");
+  dse_workload *wl = t_wl(ctx, "mobilenet_v2", NULL, NULL, NULL, NULL);
+  core_buf b1, b2;
+  core_buf_init(&b1);
+  core_buf_init(&b2);
+  dse_result *r1 = sim(ctx, a, wl), *r2 = sim(ctx, a, wl);
+  rpt_result_json(r1, &b1);
+  rpt_result_json(r2, &b2);
+  ASSERT(b1.len > 1000);
+  ASSERT(b1.len == b2.len && memcmp(b1.data, b2.data, b1.len) == 0);
+  /* the totals are the sums of the layers */
+  uint64_t cyc = 0, dram = 0;
+  double e = 0;
+  for (size_t i = 0; i < r1->nlayers; i++) {
+    cyc += r1->layers[i].cycles;
+    dram += r1->layers[i].dram_bytes;
+    e += r1->layers[i].energy_j;
+  }
+  ASSERT_U64_EQ(r1->total.cycles, cyc);
+  ASSERT_U64_EQ(r1->total.dram_bytes, dram);
+  ASSERT_NEAR(r1->total.energy_j, e, 1e-12);
+  ASSERT_NEAR(r1->total.throughput_inf_per_s, 1.0 / r1->total.latency_s, 1e-15);
+  dse_result_free(r1);
+  dse_result_free(r2);
+  core_buf_fini(&b1);
+  core_buf_fini(&b2);
+  dse_workload_free(wl);
+  dse_arch_free(a);
+  dse_ctx_free(ctx);
+  return 0;
+}

@@ -1,0 +1,169 @@
+/* test_workloads.c: zoo networks against published totals; seed checks;
+ * workload validation. */
+#include "helpers.h"
+#include "task.h"
+
+typedef struct totals {
+  uint64_t macs, weights, vector_ops, inputs;
+} totals;
+
+static totals sum(const dse_workload *wl) {
+  totals t = {0, 0, 0, 0};
+  for (size_t i = 0; i < dse_workload_nlayers(wl); i++) {
+    dse_layer_info li;
+    ASSERT_INT_EQ(dse_workload_layer(wl, i, &li), 0);
+    t.macs += li.macs;
+    t.weights += li.weight_elems;
+    t.vector_ops += li.vector_ops;
+    t.inputs += li.input_elems;
+  }
+  return t;
+}
+
+static const dse_layer_info *find(const dse_workload *wl, const char *name) {
+  static dse_layer_info li;
+  for (size_t i = 0; i < dse_workload_nlayers(wl); i++) {
+    dse_workload_layer(wl, i, &li);
+    if (strcmp(li.name, name) == 0) return &li;
+  }
+  FAIL_AT("no layer %s", name);
+  return NULL;
+}
+
+/* Published totals (docs/workloads.md): MACs of conv + fc layers, weights
+ * without biases. */
+TEST_IMPL(zoo_cnn_totals) {
+  dse_ctx *ctx = t_ctx();
+  static const struct {
+    const char *name;
+    uint64_t macs, weights;
+  } nets[] = {
+      {"alexnet", 724406816ull, 60954656ull},
+      {"vgg16", 15470264320ull, 138344128ull},
+      {"resnet50", 3857973248ull, 25502912ull},
+      {"mobilenet_v2", 300774272ull, 3469760ull},
+  };
+  for (size_t i = 0; i < sizeof nets / sizeof nets[0]; i++) {
+    dse_workload *wl = t_wl(ctx, nets[i].name, NULL, NULL, NULL, NULL);
+    totals t = sum(wl);
+    ASSERT_U64_EQ(t.macs, nets[i].macs);
+    ASSERT_U64_EQ(t.weights, nets[i].weights);
+    dse_workload_free(wl);
+  }
+  dse_workload *alex = t_wl(ctx, "alexnet", NULL, NULL, NULL, NULL);
+  ASSERT_U64_EQ(find(alex, "conv1")->macs, 105415200ull);
+  ASSERT_U64_EQ(find(alex, "conv2")->macs, 223948800ull);
+  ASSERT_U64_EQ(find(alex, "conv5")->macs, 74760192ull);
+  ASSERT_U64_EQ(find(alex, "fc6")->macs, 37748736ull);
+  dse_workload_free(alex);
+  dse_ctx_free(ctx);
+  return 0;
+}
+
+TEST_IMPL(zoo_transformer_totals) {
+  dse_ctx *ctx = t_ctx();
+  /* BERT-base, sequence 128: linear + attention. */
+  dse_workload *bert = t_wl(ctx, "bert_base", NULL, NULL, NULL, NULL);
+  totals t = sum(bert);
+  ASSERT_U64_EQ(t.macs, 11173625856ull);
+  /* linear weights 12 x (4 d^2 + 2 d ff) + layernorm gamma/beta 12 x 2 x 2d */
+  ASSERT_U64_EQ(t.weights, 84934656ull + 36864ull);
+  dse_workload_free(bert);
+
+  /* GPT-2 decode: 84,934,656 + 38,597,376 + 18,432 T per token. */
+  static const uint64_t ctxs[] = {1, 128, 1024};
+  for (size_t i = 0; i < 3; i++) {
+    char seq[32];
+    snprintf(seq, sizeof seq, "%llu", (unsigned long long)ctxs[i]);
+    dse_workload *g = t_wl(ctx, "gpt2", "seq", seq, "phase", "decode");
+    t = sum(g);
+    ASSERT_U64_EQ(t.macs, 84934656ull + 38597376ull + 18432ull * ctxs[i]);
+    ASSERT_U64_EQ(t.weights, 84934656ull + 38597376ull + 38400ull);
+    dse_workload_free(g);
+  }
+  /* batch multiplies the MACs but not the weights */
+  dse_workload *g8 = t_wl(ctx, "gpt2", "seq", "1024", "batch", "8");
+  t = sum(g8);
+  ASSERT_U64_EQ(t.macs, 8 * (84934656ull + 38597376ull + 18432ull * 1024));
+  ASSERT_U64_EQ(t.weights, 84934656ull + 38597376ull + 38400ull);
+  dse_workload_free(g8);
+
+  /* Llama-2-7B decode at T = 2048: 6,476,005,376 + 131,072,000 + 262,144 T,
+   * and the KV cache read: 524,288 B per token of context at fp16. */
+  dse_workload *ll = t_wl(ctx, "llama2_7b", "seq", "2048", NULL, NULL);
+  t = sum(ll);
+  ASSERT_U64_EQ(t.macs, 6476005376ull + 131072000ull + 262144ull * 2048);
+  uint64_t kv = 0;
+  for (size_t i = 0; i < dse_workload_nlayers(ll); i++) {
+    dse_layer_info li;
+    dse_workload_layer(ll, i, &li);
+    if (li.type == DSE_LAYER_MATMUL) kv += li.g * li.k * li.n; /* B operand */
+  }
+  /* K cache (dh x T per head) + V cache (T x dh per head), 2 B each */
+  ASSERT_U64_EQ(kv * 2, 524288ull * 2048);
+  dse_workload_free(ll);
+
+  /* Llama-2-7B prefill, s = 2048: s x 6.607 G linear + L d s (s+1) causal
+   * attention. */
+  ll = t_wl(ctx, "llama2_7b", "phase", "prefill", "seq", "2048");
+  t = sum(ll);
+  ASSERT_U64_EQ(t.macs, 2048ull * 6607077376ull + 32ull * 4096 * 2048 * 2049);
+  dse_workload_free(ll);
+  dse_ctx_free(ctx);
+  return 0;
+}
+
+static const char k_seed_conv[] =
+    "name: seed\nprecision: fp16\nlayers:\n"
+    "  - {name: c3, type: conv2d, c: 1, h: 64, w: 64, k: 1, r: 3, s: 3}\n"
+    "  - {name: c1, type: conv2d, c: 1, h: 64, w: 64, k: 1, r: 1, s: 1}\n";
+
+TEST_IMPL(seed_conv_counts) {
+  dse_ctx *ctx = t_ctx();
+  dse_workload *wl = t_wl_yaml(ctx, k_seed_conv, 0);
+  dse_arch *a = t_arch(ctx, "npu-hbm2e");
+  dse_result *res = NULL;
+  ASSERT_INT_EQ(dse_simulate(ctx, a, wl, NULL, &res), 0);
+  /* 3x3 stride 1, no pad, on 64x64x1: 62 x 62 x 9 MACs. */
+  ASSERT_U64_EQ(res->layers[0].macs, 34596);
+  ASSERT_U64_EQ(res->layers[0].input_bytes, 8192);
+  ASSERT_U64_EQ(res->layers[0].weight_bytes, 18);
+  ASSERT_U64_EQ(res->layers[0].output_bytes, 62 * 62 * 2);
+  ASSERT_U64_EQ(res->layers[1].macs, 4096);
+  ASSERT_U64_EQ(res->layers[1].weight_bytes, 2);
+  dse_result_free(res);
+  dse_arch_free(a);
+  dse_workload_free(wl);
+  dse_ctx_free(ctx);
+  return 0;
+}
+
+static void expect_wl_error(const char *yaml, const char *want) {
+  dse_ctx *ctx = t_ctx();
+  t_wl_yaml(ctx, yaml, 1);
+  ASSERT_CONTAINS(t_first_diag(ctx), want);
+  dse_ctx_free(ctx);
+}
+
+TEST_IMPL(workload_validation) {
+  expect_wl_error("name: x\nlayers:\n  - {name: a, type: conv2d, c: 3.5, h: 8, w: 8, k: 4, r: 3, s: 3}\n",
+                  "test.yaml:3:32: error: layers[1] 'a'.c: must be an integer (got 3.5)");
+  expect_wl_error("name: x\nlayers:\n  - {name: a, type: conv2d, c: 3, h: 8, w: 8, k: 0, r: 3, s: 3}\n",
+                  "test.yaml:3:50: error: layers[1] 'a'.k: must be between 1 and");
+  expect_wl_error("name: x\nlayers:\n  - {name: a, type: gemm, m: 1, n: 8}\n",
+                  "test.yaml:3:5: error: layers[1] 'a'.k: missing required key 'k'");
+  expect_wl_error("name: x\nlayers:\n  - {name: a, type: convv2d}\n",
+                  "unknown value 'convv2d'; did you mean 'conv2d'?");
+  expect_wl_error("name: x\nlayers:\n  - {name: a, type: gemm, m: 1, n: 8, k: 8, strid: 2}\n",
+                  "test.yaml:3:45: error: layers[1] 'a'.strid: unknown key 'strid'");
+  expect_wl_error("name: x\nlayers:\n  - {name: a, type: gemm, m: 1, n: 8, k: 8}\n  - {name: a, type: gemm, m: 1, n: 8, k: 8}\n",
+                  "test.yaml:4:12: error: layers[2] 'a': duplicate layer name 'a'");
+  expect_wl_error("name: x\nlayers:\n  - {name: a, type: conv2d, c: 6, h: 8, w: 8, k: 4, r: 3, s: 3, groups: 4}\n",
+                  "groups (4) must divide both c (6) and k (4)");
+  expect_wl_error("name: x\nlayers:\n  - {name: a, type: conv2d, c: 3, h: 2, w: 2, k: 4, r: 5, s: 5}\n",
+                  "kernel 5x5 (dilation 1) is larger than the padded input 2x2");
+  expect_wl_error("name: x\nlayers:\n  - {name: a, type: gemm, m: \"4\", n: 8, k: 8}\n",
+                  "expected an integer, got a string '4'");
+  expect_wl_error("name: x\nlayers: []\n", "test.yaml:2:9: error: layers: must not be empty");
+  return 0;
+}

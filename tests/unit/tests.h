@@ -1,0 +1,20 @@
+/* tests.h: the list of unit tests (CMake reads it to register each one). */
+#define TEST_LIST(X)                \
+  X(units_parse)                    \
+  X(units_reject)                   \
+  X(units_format)                   \
+  X(arch_schema)                    \
+  X(arch_errors)                    \
+  X(presets)                        \
+  X(ytree_set_path)                 \
+  X(zoo_cnn_totals)                 \
+  X(zoo_transformer_totals)         \
+  X(seed_conv_counts)               \
+  X(workload_validation)            \
+  X(engine_fold_by_hand)            \
+  X(engine_memory_bound_by_hand)    \
+  X(engine_roofline_invariants)     \
+  X(engine_bandwidth_monotonic)     \
+  X(engine_dram_capacity)           \
+  X(engine_on_chip_activations)     \
+  X(engine_deterministic_json)
