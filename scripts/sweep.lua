@@ -62,15 +62,20 @@ dse.report {
 
 print(string.format("dse %s: %d design points (%d archs x %d workloads) in %.3f s",
   dse.version, #results, #results // #workloads, #workloads, elapsed))
+-- The fastest point per workload; among equally fast ones, the lowest energy.
+local function better(a, b)
+  if a.total.latency_s ~= b.total.latency_s then return a.total.latency_s < b.total.latency_s end
+  return a.total.energy_j < b.total.energy_j
+end
 for _, w in ipairs(workloads) do
   local best
   for _, r in ipairs(front) do
-    if r.workload.name == w.name and (not best or r.total.latency_s < best.total.latency_s) then best = r end
+    if r.workload.name == w.name and (not best or better(r, best)) then best = r end
   end
-  print(string.format("  %-8s fastest: %3dx%-3d %-6s %-6s SRAM %5.1f MiB  %8.3f ms  %9.1f inf/s  %7.2f mJ/inf",
-    w.name, best.arch.pe_rows, best.arch.pe_cols, best.arch.dram_type, "",
-    best.arch.sram_bytes / 1048576, best.total.latency_s * 1e3,
-    best.total.throughput_inf_per_s, best.total.energy_j * 1e3 / best.workload.batch))
+  print(string.format("  %-8s fastest: %3dx%-3d PEs, %5.1f MiB SRAM, %-5s  %8.3f ms  %9.1f inf/s  %7.3f mJ/inf",
+    w.name, best.arch.pe_rows, best.arch.pe_cols, best.arch.sram_bytes / 1048576,
+    best.arch.dram_type, best.total.latency_s * 1e3, best.total.throughput_inf_per_s,
+    best.total.energy_j * 1e3 / best.workload.batch))
 end
 print(string.format("wrote %s/sweep.csv, %s/pareto.csv (%d points), %s/report.md",
   outdir, outdir, #front, outdir))

@@ -313,6 +313,7 @@ static void load_layer(wl_builder *b, const yt_node *ln, size_t idx) {
     case DSE_LAYER_COUNT:
       return;
   }
+  if (!name) return; /* already reported */
   wl_layer *l = push_layer(b, name);
   if (!l) {
     c->nerr++;

@@ -17,4 +17,5 @@
   X(engine_bandwidth_monotonic)     \
   X(engine_dram_capacity)           \
   X(engine_on_chip_activations)     \
-  X(engine_deterministic_json)
+  X(engine_deterministic_json)      \
+  X(config_mutation_fuzz)
