@@ -213,8 +213,10 @@ static uint64_t bytes_of(uint64_t e, unsigned bits) { return (e * bits + 7) / 8;
 
 void rpt_workload_table(const dse_workload *wl, dse_precision prec,
                         core_buf *out) {
-  core_buf_printf(out, "workload %s: batch %llu, %zu layers%s%s\n\n", wl->name,
-                  (unsigned long long)wl->batch, wl->nlayers,
+  core_buf_printf(out, "workload %s: batch %llu, %zu layers, bytes at %s "
+                       "unless a layer sets its precision%s%s\n\n",
+                  wl->name, (unsigned long long)wl->batch, wl->nlayers,
+                  dse_precision_name(wl->precision != DSE_PREC_INHERIT ? wl->precision : prec),
                   wl->description && *wl->description ? "\n  " : "",
                   wl->description ? wl->description : "");
   core_buf_printf(out, "%-24s %-10s %-34s %14s %12s %12s %12s %12s\n", "layer",

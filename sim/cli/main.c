@@ -126,6 +126,25 @@ static int add_param(wl_opts *o, char *kv, const char *usage) {
   return CLI_OK;
 }
 
+/* Consume a workload option (--batch N, --param K=V) at argv[*i]; returns
+ * 1 when handled (advancing *i), 0 when not a workload option, or -1 after
+ * a usage error was printed. */
+static int wl_option(wl_opts *o, int argc, char **argv, int *i,
+                     const char *usage) {
+  const char *a = argv[*i];
+  if (strcmp(a, "--batch") && strcmp(a, "--param")) return 0;
+  if (*i + 1 >= argc) {
+    bad_usage(usage, "%s needs a value", a);
+    return -1;
+  }
+  char *v = argv[++*i];
+  if (!strcmp(a, "--batch")) {
+    snprintf(o->batch_buf, sizeof o->batch_buf, "batch=%.24s", v);
+    v = o->batch_buf;
+  }
+  return add_param(o, v, usage) ? -1 : 1;
+}
+
 static int cmd_sim(dse_ctx *ctx, int argc, char **argv) {
   const char *pos[2] = {NULL, NULL};
   int npos = 0;
@@ -138,22 +157,16 @@ static int cmd_sim(dse_ctx *ctx, int argc, char **argv) {
       fputs(k_sim_usage, stdout);
       return CLI_OK;
     }
-    int has_val = i + 1 < argc;
-    if (!strcmp(a, "--batch") || !strcmp(a, "--format") || !strcmp(a, "-o") ||
-        !strcmp(a, "--param") || !strcmp(a, "--fidelity")) {
-      if (!has_val) return bad_usage(k_sim_usage, "%s needs a value", a);
+    int w = wl_option(&o, argc, argv, &i, k_sim_usage);
+    if (w < 0) return CLI_BAD;
+    if (w > 0) continue;
+    if (!strcmp(a, "--format") || !strcmp(a, "-o") || !strcmp(a, "--fidelity")) {
+      if (i + 1 >= argc) return bad_usage(k_sim_usage, "%s needs a value", a);
       char *v = argv[++i];
-      if (!strcmp(a, "--batch")) {
-        snprintf(o.batch_buf, sizeof o.batch_buf, "batch=%.24s", v);
-        int rc = add_param(&o, o.batch_buf, k_sim_usage);
-        if (rc) return rc;
-      } else if (!strcmp(a, "--format")) {
+      if (!strcmp(a, "--format")) {
         format = v;
       } else if (!strcmp(a, "-o")) {
         out = v;
-      } else if (!strcmp(a, "--param")) {
-        int rc = add_param(&o, v, k_sim_usage);
-        if (rc) return rc;
       } else if (strcmp(v, "analytic") != 0) {
         return bad_usage(k_sim_usage,
                          "unknown --fidelity '%s'; this version has: analytic", v);
@@ -243,16 +256,13 @@ static int cmd_show(dse_ctx *ctx, int argc, char **argv) {
       fputs(k_show_usage, stdout);
       return CLI_OK;
     }
-    if (!strcmp(a, "--batch") || !strcmp(a, "--format") ||
-        !strcmp(a, "--param") || !strcmp(a, "--precision")) {
+    int w = wl_option(&o, argc, argv, &i, k_show_usage);
+    if (w < 0) return CLI_BAD;
+    if (w > 0) continue;
+    if (!strcmp(a, "--format") || !strcmp(a, "--precision")) {
       if (i + 1 >= argc) return bad_usage(k_show_usage, "%s needs a value", a);
       char *v = argv[++i];
-      if (!strcmp(a, "--batch")) {
-        snprintf(o.batch_buf, sizeof o.batch_buf, "batch=%.24s", v);
-        if (add_param(&o, o.batch_buf, k_show_usage)) return CLI_BAD;
-      } else if (!strcmp(a, "--param")) {
-        if (add_param(&o, v, k_show_usage)) return CLI_BAD;
-      } else if (!strcmp(a, "--format")) {
+      if (!strcmp(a, "--format")) {
         format = v;
       } else {
         prec = v;

@@ -300,18 +300,18 @@ int core_resolve(dse_ctx *ctx, const char *sub, const char *what,
   if (core_file_exists(buf)) return 0;
   size_t cnt;
   char **names = core_list_yaml(dir, &cnt);
-  core_buf list;
-  core_buf_init(&list);
-  for (size_t i = 0; names && names[i]; i++)
-    core_buf_printf(&list, "%s%s", i ? ", " : "", names[i]);
-  const char *sugg = names ? core_did_you_mean(name, (const char *const *)names) : NULL;
+  char list[768] = "";
+  const char *sugg = NULL;
+  if (names) {
+    core_join_names((const char *const *)names, list, sizeof list);
+    sugg = core_did_you_mean(name, (const char *const *)names);
+  }
   if (sugg)
     core_diag(ctx, "", 0, 0, "unknown %s '%s'; did you mean '%s'? (known: %s)",
-              what, name, sugg, core_buf_str(&list));
+              what, name, sugg, list);
   else
     core_diag(ctx, "", 0, 0, "unknown %s '%s'; known: %s", what, name,
-              cnt ? core_buf_str(&list) : "(none found)");
-  core_buf_fini(&list);
+              cnt ? list : "(none found)");
   core_free_names(names);
   return DSE_ERR_NOTFOUND;
 }

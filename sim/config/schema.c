@@ -68,14 +68,8 @@ void cfg_check_keys(cfg *c, const yt_node *map, const char *path,
     char kp[256];
     cfg_join(kp, sizeof kp, path, p->key);
     const char *sugg = core_did_you_mean(p->key, allowed);
-    char list[512] = "";
-    size_t used = 0;
-    for (size_t j = 0; allowed[j] && used < sizeof list; j++) {
-      int w = snprintf(list + used, sizeof list - used, "%s%s", j ? ", " : "",
-                       allowed[j]);
-      if (w < 0) break;
-      used += (size_t)w;
-    }
+    char list[512];
+    core_join_names(allowed, list, sizeof list);
     if (sugg)
       cfg_error_at(c, map->file, p->line, p->col, kp,
                    "unknown key '%s'; did you mean '%s'?", p->key, sugg);
@@ -204,14 +198,8 @@ int cfg_enum(cfg *c, const yt_node *map, const char *path, const char *key,
   }
   char kp[256];
   cfg_join(kp, sizeof kp, path, key);
-  char list[512] = "";
-  size_t used = 0;
-  for (size_t j = 0; names[j]; j++) {
-    int w = snprintf(list + used, sizeof list - used, "%s%s", j ? ", " : "",
-                     names[j]);
-    if (w < 0 || (size_t)w >= sizeof list - used) break;
-    used += (size_t)w;
-  }
+  char list[512];
+  core_join_names(names, list, sizeof list);
   if (n->kind != YT_SCALAR) {
     cfg_error(c, n, kp, "expected one of %s, got %s", list,
               yt_kind_name(n->kind));

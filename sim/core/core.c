@@ -288,6 +288,17 @@ const char *core_did_you_mean(const char *word, const char *const *cands) {
   return best;
 }
 
+const char *core_join_names(const char *const *names, char *buf, size_t n) {
+  size_t used = 0;
+  buf[0] = '\0';
+  for (size_t j = 0; names[j]; j++) {
+    int w = snprintf(buf + used, n - used, "%s%s", j ? ", " : "", names[j]);
+    if (w < 0 || (size_t)w >= n - used) break;
+    used += (size_t)w;
+  }
+  return buf;
+}
+
 int core_read_file(const char *path, char **out, size_t *len) {
   FILE *f = fopen(path, "rb");
   if (!f) return errno == ENOENT ? DSE_ERR_NOTFOUND : DSE_ERR_IO;

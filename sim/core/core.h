@@ -69,6 +69,9 @@ DSE_INTERNAL size_t core_edit_distance(const char *a, const char *b,
  * typo, else NULL. */
 DSE_INTERNAL const char *core_did_you_mean(const char *word,
                                            const char *const *cands);
+/* "a, b, c" from a NULL-terminated list, truncated to fit buf. */
+DSE_INTERNAL const char *core_join_names(const char *const *names, char *buf,
+                                         size_t n);
 /* Read a whole file into a NUL-terminated malloc'd buffer. */
 DSE_INTERNAL int core_read_file(const char *path, char **out, size_t *len);
 DSE_INTERNAL int core_file_exists(const char *path);
