@@ -30,6 +30,7 @@ const rpt_field rpt_layer_fields[] = {
     LF(spatial_utilization, DBL, "MACs / (compute cycles x PEs)"),
     LF(input_on_chip, BOOL, "input left on chip by the previous layer"),
     LF(output_on_chip, BOOL, "output kept on chip for the next layer"),
+    LF(fused, BOOL, "activation overlapped with its producer"),
     LF(energy_j, DBL, "layer energy"),
     LF(mac_energy_j, DBL, "PE-array MAC energy"),
     LF(vector_energy_j, DBL, "vector-unit energy"),

@@ -62,7 +62,8 @@ static const char *const k_buf_keys[] = {"name", "size", "bandwidth",
                                          "width", "holds", NULL};
 static const char *const k_dram_keys[] = {"type", "bandwidth", "energy",
                                           "capacity", NULL};
-static const char *const k_vec_keys[] = {"lanes", "op_energy", NULL};
+static const char *const k_vec_keys[] = {"lanes", "op_energy",
+                                         "fuse_activations", NULL};
 static const char *const k_operands[] = {"input", "weight", "output", NULL};
 
 /* Energy per byte from "x pJ/B", "x pJ/bit" or "x pJ" (per access of
@@ -217,12 +218,14 @@ int arch_from_doc(dse_ctx *ctx, yt_doc *doc, dse_arch **out) {
 
   a->vector_lanes = a->cols ? a->cols : 1;
   a->vector_op_j = a->mac_energy_j;
+  a->fuse_activations = 1;
   const yt_node *vec = yt_get(root, "vector");
   if (vec && !cfg_expect_kind(&c, vec, "vector", YT_MAP)) {
     cfg_check_keys(&c, vec, "vector", k_vec_keys);
     cfg_uint(&c, vec, "vector", "lanes", 1, 0, 1, 1u << 20, &a->vector_lanes);
     cfg_quantity(&c, vec, "vector", "op_energy", 0, UNIT_BIT(UNIT_JOULES),
                  a->mac_energy_j, 1e-18, 1e-9, &a->vector_op_j, NULL);
+    cfg_bool(&c, vec, "vector", "fuse_activations", 1, &a->fuse_activations);
   }
 
 done:

@@ -43,6 +43,7 @@ struct dse_arch {
   uint64_t vector_lanes;
   double vector_op_j;
   int on_chip_activations; /* keep a layer's output on chip for the next */
+  int fuse_activations;    /* activations overlap their producer */
 };
 
 /* Validate a tree into an arch; takes ownership of doc in every case. */

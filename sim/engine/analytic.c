@@ -250,6 +250,23 @@ void eng_eval_layer(const eng_prep *p, const dse_workload *wl,
                 r->dram_energy_j;
 }
 
+void eng_fuse_activation(const eng_prep *p, const dse_layer_result *prev,
+                         dse_layer_result *r) {
+  if (!p->arch->fuse_activations || r->type != DSE_LAYER_ACTIVATION ||
+      !r->input_on_chip || prev->fused)
+    return;
+  /* The activation unit works on the producer's output stream: only the
+   * cycles it needs beyond the producer's remain on the critical path. */
+  r->fused = 1;
+  r->cycles = r->cycles > prev->cycles ? r->cycles - prev->cycles : 0;
+  r->limiter = DSE_LIMIT_VECTOR;
+  r->bound = DSE_BOUND_COMPUTE;
+  r->latency_s = (double)r->cycles / p->clock_hz;
+  r->achieved_ops_per_s =
+      r->latency_s > 0 ? (double)r->vector_ops / r->latency_s : 0;
+  r->utilization = 0;
+}
+
 void eng_footprint_of(const dse_workload *wl, dse_precision arch_prec,
                       eng_footprint *f) {
   memset(f, 0, sizeof(*f));
@@ -319,6 +336,7 @@ int dse_simulate(dse_ctx *ctx, const dse_arch *arch, const dse_workload *wl,
     link.output_on_chip = eng_keep_output(&prep, wl, i);
     eng_eval_layer(&prep, wl, &wl->layers[i], &link, r);
     link.input_on_chip = link.output_on_chip;
+    if (i > 0) eng_fuse_activation(&prep, &res->layers[i - 1], r);
     t->macs += r->macs;
     t->ops += r->ops;
     t->vector_ops += r->vector_ops;

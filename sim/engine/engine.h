@@ -38,6 +38,13 @@ DSE_INTERNAL void eng_eval_layer(const eng_prep *p, const dse_workload *wl,
 DSE_INTERNAL int eng_keep_output(const eng_prep *p, const dse_workload *wl,
                                  size_t i);
 
+/* Overlap an activation layer r that reads its input on chip from the
+ * layer before it, prev (arch vector.fuse_activations): keep only the
+ * cycles beyond prev's. */
+DSE_INTERNAL void eng_fuse_activation(const eng_prep *p,
+                                      const dse_layer_result *prev,
+                                      dse_layer_result *r);
+
 /* DRAM footprint of a workload (bytes) on an arch precision, split. */
 typedef struct eng_footprint {
   uint64_t weights, persistent, activations, total;

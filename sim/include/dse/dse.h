@@ -207,6 +207,7 @@ typedef struct dse_layer_result {
   dse_limiter limiter;
   int input_on_chip;  /* activation input left on chip by the previous layer */
   int output_on_chip; /* output kept on chip for the next layer */
+  int fused;          /* activation overlapped with the producing layer */
   double energy_j, mac_energy_j, vector_energy_j, sram_energy_j, dram_energy_j;
 } dse_layer_result;
 
