@@ -222,7 +222,8 @@ int arch_from_doc(dse_ctx *ctx, yt_doc *doc, dse_arch **out) {
   const yt_node *vec = yt_get(root, "vector");
   if (vec && !cfg_expect_kind(&c, vec, "vector", YT_MAP)) {
     cfg_check_keys(&c, vec, "vector", k_vec_keys);
-    cfg_uint(&c, vec, "vector", "lanes", 1, 0, 1, 1u << 20, &a->vector_lanes);
+    cfg_uint(&c, vec, "vector", "lanes", 0, a->vector_lanes, 1, 1u << 20,
+             &a->vector_lanes);
     cfg_quantity(&c, vec, "vector", "op_energy", 0, UNIT_BIT(UNIT_JOULES),
                  a->mac_energy_j, 1e-18, 1e-9, &a->vector_op_j, NULL);
     cfg_bool(&c, vec, "vector", "fuse_activations", 1, &a->fuse_activations);

@@ -158,9 +158,9 @@ static int vec_elements(cfg *c, const yt_node *ln, const char *path,
                         uint64_t *out) {
   uint64_t e, n, ch, h, w;
   if (yt_get(ln, "elements")) {
-    if (yt_get(ln, "c") || yt_get(ln, "h") || yt_get(ln, "w")) {
+    if (yt_get(ln, "n") || yt_get(ln, "c") || yt_get(ln, "h") || yt_get(ln, "w")) {
       cfg_error(c, yt_get(ln, "elements"), path,
-                "give either 'elements' or 'c', 'h', 'w', not both");
+                "give either 'elements' or 'n', 'c', 'h', 'w', not both");
       return -1;
     }
     if (cfg_uint(c, ln, path, "elements", 1, 0, 1, DIM_MAX * 100, &e)) return -1;

@@ -397,6 +397,10 @@ static int l_arch_index(lua_State *L) {
     double s = 0;
     for (size_t i = 0; i < a->nbuf; i++) s += a->buf[i].size_bytes;
     lua_pushnumber(L, s);
+  } else if (!strcmp(k, "dram_type")) {
+    lua_pushstring(L, a->dram_type ? a->dram_type : "");
+  } else if (!strcmp(k, "vector_lanes")) {
+    lua_pushinteger(L, (lua_Integer)a->vector_lanes);
   } else {
     lua_pushnil(L);
   }
@@ -467,6 +471,9 @@ static dse_workload *push_wl(lua_State *L, int idx, int pidx) {
       rc = wl_load(ctx, lua_tostring(L, idx), NULL, 0, file, line, &ud->wl);
     }
   } else if (lua_type(L, idx) == LUA_TTABLE) {
+    if (pidx && !lua_isnil(L, pidx))
+      luaL_argerror(L, pidx, "parameters apply to a workload name or path; "
+                             "put them in the table's 'params'");
     yt_doc *doc = lua_to_doc(L, idx);
     ud = new_wl_ud(L);
     rc = wl_from_doc(ctx, doc, &ud->wl);
@@ -665,8 +672,8 @@ static int l_simulate(lua_State *L) {
 
 /* ===== sweep ============================================================= */
 
-/* dse.sweep{arch=..., workload=... | workloads={...}, grid={path={values}},
- *           progress=bool} -> list of results.  [-0, +1, e] */
+/* dse.sweep{arch=..., workload=... | workloads={...}, grid={path={values}}}
+ * -> list of results.  [-0, +1, e] */
 static int l_sweep(lua_State *L) {
   luaL_checktype(L, 1, LUA_TTABLE);
   static const char *const keys[] = {"arch", "workload", "workloads", "grid", NULL};
@@ -1030,11 +1037,18 @@ static int l_write_csv(lua_State *L) {
     lua_pop(L, 1);
     if (nc == 0) luaL_argerror(L, 3, "expected a list of column names");
   } else if (n > 0) {
+    /* Result rows (any row with a `total`) get the result layout. */
+    int results = 0;
+    for (size_t i = 1; i <= n && !results; i++) {
+      if (lua_rawgeti(L, 2, (lua_Integer)i) == LUA_TTABLE)
+        results = lua_getfield(L, -1, "total") == LUA_TTABLE ||
+                  lua_getfield(L, -2, "reason") == LUA_TSTRING;
+      lua_settop(L, cols);
+    }
     lua_rawgeti(L, 2, 1);
     int first = lua_gettop(L);
     if (!lua_istable(L, first)) luaL_error(L, "dse.write_csv: rows[1] is not a table");
-    if (lua_getfield(L, first, "total") == LUA_TTABLE) {
-      lua_pop(L, 1);
+    if (results) {
       static const char *const lead[] = {"arch", "workload", "feasible"};
       for (int i = 0; i < 3; i++) {
         lua_pushstring(L, lead[i]);
@@ -1070,8 +1084,9 @@ static int l_write_csv(lua_State *L) {
         lua_pushstring(L, rpt_total_fields[i].name);
         lua_rawseti(L, cols, ++nc);
       }
+      lua_pushliteral(L, "reason");
+      lua_rawseti(L, cols, ++nc);
     } else {
-      lua_pop(L, 1);
       size_t nk;
       const char **keys = sorted_keys(L, first, &nk, "dse.write_csv");
       for (size_t i = 0; i < nk; i++) {
@@ -1130,8 +1145,11 @@ static int l_mkdir(lua_State *L) {
     if (*p == '/' || *p == '\0') {
       char saved = *p;
       *p = '\0';
-      if (mkdir(buf, 0755) != 0 && errno != EEXIST)
-        return luaL_error(L, "cannot create directory '%s': %s", buf, strerror(errno));
+      struct stat st;
+      if (mkdir(buf, 0755) != 0 &&
+          (errno != EEXIST || stat(buf, &st) != 0 || !S_ISDIR(st.st_mode)))
+        return luaL_error(L, "cannot create directory '%s': %s", buf,
+                          errno == EEXIST ? "a file is in the way" : strerror(errno));
       *p = saved;
       if (!saved) break;
     }

@@ -41,10 +41,19 @@ H.raises(function() dse.workload("gpt2", { phase = {} }) end, "expected a number
 H.raises(function() dse.workload("gpt2", { seq = 0 }) end, "params.seq: must be between 1 and", "seq 0")
 H.raises(function() dse.workload("resnet50", { batch = 1.5 }) end, "params.batch: must be an integer (got 1.5)", "batch 1.5")
 
+H.raises(function() dse.workload({ name = "t", layers = {} }, { batch = 2 }) end,
+  "bad argument #2 to 'workload' (parameters apply to a workload name or path", "table workload with params")
+H.raises(function() dse.mkdir("/dev/null/x") end, "cannot create directory '/dev/null'", "mkdir over a file")
+
 -- variants
 local tpu = dse.arch("tpu-v1")
+H.eq(tpu.dram_type, "ddr3", "arch dram_type")
+H.eq(tpu.vector_lanes, 256, "arch vector_lanes")
+-- a vector section without lanes keeps the default (= cols)
+H.eq(tpu:with { vector = { fuse_activations = false } }.vector_lanes, 256, "vector lanes default")
 H.raises(function() tpu:with { ["pe_array.nope.x"] = 1 } end, "no key 'nope' to descend into", "with bad path")
-H.raises(function() tpu:with { ["pe_array.rows"] = 0 } end, "test_errors.lua:47:1: error: pe_array.rows: must be between 1 and 65536 (got 0)", "with rows 0")
+local here = debug.getinfo(1, "l").currentline + 1 -- the error names the next line
+H.raises(function() tpu:with { ["pe_array.rows"] = 0 } end, "test_errors.lua:" .. here .. ":1: error: pe_array.rows: must be between 1 and 65536 (got 0)", "with rows 0")
 H.raises(function() tpu:with { ["buffers.9.size"] = "1 MiB" } end, "index 9 out of range (list has 3 items)", "with index")
 
 -- DRAM capacity is an error for simulate, a result for sweep
@@ -55,6 +64,14 @@ H.eq(rs[1].feasible, false, "4 GiB infeasible")
 H.check(rs[1].reason:find("short by", 1, true), "infeasible reason")
 H.eq(rs[1].point["dram.capacity"], "4 GiB", "infeasible point recorded")
 H.eq(rs[2].feasible, true, "16 GiB feasible")
+-- a CSV whose first row is infeasible still has the result layout
+local csv = H.tmpname(".csv")
+dse.write_csv(csv, rs)
+local text = H.read(csv)
+H.check(text:find("^arch,workload,feasible,dram.capacity,macs,"), "infeasible-first csv header")
+H.check(text:find("\nedge%-npu,llama2_7b,false,4 GiB,,"), "infeasible row")
+H.check(text:find("short by", 1, true), "infeasible reason column")
+os.remove(csv)
 
 -- sweep misuse
 H.raises(function() dse.sweep { arch = "tpu-v1" } end, "missing 'workload' or 'workloads'", "sweep no workload")

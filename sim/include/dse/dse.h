@@ -216,7 +216,7 @@ typedef struct dse_total_result {
   double latency_s, throughput_inf_per_s, achieved_ops_per_s, utilization;
   uint64_t dram_bytes, dram_read_bytes, dram_write_bytes;
   uint64_t input_bytes, weight_bytes, output_bytes;
-  uint64_t footprint_bytes; /* DRAM footprint: weights + largest activations */
+  uint64_t footprint_bytes; /* DRAM: weights + KV cache + largest activations */
   double energy_j, mac_energy_j, vector_energy_j, sram_energy_j, dram_energy_j;
   double pj_per_mac;
   size_t compute_bound_layers, memory_bound_layers;
