@@ -87,6 +87,74 @@ local function design_header(out, keys)
   out[#out + 1] = "|" .. string.rep(" --- |", #h)
 end
 
+local function esc(s)
+  return (tostring(s):gsub("[&<>\"]", { ["&"] = "&amp;", ["<"] = "&lt;", [">"] = "&gt;", ['"'] = "&quot;" }))
+end
+
+-- A log-log roofline chart (SVG) of every MAC layer of result r.
+local function roofline_svg(r, title)
+  local a = r.arch
+  local W, H, L, T, R_, B = 720, 440, 70, 30, 40, 50
+  local pw, ph = W - L - R_, H - T - B
+  local pts, imin, imax = {}, math.huge, 0
+  for _, l in ipairs(r.layers) do
+    if l.macs > 0 and l.intensity_ops_per_byte > 0 and l.latency_s > 0 then
+      pts[#pts + 1] = l
+      imin = math.min(imin, l.intensity_ops_per_byte)
+      imax = math.max(imax, l.intensity_ops_per_byte)
+    end
+  end
+  if #pts == 0 then return nil end
+  local ridge = a.ridge_ops_per_byte
+  local x0 = 10 ^ math.floor(math.log(math.min(imin, ridge) / 2, 10))
+  local x1 = 10 ^ math.ceil(math.log(math.max(imax, ridge) * 2, 10))
+  local peak = a.peak_ops_per_s
+  local y1 = 10 ^ math.ceil(math.log(peak * 1.5, 10))
+  local y0 = 10 ^ math.floor(math.log(math.min(peak / 1e4, a.dram_bandwidth_bytes_per_s * x0), 10))
+  local function X(v) return L + pw * (math.log(v, 10) - math.log(x0, 10)) / (math.log(x1, 10) - math.log(x0, 10)) end
+  local function Y(v) return T + ph * (1 - (math.log(v, 10) - math.log(y0, 10)) / (math.log(y1, 10) - math.log(y0, 10))) end
+  local o = {}
+  o[#o + 1] = string.format('<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" font-family="sans-serif" font-size="12">', W, H)
+  o[#o + 1] = string.format('<rect width="%d" height="%d" fill="white"/>', W, H)
+  o[#o + 1] = string.format('<text x="%d" y="18" font-size="14">%s</text>', L, esc(title))
+  -- grid and axes (decades)
+  local d = x0
+  while d <= x1 * 1.0001 do
+    o[#o + 1] = string.format('<line x1="%.1f" y1="%d" x2="%.1f" y2="%d" stroke="#ddd"/><text x="%.1f" y="%d" text-anchor="middle">%g</text>',
+      X(d), T, X(d), T + ph, X(d), T + ph + 16, d)
+    d = d * 10
+  end
+  d = y0
+  while d <= y1 * 1.0001 do
+    o[#o + 1] = string.format('<line x1="%d" y1="%.1f" x2="%d" y2="%.1f" stroke="#ddd"/><text x="%d" y="%.1f" text-anchor="end">%s</text>',
+      L, Y(d), L + pw, Y(d), L - 6, Y(d) + 4, si(d, "OPS"))
+    d = d * 10
+  end
+  o[#o + 1] = string.format('<rect x="%d" y="%d" width="%d" height="%d" fill="none" stroke="black"/>', L, T, pw, ph)
+  o[#o + 1] = string.format('<text x="%d" y="%d" text-anchor="middle">operational intensity (ops per DRAM byte)</text>', L + pw / 2, H - 10)
+  -- the roof: bandwidth slope up to the ridge, then the compute peak
+  local xs = math.max(x0, y0 / a.dram_bandwidth_bytes_per_s)
+  o[#o + 1] = string.format('<polyline fill="none" stroke="#c00" stroke-width="2" points="%.1f,%.1f %.1f,%.1f %.1f,%.1f"/>',
+    X(xs), Y(a.dram_bandwidth_bytes_per_s * xs), X(ridge), Y(peak), X(x1), Y(peak))
+  o[#o + 1] = string.format('<text x="%.1f" y="%.1f" fill="#c00" text-anchor="end">peak %s, ridge %.0f ops/B, DRAM %s</text>',
+    X(x1) - 4, Y(peak) - 6, si(peak, "OPS"), ridge, si(a.dram_bandwidth_bytes_per_s, "B/s"))
+  local colors = { compute = "#1f5fbf", dram = "#e08a00", sram = "#8a3fbf", vector = "#2a9d4b" }
+  for _, l in ipairs(pts) do
+    local color = colors[l.limiter] or "#555"
+    o[#o + 1] = string.format('<circle cx="%.1f" cy="%.1f" r="3.5" fill="%s" fill-opacity="0.75"><title>%s: %.1f ops/B, %s (%s)</title></circle>',
+      X(l.intensity_ops_per_byte), Y(math.max(l.achieved_ops_per_s, y0)), color, esc(l.name),
+      l.intensity_ops_per_byte, si(l.achieved_ops_per_s, "OPS"), l.limiter)
+  end
+  local legend = { { "compute", "limited by the PE array" }, { "dram", "limited by DRAM bandwidth" },
+                  { "sram", "limited by on-chip buffer bandwidth" } }
+  for i, e in ipairs(legend) do
+    o[#o + 1] = string.format('<circle cx="%d" cy="%d" r="4" fill="%s"/><text x="%d" y="%d">%s</text>',
+      L + 12, T + 16 * i - 2, colors[e[1]], L + 20, T + 16 * i + 2, e[2])
+  end
+  o[#o + 1] = "</svg>\n"
+  return table.concat(o, "\n")
+end
+
 local function roofline_section(out, r)
   local a = r.arch
   out[#out + 1] = string.format(
@@ -160,6 +228,15 @@ return function(opts)
       out[#out + 1] = ""
       out[#out + 1] = "### Roofline position of each layer (fastest Pareto point)"
       out[#out + 1] = ""
+      local svg = roofline_svg(front[1], w .. " on " .. front[1].arch.name)
+      if svg then
+        local dir, base = path:match("^(.-)([^/]*)$")
+        local name = "roofline-" .. w:gsub("[^%w]+", "-"):gsub("%-$", "") .. ".svg"
+        dse.write_text(dir .. name, svg)
+        out[#out + 1] = "![roofline of " .. w .. "](" .. name .. ")"
+        out[#out + 1] = ""
+        local _ = base
+      end
       roofline_section(out, front[1])
     end
   end

@@ -55,6 +55,10 @@ TEST_IMPL(zoo_cnn_totals) {
   ASSERT_U64_EQ(find(alex, "conv2")->macs, 223948800ull);
   ASSERT_U64_EQ(find(alex, "conv5")->macs, 74760192ull);
   ASSERT_U64_EQ(find(alex, "fc6")->macs, 37748736ull);
+  /* activations: conv1 reads the 3 x 227 x 227 image, writes 96 x 55 x 55 */
+  ASSERT_U64_EQ(find(alex, "conv1")->input_elems, 3ull * 227 * 227);
+  ASSERT_U64_EQ(find(alex, "conv1")->output_elems, 96ull * 55 * 55);
+  ASSERT_U64_EQ(find(alex, "fc6")->input_elems, 9216);
   dse_workload_free(alex);
   dse_ctx_free(ctx);
   return 0;
