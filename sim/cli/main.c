@@ -7,6 +7,7 @@
 
 #include "cli/cli.h"
 #include "config/arch.h"
+#include "config/scalesim.h"
 #include "config/schema.h"
 #include "config/workload.h"
 #include "reports/report.h"
@@ -23,6 +24,8 @@ static const char k_usage[] =
     "  list [archs|memories|workloads]  list presets and the workload zoo\n"
     "  show workload NAME [options]  print a workload's layers, MACs and bytes\n"
     "  check FILE.yaml...            validate arch or workload files\n"
+    "  import scalesim FILE [-o OUT] convert a SCALE-Sim topology (.csv) or\n"
+    "                                config (.cfg) to dse YAML\n"
     "\n"
     "options:\n"
     "  --help, -h       help (also: dse COMMAND --help)\n"
@@ -55,6 +58,12 @@ static const char k_check_usage[] =
     "usage: dse check FILE.yaml...\n"
     "\nValidates arch and workload files; prints FILE:LINE:COL: error: ... for\n"
     "each problem and exits 2 if any file is invalid.\n";
+static const char k_import_usage[] =
+    "usage: dse import scalesim FILE [-o OUT.yaml]\n"
+    "\nConverts a SCALE-Sim v2 topology CSV (convolution or M,N,K format) to a\n"
+    "dse workload, or a SCALE-Sim .cfg to a dse arch, and prints the YAML (or\n"
+    "writes it atomically to OUT).  The result is validated first; SCALE-Sim\n"
+    "files also load directly: dse sim topo.cfg topo.csv.  See docs/engine.md.\n";
 static const char k_run_usage[] =
     "usage: dse run SCRIPT.lua [ARGS...]\n"
     "\nRuns a Lua 5.4 script with `local dse = require \"dse\"` available and\n"
@@ -300,6 +309,73 @@ static int cmd_show(dse_ctx *ctx, int argc, char **argv) {
   return code;
 }
 
+static int cmd_import(dse_ctx *ctx, int argc, char **argv) {
+  const char *file = NULL, *out = NULL;
+  for (int i = 0; i < argc; i++) {
+    if (is_help(argv[i])) {
+      fputs(k_import_usage, stdout);
+      return CLI_OK;
+    }
+  }
+  if (argc < 1 || strcmp(argv[0], "scalesim"))
+    return bad_usage(k_import_usage, "expected 'scalesim'%s", "");
+  for (int i = 1; i < argc; i++) {
+    if (!strcmp(argv[i], "-o")) {
+      if (i + 1 >= argc) return bad_usage(k_import_usage, "%s needs a value", "-o");
+      out = argv[++i];
+    } else if (argv[i][0] == '-' && argv[i][1]) {
+      return bad_usage(k_import_usage, "unknown option '%s'", argv[i]);
+    } else if (!file) {
+      file = argv[i];
+    } else {
+      return bad_usage(k_import_usage, "unexpected argument '%s'", argv[i]);
+    }
+  }
+  if (!file) return bad_usage(k_import_usage, "expected FILE%s", "");
+  int topo = ss_is_topology(file), conf = ss_is_config(file);
+  if (!topo && !conf)
+    return bad_usage(k_import_usage,
+                     "'%s' is neither a SCALE-Sim topology (.csv) nor a config (.cfg)", file);
+  yt_doc *doc = NULL;
+  int rc = topo ? ss_topology_doc(ctx, file, &doc) : ss_config_doc(ctx, file, &doc);
+  core_buf b;
+  core_buf_init(&b);
+  char comment[1024];
+  if (!rc) {
+    /* Validate before writing anything. */
+    if (topo) {
+      dse_workload *wl = NULL;
+      rc = wl_from_doc(ctx, doc, &wl);
+      dse_workload_free(wl);
+    } else {
+      yt_doc *copy = yt_doc_new(doc->file);
+      if (!copy || !(copy->root = yt_clone(copy, doc->root))) {
+        yt_doc_free(copy);
+        rc = DSE_ERR_NOMEM;
+      } else {
+        dse_arch *a = NULL;
+        rc = arch_from_doc(ctx, copy, &a);
+        dse_arch_free(a);
+      }
+    }
+  }
+  if (!rc) {
+    snprintf(comment, sizeof comment,
+             "Imported by dse %s from the SCALE-Sim %s %s.\n%s", DSE_VERSION,
+             topo ? "topology" : "configuration", file,
+             topo ? "SCALE-Sim layers have no padding: h and w are the padded input."
+                  : "SCALE-Sim counts cycles of a 1-byte word: clock 1 GHz and int8 are\n"
+                    "conventions; DRAM energy and capacity are placeholders to edit.\n"
+                    "InterfaceBandwidth CALC means DRAM never limits (1 PB/s).");
+    rc = yt_emit(doc, comment, &b);
+  }
+  int code = cli_report(ctx, rc);
+  if (!rc) code = emit(&b, out);
+  core_buf_fini(&b);
+  yt_doc_free(doc);
+  return code;
+}
+
 static int cmd_check(dse_ctx *ctx, int argc, char **argv) {
   if (argc == 0) return bad_usage(k_check_usage, "expected FILE.yaml%s", "");
   int worst = CLI_OK;
@@ -311,7 +387,9 @@ static int cmd_check(dse_ctx *ctx, int argc, char **argv) {
   }
   for (int i = 0; i < argc; i++) {
     yt_doc *doc = NULL;
-    int rc = yt_load_file(ctx, argv[i], &doc);
+    int rc = ss_is_topology(argv[i])  ? ss_topology_doc(ctx, argv[i], &doc)
+             : ss_is_config(argv[i]) ? ss_config_doc(ctx, argv[i], &doc)
+                                     : yt_load_file(ctx, argv[i], &doc);
     const char *what = "";
     char detail[256] = "";
     if (!rc) {
@@ -384,6 +462,8 @@ int main(int argc, char **argv) {
     code = cmd_show(ctx, argc - 2, argv + 2);
   else if (!strcmp(cmd, "check"))
     code = cmd_check(ctx, argc - 2, argv + 2);
+  else if (!strcmp(cmd, "import"))
+    code = cmd_import(ctx, argc - 2, argv + 2);
   else if (!strcmp(cmd, "run")) {
     if (argc > 2 && is_help(argv[2])) {
       fputs(k_run_usage, stdout);
@@ -394,7 +474,7 @@ int main(int argc, char **argv) {
       code = cli_run(ctx, argc - 2, argv + 2);
     }
   } else {
-    static const char *const cmds[] = {"run", "sim", "list", "show", "check", NULL};
+    static const char *const cmds[] = {"run", "sim", "list", "show", "check", "import", NULL};
     const char *s = core_did_you_mean(cmd, cmds);
     fprintf(stderr, "dse: error: unknown command '%s'%s%s%s\n%s", cmd,
             s ? "; did you mean '" : "", s ? s : "", s ? "'?" : "", k_usage);

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "config/scalesim.h"
 #include "config/schema.h"
 
 static const char *const k_dataflows[] = {"weight_stationary",
@@ -287,7 +288,8 @@ int core_resolve(dse_ctx *ctx, const char *sub, const char *what,
                  const char *name, char *buf, size_t n) {
   size_t len = strlen(name);
   if (strchr(name, '/') || (len > 5 && strcmp(name + len - 5, ".yaml") == 0) ||
-      (len > 4 && strcmp(name + len - 4, ".yml") == 0)) {
+      (len > 4 && strcmp(name + len - 4, ".yml") == 0) || ss_is_topology(name) ||
+      ss_is_config(name)) {
     snprintf(buf, n, "%s", name);
     if (!core_file_exists(buf)) {
       core_diag(ctx, name, 0, 0, "no such file");
@@ -330,7 +332,8 @@ int dse_arch_load(dse_ctx *ctx, const char *path_or_preset, dse_arch **out) {
   int rc = arch_resolve(ctx, path_or_preset, path, sizeof path);
   if (rc) return rc;
   yt_doc *doc;
-  rc = yt_load_file(ctx, path, &doc);
+  rc = ss_is_config(path) ? ss_config_doc(ctx, path, &doc)
+                          : yt_load_file(ctx, path, &doc);
   if (rc) return rc;
   return arch_from_doc(ctx, doc, out);
 }

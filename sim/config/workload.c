@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "config/scalesim.h"
 #include "config/schema.h"
 
 static const char *const k_type_names[] = {
@@ -576,7 +577,8 @@ int wl_load(dse_ctx *ctx, const char *path_or_name, const dse_param *params,
                         sizeof path);
   if (rc) return rc;
   yt_doc *doc;
-  rc = yt_load_file(ctx, path, &doc);
+  rc = ss_is_topology(path) ? ss_topology_doc(ctx, path, &doc)
+                            : yt_load_file(ctx, path, &doc);
   if (rc) return rc;
   for (size_t i = 0; i < nparams && !rc; i++) {
     if (!yt_get(doc->root, "params")) {

@@ -1,6 +1,9 @@
 /* ytree.c: libyaml document -> yt tree with marks; tree editing. */
 #include "config/ytree.h"
 
+#include <stdint.h>
+#include "core/units.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -358,4 +361,99 @@ int yt_set_path(yt_doc *doc, const char *path, yt_node *val, char *err,
   }
   *slot = val;
   return 0;
+}
+
+/* ===== emitting ========================================================== */
+
+static int looks_typed(const char *s) {
+  double v;
+  static const char *const words[] = {"true", "false", "yes", "no", "null",
+                                      "on", "off", "~", "", NULL};
+  for (int i = 0; words[i]; i++)
+    if (strcmp(s, words[i]) == 0) return 1;
+  return unit_parse_number(s, &v) == 0;
+}
+
+static int emit_node(yaml_document_t *yd, const yt_node *n, int flow) {
+  switch (n->kind) {
+    case YT_SCALAR:
+      return yaml_document_add_scalar(
+          yd, NULL, (yaml_char_t *)(uintptr_t)n->str, -1,
+          n->quoted && looks_typed(n->str) ? YAML_DOUBLE_QUOTED_SCALAR_STYLE
+                                           : YAML_ANY_SCALAR_STYLE);
+    case YT_SEQ: {
+      int scalars = 1;
+      for (size_t i = 0; i < n->n; i++) scalars &= n->items[i]->kind == YT_SCALAR;
+      int id = yaml_document_add_sequence(
+          yd, NULL, flow || (scalars && n->n) ? YAML_FLOW_SEQUENCE_STYLE
+                                             : YAML_BLOCK_SEQUENCE_STYLE);
+      for (size_t i = 0; id && i < n->n; i++) {
+        int c = emit_node(yd, n->items[i], flow);
+        if (!c || !yaml_document_append_sequence_item(yd, id, c)) return 0;
+      }
+      return id;
+    }
+    case YT_MAP: {
+      int id = yaml_document_add_mapping(
+          yd, NULL, flow ? YAML_FLOW_MAPPING_STYLE : YAML_BLOCK_MAPPING_STYLE);
+      for (size_t i = 0; id && i < n->n; i++) {
+        const yt_pair *p = &n->pairs[i];
+        int k = yaml_document_add_scalar(yd, NULL, (yaml_char_t *)(uintptr_t)p->key,
+                                         -1, YAML_ANY_SCALAR_STYLE);
+        int child_flow = flow;
+        int v;
+        if (!flow && strcmp(p->key, "layers") == 0 && p->val->kind == YT_SEQ) {
+          /* one flow mapping a line for each layer */
+          v = yaml_document_add_sequence(yd, NULL, YAML_BLOCK_SEQUENCE_STYLE);
+          for (size_t j = 0; v && j < p->val->n; j++) {
+            int c = emit_node(yd, p->val->items[j], 1);
+            if (!c || !yaml_document_append_sequence_item(yd, v, c)) return 0;
+          }
+        } else {
+          v = emit_node(yd, p->val, child_flow);
+        }
+        if (!k || !v || !yaml_document_append_mapping_pair(yd, id, k, v)) return 0;
+      }
+      return id;
+    }
+  }
+  return 0;
+}
+
+static int emit_write(void *data, unsigned char *buffer, size_t size) {
+  core_buf_append(data, (const char *)buffer, size);
+  return !((core_buf *)data)->oom;
+}
+
+int yt_emit(const yt_doc *doc, const char *comment, core_buf *out) {
+  if (comment) {
+    const char *p = comment;
+    while (*p) {
+      const char *nl = strchr(p, '\n');
+      size_t len = nl ? (size_t)(nl - p) : strlen(p);
+      core_buf_puts(out, len ? "# " : "#");
+      core_buf_append(out, p, len);
+      core_buf_puts(out, "\n");
+      p += len + (nl ? 1 : 0);
+    }
+  }
+  yaml_document_t yd;
+  if (!yaml_document_initialize(&yd, NULL, NULL, NULL, 1, 1)) return DSE_ERR_NOMEM;
+  if (!emit_node(&yd, doc->root, 0)) {
+    yaml_document_delete(&yd);
+    return DSE_ERR_NOMEM;
+  }
+  yaml_emitter_t em;
+  if (!yaml_emitter_initialize(&em)) {
+    yaml_document_delete(&yd);
+    return DSE_ERR_NOMEM;
+  }
+  yaml_emitter_set_output(&em, emit_write, out);
+  yaml_emitter_set_width(&em, 200);
+  yaml_emitter_set_unicode(&em, 1);
+  int ok = yaml_emitter_open(&em) && yaml_emitter_dump(&em, &yd) &&
+           yaml_emitter_close(&em);
+  if (!ok) yaml_document_delete(&yd);
+  yaml_emitter_delete(&em);
+  return ok && !out->oom ? 0 : DSE_ERR_NOMEM;
 }

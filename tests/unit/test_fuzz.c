@@ -3,6 +3,7 @@
  * build turns any memory error into a failure). */
 #include <dirent.h>
 
+#include "config/scalesim.h"
 #include "config/ytree.h"
 #include "core/core.h"
 #include "helpers.h"
@@ -39,6 +40,13 @@ static void mutate(char *buf, size_t *len, size_t cap, uint64_t *s) {
   buf[*len] = '\0';
 }
 
+enum { F_YAML_ARCH, F_YAML_WL, F_CSV, F_CFG };
+
+/* Mutate the file rounds times; each variant must load or be rejected with
+ * a located diagnostic. */
+static void fuzz_file(const char *path, int kind, int rounds, uint64_t *seed,
+                      int *accepted, int *rejected);
+
 static void fuzz_dir(const char *sub, int is_arch, int rounds, int *accepted,
                      int *rejected) {
   char dir[1024];
@@ -51,6 +59,15 @@ static void fuzz_dir(const char *sub, int is_arch, int rounds, int *accepted,
   for (size_t i = 0; i < n; i++) {
     char path[2048];
     snprintf(path, sizeof path, "%s/%s.yaml", dir, names[i]);
+    fuzz_file(path, is_arch ? F_YAML_ARCH : F_YAML_WL, rounds, &seed, accepted,
+              rejected);
+  }
+  core_free_names(names);
+}
+
+static void fuzz_file(const char *path, int kind, int rounds, uint64_t *seed,
+                      int *accepted, int *rejected) {
+  {
     char *orig;
     size_t olen;
     ASSERT_INT_EQ(core_read_file(path, &orig, &olen), 0);
@@ -60,10 +77,17 @@ static void fuzz_dir(const char *sub, int is_arch, int rounds, int *accepted,
     for (int r = 0; r < rounds; r++) {
       memcpy(buf, orig, olen);
       size_t len = olen;
-      mutate(buf, &len, cap, &seed);
+      mutate(buf, &len, cap, seed);
       dse_ctx *ctx = t_ctx();
       yt_doc *doc = NULL;
-      int rc = yt_parse(ctx, path, buf, len, &doc);
+      int rc;
+      if (kind == F_CSV)
+        rc = ss_topology_text(ctx, path, buf, &doc);
+      else if (kind == F_CFG)
+        rc = ss_config_text(ctx, path, buf, &doc);
+      else
+        rc = yt_parse(ctx, path, buf, len, &doc);
+      int is_arch = kind == F_YAML_ARCH || kind == F_CFG;
       if (!rc && is_arch) {
         dse_arch *a = NULL;
         rc = arch_from_doc(ctx, doc, &a);
@@ -88,13 +112,21 @@ static void fuzz_dir(const char *sub, int is_arch, int rounds, int *accepted,
     free(buf);
     free(orig);
   }
-  core_free_names(names);
 }
 
 TEST_IMPL(config_mutation_fuzz) {
   int acc = 0, rej = 0;
   fuzz_dir("arch", 1, 2000, &acc, &rej);
   fuzz_dir("workloads", 0, 600, &acc, &rej);
+  static const struct { const char *file; int kind; } ss[] = {
+      {"convs.csv", F_CSV}, {"gemms.csv", F_CSV}, {"tiny_ws_user.cfg", F_CFG}};
+  uint64_t seed = 42;
+  for (size_t i = 0; i < DSE_ARRAY_LEN(ss); i++) {
+    char path[1024];
+    const char *data = getenv("DSE_DATA_DIR");
+    snprintf(path, sizeof path, "%s/tests/data/scalesim/%s", data ? data : ".", ss[i].file);
+    fuzz_file(path, ss[i].kind, 1500, &seed, &acc, &rej);
+  }
   printf("mutations: %d accepted, %d rejected\n", acc, rej);
   ASSERT(rej > 100); /* most mutations break something */
   ASSERT(acc > 10);  /* some (comments, values) stay valid */

@@ -1,0 +1,62 @@
+#!/bin/bash
+# cli_scalesim.sh: SCALE-Sim topology and config import.
+. "$(dirname "$0")/lib.sh"
+D="$SRC/tests/data/scalesim"
+
+# Convolution topology: Conv1 (224, 11x11, stride 4, no padding: 55x55
+# outputs) = 105,415,200 MACs; Block_DP is depthwise (groups = 8): 14*14*9*8
+# = 14,112 MACs, the sum of SCALE-Sim's 8 per-channel layers; Point (9
+# fields, equal strides) = 14*14*8*16 = 25,088.
+run "$DSE" show workload "$D/convs.csv" --format json; expect_code 0 "load csv"
+expect_out '"total_macs": 105454400' "csv MACs"
+run "$DSE" import scalesim "$D/convs.csv"; expect_code 0 "import csv"
+expect_out "- {name: Block_DP, type: conv2d, h: 16, w: 16, r: 3, s: 3, c: 8, k: 8, groups: 8, stride: 1}" "depthwise import"
+echo "$OUT" > "$TMP/convs.yaml"
+run "$DSE" show workload "$TMP/convs.yaml" --format json
+expect_out '"total_macs": 105454400' "round trip"
+run "$DSE" show workload "$D/gemms.csv" --format json
+expect_out '"total_macs": 341072' "mnk MACs: 100*30*70 + 256*512"
+
+# Config: array, dataflow, SRAM sizes in KiB, bandwidth in words/cycle.
+run "$DSE" import scalesim "$D/tiny_ws_user.cfg" -o "$TMP/arch.yaml"; expect_code 0 "import cfg"
+a=$(cat "$TMP/arch.yaml")
+for want in "name: tiny_ws" "rows: 16" "cols: 8" "dataflow: weight_stationary" \
+            "size: 64 KiB" "size: 32 KiB" "size: 16 KiB" "holds: [weight]" "bandwidth: 10 GB/s"; do
+  case "$a" in *"$want"*) ok ;; *) bad "imported cfg lacks '$want'" ;; esac
+done
+run "$DSE" sim "$TMP/arch.yaml" "$D/gemms.csv" --format json
+expect_code 0 "imported arch simulates"
+expect_out '"peak_macs_per_cycle": 128' "imported peak"
+run "$DSE" sim "$D/tiny_os_calc.cfg" "$D/gemms.csv" --format json
+expect_code 0 "cfg loads directly"
+expect_out '"dram_bandwidth_bytes_per_s": 1000000000000000' "CALC: DRAM never limits"
+expect_out '"dataflow": "output_stationary"' "os"
+# GEMM 100x30x70 on 16x8 output stationary: ceil(100/16)=7 x ceil(30/8)=4 folds x K=70
+case "$OUT" in *'"compute_cycles": 1960'*) ok ;; *) bad "os compute cycles" ;; esac
+
+# Bad input: located errors, exit 2, nothing written
+while read -r file want; do
+  run "$DSE" import scalesim "$D/$file" -o "$TMP/x.yaml"
+  expect_code 2 "$file"
+  first=$(printf '%s\n' "$ERR" | head -1)
+  [ "$first" = "$D/$file:$want" ] && ok || bad "$file: got '$first', want '$D/$file:$want'"
+  expect_no_file "$TMP/x.yaml" "$file"
+done <<'LIST'
+bad_value.csv 2:20: error: layers[1] 'c1'.k: expected an integer, got 'x4'
+bad_fields.csv 3:8: error: expected 8 comma-separated fields (name, IFMAP height, IFMAP width, filter height, filter width, channels, filters, stride), got 3
+bad_kernel.csv 2:1: error: layers[1] 'big': kernel 7x7 (dilation 1) is larger than the padded input 4x4
+bad_key.cfg 6:1: error: unknown key 'ArrayWidht' in [architecture_presets]; did you mean 'ArrayWidth'?
+bad_dataflow.cfg 14:12: error: Dataflow: unknown value 'xs'; expected ws, os or is
+LIST
+run "$DSE" import scalesim "$SRC/arch/tpu-v1.yaml"; expect_code 2 "import yaml"
+run "$DSE" import timeloop x.yaml; expect_code 2 "import timeloop"
+
+# The peer tool's own files, when shared/ is beside the checkout.
+V="$SRC/../shared/validation/scalesim"
+if [ -d "$V" ]; then
+  for c in "$V"/*.cfg; do
+    run "$DSE" sim "$c" "$V/Resnet18.csv" --format csv; expect_code 0 "$(basename "$c")"
+  done
+  run "$DSE" check "$V"/*.csv; expect_code 0 "shared topologies"
+fi
+finish
