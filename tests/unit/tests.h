@@ -18,4 +18,5 @@
   X(engine_dram_capacity)           \
   X(engine_on_chip_activations)     \
   X(engine_deterministic_json)      \
-  X(config_mutation_fuzz)
+  X(config_mutation_fuzz)           \
+  X(nest_counts_match_reference)

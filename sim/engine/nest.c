@@ -1,0 +1,410 @@
+/* nest.c: loop-nest validation and exact access counts in closed form.
+ *
+ * For one operand and one "tracker" (a level's tile, a PE's tile, or the
+ * union of the PEs' tiles), every loop is ABOVE the tile (it moves the tile
+ * in time), FREE (a spatial loop enumerating tracker instances) or INSIDE.
+ * The tile is a product of per-axis ranges, each axis depending on the
+ * indices of its own loops only, so the fills over the whole run,
+ *
+ *   F = sum over steps |new \ old| = sum_t |tile_t| - sum_{t>0} |tile_t & tile_{t-1}|,
+ *
+ * split into per-axis sums: the first term is the product over axes of each
+ * axis' sum over its index combinations; the second, grouped by the loop j
+ * that advances at step t (the loops inside it restart), is a product over
+ * axes of sums of the overlap of an axis' range before and after.  Dims an
+ * operand does not depend on are indicator axes (1 while a PE has work).
+ * The enumeration per axis covers only that axis' loops (tens to hundreds
+ * of combinations), never the run. */
+#include "engine/nest.h"
+
+#include <stdio.h>
+#include <string.h>
+
+const char *nest_dim_name(int dim) {
+  static const char *const names[] = {"G", "N", "K", "C", "P", "Q", "R", "S"};
+  return (unsigned)dim < NEST_DIMS ? names[dim] : "?";
+}
+
+const char *nest_operand_name(int opd) {
+  static const char *const names[] = {"weight", "input", "output"};
+  return (unsigned)opd < OPD_COUNT ? names[opd] : "?";
+}
+
+static uint64_t cdiv(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
+
+int nest_validate(const nest *n, char *err, size_t errn) {
+  const nest_problem *p = &n->prob;
+  if (n->nlevels < 2 || n->nlevels > NEST_MAX_LEVELS) {
+    snprintf(err, errn, "need 2 to %d storage levels (got %d)", NEST_MAX_LEVELS, n->nlevels);
+    return DSE_ERR_INVALID;
+  }
+  if (n->nloops < 0 || n->nloops > NEST_MAX_LOOPS) {
+    snprintf(err, errn, "at most %d loops", NEST_MAX_LOOPS);
+    return DSE_ERR_INVALID;
+  }
+  const unsigned all = (1u << OPD_COUNT) - 1;
+  if ((n->holds[0] & all) != all || (n->holds[n->nlevels - 1] & all) != all) {
+    snprintf(err, errn, "the PE registers (level 0) and DRAM must hold every operand");
+    return DSE_ERR_INVALID;
+  }
+  for (int d = 0; d < NEST_DIMS; d++)
+    if (p->bound[d] < 1) {
+      snprintf(err, errn, "dimension %s has size 0", nest_dim_name(d));
+      return DSE_ERR_INVALID;
+    }
+  if (p->stride < 1 || p->dilation < 1 || p->in_h < 1 || p->in_w < 1) {
+    snprintf(err, errn, "stride, dilation and input size must be >= 1");
+    return DSE_ERR_INVALID;
+  }
+  uint64_t last_step[NEST_DIMS];
+  int seen_spatial = 0;
+  for (int d = 0; d < NEST_DIMS; d++) last_step[d] = p->bound[d];
+  for (int i = 0; i < n->nloops; i++) {
+    const nest_loop *l = &n->loops[i];
+    if (l->dim >= NEST_DIMS || l->level >= n->nlevels) {
+      snprintf(err, errn, "loop %d: bad dimension or level", i + 1);
+      return DSE_ERR_INVALID;
+    }
+    if (i > 0 && l->level > n->loops[i - 1].level) {
+      snprintf(err, errn, "loop %d (%s): levels must not increase inwards", i + 1,
+               nest_dim_name(l->dim));
+      return DSE_ERR_INVALID;
+    }
+    if (l->level == n->nlevels - 1 && l->spatial) {
+      snprintf(err, errn, "loop %d: DRAM has no spatial loops", i + 1);
+      return DSE_ERR_INVALID;
+    }
+    if (l->spatial && l->level != 1) {
+      snprintf(err, errn, "loop %d (%s): spatial loops belong to level 1, above the PEs",
+               i + 1, nest_dim_name(l->dim));
+      return DSE_ERR_INVALID;
+    }
+    if (!l->spatial && l->level == 1 && seen_spatial) {
+      snprintf(err, errn, "loop %d (%s): level-1 temporal loops must precede spatial ones",
+               i + 1, nest_dim_name(l->dim));
+      return DSE_ERR_INVALID;
+    }
+    seen_spatial |= l->spatial;
+    if (l->step < 1 || l->step > last_step[l->dim]) {
+      snprintf(err, errn, "loop %d (%s): step %llu must be between 1 and the enclosing tile %llu",
+               i + 1, nest_dim_name(l->dim), (unsigned long long)l->step,
+               (unsigned long long)last_step[l->dim]);
+      return DSE_ERR_INVALID;
+    }
+    last_step[l->dim] = l->step;
+  }
+  for (int d = 0; d < NEST_DIMS; d++)
+    if (last_step[d] != 1) {
+      snprintf(err, errn,
+               "dimension %s (%llu): the innermost loop must step by 1 (tile left: %llu)",
+               nest_dim_name(d), (unsigned long long)p->bound[d],
+               (unsigned long long)last_step[d]);
+      return DSE_ERR_INVALID;
+    }
+  return 0;
+}
+
+/* ===== closed form ======================================================= */
+
+enum { CLS_INSIDE, CLS_ABOVE, CLS_FREE };
+enum { ROLE_OUTER, ROLE_J, ROLE_INNER, ROLE_FREE };
+enum { AX_SINGLE, AX_H, AX_W, AX_INDICATOR };
+
+typedef struct axis {
+  int kind;
+  int dims[2]; /* AX_H/AX_W: P,R or Q,S; others: dims[0] */
+  int ndims;
+  int nl;
+  int loop[NEST_MAX_LOOPS]; /* indices into the nest, ABOVE or FREE only */
+} axis;
+
+typedef struct side {
+  uint64_t start[2], ext[2], unclipped[2];
+  int ok;
+} side;
+
+typedef struct enum_ctx {
+  const nest *n;
+  const axis *ax;
+  const uint8_t *role; /* per nest loop */
+  int overlap;         /* 0: sum of |new|; 1: sum of |old & new| */
+} enum_ctx;
+
+static int slot_of(const axis *ax, int dim) { return ax->dims[0] == dim ? 0 : 1; }
+
+/* Interval of an axis on one side: [lo, hi); empty when !ok. */
+static void axis_range(const enum_ctx *e, const side *s, int64_t *lo, int64_t *hi) {
+  const nest_problem *p = &e->n->prob;
+  if (!s->ok) {
+    *lo = *hi = 0;
+    return;
+  }
+  switch (e->ax->kind) {
+    case AX_H:
+    case AX_W: {
+      /* bounding box of x = o*stride + f*dilation - pad, clipped */
+      int64_t o0 = (int64_t)s->start[0], o1 = o0 + (int64_t)s->ext[0];
+      int64_t f0 = (int64_t)s->start[1], f1 = f0 + (int64_t)s->ext[1];
+      int64_t st = (int64_t)p->stride, dl = (int64_t)p->dilation, pad = (int64_t)p->pad;
+      int64_t size = (int64_t)(e->ax->kind == AX_H ? p->in_h : p->in_w);
+      int64_t a = o0 * st + f0 * dl - pad, b = (o1 - 1) * st + (f1 - 1) * dl + 1 - pad;
+      if (a < 0) a = 0;
+      if (b > size) b = size;
+      if (b < a) b = a;
+      *lo = a;
+      *hi = b;
+      return;
+    }
+    case AX_INDICATOR:
+      *lo = 0;
+      *hi = 1;
+      return;
+    default:
+      *lo = (int64_t)s->start[0];
+      *hi = (int64_t)(s->start[0] + s->ext[0]);
+  }
+}
+
+static uint64_t leaf(const enum_ctx *e, const side *o, const side *nw) {
+  int64_t nl, nh;
+  axis_range(e, nw, &nl, &nh);
+  if (!e->overlap) return (uint64_t)(nh - nl);
+  int64_t ol, oh;
+  axis_range(e, o, &ol, &oh);
+  int64_t lo = ol > nl ? ol : nl, hi = oh < nh ? oh : nh;
+  return hi > lo ? (uint64_t)(hi - lo) : 0;
+}
+
+/* Take index idx of a loop with this step on one side. */
+static void advance(side *s, int slot, uint64_t idx, uint64_t step) {
+  if (!s->ok) return;
+  if (idx * step >= s->ext[slot]) {
+    s->ok = 0;
+    return;
+  }
+  s->start[slot] += idx * step;
+  s->ext[slot] = s->ext[slot] - idx * step < step ? s->ext[slot] - idx * step : step;
+  s->unclipped[slot] = step;
+}
+
+static uint64_t walk(const enum_ctx *e, int k, const side *o, const side *nw) {
+  if (k == e->ax->nl) return leaf(e, o, nw);
+  const nest_loop *l = &e->n->loops[e->ax->loop[k]];
+  const int slot = slot_of(e->ax, l->dim);
+  uint64_t sum = 0;
+  switch (e->role[e->ax->loop[k]]) {
+    case ROLE_OUTER: { /* both sides share the index */
+      uint64_t trip = cdiv(nw->ext[slot], l->step);
+      for (uint64_t i = 0; i < trip; i++) {
+        side a = *o, b = *nw;
+        advance(&a, slot, i, l->step);
+        advance(&b, slot, i, l->step);
+        sum += walk(e, k + 1, &a, &b);
+      }
+      break;
+    }
+    case ROLE_J: { /* the advancing loop: v before, v + 1 after */
+      uint64_t trip = cdiv(nw->ext[slot], l->step);
+      for (uint64_t v = 0; v + 1 < trip; v++) {
+        side a = *o, b = *nw;
+        advance(&a, slot, v, l->step);
+        advance(&b, slot, v + 1, l->step);
+        sum += walk(e, k + 1, &a, &b);
+      }
+      break;
+    }
+    case ROLE_INNER: { /* restarts: last index before, 0 after */
+      side a = *o, b = *nw;
+      if (a.ok) advance(&a, slot, cdiv(a.ext[slot], l->step) - 1, l->step);
+      advance(&b, slot, 0, l->step);
+      sum += walk(e, k + 1, &a, &b);
+      break;
+    }
+    default: { /* FREE: one instance per index up to the full tile's trip */
+      uint64_t maxtrip = cdiv(nw->unclipped[slot], l->step);
+      for (uint64_t i = 0; i < maxtrip; i++) {
+        side a = *o, b = *nw;
+        advance(&a, slot, i, l->step);
+        advance(&b, slot, i, l->step);
+        sum += walk(e, k + 1, &a, &b);
+      }
+    }
+  }
+  return sum;
+}
+
+static uint64_t axis_sum(const nest *n, const axis *ax, const uint8_t *role,
+                         int overlap) {
+  side s;
+  memset(&s, 0, sizeof s);
+  s.ok = 1;
+  for (int i = 0; i < ax->ndims; i++) {
+    s.ext[i] = n->prob.bound[ax->dims[i]];
+    s.unclipped[i] = s.ext[i];
+  }
+  enum_ctx e = {n, ax, role, overlap};
+  return walk(&e, 0, &s, &s);
+}
+
+/* The axes of an operand: relevant projections plus indicator dims. */
+static int build_axes(const nest *n, int opd, const uint8_t *cls, axis *ax) {
+  static const int rel[OPD_COUNT][NEST_DIMS] = {
+      /*        G  N  K  C  P  Q  R  S */
+      [OPD_W] = {1, 0, 1, 1, 0, 0, 1, 1},
+      [OPD_I] = {1, 1, 0, 1, 2, 3, 2, 3}, /* 2: h axis, 3: w axis */
+      [OPD_O] = {1, 1, 1, 0, 1, 1, 0, 0},
+  };
+  int na = 0, h_axis = -1, w_axis = -1;
+  for (int d = 0; d < NEST_DIMS; d++) {
+    int r = rel[opd][d];
+    axis *a;
+    if (r == 2 || r == 3) {
+      int *slot = r == 2 ? &h_axis : &w_axis;
+      if (*slot < 0) {
+        *slot = na++;
+        memset(&ax[*slot], 0, sizeof ax[*slot]);
+        ax[*slot].kind = r == 2 ? AX_H : AX_W;
+      }
+      a = &ax[*slot];
+    } else {
+      a = &ax[na++];
+      memset(a, 0, sizeof *a);
+      a->kind = r ? AX_SINGLE : AX_INDICATOR;
+    }
+    a->dims[a->ndims++] = d;
+  }
+  for (int k = 0; k < na; k++) {
+    axis *a = &ax[k];
+    for (int i = 0; i < n->nloops; i++) {
+      int d = n->loops[i].dim;
+      if (cls[i] != CLS_INSIDE && (d == a->dims[0] || (a->ndims > 1 && d == a->dims[1])))
+        a->loop[a->nl++] = i;
+    }
+  }
+  return na;
+}
+
+/* Fills F of an operand for a tracker, and (outputs) the distinct elements
+ * its instances ever hold. */
+static void tracker_counts(const nest *n, int opd, const uint8_t *cls,
+                           uint64_t *fills, uint64_t *first) {
+  axis ax[NEST_DIMS];
+  int na = build_axes(n, opd, cls, ax);
+  uint8_t role[NEST_MAX_LOOPS];
+  for (int i = 0; i < n->nloops; i++)
+    role[i] = cls[i] == CLS_FREE ? ROLE_FREE : ROLE_OUTER;
+  uint64_t all[NEST_DIMS];
+  uint64_t total = 1;
+  for (int k = 0; k < na; k++) {
+    all[k] = axis_sum(n, &ax[k], role, 0);
+    total *= all[k];
+  }
+  /* Subtract the overlap of consecutive tiles, grouped by advancing loop. */
+  uint64_t overlap = 0;
+  for (int j = 0; j < n->nloops; j++) {
+    if (cls[j] != CLS_ABOVE) continue;
+    for (int i = 0; i < n->nloops; i++)
+      role[i] = cls[i] == CLS_FREE    ? ROLE_FREE
+                : cls[i] != CLS_ABOVE ? ROLE_OUTER
+                : i < j               ? ROLE_OUTER
+                : i == j              ? ROLE_J
+                                      : ROLE_INNER;
+    uint64_t prod = 1;
+    for (int k = 0; k < na && prod; k++) {
+      int touched = 0;
+      for (int m = 0; m < ax[k].nl; m++) {
+        int r = role[ax[k].loop[m]];
+        touched |= r == ROLE_J || r == ROLE_INNER;
+      }
+      prod *= touched ? axis_sum(n, &ax[k], role, 1) : all[k];
+    }
+    overlap += prod;
+  }
+  *fills = total - overlap;
+  if (!first) return;
+  /* Distinct elements per instance: relevant axes' sums times, for each
+   * indicator dim, the instances that ever have work. */
+  uint64_t ft = 1;
+  for (int k = 0; k < na; k++) {
+    if (ax[k].kind != AX_INDICATOR) {
+      ft *= all[k];
+      continue;
+    }
+    /* count FREE index values on this dim that are ever active */
+    int nfree = 0;
+    uint64_t maxtrip = 1, unclipped = n->prob.bound[ax[k].dims[0]];
+    for (int m = 0; m < ax[k].nl; m++) {
+      const nest_loop *l = &n->loops[ax[k].loop[m]];
+      if (cls[ax[k].loop[m]] == CLS_FREE) {
+        maxtrip *= cdiv(unclipped, l->step);
+        nfree++;
+      }
+      unclipped = l->step;
+    }
+    if (!nfree) continue;
+    /* An instance is ever active iff it has work when every loop above
+     * it takes index 0, which gives the largest tile (activity only grows
+     * with the tile). */
+    uint64_t active = 0;
+    for (uint64_t inst = 0; inst < maxtrip; inst++) {
+      uint64_t rem = inst, weight = maxtrip, ext = n->prob.bound[ax[k].dims[0]];
+      uint64_t un = ext;
+      int ok = 1;
+      for (int m = 0; m < ax[k].nl && ok; m++) {
+        const nest_loop *l = &n->loops[ax[k].loop[m]];
+        if (cls[ax[k].loop[m]] == CLS_FREE) {
+          weight /= cdiv(un, l->step);
+          uint64_t idx = rem / weight;
+          rem %= weight;
+          if (idx * l->step >= ext)
+            ok = 0;
+          else
+            ext = ext - idx * l->step < l->step ? ext - idx * l->step : l->step;
+        } else {
+          ext = ext < l->step ? ext : l->step;
+        }
+        un = l->step;
+      }
+      active += ok;
+    }
+    ft *= active;
+  }
+  *first = ft;
+}
+
+void nest_count(const nest *n, nest_counts *c) {
+  memset(c, 0, sizeof(*c));
+  c->macs = 1;
+  for (int d = 0; d < NEST_DIMS; d++) c->macs *= n->prob.bound[d];
+  const int top = n->nlevels - 1;
+  uint8_t pe[NEST_MAX_LOOPS], uni[NEST_MAX_LOOPS], lvl[NEST_MAX_LEVELS][NEST_MAX_LOOPS];
+  for (int i = 0; i < n->nloops; i++) {
+    const nest_loop *l = &n->loops[i];
+    pe[i] = l->spatial ? CLS_FREE : l->level >= 1 ? CLS_ABOVE : CLS_INSIDE;
+    uni[i] = !l->spatial && l->level >= 1 ? CLS_ABOVE : CLS_INSIDE;
+    for (int v = 1; v < n->nlevels; v++)
+      lvl[v][i] = !l->spatial && l->level > v ? CLS_ABOVE : CLS_INSIDE;
+  }
+  for (int o = 0; o < OPD_COUNT; o++) {
+    const int out = o == OPD_O;
+    uint64_t f, ft = 0;
+    tracker_counts(n, o, pe, &f, out ? &ft : NULL);
+    c->fills[0][o] = f - ft;
+    c->reads[0][o] = out ? c->macs - ft : c->macs;
+    if (out) c->updates[0][o] = c->macs;
+    int child = 0;
+    for (int l = 1; l <= top; l++) {
+      if (!(n->holds[l] & (1u << o))) continue;
+      uint64_t fu, ftu = 0;
+      tracker_counts(n, o, child == 0 ? uni : lvl[child], &fu, out ? &ftu : NULL);
+      c->reads[l][o] = fu - ftu;
+      if (out) c->updates[l][o] = fu;
+      if (l < top) {
+        uint64_t fl, ftl = 0;
+        tracker_counts(n, o, lvl[l], &fl, out ? &ftl : NULL);
+        c->fills[l][o] = fl - ftl;
+      }
+      child = l;
+    }
+  }
+}

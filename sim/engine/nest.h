@@ -1,0 +1,84 @@
+/* nest.h: a mapping as an explicit loop nest over a convolution's eight
+ * dimensions, and the exact access counts it causes at every storage level.
+ *
+ * Semantics (docs/engine.md, "Access counts"):
+ * - Levels: 0 = the PE registers (one instance per PE), 1 .. L-2 = shared
+ *   buffers, L-1 = DRAM.  Level 0 and DRAM hold every operand; the others
+ *   hold the operands in `holds` (the rest bypass them).
+ * - Loops are listed outermost first.  A loop covers the tile of the loop
+ *   enclosing it on the same dimension (or the whole dimension) in steps of
+ *   `step` elements; the last step may be partial (ceil tiling), and a
+ *   partial tile runs fewer inner iterations: no empty iteration exists.
+ * - Spatial loops (the PE array) belong to level 1 and follow its temporal
+ *   loops; the innermost loop on every dimension larger than 1 has step 1.
+ * - A level's tile of an operand is the axis-aligned box of the operand's
+ *   elements touched by all loops inside the level (for the input, the
+ *   bounding box of h = p*stride + r*dilation - pad, clipped to the image).
+ *   When a loop above the level advances, the level keeps one tile: the new
+ *   elements are filled from the parent; partial sums leaving are updates.
+ * - The PE array reads its parent once per element for all PEs together
+ *   (multicast, systolic forwarding) and reduces partial sums of the same
+ *   output across PEs before they reach the parent.  A PE with no work in a
+ *   step holds nothing.
+ * - Outputs accumulate where they are computed: a partial sum is read back
+ *   (filled) except the first time an element is touched, which starts at
+ *   zero; every MAC reads both operands and updates the output at level 0.
+ */
+#ifndef DSE_NEST_H
+#define DSE_NEST_H
+
+#include <stdint.h>
+
+#include "core/core.h"
+
+enum { NEST_G, NEST_N, NEST_K, NEST_C, NEST_P, NEST_Q, NEST_R, NEST_S, NEST_DIMS };
+enum { OPD_W, OPD_I, OPD_O, OPD_COUNT };
+
+#define NEST_MAX_LEVELS 8
+#define NEST_MAX_LOOPS 48
+
+typedef struct nest_loop {
+  uint8_t dim;
+  uint8_t level;
+  uint8_t spatial;
+  uint64_t step; /* elements of the dimension inside one iteration */
+} nest_loop;
+
+typedef struct nest_problem {
+  uint64_t bound[NEST_DIMS];
+  uint64_t stride, dilation, pad; /* h = p*stride + r*dilation - pad */
+  uint64_t in_h, in_w;            /* the input image (without padding) */
+} nest_problem;
+
+typedef struct nest {
+  nest_problem prob;
+  int nlevels;
+  unsigned holds[NEST_MAX_LEVELS]; /* bit (1 << OPD_x) per operand */
+  int nloops;
+  nest_loop loops[NEST_MAX_LOOPS];
+} nest;
+
+typedef struct nest_counts {
+  uint64_t macs;
+  uint64_t fills[NEST_MAX_LEVELS][OPD_COUNT];   /* written from the parent */
+  uint64_t reads[NEST_MAX_LEVELS][OPD_COUNT];   /* read for the child / MACs */
+  uint64_t updates[NEST_MAX_LEVELS][OPD_COUNT]; /* partial sums from below */
+} nest_counts;
+
+DSE_INTERNAL const char *nest_dim_name(int dim);
+DSE_INTERNAL const char *nest_operand_name(int opd);
+
+/* 0 when the nest is well formed and covers the problem; else writes the
+ * reason into err and returns DSE_ERR_INVALID. */
+DSE_INTERNAL int nest_validate(const nest *n, char *err, size_t errn);
+
+/* Exact counts in closed form: per-axis sums over the loops' indices, no
+ * walk over time.  The nest must validate. */
+DSE_INTERNAL void nest_count(const nest *n, nest_counts *c);
+
+/* The same counts by walking the loop nest step by step with an explicit
+ * buffer (bitmap) per level and per PE: a reference for tests, feasible on
+ * small problems only.  DSE_ERR_NOMEM when the bitmaps do not fit. */
+DSE_INTERNAL int nest_count_reference(const nest *n, nest_counts *c);
+
+#endif /* DSE_NEST_H */

@@ -1,0 +1,356 @@
+/* nest_ref.c: the reference for nest_count: walk the loop nest step by
+ * step, keep every buffer's contents as an explicit bitmap (per level, per
+ * PE, and the union seen by the PEs' parent), count every element that
+ * enters (fill) or leaves (update), and every MAC.  Slow by design. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/nest.h"
+
+typedef struct box {
+  int empty;
+  int64_t lo[5], hi[5]; /* operand axes, [lo, hi) */
+} box;
+
+typedef struct tracker {
+  uint8_t *cur, *ever;
+  box b;
+  uint64_t fills, evicts, distinct;
+} tracker;
+
+typedef struct ref {
+  const nest *n;
+  uint64_t size[OPD_COUNT];
+  int64_t ext[OPD_COUNT][5];
+  uint64_t idx[NEST_MAX_LOOPS]; /* current index of every loop */
+  uint64_t npe;
+  tracker shared[NEST_MAX_LEVELS][OPD_COUNT];
+  tracker uni[OPD_COUNT];
+  tracker *pe; /* [npe][OPD_COUNT] */
+  uint8_t *pe_out_seen; /* [npe][|O|]: output accumulated before at this PE */
+  uint64_t macs, o_reads0;
+  int oom;
+} ref;
+
+/* Range of dim d given which loops count (mask) and the current indices.
+ * Returns 0 when the range is empty. */
+static int dim_range(const ref *r, int d, const uint8_t *use, int64_t *lo,
+                     int64_t *hi) {
+  const nest *n = r->n;
+  uint64_t start = 0, ext = n->prob.bound[d];
+  for (int i = 0; i < n->nloops; i++) {
+    const nest_loop *l = &n->loops[i];
+    if (l->dim != d || !use[i]) continue;
+    if (r->idx[i] * l->step >= ext) return 0;
+    start += r->idx[i] * l->step;
+    ext = ext - r->idx[i] * l->step < l->step ? ext - r->idx[i] * l->step : l->step;
+  }
+  *lo = (int64_t)start;
+  *hi = (int64_t)(start + ext);
+  return 1;
+}
+
+/* Operand box from per-dim ranges. */
+static box box_from(const ref *r, int opd, const int64_t *lo, const int64_t *hi) {
+  const nest_problem *p = &r->n->prob;
+  box b;
+  memset(&b, 0, sizeof b);
+  static const int axes[OPD_COUNT][5] = {
+      [OPD_W] = {NEST_G, NEST_K, NEST_C, NEST_R, NEST_S},
+      [OPD_I] = {NEST_G, NEST_N, NEST_C, -1, -2},
+      [OPD_O] = {NEST_G, NEST_N, NEST_K, NEST_P, NEST_Q},
+  };
+  for (int a = 0; a < 5; a++) {
+    int d = axes[opd][a];
+    if (d >= 0) {
+      b.lo[a] = lo[d];
+      b.hi[a] = hi[d];
+      continue;
+    }
+    int o = d == -1 ? NEST_P : NEST_Q, f = d == -1 ? NEST_R : NEST_S;
+    int64_t st = (int64_t)p->stride, dl = (int64_t)p->dilation, pad = (int64_t)p->pad;
+    int64_t size = (int64_t)(d == -1 ? p->in_h : p->in_w);
+    int64_t x0 = lo[o] * st + lo[f] * dl - pad;
+    int64_t x1 = (hi[o] - 1) * st + (hi[f] - 1) * dl + 1 - pad;
+    b.lo[a] = x0 < 0 ? 0 : x0;
+    b.hi[a] = x1 > size ? size : x1;
+    if (b.hi[a] < b.lo[a]) b.hi[a] = b.lo[a];
+  }
+  return b;
+}
+
+/* Per-dim ranges for the loops in use; 0 when some range is empty. */
+static int ranges(const ref *r, const uint8_t *use, int64_t *lo, int64_t *hi) {
+  for (int d = 0; d < NEST_DIMS; d++)
+    if (!dim_range(r, d, use, &lo[d], &hi[d])) return 0;
+  return 1;
+}
+
+static box make_box(const ref *r, int opd, const uint8_t *use) {
+  int64_t lo[NEST_DIMS], hi[NEST_DIMS];
+  if (!ranges(r, use, lo, hi)) {
+    box b;
+    memset(&b, 0, sizeof b);
+    b.empty = 1;
+    return b;
+  }
+  return box_from(r, opd, lo, hi);
+}
+
+static uint64_t flat(const ref *r, int opd, const int64_t *c) {
+  uint64_t x = 0;
+  for (int a = 0; a < 5; a++) x = x * (uint64_t)r->ext[opd][a] + (uint64_t)c[a];
+  return x;
+}
+
+/* Replace a tracker's contents by box nb, counting what enters and leaves. */
+static void move_to(ref *r, tracker *t, int opd, const box *nb) {
+  /* leaving: elements of the old box not in the new */
+  if (!t->b.empty) {
+    int64_t c[5];
+    for (c[0] = t->b.lo[0]; c[0] < t->b.hi[0]; c[0]++)
+      for (c[1] = t->b.lo[1]; c[1] < t->b.hi[1]; c[1]++)
+        for (c[2] = t->b.lo[2]; c[2] < t->b.hi[2]; c[2]++)
+          for (c[3] = t->b.lo[3]; c[3] < t->b.hi[3]; c[3]++)
+            for (c[4] = t->b.lo[4]; c[4] < t->b.hi[4]; c[4]++) {
+              int in_new = !nb->empty;
+              for (int a = 0; a < 5 && in_new; a++)
+                in_new = c[a] >= nb->lo[a] && c[a] < nb->hi[a];
+              if (!in_new) {
+                t->cur[flat(r, opd, c)] = 0;
+                t->evicts++;
+              }
+            }
+  }
+  if (!nb->empty) {
+    int64_t c[5];
+    for (c[0] = nb->lo[0]; c[0] < nb->hi[0]; c[0]++)
+      for (c[1] = nb->lo[1]; c[1] < nb->hi[1]; c[1]++)
+        for (c[2] = nb->lo[2]; c[2] < nb->hi[2]; c[2]++)
+          for (c[3] = nb->lo[3]; c[3] < nb->hi[3]; c[3]++)
+            for (c[4] = nb->lo[4]; c[4] < nb->hi[4]; c[4]++) {
+              uint64_t x = flat(r, opd, c);
+              if (!t->cur[x]) {
+                t->cur[x] = 1;
+                t->fills++;
+              }
+              if (!t->ever[x]) {
+                t->ever[x] = 1;
+                t->distinct++;
+              }
+            }
+  }
+  t->b = *nb;
+}
+
+static int tracker_init(ref *r, tracker *t, int opd) {
+  memset(t, 0, sizeof *t);
+  t->b.empty = 1;
+  t->cur = calloc(r->size[opd] ? r->size[opd] : 1, 1);
+  t->ever = calloc(r->size[opd] ? r->size[opd] : 1, 1);
+  if (!t->cur || !t->ever) r->oom = 1;
+  return !r->oom;
+}
+
+static void tracker_fini(tracker *t) {
+  free(t->cur);
+  free(t->ever);
+}
+
+/* The PE instance pe as indices of the spatial loops (max trips). */
+static void set_pe(ref *r, uint64_t pe) {
+  const nest *n = r->n;
+  for (int i = n->nloops - 1; i >= 0; i--) {
+    const nest_loop *l = &n->loops[i];
+    if (!l->spatial) continue;
+    uint64_t parent = n->prob.bound[l->dim];
+    for (int j = 0; j < i; j++)
+      if (n->loops[j].dim == l->dim) parent = n->loops[j].step;
+    uint64_t trip = (parent + l->step - 1) / l->step;
+    r->idx[i] = pe % trip;
+    pe /= trip;
+  }
+}
+
+/* Count the MACs of one PE: walk the level-0 loops (variable trips). */
+static void pe_macs(ref *r, uint64_t pe, int k) {
+  const nest *n = r->n;
+  while (k < n->nloops && n->loops[k].level != 0) k++;
+  if (k == n->nloops) {
+    uint8_t use[NEST_MAX_LOOPS];
+    for (int i = 0; i < n->nloops; i++) use[i] = 1;
+    box o = make_box(r, OPD_O, use);
+    if (o.empty) return;
+    r->macs++;
+    int64_t c[5];
+    for (int a = 0; a < 5; a++) c[a] = o.lo[a];
+    uint8_t *seen = &r->pe_out_seen[pe * r->size[OPD_O] + flat(r, OPD_O, c)];
+    if (*seen)
+      r->o_reads0++;
+    else
+      *seen = 1;
+    return;
+  }
+  const nest_loop *l = &n->loops[k];
+  /* trip of this loop given the indices of the loops outside it */
+  uint8_t use[NEST_MAX_LOOPS];
+  for (int i = 0; i < n->nloops; i++) use[i] = i < k;
+  int64_t lo, hi;
+  if (!dim_range(r, l->dim, use, &lo, &hi)) return;
+  uint64_t trip = ((uint64_t)(hi - lo) + l->step - 1) / l->step;
+  for (uint64_t v = 0; v < trip; v++) {
+    r->idx[k] = v;
+    pe_macs(r, pe, k + 1);
+  }
+  r->idx[k] = 0;
+}
+
+/* One step of the loops at levels >= 1: move every tracker, run the PEs. */
+static void step(ref *r) {
+  const nest *n = r->n;
+  uint8_t use[NEST_MAX_LOOPS];
+  for (int v = 1; v < n->nlevels - 1; v++)
+    for (int o = 0; o < OPD_COUNT; o++) {
+      if (!(n->holds[v] & (1u << o))) continue;
+      for (int i = 0; i < n->nloops; i++)
+        use[i] = !n->loops[i].spatial && n->loops[i].level > v;
+      box b = make_box(r, o, use);
+      move_to(r, &r->shared[v][o], o, &b);
+    }
+  /* The union the PEs' parent sees: per dim, the span of the busy PEs. */
+  int64_t ulo[NEST_DIMS], uhi[NEST_DIMS];
+  int any_busy = 0;
+  for (uint64_t pe = 0; pe < r->npe; pe++) {
+    set_pe(r, pe);
+    for (int i = 0; i < n->nloops; i++) use[i] = n->loops[i].level >= 1;
+    int64_t lo[NEST_DIMS], hi[NEST_DIMS];
+    int busy = ranges(r, use, lo, hi);
+    for (int o = 0; o < OPD_COUNT; o++) {
+      box b = make_box(r, o, use);
+      move_to(r, &r->pe[pe * OPD_COUNT + o], o, &b);
+    }
+    if (!busy) continue; /* a PE with no work in this step runs no MACs */
+    for (int d = 0; d < NEST_DIMS; d++) {
+      if (!any_busy || lo[d] < ulo[d]) ulo[d] = lo[d];
+      if (!any_busy || hi[d] > uhi[d]) uhi[d] = hi[d];
+    }
+    any_busy = 1;
+    pe_macs(r, pe, 0);
+  }
+  for (int o = 0; o < OPD_COUNT; o++) {
+    box b;
+    if (any_busy) {
+      b = box_from(r, o, ulo, uhi);
+    } else {
+      memset(&b, 0, sizeof b);
+      b.empty = 1;
+    }
+    move_to(r, &r->uni[o], o, &b);
+  }
+}
+
+/* Odometer over the temporal loops at levels >= 1, outermost first. */
+static void run(ref *r, int k) {
+  const nest *n = r->n;
+  while (k < n->nloops && (n->loops[k].spatial || n->loops[k].level == 0)) k++;
+  if (k == n->nloops) {
+    step(r);
+    return;
+  }
+  const nest_loop *l = &n->loops[k];
+  uint8_t use[NEST_MAX_LOOPS];
+  for (int i = 0; i < n->nloops; i++) use[i] = i < k && !n->loops[i].spatial;
+  int64_t lo = 0, hi = 0;
+  if (!dim_range(r, l->dim, use, &lo, &hi)) return; /* cannot happen in time */
+  uint64_t trip = ((uint64_t)(hi - lo) + l->step - 1) / l->step;
+  for (uint64_t v = 0; v < trip; v++) {
+    r->idx[k] = v;
+    run(r, k + 1);
+  }
+  r->idx[k] = 0;
+}
+
+int nest_count_reference(const nest *n, nest_counts *c) {
+  memset(c, 0, sizeof(*c));
+  ref r;
+  memset(&r, 0, sizeof r);
+  r.n = n;
+  const nest_problem *p = &n->prob;
+  const uint64_t *b = p->bound;
+  int64_t ext[OPD_COUNT][5] = {
+      [OPD_W] = {(int64_t)b[NEST_G], (int64_t)b[NEST_K], (int64_t)b[NEST_C],
+                 (int64_t)b[NEST_R], (int64_t)b[NEST_S]},
+      [OPD_I] = {(int64_t)b[NEST_G], (int64_t)b[NEST_N], (int64_t)b[NEST_C],
+                 (int64_t)p->in_h, (int64_t)p->in_w},
+      [OPD_O] = {(int64_t)b[NEST_G], (int64_t)b[NEST_N], (int64_t)b[NEST_K],
+                 (int64_t)b[NEST_P], (int64_t)b[NEST_Q]},
+  };
+  memcpy(r.ext, ext, sizeof ext);
+  for (int o = 0; o < OPD_COUNT; o++) {
+    r.size[o] = 1;
+    for (int a = 0; a < 5; a++) r.size[o] *= (uint64_t)ext[o][a];
+    if (r.size[o] > (1u << 24)) return DSE_ERR_NOMEM;
+  }
+  r.npe = 1;
+  for (int i = 0; i < n->nloops; i++) {
+    const nest_loop *l = &n->loops[i];
+    if (!l->spatial) continue;
+    uint64_t parent = p->bound[l->dim];
+    for (int j = 0; j < i; j++)
+      if (n->loops[j].dim == l->dim) parent = n->loops[j].step;
+    r.npe *= (parent + l->step - 1) / l->step;
+  }
+  if (r.npe > 4096) return DSE_ERR_NOMEM;
+  r.pe = calloc(r.npe * OPD_COUNT, sizeof(tracker));
+  r.pe_out_seen = calloc(r.npe * r.size[OPD_O], 1);
+  if (!r.pe || !r.pe_out_seen) r.oom = 1;
+  for (int o = 0; o < OPD_COUNT && !r.oom; o++) {
+    tracker_init(&r, &r.uni[o], o);
+    for (int v = 1; v < n->nlevels - 1; v++) tracker_init(&r, &r.shared[v][o], o);
+    for (uint64_t pe = 0; pe < r.npe && !r.oom; pe++)
+      tracker_init(&r, &r.pe[pe * OPD_COUNT + o], o);
+  }
+  if (!r.oom) {
+    run(&r, 0);
+    /* final write-back: everything still held leaves */
+    box none;
+    memset(&none, 0, sizeof none);
+    none.empty = 1;
+    for (int o = 0; o < OPD_COUNT; o++) {
+      move_to(&r, &r.uni[o], o, &none);
+      for (int v = 1; v < n->nlevels - 1; v++) move_to(&r, &r.shared[v][o], o, &none);
+      for (uint64_t pe = 0; pe < r.npe; pe++) move_to(&r, &r.pe[pe * OPD_COUNT + o], o, &none);
+    }
+    const int top = n->nlevels - 1;
+    c->macs = r.macs;
+    for (int o = 0; o < OPD_COUNT; o++) {
+      const int out = o == OPD_O;
+      uint64_t f = 0, ft = 0;
+      for (uint64_t pe = 0; pe < r.npe; pe++) {
+        f += r.pe[pe * OPD_COUNT + o].fills;
+        ft += r.pe[pe * OPD_COUNT + o].distinct;
+      }
+      c->fills[0][o] = f - (out ? ft : 0);
+      c->reads[0][o] = out ? r.o_reads0 : r.macs;
+      if (out) c->updates[0][o] = r.macs;
+      int child = 0;
+      for (int l = 1; l <= top; l++) {
+        if (!(n->holds[l] & (1u << o))) continue;
+        const tracker *t = child == 0 ? &r.uni[o] : &r.shared[child][o];
+        c->reads[l][o] = t->fills - (out ? t->distinct : 0);
+        if (out) c->updates[l][o] = t->evicts;
+        if (l < top)
+          c->fills[l][o] = r.shared[l][o].fills - (out ? r.shared[l][o].distinct : 0);
+        child = l;
+      }
+    }
+  }
+  for (int o = 0; o < OPD_COUNT; o++) {
+    tracker_fini(&r.uni[o]);
+    for (int v = 1; v < n->nlevels - 1; v++) tracker_fini(&r.shared[v][o]);
+    for (uint64_t pe = 0; r.pe && pe < r.npe; pe++) tracker_fini(&r.pe[pe * OPD_COUNT + o]);
+  }
+  free(r.pe);
+  free(r.pe_out_seen);
+  return r.oom ? DSE_ERR_NOMEM : 0;
+}

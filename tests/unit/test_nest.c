@@ -1,0 +1,194 @@
+/* test_nest.c: exact access counts.  The closed form (nest_count) must
+ * equal the step-by-step reference (nest_count_reference) on hundreds of
+ * random small layers and random valid loop nests, and hand-checked counts
+ * on small examples. */
+#include "engine/nest.h"
+#include "task.h"
+
+static uint64_t rng(uint64_t *s) { /* xorshift64*, fixed seeds */
+  *s ^= *s >> 12;
+  *s ^= *s << 25;
+  *s ^= *s >> 27;
+  return *s * 2685821657736338717ull;
+}
+
+static uint64_t pick(uint64_t *s, uint64_t lo, uint64_t hi) {
+  return lo + rng(s) % (hi - lo + 1);
+}
+
+static void print_nest(const nest *n) {
+  const nest_problem *p = &n->prob;
+  fprintf(stderr, "problem:");
+  for (int d = 0; d < NEST_DIMS; d++)
+    fprintf(stderr, " %s=%llu", nest_dim_name(d), (unsigned long long)p->bound[d]);
+  fprintf(stderr, " stride=%llu dil=%llu pad=%llu in=%llux%llu\nlevels %d holds:",
+          (unsigned long long)p->stride, (unsigned long long)p->dilation,
+          (unsigned long long)p->pad, (unsigned long long)p->in_h,
+          (unsigned long long)p->in_w, n->nlevels);
+  for (int l = 0; l < n->nlevels; l++) fprintf(stderr, " %u", n->holds[l]);
+  fprintf(stderr, "\nloops (outermost first):\n");
+  for (int i = 0; i < n->nloops; i++)
+    fprintf(stderr, "  L%d %s%s step %llu\n", n->loops[i].level,
+            n->loops[i].spatial ? "spatial " : "", nest_dim_name(n->loops[i].dim),
+            (unsigned long long)n->loops[i].step);
+}
+
+static void compare(const nest *n, const nest_counts *a, const nest_counts *b,
+                    int id) {
+  int bad = a->macs != b->macs;
+  for (int l = 0; l < n->nlevels; l++)
+    for (int o = 0; o < OPD_COUNT; o++)
+      bad |= a->fills[l][o] != b->fills[l][o] || a->reads[l][o] != b->reads[l][o] ||
+             a->updates[l][o] != b->updates[l][o];
+  if (!bad) return;
+  print_nest(n);
+  fprintf(stderr, "macs %llu vs %llu\n", (unsigned long long)a->macs,
+          (unsigned long long)b->macs);
+  for (int l = 0; l < n->nlevels; l++)
+    for (int o = 0; o < OPD_COUNT; o++)
+      fprintf(stderr, "L%d %-6s fills %6llu/%-6llu reads %6llu/%-6llu updates %6llu/%-6llu%s\n",
+              l, nest_operand_name(o), (unsigned long long)a->fills[l][o],
+              (unsigned long long)b->fills[l][o], (unsigned long long)a->reads[l][o],
+              (unsigned long long)b->reads[l][o], (unsigned long long)a->updates[l][o],
+              (unsigned long long)b->updates[l][o],
+              a->fills[l][o] != b->fills[l][o] || a->reads[l][o] != b->reads[l][o] ||
+                      a->updates[l][o] != b->updates[l][o]
+                  ? "   <-- differs"
+                  : "");
+  FAIL_AT("case %d: closed form (left) differs from the reference (right)", id);
+}
+
+/* A random valid nest on a random small problem. */
+static void random_nest(uint64_t *s, nest *n) {
+  memset(n, 0, sizeof *n);
+  nest_problem *p = &n->prob;
+  for (;;) {
+    p->bound[NEST_G] = pick(s, 1, 4) == 1 ? 2 : 1;
+    p->bound[NEST_N] = pick(s, 1, 2);
+    p->bound[NEST_K] = pick(s, 1, 5);
+    p->bound[NEST_C] = pick(s, 1, 5);
+    p->bound[NEST_R] = pick(s, 1, 3);
+    p->bound[NEST_S] = pick(s, 1, 3);
+    p->stride = pick(s, 1, 2);
+    p->dilation = pick(s, 1, 3) == 1 ? 2 : 1;
+    p->pad = pick(s, 0, 1);
+    p->in_h = pick(s, 1, 7);
+    p->in_w = pick(s, 1, 7);
+    int64_t ph = ((int64_t)p->in_h + 2 * (int64_t)p->pad -
+                  (int64_t)p->dilation * ((int64_t)p->bound[NEST_R] - 1) - 1);
+    int64_t pw = ((int64_t)p->in_w + 2 * (int64_t)p->pad -
+                  (int64_t)p->dilation * ((int64_t)p->bound[NEST_S] - 1) - 1);
+    if (ph < 0 || pw < 0) continue;
+    p->bound[NEST_P] = (uint64_t)ph / p->stride + 1;
+    p->bound[NEST_Q] = (uint64_t)pw / p->stride + 1;
+    uint64_t macs = 1;
+    for (int d = 0; d < NEST_DIMS; d++) macs *= p->bound[d];
+    if (macs <= 6000) break;
+  }
+  n->nlevels = (int)pick(s, 2, 4);
+  for (int l = 0; l < n->nlevels; l++)
+    n->holds[l] = (l == 0 || l == n->nlevels - 1) ? 7u : (unsigned)pick(s, 0, 7);
+  /* per dim: a chain of steps, outermost first, ending in 1 */
+  typedef struct { int dim, level, spatial; uint64_t step; } gl;
+  gl chain[NEST_DIMS][4];
+  int clen[NEST_DIMS] = {0};
+  int nspatial = 0;
+  for (int d = 0; d < NEST_DIMS; d++) {
+    uint64_t b = p->bound[d];
+    int m = b > 1 ? (int)pick(s, 1, 3) : (int)pick(s, 0, 1);
+    uint64_t steps[4];
+    steps[m - 1 >= 0 ? m - 1 : 0] = 1;
+    for (int i = m - 2; i >= 0; i--) {
+      uint64_t lo = steps[i + 1] + 1;
+      steps[i] = lo <= b ? pick(s, lo, b) : b;
+    }
+    int lv[4];
+    for (int i = 0; i < m; i++) lv[i] = (int)pick(s, 0, (uint64_t)n->nlevels - 1);
+    for (int i = 0; i < m; i++) /* sort levels descending */
+      for (int j = i + 1; j < m; j++)
+        if (lv[j] > lv[i]) {
+          int t = lv[i];
+          lv[i] = lv[j];
+          lv[j] = t;
+        }
+    for (int i = 0; i < m; i++) {
+      chain[d][i].dim = d;
+      chain[d][i].level = lv[i];
+      chain[d][i].step = steps[i];
+      chain[d][i].spatial = 0;
+    }
+    /* the last level-1 loops of a chain may be spatial (below DRAM) */
+    for (int i = m - 1; i >= 0; i--) {
+      if (chain[d][i].level != 1 || n->nlevels < 3) continue;
+      if (nspatial < 2 && pick(s, 0, 1)) {
+        chain[d][i].spatial = 1;
+        nspatial++;
+      }
+      break;
+    }
+    clen[d] = m;
+  }
+  /* interleave: groups by (level desc, temporal before spatial) */
+  int pos[NEST_DIMS] = {0};
+  for (int lev = n->nlevels - 1; lev >= 0; lev--)
+    for (int sp = 0; sp <= 1; sp++) {
+      for (;;) {
+        int cand[NEST_DIMS], nc = 0;
+        for (int d = 0; d < NEST_DIMS; d++)
+          if (pos[d] < clen[d] && chain[d][pos[d]].level == lev &&
+              chain[d][pos[d]].spatial == sp)
+            cand[nc++] = d;
+        if (!nc) break;
+        int d = cand[pick(s, 0, (uint64_t)nc - 1)];
+        gl *g = &chain[d][pos[d]++];
+        nest_loop *l = &n->loops[n->nloops++];
+        l->dim = (uint8_t)g->dim;
+        l->level = (uint8_t)g->level;
+        l->spatial = (uint8_t)g->spatial;
+        l->step = g->step;
+      }
+    }
+}
+
+TEST_IMPL(nest_counts_match_reference) {
+  uint64_t seed = 0x5eed0fd5eull;
+  int checked = 0, spatial = 0, deep = 0, bypass = 0, ragged = 0, halo = 0;
+  for (int t = 0; t < 600; t++) {
+    nest n;
+    random_nest(&seed, &n);
+    char err[256];
+    if (nest_validate(&n, err, sizeof err)) {
+      print_nest(&n);
+      FAIL_AT("generated nest %d is invalid: %s", t, err);
+    }
+    nest_counts a, b;
+    nest_count(&n, &a);
+    ASSERT_INT_EQ(nest_count_reference(&n, &b), 0);
+    compare(&n, &a, &b, t);
+    uint64_t macs = 1;
+    for (int d = 0; d < NEST_DIMS; d++) macs *= n.prob.bound[d];
+    ASSERT_U64_EQ(a.macs, macs);
+    checked++;
+    int sp = 0, rg = 0;
+    for (int i = 0; i < n.nloops; i++) {
+      sp |= n.loops[i].spatial;
+      uint64_t parent = n.prob.bound[n.loops[i].dim];
+      for (int j = 0; j < i; j++)
+        if (n.loops[j].dim == n.loops[i].dim) parent = n.loops[j].step;
+      rg |= parent % n.loops[i].step != 0;
+    }
+    int bp = 0;
+    for (int l = 1; l + 1 < n.nlevels; l++) bp |= n.holds[l] != 7;
+    spatial += sp;
+    ragged += rg;
+    bypass += bp;
+    deep += n.nlevels == 4;
+    halo += n.prob.bound[NEST_R] > 1 && n.prob.bound[NEST_P] > 1;
+  }
+  printf("%d random nests: closed form == reference (%d with spatial loops, %d "
+         "with non-divisor steps, %d with bypass, %d with 4 levels, %d with "
+         "sliding windows)\n",
+         checked, spatial, ragged, bypass, deep, halo);
+  ASSERT(spatial > 100 && ragged > 200 && bypass > 100 && deep > 100 && halo > 100);
+  return 0;
+}
