@@ -19,4 +19,5 @@
   X(engine_on_chip_activations)     \
   X(engine_deterministic_json)      \
   X(config_mutation_fuzz)           \
-  X(nest_counts_match_reference)
+  X(nest_counts_match_reference)    \
+  X(systolic_timing_by_hand)

@@ -1,0 +1,110 @@
+/* systolic.c: fold, stream and fill/drain cycles of a loop nest on a
+ * systolic array.  Per fold (SCALE-Sim v2's demand matrices give the same):
+ * the stationary tile is loaded (rows cycles, WS and IS), operands enter
+ * skewed by one cycle per row, and the last results leave cols cycles after
+ * the last input: stream + rows + cols - 2, plus the load.  All sums are
+ * per-dimension products over the loops' index combinations. */
+#include "engine/systolic.h"
+
+#include <string.h>
+
+enum { R_OUTER, R_J, R_INNER };
+
+int sys_stationary(dse_dataflow df) {
+  switch (df) {
+    case DSE_DF_OUTPUT_STATIONARY: return OPD_O;
+    case DSE_DF_INPUT_STATIONARY: return OPD_I;
+    case DSE_DF_WEIGHT_STATIONARY:
+    default: return OPD_W;
+  }
+}
+
+static int relevant(int opd, int dim) {
+  static const uint8_t rel[OPD_COUNT][NEST_DIMS] = {
+      [OPD_W] = {1, 0, 1, 1, 0, 0, 1, 1},
+      [OPD_I] = {1, 1, 0, 1, 1, 1, 1, 1},
+      [OPD_O] = {1, 1, 1, 0, 1, 1, 0, 0},
+  };
+  return rel[opd][dim];
+}
+
+typedef struct dwalk_ctx {
+  const nest *n;
+  int dim;
+  const uint8_t *role; /* per loop, for temporal loops at levels >= 1 */
+  int ext_mode;        /* 0: count combinations; 1: sum of the PE-0 tile */
+} dwalk_ctx;
+
+static uint64_t dwalk(const dwalk_ctx *c, int i, uint64_t ext) {
+  const nest *n = c->n;
+  while (i < n->nloops && (n->loops[i].dim != c->dim)) i++;
+  if (i == n->nloops) return c->ext_mode ? ext : 1;
+  const nest_loop *l = &n->loops[i];
+  if (l->level == 0) return c->ext_mode ? ext : 1; /* inside the PEs */
+  if (l->spatial) /* PE 0: the first spatial index */
+    return dwalk(c, i + 1, ext < l->step ? ext : l->step);
+  uint64_t trip = (ext + l->step - 1) / l->step, sum = 0;
+  switch (c->role[i]) {
+    case R_J:
+      for (uint64_t v = 0; v + 1 < trip; v++) {
+        uint64_t e = ext - v * l->step < l->step ? ext - v * l->step : l->step;
+        sum += dwalk(c, i + 1, e);
+      }
+      return sum;
+    case R_INNER:
+      return dwalk(c, i + 1, ext < l->step ? ext : l->step);
+    default:
+      for (uint64_t v = 0; v < trip; v++) {
+        uint64_t e = ext - v * l->step < l->step ? ext - v * l->step : l->step;
+        sum += dwalk(c, i + 1, e);
+      }
+      return sum;
+  }
+}
+
+static uint64_t product(const nest *n, const uint8_t *role, int ext_mode) {
+  uint64_t p = 1;
+  for (int d = 0; d < NEST_DIMS && p; d++) {
+    dwalk_ctx c = {n, d, role, ext_mode};
+    p *= dwalk(&c, 0, n->prob.bound[d]);
+  }
+  return p;
+}
+
+void sys_time(const nest *n, dse_dataflow df, uint64_t rows, uint64_t cols,
+              int hide_preload, sys_timing *t) {
+  memset(t, 0, sizeof(*t));
+  uint8_t role[NEST_MAX_LOOPS];
+  for (int i = 0; i < n->nloops; i++) role[i] = R_OUTER;
+  t->stream = product(n, role, 1);
+  /* A new fold starts whenever a loop advances that moves the stationary
+   * operand's tile: the loop itself or a loop inside it is relevant. */
+  const int st = sys_stationary(df);
+  t->folds = 1;
+  for (int j = 0; j < n->nloops; j++) {
+    const nest_loop *lj = &n->loops[j];
+    if (lj->spatial || lj->level == 0) continue;
+    int moves = relevant(st, lj->dim);
+    for (int k = j + 1; k < n->nloops && !moves; k++)
+      moves = !n->loops[k].spatial && n->loops[k].level >= 1 &&
+              relevant(st, n->loops[k].dim);
+    if (!moves) continue;
+    for (int i = 0; i < n->nloops; i++) role[i] = i < j ? R_OUTER : i == j ? R_J : R_INNER;
+    t->folds += product(n, role, 0);
+  }
+  t->fill_drain = t->folds * (rows + cols - 2);
+  if (df != DSE_DF_OUTPUT_STATIONARY) {
+    /* the stationary tile shifts in, one row per cycle */
+    if (!hide_preload) {
+      t->preload = t->folds * rows;
+    } else {
+      uint64_t avg = t->folds ? t->stream / t->folds : 0;
+      t->preload = rows + (t->folds - 1) * (avg < rows ? rows - avg : 0);
+    }
+  }
+  t->cycles = t->stream + t->fill_drain + t->preload;
+  uint64_t macs = 1;
+  for (int d = 0; d < NEST_DIMS; d++) macs *= n->prob.bound[d];
+  t->spatial_util = t->stream ? (double)macs / ((double)t->stream * (double)(rows * cols)) : 0;
+  t->temporal_util = t->cycles ? (double)t->stream / (double)t->cycles : 0;
+}
