@@ -43,8 +43,8 @@ int nest_validate(const nest *n, char *err, size_t errn) {
     return DSE_ERR_INVALID;
   }
   const unsigned all = (1u << OPD_COUNT) - 1;
-  if ((n->holds[0] & all) != all || (n->holds[n->nlevels - 1] & all) != all) {
-    snprintf(err, errn, "the PE registers (level 0) and DRAM must hold every operand");
+  if ((n->holds[n->nlevels - 1] & all) != all) {
+    snprintf(err, errn, "DRAM (the top level) must hold every operand");
     return DSE_ERR_INVALID;
   }
   for (int d = 0; d < NEST_DIMS; d++)
@@ -372,6 +372,146 @@ static void tracker_counts(const nest *n, int opd, const uint8_t *cls,
   *first = ft;
 }
 
+/* ===== streamed operands ================================================
+ * An operand the PE registers do not hold streams through the array: at
+ * every step of every loop (the PE-level loops included, in lockstep), the
+ * array reads the elements its busy PEs need, once for all of them.  Per
+ * axis: sum over the loops' indices of the span of the busy PEs. */
+
+typedef struct stream_ctx {
+  const nest *n;
+  const axis *ax;
+} stream_ctx;
+
+/* After the above loops: enumerate PE-level (level 0) index vectors of the
+ * axis' dims, for each the span over spatial instances. */
+static uint64_t span_over_pes(const stream_ctx *c, const side *base,
+                              const uint64_t *l0idx) {
+  const nest *n = c->n;
+  const axis *ax = c->ax;
+  /* spatial loops of the axis, in nest order */
+  int sp[NEST_MAX_LOOPS], nsp = 0;
+  uint64_t maxtrip[NEST_MAX_LOOPS], total = 1;
+  uint64_t unc[2] = {base->unclipped[0], base->unclipped[1]};
+  for (int i = 0; i < n->nloops; i++) {
+    const nest_loop *l = &n->loops[i];
+    int slot = l->dim == ax->dims[0] ? 0 : (ax->ndims > 1 && l->dim == ax->dims[1]) ? 1 : -1;
+    if (slot < 0 || !l->spatial) continue;
+    maxtrip[nsp] = cdiv(unc[slot], l->step);
+    unc[slot] = l->step;
+    total *= maxtrip[nsp];
+    sp[nsp++] = i;
+  }
+  int any = 0;
+  int64_t lo = 0, hi = 0;
+  enum_ctx e = {n, ax, NULL, 0};
+  for (uint64_t inst = 0; inst < total; inst++) {
+    side s = *base;
+    uint64_t rem = inst;
+    uint64_t div = total;
+    for (int k = 0; k < nsp; k++) {
+      div /= maxtrip[k];
+      uint64_t idx = rem / div;
+      rem %= div;
+      const nest_loop *l = &n->loops[sp[k]];
+      advance(&s, slot_of(ax, l->dim), idx, l->step);
+    }
+    /* the PE-level loops at the lockstep indices */
+    int m = 0;
+    for (int i = 0; i < n->nloops; i++) {
+      const nest_loop *l = &n->loops[i];
+      int in_axis = l->dim == ax->dims[0] || (ax->ndims > 1 && l->dim == ax->dims[1]);
+      if (!in_axis || l->level != 0) continue;
+      advance(&s, slot_of(ax, l->dim), l0idx[m++], l->step);
+    }
+    if (!s.ok) continue;
+    int64_t a, b;
+    axis_range(&e, &s, &a, &b);
+    if (!any || a < lo) lo = a;
+    if (!any || b > hi) hi = b;
+    any = 1;
+  }
+  if (!any) return 0;
+  if (ax->kind == AX_INDICATOR) return 1;
+  return hi > lo ? (uint64_t)(hi - lo) : 0;
+}
+
+/* Enumerate the PE-level loops of the axis with PE 0's trips. */
+static uint64_t walk_l0(const stream_ctx *c, int k, side pe0, const side *base,
+                        uint64_t *l0idx, int m) {
+  const nest *n = c->n;
+  const axis *ax = c->ax;
+  for (; k < n->nloops; k++) {
+    const nest_loop *l = &n->loops[k];
+    int in_axis = l->dim == ax->dims[0] || (ax->ndims > 1 && l->dim == ax->dims[1]);
+    if (in_axis && l->level == 0) break;
+  }
+  if (k == n->nloops) return span_over_pes(c, base, l0idx);
+  const nest_loop *l = &n->loops[k];
+  int slot = slot_of(ax, l->dim);
+  uint64_t trip = pe0.ok ? cdiv(pe0.ext[slot], l->step) : 0, sum = 0;
+  for (uint64_t v = 0; v < trip; v++) {
+    side nx = pe0;
+    advance(&nx, slot, v, l->step);
+    l0idx[m] = v;
+    sum += walk_l0(c, k + 1, nx, base, l0idx, m + 1);
+  }
+  return sum;
+}
+
+/* Enumerate the above loops (levels >= 1, temporal), then the PE level. */
+static uint64_t walk_stream(const stream_ctx *c, int k, const side *st) {
+  const nest *n = c->n;
+  const axis *ax = c->ax;
+  for (; k < n->nloops; k++) {
+    const nest_loop *l = &n->loops[k];
+    int in_axis = l->dim == ax->dims[0] || (ax->ndims > 1 && l->dim == ax->dims[1]);
+    if (in_axis && !l->spatial && l->level >= 1) break;
+  }
+  if (k == n->nloops) {
+    /* PE 0: spatial index 0 on every spatial loop of the axis */
+    side pe0 = *st;
+    for (int i = 0; i < n->nloops; i++) {
+      const nest_loop *l = &n->loops[i];
+      int in_axis = l->dim == ax->dims[0] || (ax->ndims > 1 && l->dim == ax->dims[1]);
+      if (in_axis && l->spatial) advance(&pe0, slot_of(ax, l->dim), 0, l->step);
+    }
+    uint64_t l0idx[NEST_MAX_LOOPS] = {0};
+    return walk_l0(c, 0, pe0, st, l0idx, 0);
+  }
+  const nest_loop *l = &n->loops[k];
+  int slot = slot_of(ax, l->dim);
+  uint64_t trip = cdiv(st->ext[slot], l->step), sum = 0;
+  for (uint64_t v = 0; v < trip; v++) {
+    side nx = *st;
+    advance(&nx, slot, v, l->step);
+    sum += walk_stream(c, k + 1, &nx);
+  }
+  return sum;
+}
+
+/* Elements the array reads for a streamed operand over the whole run (and,
+ * for outputs, the distinct elements: first touches). */
+static uint64_t stream_reads(const nest *n, int opd) {
+  uint8_t cls[NEST_MAX_LOOPS];
+  for (int i = 0; i < n->nloops; i++) cls[i] = CLS_ABOVE; /* every loop */
+  axis ax[NEST_DIMS];
+  int na = build_axes(n, opd, cls, ax);
+  uint64_t total = 1;
+  for (int k = 0; k < na && total; k++) {
+    side s;
+    memset(&s, 0, sizeof s);
+    s.ok = 1;
+    for (int i = 0; i < ax[k].ndims; i++) {
+      s.ext[i] = n->prob.bound[ax[k].dims[i]];
+      s.unclipped[i] = s.ext[i];
+    }
+    stream_ctx c = {n, &ax[k]};
+    total *= walk_stream(&c, 0, &s);
+  }
+  return total;
+}
+
 void nest_count(const nest *n, nest_counts *c) {
   memset(c, 0, sizeof(*c));
   c->macs = 1;
@@ -385,18 +525,31 @@ void nest_count(const nest *n, nest_counts *c) {
     for (int v = 1; v < n->nlevels; v++)
       lvl[v][i] = !l->spatial && l->level > v ? CLS_ABOVE : CLS_INSIDE;
   }
+  uint64_t out_elems = 1;
+  {
+    static const int od[] = {NEST_G, NEST_N, NEST_K, NEST_P, NEST_Q};
+    for (int i = 0; i < 5; i++) out_elems *= n->prob.bound[od[i]];
+  }
   for (int o = 0; o < OPD_COUNT; o++) {
     const int out = o == OPD_O;
-    uint64_t f, ft = 0;
-    tracker_counts(n, o, pe, &f, out ? &ft : NULL);
-    c->fills[0][o] = f - ft;
-    c->reads[0][o] = out ? c->macs - ft : c->macs;
-    if (out) c->updates[0][o] = c->macs;
-    int child = 0;
+    const int in_pe = (n->holds[0] >> o) & 1;
+    if (in_pe) {
+      uint64_t f, ft = 0;
+      tracker_counts(n, o, pe, &f, out ? &ft : NULL);
+      c->fills[0][o] = f - ft;
+      c->reads[0][o] = out ? c->macs - ft : c->macs;
+      if (out) c->updates[0][o] = c->macs;
+    }
+    int child = in_pe ? 0 : -1;
     for (int l = 1; l <= top; l++) {
       if (!(n->holds[l] & (1u << o))) continue;
       uint64_t fu, ftu = 0;
-      tracker_counts(n, o, child == 0 ? uni : lvl[child], &fu, out ? &ftu : NULL);
+      if (child < 0) { /* streamed: the array reads every step */
+        fu = stream_reads(n, o);
+        ftu = out ? out_elems : 0;
+      } else {
+        tracker_counts(n, o, child == 0 ? uni : lvl[child], &fu, out ? &ftu : NULL);
+      }
       c->reads[l][o] = fu - ftu;
       if (out) c->updates[l][o] = fu;
       if (l < top) {

@@ -29,6 +29,9 @@ typedef struct ref {
   tracker *pe; /* [npe][OPD_COUNT] */
   uint8_t *pe_out_seen; /* [npe][|O|]: output accumulated before at this PE */
   uint64_t macs, o_reads0;
+  uint64_t stream[OPD_COUNT];     /* streamed operands: elements read */
+  uint8_t *stream_ever;           /* outputs streamed before (|O|) */
+  uint64_t stream_distinct;
   int oom;
 } ref;
 
@@ -205,6 +208,71 @@ static void pe_macs(ref *r, uint64_t pe, int k) {
   r->idx[k] = 0;
 }
 
+/* Streamed operands (not held by the PEs): walk the PE-level loops in
+ * lockstep with PE 0's trips; at each point the array reads, once, the
+ * span of what the busy PEs need. */
+static void stream_points(ref *r, int k) {
+  const nest *n = r->n;
+  while (k < n->nloops && n->loops[k].level != 0) k++;
+  if (k == n->nloops) {
+    int64_t ulo[NEST_DIMS], uhi[NEST_DIMS];
+    int any = 0;
+    uint8_t use[NEST_MAX_LOOPS];
+    for (int i = 0; i < n->nloops; i++) use[i] = 1;
+    uint64_t saved[NEST_MAX_LOOPS];
+    memcpy(saved, r->idx, sizeof saved);
+    for (uint64_t pe = 0; pe < r->npe; pe++) {
+      set_pe(r, pe);
+      int64_t lo[NEST_DIMS], hi[NEST_DIMS];
+      if (!ranges(r, use, lo, hi)) continue;
+      for (int d = 0; d < NEST_DIMS; d++) {
+        if (!any || lo[d] < ulo[d]) ulo[d] = lo[d];
+        if (!any || hi[d] > uhi[d]) uhi[d] = hi[d];
+      }
+      any = 1;
+    }
+    memcpy(r->idx, saved, sizeof saved);
+    if (!any) return;
+    for (int o = 0; o < OPD_COUNT; o++) {
+      if ((n->holds[0] >> o) & 1) continue;
+      box b = box_from(r, o, ulo, uhi);
+      int64_t c[5];
+      for (c[0] = b.lo[0]; c[0] < b.hi[0]; c[0]++)
+        for (c[1] = b.lo[1]; c[1] < b.hi[1]; c[1]++)
+          for (c[2] = b.lo[2]; c[2] < b.hi[2]; c[2]++)
+            for (c[3] = b.lo[3]; c[3] < b.hi[3]; c[3]++)
+              for (c[4] = b.lo[4]; c[4] < b.hi[4]; c[4]++) {
+                r->stream[o]++;
+                if (o == OPD_O) {
+                  uint8_t *e = &r->stream_ever[flat(r, o, c)];
+                  if (!*e) {
+                    *e = 1;
+                    r->stream_distinct++;
+                  }
+                }
+              }
+    }
+    return;
+  }
+  const nest_loop *l = &n->loops[k];
+  /* PE 0's trip for this loop */
+  uint64_t saved[NEST_MAX_LOOPS];
+  memcpy(saved, r->idx, sizeof saved);
+  set_pe(r, 0);
+  uint8_t use[NEST_MAX_LOOPS];
+  for (int i = 0; i < n->nloops; i++) use[i] = i < k;
+  int64_t lo = 0, hi = 0;
+  int ok = dim_range(r, l->dim, use, &lo, &hi);
+  memcpy(r->idx, saved, sizeof saved);
+  if (!ok) return;
+  uint64_t trip = ((uint64_t)(hi - lo) + l->step - 1) / l->step;
+  for (uint64_t v = 0; v < trip; v++) {
+    r->idx[k] = v;
+    stream_points(r, k + 1);
+  }
+  r->idx[k] = 0;
+}
+
 /* One step of the loops at levels >= 1: move every tracker, run the PEs. */
 static void step(ref *r) {
   const nest *n = r->n;
@@ -226,6 +294,7 @@ static void step(ref *r) {
     int64_t lo[NEST_DIMS], hi[NEST_DIMS];
     int busy = ranges(r, use, lo, hi);
     for (int o = 0; o < OPD_COUNT; o++) {
+      if (!((n->holds[0] >> o) & 1)) continue;
       box b = make_box(r, o, use);
       move_to(r, &r->pe[pe * OPD_COUNT + o], o, &b);
     }
@@ -237,6 +306,7 @@ static void step(ref *r) {
     any_busy = 1;
     pe_macs(r, pe, 0);
   }
+  if ((n->holds[0] & 7u) != 7u) stream_points(r, 0);
   for (int o = 0; o < OPD_COUNT; o++) {
     box b;
     if (any_busy) {
@@ -303,7 +373,8 @@ int nest_count_reference(const nest *n, nest_counts *c) {
   if (r.npe > 4096) return DSE_ERR_NOMEM;
   r.pe = calloc(r.npe * OPD_COUNT, sizeof(tracker));
   r.pe_out_seen = calloc(r.npe * r.size[OPD_O], 1);
-  if (!r.pe || !r.pe_out_seen) r.oom = 1;
+  r.stream_ever = calloc(r.size[OPD_O], 1);
+  if (!r.pe || !r.pe_out_seen || !r.stream_ever) r.oom = 1;
   for (int o = 0; o < OPD_COUNT && !r.oom; o++) {
     tracker_init(&r, &r.uni[o], o);
     for (int v = 1; v < n->nlevels - 1; v++) tracker_init(&r, &r.shared[v][o], o);
@@ -325,20 +396,28 @@ int nest_count_reference(const nest *n, nest_counts *c) {
     c->macs = r.macs;
     for (int o = 0; o < OPD_COUNT; o++) {
       const int out = o == OPD_O;
-      uint64_t f = 0, ft = 0;
-      for (uint64_t pe = 0; pe < r.npe; pe++) {
-        f += r.pe[pe * OPD_COUNT + o].fills;
-        ft += r.pe[pe * OPD_COUNT + o].distinct;
+      const int in_pe = (n->holds[0] >> o) & 1;
+      if (in_pe) {
+        uint64_t f = 0, ft = 0;
+        for (uint64_t pe = 0; pe < r.npe; pe++) {
+          f += r.pe[pe * OPD_COUNT + o].fills;
+          ft += r.pe[pe * OPD_COUNT + o].distinct;
+        }
+        c->fills[0][o] = f - (out ? ft : 0);
+        c->reads[0][o] = out ? r.o_reads0 : r.macs;
+        if (out) c->updates[0][o] = r.macs;
       }
-      c->fills[0][o] = f - (out ? ft : 0);
-      c->reads[0][o] = out ? r.o_reads0 : r.macs;
-      if (out) c->updates[0][o] = r.macs;
-      int child = 0;
+      int child = in_pe ? 0 : -1;
       for (int l = 1; l <= top; l++) {
         if (!(n->holds[l] & (1u << o))) continue;
-        const tracker *t = child == 0 ? &r.uni[o] : &r.shared[child][o];
-        c->reads[l][o] = t->fills - (out ? t->distinct : 0);
-        if (out) c->updates[l][o] = t->evicts;
+        if (child < 0) {
+          c->reads[l][o] = r.stream[o] - (out ? r.stream_distinct : 0);
+          if (out) c->updates[l][o] = r.stream[o];
+        } else {
+          const tracker *t = child == 0 ? &r.uni[o] : &r.shared[child][o];
+          c->reads[l][o] = t->fills - (out ? t->distinct : 0);
+          if (out) c->updates[l][o] = t->evicts;
+        }
         if (l < top)
           c->fills[l][o] = r.shared[l][o].fills - (out ? r.shared[l][o].distinct : 0);
         child = l;
@@ -352,5 +431,6 @@ int nest_count_reference(const nest *n, nest_counts *c) {
   }
   free(r.pe);
   free(r.pe_out_seen);
+  free(r.stream_ever);
   return r.oom ? DSE_ERR_NOMEM : 0;
 }

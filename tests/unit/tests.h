@@ -20,4 +20,5 @@
   X(engine_deterministic_json)      \
   X(config_mutation_fuzz)           \
   X(nest_counts_match_reference)    \
-  X(systolic_timing_by_hand)
+  X(systolic_timing_by_hand)        \
+  X(nest_counts_scalesim_gemm)
