@@ -57,7 +57,8 @@ static const char *const k_top_keys[] = {"name", "description", "source",
                                          "dram", "vector",
                                          "on_chip_activations", NULL};
 static const char *const k_pe_keys[] = {"rows", "cols", "dataflow",
-                                        "precision", "mac_energy", NULL};
+                                        "precision", "mac_energy",
+                                        "registers", "double_buffered", NULL};
 static const char *const k_buf_keys[] = {"name", "size", "bandwidth",
                                          "read_energy", "write_energy",
                                          "width", "holds", NULL};
@@ -172,6 +173,8 @@ int arch_from_doc(dse_ctx *ctx, yt_doc *doc, dse_arch **out) {
              &prec);
     a->dataflow = (dse_dataflow)df;
     a->precision = (dse_precision)prec;
+    cfg_uint(&c, pe, "pe_array", "registers", 0, 1, 1, 1u << 20, &a->pe_registers);
+    cfg_bool(&c, pe, "pe_array", "double_buffered", 0, &a->pe_double_buffered);
     a->mac_energy_defaulted = !yt_get(pe, "mac_energy");
     cfg_quantity(&c, pe, "pe_array", "mac_energy", 0, UNIT_BIT(UNIT_JOULES),
                  arch_default_mac_energy(a->precision), 1e-18, 1e-9,

@@ -5,7 +5,7 @@
 #include "config/ytree.h"
 #include "core/core.h"
 
-#define ARCH_MAX_BUFFERS 8
+#define ARCH_MAX_BUFFERS 8 /* <= NEST_MAX_LEVELS - 2 */
 
 enum { OP_INPUT = 1u, OP_WEIGHT = 2u, OP_OUTPUT = 4u, OP_ALL = 7u };
 
@@ -43,6 +43,8 @@ struct dse_arch {
   uint64_t vector_lanes;
   double vector_op_j;
   int on_chip_activations; /* keep a layer's output on chip for the next */
+  uint64_t pe_registers;   /* words of the stationary operand per PE */
+  int pe_double_buffered;  /* next stationary tile loads while streaming */
   int fuse_activations;    /* activations overlap their producer */
 };
 

@@ -89,10 +89,30 @@ static uint64_t window_out(uint64_t in, uint64_t pad, uint64_t dil,
   return (in + 2 * pad - span) / stride + 1;
 }
 
+static void set_geo(wl_layer *l, uint64_t groups, uint64_t n, uint64_t c,
+                    uint64_t k, uint64_t h, uint64_t w, uint64_t r,
+                    uint64_t s, uint64_t p, uint64_t q, uint64_t stride,
+                    uint64_t pad, uint64_t dil) {
+  l->geo.groups = groups;
+  l->geo.n = n;
+  l->geo.c = c;
+  l->geo.k = k;
+  l->geo.h = h;
+  l->geo.w = w;
+  l->geo.r = r;
+  l->geo.s = s;
+  l->geo.p = p;
+  l->geo.q = q;
+  l->geo.stride = stride;
+  l->geo.pad = pad;
+  l->geo.dilation = dil;
+}
+
 static void set_conv(wl_layer *l, uint64_t n, uint64_t c, uint64_t h,
                      uint64_t w, uint64_t k, uint64_t r, uint64_t s,
-                     uint64_t stride, uint64_t groups, uint64_t p,
-                     uint64_t q) {
+                     uint64_t stride, uint64_t pad, uint64_t dil,
+                     uint64_t groups, uint64_t p, uint64_t q) {
+  set_geo(l, groups, n, c / groups, k / groups, h, w, r, s, p, q, stride, pad, dil);
   l->type = DSE_LAYER_CONV2D;
   l->g = groups;
   l->m = n * p * q;
@@ -110,6 +130,7 @@ static void set_conv(wl_layer *l, uint64_t n, uint64_t c, uint64_t h,
 }
 
 static void set_gemm(wl_layer *l, uint64_t m, uint64_t n, uint64_t k) {
+  set_geo(l, 1, m, k, n, 1, 1, 1, 1, 1, 1, 1, 0, 1);
   l->type = DSE_LAYER_GEMM;
   l->g = 1;
   l->m = m;
@@ -126,6 +147,7 @@ static void set_gemm(wl_layer *l, uint64_t m, uint64_t n, uint64_t k) {
 
 static void set_matmul(wl_layer *l, uint64_t batch, uint64_t m, uint64_t n,
                        uint64_t k, int causal) {
+  set_geo(l, batch, m, k, n, 1, 1, 1, 1, 1, 1, 1, 0, 1);
   l->type = DSE_LAYER_MATMUL;
   l->g = batch;
   l->m = m;
@@ -241,7 +263,7 @@ static void load_layer(wl_builder *b, const yt_node *ln, size_t idx) {
         return;
       }
       if (conv) {
-        set_conv(&tmp, n, ch, h, w, k, r, s, stride, groups, p, q);
+        set_conv(&tmp, n, ch, h, w, k, r, s, stride, pad, dil, groups, p, q);
       } else {
         set_vector(&tmp, DSE_LAYER_POOL, n * ch * h * w, n * ch * p * q,
                    n * ch * p * q * r * s, 0);
@@ -486,12 +508,14 @@ static void apply_batch(dse_workload *wl) {
     switch (l->type) {
       case DSE_LAYER_CONV2D:
       case DSE_LAYER_GEMM:
+        l->geo.n *= bt;
         l->m *= bt;
         l->macs *= bt;
         l->a_elems *= bt;
         l->out_elems *= bt;
         break;
       case DSE_LAYER_MATMUL:
+        l->geo.groups *= bt;
         l->g *= bt;
         l->macs *= bt;
         l->a_elems *= bt;

@@ -19,6 +19,12 @@ typedef struct wl_layer {
   uint64_t out_elems;
   uint64_t vector_ops;    /* non-MAC layers */
   uint64_t persistent_elems; /* state kept across steps (KV cache) */
+  /* Convolution geometry of MAC layers (gemm: n = m, c = k, k = n, the
+   * spatial sizes 1; matmul: groups = batch), batch included. */
+  struct {
+    uint64_t groups, n, c, k; /* c and k per group */
+    uint64_t h, w, r, s, p, q, stride, pad, dilation;
+  } geo;
   char shape[96];
 } wl_layer;
 

@@ -70,10 +70,6 @@ int nest_validate(const nest *n, char *err, size_t errn) {
                nest_dim_name(l->dim));
       return DSE_ERR_INVALID;
     }
-    if (l->level == n->nlevels - 1 && l->spatial) {
-      snprintf(err, errn, "loop %d: DRAM has no spatial loops", i + 1);
-      return DSE_ERR_INVALID;
-    }
     if (l->spatial && l->level != 1) {
       snprintf(err, errn, "loop %d (%s): spatial loops belong to level 1, above the PEs",
                i + 1, nest_dim_name(l->dim));

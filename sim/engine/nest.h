@@ -34,7 +34,7 @@
 enum { NEST_G, NEST_N, NEST_K, NEST_C, NEST_P, NEST_Q, NEST_R, NEST_S, NEST_DIMS };
 enum { OPD_W, OPD_I, OPD_O, OPD_COUNT };
 
-#define NEST_MAX_LEVELS 8
+#define NEST_MAX_LEVELS 10
 #define NEST_MAX_LOOPS 48
 
 typedef struct nest_loop {

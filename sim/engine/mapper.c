@@ -1,0 +1,524 @@
+/* mapper.c: level-2 mapping search and exact mapping evaluation.
+ *
+ * Search (docs/engine.md, "Mapper"): the dataflow fixes which dimensions
+ * go on the array's rows and columns and which stream through the PEs;
+ * the mapper picks the spatial factors (best array utilization), then for
+ * a few loop orders per level grows each buffer's tile greedily, inner
+ * level first, under its capacity (half of it: double buffering), guided
+ * by a fast traffic-and-time estimate.  Each resulting mapping is then
+ * evaluated exactly (nest_count, sys_time) and the best for the objective
+ * wins.  Everything is deterministic: fixed candidate lists and orders. */
+#include "engine/mapper.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#define BIT(o) (1u << (o))
+
+static uint64_t cdiv(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
+
+/* ===== hierarchy and problem ============================================= */
+
+static unsigned opd_bits(unsigned holds) { /* OP_* (arch) -> 1 << OPD_* */
+  unsigned b = 0;
+  if (holds & OP_WEIGHT) b |= BIT(OPD_W);
+  if (holds & OP_INPUT) b |= BIT(OPD_I);
+  if (holds & OP_OUTPUT) b |= BIT(OPD_O);
+  return b;
+}
+
+void map_hier_of(const dse_arch *a, dse_precision prec, map_hier *h) {
+  memset(h, 0, sizeof(*h));
+  h->rows = a->rows;
+  h->cols = a->cols;
+  h->df = a->dataflow;
+  h->hide_preload = a->pe_double_buffered;
+  h->mac_j = a->mac_energy_j;
+  h->bytes = dse_precision_bits(prec) / 8.0;
+  map_level *r = &h->lv[0];
+  r->name = "registers";
+  r->holds = BIT(sys_stationary(a->dataflow));
+  r->capacity = (double)a->pe_registers * h->bytes;
+  r->bw = 1e18; /* inside each PE: never the bottleneck */
+  /* A register-file access costs about one MAC (Eyeriss normalized
+   * energies, Chen et al. ISCA 2016). */
+  r->rd_j = r->wr_j = a->mac_energy_j / h->bytes;
+  int n = 1;
+  for (size_t i = 0; i < a->nbuf && n < NEST_MAX_LEVELS - 1; i++, n++) {
+    const arch_buffer *b = &a->buf[i];
+    map_level *l = &h->lv[n];
+    l->name = b->name;
+    l->holds = opd_bits(b->holds);
+    l->capacity = b->size_bytes;
+    l->bw = b->bw_bytes_per_cycle;
+    l->rd_j = b->read_j_per_byte;
+    l->wr_j = b->write_j_per_byte;
+  }
+  map_level *d = &h->lv[n];
+  d->name = "DRAM";
+  d->holds = BIT(OPD_W) | BIT(OPD_I) | BIT(OPD_O);
+  d->capacity = 1e30;
+  d->bw = a->dram_bw / a->clock_hz;
+  d->rd_j = d->wr_j = a->dram_j_per_bit * 8;
+  h->nlevels = n + 1;
+}
+
+void map_problem_of(const wl_layer *l, nest_problem *p) {
+  memset(p, 0, sizeof(*p));
+  p->bound[NEST_G] = l->geo.groups;
+  p->bound[NEST_N] = l->geo.n;
+  p->bound[NEST_K] = l->geo.k;
+  p->bound[NEST_C] = l->geo.c;
+  p->bound[NEST_P] = l->geo.p;
+  p->bound[NEST_Q] = l->geo.q;
+  p->bound[NEST_R] = l->geo.r;
+  p->bound[NEST_S] = l->geo.s;
+  p->stride = l->geo.stride;
+  p->dilation = l->geo.dilation;
+  p->pad = l->geo.pad;
+  p->in_h = l->geo.h;
+  p->in_w = l->geo.w;
+}
+
+/* ===== exact evaluation ================================================== */
+
+void map_evaluate(const map_hier *h, const nest *n, map_eval *e) {
+  memset(e, 0, sizeof(*e));
+  nest_count(n, &e->counts);
+  sys_time(n, h->df, h->rows, h->cols, h->hide_preload, &e->timing);
+  const nest_counts *c = &e->counts;
+  e->mac_energy_j = (double)c->macs * h->mac_j;
+  e->energy_j = e->mac_energy_j;
+  e->cycles = e->timing.cycles;
+  e->limiter = -1;
+  for (int l = 0; l < h->nlevels; l++) {
+    double rd = 0, wr = 0;
+    for (int o = 0; o < OPD_COUNT; o++) {
+      rd += (double)c->reads[l][o];
+      wr += (double)c->fills[l][o] + (double)c->updates[l][o];
+    }
+    rd *= h->bytes;
+    wr *= h->bytes;
+    e->bytes[l] = rd + wr;
+    e->level_energy_j[l] = rd * h->lv[l].rd_j + wr * h->lv[l].wr_j;
+    e->energy_j += e->level_energy_j[l];
+    if (l == 0) continue; /* registers are inside the PEs */
+    e->level_cycles[l] = (uint64_t)ceil(e->bytes[l] / h->lv[l].bw);
+    if (e->level_cycles[l] > e->cycles) {
+      e->cycles = e->level_cycles[l];
+      e->limiter = l;
+    }
+  }
+}
+
+/* ===== search ============================================================ */
+
+enum { ORD_W, ORD_I, ORD_O, NORD };
+
+/* Loop order within a level, outermost first: the operand that should stay
+ * put at this level has its irrelevant dims innermost. */
+static const int k_orders[NORD][NEST_DIMS] = {
+    [ORD_W] = {NEST_G, NEST_K, NEST_C, NEST_R, NEST_S, NEST_N, NEST_P, NEST_Q},
+    [ORD_I] = {NEST_G, NEST_N, NEST_C, NEST_P, NEST_Q, NEST_R, NEST_S, NEST_K},
+    [ORD_O] = {NEST_G, NEST_N, NEST_K, NEST_P, NEST_Q, NEST_C, NEST_R, NEST_S},
+};
+
+typedef struct plan {
+  uint64_t A[NEST_DIMS];                    /* array tile: spatial or stream */
+  uint64_t E[NEST_MAX_LEVELS][NEST_DIMS];   /* tile held at each level */
+  int order[NEST_MAX_LEVELS];
+} plan;
+
+typedef struct search {
+  const map_hier *h;
+  const nest_problem *p;
+  map_objective obj;
+  int row_dims[3], nrow, col_dims[3], ncol, stream_dims[3], nstream;
+  uint64_t f[NEST_DIMS]; /* spatial factors of the current option */
+} search;
+
+static int is_in(const int *set, int n, int d) {
+  for (int i = 0; i < n; i++)
+    if (set[i] == d) return 1;
+  return 0;
+}
+
+static void dataflow_dims(search *s) {
+  switch (s->h->df) {
+    case DSE_DF_OUTPUT_STATIONARY:
+      s->nrow = 3, s->row_dims[0] = NEST_N, s->row_dims[1] = NEST_P, s->row_dims[2] = NEST_Q;
+      s->ncol = 1, s->col_dims[0] = NEST_K;
+      s->nstream = 3, s->stream_dims[0] = NEST_C, s->stream_dims[1] = NEST_R,
+      s->stream_dims[2] = NEST_S;
+      break;
+    case DSE_DF_INPUT_STATIONARY:
+      s->nrow = 3, s->row_dims[0] = NEST_C, s->row_dims[1] = NEST_R, s->row_dims[2] = NEST_S;
+      s->ncol = 3, s->col_dims[0] = NEST_N, s->col_dims[1] = NEST_P, s->col_dims[2] = NEST_Q;
+      s->nstream = 1, s->stream_dims[0] = NEST_K;
+      break;
+    case DSE_DF_WEIGHT_STATIONARY:
+    default:
+      s->nrow = 3, s->row_dims[0] = NEST_C, s->row_dims[1] = NEST_R, s->row_dims[2] = NEST_S;
+      s->ncol = 1, s->col_dims[0] = NEST_K;
+      s->nstream = 3, s->stream_dims[0] = NEST_N, s->stream_dims[1] = NEST_P,
+      s->stream_dims[2] = NEST_Q;
+  }
+}
+
+/* Best factors of `dims` onto `size` PEs: maximize covered work per fold,
+ * bound / (folds x size); ties go to the earlier (larger) dims. */
+static double best_factors(const search *s, const int *dims, int nd, uint64_t size,
+                           uint64_t *f) {
+  double best = -1;
+  uint64_t cur[3] = {1, 1, 1}, bestf[3] = {1, 1, 1};
+  uint64_t b[3];
+  for (int i = 0; i < nd; i++) b[i] = s->p->bound[dims[i]];
+  /* candidates per dim: every value up to min(bound, size) is too many for
+   * big arrays; use divisors of size-limited bounds and ceil splits */
+  uint64_t cand[3][40];
+  int nc[3] = {1, 1, 1};
+  for (int i = 0; i < nd; i++) {
+    nc[i] = 0;
+    uint64_t lim = b[i] < size ? b[i] : size;
+    for (uint64_t k = 1; k <= b[i] && nc[i] < 40; k++) {
+      uint64_t v = cdiv(b[i], k);
+      if (v > lim) continue;
+      if (nc[i] && cand[i][nc[i] - 1] == v) continue;
+      cand[i][nc[i]++] = v;
+      if (v == 1) break;
+    }
+    if (!nc[i]) cand[i][nc[i]++] = 1;
+  }
+  for (int a = 0; a < nc[0]; a++)
+    for (int bb = 0; bb < (nd > 1 ? nc[1] : 1); bb++)
+      for (int c = 0; c < (nd > 2 ? nc[2] : 1); c++) {
+        cur[0] = cand[0][a];
+        cur[1] = nd > 1 ? cand[1][bb] : 1;
+        cur[2] = nd > 2 ? cand[2][c] : 1;
+        if (cur[0] * cur[1] * cur[2] > size) continue;
+        double work = 1, folds = 1;
+        for (int i = 0; i < nd; i++) {
+          work *= (double)b[i];
+          folds *= (double)cdiv(b[i], cur[i]);
+        }
+        double eff = work / (folds * (double)size);
+        if (eff > best + 1e-12) {
+          best = eff;
+          memcpy(bestf, cur, sizeof bestf);
+        }
+      }
+  for (int i = 0; i < nd; i++) f[dims[i]] = bestf[i];
+  return best;
+}
+
+/* Elements of an operand's tile with extents e (input: the window). */
+static double footprint(const nest_problem *p, int o, const uint64_t *e) {
+  switch (o) {
+    case OPD_W:
+      return (double)e[NEST_G] * e[NEST_K] * e[NEST_C] * e[NEST_R] * e[NEST_S];
+    case OPD_O:
+      return (double)e[NEST_G] * e[NEST_N] * e[NEST_K] * e[NEST_P] * e[NEST_Q];
+    default: {
+      double hh = (double)((e[NEST_P] - 1) * p->stride + (e[NEST_R] - 1) * p->dilation + 1);
+      double ww = (double)((e[NEST_Q] - 1) * p->stride + (e[NEST_S] - 1) * p->dilation + 1);
+      if (hh > (double)p->in_h) hh = (double)p->in_h;
+      if (ww > (double)p->in_w) ww = (double)p->in_w;
+      return (double)e[NEST_G] * e[NEST_N] * e[NEST_C] * hh * ww;
+    }
+  }
+}
+
+static int relevant(int o, int d) {
+  static const uint8_t rel[OPD_COUNT][NEST_DIMS] = {
+      [OPD_W] = {1, 0, 1, 1, 0, 0, 1, 1},
+      [OPD_I] = {1, 1, 0, 1, 1, 1, 1, 1},
+      [OPD_O] = {1, 1, 1, 0, 1, 1, 0, 0},
+  };
+  return rel[o][d];
+}
+
+/* Bytes held at level l by plan pl. */
+static double level_bytes(const search *s, const plan *pl, int l) {
+  double sum = 0;
+  for (int o = 0; o < OPD_COUNT; o++)
+    if (s->h->lv[l].holds & BIT(o)) sum += footprint(s->p, o, pl->E[l]);
+  return sum * s->h->bytes;
+}
+
+static int fits(const search *s, const plan *pl, int l) {
+  return level_bytes(s, pl, l) <= s->h->lv[l].capacity / 2;
+}
+
+/* Build the nest of a plan. */
+static void build(const search *s, const plan *pl, nest *n) {
+  const map_hier *h = s->h;
+  memset(n, 0, sizeof(*n));
+  n->prob = *s->p;
+  n->nlevels = h->nlevels;
+  for (int l = 0; l < h->nlevels; l++) n->holds[l] = h->lv[l].holds;
+  const int top = h->nlevels - 1;
+  for (int l = top; l >= 1; l--) {
+    const int *ord = k_orders[pl->order[l]];
+    for (int k = 0; k < NEST_DIMS; k++) {
+      int d = ord[k];
+      uint64_t inner = l == 1 ? pl->A[d] : pl->E[l - 1][d];
+      uint64_t outer = pl->E[l][d];
+      if (outer > inner) n->loops[n->nloops++] = (nest_loop){(uint8_t)d, (uint8_t)l, 0, inner};
+    }
+  }
+  /* the array: rows, then columns, then the stream inside the PEs */
+  for (int i = 0; i < s->nrow; i++) {
+    int d = s->row_dims[i];
+    if (s->f[d] > 1) n->loops[n->nloops++] = (nest_loop){(uint8_t)d, 1, 1, 1};
+  }
+  for (int i = 0; i < s->ncol; i++) {
+    int d = s->col_dims[i];
+    if (s->f[d] > 1) n->loops[n->nloops++] = (nest_loop){(uint8_t)d, 1, 1, 1};
+  }
+  for (int i = 0; i < s->nstream; i++) {
+    int d = s->stream_dims[i];
+    if (pl->A[d] > 1) n->loops[n->nloops++] = (nest_loop){(uint8_t)d, 0, 0, 1};
+  }
+}
+
+/* Fast estimate of a plan's cost (lower is better), without nest_count:
+ * per level and operand, tile size x number of tile changes (loops above,
+ * down to the innermost one that moves the tile). */
+static double estimate(const search *s, const plan *pl, double *lat, double *energy) {
+  const map_hier *h = s->h;
+  const nest_problem *p = s->p;
+  const int top = h->nlevels - 1;
+  /* trips of each level's loops, in order, outermost level first */
+  double macs = 1;
+  for (int d = 0; d < NEST_DIMS; d++) macs *= (double)p->bound[d];
+  double stream = 1, pes_used = 1;
+  for (int i = 0; i < s->nstream; i++) stream *= (double)pl->A[s->stream_dims[i]];
+  for (int d = 0; d < NEST_DIMS; d++)
+    if (!is_in(s->stream_dims, s->nstream, d)) pes_used *= (double)pl->A[d];
+  double folds = macs / (stream * pes_used);
+  double compute = folds * (stream + (double)(h->rows + h->cols - 2)) +
+                   (h->df != DSE_DF_OUTPUT_STATIONARY && !h->hide_preload
+                        ? folds * (double)h->rows
+                        : 0);
+  double level_bytes_moved[NEST_MAX_LEVELS] = {0};
+  double e = macs * h->mac_j;
+  for (int o = 0; o < OPD_COUNT; o++) {
+    int child = (h->lv[0].holds & BIT(o)) ? 0 : -1;
+    for (int l = 1; l <= top; l++) {
+      if (!(h->lv[l].holds & BIT(o))) continue;
+      /* traffic between l and its child (or the array) */
+      double moved;
+      if (child < 0) { /* streamed: every step, the spatial span */
+        double span = 1;
+        for (int d = 0; d < NEST_DIMS; d++)
+          if (relevant(o, d) && !is_in(s->stream_dims, s->nstream, d)) span *= (double)pl->A[d];
+        moved = folds * stream * span / (o == OPD_I ? 1.0 : 1.0);
+        if (o == OPD_O) moved *= 2; /* update + read-modify-write */
+      } else {
+        /* child tile loads: loops above the child, outermost first, down
+         * to the innermost that is relevant */
+        const uint64_t *ec = child == 0 ? pl->A : pl->E[child];
+        double loads = 1, pending = 1;
+        for (int L = top; L > child; L--) {
+          const int *ord = k_orders[pl->order[L]];
+          for (int k = 0; k < NEST_DIMS; k++) {
+            int d = ord[k];
+            uint64_t inner = L == 1 ? pl->A[d] : pl->E[L - 1][d];
+            if (L - 1 < child) continue;
+            double trip = (double)cdiv(pl->E[L][d], inner);
+            if (trip <= 1) continue;
+            pending *= trip;
+            if (relevant(o, d)) {
+              loads *= pending;
+              pending = 1;
+            }
+          }
+        }
+        moved = footprint(p, o, ec) * loads * (o == OPD_O ? 2 : 1);
+        if (child == 0) moved *= 1; /* union over PEs: footprint of A */
+      }
+      level_bytes_moved[l] += moved * h->bytes;
+      if (child > 0) level_bytes_moved[child] += moved * h->bytes;
+      e += moved * h->bytes * (h->lv[l].rd_j + (child > 0 ? h->lv[child].wr_j : 0));
+      child = l;
+    }
+  }
+  double t = compute;
+  for (int l = 1; l <= top; l++) {
+    double c = level_bytes_moved[l] / h->lv[l].bw;
+    if (c > t) t = c;
+  }
+  *lat = t;
+  *energy = e;
+  switch (s->obj) {
+    case MAP_ENERGY: return e;
+    case MAP_EDP: return e * t;
+    default: return t + e * 1e-30; /* latency; energy breaks ties */
+  }
+}
+
+/* Tile candidates for a dim between lo and the bound: doublings of lo and
+ * ceil splits of the bound (divisors among them), sorted ascending. */
+static int candidates(uint64_t lo, uint64_t bound, uint64_t *out, int max) {
+  int n = 0;
+  uint64_t tmp[96];
+  for (uint64_t v = lo; v < bound && n < 40; v *= 2) tmp[n++] = v;
+  for (uint64_t k = 1; k <= 64 && n < 90; k++) {
+    uint64_t v = cdiv(bound, k);
+    if (v >= lo) tmp[n++] = v;
+  }
+  tmp[n++] = bound;
+  /* sort, unique */
+  for (int i = 1; i < n; i++)
+    for (int j = i; j > 0 && tmp[j] < tmp[j - 1]; j--) {
+      uint64_t t = tmp[j];
+      tmp[j] = tmp[j - 1];
+      tmp[j - 1] = t;
+    }
+  int m = 0;
+  for (int i = 0; i < n && m < max; i++)
+    if (!m || tmp[i] != out[m - 1]) out[m++] = tmp[i];
+  return m;
+}
+
+/* Grow level l's tiles greedily from the level below under its capacity. */
+static void grow_level(const search *s, plan *pl, int l) {
+  const int top = s->h->nlevels - 1;
+  for (int d = 0; d < NEST_DIMS; d++) {
+    uint64_t below = l == 1 ? pl->A[d] : pl->E[l - 1][d];
+    pl->E[l][d] = below;
+    for (int u = l + 1; u < top; u++) pl->E[u][d] = below; /* outer: same */
+  }
+  /* stream dims are the level-1 tile itself: grow them at level 1 too */
+  double lat, en, cur = estimate(s, pl, &lat, &en);
+  for (int iter = 0; iter < 64; iter++) {
+    int best_d = -1;
+    uint64_t best_v = 0;
+    double best = cur;
+    for (int d = 0; d < NEST_DIMS; d++) {
+      uint64_t cands[64];
+      int nc = candidates(pl->E[l][d], s->p->bound[d], cands, 64);
+      for (int c = 0; c < nc; c++) {
+        if (cands[c] <= pl->E[l][d]) continue;
+        plan t = *pl;
+        t.E[l][d] = cands[c];
+        if (l == 1 && is_in(s->stream_dims, s->nstream, d)) t.A[d] = cands[c];
+        for (int u = l + 1; u < top; u++)
+          if (t.E[u][d] < cands[c]) t.E[u][d] = cands[c];
+        if (!fits(s, &t, l)) break; /* larger candidates will not fit either */
+        int ok = 1;
+        for (int u = 1; u < l && ok; u++) ok = fits(s, &t, u);
+        if (!ok) break;
+        double v = estimate(s, &t, &lat, &en);
+        if (v < best * (1 - 1e-9)) {
+          best = v;
+          best_d = d;
+          best_v = cands[c];
+        }
+      }
+    }
+    if (best_d < 0) break;
+    pl->E[l][best_d] = best_v;
+    if (l == 1 && is_in(s->stream_dims, s->nstream, best_d)) pl->A[best_d] = best_v;
+    for (int u = l + 1; u < top; u++)
+      if (pl->E[u][best_d] < best_v) pl->E[u][best_d] = best_v;
+    cur = best;
+  }
+}
+
+static double objective_of(map_objective o, const map_eval *e) {
+  switch (o) {
+    case MAP_ENERGY: return e->energy_j;
+    case MAP_EDP: return e->energy_j * (double)e->cycles;
+    default: return (double)e->cycles + e->energy_j * 1e-30;
+  }
+}
+
+int map_search(const map_hier *h, const nest_problem *p, const map_opts *o,
+               nest *best, map_eval *ev, uint64_t *evaluated, char *why,
+               size_t whyn) {
+  search s;
+  memset(&s, 0, sizeof s);
+  s.h = h;
+  s.p = p;
+  s.obj = o ? o->objective : MAP_LATENCY;
+  dataflow_dims(&s);
+  for (int d = 0; d < NEST_DIMS; d++) s.f[d] = 1;
+  best_factors(&s, s.row_dims, s.nrow, h->rows, s.f);
+  best_factors(&s, s.col_dims, s.ncol, h->cols, s.f);
+  const int top = h->nlevels - 1;
+  plan base;
+  memset(&base, 0, sizeof base);
+  for (int d = 0; d < NEST_DIMS; d++) {
+    base.A[d] = is_in(s.stream_dims, s.nstream, d) ? 1 : s.f[d];
+    for (int l = 1; l < top; l++) base.E[l][d] = base.A[d];
+    base.E[top][d] = p->bound[d];
+  }
+  /* The smallest tiles must fit every buffer. */
+  for (int l = 1; l < top; l++) {
+    if (fits(&s, &base, l)) continue;
+    double need = level_bytes(&s, &base, l);
+    snprintf(why, whyn,
+             "buffer '%s' (%.0f B, half usable with double buffering) is too "
+             "small for the smallest tile (%.0f B): short by %.0f B",
+             h->lv[l].name, h->lv[l].capacity, need, need - h->lv[l].capacity / 2);
+    return DSE_ERR_INFEASIBLE;
+  }
+  uint64_t count = 0;
+  double best_obj = 0;
+  int have = 0;
+  int budget = o && o->budget > 0 ? o->budget : 64;
+  /* loop orders: the innermost buffer level and the levels above it */
+  for (int o1 = 0; o1 < NORD && (int)count < budget; o1++)
+    for (int o2 = 0; o2 < NORD && (int)count < budget; o2++) {
+      plan pl = base;
+      pl.order[1] = o1;
+      for (int l = 2; l <= top; l++) pl.order[l] = o2;
+      for (int l = 1; l < top; l++) grow_level(&s, &pl, l);
+      nest n;
+      build(&s, &pl, &n);
+      char err[256];
+      if (nest_validate(&n, err, sizeof err)) {
+        snprintf(why, whyn, "internal: mapper built an invalid nest: %s", err);
+        return DSE_ERR_INTERNAL;
+      }
+      map_eval e;
+      map_evaluate(h, &n, &e);
+      count++;
+      double v = objective_of(s.obj, &e);
+      if (!have || v < best_obj) {
+        best_obj = v;
+        *best = n;
+        *ev = e;
+        have = 1;
+      }
+      if (top == 1) break; /* no buffers: orders above do not differ */
+    }
+  if (evaluated) *evaluated = count;
+  return 0;
+}
+
+/* ===== formatting ======================================================== */
+
+void map_format(const map_hier *h, const nest *n, core_buf *out) {
+  int depth = 0, level = -1, spatial = -1;
+  for (int i = 0; i < n->nloops; i++) {
+    const nest_loop *l = &n->loops[i];
+    if (l->level != level || l->spatial != spatial) {
+      core_buf_printf(out, "%*s%s%s:\n", 2 * depth, "",
+                      l->level < h->nlevels ? h->lv[l->level].name : "?",
+                      l->spatial ? " (spatial, across the PE array)" : "");
+      level = l->level;
+      spatial = l->spatial;
+    }
+    uint64_t parent = n->prob.bound[l->dim];
+    for (int j = 0; j < i; j++)
+      if (n->loops[j].dim == l->dim) parent = n->loops[j].step;
+    core_buf_printf(out, "%*s%s %s in [0, %llu) step %llu\n", 2 * depth + 2, "",
+                    l->spatial ? "parallel-for" : "for", nest_dim_name(l->dim),
+                    (unsigned long long)parent, (unsigned long long)l->step);
+    depth++;
+  }
+  core_buf_printf(out, "%*smac\n", 2 * depth + 2, "");
+}

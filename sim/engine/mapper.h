@@ -1,0 +1,67 @@
+/* mapper.h: level-2 mapping: the memory hierarchy seen by the mapper, a
+ * search over spatial unrolling and temporal tiling of a layer onto a
+ * systolic array, and the exact evaluation of a mapping (access counts,
+ * fold timing, per-level bandwidth, energy).  docs/engine.md. */
+#ifndef DSE_MAPPER_H
+#define DSE_MAPPER_H
+
+#include "config/arch.h"
+#include "config/workload.h"
+#include "engine/nest.h"
+#include "engine/systolic.h"
+
+typedef struct map_level {
+  const char *name;
+  unsigned holds;     /* operands kept here (bit 1 << OPD_x) */
+  double capacity;    /* bytes; PE registers: per PE; DRAM: unbounded */
+  double bw;          /* bytes per cycle, reads and writes together */
+  double rd_j, wr_j;  /* joules per byte */
+} map_level;
+
+typedef struct map_hier {
+  int nlevels; /* PE registers, the buffers in arch order, DRAM */
+  map_level lv[NEST_MAX_LEVELS];
+  uint64_t rows, cols;
+  dse_dataflow df;
+  int hide_preload; /* double-buffered PE registers */
+  double mac_j;
+  double bytes; /* per element */
+} map_hier;
+
+typedef enum { MAP_LATENCY, MAP_ENERGY, MAP_EDP } map_objective;
+
+typedef struct map_opts {
+  map_objective objective;
+  int budget; /* exact evaluations; 0 = default */
+} map_opts;
+
+typedef struct map_eval {
+  nest_counts counts;
+  sys_timing timing;
+  uint64_t level_cycles[NEST_MAX_LEVELS]; /* transfer time per level */
+  uint64_t cycles;
+  int limiter; /* -1: the array; else the level whose bandwidth limits */
+  double bytes[NEST_MAX_LEVELS]; /* moved at each level */
+  double energy_j, mac_energy_j, level_energy_j[NEST_MAX_LEVELS];
+} map_eval;
+
+/* The hierarchy of an arch for elements of `prec`. */
+DSE_INTERNAL void map_hier_of(const dse_arch *a, dse_precision prec,
+                              map_hier *h);
+/* The problem of a MAC layer (conv, gemm, matmul). */
+DSE_INTERNAL void map_problem_of(const wl_layer *l, nest_problem *p);
+
+/* Exact evaluation of a valid nest. */
+DSE_INTERNAL void map_evaluate(const map_hier *h, const nest *n, map_eval *e);
+
+/* Search: the best mapping found for the objective within the budget.
+ * Returns 0, or DSE_ERR_INFEASIBLE with a reason (e.g. a buffer too small
+ * for the smallest tile) in why. */
+DSE_INTERNAL int map_search(const map_hier *h, const nest_problem *p,
+                            const map_opts *o, nest *best, map_eval *ev,
+                            uint64_t *evaluated, char *why, size_t whyn);
+
+/* The nest as an indented loop listing, one line per loop. */
+DSE_INTERNAL void map_format(const map_hier *h, const nest *n, core_buf *out);
+
+#endif /* DSE_MAPPER_H */
