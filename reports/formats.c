@@ -72,7 +72,7 @@ void rpt_result_json(const dse_result *res, core_buf *out) {
   const dse_workload *wl = res->workload;
   rpt_json_begin_obj(&j);
   rpt_json_key(&j, "dse_version"); rpt_json_str(&j, DSE_VERSION);
-  rpt_json_key(&j, "fidelity"); rpt_json_str(&j, "analytic");
+  rpt_json_key(&j, "fidelity"); rpt_json_str(&j, dse_fidelity_name(res->fidelity));
   rpt_json_key(&j, "arch");
   json_arch(&j, res->arch);
   rpt_json_key(&j, "workload");
@@ -104,11 +104,52 @@ void rpt_result_json(const dse_result *res, core_buf *out) {
     rpt_json_key(&j, "bound"); rpt_json_str(&j, dse_bound_name(r->bound));
     rpt_json_key(&j, "limiter"); rpt_json_str(&j, dse_limiter_name(r->limiter));
     json_fields(&j, rpt_layer_fields, rpt_nlayer_fields, r);
+    if (r->nlevels) {
+      static const char *const opn[] = {"weight", "input", "output"};
+      rpt_json_key(&j, "accesses");
+      rpt_json_begin_arr(&j);
+      for (size_t v = 0; v < r->nlevels; v++) {
+        const dse_level_access *x = &r->levels[v];
+        rpt_json_begin_obj(&j);
+        rpt_json_key(&j, "level"); rpt_json_str(&j, x->level);
+        rpt_json_key(&j, "bytes"); rpt_json_num(&j, x->bytes);
+        rpt_json_key(&j, "energy_j"); rpt_json_num(&j, x->energy_j);
+        rpt_json_key(&j, "cycles"); rpt_json_u64(&j, x->cycles);
+        for (int o = 0; o < 3; o++) {
+          rpt_json_key(&j, opn[o]);
+          rpt_json_begin_obj(&j);
+          rpt_json_key(&j, "reads"); rpt_json_u64(&j, x->reads[o]);
+          rpt_json_key(&j, "fills"); rpt_json_u64(&j, x->fills[o]);
+          rpt_json_key(&j, "updates"); rpt_json_u64(&j, x->updates[o]);
+          rpt_json_end_obj(&j);
+        }
+        rpt_json_end_obj(&j);
+      }
+      rpt_json_end_arr(&j);
+    }
+    if (r->mapping) {
+      rpt_json_key(&j, "mapping");
+      rpt_json_str(&j, r->mapping);
+    }
     rpt_json_end_obj(&j);
   }
   rpt_json_end_arr(&j);
   rpt_json_end_obj(&j);
   core_buf_puts(out, "\n");
+}
+
+void rpt_result_mappings(const dse_result *res, core_buf *out) {
+  for (size_t i = 0; i < res->nlayers; i++) {
+    const dse_layer_result *r = &res->layers[i];
+    if (!r->mapping) continue;
+    core_buf_printf(out, "\n%s (%s, %llu folds, spatial utilization %.1f%%, "
+                         "temporal %.1f%%, %llu mappings evaluated):\n",
+                    r->name, res->workload->layers[i].shape,
+                    (unsigned long long)r->folds, 100.0 * r->spatial_utilization,
+                    100.0 * r->temporal_utilization,
+                    (unsigned long long)r->mappings_evaluated);
+    core_buf_puts(out, r->mapping);
+  }
 }
 
 void rpt_csv_field(core_buf *out, const char *s) {
@@ -180,8 +221,11 @@ void rpt_result_table(const dse_result *res, core_buf *out) {
                   a->name, (unsigned long long)a->rows, (unsigned long long)a->cols,
                   dse_dataflow_name(a->dataflow), dse_precision_name(a->precision),
                   a->clock_hz / 1e6, b1, b2, dse_arch_ridge_ops_per_byte(a));
-  core_buf_printf(out, "workload %s: batch %llu, %zu layers (analytic roofline)\n\n",
-                  wl->name, (unsigned long long)wl->batch, wl->nlayers);
+  core_buf_printf(out, "workload %s: batch %llu, %zu layers (%s)\n\n", wl->name,
+                  (unsigned long long)wl->batch, wl->nlayers,
+                  res->fidelity == DSE_FIDELITY_CYCLE
+                      ? "level 2: mapped, exact accesses, systolic timing"
+                      : "level 1: analytic roofline");
   core_buf_printf(out, "%-24s %-10s %14s %12s %12s %10s %8s %-7s %-7s %12s\n",
                   "layer", "type", "MACs", "latency", "DRAM", "ops/B", "util",
                   "bound", "limit", "energy");

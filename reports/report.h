@@ -54,6 +54,8 @@ DSE_INTERNAL void rpt_json_escape(core_buf *out, const char *s);
 DSE_INTERNAL void rpt_result_json(const dse_result *res, core_buf *out);
 DSE_INTERNAL void rpt_result_csv(const dse_result *res, core_buf *out);
 DSE_INTERNAL void rpt_result_table(const dse_result *res, core_buf *out);
+/* Each mapped layer's loop nest (level 2). */
+DSE_INTERNAL void rpt_result_mappings(const dse_result *res, core_buf *out);
 DSE_INTERNAL void rpt_workload_table(const dse_workload *wl,
                                      dse_precision prec, core_buf *out);
 DSE_INTERNAL void rpt_workload_json(const dse_workload *wl,

@@ -40,7 +40,11 @@ static const char k_sim_usage[] =
     "  --batch N               inferences per batch (default: the workload's, 1)\n"
     "  --param KEY=VALUE       workload parameter, e.g. phase=decode, seq=1024\n"
     "  --format table|csv|json output format (default table)\n"
-    "  --fidelity analytic     model level (analytic roofline; cycle arrives later)\n"
+    "  --fidelity analytic|cycle  level 1 (roofline, default) or level 2\n"
+    "                          (mapped loop nests, exact accesses, systolic timing)\n"
+    "  --objective latency|energy|edp|dram  what the level-2 mapper minimizes\n"
+    "  --map-budget N          exact mapping evaluations per layer (level 2)\n"
+    "  --mapping               print each layer's mapping as a loop nest\n"
     "  -o FILE                 write to FILE (atomically) instead of stdout\n";
 
 static const char k_show_usage[] =
@@ -160,6 +164,8 @@ static int cmd_sim(dse_ctx *ctx, int argc, char **argv) {
   const char *format = "table", *out = NULL;
   wl_opts o;
   memset(&o, 0, sizeof o);
+  dse_sim_opts so = {DSE_FIDELITY_ANALYTIC, DSE_OBJ_LATENCY, 0};
+  int show_mapping = 0;
   for (int i = 0; i < argc; i++) {
     const char *a = argv[i];
     if (is_help(a)) {
@@ -169,16 +175,37 @@ static int cmd_sim(dse_ctx *ctx, int argc, char **argv) {
     int w = wl_option(&o, argc, argv, &i, k_sim_usage);
     if (w < 0) return CLI_BAD;
     if (w > 0) continue;
-    if (!strcmp(a, "--format") || !strcmp(a, "-o") || !strcmp(a, "--fidelity")) {
+    if (!strcmp(a, "--mapping")) {
+      show_mapping = 1;
+      continue;
+    }
+    if (!strcmp(a, "--format") || !strcmp(a, "-o") || !strcmp(a, "--fidelity") ||
+        !strcmp(a, "--objective") || !strcmp(a, "--map-budget")) {
       if (i + 1 >= argc) return bad_usage(k_sim_usage, "%s needs a value", a);
       char *v = argv[++i];
       if (!strcmp(a, "--format")) {
         format = v;
       } else if (!strcmp(a, "-o")) {
         out = v;
+      } else if (!strcmp(a, "--objective")) {
+        if (!strcmp(v, "latency")) so.objective = DSE_OBJ_LATENCY;
+        else if (!strcmp(v, "energy")) so.objective = DSE_OBJ_ENERGY;
+        else if (!strcmp(v, "edp")) so.objective = DSE_OBJ_EDP;
+        else if (!strcmp(v, "dram")) so.objective = DSE_OBJ_DRAM;
+        else
+          return bad_usage(k_sim_usage,
+                           "unknown --objective '%s'; expected latency, energy, edp or dram", v);
+      } else if (!strcmp(a, "--map-budget")) {
+        char *end;
+        long b = strtol(v, &end, 10);
+        if (*end || b < 1 || b > 100000)
+          return bad_usage(k_sim_usage, "--map-budget expects an integer from 1 to 100000, got '%s'", v);
+        so.map_budget = (int)b;
+      } else if (!strcmp(v, "cycle")) {
+        so.fidelity = DSE_FIDELITY_CYCLE;
       } else if (strcmp(v, "analytic") != 0) {
         return bad_usage(k_sim_usage,
-                         "unknown --fidelity '%s'; this version has: analytic", v);
+                         "unknown --fidelity '%s'; expected analytic or cycle", v);
       }
     } else if (a[0] == '-' && a[1]) {
       return bad_usage(k_sim_usage, "unknown option '%s'", a);
@@ -197,17 +224,24 @@ static int cmd_sim(dse_ctx *ctx, int argc, char **argv) {
   dse_result *res = NULL;
   int rc = dse_arch_load(ctx, pos[0], &arch);
   if (!rc) rc = wl_load(ctx, pos[1], o.params, o.nparams, "", 0, &wl);
-  if (!rc) rc = dse_simulate(ctx, arch, wl, NULL, &res);
+  if (!rc) rc = dse_simulate(ctx, arch, wl, &so, &res);
   int code = cli_report(ctx, rc);
   if (!rc) {
     core_buf b;
     core_buf_init(&b);
-    if (!strcmp(format, "json"))
+    if (!strcmp(format, "json")) {
       rpt_result_json(res, &b);
-    else if (!strcmp(format, "csv"))
+    } else if (!strcmp(format, "csv")) {
       rpt_result_csv(res, &b);
-    else
+    } else {
       rpt_result_table(res, &b);
+      if (show_mapping) {
+        if (so.fidelity != DSE_FIDELITY_CYCLE)
+          core_buf_puts(&b, "\n(mappings exist at --fidelity cycle)\n");
+        else
+          rpt_result_mappings(res, &b);
+      }
+    }
     code = emit(&b, out);
     core_buf_fini(&b);
   }

@@ -136,6 +136,7 @@ typedef struct search {
   map_objective obj;
   int row_dims[3], nrow, col_dims[3], ncol, stream_dims[3], nstream;
   uint64_t f[NEST_DIMS]; /* spatial factors of the current option */
+  double scale;          /* fraction of each buffer the greedy may use */
 } search;
 
 static int is_in(const int *set, int n, int d) {
@@ -247,7 +248,7 @@ static double level_bytes(const search *s, const plan *pl, int l) {
 }
 
 static int fits(const search *s, const plan *pl, int l) {
-  return level_bytes(s, pl, l) <= s->h->lv[l].capacity / 2;
+  return level_bytes(s, pl, l) <= s->h->lv[l].capacity / 2 * s->scale;
 }
 
 /* Build the nest of a plan. */
@@ -354,6 +355,7 @@ static double estimate(const search *s, const plan *pl, double *lat, double *ene
   switch (s->obj) {
     case MAP_ENERGY: return e;
     case MAP_EDP: return e * t;
+    case MAP_DRAM: return level_bytes_moved[top] + t * 1e-9;
     default: return t + e * 1e-30; /* latency; energy breaks ties */
   }
 }
@@ -427,34 +429,63 @@ static void grow_level(const search *s, plan *pl, int l) {
   }
 }
 
-static double objective_of(map_objective o, const map_eval *e) {
+/* Is evaluation x better than y for the objective?  Latency (and DRAM
+ * bytes) first; within 0.1% of each other, the lower energy wins. */
+static int better(const map_hier *h, map_objective o, const map_eval *x,
+                  const map_eval *y) {
+  double a, b;
   switch (o) {
-    case MAP_ENERGY: return e->energy_j;
-    case MAP_EDP: return e->energy_j * (double)e->cycles;
-    default: return (double)e->cycles + e->energy_j * 1e-30;
+    case MAP_ENERGY: return x->energy_j < y->energy_j;
+    case MAP_EDP: return x->energy_j * (double)x->cycles < y->energy_j * (double)y->cycles;
+    case MAP_DRAM:
+      a = x->bytes[h->nlevels - 1];
+      b = y->bytes[h->nlevels - 1];
+      if (a != b) return a < b;
+      return x->cycles < y->cycles;
+    default:
+      a = (double)x->cycles;
+      b = (double)y->cycles;
+      if (fabs(a - b) > 1e-3 * (a > b ? a : b)) return a < b;
+      return x->energy_j < y->energy_j;
   }
+}
+
+static void setup(search *s, const map_hier *h, const nest_problem *p,
+                  map_objective obj, plan *base) {
+  memset(s, 0, sizeof(*s));
+  s->h = h;
+  s->p = p;
+  s->obj = obj;
+  s->scale = 1;
+  dataflow_dims(s);
+  for (int d = 0; d < NEST_DIMS; d++) s->f[d] = 1;
+  best_factors(s, s->row_dims, s->nrow, h->rows, s->f);
+  best_factors(s, s->col_dims, s->ncol, h->cols, s->f);
+  const int top = h->nlevels - 1;
+  memset(base, 0, sizeof(*base));
+  for (int d = 0; d < NEST_DIMS; d++) {
+    base->A[d] = is_in(s->stream_dims, s->nstream, d) ? 1 : s->f[d];
+    for (int l = 1; l < top; l++) base->E[l][d] = base->A[d];
+    base->E[top][d] = p->bound[d];
+  }
+}
+
+int map_naive(const map_hier *h, const nest_problem *p, nest *n) {
+  search s;
+  plan base;
+  setup(&s, h, p, MAP_LATENCY, &base);
+  build(&s, &base, n);
+  char err[128];
+  return nest_validate(n, err, sizeof err);
 }
 
 int map_search(const map_hier *h, const nest_problem *p, const map_opts *o,
                nest *best, map_eval *ev, uint64_t *evaluated, char *why,
                size_t whyn) {
   search s;
-  memset(&s, 0, sizeof s);
-  s.h = h;
-  s.p = p;
-  s.obj = o ? o->objective : MAP_LATENCY;
-  dataflow_dims(&s);
-  for (int d = 0; d < NEST_DIMS; d++) s.f[d] = 1;
-  best_factors(&s, s.row_dims, s.nrow, h->rows, s.f);
-  best_factors(&s, s.col_dims, s.ncol, h->cols, s.f);
-  const int top = h->nlevels - 1;
   plan base;
-  memset(&base, 0, sizeof base);
-  for (int d = 0; d < NEST_DIMS; d++) {
-    base.A[d] = is_in(s.stream_dims, s.nstream, d) ? 1 : s.f[d];
-    for (int l = 1; l < top; l++) base.E[l][d] = base.A[d];
-    base.E[top][d] = p->bound[d];
-  }
+  setup(&s, h, p, o ? o->objective : MAP_LATENCY, &base);
+  const int top = h->nlevels - 1;
   /* The smallest tiles must fit every buffer. */
   for (int l = 1; l < top; l++) {
     if (fits(&s, &base, l)) continue;
@@ -466,13 +497,27 @@ int map_search(const map_hier *h, const nest_problem *p, const map_opts *o,
     return DSE_ERR_INFEASIBLE;
   }
   uint64_t count = 0;
-  double best_obj = 0;
-  int have = 0;
   int budget = o && o->budget > 0 ? o->budget : 64;
-  /* loop orders: the innermost buffer level and the levels above it */
+  /* The naive mapping (smallest tiles everywhere, every loop at DRAM) is a
+   * candidate too, so the search never returns anything worse. */
+  {
+    nest n;
+    map_eval e;
+    build(&s, &base, &n);
+    map_evaluate(h, &n, &e);
+    count++;
+    *best = n;
+    *ev = e;
+  }
+  /* Loop orders (the innermost buffer level; the levels above it) and a
+   * ladder of capacities: a plan grown in a quarter of a buffer is also a
+   * candidate, so a larger buffer never loses a smaller one's mapping. */
+  static const double scales[] = {1, 0.25, 0.0625, 0.015625};
+  for (size_t sc = 0; sc < DSE_ARRAY_LEN(scales) && (int)count < budget; sc++)
   for (int o1 = 0; o1 < NORD && (int)count < budget; o1++)
     for (int o2 = 0; o2 < NORD && (int)count < budget; o2++) {
       plan pl = base;
+      s.scale = scales[sc];
       pl.order[1] = o1;
       for (int l = 2; l <= top; l++) pl.order[l] = o2;
       for (int l = 1; l < top; l++) grow_level(&s, &pl, l);
@@ -486,12 +531,9 @@ int map_search(const map_hier *h, const nest_problem *p, const map_opts *o,
       map_eval e;
       map_evaluate(h, &n, &e);
       count++;
-      double v = objective_of(s.obj, &e);
-      if (!have || v < best_obj) {
-        best_obj = v;
+      if (better(h, s.obj, &e, ev)) {
         *best = n;
         *ev = e;
-        have = 1;
       }
       if (top == 1) break; /* no buffers: orders above do not differ */
     }

@@ -28,7 +28,7 @@ typedef struct map_hier {
   double bytes; /* per element */
 } map_hier;
 
-typedef enum { MAP_LATENCY, MAP_ENERGY, MAP_EDP } map_objective;
+typedef enum { MAP_LATENCY, MAP_ENERGY, MAP_EDP, MAP_DRAM } map_objective;
 
 typedef struct map_opts {
   map_objective objective;
@@ -53,6 +53,10 @@ DSE_INTERNAL void map_problem_of(const wl_layer *l, nest_problem *p);
 
 /* Exact evaluation of a valid nest. */
 DSE_INTERNAL void map_evaluate(const map_hier *h, const nest *n, map_eval *e);
+
+/* The naive mapping of a problem: the array as the dataflow places it,
+ * one PE-array tile per buffer, every other loop in DRAM. */
+DSE_INTERNAL int map_naive(const map_hier *h, const nest_problem *p, nest *n);
 
 /* Search: the best mapping found for the objective within the budget.
  * Returns 0, or DSE_ERR_INFEASIBLE with a reason (e.g. a buffer too small

@@ -92,15 +92,21 @@ void sys_time(const nest *n, dse_dataflow df, uint64_t rows, uint64_t cols,
     for (int i = 0; i < n->nloops; i++) role[i] = i < j ? R_OUTER : i == j ? R_J : R_INNER;
     t->folds += product(n, role, 0);
   }
-  t->fill_drain = t->folds * (rows + cols - 2);
-  if (df != DSE_DF_OUTPUT_STATIONARY) {
-    /* the stationary tile shifts in, one row per cycle */
-    if (!hide_preload) {
-      t->preload = t->folds * rows;
-    } else {
-      uint64_t avg = t->folds ? t->stream / t->folds : 0;
-      t->preload = rows + (t->folds - 1) * (avg < rows ? rows - avg : 0);
-    }
+  const int loads = df != DSE_DF_OUTPUT_STATIONARY;
+  if (!hide_preload) {
+    /* SCALE-Sim: each fold loads its stationary tile (rows cycles, WS and
+     * IS), streams, and drains before the next starts */
+    t->fill_drain = t->folds * (rows + cols - 2);
+    t->preload = loads ? t->folds * rows : 0;
+  } else {
+    /* double-buffered PEs: the next stationary tile shifts in (or the last
+     * results shift out, OS) while the current one streams, so folds
+     * overlap; a fold still lasts at least the rows cycles that shift
+     * takes.  One fill/drain and one initial load remain. */
+    uint64_t floor_cycles = t->folds * rows;
+    t->fill_drain = rows + cols - 2;
+    t->preload = (loads ? rows : 0) +
+                 (floor_cycles > t->stream ? floor_cycles - t->stream : 0);
   }
   t->cycles = t->stream + t->fill_drain + t->preload;
   uint64_t macs = 1;

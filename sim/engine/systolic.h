@@ -12,7 +12,7 @@ typedef struct sys_timing {
   uint64_t stream;       /* cycles of streaming: sum over steps of the
                             level-0 iterations of the busiest PE */
   uint64_t fill_drain;   /* pipeline fill and drain over all folds */
-  uint64_t preload;      /* stationary loads not hidden behind streaming */
+  uint64_t preload;      /* stationary loads (and shifts) not hidden */
   uint64_t cycles;       /* stream + fill_drain + preload */
   double spatial_util;   /* MACs / (steps x PEs x stream per step) */
   double temporal_util;  /* stream / cycles */
@@ -22,9 +22,10 @@ typedef struct sys_timing {
 DSE_INTERNAL int sys_stationary(dse_dataflow df);
 
 /* Timing of nest n (valid) on a rows x cols array with dataflow df.
- * hide_preload: loads of the next stationary tile overlap the current
- * fold's streaming (double-buffered PE registers); SCALE-Sim's timing is
- * hide_preload = 0. */
+ * hide_preload: double-buffered PEs, consecutive folds overlap: one
+ * fill/drain and one initial load in all, each fold at least `rows` cycles
+ * (the shift of the next tile); 0 is SCALE-Sim's timing, where every fold
+ * loads, streams and drains in turn. */
 DSE_INTERNAL void sys_time(const nest *n, dse_dataflow df, uint64_t rows,
                            uint64_t cols, int hide_preload, sys_timing *t);
 

@@ -57,7 +57,27 @@ expect_err "error: dram.capacity: workload 'llama2_7b' (batch 1) needs" "capacit
 run "$DSE" sim tpu resnet50 -o "$TMP/x.json"; expect_code 2 "unknown arch"
 expect_err "unknown arch preset 'tpu'" "unknown arch"; expect_no_file "$TMP/x.json" "unknown arch"
 run "$DSE" sim tpu-v1 resnet50 --format xml; expect_code 2 "bad format"
-run "$DSE" sim tpu-v1 resnet50 --fidelity cycle; expect_code 2 "cycle fidelity"
+run "$DSE" sim tpu-v1 resnet50 --fidelity cycles; expect_code 2 "unknown fidelity"
+expect_err "unknown --fidelity 'cycles'; expected analytic or cycle" "unknown fidelity"
+run "$DSE" sim tpu-v1 resnet50 --objective speed; expect_code 2 "unknown objective"
+run "$DSE" sim tpu-v1 resnet50 --map-budget 0; expect_code 2 "map budget 0"
+
+# level 2: mapped loop nests and exact accesses
+run "$DSE" sim npu-hbm2e resnet50 --fidelity cycle --format json -o "$TMP/c1.json"
+expect_code 0 "cycle json"
+c=$(cat "$TMP/c1.json")
+for key in '"fidelity": "cycle"' '"accesses": [' '"level": "global_buffer"' '"mapping": "DRAM:' \
+           '"fill_drain_cycles"' '"stall_cycles"' '"temporal_utilization"' \
+           '"dram_achieved_bandwidth_bytes_per_s"'; do
+  case "$c" in *"$key"*) ok ;; *) bad "cycle json lacks $key" ;; esac
+done
+run "$DSE" sim npu-hbm2e resnet50 --fidelity cycle --format json -o "$TMP/c2.json"
+cmp -s "$TMP/c1.json" "$TMP/c2.json" && ok || bad "cycle json is not deterministic"
+run "$DSE" sim tpu-v1 alexnet --fidelity cycle --mapping; expect_code 0 "mapping"
+expect_out "conv1 (c3 227x227 k96 11x11/4" "mapping header"
+expect_out "parallel-for" "mapping loops"
+expect_out "level 2: mapped, exact accesses, systolic timing" "table fidelity"
+run "$DSE" sim tpu-v1 alexnet --mapping; expect_out "(mappings exist at --fidelity cycle)" "mapping at level 1"
 run "$DSE" sim tpu-v1 gpt2 --param phase=decoder; expect_code 2 "bad phase"
 expect_err "did you mean 'decode'?" "bad phase"
 run "$DSE" sim tpu-v1 resnet50 --param seq=5; expect_code 2 "param on plain workload"

@@ -21,4 +21,9 @@
   X(config_mutation_fuzz)           \
   X(nest_counts_match_reference)    \
   X(systolic_timing_by_hand)        \
-  X(nest_counts_scalesim_gemm)
+  X(nest_counts_scalesim_gemm)      \
+  X(level2_invariants)              \
+  X(level2_bandwidth_starved)       \
+  X(level2_buffer_monotonic)        \
+  X(level2_not_worse_than_naive)    \
+  X(level2_scalesim_fold_timing)

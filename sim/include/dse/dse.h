@@ -180,11 +180,36 @@ typedef enum {
 const char *dse_bound_name(dse_bound b);
 const char *dse_limiter_name(dse_limiter l);
 
-typedef enum { DSE_FIDELITY_ANALYTIC } dse_fidelity;
+typedef enum {
+  DSE_FIDELITY_ANALYTIC, /* level 1: roofline (docs/model.md) */
+  DSE_FIDELITY_CYCLE     /* level 2: mapped, exact accesses (docs/engine.md) */
+} dse_fidelity;
+
+typedef enum {
+  DSE_OBJ_LATENCY,
+  DSE_OBJ_ENERGY,
+  DSE_OBJ_EDP,
+  DSE_OBJ_DRAM /* fewest DRAM bytes */
+} dse_objective;
+
+const char *dse_fidelity_name(dse_fidelity f);
+const char *dse_objective_name(dse_objective o);
 
 typedef struct dse_sim_opts {
   dse_fidelity fidelity;
+  dse_objective objective; /* what the level-2 mapper minimizes */
+  int map_budget;          /* exact mapping evaluations per layer; 0 = default */
 } dse_sim_opts;
+
+/* Accesses at one storage level (level 2), per operand: 0 weight, 1 input,
+ * 2 output; counts are elements. */
+typedef struct dse_level_access {
+  const char *level; /* "registers", a buffer name, "DRAM" (borrowed) */
+  uint64_t reads[3], fills[3], updates[3];
+  double bytes;    /* moved at this level */
+  double energy_j; /* their energy */
+  uint64_t cycles; /* transfer time at the level's bandwidth */
+} dse_level_access;
 
 typedef struct dse_layer_result {
   const char *name; /* borrowed from the workload; valid while it lives */
@@ -208,6 +233,14 @@ typedef struct dse_layer_result {
   int input_on_chip;  /* activation input left on chip by the previous layer */
   int output_on_chip; /* output kept on chip for the next layer */
   int fused;          /* activation overlapped with the producing layer */
+  /* level 2 (zero at level 1) */
+  uint64_t stream_cycles, fill_drain_cycles, preload_cycles, stall_cycles;
+  uint64_t mappings_evaluated;
+  double temporal_utilization;
+  double dram_achieved_bandwidth_bytes_per_s;
+  size_t nlevels;
+  dse_level_access *levels; /* owned by the result */
+  char *mapping;            /* the loop nest, owned by the result */
   double energy_j, mac_energy_j, vector_energy_j, sram_energy_j, dram_energy_j;
 } dse_layer_result;
 

@@ -1,0 +1,274 @@
+/* simulate.c: dse_simulate: the layer loop at either fidelity, on-chip
+ * activation chaining, totals, and the level-2 per-layer evaluation. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/engine.h"
+#include "engine/mapper.h"
+
+const char *dse_bound_name(dse_bound b) {
+  return b == DSE_BOUND_COMPUTE ? "compute" : "memory";
+}
+
+const char *dse_limiter_name(dse_limiter l) {
+  static const char *const names[] = {"compute", "vector", "dram", "sram"};
+  return (unsigned)l < 4 ? names[l] : "?";
+}
+
+const char *dse_fidelity_name(dse_fidelity f) {
+  return f == DSE_FIDELITY_CYCLE ? "cycle" : "analytic";
+}
+
+const char *dse_objective_name(dse_objective o) {
+  static const char *const names[] = {"latency", "energy", "edp", "dram"};
+  return (unsigned)o < 4 ? names[o] : "?";
+}
+
+/* ===== level 2 ============================================================ */
+
+/* Mappings found in this run, by problem: identical layers (ResNet's
+ * repeated blocks) are mapped once. */
+typedef struct map_cache_entry {
+  nest_problem prob;
+  unsigned bits;
+  nest best;
+  map_eval ev;
+  uint64_t evaluated;
+  int rc;
+  char why[256];
+} map_cache_entry;
+
+typedef struct map_cache {
+  map_cache_entry *e;
+  size_t n, cap;
+} map_cache;
+
+static const map_cache_entry *map_cached(map_cache *c, const map_hier *h,
+                                         const nest_problem *p, unsigned bits,
+                                         const map_opts *mo) {
+  for (size_t i = 0; i < c->n; i++)
+    if (c->e[i].bits == bits && memcmp(&c->e[i].prob, p, sizeof *p) == 0) return &c->e[i];
+  if (c->n == c->cap) {
+    size_t cap = c->cap ? c->cap * 2 : 32;
+    map_cache_entry *ne = realloc(c->e, cap * sizeof(*ne));
+    if (!ne) return NULL;
+    c->e = ne;
+    c->cap = cap;
+  }
+  map_cache_entry *x = &c->e[c->n];
+  memset(x, 0, sizeof(*x));
+  x->prob = *p;
+  x->bits = bits;
+  x->rc = map_search(h, p, mo, &x->best, &x->ev, &x->evaluated, x->why, sizeof x->why);
+  c->n++;
+  return x;
+}
+
+/* Overwrite an analytic result of a MAC layer with the level-2 numbers. */
+static int eval_cycle(dse_ctx *ctx, const dse_arch *a, const dse_workload *wl,
+                      const wl_layer *l, const dse_sim_opts *opts,
+                      map_cache *cache, dse_layer_result *r) {
+  map_hier h;
+  map_hier_of(a, r->precision, &h);
+  nest_problem p;
+  map_problem_of(l, &p);
+  map_opts mo = {(map_objective)opts->objective, opts->map_budget};
+  const map_cache_entry *m = map_cached(cache, &h, &p, dse_precision_bits(r->precision), &mo);
+  if (!m) return DSE_ERR_NOMEM;
+  if (m->rc) {
+    core_diag(ctx, a->dram_capacity_mark.file, 0, 0,
+              "layer '%s' of workload '%s' cannot be mapped onto arch '%s': %s",
+              l->name, wl->name, a->name, m->why);
+    return m->rc;
+  }
+  const map_eval *e = &m->ev;
+  const int top = h.nlevels - 1;
+  const double bytes = h.bytes;
+  /* causal attention computes the unmasked part only */
+  const double scale = l->macs < l->g * l->m * l->k * l->n
+                           ? (double)l->macs / (double)(l->g * l->m * l->k * l->n)
+                           : 1.0;
+  r->nlevels = (size_t)h.nlevels;
+  r->levels = calloc(r->nlevels, sizeof(*r->levels));
+  core_buf txt;
+  core_buf_init(&txt);
+  map_format(&h, &m->best, &txt);
+  r->mapping = txt.data ? txt.data : calloc(1, 1);
+  if (!r->levels || !r->mapping || txt.oom) return DSE_ERR_NOMEM;
+  double sram_e = 0, sram_cyc = 0, regs_e = e->level_energy_j[0];
+  uint64_t dram_rd = 0, dram_wr = 0;
+  for (int v = 0; v < h.nlevels; v++) {
+    dse_level_access *x = &r->levels[v];
+    x->level = h.lv[v].name;
+    for (int o = 0; o < OPD_COUNT; o++) {
+      x->reads[o] = e->counts.reads[v][o];
+      x->fills[o] = e->counts.fills[v][o];
+      x->updates[o] = e->counts.updates[v][o];
+    }
+    x->bytes = e->bytes[v] * scale;
+    x->energy_j = e->level_energy_j[v] * scale;
+    x->cycles = (uint64_t)ceil((double)e->level_cycles[v] * scale);
+    if (v > 0 && v < top) {
+      sram_e += x->energy_j;
+      if ((double)x->cycles > sram_cyc) sram_cyc = (double)x->cycles;
+    }
+  }
+  /* DRAM: reads of every operand, writes of outputs; on-chip chaining
+   * removes the input read and the output write. */
+  double in_rd = (double)e->counts.reads[top][OPD_I] * bytes;
+  double out_wr = (double)e->counts.updates[top][OPD_O] * bytes;
+  double rd = 0;
+  for (int o = 0; o < OPD_COUNT; o++) rd += (double)e->counts.reads[top][o] * bytes;
+  if (r->input_on_chip) rd -= in_rd;
+  double wr = r->output_on_chip ? 0 : out_wr;
+  dram_rd = (uint64_t)llround(rd * scale);
+  dram_wr = (uint64_t)llround(wr * scale);
+  r->dram_read_bytes = dram_rd;
+  r->dram_write_bytes = dram_wr;
+  r->dram_bytes = dram_rd + dram_wr;
+  const double dram_bpc = a->dram_bw / a->clock_hz;
+  r->dram_cycles = (uint64_t)ceil((double)r->dram_bytes / dram_bpc);
+  r->sram_cycles = (uint64_t)ceil(sram_cyc);
+  r->sram_read_bytes = r->sram_write_bytes = 0;
+  for (int v = 1; v < top; v++) {
+    for (int o = 0; o < OPD_COUNT; o++) {
+      r->sram_read_bytes += (uint64_t)((double)e->counts.reads[v][o] * bytes * scale);
+      r->sram_write_bytes += (uint64_t)((double)(e->counts.fills[v][o] + e->counts.updates[v][o]) *
+                                        bytes * scale);
+    }
+  }
+  /* compute: folds, streaming, fill/drain, preload */
+  r->compute_cycles = (uint64_t)ceil((double)e->timing.cycles * scale);
+  r->stream_cycles = (uint64_t)ceil((double)e->timing.stream * scale);
+  r->fill_drain_cycles = (uint64_t)ceil((double)e->timing.fill_drain * scale);
+  r->preload_cycles = (uint64_t)ceil((double)e->timing.preload * scale);
+  r->folds = e->timing.folds;
+  r->mappings_evaluated = m->evaluated;
+  r->cycles = r->compute_cycles;
+  r->limiter = DSE_LIMIT_COMPUTE;
+  if (r->dram_cycles > r->cycles) {
+    r->cycles = r->dram_cycles;
+    r->limiter = DSE_LIMIT_DRAM;
+  }
+  if (r->sram_cycles > r->cycles) {
+    r->cycles = r->sram_cycles;
+    r->limiter = DSE_LIMIT_SRAM;
+  }
+  r->stall_cycles = r->cycles - r->compute_cycles;
+  r->bound = r->limiter == DSE_LIMIT_COMPUTE ? DSE_BOUND_COMPUTE : DSE_BOUND_MEMORY;
+  r->latency_s = (double)r->cycles / a->clock_hz;
+  const double pes = (double)(a->rows * a->cols);
+  r->utilization = (double)l->macs / ((double)r->cycles * pes);
+  r->spatial_utilization = e->timing.spatial_util;
+  r->temporal_utilization = e->timing.temporal_util;
+  r->intensity_ops_per_byte = r->dram_bytes ? (double)r->ops / (double)r->dram_bytes : 0;
+  r->achieved_ops_per_s = (double)r->ops / r->latency_s;
+  const double peak = 2.0 * pes * a->clock_hz;
+  const double roof = a->dram_bw * r->intensity_ops_per_byte;
+  r->roofline_ops_per_s = r->dram_bytes && roof < peak ? roof : peak;
+  r->dram_achieved_bandwidth_bytes_per_s = (double)r->dram_bytes / r->latency_s;
+  r->mac_energy_j = e->mac_energy_j * scale + regs_e * scale;
+  r->sram_energy_j = sram_e;
+  r->dram_energy_j = (double)r->dram_bytes * 8.0 * a->dram_j_per_bit;
+  r->energy_j = r->mac_energy_j + r->vector_energy_j + r->sram_energy_j + r->dram_energy_j;
+  return 0;
+}
+
+/* ===== public entry ====================================================== */
+
+int dse_simulate(dse_ctx *ctx, const dse_arch *arch, const dse_workload *wl,
+                 const dse_sim_opts *opts, dse_result **out) {
+  *out = NULL;
+  eng_footprint fp;
+  eng_footprint_of(wl, arch->precision, &fp);
+  if ((double)fp.total > arch->dram_capacity) {
+    char need[32], cap[32], w[32], kv[32], act[32], shortby[32];
+    core_fmt_bytes((double)fp.total, need, sizeof need);
+    core_fmt_bytes(arch->dram_capacity, cap, sizeof cap);
+    core_fmt_bytes((double)fp.weights, w, sizeof w);
+    core_fmt_bytes((double)fp.persistent, kv, sizeof kv);
+    core_fmt_bytes((double)fp.activations, act, sizeof act);
+    core_fmt_bytes((double)fp.total - arch->dram_capacity, shortby, sizeof shortby);
+    core_diag(ctx, arch->dram_capacity_mark.file, arch->dram_capacity_mark.line,
+              arch->dram_capacity_mark.col,
+              "dram.capacity: workload '%s' (batch %llu) needs %s of DRAM "
+              "(weights %s, KV cache %s, largest layer activations %s) but "
+              "arch '%s' has %s: short by %s",
+              wl->name, (unsigned long long)wl->batch, need, w, kv, act,
+              arch->name, cap, shortby);
+    return DSE_ERR_INFEASIBLE;
+  }
+  dse_result *res = calloc(1, sizeof(*res));
+  if (!res) return DSE_ERR_NOMEM;
+  res->layers = calloc(wl->nlayers ? wl->nlayers : 1, sizeof(*res->layers));
+  if (!res->layers) {
+    free(res);
+    return DSE_ERR_NOMEM;
+  }
+  res->arch = arch;
+  res->workload = wl;
+  dse_sim_opts o = {DSE_FIDELITY_ANALYTIC, DSE_OBJ_LATENCY, 0};
+  if (opts) o = *opts;
+  res->fidelity = o.fidelity;
+  res->nlayers = wl->nlayers;
+  eng_prep prep;
+  eng_prepare(arch, &prep);
+  dse_total_result *t = &res->total;
+  eng_link link = {0, 0};
+  map_cache cache = {NULL, 0, 0};
+  for (size_t i = 0; i < wl->nlayers; i++) {
+    dse_layer_result *r = &res->layers[i];
+    link.output_on_chip = eng_keep_output(&prep, wl, i);
+    eng_eval_layer(&prep, wl, &wl->layers[i], &link, r);
+    link.input_on_chip = link.output_on_chip;
+    if (o.fidelity == DSE_FIDELITY_CYCLE && wl->layers[i].macs > 0) {
+      int rc = eval_cycle(ctx, arch, wl, &wl->layers[i], &o, &cache, r);
+      if (rc) {
+        free(cache.e);
+        dse_result_free(res);
+        return rc;
+      }
+    }
+    if (i > 0) eng_fuse_activation(&prep, &res->layers[i - 1], r);
+    t->macs += r->macs;
+    t->ops += r->ops;
+    t->vector_ops += r->vector_ops;
+    t->cycles += r->cycles;
+    t->dram_bytes += r->dram_bytes;
+    t->dram_read_bytes += r->dram_read_bytes;
+    t->dram_write_bytes += r->dram_write_bytes;
+    t->input_bytes += r->input_bytes;
+    t->weight_bytes += r->weight_bytes;
+    t->output_bytes += r->output_bytes;
+    t->mac_energy_j += r->mac_energy_j;
+    t->vector_energy_j += r->vector_energy_j;
+    t->sram_energy_j += r->sram_energy_j;
+    t->dram_energy_j += r->dram_energy_j;
+    if (r->bound == DSE_BOUND_COMPUTE)
+      t->compute_bound_layers++;
+    else
+      t->memory_bound_layers++;
+  }
+  free(cache.e);
+  t->footprint_bytes = fp.total;
+  t->latency_s = (double)t->cycles / arch->clock_hz;
+  t->throughput_inf_per_s = t->latency_s > 0 ? (double)wl->batch / t->latency_s : 0;
+  t->achieved_ops_per_s = t->latency_s > 0 ? (double)t->ops / t->latency_s : 0;
+  t->utilization = t->cycles ? (double)t->macs / ((double)t->cycles * prep.pes) : 0;
+  t->energy_j = t->mac_energy_j + t->vector_energy_j + t->sram_energy_j +
+                t->dram_energy_j;
+  t->pj_per_mac = t->macs ? t->energy_j / (double)t->macs * 1e12 : 0;
+  *out = res;
+  return 0;
+}
+
+void dse_result_free(dse_result *res) {
+  if (!res) return;
+  for (size_t i = 0; res->layers && i < res->nlayers; i++) {
+    free(res->layers[i].levels);
+    free(res->layers[i].mapping);
+  }
+  free(res->layers);
+  free(res);
+}

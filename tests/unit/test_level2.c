@@ -1,0 +1,222 @@
+/* test_level2.c: the cycle-approximate level (--fidelity cycle): its
+ * invariants on every zoo network x preset, and SCALE-Sim parity. */
+#include "engine/mapper.h"
+#include "helpers.h"
+#include "task.h"
+
+static const char *const k_presets[] = {"tpu-v1", "edge-npu", "npu-hbm2e",
+                                        "npu-gddr6", NULL};
+static const char *const k_zoo[] = {"alexnet", "vgg16", "resnet50",
+                                    "mobilenet_v2", "bert_base", "gpt2", NULL};
+
+static dse_result *sim2(dse_ctx *ctx, const dse_arch *a, const dse_workload *wl,
+                        dse_objective obj) {
+  dse_sim_opts o = {DSE_FIDELITY_CYCLE, obj, 0};
+  dse_result *r = NULL;
+  int rc = dse_simulate(ctx, a, wl, &o, &r);
+  if (rc) FAIL_AT("level-2 simulate failed: %s: %s", dse_strerror(rc), t_first_diag(ctx));
+  return r;
+}
+
+/* Input rows (or columns) a convolution reads at all: x = o*stride +
+ * f*dilation - pad inside [0, size).  A 1x1 stride-2 layer reads a quarter
+ * of its input. */
+static uint64_t used(uint64_t size, uint64_t outs, uint64_t f, uint64_t st,
+                     uint64_t dl, uint64_t pad) {
+  uint64_t n = 0;
+  for (uint64_t x = 0; x < size; x++) {
+    int hit = 0;
+    for (uint64_t o = 0; o < outs && !hit; o++)
+      for (uint64_t r = 0; r < f && !hit; r++) hit = o * st + r * dl == x + pad;
+    n += hit;
+  }
+  return n;
+}
+
+/* The bytes that must cross the DRAM interface at least once. */
+static double must_move(const dse_workload *wl, size_t i, const dse_layer_result *l) {
+  const wl_layer *w = &wl->layers[i];
+  double in = (double)l->input_bytes;
+  if (w->type == DSE_LAYER_CONV2D) {
+    double frac = (double)used(w->geo.h, w->geo.p, w->geo.r, w->geo.stride, w->geo.dilation, w->geo.pad) /
+                  (double)w->geo.h *
+                  (double)used(w->geo.w, w->geo.q, w->geo.s, w->geo.stride, w->geo.dilation, w->geo.pad) /
+                  (double)w->geo.w;
+    in *= frac;
+  }
+  return (double)l->weight_bytes + (l->input_on_chip ? 0 : in) +
+         (l->output_on_chip ? 0 : (double)l->output_bytes);
+}
+
+/* The physical floor of a layer: its MACs on every PE, and what must cross
+ * the DRAM interface. */
+static double floor_cycles(const dse_arch *a, const dse_workload *wl, size_t i,
+                           const dse_layer_result *l) {
+  double pes = (double)(a->rows * a->cols);
+  double compute = (double)l->macs / pes;
+  double mem = must_move(wl, i, l) / (a->dram_bw / a->clock_hz);
+  return compute > mem ? compute : mem;
+}
+
+TEST_IMPL(level2_invariants) {
+  dse_ctx *ctx = t_ctx();
+  int layers = 0;
+  for (size_t ai = 0; k_presets[ai]; ai++) {
+    dse_arch *a = t_arch(ctx, k_presets[ai]);
+    for (size_t wi = 0; k_zoo[wi]; wi++) {
+      dse_workload *wl = t_wl(ctx, k_zoo[wi], NULL, NULL, NULL, NULL);
+      dse_result *r = sim2(ctx, a, wl, DSE_OBJ_LATENCY);
+      for (size_t i = 0; i < r->nlayers; i++) {
+        const dse_layer_result *l = &r->layers[i];
+        if (!l->macs) continue;
+        layers++;
+        /* never beats the roofline floor */
+        double fl = floor_cycles(a, wl, i, l);
+        if ((double)l->cycles < fl * (1 - 1e-9))
+          FAIL_AT("%s/%s/%s: %llu cycles beat the floor %.0f", k_presets[ai], k_zoo[wi],
+                  l->name, (unsigned long long)l->cycles, fl);
+        /* exact DRAM traffic covers every needed element at least once */
+        if ((double)l->dram_bytes < must_move(wl, i, l) * (1 - 1e-9))
+          FAIL_AT("%s/%s/%s: %llu DRAM bytes, less than the %.0f needed", k_presets[ai],
+                  k_zoo[wi], l->name, (unsigned long long)l->dram_bytes, must_move(wl, i, l));
+        /* compute-bound: the mapping's compute time, fill/drain included */
+        ASSERT_U64_EQ(l->compute_cycles,
+                      l->stream_cycles + l->fill_drain_cycles + l->preload_cycles);
+        if (l->bound == DSE_BOUND_COMPUTE)
+          ASSERT((double)l->cycles <= 1.02 * (double)l->compute_cycles);
+        ASSERT_U64_EQ(l->cycles, l->compute_cycles + l->stall_cycles);
+        ASSERT(l->spatial_utilization > 0 && l->spatial_utilization <= 1 + 1e-12);
+        ASSERT(l->temporal_utilization > 0 && l->temporal_utilization <= 1 + 1e-12);
+        ASSERT(l->mapping != NULL && l->nlevels >= 2);
+      }
+      dse_result_free(r);
+      dse_workload_free(wl);
+    }
+    dse_arch_free(a);
+  }
+  printf("%d mapped layers checked\n", layers);
+  dse_ctx_free(ctx);
+  return 0;
+}
+
+/* Starved of DRAM bandwidth, memory-bound layers take bytes / bandwidth. */
+TEST_IMPL(level2_bandwidth_starved) {
+  dse_ctx *ctx = t_ctx();
+  dse_arch *base = t_arch(ctx, "npu-hbm2e");
+  dse_arch *slow = t_arch_with(ctx, base, "dram.bandwidth", "1 GB/s");
+  dse_workload *wl = t_wl(ctx, "resnet50", NULL, NULL, NULL, NULL);
+  dse_result *r = sim2(ctx, slow, wl, DSE_OBJ_LATENCY);
+  int memory = 0;
+  for (size_t i = 0; i < r->nlayers; i++) {
+    const dse_layer_result *l = &r->layers[i];
+    if (!l->macs || l->limiter != DSE_LIMIT_DRAM) continue;
+    memory++;
+    double ideal = (double)l->dram_bytes / (1e9 / slow->clock_hz);
+    ASSERT_NEAR((double)l->cycles, ideal, 0.02);
+  }
+  ASSERT(memory > 40);
+  dse_result_free(r);
+  dse_workload_free(wl);
+  dse_arch_free(slow);
+  dse_arch_free(base);
+  dse_ctx_free(ctx);
+  return 0;
+}
+
+/* More buffer never raises the traffic-optimal mapping's DRAM bytes. */
+TEST_IMPL(level2_buffer_monotonic) {
+  dse_ctx *ctx = t_ctx();
+  dse_arch *base = t_arch(ctx, "edge-npu");
+  static const char *const sizes[] = {"256 KiB", "1 MiB", "4 MiB", "16 MiB"};
+  dse_workload *wl = t_wl(ctx, "resnet50", NULL, NULL, NULL, NULL);
+  dse_result *prev = NULL;
+  for (size_t k = 0; k < 4; k++) {
+    dse_arch *a = t_arch_with(ctx, base, "buffers.1.size", sizes[k]);
+    dse_result *r = sim2(ctx, a, wl, DSE_OBJ_DRAM);
+    if (prev)
+      for (size_t i = 0; i < r->nlayers; i++)
+        if (r->layers[i].macs && r->layers[i].dram_bytes > prev->layers[i].dram_bytes)
+          FAIL_AT("%s: %s buffer moves %llu DRAM bytes, the smaller one %llu",
+                  r->layers[i].name, sizes[k], (unsigned long long)r->layers[i].dram_bytes,
+                  (unsigned long long)prev->layers[i].dram_bytes);
+    dse_result_free(prev);
+    prev = r;
+    dse_arch_free(a);
+  }
+  dse_result_free(prev);
+  dse_workload_free(wl);
+  dse_arch_free(base);
+  dse_ctx_free(ctx);
+  return 0;
+}
+
+/* The mapper never returns a mapping worse than the naive one. */
+TEST_IMPL(level2_not_worse_than_naive) {
+  dse_ctx *ctx = t_ctx();
+  static const dse_objective objs[] = {DSE_OBJ_LATENCY, DSE_OBJ_ENERGY};
+  for (size_t ai = 0; k_presets[ai]; ai++) {
+    dse_arch *a = t_arch(ctx, k_presets[ai]);
+    dse_workload *wl = t_wl(ctx, "resnet50", NULL, NULL, NULL, NULL);
+    map_hier h;
+    map_hier_of(a, a->precision, &h);
+    for (size_t i = 0; i < wl->nlayers; i++) {
+      const wl_layer *l = &wl->layers[i];
+      if (!l->macs) continue;
+      nest_problem p;
+      map_problem_of(l, &p);
+      nest naive, best;
+      ASSERT_INT_EQ(map_naive(&h, &p, &naive), 0);
+      map_eval en, eb;
+      map_evaluate(&h, &naive, &en);
+      for (int o = 0; o < 2; o++) {
+        map_opts mo = {(map_objective)objs[o], 0};
+        uint64_t cnt;
+        char why[256];
+        ASSERT_INT_EQ(map_search(&h, &p, &mo, &best, &eb, &cnt, why, sizeof why), 0);
+        if (objs[o] == DSE_OBJ_LATENCY)
+          ASSERT(eb.cycles <= en.cycles);
+        else
+          ASSERT(eb.energy_j <= en.energy_j * (1 + 1e-12));
+      }
+    }
+    dse_workload_free(wl);
+    dse_arch_free(a);
+  }
+  dse_ctx_free(ctx);
+  return 0;
+}
+
+/* SCALE-Sim parity: a 32x32 weight-stationary array (SCALE-Sim's timing,
+ * no double buffering) on GEMMs, one buffer level: every fold costs
+ * 2R + C + T - 2 cycles.  M=100, N=30, K=70 on 32x32: rows <- K (3 folds),
+ * cols <- N (1 fold), T = 100: 3 x (64 + 32 + 100 - 2) = 582 cycles. */
+TEST_IMPL(level2_scalesim_fold_timing) {
+  dse_ctx *ctx = t_ctx();
+  const char *data = getenv("DSE_DATA_DIR");
+  char cfg[1024], csv[1024];
+  snprintf(cfg, sizeof cfg, "%s/tests/data/scalesim/tiny_ws_user.cfg", data ? data : ".");
+  snprintf(csv, sizeof csv, "%s/tests/data/scalesim/gemms.csv", data ? data : ".");
+  dse_arch *a = NULL;
+  ASSERT_INT_EQ(dse_arch_load(ctx, cfg, &a), 0);
+  dse_arch *big = t_arch_with(ctx, a, "pe_array.rows", "32");
+  dse_arch *arr = t_arch_with(ctx, big, "pe_array.cols", "32");
+  dse_arch *fast = t_arch_with(ctx, arr, "dram.bandwidth", "1 PB/s");
+  dse_workload *wl = NULL;
+  ASSERT_INT_EQ(dse_workload_load(ctx, csv, NULL, 0, &wl), 0);
+  dse_result *r = sim2(ctx, fast, wl, DSE_OBJ_LATENCY);
+  /* Odd_100x30x70 */
+  ASSERT_U64_EQ(r->layers[0].folds, 3);
+  ASSERT_U64_EQ(r->layers[0].compute_cycles, 3 * (64 + 32 + 100 - 2));
+  /* GEMV_1x256x512: K = 512 on 32 rows (16 folds), N = 256 on 32 cols (8),
+   * T = 1: 128 folds x (64 + 32 + 1 - 2) */
+  ASSERT_U64_EQ(r->layers[1].folds, 128);
+  ASSERT_U64_EQ(r->layers[1].compute_cycles, 128 * (64 + 32 + 1 - 2));
+  dse_result_free(r);
+  dse_workload_free(wl);
+  dse_arch_free(fast);
+  dse_arch_free(arr);
+  dse_arch_free(big);
+  dse_arch_free(a);
+  dse_ctx_free(ctx);
+  return 0;
+}
