@@ -588,7 +588,7 @@ static void push_arch_table(lua_State *L, const dse_arch *a) {
 static void push_result(lua_State *L, const dse_result *res) {
   const dse_workload *wl = res->workload;
   lua_createtable(L, 0, 6);
-  lua_pushliteral(L, "analytic"); lua_setfield(L, -2, "fidelity");
+  lua_pushstring(L, dse_fidelity_name(res->fidelity)); lua_setfield(L, -2, "fidelity");
   lua_pushboolean(L, 1); lua_setfield(L, -2, "feasible");
   push_arch_table(L, res->arch);
   lua_setfield(L, -2, "arch");
@@ -619,25 +619,81 @@ static void push_result(lua_State *L, const dse_result *res) {
     lua_pushstring(L, dse_limiter_name(r->limiter)); lua_setfield(L, -2, "limiter");
     for (size_t k = 0; k < rpt_nlayer_fields; k++)
       set_num_field(L, &rpt_layer_fields[k], r);
+    if (r->mapping) {
+      lua_pushstring(L, r->mapping);
+      lua_setfield(L, -2, "mapping");
+    }
+    if (r->nlevels) {
+      static const char *const opn[] = {"weight", "input", "output"};
+      lua_createtable(L, (int)r->nlevels, 0);
+      for (size_t v = 0; v < r->nlevels; v++) {
+        const dse_level_access *x = &r->levels[v];
+        lua_createtable(L, 0, 7);
+        lua_pushstring(L, x->level); lua_setfield(L, -2, "level");
+        lua_pushnumber(L, x->bytes); lua_setfield(L, -2, "bytes");
+        lua_pushnumber(L, x->energy_j); lua_setfield(L, -2, "energy_j");
+        lua_pushinteger(L, (lua_Integer)x->cycles); lua_setfield(L, -2, "cycles");
+        for (int o = 0; o < 3; o++) {
+          lua_createtable(L, 0, 3);
+          lua_pushinteger(L, (lua_Integer)x->reads[o]); lua_setfield(L, -2, "reads");
+          lua_pushinteger(L, (lua_Integer)x->fills[o]); lua_setfield(L, -2, "fills");
+          lua_pushinteger(L, (lua_Integer)x->updates[o]); lua_setfield(L, -2, "updates");
+          lua_setfield(L, -2, opn[o]);
+        }
+        lua_rawseti(L, -2, (lua_Integer)(v + 1));
+      }
+      lua_setfield(L, -2, "accesses");
+    }
     lua_rawseti(L, -2, (lua_Integer)(i + 1));
   }
   lua_setfield(L, -2, "layers");
 }
 
-static void check_opts(lua_State *L, int idx) {
+/* One simulation option from key k (value on top of the stack); returns 0
+ * when k is not an option. */
+static int sim_option(lua_State *L, const char *fn, const char *k, dse_sim_opts *o) {
+  if (!strcmp(k, "fidelity")) {
+    const char *v = lua_tostring(L, -1);
+    if (v && !strcmp(v, "analytic"))
+      o->fidelity = DSE_FIDELITY_ANALYTIC;
+    else if (v && !strcmp(v, "cycle"))
+      o->fidelity = DSE_FIDELITY_CYCLE;
+    else
+      luaL_error(L, "%s: unknown fidelity '%s'; expected analytic or cycle", fn,
+                 v ? v : luaL_typename(L, -1));
+    return 1;
+  }
+  if (!strcmp(k, "objective")) {
+    static const char *const names[] = {"latency", "energy", "edp", "dram", NULL};
+    const char *v = lua_tostring(L, -1);
+    for (int i = 0; v && names[i]; i++)
+      if (!strcmp(v, names[i])) {
+        o->objective = (dse_objective)i;
+        return 1;
+      }
+    luaL_error(L, "%s: unknown objective '%s'; expected latency, energy, edp or dram", fn,
+               v ? v : luaL_typename(L, -1));
+  }
+  if (!strcmp(k, "map_budget")) {
+    int isint = 0;
+    lua_Integer b = lua_tointegerx(L, -1, &isint);
+    if (!isint || b < 1 || b > 100000)
+      luaL_error(L, "%s: map_budget must be an integer from 1 to 100000", fn);
+    o->map_budget = (int)b;
+    return 1;
+  }
+  return 0;
+}
+
+static void check_opts(lua_State *L, int idx, dse_sim_opts *o) {
   if (lua_isnoneornil(L, idx)) return;
   luaL_checktype(L, idx, LUA_TTABLE);
   lua_pushnil(L);
   while (lua_next(L, idx)) {
     const char *k = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : "?";
-    if (strcmp(k, "fidelity") == 0) {
-      const char *v = lua_tostring(L, -1);
-      if (!v || strcmp(v, "analytic"))
-        luaL_error(L, "dse.simulate: unknown fidelity '%s'; this version has: analytic",
-                   v ? v : luaL_typename(L, -1));
-    } else {
-      luaL_error(L, "dse.simulate: unknown option '%s'; expected: fidelity", k);
-    }
+    if (!sim_option(L, "dse.simulate", k, o))
+      luaL_error(L, "dse.simulate: unknown option '%s'; expected fidelity, objective "
+                    "or map_budget", k);
     lua_pop(L, 1);
   }
 }
@@ -645,10 +701,10 @@ static void check_opts(lua_State *L, int idx) {
 /* Simulate; on infeasible returns 0 with a reason string pushed.
  * [-0, +1, e] */
 static int simulate_push(lua_State *L, const dse_arch *a, const dse_workload *wl,
-                         int raise) {
+                         const dse_sim_opts *o, int raise) {
   dse_ctx *ctx = get_ctx(L);
   dse_result *res = NULL;
-  int rc = dse_simulate(ctx, a, wl, NULL, &res);
+  int rc = dse_simulate(ctx, a, wl, o, &res);
   if (rc == DSE_ERR_INFEASIBLE && !raise) {
     push_diags(L, ctx, rc);
     return 0;
@@ -663,10 +719,11 @@ static int simulate_push(lua_State *L, const dse_arch *a, const dse_workload *wl
 static int l_simulate(lua_State *L) {
   luaL_checkany(L, 1);
   luaL_checkany(L, 2);
-  check_opts(L, 3);
+  dse_sim_opts o = {DSE_FIDELITY_ANALYTIC, DSE_OBJ_LATENCY, 0};
+  check_opts(L, 3, &o);
   dse_arch *a = push_arch(L, 1);
   dse_workload *wl = push_wl(L, 2, 0);
-  simulate_push(L, a, wl, 1);
+  simulate_push(L, a, wl, &o, 1);
   return 1;
 }
 
@@ -676,11 +733,13 @@ static int l_simulate(lua_State *L) {
  * -> list of results.  [-0, +1, e] */
 static int l_sweep(lua_State *L) {
   luaL_checktype(L, 1, LUA_TTABLE);
-  static const char *const keys[] = {"arch", "workload", "workloads", "grid", NULL};
+  static const char *const keys[] = {"arch", "workload", "workloads", "grid",
+                                     "fidelity", "objective", "map_budget", NULL};
+  dse_sim_opts so = {DSE_FIDELITY_ANALYTIC, DSE_OBJ_LATENCY, 0};
   lua_pushnil(L);
   while (lua_next(L, 1)) {
     const char *k = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : "?";
-    int ok = 0;
+    int ok = sim_option(L, "dse.sweep", k, &so);
     for (int i = 0; keys[i]; i++) ok |= !strcmp(k, keys[i]);
     if (!ok) {
       const char *s = core_did_you_mean(k, keys);
@@ -765,7 +824,7 @@ static int l_sweep(lua_State *L) {
     for (int w = 1; w <= nw; w++) {
       lua_rawgeti(L, wls, w);
       const dse_workload *wl = check_wl(L, -1);
-      if (!simulate_push(L, variant, wl, 0)) {
+      if (!simulate_push(L, variant, wl, &so, 0)) {
         /* Infeasible: a result with the reason instead of a crash. */
         const char *reason = lua_tostring(L, -1);
         lua_createtable(L, 0, 5);

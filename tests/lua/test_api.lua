@@ -57,6 +57,20 @@ H.eq(fc.dram_bytes, 16777216 + 8192, "fc DRAM bytes")
 H.eq(fc.limiter, "dram", "fc limiter")
 H.eq(dse.simulate("edge-npu", "alexnet").total.macs, 724406816, "alexnet by name")
 
+-- level 2: mapped, with exact accesses per level
+local c = dse.simulate("npu-hbm2e", "alexnet", { fidelity = "cycle", objective = "energy" })
+H.eq(c.fidelity, "cycle", "cycle fidelity")
+H.eq(c.total.macs, 724406816, "cycle MACs")
+local conv1 = c.layers[1]
+H.check(conv1.mapping:find("parallel-for", 1, true), "mapping text")
+H.eq(conv1.accesses[1].level, "registers", "innermost level")
+H.eq(conv1.accesses[#conv1.accesses].level, "DRAM", "outermost level")
+H.eq(conv1.accesses[1].weight.reads, conv1.macs, "every MAC reads a stationary weight")
+H.eq(conv1.cycles, conv1.compute_cycles + conv1.stall_cycles, "cycles = compute + stalls")
+local sw = dse.sweep { arch = "edge-npu", workload = "alexnet", fidelity = "cycle",
+                       grid = { ["buffers.1.size"] = { "256 KiB", "2 MiB" } } }
+H.eq(sw[1].fidelity, "cycle", "sweep at level 2")
+
 -- determinism
 local r2 = dse.simulate(tpu, rn)
 H.eq(r2.total.latency_s, r.total.latency_s, "deterministic latency")
