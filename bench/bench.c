@@ -8,6 +8,7 @@
 #include "config/arch.h"
 #include "config/workload.h"
 #include "engine/engine.h"
+#include "engine/mapper.h"
 
 static double now(void) {
   struct timespec ts;
@@ -51,12 +52,13 @@ static double layer_rate(const dse_arch *a, const dse_workload *wl, double secs,
 }
 
 static double point_time(dse_ctx *ctx, const dse_arch *a, const dse_workload *wl,
-                         double secs) {
+                         double secs, dse_fidelity f) {
   unsigned long long n = 0;
   double t0 = now(), t;
+  dse_sim_opts o = {f, DSE_OBJ_LATENCY, 0};
   do {
     dse_result *r = NULL;
-    if (dse_simulate(ctx, a, wl, NULL, &r)) die(ctx, "simulate");
+    if (dse_simulate(ctx, a, wl, &o, &r)) die(ctx, "simulate");
     dse_result_free(r);
     n++;
     t = now() - t0;
@@ -81,7 +83,7 @@ int main(int argc, char **argv) {
     if (dse_workload_load(ctx, cases[c][1], NULL, 0, &wl)) die(ctx, cases[c][1]);
     double checksum;
     double rate = layer_rate(a, wl, secs, &checksum);
-    double pt = point_time(ctx, a, wl, secs);
+    double pt = point_time(ctx, a, wl, secs, DSE_FIDELITY_ANALYTIC);
     printf("%-12s %-10s %7zu %18.0f %16.1f %16.2f\n", cases[c][0], cases[c][1],
            wl->nlayers, rate, 1e9 / rate, pt * 1e6);
     if (checksum < 0) printf("(checksum %g)\n", checksum);
@@ -89,6 +91,46 @@ int main(int argc, char **argv) {
     dse_arch_free(a);
   }
   printf("\ntarget: >= 1,000,000 analytic layer evaluations per second\n");
+
+  /* Level 2: exact mapping evaluations per second, and a full ResNet-50
+   * design point (mapper included) on the 128x128 weight-stationary NPU
+   * with two SRAM levels. */
+  printf("\nlevel 2 (mapper + exact accesses + systolic timing)\n");
+  printf("%-12s %-10s %16s %16s %14s\n", "arch", "workload", "mappings/s",
+         "us per mapping", "ms per point");
+  static const char *const l2[][2] = {
+      {"npu-hbm2e", "resnet50"}, {"tpu-v1", "resnet50"}, {"npu-hbm2e", "gpt2"}};
+  for (size_t c = 0; c < sizeof l2 / sizeof l2[0]; c++) {
+    dse_arch *a = NULL;
+    dse_workload *wl = NULL;
+    if (dse_arch_load(ctx, l2[c][0], &a)) die(ctx, l2[c][0]);
+    if (dse_workload_load(ctx, l2[c][1], NULL, 0, &wl)) die(ctx, l2[c][1]);
+    map_hier h;
+    map_hier_of(a, a->precision, &h);
+    /* evaluate the naive mapping of every MAC layer, repeatedly */
+    unsigned long long evals = 0;
+    double t0 = now(), t;
+    do {
+      for (size_t i = 0; i < wl->nlayers; i++) {
+        if (!wl->layers[i].macs) continue;
+        nest_problem p;
+        map_problem_of(&wl->layers[i], &p);
+        nest n;
+        map_eval e;
+        if (map_naive(&h, &p, &n) == 0) {
+          map_evaluate(&h, &n, &e);
+          evals++;
+        }
+      }
+      t = now() - t0;
+    } while (t < secs);
+    double pt = point_time(ctx, a, wl, secs, DSE_FIDELITY_CYCLE);
+    printf("%-12s %-10s %16.0f %16.1f %14.2f\n", l2[c][0], l2[c][1], (double)evals / t,
+           t / (double)evals * 1e6, pt * 1e3);
+    dse_workload_free(wl);
+    dse_arch_free(a);
+  }
+  printf("\ntarget: under 20 ms per ResNet-50 design point at level 2\n");
   dse_ctx_free(ctx);
   return 0;
 }

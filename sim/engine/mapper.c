@@ -137,6 +137,8 @@ typedef struct search {
   int row_dims[3], nrow, col_dims[3], ncol, stream_dims[3], nstream;
   uint64_t f[NEST_DIMS]; /* spatial factors of the current option */
   double scale;          /* fraction of each buffer the greedy may use */
+  uint64_t cand[NEST_DIMS][64]; /* tile candidates per dim, ascending */
+  int ncand[NEST_DIMS];
 } search;
 
 static int is_in(const int *set, int n, int d) {
@@ -384,6 +386,16 @@ static int candidates(uint64_t lo, uint64_t bound, uint64_t *out, int max) {
   return m;
 }
 
+/* Set level l's tile of dim d to v (the stream tile too at level 1) and
+ * keep the outer buffer levels at least as large. */
+static void set_tile(const search *s, plan *pl, int l, int d, uint64_t v) {
+  const int top = s->h->nlevels - 1;
+  pl->E[l][d] = v;
+  if (l == 1 && is_in(s->stream_dims, s->nstream, d)) pl->A[d] = v;
+  for (int u = l + 1; u < top && u < NEST_MAX_LEVELS; u++)
+    if (pl->E[u][d] < v) pl->E[u][d] = v;
+}
+
 /* Grow level l's tiles greedily from the level below under its capacity. */
 static void grow_level(const search *s, plan *pl, int l) {
   const int top = s->h->nlevels - 1;
@@ -399,15 +411,13 @@ static void grow_level(const search *s, plan *pl, int l) {
     uint64_t best_v = 0;
     double best = cur;
     for (int d = 0; d < NEST_DIMS; d++) {
-      uint64_t cands[64];
-      int nc = candidates(pl->E[l][d], s->p->bound[d], cands, 64);
-      for (int c = 0; c < nc; c++) {
+      const uint64_t *cands = s->cand[d];
+      int nc = s->ncand[d], tried = 0;
+      for (int c = 0; c < nc && tried < 3; c++) {
         if (cands[c] <= pl->E[l][d]) continue;
+        tried++;
         plan t = *pl;
-        t.E[l][d] = cands[c];
-        if (l == 1 && is_in(s->stream_dims, s->nstream, d)) t.A[d] = cands[c];
-        for (int u = l + 1; u < top; u++)
-          if (t.E[u][d] < cands[c]) t.E[u][d] = cands[c];
+        set_tile(s, &t, l, d, cands[c]);
         if (!fits(s, &t, l)) break; /* larger candidates will not fit either */
         int ok = 1;
         for (int u = 1; u < l && ok; u++) ok = fits(s, &t, u);
@@ -421,10 +431,7 @@ static void grow_level(const search *s, plan *pl, int l) {
       }
     }
     if (best_d < 0) break;
-    pl->E[l][best_d] = best_v;
-    if (l == 1 && is_in(s->stream_dims, s->nstream, best_d)) pl->A[best_d] = best_v;
-    for (int u = l + 1; u < top; u++)
-      if (pl->E[u][best_d] < best_v) pl->E[u][best_d] = best_v;
+    set_tile(s, pl, l, best_d, best_v);
     cur = best;
   }
 }
@@ -467,6 +474,7 @@ static void setup(search *s, const map_hier *h, const nest_problem *p,
     base->A[d] = is_in(s->stream_dims, s->nstream, d) ? 1 : s->f[d];
     for (int l = 1; l < top; l++) base->E[l][d] = base->A[d];
     base->E[top][d] = p->bound[d];
+    s->ncand[d] = candidates(base->A[d], p->bound[d], s->cand[d], 64);
   }
 }
 
@@ -513,6 +521,10 @@ int map_search(const map_hier *h, const nest_problem *p, const map_opts *o,
    * ladder of capacities: a plan grown in a quarter of a buffer is also a
    * candidate, so a larger buffer never loses a smaller one's mapping. */
   static const double scales[] = {1, 0.25, 0.0625, 0.015625};
+  /* plans already evaluated (the ladder often repeats one) */
+  enum { SEEN = 48 };
+  nest seen[SEEN];
+  int nseen = 0;
   for (size_t sc = 0; sc < DSE_ARRAY_LEN(scales) && (int)count < budget; sc++)
   for (int o1 = 0; o1 < NORD && (int)count < budget; o1++)
     for (int o2 = 0; o2 < NORD && (int)count < budget; o2++) {
@@ -528,6 +540,12 @@ int map_search(const map_hier *h, const nest_problem *p, const map_opts *o,
         snprintf(why, whyn, "internal: mapper built an invalid nest: %s", err);
         return DSE_ERR_INTERNAL;
       }
+      int dup = 0;
+      for (int i = 0; i < nseen && !dup; i++)
+        dup = seen[i].nloops == n.nloops &&
+              memcmp(seen[i].loops, n.loops, (size_t)n.nloops * sizeof n.loops[0]) == 0;
+      if (dup) continue;
+      if (nseen < SEEN) seen[nseen++] = n;
       map_eval e;
       map_evaluate(h, &n, &e);
       count++;
