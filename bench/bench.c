@@ -55,7 +55,7 @@ static double point_time(dse_ctx *ctx, const dse_arch *a, const dse_workload *wl
                          double secs, dse_fidelity f) {
   unsigned long long n = 0;
   double t0 = now(), t;
-  dse_sim_opts o = {f, DSE_OBJ_LATENCY, 0};
+  dse_sim_opts o = {f, DSE_OBJ_LATENCY, 0, NULL};
   do {
     dse_result *r = NULL;
     if (dse_simulate(ctx, a, wl, &o, &r)) die(ctx, "simulate");

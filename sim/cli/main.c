@@ -45,6 +45,7 @@ static const char k_sim_usage[] =
     "  --objective latency|energy|edp|dram  what the level-2 mapper minimizes\n"
     "  --map-budget N          exact mapping evaluations per layer (level 2)\n"
     "  --mapping               print each layer's mapping as a loop nest\n"
+    "  --mappings FILE.yaml    pinned mappings: layers evaluated exactly as given\n"
     "  -o FILE                 write to FILE (atomically) instead of stdout\n";
 
 static const char k_show_usage[] =
@@ -164,8 +165,9 @@ static int cmd_sim(dse_ctx *ctx, int argc, char **argv) {
   const char *format = "table", *out = NULL;
   wl_opts o;
   memset(&o, 0, sizeof o);
-  dse_sim_opts so = {DSE_FIDELITY_ANALYTIC, DSE_OBJ_LATENCY, 0};
+  dse_sim_opts so = {DSE_FIDELITY_ANALYTIC, DSE_OBJ_LATENCY, 0, NULL};
   int show_mapping = 0;
+  const char *pins_path = NULL;
   for (int i = 0; i < argc; i++) {
     const char *a = argv[i];
     if (is_help(a)) {
@@ -180,7 +182,7 @@ static int cmd_sim(dse_ctx *ctx, int argc, char **argv) {
       continue;
     }
     if (!strcmp(a, "--format") || !strcmp(a, "-o") || !strcmp(a, "--fidelity") ||
-        !strcmp(a, "--objective") || !strcmp(a, "--map-budget")) {
+        !strcmp(a, "--objective") || !strcmp(a, "--map-budget") || !strcmp(a, "--mappings")) {
       if (i + 1 >= argc) return bad_usage(k_sim_usage, "%s needs a value", a);
       char *v = argv[++i];
       if (!strcmp(a, "--format")) {
@@ -195,6 +197,8 @@ static int cmd_sim(dse_ctx *ctx, int argc, char **argv) {
         else
           return bad_usage(k_sim_usage,
                            "unknown --objective '%s'; expected latency, energy, edp or dram", v);
+      } else if (!strcmp(a, "--mappings")) {
+        pins_path = v;
       } else if (!strcmp(a, "--map-budget")) {
         char *end;
         long b = strtol(v, &end, 10);
@@ -219,10 +223,17 @@ static int cmd_sim(dse_ctx *ctx, int argc, char **argv) {
   if (strcmp(format, "table") && strcmp(format, "csv") && strcmp(format, "json"))
     return bad_usage(k_sim_usage, "unknown --format '%s'; expected table, csv or json",
                      format);
+  if (pins_path && so.fidelity != DSE_FIDELITY_CYCLE)
+    return bad_usage(k_sim_usage, "--mappings needs --fidelity cycle%s", "");
   dse_arch *arch = NULL;
   dse_workload *wl = NULL;
   dse_result *res = NULL;
+  dse_mappings *pins = NULL;
   int rc = dse_arch_load(ctx, pos[0], &arch);
+  if (!rc && pins_path) {
+    rc = dse_mappings_load(ctx, pins_path, &pins);
+    so.mappings = pins;
+  }
   if (!rc) rc = wl_load(ctx, pos[1], o.params, o.nparams, "", 0, &wl);
   if (!rc) rc = dse_simulate(ctx, arch, wl, &so, &res);
   int code = cli_report(ctx, rc);
@@ -246,6 +257,7 @@ static int cmd_sim(dse_ctx *ctx, int argc, char **argv) {
     core_buf_fini(&b);
   }
   dse_result_free(res);
+  dse_mappings_free(pins);
   dse_workload_free(wl);
   dse_arch_free(arch);
   return code;

@@ -128,6 +128,9 @@ typedef struct plan {
   uint64_t A[NEST_DIMS];                    /* array tile: spatial or stream */
   uint64_t E[NEST_MAX_LEVELS][NEST_DIMS];   /* tile held at each level */
   int order[NEST_MAX_LEVELS];
+  int nperm[NEST_MAX_LEVELS];               /* explicit order (pinned) */
+  int perm[NEST_MAX_LEVELS][NEST_DIMS];
+  unsigned bypass[NEST_MAX_LEVELS];
 } plan;
 
 typedef struct search {
@@ -245,7 +248,7 @@ static int relevant(int o, int d) {
 static double level_bytes(const search *s, const plan *pl, int l) {
   double sum = 0;
   for (int o = 0; o < OPD_COUNT; o++)
-    if (s->h->lv[l].holds & BIT(o)) sum += footprint(s->p, o, pl->E[l]);
+    if ((s->h->lv[l].holds & ~pl->bypass[l]) & BIT(o)) sum += footprint(s->p, o, pl->E[l]);
   return sum * s->h->bytes;
 }
 
@@ -259,10 +262,17 @@ static void build(const search *s, const plan *pl, nest *n) {
   memset(n, 0, sizeof(*n));
   n->prob = *s->p;
   n->nlevels = h->nlevels;
-  for (int l = 0; l < h->nlevels; l++) n->holds[l] = h->lv[l].holds;
+  for (int l = 0; l < h->nlevels; l++) n->holds[l] = h->lv[l].holds & ~pl->bypass[l];
   const int top = h->nlevels - 1;
   for (int l = top; l >= 1; l--) {
-    const int *ord = k_orders[pl->order[l]];
+    /* the pinned order first, then the canonical order for the rest */
+    int ord[NEST_DIMS], no = 0, used[NEST_DIMS] = {0};
+    for (int k = 0; k < pl->nperm[l]; k++) {
+      ord[no++] = pl->perm[l][k];
+      used[pl->perm[l][k]] = 1;
+    }
+    for (int k = 0; k < NEST_DIMS; k++)
+      if (!used[k_orders[pl->order[l]][k]]) ord[no++] = k_orders[pl->order[l]][k];
     for (int k = 0; k < NEST_DIMS; k++) {
       int d = ord[k];
       uint64_t inner = l == 1 ? pl->A[d] : pl->E[l - 1][d];
@@ -581,4 +591,106 @@ void map_format(const map_hier *h, const nest *n, core_buf *out) {
     depth++;
   }
   core_buf_printf(out, "%*smac\n", 2 * depth + 2, "");
+}
+
+/* ===== pinned mappings =================================================== */
+
+static const char *dims_list(const int *dims, int n, char *buf, size_t len) {
+  buf[0] = '\0';
+  for (int i = 0; i < n; i++) {
+    size_t u = strlen(buf);
+    snprintf(buf + u, len - u, "%s%s", i ? ", " : "", nest_dim_name(dims[i]));
+  }
+  return buf;
+}
+
+int map_pinned(const map_hier *h, const nest_problem *p, const map_pin_spec *ps,
+               nest *out, int *where, char *why, size_t whyn) {
+  search s;
+  plan pl;
+  setup(&s, h, p, MAP_LATENCY, &pl);
+  const int top = h->nlevels - 1;
+  *where = -1;
+  /* spatial factors */
+  if (ps->has_spatial) {
+    uint64_t rows = 1, cols = 1;
+    for (int d = 0; d < NEST_DIMS; d++) {
+      if (!ps->f[d]) {
+        s.f[d] = 1;
+        continue;
+      }
+      int on_rows = is_in(s.row_dims, s.nrow, d), on_cols = is_in(s.col_dims, s.ncol, d);
+      if (!on_rows && !on_cols) {
+        char r[64], c[64];
+        snprintf(why, whyn,
+                 "spatial: dimension %s cannot be spread over a %s array (rows take %s; "
+                 "columns %s)",
+                 nest_dim_name(d), dse_dataflow_name(h->df),
+                 dims_list(s.row_dims, s.nrow, r, sizeof r),
+                 dims_list(s.col_dims, s.ncol, c, sizeof c));
+        return DSE_ERR_INVALID;
+      }
+      if (ps->f[d] > p->bound[d]) {
+        snprintf(why, whyn, "spatial: %s = %llu exceeds the layer's %s = %llu",
+                 nest_dim_name(d), (unsigned long long)ps->f[d], nest_dim_name(d),
+                 (unsigned long long)p->bound[d]);
+        return DSE_ERR_INVALID;
+      }
+      s.f[d] = ps->f[d];
+      if (on_rows) rows *= ps->f[d];
+      else cols *= ps->f[d];
+    }
+    if (rows > h->rows || cols > h->cols) {
+      snprintf(why, whyn, "spatial: %llu x %llu PEs do not fit the %llu x %llu array",
+               (unsigned long long)rows, (unsigned long long)cols,
+               (unsigned long long)h->rows, (unsigned long long)h->cols);
+      return DSE_ERR_INVALID;
+    }
+    for (int d = 0; d < NEST_DIMS; d++)
+      if (!is_in(s.stream_dims, s.nstream, d)) pl.A[d] = s.f[d];
+  }
+  /* tiles, inner level first */
+  for (int l = 1; l <= top; l++) {
+    for (int d = 0; d < NEST_DIMS; d++) {
+      uint64_t below = l == 1 ? (is_in(s.stream_dims, s.nstream, d) ? 1 : pl.A[d])
+                              : pl.E[l - 1][d];
+      uint64_t v = l == top ? p->bound[d] : (ps->E[l][d] ? ps->E[l][d] : below);
+      if (l < top && v < below) {
+        *where = l;
+        snprintf(why, whyn, "tile %s = %llu at '%s' is smaller than the %llu below it",
+                 nest_dim_name(d), (unsigned long long)v, h->lv[l].name,
+                 (unsigned long long)below);
+        return DSE_ERR_INVALID;
+      }
+      if (v > p->bound[d]) {
+        *where = l;
+        snprintf(why, whyn, "tile %s = %llu at '%s' exceeds the layer's %s = %llu",
+                 nest_dim_name(d), (unsigned long long)v, h->lv[l].name, nest_dim_name(d),
+                 (unsigned long long)p->bound[d]);
+        return DSE_ERR_INVALID;
+      }
+      pl.E[l][d] = v;
+      if (l == 1 && is_in(s.stream_dims, s.nstream, d)) pl.A[d] = v;
+    }
+    pl.bypass[l] = ps->bypass[l];
+    pl.nperm[l] = ps->nperm[l];
+    memcpy(pl.perm[l], ps->perm[l], sizeof pl.perm[l]);
+  }
+  for (int l = 1; l < top; l++) {
+    if (fits(&s, &pl, l)) continue;
+    *where = l;
+    double need = level_bytes(&s, &pl, l);
+    snprintf(why, whyn,
+             "tiles at '%s' need %.0f B, more than half of its %.0f B (the other "
+             "half double-buffers): over by %.0f B",
+             h->lv[l].name, need, h->lv[l].capacity, need - h->lv[l].capacity / 2);
+    return DSE_ERR_INVALID;
+  }
+  build(&s, &pl, out);
+  char err[256];
+  if (nest_validate(out, err, sizeof err)) {
+    snprintf(why, whyn, "the mapping does not cover the layer: %s", err);
+    return DSE_ERR_INVALID;
+  }
+  return 0;
 }

@@ -65,6 +65,33 @@ DSE_INTERNAL int map_search(const map_hier *h, const nest_problem *p,
                             const map_opts *o, nest *best, map_eval *ev,
                             uint64_t *evaluated, char *why, size_t whyn);
 
+/* A mapping given by the user (docs/engine.md, "Pinned mappings"): zero
+ * means "as the mapper's default" (spatial factors) or "as the level below"
+ * (tiles). */
+typedef struct map_pin_spec {
+  int has_spatial;
+  uint64_t f[NEST_DIMS];
+  uint64_t E[NEST_MAX_LEVELS][NEST_DIMS];
+  int nperm[NEST_MAX_LEVELS];
+  int perm[NEST_MAX_LEVELS][NEST_DIMS];
+  unsigned bypass[NEST_MAX_LEVELS];
+} map_pin_spec;
+
+/* Build the nest of a pinned mapping, exactly as given.  On a problem
+ * returns DSE_ERR_INVALID, the reason in why and in *where the level it
+ * concerns (-1: the spatial factors). */
+DSE_INTERNAL int map_pinned(const map_hier *h, const nest_problem *p,
+                            const map_pin_spec *ps, nest *out, int *where,
+                            char *why, size_t whyn);
+
+/* Layers named in a mapping file but absent from the workload. */
+DSE_INTERNAL int pin_check_layers(dse_ctx *ctx, const dse_mappings *m,
+                                  const dse_workload *wl);
+/* The pinned nest of a layer: 1 built, 0 not pinned, <0 error (located). */
+DSE_INTERNAL int pin_build(dse_ctx *ctx, const dse_mappings *m,
+                           const char *name, const map_hier *h,
+                           const nest_problem *p, nest *out);
+
 /* The nest as an indented loop listing, one line per loop. */
 DSE_INTERNAL void map_format(const map_hier *h, const nest *n, core_buf *out);
 

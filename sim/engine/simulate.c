@@ -74,7 +74,19 @@ static int eval_cycle(dse_ctx *ctx, const dse_arch *a, const dse_workload *wl,
   nest_problem p;
   map_problem_of(l, &p);
   map_opts mo = {(map_objective)opts->objective, opts->map_budget};
-  const map_cache_entry *m = map_cached(cache, &h, &p, dse_precision_bits(r->precision), &mo);
+  map_cache_entry pinned;
+  const map_cache_entry *m = NULL;
+  if (opts->mappings) {
+    memset(&pinned, 0, sizeof pinned);
+    int prc = pin_build(ctx, opts->mappings, l->name, &h, &p, &pinned.best);
+    if (prc < 0) return prc;
+    if (prc == 1) {
+      map_evaluate(&h, &pinned.best, &pinned.ev);
+      pinned.evaluated = 1;
+      m = &pinned;
+    }
+  }
+  if (!m) m = map_cached(cache, &h, &p, dse_precision_bits(r->precision), &mo);
   if (!m) return DSE_ERR_NOMEM;
   if (m->rc) {
     core_diag(ctx, a->dram_capacity_mark.file, 0, 0,
@@ -208,8 +220,15 @@ int dse_simulate(dse_ctx *ctx, const dse_arch *arch, const dse_workload *wl,
   }
   res->arch = arch;
   res->workload = wl;
-  dse_sim_opts o = {DSE_FIDELITY_ANALYTIC, DSE_OBJ_LATENCY, 0};
+  dse_sim_opts o = {DSE_FIDELITY_ANALYTIC, DSE_OBJ_LATENCY, 0, NULL};
   if (opts) o = *opts;
+  if (o.mappings && o.fidelity == DSE_FIDELITY_CYCLE) {
+    int rc = pin_check_layers(ctx, o.mappings, wl);
+    if (rc) {
+      dse_result_free(res);
+      return rc;
+    }
+  }
   res->fidelity = o.fidelity;
   res->nlayers = wl->nlayers;
   eng_prep prep;

@@ -674,6 +674,19 @@ static int sim_option(lua_State *L, const char *fn, const char *k, dse_sim_opts 
     luaL_error(L, "%s: unknown objective '%s'; expected latency, energy, edp or dram", fn,
                v ? v : luaL_typename(L, -1));
   }
+  if (!strcmp(k, "mappings")) {
+    /* a mapping file: loaded here, owned by a userdata on the stack */
+    const char *path = lua_tostring(L, -1);
+    if (!path) luaL_error(L, "%s: mappings must be a path to a mapping file", fn);
+    dse_mappings **ud = lua_newuserdatauv(L, sizeof(*ud), 0);
+    *ud = NULL;
+    luaL_setmetatable(L, "dse.Mappings");
+    int rc = dse_mappings_load(get_ctx(L), path, ud);
+    if (rc) raise_diags(L, get_ctx(L), rc);
+    o->mappings = *ud;
+    lua_setfield(L, LUA_REGISTRYINDEX, "dse.current_mappings"); /* keep alive */
+    return 1;
+  }
   if (!strcmp(k, "map_budget")) {
     int isint = 0;
     lua_Integer b = lua_tointegerx(L, -1, &isint);
@@ -692,8 +705,8 @@ static void check_opts(lua_State *L, int idx, dse_sim_opts *o) {
   while (lua_next(L, idx)) {
     const char *k = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : "?";
     if (!sim_option(L, "dse.simulate", k, o))
-      luaL_error(L, "dse.simulate: unknown option '%s'; expected fidelity, objective "
-                    "or map_budget", k);
+      luaL_error(L, "dse.simulate: unknown option '%s'; expected fidelity, objective, "
+                    "map_budget or mappings", k);
     lua_pop(L, 1);
   }
 }
@@ -719,7 +732,7 @@ static int simulate_push(lua_State *L, const dse_arch *a, const dse_workload *wl
 static int l_simulate(lua_State *L) {
   luaL_checkany(L, 1);
   luaL_checkany(L, 2);
-  dse_sim_opts o = {DSE_FIDELITY_ANALYTIC, DSE_OBJ_LATENCY, 0};
+  dse_sim_opts o = {DSE_FIDELITY_ANALYTIC, DSE_OBJ_LATENCY, 0, NULL};
   check_opts(L, 3, &o);
   dse_arch *a = push_arch(L, 1);
   dse_workload *wl = push_wl(L, 2, 0);
@@ -734,8 +747,9 @@ static int l_simulate(lua_State *L) {
 static int l_sweep(lua_State *L) {
   luaL_checktype(L, 1, LUA_TTABLE);
   static const char *const keys[] = {"arch", "workload", "workloads", "grid",
-                                     "fidelity", "objective", "map_budget", NULL};
-  dse_sim_opts so = {DSE_FIDELITY_ANALYTIC, DSE_OBJ_LATENCY, 0};
+                                     "fidelity", "objective", "map_budget",
+                                     "mappings", NULL};
+  dse_sim_opts so = {DSE_FIDELITY_ANALYTIC, DSE_OBJ_LATENCY, 0, NULL};
   lua_pushnil(L);
   while (lua_next(L, 1)) {
     const char *k = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : "?";
@@ -1229,7 +1243,19 @@ static const luaL_Reg k_funcs[] = {
 extern const char ldse_report_lua[];
 extern const unsigned long ldse_report_lua_len;
 
+static int l_mappings_gc(lua_State *L) {
+  dse_mappings **ud = luaL_checkudata(L, 1, "dse.Mappings");
+  dse_mappings_free(*ud);
+  *ud = NULL;
+  return 0;
+}
+
 static int luaopen_dse(lua_State *L) {
+  if (luaL_newmetatable(L, "dse.Mappings")) {
+    lua_pushcfunction(L, l_mappings_gc);
+    lua_setfield(L, -2, "__gc");
+  }
+  lua_pop(L, 1);
   if (luaL_newmetatable(L, ARCH_MT)) {
     lua_pushcfunction(L, l_arch_index); lua_setfield(L, -2, "__index");
     lua_pushcfunction(L, l_arch_gc); lua_setfield(L, -2, "__gc");

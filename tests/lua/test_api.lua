@@ -71,6 +71,13 @@ local sw = dse.sweep { arch = "edge-npu", workload = "alexnet", fidelity = "cycl
                        grid = { ["buffers.1.size"] = { "256 KiB", "2 MiB" } } }
 H.eq(sw[1].fidelity, "cycle", "sweep at level 2")
 
+-- pinned mappings: evaluated exactly as written
+local src = os.getenv("DSE_DATA_DIR") or "../.."
+local pin = dse.simulate("tpu-v1", "alexnet", { fidelity = "cycle",
+  mappings = src .. "/tests/data/mappings/tpu_alexnet.yaml" })
+H.eq(pin.layers[1].folds, 6050, "pinned conv1 folds")
+H.eq(pin.layers[1].mappings_evaluated, 1, "pinned: one evaluation")
+
 -- determinism
 local r2 = dse.simulate(tpu, rn)
 H.eq(r2.total.latency_s, r.total.latency_s, "deterministic latency")

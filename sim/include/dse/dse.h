@@ -195,10 +195,18 @@ typedef enum {
 const char *dse_fidelity_name(dse_fidelity f);
 const char *dse_objective_name(dse_objective o);
 
+/* Pinned mappings (a YAML file, docs/engine.md): layers evaluated exactly
+ * as given instead of searched. */
+typedef struct dse_mappings dse_mappings;
+
+int dse_mappings_load(dse_ctx *ctx, const char *path, dse_mappings **out);
+void dse_mappings_free(dse_mappings *m);
+
 typedef struct dse_sim_opts {
   dse_fidelity fidelity;
   dse_objective objective; /* what the level-2 mapper minimizes */
   int map_budget;          /* exact mapping evaluations per layer; 0 = default */
+  const dse_mappings *mappings; /* borrowed; NULL = search every layer */
 } dse_sim_opts;
 
 /* Accesses at one storage level (level 2), per operand: 0 weight, 1 input,

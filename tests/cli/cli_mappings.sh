@@ -1,0 +1,31 @@
+#!/bin/bash
+# cli_mappings.sh: pinned mappings (dse sim --fidelity cycle --mappings).
+. "$(dirname "$0")/lib.sh"
+D="$SRC/tests/data/mappings"
+
+# A pinned layer is evaluated exactly as given; the others are searched.
+run "$DSE" sim tpu-v1 alexnet --fidelity cycle --mappings "$D/tpu_alexnet.yaml" --mapping
+expect_code 0 "pinned"
+expect_out "conv1 (c3 227x227 k96 11x11/4, 6050 folds" "pinned conv1 as written"
+expect_out "1 mappings evaluated" "pinned: one evaluation"
+expect_out "parallel-for S in [0, 7) step 1" "pinned spatial factor"
+run "$DSE" sim tpu-v1 alexnet --mappings "$D/tpu_alexnet.yaml"
+expect_code 2 "mappings need level 2"; expect_err "--mappings needs --fidelity cycle" "mappings need level 2"
+
+while read -r file want; do
+  run "$DSE" sim tpu-v1 alexnet --fidelity cycle --mappings "$D/$file" -o "$TMP/x.json"
+  expect_code 2 "$file"
+  first=$(printf '%s\n' "$ERR" | head -1)
+  [ "$first" = "$D/$file:$want" ] && ok || bad "$file: got '$first', want '$D/$file:$want'"
+  expect_no_file "$TMP/x.json" "$file"
+done <<'LIST'
+bad_array.yaml 3:14: error: mappings.fc6: spatial: 512 x 256 PEs do not fit the 256 x 256 array
+bad_capacity.yaml 5:20: error: mappings.fc6: tiles at 'weight_fifo' need 2359296 B, more than half of its 262144 B (the other half double-buffers): over by 2228224 B
+bad_dim.yaml 4:29: error: mappings.conv1.levels.weight_fifo.tiles.X: unknown dimension 'X'; expected one of G, N, K, C, P, Q, R, S
+bad_exceeds.yaml 4:23: error: mappings.conv1: tile P = 56 at 'unified_buffer' exceeds the layer's P = 55
+bad_layer.yaml 2:3: error: mappings.conv6: no layer 'conv6' in workload 'alexnet'; did you mean 'conv1'?
+bad_level.yaml 4:7: error: mappings.conv1.levels.weight_fif0: unknown level; did you mean 'weight_fifo'? (levels above the registers: weight_fifo, accumulators, unified_buffer, DRAM)
+bad_small.yaml 5:20: error: mappings.conv1: tile S = 3 at 'weight_fifo' is smaller than the 7 below it
+bad_spatial.yaml 3:14: error: mappings.conv1: spatial: dimension P cannot be spread over a weight_stationary array (rows take C, R, S; columns K)
+LIST
+finish
