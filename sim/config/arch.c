@@ -63,7 +63,7 @@ static const char *const k_buf_keys[] = {"name", "size", "bandwidth",
                                          "read_energy", "write_energy",
                                          "width", "holds", NULL};
 static const char *const k_dram_keys[] = {"type", "bandwidth", "energy",
-                                          "capacity", NULL};
+                                          "capacity", "latency", NULL};
 static const char *const k_vec_keys[] = {"lanes", "op_energy",
                                          "fuse_activations", NULL};
 static const char *const k_operands[] = {"input", "weight", "output", NULL};
@@ -213,6 +213,8 @@ int arch_from_doc(dse_ctx *ctx, yt_doc *doc, dse_arch **out) {
                  0, 1e-15, 1e-9, &a->dram_j_per_bit, NULL);
     cfg_quantity(&c, dram, "dram", "capacity", 1, UNIT_BIT(UNIT_BYTES), 0,
                  1e3, 1e16, &a->dram_capacity, NULL);
+    cfg_quantity(&c, dram, "dram", "latency", 0, UNIT_BIT(UNIT_SECONDS), 0, 0, 1e-3,
+                 &a->dram_latency_s, NULL);
     const yt_node *cap = yt_get(dram, "capacity");
     const yt_node *at = cap ? cap : dram;
     a->dram_capacity_mark.file = at->file;

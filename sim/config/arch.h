@@ -38,6 +38,7 @@ struct dse_arch {
   double dram_bw;          /* bytes/s */
   double dram_j_per_bit;   /* J/bit */
   double dram_capacity;    /* bytes */
+  double dram_latency_s;   /* access latency (level 2 pipeline) */
   const char *dram_type;   /* free text, e.g. "hbm2e" */
   arch_mark dram_capacity_mark;
   uint64_t vector_lanes;

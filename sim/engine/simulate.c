@@ -6,6 +6,7 @@
 
 #include "engine/engine.h"
 #include "engine/mapper.h"
+#include "engine/pipeline.h"
 
 const char *dse_bound_name(dse_bound b) {
   return b == DSE_BOUND_COMPUTE ? "compute" : "memory";
@@ -157,17 +158,29 @@ static int eval_cycle(dse_ctx *ctx, const dse_arch *a, const dse_workload *wl,
   r->preload_cycles = (uint64_t)ceil((double)e->timing.preload * scale);
   r->folds = e->timing.folds;
   r->mappings_evaluated = m->evaluated;
-  r->cycles = r->compute_cycles;
+  /* The tile pipeline: loads, compute and write-backs overlap. */
+  pipe_in pin = {sys_steps_above(&m->best, top), (double)r->compute_cycles,
+                 (double)r->sram_cycles, (double)dram_rd / dram_bpc,
+                 (double)dram_wr / dram_bpc, a->dram_latency_s * a->clock_hz};
+  pipe_out po;
+  pipe_run(&pin, &po);
+  r->cycles = (uint64_t)ceil(po.cycles);
+  if (r->cycles < r->compute_cycles) r->cycles = r->compute_cycles;
+  r->stall_cycles = r->cycles - r->compute_cycles;
+  r->stall_dram_cycles = (uint64_t)llround(po.stall_dram);
+  r->stall_sram_cycles = (uint64_t)llround(po.stall_sram);
+  r->stall_dependency_cycles = r->stall_cycles > r->stall_dram_cycles + r->stall_sram_cycles
+                                   ? r->stall_cycles - r->stall_dram_cycles - r->stall_sram_cycles
+                                   : 0;
+  r->pipeline_steps = po.chunks;
+  /* what limits the layer: the largest of its demands */
   r->limiter = DSE_LIMIT_COMPUTE;
-  if (r->dram_cycles > r->cycles) {
-    r->cycles = r->dram_cycles;
+  uint64_t most = r->compute_cycles;
+  if (r->dram_cycles > most) {
+    most = r->dram_cycles;
     r->limiter = DSE_LIMIT_DRAM;
   }
-  if (r->sram_cycles > r->cycles) {
-    r->cycles = r->sram_cycles;
-    r->limiter = DSE_LIMIT_SRAM;
-  }
-  r->stall_cycles = r->cycles - r->compute_cycles;
+  if (r->sram_cycles > most) r->limiter = DSE_LIMIT_SRAM;
   r->bound = r->limiter == DSE_LIMIT_COMPUTE ? DSE_BOUND_COMPUTE : DSE_BOUND_MEMORY;
   r->latency_s = (double)r->cycles / a->clock_hz;
   const double pes = (double)(a->rows * a->cols);

@@ -114,3 +114,45 @@ void sys_time(const nest *n, dse_dataflow df, uint64_t rows, uint64_t cols,
   t->spatial_util = t->stream ? (double)macs / ((double)t->stream * (double)(rows * cols)) : 0;
   t->temporal_util = t->cycles ? (double)t->stream / (double)t->cycles : 0;
 }
+
+uint64_t sys_steps_above(const nest *n, int level) {
+  /* count combinations of the temporal loops at `level` and above, with
+   * their variable trips: per dim, independent */
+  uint64_t total = 1;
+  for (int d = 0; d < NEST_DIMS; d++) {
+    /* walk the chain of this dim: only the loops at >= level advance */
+    uint64_t cnt = 0;
+    uint64_t stack_ext[NEST_MAX_LOOPS + 1];
+    int idx[NEST_MAX_LOOPS];
+    int loops[NEST_MAX_LOOPS], m = 0;
+    for (int i = 0; i < n->nloops; i++)
+      if (n->loops[i].dim == d && !n->loops[i].spatial && n->loops[i].level >= level)
+        loops[m++] = i;
+    if (!m) continue;
+    /* iterative odometer over the chain */
+    int k = 0;
+    stack_ext[0] = n->prob.bound[d];
+    idx[0] = 0;
+    while (k >= 0) {
+      if (k == m) {
+        cnt++;
+        k--;
+        if (k >= 0) idx[k]++;
+        continue;
+      }
+      const nest_loop *l = &n->loops[loops[k]];
+      uint64_t trip = (stack_ext[k] + l->step - 1) / l->step;
+      if ((uint64_t)idx[k] >= trip) {
+        k--;
+        if (k >= 0) idx[k]++;
+        continue;
+      }
+      uint64_t rem = stack_ext[k] - (uint64_t)idx[k] * l->step;
+      stack_ext[k + 1] = rem < l->step ? rem : l->step;
+      k++;
+      if (k < m) idx[k] = 0;
+    }
+    total *= cnt;
+  }
+  return total;
+}

@@ -29,4 +29,7 @@ DSE_INTERNAL int sys_stationary(dse_dataflow df);
 DSE_INTERNAL void sys_time(const nest *n, dse_dataflow df, uint64_t rows,
                            uint64_t cols, int hide_preload, sys_timing *t);
 
+/* Steps of the loops at storage level `level` and above (temporal). */
+DSE_INTERNAL uint64_t sys_steps_above(const nest *n, int level);
+
 #endif /* DSE_SYSTOLIC_H */

@@ -243,6 +243,8 @@ typedef struct dse_layer_result {
   int fused;          /* activation overlapped with the producing layer */
   /* level 2 (zero at level 1) */
   uint64_t stream_cycles, fill_drain_cycles, preload_cycles, stall_cycles;
+  uint64_t stall_dram_cycles, stall_sram_cycles, stall_dependency_cycles;
+  uint64_t pipeline_steps;
   uint64_t mappings_evaluated;
   double temporal_utilization;
   double dram_achieved_bandwidth_bytes_per_s;
