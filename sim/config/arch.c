@@ -98,6 +98,11 @@ static void load_buffer(cfg *c, const yt_node *n, const char *path,
   cfg_string(c, n, path, "name", 1, "", &b->name);
   cfg_quantity(c, n, path, "size", 1, UNIT_BIT(UNIT_BYTES), 0, 1, 1e13,
                &b->size_bytes, NULL);
+  const yt_node *sz = yt_get(n, "size");
+  const yt_node *at = sz ? sz : n;
+  b->size_mark.file = at->file;
+  b->size_mark.line = at->line;
+  b->size_mark.col = at->col;
   cfg_quantity(c, n, path, "bandwidth", 1, UNIT_BIT(UNIT_BYTES_PER_CYCLE), 0,
                1e-3, 1e9, &b->bw_bytes_per_cycle, NULL);
   double width = b->bw_bytes_per_cycle > 0 ? b->bw_bytes_per_cycle : 8;

@@ -9,19 +9,20 @@
 
 enum { OP_INPUT = 1u, OP_WEIGHT = 2u, OP_OUTPUT = 4u, OP_ALL = 7u };
 
+typedef struct arch_mark {
+  const char *file;
+  int line, col;
+} arch_mark;
+
 typedef struct arch_buffer {
   const char *name;
+  arch_mark size_mark; /* where `size` is written */
   double size_bytes;
   double bw_bytes_per_cycle;
   double read_j_per_byte, write_j_per_byte;
   int energy_defaulted; /* energies came from the default SRAM fit */
   unsigned holds;       /* OP_* mask */
 } arch_buffer;
-
-typedef struct arch_mark {
-  const char *file;
-  int line, col;
-} arch_mark;
 
 struct dse_arch {
   yt_doc *doc; /* owned source tree (names and marks point into it) */

@@ -498,8 +498,9 @@ int map_naive(const map_hier *h, const nest_problem *p, nest *n) {
 }
 
 int map_search(const map_hier *h, const nest_problem *p, const map_opts *o,
-               nest *best, map_eval *ev, uint64_t *evaluated, char *why,
-               size_t whyn) {
+               nest *best, map_eval *ev, uint64_t *evaluated, int *fail_level,
+               char *why, size_t whyn) {
+  if (fail_level) *fail_level = -1;
   search s;
   plan base;
   setup(&s, h, p, o ? o->objective : MAP_LATENCY, &base);
@@ -508,10 +509,18 @@ int map_search(const map_hier *h, const nest_problem *p, const map_opts *o,
   for (int l = 1; l < top; l++) {
     if (fits(&s, &base, l)) continue;
     double need = level_bytes(&s, &base, l);
+    char parts[160] = "";
+    for (int op = 0; op < OPD_COUNT; op++) {
+      if (!(h->lv[l].holds & BIT(op))) continue;
+      size_t u = strlen(parts);
+      snprintf(parts + u, sizeof parts - u, "%s%s %.0f B", u ? ", " : "", nest_operand_name(op),
+               footprint(p, op, base.E[l]) * h->bytes);
+    }
     snprintf(why, whyn,
              "buffer '%s' (%.0f B, half usable with double buffering) is too "
-             "small for the smallest tile (%.0f B): short by %.0f B",
-             h->lv[l].name, h->lv[l].capacity, need, need - h->lv[l].capacity / 2);
+             "small for the smallest tile: %s = %.0f B, short by %.0f B",
+             h->lv[l].name, h->lv[l].capacity, parts, need, need - h->lv[l].capacity / 2);
+    if (fail_level) *fail_level = l;
     return DSE_ERR_INFEASIBLE;
   }
   uint64_t count = 0;

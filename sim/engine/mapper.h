@@ -60,10 +60,11 @@ DSE_INTERNAL int map_naive(const map_hier *h, const nest_problem *p, nest *n);
 
 /* Search: the best mapping found for the objective within the budget.
  * Returns 0, or DSE_ERR_INFEASIBLE with a reason (e.g. a buffer too small
- * for the smallest tile) in why. */
+ * for the smallest tile) in why and the level in *fail_level. */
 DSE_INTERNAL int map_search(const map_hier *h, const nest_problem *p,
                             const map_opts *o, nest *best, map_eval *ev,
-                            uint64_t *evaluated, char *why, size_t whyn);
+                            uint64_t *evaluated, int *fail_level, char *why,
+                            size_t whyn);
 
 /* A mapping given by the user (docs/engine.md, "Pinned mappings"): zero
  * means "as the mapper's default" (spatial factors) or "as the level below"

@@ -37,6 +37,7 @@ typedef struct map_cache_entry {
   map_eval ev;
   uint64_t evaluated;
   int rc;
+  int fail_level;
   char why[256];
 } map_cache_entry;
 
@@ -61,7 +62,8 @@ static const map_cache_entry *map_cached(map_cache *c, const map_hier *h,
   memset(x, 0, sizeof(*x));
   x->prob = *p;
   x->bits = bits;
-  x->rc = map_search(h, p, mo, &x->best, &x->ev, &x->evaluated, x->why, sizeof x->why);
+  x->rc = map_search(h, p, mo, &x->best, &x->ev, &x->evaluated, &x->fail_level, x->why,
+                     sizeof x->why);
   c->n++;
   return x;
 }
@@ -90,7 +92,11 @@ static int eval_cycle(dse_ctx *ctx, const dse_arch *a, const dse_workload *wl,
   if (!m) m = map_cached(cache, &h, &p, dse_precision_bits(r->precision), &mo);
   if (!m) return DSE_ERR_NOMEM;
   if (m->rc) {
-    core_diag(ctx, a->dram_capacity_mark.file, 0, 0,
+    /* point at the buffer's size when a buffer is too small */
+    arch_mark at = {a->dram_capacity_mark.file, 0, 0};
+    if (m->fail_level >= 1 && (size_t)m->fail_level <= a->nbuf)
+      at = a->buf[m->fail_level - 1].size_mark;
+    core_diag(ctx, at.file, at.line, at.col,
               "layer '%s' of workload '%s' cannot be mapped onto arch '%s': %s",
               l->name, wl->name, a->name, m->why);
     return m->rc;

@@ -183,7 +183,7 @@ TEST_IMPL(level2_not_worse_than_naive) {
         map_opts mo = {(map_objective)objs[o], 0};
         uint64_t cnt;
         char why[256];
-        ASSERT_INT_EQ(map_search(&h, &p, &mo, &best, &eb, &cnt, why, sizeof why), 0);
+        ASSERT_INT_EQ(map_search(&h, &p, &mo, &best, &eb, &cnt, NULL, why, sizeof why), 0);
         if (objs[o] == DSE_OBJ_LATENCY)
           ASSERT(eb.cycles <= en.cycles);
         else
