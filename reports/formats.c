@@ -101,6 +101,7 @@ void rpt_result_json(const dse_result *res, core_buf *out) {
     rpt_json_key(&j, "type"); rpt_json_str(&j, dse_layer_type_name(r->type));
     rpt_json_key(&j, "shape"); rpt_json_str(&j, wl->layers[i].shape);
     rpt_json_key(&j, "precision"); rpt_json_str(&j, dse_precision_name(r->precision));
+    rpt_json_key(&j, "dataflow"); rpt_json_str(&j, dse_dataflow_name(r->dataflow));
     rpt_json_key(&j, "bound"); rpt_json_str(&j, dse_bound_name(r->bound));
     rpt_json_key(&j, "limiter"); rpt_json_str(&j, dse_limiter_name(r->limiter));
     json_fields(&j, rpt_layer_fields, rpt_nlayer_fields, r);

@@ -12,12 +12,12 @@
 
 static const char *const k_dataflows[] = {"weight_stationary",
                                           "output_stationary",
-                                          "input_stationary", NULL};
+                                          "input_stationary", "flexible", NULL};
 static const char *const k_precisions[] = {"int4", "int8", "fp8", "bf16",
                                            "fp16", "fp32", NULL};
 
 const char *dse_dataflow_name(dse_dataflow df) {
-  return (unsigned)df < 3 ? k_dataflows[df] : "?";
+  return (unsigned)df < 4 ? k_dataflows[df] : "?";
 }
 
 const char *dse_precision_name(dse_precision p) {

@@ -16,6 +16,7 @@ static uint64_t dmin(uint64_t a, uint64_t b) { return a < b ? a : b; }
 void eng_prepare(const dse_arch *a, eng_prep *p) {
   memset(p, 0, sizeof(*p));
   p->arch = a;
+  p->df = a->dataflow == DSE_DF_FLEXIBLE ? DSE_DF_WEIGHT_STATIONARY : a->dataflow;
   p->pes = (double)(a->rows * a->cols);
   p->clock_hz = a->clock_hz;
   p->dram_bytes_per_cycle = a->dram_bw / a->clock_hz;
@@ -74,6 +75,7 @@ void eng_eval_layer(const eng_prep *p, const dse_workload *wl,
   r->name = l->name;
   r->type = l->type;
   r->precision = wl_layer_precision(wl, l, a->precision);
+  r->dataflow = p->df;
   const unsigned bits = dse_precision_bits(r->precision);
   const uint64_t psum_bytes = 4; /* 32-bit accumulators */
 
@@ -106,7 +108,7 @@ void eng_eval_layer(const eng_prep *p, const dse_workload *wl,
      * (row dim, col dim, streamed dim). */
     const uint64_t M = l->m, K = l->k, N = l->n, G = l->g;
     uint64_t sr, sc, st;
-    switch (a->dataflow) {
+    switch (p->df) {
       case DSE_DF_OUTPUT_STATIONARY: sr = M; sc = N; st = K; break;
       case DSE_DF_INPUT_STATIONARY: sr = K; sc = M; st = N; break;
       case DSE_DF_WEIGHT_STATIONARY:
@@ -121,11 +123,11 @@ void eng_eval_layer(const eng_prep *p, const dse_workload *wl,
     r->compute_cycles = cyc;
 
     /* Array-edge traffic (elements -> bytes), per dataflow. */
-    const uint64_t fk = a->dataflow == DSE_DF_OUTPUT_STATIONARY
+    const uint64_t fk = p->df == DSE_DF_OUTPUT_STATIONARY
                             ? 1
                             : ceil_div(K, a->rows);
     uint64_t ea, eb;
-    switch (a->dataflow) {
+    switch (p->df) {
       case DSE_DF_OUTPUT_STATIONARY:
         ea = G * ceil_div(N, a->cols) * M * K;
         eb = G * ceil_div(M, a->rows) * K * N;

@@ -9,6 +9,7 @@
 
 typedef struct eng_prep {
   const dse_arch *arch;
+  dse_dataflow df; /* the arch's, or one of the three for a flexible array */
   double pes;
   double clock_hz;
   double dram_bytes_per_cycle;

@@ -29,16 +29,22 @@ static unsigned opd_bits(unsigned holds) { /* OP_* (arch) -> 1 << OPD_* */
 }
 
 void map_hier_of(const dse_arch *a, dse_precision prec, map_hier *h) {
+  map_hier_df(a, prec,
+              a->dataflow == DSE_DF_FLEXIBLE ? DSE_DF_WEIGHT_STATIONARY : a->dataflow, h);
+}
+
+void map_hier_df(const dse_arch *a, dse_precision prec, dse_dataflow df,
+                 map_hier *h) {
   memset(h, 0, sizeof(*h));
   h->rows = a->rows;
   h->cols = a->cols;
-  h->df = a->dataflow;
+  h->df = df;
   h->hide_preload = a->pe_double_buffered;
   h->mac_j = a->mac_energy_j;
   h->bytes = dse_precision_bits(prec) / 8.0;
   map_level *r = &h->lv[0];
   r->name = "registers";
-  r->holds = BIT(sys_stationary(a->dataflow));
+  r->holds = BIT(sys_stationary(df));
   r->capacity = (double)a->pe_registers * h->bytes;
   r->bw = 1e18; /* inside each PE: never the bottleneck */
   /* A register-file access costs about one MAC (Eyeriss normalized

@@ -45,9 +45,12 @@ typedef struct map_eval {
   double energy_j, mac_energy_j, level_energy_j[NEST_MAX_LEVELS];
 } map_eval;
 
-/* The hierarchy of an arch for elements of `prec`. */
+/* The hierarchy of an arch for elements of `prec`, for dataflow df (the
+ * arch's unless it is flexible). */
 DSE_INTERNAL void map_hier_of(const dse_arch *a, dse_precision prec,
                               map_hier *h);
+DSE_INTERNAL void map_hier_df(const dse_arch *a, dse_precision prec,
+                              dse_dataflow df, map_hier *h);
 /* The problem of a MAC layer (conv, gemm, matmul). */
 DSE_INTERNAL void map_problem_of(const wl_layer *l, nest_problem *p);
 

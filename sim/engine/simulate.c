@@ -38,6 +38,7 @@ typedef struct map_cache_entry {
   uint64_t evaluated;
   int rc;
   int fail_level;
+  dse_dataflow df;
   char why[256];
 } map_cache_entry;
 
@@ -50,7 +51,9 @@ static const map_cache_entry *map_cached(map_cache *c, const map_hier *h,
                                          const nest_problem *p, unsigned bits,
                                          const map_opts *mo) {
   for (size_t i = 0; i < c->n; i++)
-    if (c->e[i].bits == bits && memcmp(&c->e[i].prob, p, sizeof *p) == 0) return &c->e[i];
+    if (c->e[i].bits == bits && c->e[i].df == h->df &&
+        memcmp(&c->e[i].prob, p, sizeof *p) == 0)
+      return &c->e[i];
   if (c->n == c->cap) {
     size_t cap = c->cap ? c->cap * 2 : 32;
     map_cache_entry *ne = realloc(c->e, cap * sizeof(*ne));
@@ -62,6 +65,7 @@ static const map_cache_entry *map_cached(map_cache *c, const map_hier *h,
   memset(x, 0, sizeof(*x));
   x->prob = *p;
   x->bits = bits;
+  x->df = h->df;
   x->rc = map_search(h, p, mo, &x->best, &x->ev, &x->evaluated, &x->fail_level, x->why,
                      sizeof x->why);
   c->n++;
@@ -77,8 +81,27 @@ static int eval_cycle(dse_ctx *ctx, const dse_arch *a, const dse_workload *wl,
   nest_problem p;
   map_problem_of(l, &p);
   map_opts mo = {(map_objective)opts->objective, opts->map_budget};
-  map_cache_entry pinned;
+  /* entries of the cache move when it grows: keep a copy of the one used */
+  map_cache_entry pinned, chosen;
   const map_cache_entry *m = NULL;
+  if (a->dataflow == DSE_DF_FLEXIBLE && !opts->mappings) {
+    /* a flexible array: the best of the three dataflows for this layer */
+    int have = 0;
+    for (int df = 0; df < 3; df++) {
+      map_hier hd;
+      map_hier_df(a, r->precision, (dse_dataflow)df, &hd);
+      const map_cache_entry *x = map_cached(cache, &hd, &p, dse_precision_bits(r->precision), &mo);
+      if (!x) return DSE_ERR_NOMEM;
+      if (x->rc) continue;
+      if (!have || x->ev.cycles < chosen.ev.cycles ||
+          (x->ev.cycles == chosen.ev.cycles && x->ev.energy_j < chosen.ev.energy_j)) {
+        chosen = *x;
+        h = hd;
+        have = 1;
+      }
+    }
+    if (have) m = &chosen;
+  }
   if (opts->mappings) {
     memset(&pinned, 0, sizeof pinned);
     int prc = pin_build(ctx, opts->mappings, l->name, &h, &p, &pinned.best);
@@ -89,8 +112,13 @@ static int eval_cycle(dse_ctx *ctx, const dse_arch *a, const dse_workload *wl,
       m = &pinned;
     }
   }
-  if (!m) m = map_cached(cache, &h, &p, dse_precision_bits(r->precision), &mo);
-  if (!m) return DSE_ERR_NOMEM;
+  if (!m) {
+    const map_cache_entry *x = map_cached(cache, &h, &p, dse_precision_bits(r->precision), &mo);
+    if (!x) return DSE_ERR_NOMEM;
+    chosen = *x;
+    m = &chosen;
+  }
+  r->dataflow = h.df;
   if (m->rc) {
     /* point at the buffer's size when a buffer is too small */
     arch_mark at = {a->dram_capacity_mark.file, 0, 0};
@@ -259,6 +287,15 @@ int dse_simulate(dse_ctx *ctx, const dse_arch *arch, const dse_workload *wl,
     dse_layer_result *r = &res->layers[i];
     link.output_on_chip = eng_keep_output(&prep, wl, i);
     eng_eval_layer(&prep, wl, &wl->layers[i], &link, r);
+    if (arch->dataflow == DSE_DF_FLEXIBLE && wl->layers[i].macs) {
+      for (int df = 1; df < 3; df++) {
+        eng_prep alt = prep;
+        alt.df = (dse_dataflow)df;
+        dse_layer_result cand;
+        eng_eval_layer(&alt, wl, &wl->layers[i], &link, &cand);
+        if (cand.cycles < r->cycles) *r = cand;
+      }
+    }
     link.input_on_chip = link.output_on_chip;
     if (o.fidelity == DSE_FIDELITY_CYCLE && wl->layers[i].macs > 0) {
       int rc = eval_cycle(ctx, arch, wl, &wl->layers[i], &o, &cache, r);

@@ -615,6 +615,7 @@ static void push_result(lua_State *L, const dse_result *res) {
     lua_pushstring(L, dse_layer_type_name(r->type)); lua_setfield(L, -2, "type");
     lua_pushstring(L, wl->layers[i].shape); lua_setfield(L, -2, "shape");
     lua_pushstring(L, dse_precision_name(r->precision)); lua_setfield(L, -2, "precision");
+    lua_pushstring(L, dse_dataflow_name(r->dataflow)); lua_setfield(L, -2, "dataflow");
     lua_pushstring(L, dse_bound_name(r->bound)); lua_setfield(L, -2, "bound");
     lua_pushstring(L, dse_limiter_name(r->limiter)); lua_setfield(L, -2, "limiter");
     for (size_t k = 0; k < rpt_nlayer_fields; k++)

@@ -266,3 +266,39 @@ TEST_IMPL(level2_pipeline_by_hand) {
   ASSERT_NEAR(out.cycles, 10 + 6400, 1e-9);
   return 0;
 }
+
+/* A flexible array takes, per layer, the best of the three dataflows. */
+TEST_IMPL(level2_flexible_dataflow) {
+  dse_ctx *ctx = t_ctx();
+  dse_arch *base = t_arch(ctx, "npu-hbm2e");
+  dse_arch *flex = t_arch_with(ctx, base, "pe_array.dataflow", "flexible");
+  static const char *const dfs[] = {"weight_stationary", "output_stationary", "input_stationary"};
+  dse_workload *wl = t_wl(ctx, "mobilenet_v2", NULL, NULL, NULL, NULL);
+  for (int fid = 0; fid < 2; fid++) {
+    dse_sim_opts o = {fid ? DSE_FIDELITY_CYCLE : DSE_FIDELITY_ANALYTIC, DSE_OBJ_LATENCY, 0, NULL};
+    dse_result *rf = NULL;
+    ASSERT_INT_EQ(dse_simulate(ctx, flex, wl, &o, &rf), 0);
+    int used[3] = {0, 0, 0};
+    for (int d = 0; d < 3; d++) {
+      dse_arch *fixed = t_arch_with(ctx, flex, "pe_array.dataflow", dfs[d]);
+      dse_result *r = NULL;
+      ASSERT_INT_EQ(dse_simulate(ctx, fixed, wl, &o, &r), 0);
+      for (size_t i = 0; i < r->nlayers; i++) {
+        if (!r->layers[i].macs) continue;
+        ASSERT(rf->layers[i].cycles <= r->layers[i].cycles);
+        if (rf->layers[i].dataflow == (dse_dataflow)d) used[d]++;
+      }
+      dse_result_free(r);
+      dse_arch_free(fixed);
+    }
+    /* depthwise and pointwise layers prefer different dataflows */
+    ASSERT(used[0] + used[1] + used[2] == 53); /* 52 convolutions, 1 FC */
+    ASSERT((used[0] > 0) + (used[1] > 0) + (used[2] > 0) >= 2);
+    dse_result_free(rf);
+  }
+  dse_workload_free(wl);
+  dse_arch_free(flex);
+  dse_arch_free(base);
+  dse_ctx_free(ctx);
+  return 0;
+}

@@ -27,4 +27,5 @@
   X(level2_buffer_monotonic)        \
   X(level2_not_worse_than_naive)    \
   X(level2_scalesim_fold_timing)    \
-  X(level2_pipeline_by_hand)
+  X(level2_pipeline_by_hand)        \
+  X(level2_flexible_dataflow)

@@ -76,7 +76,8 @@ int dse_diag_format(const dse_diag *d, char *buf, size_t n);
 typedef enum {
   DSE_DF_WEIGHT_STATIONARY,
   DSE_DF_OUTPUT_STATIONARY,
-  DSE_DF_INPUT_STATIONARY
+  DSE_DF_INPUT_STATIONARY,
+  DSE_DF_FLEXIBLE /* the array may take any of the three, per layer */
 } dse_dataflow;
 
 typedef enum {
@@ -223,6 +224,7 @@ typedef struct dse_layer_result {
   const char *name; /* borrowed from the workload; valid while it lives */
   dse_layer_type type;
   dse_precision precision; /* effective */
+  dse_dataflow dataflow;   /* the one used (flexible arrays choose) */
   uint64_t macs, ops, vector_ops;
   uint64_t cycles, compute_cycles, dram_cycles, sram_cycles;
   double latency_s;
