@@ -60,8 +60,9 @@ static const char *const k_pe_keys[] = {"rows", "cols", "dataflow",
                                         "precision", "mac_energy",
                                         "registers", "double_buffered", NULL};
 static const char *const k_buf_keys[] = {"name", "size", "bandwidth",
-                                         "read_energy", "write_energy",
-                                         "width", "holds", NULL};
+                                         "read_bandwidth", "write_bandwidth",
+                                         "banks", "width", "read_energy",
+                                         "write_energy", "holds", NULL};
 static const char *const k_dram_keys[] = {"type", "bandwidth", "energy",
                                           "capacity", "latency", NULL};
 static const char *const k_vec_keys[] = {"lanes", "op_energy",
@@ -103,11 +104,19 @@ static void load_buffer(cfg *c, const yt_node *n, const char *path,
   b->size_mark.file = at->file;
   b->size_mark.line = at->line;
   b->size_mark.col = at->col;
-  cfg_quantity(c, n, path, "bandwidth", 1, UNIT_BIT(UNIT_BYTES_PER_CYCLE), 0,
-               1e-3, 1e9, &b->bw_bytes_per_cycle, NULL);
-  double width = b->bw_bytes_per_cycle > 0 ? b->bw_bytes_per_cycle : 8;
-  cfg_quantity(c, n, path, "width", 0, UNIT_BIT(UNIT_BYTES), width, 1, 1e6,
-               &width, NULL);
+  /* Ports: `bandwidth` (shared), or `banks` x `width` bytes per cycle;
+   * optional separate read and write ports. */
+  cfg_uint(c, n, path, "banks", 0, 1, 1, 65536, &b->banks);
+  int has_width = yt_get(n, "width") != NULL;
+  cfg_quantity(c, n, path, "width", 0, UNIT_BIT(UNIT_BYTES), 0, 1, 1e6, &b->width, NULL);
+  cfg_quantity(c, n, path, "bandwidth", !has_width, UNIT_BIT(UNIT_BYTES_PER_CYCLE),
+               (double)b->banks * b->width, 1e-3, 1e9, &b->bw_bytes_per_cycle, NULL);
+  cfg_quantity(c, n, path, "read_bandwidth", 0, UNIT_BIT(UNIT_BYTES_PER_CYCLE), 0, 1e-3,
+               1e9, &b->rd_bw, NULL);
+  cfg_quantity(c, n, path, "write_bandwidth", 0, UNIT_BIT(UNIT_BYTES_PER_CYCLE), 0, 1e-3,
+               1e9, &b->wr_bw, NULL);
+  double width = has_width ? b->width : (b->bw_bytes_per_cycle > 0 ? b->bw_bytes_per_cycle : 8);
+  if (!has_width) b->width = width;
   double def = arch_default_sram_j_per_byte(b->size_bytes);
   b->energy_defaulted = !yt_get(n, "read_energy") && !yt_get(n, "write_energy");
   buf_energy(c, n, path, "read_energy", width, def, &b->read_j_per_byte);

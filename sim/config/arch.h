@@ -18,7 +18,10 @@ typedef struct arch_buffer {
   const char *name;
   arch_mark size_mark; /* where `size` is written */
   double size_bytes;
-  double bw_bytes_per_cycle;
+  double bw_bytes_per_cycle;  /* shared by reads and writes */
+  double rd_bw, wr_bw;        /* separate ports when > 0 (bytes/cycle) */
+  uint64_t banks;
+  double width;               /* bytes per access of one bank */
   double read_j_per_byte, write_j_per_byte;
   int energy_defaulted; /* energies came from the default SRAM fit */
   unsigned holds;       /* OP_* mask */
@@ -62,6 +65,17 @@ DSE_INTERNAL int arch_resolve(dse_ctx *ctx, const char *name, char *buf,
  * array of malloc'd strings; free with core_free_names). */
 DSE_INTERNAL char **core_list_yaml(const char *dir, size_t *count);
 DSE_INTERNAL void core_free_names(char **names);
+
+/* Cycles a buffer needs to read rd and write wr bytes: one shared port,
+ * or separate read and write ports working in parallel. */
+static inline double arch_buffer_cycles(const arch_buffer *b, double rd, double wr) {
+  if (b->rd_bw > 0 || b->wr_bw > 0) {
+    double r = rd / (b->rd_bw > 0 ? b->rd_bw : b->bw_bytes_per_cycle);
+    double w = wr / (b->wr_bw > 0 ? b->wr_bw : b->bw_bytes_per_cycle);
+    return r > w ? r : w;
+  }
+  return (rd + wr) / b->bw_bytes_per_cycle;
+}
 
 /* Default MAC energy per precision (45 nm, see docs/model.md). */
 DSE_INTERNAL double arch_default_mac_energy(dse_precision p);

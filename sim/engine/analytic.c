@@ -207,7 +207,7 @@ void eng_eval_layer(const eng_prep *p, const dse_workload *wl,
     srd += use.rd[i];
     swr += use.wr[i];
     sram_e += use.rd[i] * b->read_j_per_byte + use.wr[i] * b->write_j_per_byte;
-    double c = (use.rd[i] + use.wr[i]) / b->bw_bytes_per_cycle;
+    double c = arch_buffer_cycles(b, use.rd[i], use.wr[i]);
     if (c > sram_cyc) sram_cyc = c;
   }
   r->sram_read_bytes = (uint64_t)srd;

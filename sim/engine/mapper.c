@@ -58,6 +58,8 @@ void map_hier_df(const dse_arch *a, dse_precision prec, dse_dataflow df,
     l->holds = opd_bits(b->holds);
     l->capacity = b->size_bytes;
     l->bw = b->bw_bytes_per_cycle;
+    l->rd_bw = b->rd_bw;
+    l->wr_bw = b->wr_bw;
     l->rd_j = b->read_j_per_byte;
     l->wr_j = b->write_j_per_byte;
   }
@@ -107,10 +109,21 @@ void map_evaluate(const map_hier *h, const nest *n, map_eval *e) {
     rd *= h->bytes;
     wr *= h->bytes;
     e->bytes[l] = rd + wr;
+    e->rd_bytes[l] = rd;
+    e->wr_bytes[l] = wr;
     e->level_energy_j[l] = rd * h->lv[l].rd_j + wr * h->lv[l].wr_j;
     e->energy_j += e->level_energy_j[l];
     if (l == 0) continue; /* registers are inside the PEs */
-    e->level_cycles[l] = (uint64_t)ceil(e->bytes[l] / h->lv[l].bw);
+    const map_level *lv = &h->lv[l];
+    double cyc;
+    if (lv->rd_bw > 0 || lv->wr_bw > 0) {
+      double rc = rd / (lv->rd_bw > 0 ? lv->rd_bw : lv->bw);
+      double wc = wr / (lv->wr_bw > 0 ? lv->wr_bw : lv->bw);
+      cyc = rc > wc ? rc : wc;
+    } else {
+      cyc = e->bytes[l] / lv->bw;
+    }
+    e->level_cycles[l] = (uint64_t)ceil(cyc);
     if (e->level_cycles[l] > e->cycles) {
       e->cycles = e->level_cycles[l];
       e->limiter = l;

@@ -15,6 +15,7 @@ typedef struct map_level {
   unsigned holds;     /* operands kept here (bit 1 << OPD_x) */
   double capacity;    /* bytes; PE registers: per PE; DRAM: unbounded */
   double bw;          /* bytes per cycle, reads and writes together */
+  double rd_bw, wr_bw; /* separate ports when > 0 */
   double rd_j, wr_j;  /* joules per byte */
 } map_level;
 
@@ -42,6 +43,7 @@ typedef struct map_eval {
   uint64_t cycles;
   int limiter; /* -1: the array; else the level whose bandwidth limits */
   double bytes[NEST_MAX_LEVELS]; /* moved at each level */
+  double rd_bytes[NEST_MAX_LEVELS], wr_bytes[NEST_MAX_LEVELS];
   double energy_j, mac_energy_j, level_energy_j[NEST_MAX_LEVELS];
 } map_eval;
 

@@ -35,6 +35,34 @@ static void expect_arch_error(const char *yaml, const char *want) {
   dse_ctx_free(ctx);
 }
 
+/* Buffer ports: banks x width when no bandwidth is given; separate read
+ * and write ports work in parallel. */
+TEST_IMPL(arch_buffer_ports) {
+  dse_ctx *ctx = t_ctx();
+  dse_arch *a = t_arch_yaml(
+      ctx,
+      "name: t\nclock: 1 GHz\npe_array: {rows: 8, cols: 8, dataflow: weight_stationary, precision: int8}\n"
+      "buffers:\n"
+      "  - {name: banked, size: 64 KiB, banks: 4, width: 16 B}\n"
+      "  - {name: ports, size: 1 MiB, bandwidth: 64 B/cycle, read_bandwidth: 100 B/cycle, write_bandwidth: 10 B/cycle}\n"
+      "dram: {bandwidth: 16 GB/s, energy: 10 pJ/bit, capacity: 1 GiB}\n",
+      0);
+  ASSERT_NEAR(a->buf[0].bw_bytes_per_cycle, 64, 0);
+  ASSERT_U64_EQ(a->buf[0].banks, 4);
+  ASSERT_NEAR(arch_buffer_cycles(&a->buf[0], 1000, 500), 1500.0 / 64, 1e-12);
+  ASSERT_NEAR(arch_buffer_cycles(&a->buf[1], 1000, 500), 50, 1e-12); /* max(10, 50) */
+  dse_arch_free(a);
+  /* neither bandwidth nor width */
+  t_arch_yaml(ctx,
+              "name: t\nclock: 1 GHz\npe_array: {rows: 8, cols: 8, dataflow: weight_stationary, precision: int8}\n"
+              "buffers:\n  - {name: b, size: 64 KiB}\n"
+              "dram: {bandwidth: 16 GB/s, energy: 10 pJ/bit, capacity: 1 GiB}\n",
+              1);
+  ASSERT_CONTAINS(t_first_diag(ctx), "buffers[1].bandwidth: missing required key 'bandwidth'");
+  dse_ctx_free(ctx);
+  return 0;
+}
+
 TEST_IMPL(arch_errors) {
   /* did-you-mean on an unknown key, at the key's position */
   expect_arch_error(

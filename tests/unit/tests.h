@@ -4,6 +4,7 @@
   X(units_reject)                   \
   X(units_format)                   \
   X(arch_schema)                    \
+  X(arch_buffer_ports)              \
   X(arch_errors)                    \
   X(presets)                        \
   X(ytree_set_path)                 \
