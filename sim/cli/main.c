@@ -40,8 +40,8 @@ static const char k_sim_usage[] =
     "  --batch N               inferences per batch (default: the workload's, 1)\n"
     "  --param KEY=VALUE       workload parameter, e.g. phase=decode, seq=1024\n"
     "  --format table|csv|json output format (default table)\n"
-    "  --fidelity analytic|cycle  level 1 (roofline, default) or level 2\n"
-    "                          (mapped loop nests, exact accesses, systolic timing)\n"
+    "  --fidelity cycle|analytic  level 2 (default: mapped loop nests, exact\n"
+    "                          accesses, systolic timing) or level 1 (roofline)\n"
     "  --objective latency|energy|edp|dram  what the level-2 mapper minimizes\n"
     "  --map-budget N          exact mapping evaluations per layer (level 2)\n"
     "  --mapping               print each layer's mapping as a loop nest\n"
@@ -165,7 +165,7 @@ static int cmd_sim(dse_ctx *ctx, int argc, char **argv) {
   const char *format = "table", *out = NULL;
   wl_opts o;
   memset(&o, 0, sizeof o);
-  dse_sim_opts so = {DSE_FIDELITY_ANALYTIC, DSE_OBJ_LATENCY, 0, NULL};
+  dse_sim_opts so = {DSE_FIDELITY_CYCLE, DSE_OBJ_LATENCY, 0, NULL};
   int show_mapping = 0;
   const char *pins_path = NULL;
   for (int i = 0; i < argc; i++) {
@@ -207,7 +207,9 @@ static int cmd_sim(dse_ctx *ctx, int argc, char **argv) {
         so.map_budget = (int)b;
       } else if (!strcmp(v, "cycle")) {
         so.fidelity = DSE_FIDELITY_CYCLE;
-      } else if (strcmp(v, "analytic") != 0) {
+      } else if (!strcmp(v, "analytic")) {
+        so.fidelity = DSE_FIDELITY_ANALYTIC;
+      } else {
         return bad_usage(k_sim_usage,
                          "unknown --fidelity '%s'; expected analytic or cycle", v);
       }

@@ -524,7 +524,29 @@ int map_search(const map_hier *h, const nest_problem *p, const map_opts *o,
   plan base;
   setup(&s, h, p, o ? o->objective : MAP_LATENCY, &base);
   const int top = h->nlevels - 1;
-  /* The smallest tiles must fit every buffer. */
+  /* The smallest tiles must fit every buffer: when the array's tile does
+   * not, use fewer PEs (halve the largest spatial factor of an operand that
+   * does not fit) before giving up. */
+  for (int tries = 0; tries < 64; tries++) {
+    int bad = -1;
+    for (int l = 1; l < top && bad < 0; l++)
+      if (!fits(&s, &base, l)) bad = l;
+    if (bad < 0) break;
+    int dmax = -1;
+    for (int d = 0; d < NEST_DIMS; d++) {
+      int rel = 0;
+      for (int op = 0; op < OPD_COUNT; op++)
+        rel |= (h->lv[bad].holds & BIT(op)) && relevant(op, d);
+      if (rel && s.f[d] > 1 && (dmax < 0 || s.f[d] > s.f[dmax])) dmax = d;
+    }
+    if (dmax < 0) break;
+    s.f[dmax] = cdiv(s.f[dmax], 2);
+    for (int d = 0; d < NEST_DIMS; d++) {
+      base.A[d] = is_in(s.stream_dims, s.nstream, d) ? 1 : s.f[d];
+      for (int l = 1; l < top; l++) base.E[l][d] = base.A[d];
+      s.ncand[d] = candidates(base.A[d], p->bound[d], s.cand[d], 64);
+    }
+  }
   for (int l = 1; l < top; l++) {
     if (fits(&s, &base, l)) continue;
     double need = level_bytes(&s, &base, l);

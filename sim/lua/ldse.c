@@ -733,7 +733,7 @@ static int simulate_push(lua_State *L, const dse_arch *a, const dse_workload *wl
 static int l_simulate(lua_State *L) {
   luaL_checkany(L, 1);
   luaL_checkany(L, 2);
-  dse_sim_opts o = {DSE_FIDELITY_ANALYTIC, DSE_OBJ_LATENCY, 0, NULL};
+  dse_sim_opts o = {DSE_FIDELITY_CYCLE, DSE_OBJ_LATENCY, 0, NULL};
   check_opts(L, 3, &o);
   dse_arch *a = push_arch(L, 1);
   dse_workload *wl = push_wl(L, 2, 0);
@@ -750,7 +750,7 @@ static int l_sweep(lua_State *L) {
   static const char *const keys[] = {"arch", "workload", "workloads", "grid",
                                      "fidelity", "objective", "map_budget",
                                      "mappings", NULL};
-  dse_sim_opts so = {DSE_FIDELITY_ANALYTIC, DSE_OBJ_LATENCY, 0, NULL};
+  dse_sim_opts so = {DSE_FIDELITY_CYCLE, DSE_OBJ_LATENCY, 0, NULL};
   lua_pushnil(L);
   while (lua_next(L, 1)) {
     const char *k = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : "?";

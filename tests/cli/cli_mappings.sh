@@ -9,7 +9,7 @@ expect_code 0 "pinned"
 expect_out "conv1 (c3 227x227 k96 11x11/4, 6050 folds" "pinned conv1 as written"
 expect_out "1 mappings evaluated" "pinned: one evaluation"
 expect_out "parallel-for S in [0, 7) step 1" "pinned spatial factor"
-run "$DSE" sim tpu-v1 alexnet --mappings "$D/tpu_alexnet.yaml"
+run "$DSE" sim tpu-v1 alexnet --fidelity analytic --mappings "$D/tpu_alexnet.yaml"
 expect_code 2 "mappings need level 2"; expect_err "--mappings needs --fidelity cycle" "mappings need level 2"
 
 while read -r file want; do

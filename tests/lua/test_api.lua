@@ -51,10 +51,14 @@ H.near(r.total.throughput_inf_per_s, 4 / r.total.latency_s, 1e-12, "throughput =
 for _, l in ipairs(r.layers) do
   H.check(l.bound == "compute" or l.bound == "memory", "bound value")
 end
--- by hand: the 4096x4096 int8 FC on TPU v1 streams 16 MiB + 8 KiB at 34 GB/s
-local fc = dse.simulate("tpu-v1", g).layers[1]
+-- by hand (level 1): the 4096x4096 int8 FC on TPU v1 streams 16 MiB + 8 KiB
+local fc = dse.simulate("tpu-v1", g, { fidelity = "analytic" }).layers[1]
 H.eq(fc.dram_bytes, 16777216 + 8192, "fc DRAM bytes")
 H.eq(fc.limiter, "dram", "fc limiter")
+-- level 2 (the default) moves at least that, and is as DRAM-bound
+local fc2 = dse.simulate("tpu-v1", g).layers[1]
+H.check(fc2.dram_bytes >= 16777216 + 8192, "fc DRAM bytes, level 2")
+H.eq(fc2.limiter, "dram", "fc limiter, level 2")
 H.eq(dse.simulate("edge-npu", "alexnet").total.macs, 724406816, "alexnet by name")
 
 -- level 2: mapped, with exact accesses per level

@@ -11,9 +11,11 @@ static const char *const k_zoo[] = {"alexnet", "vgg16", "resnet50",
                                     "mobilenet_v2", "bert_base", "gpt2",
                                     "llama2_7b", NULL};
 
+/* These are level-1 (analytic) tests. */
 static dse_result *sim(dse_ctx *ctx, const dse_arch *a, const dse_workload *wl) {
   dse_result *r = NULL;
-  int rc = dse_simulate(ctx, a, wl, NULL, &r);
+  dse_sim_opts o = {DSE_FIDELITY_ANALYTIC, DSE_OBJ_LATENCY, 0, NULL};
+  int rc = dse_simulate(ctx, a, wl, &o, &r);
   if (rc) FAIL_AT("simulate failed: %s: %s", dse_strerror(rc), t_first_diag(ctx));
   return r;
 }
@@ -116,7 +118,8 @@ TEST_IMPL(engine_roofline_invariants) {
     for (size_t w = 0; k_zoo[w]; w++) {
       dse_workload *wl = t_wl(ctx, k_zoo[w], "batch", "2", NULL, NULL);
       dse_result *r = NULL;
-      int rc = dse_simulate(ctx, arch, wl, NULL, &r);
+      dse_sim_opts lo = {DSE_FIDELITY_ANALYTIC, DSE_OBJ_LATENCY, 0, NULL};
+      int rc = dse_simulate(ctx, arch, wl, &lo, &r);
       if (rc == DSE_ERR_INFEASIBLE) {
         /* Only Llama-2-7B (6.7 GB of int8 weights) overflows the
          * 4 GiB edge NPU. */

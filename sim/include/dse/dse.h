@@ -276,7 +276,8 @@ typedef struct dse_result {
   dse_total_result total;
 } dse_result;
 
-/* Simulate wl on arch.  opts may be NULL (analytic).  *out is owned by the
+/* Simulate wl on arch.  opts may be NULL (level 2: DSE_FIDELITY_CYCLE,
+ * latency objective, default budget, no pinned mappings).  *out is owned by the
  * caller (dse_result_free) and borrows arch and wl, which must outlive it.
  * A workload that does not fit in DRAM returns DSE_ERR_INFEASIBLE with a
  * diagnostic at the arch's dram.capacity. */
