@@ -40,7 +40,7 @@ const rpt_field rpt_layer_fields[] = {
     LF(stall_dependency_cycles, U64, "level 2: first load and last write-back"),
     LF(pipeline_steps, U64, "level 2: steps of the tile pipeline"),
     LF(mappings_evaluated, U64, "level 2: mappings the mapper evaluated exactly"),
-    LF(temporal_utilization, DBL, "level 2: stream cycles / compute cycles"),
+    LF(temporal_utilization, DBL, "level 2: stream cycles / cycles (fill, drain, loads, stalls lose it)"),
     LF(dram_achieved_bandwidth_bytes_per_s, DBL, "DRAM bytes / latency"),
     LF(energy_j, DBL, "layer energy"),
     LF(mac_energy_j, DBL, "PE-array MAC energy"),

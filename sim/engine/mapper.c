@@ -585,9 +585,21 @@ int map_search(const map_hier *h, const nest_problem *p, const map_opts *o,
   enum { SEEN = 48 };
   nest seen[SEEN];
   int nseen = 0;
-  for (size_t sc = 0; sc < DSE_ARRAY_LEN(scales) && (int)count < budget; sc++)
-  for (int o1 = 0; o1 < NORD && (int)count < budget; o1++)
-    for (int o2 = 0; o2 < NORD && (int)count < budget; o2++) {
+  /* Latency lower bound: every MAC on a PE, and the DRAM traffic of each
+   * operand once.  A mapping within 0.1% of it ends the search. */
+  double macs = 1, once = 0;
+  for (int d = 0; d < NEST_DIMS; d++) macs *= (double)p->bound[d];
+  {
+    uint64_t all[NEST_DIMS];
+    for (int d = 0; d < NEST_DIMS; d++) all[d] = p->bound[d];
+    for (int op = 0; op < OPD_COUNT; op++) once += footprint(p, op, all);
+  }
+  const double bound_cycles = fmax(macs / (double)(h->rows * h->cols),
+                                   once * h->bytes / h->lv[top].bw);
+  int done = s.obj == MAP_LATENCY && (double)ev->cycles <= bound_cycles * 1.001;
+  for (size_t sc = 0; sc < DSE_ARRAY_LEN(scales) && (int)count < budget && !done; sc++)
+  for (int o1 = 0; o1 < NORD && (int)count < budget && !done; o1++)
+    for (int o2 = 0; o2 < NORD && (int)count < budget && !done; o2++) {
       plan pl = base;
       s.scale = scales[sc];
       pl.order[1] = o1;
@@ -612,6 +624,7 @@ int map_search(const map_hier *h, const nest_problem *p, const map_opts *o,
       if (better(h, s.obj, &e, ev)) {
         *best = n;
         *ev = e;
+        done = s.obj == MAP_LATENCY && (double)ev->cycles <= bound_cycles * 1.001;
       }
       if (top == 1) break; /* no buffers: orders above do not differ */
     }

@@ -220,7 +220,8 @@ static int eval_cycle(dse_ctx *ctx, const dse_arch *a, const dse_workload *wl,
   const double pes = (double)(a->rows * a->cols);
   r->utilization = (double)l->macs / ((double)r->cycles * pes);
   r->spatial_utilization = e->timing.spatial_util;
-  r->temporal_utilization = e->timing.temporal_util;
+  /* spatial x temporal = utilization: stream cycles over all cycles */
+  r->temporal_utilization = (double)r->stream_cycles / (double)r->cycles;
   r->intensity_ops_per_byte = r->dram_bytes ? (double)r->ops / (double)r->dram_bytes : 0;
   r->achieved_ops_per_s = (double)r->ops / r->latency_s;
   const double peak = 2.0 * pes * a->clock_hz;
