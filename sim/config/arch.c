@@ -69,6 +69,14 @@ static const char *const k_vec_keys[] = {"lanes", "op_energy",
                                          "fuse_activations", NULL};
 static const char *const k_operands[] = {"input", "weight", "output", NULL};
 
+/* Where key is written in map (or the map itself when it is absent). */
+static arch_mark mark_of(const yt_node *map, const char *key) {
+  const yt_node *v = yt_get(map, key);
+  const yt_node *at = v ? v : map;
+  arch_mark m = {at->file, at->line, at->col};
+  return m;
+}
+
 /* Energy per byte from "x pJ/B", "x pJ/bit" or "x pJ" (per access of
  * width bytes). */
 static void buf_energy(cfg *c, const yt_node *map, const char *path,
@@ -99,11 +107,7 @@ static void load_buffer(cfg *c, const yt_node *n, const char *path,
   cfg_string(c, n, path, "name", 1, "", &b->name);
   cfg_quantity(c, n, path, "size", 1, UNIT_BIT(UNIT_BYTES), 0, 1, 1e13,
                &b->size_bytes, NULL);
-  const yt_node *sz = yt_get(n, "size");
-  const yt_node *at = sz ? sz : n;
-  b->size_mark.file = at->file;
-  b->size_mark.line = at->line;
-  b->size_mark.col = at->col;
+  b->size_mark = mark_of(n, "size");
   /* Ports: `bandwidth` (shared), or `banks` x `width` bytes per cycle;
    * optional separate read and write ports. */
   cfg_uint(c, n, path, "banks", 0, 1, 1, 65536, &b->banks);
@@ -229,11 +233,7 @@ int arch_from_doc(dse_ctx *ctx, yt_doc *doc, dse_arch **out) {
                  1e3, 1e16, &a->dram_capacity, NULL);
     cfg_quantity(&c, dram, "dram", "latency", 0, UNIT_BIT(UNIT_SECONDS), 0, 0, 1e-3,
                  &a->dram_latency_s, NULL);
-    const yt_node *cap = yt_get(dram, "capacity");
-    const yt_node *at = cap ? cap : dram;
-    a->dram_capacity_mark.file = at->file;
-    a->dram_capacity_mark.line = at->line;
-    a->dram_capacity_mark.col = at->col;
+    a->dram_capacity_mark = mark_of(dram, "capacity");
   }
 
   a->vector_lanes = a->cols ? a->cols : 1;
