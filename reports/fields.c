@@ -47,6 +47,7 @@ const rpt_field rpt_layer_fields[] = {
     LF(vector_energy_j, DBL, "vector-unit energy"),
     LF(sram_energy_j, DBL, "on-chip buffer access energy"),
     LF(dram_energy_j, DBL, "DRAM access energy"),
+    LF(register_energy_j, DBL, "level 2: PE register accesses"),
 };
 const size_t rpt_nlayer_fields = sizeof(rpt_layer_fields) / sizeof(rpt_layer_fields[0]);
 
@@ -72,6 +73,7 @@ const rpt_field rpt_total_fields[] = {
     TF(vector_energy_j, DBL, "vector-unit energy"),
     TF(sram_energy_j, DBL, "on-chip buffer energy"),
     TF(dram_energy_j, DBL, "DRAM energy"),
+    TF(register_energy_j, DBL, "level 2: PE register energy"),
     TF(pj_per_mac, DBL, "energy per MAC in picojoules"),
     TF(compute_bound_layers, SIZE, "layers limited by compute"),
     TF(memory_bound_layers, SIZE, "layers limited by DRAM or SRAM bandwidth"),

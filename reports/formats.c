@@ -87,6 +87,7 @@ void rpt_result_json(const dse_result *res, core_buf *out) {
   rpt_json_key(&j, "energy_breakdown_j");
   rpt_json_begin_obj(&j);
   rpt_json_key(&j, "mac"); rpt_json_num(&j, res->total.mac_energy_j);
+  rpt_json_key(&j, "register"); rpt_json_num(&j, res->total.register_energy_j);
   rpt_json_key(&j, "vector"); rpt_json_num(&j, res->total.vector_energy_j);
   rpt_json_key(&j, "sram"); rpt_json_num(&j, res->total.sram_energy_j);
   rpt_json_key(&j, "dram"); rpt_json_num(&j, res->total.dram_energy_j);

@@ -58,7 +58,7 @@ static const char *const k_top_keys[] = {"name", "description", "source",
                                          "on_chip_activations", NULL};
 static const char *const k_pe_keys[] = {"rows", "cols", "dataflow",
                                         "precision", "mac_energy",
-                                        "registers", "double_buffered", NULL};
+                                        "double_buffered", NULL};
 static const char *const k_buf_keys[] = {"name", "size", "bandwidth",
                                          "read_bandwidth", "write_bandwidth",
                                          "banks", "width", "read_energy",
@@ -191,7 +191,6 @@ int arch_from_doc(dse_ctx *ctx, yt_doc *doc, dse_arch **out) {
              &prec);
     a->dataflow = (dse_dataflow)df;
     a->precision = (dse_precision)prec;
-    cfg_uint(&c, pe, "pe_array", "registers", 0, 1, 1, 1u << 20, &a->pe_registers);
     cfg_bool(&c, pe, "pe_array", "double_buffered", 0, &a->pe_double_buffered);
     a->mac_energy_defaulted = !yt_get(pe, "mac_energy");
     cfg_quantity(&c, pe, "pe_array", "mac_energy", 0, UNIT_BIT(UNIT_JOULES),

@@ -48,7 +48,6 @@ struct dse_arch {
   uint64_t vector_lanes;
   double vector_op_j;
   int on_chip_activations; /* keep a layer's output on chip for the next */
-  uint64_t pe_registers;   /* words of the stationary operand per PE */
   int pe_double_buffered;  /* next stationary tile loads while streaming */
   int fuse_activations;    /* activations overlap their producer */
 };

@@ -45,7 +45,7 @@ void map_hier_df(const dse_arch *a, dse_precision prec, dse_dataflow df,
   map_level *r = &h->lv[0];
   r->name = "registers";
   r->holds = BIT(sys_stationary(df));
-  r->capacity = (double)a->pe_registers * h->bytes;
+  r->capacity = h->bytes; /* one element of the stationary operand */
   r->bw = 1e18; /* inside each PE: never the bottleneck */
   /* A register-file access costs about one MAC (Eyeriss normalized
    * energies, Chen et al. ISCA 2016). */
@@ -100,11 +100,23 @@ void map_evaluate(const map_hier *h, const nest *n, map_eval *e) {
   e->energy_j = e->mac_energy_j;
   e->cycles = e->timing.cycles;
   e->limiter = -1;
+  const int top = h->nlevels - 1;
+  double out_elems = 1;
+  {
+    static const int od[] = {NEST_G, NEST_N, NEST_K, NEST_P, NEST_Q};
+    for (int i = 0; i < 5; i++) out_elems *= (double)n->prob.bound[od[i]];
+  }
   for (int l = 0; l < h->nlevels; l++) {
     double rd = 0, wr = 0;
     for (int o = 0; o < OPD_COUNT; o++) {
-      rd += (double)c->reads[l][o];
-      wr += (double)c->fills[l][o] + (double)c->updates[l][o];
+      double r = (double)c->reads[l][o];
+      double w = (double)c->fills[l][o] + (double)c->updates[l][o];
+      if (l == top && (h->chained & BIT(o))) {
+        if (o == OPD_I) r = 0; /* the input is already on chip */
+        if (o == OPD_O) w = w > out_elems ? w - out_elems : 0; /* no final write */
+      }
+      rd += r;
+      wr += w;
     }
     rd *= h->bytes;
     wr *= h->bytes;
@@ -370,6 +382,12 @@ static double estimate(const search *s, const plan *pl, double *lat, double *ene
         moved = footprint(p, o, ec) * loads * (o == OPD_O ? 2 : 1);
         if (child == 0) moved *= 1; /* union over PEs: footprint of A */
       }
+      if (l == top && (h->chained & BIT(o))) {
+        /* chained: the input is read on chip; the output's final write
+         * stays on chip (spilled partial sums still go to DRAM) */
+        double elems = footprint(p, o, pl->E[top]);
+        moved = o == OPD_O ? (moved > 2 * elems ? moved - 2 * elems : 0) : 0;
+      }
       level_bytes_moved[l] += moved * h->bytes;
       if (child > 0) level_bytes_moved[child] += moved * h->bytes;
       e += moved * h->bytes * (h->lv[l].rd_j + (child > 0 ? h->lv[child].wr_j : 0));
@@ -398,7 +416,10 @@ static int candidates(uint64_t lo, uint64_t bound, uint64_t *out, int max) {
   uint64_t tmp[96];
   for (uint64_t v = lo; v < bound && n < 40; v *= 2) tmp[n++] = v;
   for (uint64_t k = 1; k <= 64 && n < 90; k++) {
-    uint64_t v = cdiv(bound, k);
+    /* ceil splits of the bound, rounded up to whole tiles of the level
+     * below (no ragged inner folds) */
+    uint64_t v = cdiv(cdiv(bound, k), lo) * lo;
+    if (v > bound) v = bound;
     if (v >= lo) tmp[n++] = v;
   }
   tmp[n++] = bound;
@@ -447,9 +468,10 @@ static void grow_level(const search *s, plan *pl, int l) {
         tried++;
         plan t = *pl;
         set_tile(s, &t, l, d, cands[c]);
-        if (!fits(s, &t, l)) break; /* larger candidates will not fit either */
+        /* every level: outer tiles grow with this one; larger candidates
+         * will not fit either */
         int ok = 1;
-        for (int u = 1; u < l && ok; u++) ok = fits(s, &t, u);
+        for (int u = 1; u < top && ok; u++) ok = fits(s, &t, u);
         if (!ok) break;
         double v = estimate(s, &t, &lat, &en);
         if (v < best * (1 - 1e-9)) {
@@ -592,7 +614,8 @@ int map_search(const map_hier *h, const nest_problem *p, const map_opts *o,
   {
     uint64_t all[NEST_DIMS];
     for (int d = 0; d < NEST_DIMS; d++) all[d] = p->bound[d];
-    for (int op = 0; op < OPD_COUNT; op++) once += footprint(p, op, all);
+    for (int op = 0; op < OPD_COUNT; op++)
+      if (!(h->chained & BIT(op))) once += footprint(p, op, all);
   }
   const double bound_cycles = fmax(macs / (double)(h->rows * h->cols),
                                    once * h->bytes / h->lv[top].bw);
@@ -605,6 +628,9 @@ int map_search(const map_hier *h, const nest_problem *p, const map_opts *o,
       pl.order[1] = o1;
       for (int l = 2; l <= top; l++) pl.order[l] = o2;
       for (int l = 1; l < top; l++) grow_level(&s, &pl, l);
+      int fit = 1;
+      for (int l = 1; l < top && fit; l++) fit = fits(&s, &pl, l);
+      if (!fit) continue;
       nest n;
       build(&s, &pl, &n);
       char err[256];
@@ -756,4 +782,16 @@ int map_pinned(const map_hier *h, const nest_problem *p, const map_pin_spec *ps,
     return DSE_ERR_INVALID;
   }
   return 0;
+}
+
+double map_level_bytes(const map_hier *h, const nest *n, int l) {
+  /* a level's tile: per dim, the step of the innermost loop above it */
+  uint64_t e[NEST_DIMS];
+  for (int d = 0; d < NEST_DIMS; d++) e[d] = n->prob.bound[d];
+  for (int i = 0; i < n->nloops; i++)
+    if (!n->loops[i].spatial && n->loops[i].level > l) e[n->loops[i].dim] = n->loops[i].step;
+  double sum = 0;
+  for (int o = 0; o < OPD_COUNT; o++)
+    if (n->holds[l] & BIT(o)) sum += footprint(&n->prob, o, e);
+  return sum * h->bytes;
 }

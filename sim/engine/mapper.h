@@ -27,6 +27,10 @@ typedef struct map_hier {
   int hide_preload; /* double-buffered PE registers */
   double mac_j;
   double bytes; /* per element */
+  /* operands whose DRAM traffic is on chip instead (activation chaining):
+   * a chained input is read from the buffer the previous layer left it in;
+   * a chained output's final write-back stays on chip */
+  unsigned chained;
 } map_hier;
 
 typedef enum { MAP_LATENCY, MAP_ENERGY, MAP_EDP, MAP_DRAM } map_objective;
@@ -97,6 +101,9 @@ DSE_INTERNAL int pin_check_layers(dse_ctx *ctx, const dse_mappings *m,
 DSE_INTERNAL int pin_build(dse_ctx *ctx, const dse_mappings *m,
                            const char *name, const map_hier *h,
                            const nest_problem *p, nest *out);
+
+/* Bytes of the operands level l holds under nest n (its tiles' extents). */
+DSE_INTERNAL double map_level_bytes(const map_hier *h, const nest *n, int l);
 
 /* The nest as an indented loop listing, one line per loop. */
 DSE_INTERNAL void map_format(const map_hier *h, const nest *n, core_buf *out);

@@ -52,6 +52,13 @@ static void check_names(cfg *c, const yt_node *seq, const char *path,
   if (cfg_expect_kind(c, seq, path, YT_SEQ)) return;
   for (size_t i = 0; i < seq->n; i++) {
     const yt_node *it = seq->items[i];
+    for (size_t j = 0; j < i && it->kind == YT_SCALAR; j++)
+      if (seq->items[j]->kind == YT_SCALAR &&
+          (dims ? dim_of(seq->items[j]->str) == dim_of(it->str) && dim_of(it->str) >= 0
+                : !strcmp(seq->items[j]->str, it->str))) {
+        cfg_error(c, it, path, "'%s' is listed twice", it->str);
+        break;
+      }
     int ok = it->kind == YT_SCALAR &&
              (dims ? dim_of(it->str) >= 0 : 0);
     for (int j = 0; !dims && it->kind == YT_SCALAR && names[j]; j++)
@@ -131,9 +138,16 @@ int pin_check_layers(dse_ctx *ctx, const dse_mappings *m, const dse_workload *wl
   names[wl->nlayers] = NULL;
   for (size_t i = 0; i < m->map->n; i++) {
     const yt_pair *p = &m->map->pairs[i];
-    int found = 0;
-    for (size_t k = 0; k < wl->nlayers && !found; k++) found = !strcmp(names[k], p->key);
-    if (found) continue;
+    int found = -1;
+    for (size_t k = 0; k < wl->nlayers && found < 0; k++)
+      if (!strcmp(names[k], p->key)) found = (int)k;
+    if (found >= 0 && wl->layers[found].macs == 0) {
+      core_diag(ctx, m->map->file, p->line, p->col,
+                "mappings.%s: layer '%s' (%s) runs on the vector unit and "
+                "has no mapping", p->key, p->key, dse_layer_type_name(wl->layers[found].type));
+      bad = 1;
+    }
+    if (found >= 0) continue;
     const char *s = core_did_you_mean(p->key, names);
     core_diag(ctx, m->map->file, p->line, p->col,
               "mappings.%s: no layer '%s' in workload '%s'%s%s%s", p->key, p->key,
@@ -170,6 +184,13 @@ int pin_build(dse_ctx *ctx, const dse_mappings *m, const char *name,
       if (!strcmp(h->lv[v].name, lp->key)) l = v;
     }
     names[h->nlevels] = NULL;
+    if (l == h->nlevels - 1 && (yt_get(lp->val, "tiles") || yt_get(lp->val, "bypass"))) {
+      const yt_node *bad = yt_get(lp->val, "tiles") ? yt_get(lp->val, "tiles") : yt_get(lp->val, "bypass");
+      core_diag(ctx, bad->file, bad->line, bad->col,
+                "mappings.%s.levels.%s: DRAM holds every operand whole: only 'order' "
+                "applies there", name, lp->key);
+      return DSE_ERR_INVALID;
+    }
     if (l <= 0) {
       const char *s = core_did_you_mean(lp->key, names + 1);
       char list[256];

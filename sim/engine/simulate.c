@@ -39,6 +39,7 @@ typedef struct map_cache_entry {
   int rc;
   int fail_level;
   dse_dataflow df;
+  unsigned chained;
   char why[256];
 } map_cache_entry;
 
@@ -51,7 +52,7 @@ static const map_cache_entry *map_cached(map_cache *c, const map_hier *h,
                                          const nest_problem *p, unsigned bits,
                                          const map_opts *mo) {
   for (size_t i = 0; i < c->n; i++)
-    if (c->e[i].bits == bits && c->e[i].df == h->df &&
+    if (c->e[i].bits == bits && c->e[i].df == h->df && c->e[i].chained == h->chained &&
         memcmp(&c->e[i].prob, p, sizeof *p) == 0)
       return &c->e[i];
   if (c->n == c->cap) {
@@ -66,6 +67,7 @@ static const map_cache_entry *map_cached(map_cache *c, const map_hier *h,
   x->prob = *p;
   x->bits = bits;
   x->df = h->df;
+  x->chained = h->chained;
   x->rc = map_search(h, p, mo, &x->best, &x->ev, &x->evaluated, &x->fail_level, x->why,
                      sizeof x->why);
   c->n++;
@@ -76,20 +78,36 @@ static const map_cache_entry *map_cached(map_cache *c, const map_hier *h,
 static int eval_cycle(dse_ctx *ctx, const dse_arch *a, const dse_workload *wl,
                       const wl_layer *l, const dse_sim_opts *opts,
                       map_cache *cache, dse_layer_result *r) {
+  /* activations the neighbours leave on chip cost no DRAM traffic: the
+   * mapper must know, or it optimizes traffic that does not exist */
+  const unsigned chained = (r->input_on_chip ? 1u << OPD_I : 0) |
+                           (r->output_on_chip ? 1u << OPD_O : 0);
   map_hier h;
   map_hier_of(a, r->precision, &h);
+  h.chained = chained;
   nest_problem p;
   map_problem_of(l, &p);
   map_opts mo = {(map_objective)opts->objective, opts->map_budget};
   /* entries of the cache move when it grows: keep a copy of the one used */
   map_cache_entry pinned, chosen;
   const map_cache_entry *m = NULL;
-  if (a->dataflow == DSE_DF_FLEXIBLE && !opts->mappings) {
+  if (opts->mappings) {
+    memset(&pinned, 0, sizeof pinned);
+    int prc = pin_build(ctx, opts->mappings, l->name, &h, &p, &pinned.best);
+    if (prc < 0) return prc;
+    if (prc == 1) {
+      map_evaluate(&h, &pinned.best, &pinned.ev);
+      pinned.evaluated = 1;
+      m = &pinned;
+    }
+  }
+  if (!m && a->dataflow == DSE_DF_FLEXIBLE) {
     /* a flexible array: the best of the three dataflows for this layer */
     int have = 0;
     for (int df = 0; df < 3; df++) {
       map_hier hd;
       map_hier_df(a, r->precision, (dse_dataflow)df, &hd);
+      hd.chained = chained;
       const map_cache_entry *x = map_cached(cache, &hd, &p, dse_precision_bits(r->precision), &mo);
       if (!x) return DSE_ERR_NOMEM;
       if (x->rc) continue;
@@ -101,16 +119,6 @@ static int eval_cycle(dse_ctx *ctx, const dse_arch *a, const dse_workload *wl,
       }
     }
     if (have) m = &chosen;
-  }
-  if (opts->mappings) {
-    memset(&pinned, 0, sizeof pinned);
-    int prc = pin_build(ctx, opts->mappings, l->name, &h, &p, &pinned.best);
-    if (prc < 0) return prc;
-    if (prc == 1) {
-      map_evaluate(&h, &pinned.best, &pinned.ev);
-      pinned.evaluated = 1;
-      m = &pinned;
-    }
   }
   if (!m) {
     const map_cache_entry *x = map_cached(cache, &h, &p, dse_precision_bits(r->precision), &mo);
@@ -153,6 +161,11 @@ static int eval_cycle(dse_ctx *ctx, const dse_arch *a, const dse_workload *wl,
       x->fills[o] = e->counts.fills[v][o];
       x->updates[o] = e->counts.updates[v][o];
     }
+    if (v == top) { /* what chaining keeps on chip does not reach DRAM */
+      if (chained & (1u << OPD_I)) x->reads[OPD_I] = 0;
+      if (chained & (1u << OPD_O))
+        x->updates[OPD_O] = x->updates[OPD_O] > l->out_elems ? x->updates[OPD_O] - l->out_elems : 0;
+    }
     x->bytes = e->bytes[v] * scale;
     x->energy_j = e->level_energy_j[v] * scale;
     x->cycles = (uint64_t)ceil((double)e->level_cycles[v] * scale);
@@ -161,16 +174,9 @@ static int eval_cycle(dse_ctx *ctx, const dse_arch *a, const dse_workload *wl,
       if ((double)x->cycles > sram_cyc) sram_cyc = (double)x->cycles;
     }
   }
-  /* DRAM: reads of every operand, writes of outputs; on-chip chaining
-   * removes the input read and the output write. */
-  double in_rd = (double)e->counts.reads[top][OPD_I] * bytes;
-  double out_wr = (double)e->counts.updates[top][OPD_O] * bytes;
-  double rd = 0;
-  for (int o = 0; o < OPD_COUNT; o++) rd += (double)e->counts.reads[top][o] * bytes;
-  if (r->input_on_chip) rd -= in_rd;
-  double wr = r->output_on_chip ? 0 : out_wr;
-  dram_rd = (uint64_t)llround(rd * scale);
-  dram_wr = (uint64_t)llround(wr * scale);
+  /* DRAM: the evaluation already leaves out what chaining keeps on chip */
+  dram_rd = (uint64_t)llround(e->rd_bytes[top] * scale);
+  dram_wr = (uint64_t)llround(e->wr_bytes[top] * scale);
   r->dram_read_bytes = dram_rd;
   r->dram_write_bytes = dram_wr;
   r->dram_bytes = dram_rd + dram_wr;
@@ -185,11 +191,12 @@ static int eval_cycle(dse_ctx *ctx, const dse_arch *a, const dse_workload *wl,
                                         bytes * scale);
     }
   }
-  /* compute: folds, streaming, fill/drain, preload */
-  r->compute_cycles = (uint64_t)ceil((double)e->timing.cycles * scale);
+  /* compute: folds, streaming, fill/drain, preload; causal masking skips
+   * stream work, not the folds' fill and drain */
   r->stream_cycles = (uint64_t)ceil((double)e->timing.stream * scale);
-  r->fill_drain_cycles = (uint64_t)ceil((double)e->timing.fill_drain * scale);
-  r->preload_cycles = (uint64_t)ceil((double)e->timing.preload * scale);
+  r->fill_drain_cycles = e->timing.fill_drain;
+  r->preload_cycles = e->timing.preload;
+  r->compute_cycles = r->stream_cycles + r->fill_drain_cycles + r->preload_cycles;
   r->folds = e->timing.folds;
   r->mappings_evaluated = m->evaluated;
   /* The tile pipeline: loads, compute and write-backs overlap. */
@@ -228,10 +235,12 @@ static int eval_cycle(dse_ctx *ctx, const dse_arch *a, const dse_workload *wl,
   const double roof = a->dram_bw * r->intensity_ops_per_byte;
   r->roofline_ops_per_s = r->dram_bytes && roof < peak ? roof : peak;
   r->dram_achieved_bandwidth_bytes_per_s = (double)r->dram_bytes / r->latency_s;
-  r->mac_energy_j = e->mac_energy_j * scale + regs_e * scale;
+  r->mac_energy_j = e->mac_energy_j * scale;
+  r->register_energy_j = regs_e * scale;
   r->sram_energy_j = sram_e;
   r->dram_energy_j = (double)r->dram_bytes * 8.0 * a->dram_j_per_bit;
-  r->energy_j = r->mac_energy_j + r->vector_energy_j + r->sram_energy_j + r->dram_energy_j;
+  r->energy_j = r->mac_energy_j + r->register_energy_j + r->vector_energy_j +
+                r->sram_energy_j + r->dram_energy_j;
   return 0;
 }
 
@@ -321,6 +330,7 @@ int dse_simulate(dse_ctx *ctx, const dse_arch *arch, const dse_workload *wl,
     t->vector_energy_j += r->vector_energy_j;
     t->sram_energy_j += r->sram_energy_j;
     t->dram_energy_j += r->dram_energy_j;
+    t->register_energy_j += r->register_energy_j;
     if (r->bound == DSE_BOUND_COMPUTE)
       t->compute_bound_layers++;
     else
@@ -332,8 +342,8 @@ int dse_simulate(dse_ctx *ctx, const dse_arch *arch, const dse_workload *wl,
   t->throughput_inf_per_s = t->latency_s > 0 ? (double)wl->batch / t->latency_s : 0;
   t->achieved_ops_per_s = t->latency_s > 0 ? (double)t->ops / t->latency_s : 0;
   t->utilization = t->cycles ? (double)t->macs / ((double)t->cycles * prep.pes) : 0;
-  t->energy_j = t->mac_energy_j + t->vector_energy_j + t->sram_energy_j +
-                t->dram_energy_j;
+  t->energy_j = t->mac_energy_j + t->register_energy_j + t->vector_energy_j +
+                t->sram_energy_j + t->dram_energy_j;
   t->pj_per_mac = t->macs ? t->energy_j / (double)t->macs * 1e12 : 0;
   *out = res;
   return 0;

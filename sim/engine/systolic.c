@@ -6,6 +6,7 @@
  * per-dimension products over the loops' index combinations. */
 #include "engine/systolic.h"
 
+#include <math.h>
 #include <string.h>
 
 enum { R_OUTER, R_J, R_INNER };
@@ -62,6 +63,65 @@ static uint64_t dwalk(const dwalk_ctx *c, int i, uint64_t ext) {
   }
 }
 
+/* Distribution of PE 0's stream extent on dim d over the steps: distinct
+ * extents and how many steps have each.  Returns the count of entries, or
+ * -1 when there are more than max. */
+typedef struct ext_count {
+  uint64_t ext, count;
+} ext_count;
+
+static int dist_add(ext_count *v, int n, int max, uint64_t ext, uint64_t count) {
+  for (int i = 0; i < n; i++)
+    if (v[i].ext == ext) {
+      v[i].count += count;
+      return n;
+    }
+  if (n == max) return -1;
+  v[n].ext = ext;
+  v[n].count = count;
+  return n + 1;
+}
+
+static int dwalk_dist(const nest *n, int d, int i, uint64_t ext, ext_count *v, int nv, int max) {
+  while (i < n->nloops && n->loops[i].dim != d) i++;
+  if (nv < 0) return nv;
+  if (i == n->nloops || n->loops[i].level == 0) return dist_add(v, nv, max, ext, 1);
+  const nest_loop *l = &n->loops[i];
+  if (l->spatial) return dwalk_dist(n, d, i + 1, ext < l->step ? ext : l->step, v, nv, max);
+  uint64_t trip = (ext + l->step - 1) / l->step;
+  for (uint64_t k = 0; k < trip && nv >= 0; k++) {
+    uint64_t e = ext - k * l->step < l->step ? ext - k * l->step : l->step;
+    nv = dwalk_dist(n, d, i + 1, e, v, nv, max);
+  }
+  return nv;
+}
+
+/* Sum over steps of max(stream of the step, floor), exactly, when the
+ * stream extents take few distinct values; -1 otherwise. */
+static double sum_max_stream(const nest *n, uint64_t floor_cycles) {
+  enum { MAXV = 64 };
+  ext_count acc[MAXV], dim[MAXV], next[MAXV];
+  int na = 1;
+  acc[0].ext = 1;
+  acc[0].count = 1;
+  for (int d = 0; d < NEST_DIMS; d++) {
+    int nd = dwalk_dist(n, d, 0, n->prob.bound[d], dim, 0, MAXV);
+    if (nd < 0) return -1;
+    int nn = 0;
+    for (int a = 0; a < na; a++)
+      for (int b = 0; b < nd; b++) {
+        nn = dist_add(next, nn, MAXV, acc[a].ext * dim[b].ext, acc[a].count * dim[b].count);
+        if (nn < 0) return -1;
+      }
+    memcpy(acc, next, (size_t)nn * sizeof acc[0]);
+    na = nn;
+  }
+  double sum = 0;
+  for (int a = 0; a < na; a++)
+    sum += (double)acc[a].count * (double)(acc[a].ext > floor_cycles ? acc[a].ext : floor_cycles);
+  return sum;
+}
+
 static uint64_t product(const nest *n, const uint8_t *role, int ext_mode) {
   uint64_t p = 1;
   for (int d = 0; d < NEST_DIMS && p; d++) {
@@ -103,10 +163,20 @@ void sys_time(const nest *n, dse_dataflow df, uint64_t rows, uint64_t cols,
      * results shift out, OS) while the current one streams, so folds
      * overlap; a fold still lasts at least the rows cycles that shift
      * takes.  One fill/drain and one initial load remain. */
-    uint64_t floor_cycles = t->folds * rows;
     t->fill_drain = rows + cols - 2;
-    t->preload = (loads ? rows : 0) +
-                 (floor_cycles > t->stream ? floor_cycles - t->stream : 0);
+    /* each fold lasts at least `rows`: exactly per fold when every step is
+     * a fold and the stream lengths take few values, else on average */
+    uint8_t all[NEST_MAX_LOOPS];
+    for (int i = 0; i < n->nloops; i++) all[i] = R_OUTER;
+    double summax = product(n, all, 0) == t->folds ? sum_max_stream(n, rows) : -1;
+    double extra;
+    if (summax >= 0) {
+      extra = summax - (double)t->stream;
+    } else {
+      uint64_t floor_cycles = t->folds * rows;
+      extra = floor_cycles > t->stream ? (double)(floor_cycles - t->stream) : 0;
+    }
+    t->preload = (loads ? rows : 0) + (uint64_t)llround(extra);
   }
   t->cycles = t->stream + t->fill_drain + t->preload;
   uint64_t macs = 1;

@@ -602,6 +602,7 @@ static void push_result(lua_State *L, const dse_result *res) {
     set_num_field(L, &rpt_total_fields[i], &res->total);
   lua_createtable(L, 0, 4);
   lua_pushnumber(L, res->total.mac_energy_j); lua_setfield(L, -2, "mac");
+  lua_pushnumber(L, res->total.register_energy_j); lua_setfield(L, -2, "register");
   lua_pushnumber(L, res->total.vector_energy_j); lua_setfield(L, -2, "vector");
   lua_pushnumber(L, res->total.sram_energy_j); lua_setfield(L, -2, "sram");
   lua_pushnumber(L, res->total.dram_energy_j); lua_setfield(L, -2, "dram");

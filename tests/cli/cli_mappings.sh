@@ -4,7 +4,7 @@
 D="$SRC/tests/data/mappings"
 
 # A pinned layer is evaluated exactly as given; the others are searched.
-run "$DSE" sim tpu-v1 alexnet --fidelity cycle --mappings "$D/tpu_alexnet.yaml" --mapping
+run "$DSE" sim tpu-v1 alexnet --mappings "$D/tpu_alexnet.yaml" --mapping
 expect_code 0 "pinned"
 expect_out "conv1 (c3 227x227 k96 11x11/4, 6050 folds" "pinned conv1 as written"
 expect_out "1 mappings evaluated" "pinned: one evaluation"
@@ -27,5 +27,8 @@ bad_layer.yaml 2:3: error: mappings.conv6: no layer 'conv6' in workload 'alexnet
 bad_level.yaml 4:7: error: mappings.conv1.levels.weight_fif0: unknown level; did you mean 'weight_fifo'? (levels above the registers: weight_fifo, accumulators, unified_buffer, DRAM)
 bad_small.yaml 5:20: error: mappings.conv1: tile S = 3 at 'weight_fifo' is smaller than the 7 below it
 bad_spatial.yaml 3:14: error: mappings.conv1: spatial: dimension P cannot be spread over a weight_stationary array (rows take C, R, S; columns K)
+bad_order.yaml 4:35: error: mappings.conv1.levels.weight_fifo.order: 'S' is listed twice
+bad_dram.yaml 4:21: error: mappings.conv1.levels.DRAM: DRAM holds every operand whole: only 'order' applies there
+bad_vector.yaml 2:3: error: mappings.relu1: layer 'relu1' (activation) runs on the vector unit and has no mapping
 LIST
 finish

@@ -46,7 +46,7 @@ H.eq(r.layers[1].name, "conv1", "first layer")
 H.eq(r.arch.name, "tpu-v1", "result arch")
 H.eq(r.workload.batch, 4, "result batch")
 local eb = r.total.energy_breakdown_j
-H.near(eb.mac + eb.vector + eb.sram + eb.dram, r.total.energy_j, 1e-12, "energy breakdown sums")
+H.near(eb.mac + eb.register + eb.vector + eb.sram + eb.dram, r.total.energy_j, 1e-12, "energy breakdown sums")
 H.near(r.total.throughput_inf_per_s, 4 / r.total.latency_s, 1e-12, "throughput = batch / latency")
 for _, l in ipairs(r.layers) do
   H.check(l.bound == "compute" or l.bound == "memory", "bound value")

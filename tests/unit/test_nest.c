@@ -268,6 +268,39 @@ TEST_IMPL(systolic_timing_by_hand) {
   return 0;
 }
 
+/* Double-buffered folds last at least `rows` cycles each, fold by fold: a
+ * GEMM m=150 (streamed) split 100 + 50, n=8 in two column folds of 4, on a
+ * 64 x 4 array: four folds of 100, 100, 50, 50 stream cycles; the two
+ * 50-cycle folds wait 14 cycles each for the next weights to shift in.
+ * cycles = 300 + (64 + 4 - 2) + 64 (first load) + 2 x 14 = 458. */
+TEST_IMPL(systolic_fold_floor) {
+  nest n;
+  memset(&n, 0, sizeof n);
+  for (int d = 0; d < NEST_DIMS; d++) n.prob.bound[d] = 1;
+  n.prob.bound[NEST_N] = 150;
+  n.prob.bound[NEST_K] = 8;
+  n.prob.bound[NEST_C] = 16;
+  n.prob.stride = n.prob.dilation = n.prob.in_h = n.prob.in_w = 1;
+  n.nlevels = 3;
+  n.holds[0] = 1u << OPD_W;
+  n.holds[1] = n.holds[2] = 7;
+  int k = 0;
+  n.loops[k++] = (nest_loop){NEST_N, 2, 0, 100};
+  n.loops[k++] = (nest_loop){NEST_K, 2, 0, 4};
+  n.loops[k++] = (nest_loop){NEST_C, 1, 1, 1};
+  n.loops[k++] = (nest_loop){NEST_K, 1, 1, 1};
+  n.loops[k++] = (nest_loop){NEST_N, 0, 0, 1};
+  n.nloops = k;
+  char err[256];
+  ASSERT_INT_EQ(nest_validate(&n, err, sizeof err), 0);
+  sys_timing t;
+  sys_time(&n, DSE_DF_WEIGHT_STATIONARY, 64, 4, 1, &t);
+  ASSERT_U64_EQ(t.folds, 4);
+  ASSERT_U64_EQ(t.stream, 300);
+  ASSERT_U64_EQ(t.cycles, 300 + 66 + 64 + 28);
+  return 0;
+}
+
 /* SCALE-Sim's operand counts for the weight-stationary GEMM above: only
  * the weights stay in the PEs; inputs stream in along rows (multicast over
  * the 8 columns) and partial sums stream out at the bottom.

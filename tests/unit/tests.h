@@ -22,6 +22,7 @@
   X(config_mutation_fuzz)           \
   X(nest_counts_match_reference)    \
   X(systolic_timing_by_hand)        \
+  X(systolic_fold_floor)            \
   X(nest_counts_scalesim_gemm)      \
   X(level2_invariants)              \
   X(level2_bandwidth_starved)       \
@@ -29,4 +30,5 @@
   X(level2_not_worse_than_naive)    \
   X(level2_scalesim_fold_timing)    \
   X(level2_pipeline_by_hand)        \
-  X(level2_flexible_dataflow)
+  X(level2_flexible_dataflow)       \
+  X(level2_tiles_fit)

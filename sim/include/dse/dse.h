@@ -254,6 +254,7 @@ typedef struct dse_layer_result {
   dse_level_access *levels; /* owned by the result */
   char *mapping;            /* the loop nest, owned by the result */
   double energy_j, mac_energy_j, vector_energy_j, sram_energy_j, dram_energy_j;
+  double register_energy_j; /* level 2: PE register accesses */
 } dse_layer_result;
 
 typedef struct dse_total_result {
@@ -263,6 +264,7 @@ typedef struct dse_total_result {
   uint64_t input_bytes, weight_bytes, output_bytes;
   uint64_t footprint_bytes; /* DRAM: weights + KV cache + largest activations */
   double energy_j, mac_energy_j, vector_energy_j, sram_energy_j, dram_energy_j;
+  double register_energy_j;
   double pj_per_mac;
   size_t compute_bound_layers, memory_bound_layers;
 } dse_total_result;
