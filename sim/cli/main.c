@@ -21,6 +21,7 @@ static const char k_usage[] =
     "commands:\n"
     "  run SCRIPT.lua [ARGS...]      run a Lua sweep script (require \"dse\")\n"
     "  sim ARCH WORKLOAD [options]   simulate a workload on an architecture\n"
+    "  mem PRESET [options]          characterize a DRAM technology preset\n"
     "  list [archs|memories|workloads]  list presets and the workload zoo\n"
     "  show workload NAME [options]  print a workload's layers, MACs and bytes\n"
     "  check FILE.yaml...            validate arch or workload files\n"
@@ -119,6 +120,12 @@ static int emit(const core_buf *b, const char *out_path) {
   }
   return CLI_OK;
 }
+
+int cli_bad_usage(const char *usage, const char *fmt, const char *arg) {
+  return bad_usage(usage, fmt, arg);
+}
+int cli_is_help(const char *s) { return is_help(s); }
+int cli_emit(const core_buf *b, const char *out_path) { return emit(b, out_path); }
 
 /* Shared option parsing for sim and show. */
 typedef struct wl_opts {
@@ -512,6 +519,8 @@ int main(int argc, char **argv) {
     code = cmd_check(ctx, argc - 2, argv + 2);
   else if (!strcmp(cmd, "import"))
     code = cmd_import(ctx, argc - 2, argv + 2);
+  else if (!strcmp(cmd, "mem"))
+    code = cli_mem(ctx, argc - 2, argv + 2);
   else if (!strcmp(cmd, "run")) {
     if (argc > 2 && is_help(argv[2])) {
       fputs(k_run_usage, stdout);
@@ -522,7 +531,7 @@ int main(int argc, char **argv) {
       code = cli_run(ctx, argc - 2, argv + 2);
     }
   } else {
-    static const char *const cmds[] = {"run", "sim", "list", "show", "check", "import", NULL};
+    static const char *const cmds[] = {"run", "sim", "mem", "list", "show", "check", "import", NULL};
     const char *s = core_did_you_mean(cmd, cmds);
     fprintf(stderr, "dse: error: unknown command '%s'%s%s%s\n%s", cmd,
             s ? "; did you mean '" : "", s ? s : "", s ? "'?" : "", k_usage);

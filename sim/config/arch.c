@@ -158,6 +158,90 @@ static void load_buffer(cfg *c, const yt_node *n, const char *path,
   }
 }
 
+static void load_dram_plain(cfg *c, const yt_node *dram, dse_arch *a) {
+  cfg_check_keys(c, dram, "dram", k_dram_keys);
+  cfg_string(c, dram, "dram", "type", 0, "", &a->dram_type);
+  cfg_quantity(c, dram, "dram", "bandwidth", 1, UNIT_BIT(UNIT_BYTES_PER_S), 0, 1e6, 1e15,
+               &a->dram_bw, NULL);
+  cfg_quantity(c, dram, "dram", "energy", 1, UNIT_BIT(UNIT_JOULES_PER_BIT), 0, 1e-15,
+               1e-9, &a->dram_j_per_bit, NULL);
+  cfg_quantity(c, dram, "dram", "capacity", 1, UNIT_BIT(UNIT_BYTES), 0, 1e3, 1e16,
+               &a->dram_capacity, NULL);
+  cfg_quantity(c, dram, "dram", "latency", 0, UNIT_BIT(UNIT_SECONDS), 0, 0, 1e-3,
+               &a->dram_latency_s, NULL);
+  a->dram_capacity_mark = mark_of(dram, "capacity");
+}
+
+/* dram: {preset: NAME, stacks|devices|dimms: N, ...overrides}: a memory
+ * technology from arch/memory, any of its fields overridden here. */
+static void load_dram_preset(cfg *c, const yt_node *dram, dse_arch *a) {
+  static const char *const own[] = {"preset", "stacks", "devices", "dimms", "latency",
+                                    "bandwidth", "energy", NULL};
+  const char *name;
+  if (cfg_string(c, dram, "dram", "preset", 1, "", &name)) return;
+  const yt_node *pn = yt_get(dram, "preset");
+  char dir[2048], path[4096];
+  snprintf(dir, sizeof dir, "%s/arch/memory", dse_ctx_data_dir(c->ctx));
+  snprintf(path, sizeof path, "%s/%s.yaml", dir, name);
+  if (!strchr(name, '/') && !core_file_exists(path)) {
+    size_t cnt;
+    char **names = core_list_yaml(dir, &cnt);
+    char list[1024] = "";
+    const char *sugg = NULL;
+    if (names) {
+      core_join_names((const char *const *)names, list, sizeof list);
+      sugg = core_did_you_mean(name, (const char *const *)names);
+    }
+    if (sugg)
+      cfg_error(c, pn, "dram.preset", "unknown memory preset '%s'; did you mean '%s'? (known: %s)",
+                name, sugg, list);
+    else
+      cfg_error(c, pn, "dram.preset", "unknown memory preset '%s'; known: %s", name,
+                cnt ? list : "(none found)");
+    core_free_names(names);
+    return;
+  }
+  a->mem = calloc(1, sizeof(*a->mem));
+  if (!a->mem) {
+    cfg_error(c, pn, "dram", "out of memory");
+    return;
+  }
+  if (dram_spec_load(c->ctx, name, a->mem, &a->mem_doc)) {
+    cfg_error(c, pn, "dram.preset", "memory preset '%s' is invalid (see above)", name);
+    return;
+  }
+  for (const char *const *k = own + 5; *k; k++)
+    if (yt_get(dram, *k))
+      cfg_error(c, yt_get(dram, *k), "dram", "'%s' comes from the preset; override "
+                "data_rate, organization or energy.* instead", *k);
+  /* the count must name the preset's unit */
+  static const char *const counts[] = {"stacks", "devices", "dimms"};
+  static const char *const units[] = {"stack", "device", "dimm"};
+  uint64_t n = 1;
+  for (int i = 0; i < 3; i++) {
+    if (!yt_get(dram, counts[i])) continue;
+    if (strcmp(units[i], a->mem->unit) != 0) {
+      cfg_error(c, yt_get(dram, counts[i]), "dram", "'%s' counts %ss; write '%ss: N'",
+                name, a->mem->unit, a->mem->unit);
+      continue;
+    }
+    cfg_uint(c, dram, "dram", counts[i], 0, 1, 1, 4096, &n);
+  }
+  a->mem_units = (unsigned)n;
+  dram_spec_parse(c, dram, "dram", 0, own, a->mem);
+  dram_spec_check(c, a->mem);
+  if (c->nerr) return;
+  const double u = (double)a->mem_units;
+  a->dram_type = a->mem->standard;
+  a->dram_bw = dram_peak_bw(a->mem) * u;
+  a->dram_j_per_bit = dram_seq_read_j_per_bit(a->mem);
+  a->dram_capacity = a->mem->f[DF_CAPACITY] * u;
+  a->dram_latency_s = dram_idle_read_latency(a->mem);
+  cfg_quantity(c, dram, "dram", "latency", 0, UNIT_BIT(UNIT_SECONDS), a->dram_latency_s,
+               0, 1e-3, &a->dram_latency_s, NULL);
+  a->dram_capacity_mark = mark_of(dram, yt_get(dram, "capacity") ? "capacity" : "preset");
+}
+
 int arch_from_doc(dse_ctx *ctx, yt_doc *doc, dse_arch **out) {
   *out = NULL;
   dse_arch *a = calloc(1, sizeof(*a));
@@ -222,17 +306,10 @@ int arch_from_doc(dse_ctx *ctx, yt_doc *doc, dse_arch **out) {
   if (!dram) {
     cfg_error(&c, root, "dram", "missing required key 'dram'");
   } else if (!cfg_expect_kind(&c, dram, "dram", YT_MAP)) {
-    cfg_check_keys(&c, dram, "dram", k_dram_keys);
-    cfg_string(&c, dram, "dram", "type", 0, "", &a->dram_type);
-    cfg_quantity(&c, dram, "dram", "bandwidth", 1, UNIT_BIT(UNIT_BYTES_PER_S),
-                 0, 1e6, 1e15, &a->dram_bw, NULL);
-    cfg_quantity(&c, dram, "dram", "energy", 1, UNIT_BIT(UNIT_JOULES_PER_BIT),
-                 0, 1e-15, 1e-9, &a->dram_j_per_bit, NULL);
-    cfg_quantity(&c, dram, "dram", "capacity", 1, UNIT_BIT(UNIT_BYTES), 0,
-                 1e3, 1e16, &a->dram_capacity, NULL);
-    cfg_quantity(&c, dram, "dram", "latency", 0, UNIT_BIT(UNIT_SECONDS), 0, 0, 1e-3,
-                 &a->dram_latency_s, NULL);
-    a->dram_capacity_mark = mark_of(dram, "capacity");
+    if (yt_get(dram, "preset"))
+      load_dram_preset(&c, dram, a);
+    else
+      load_dram_plain(&c, dram, a);
   }
 
   a->vector_lanes = a->cols ? a->cols : 1;
@@ -359,6 +436,8 @@ int dse_arch_load(dse_ctx *ctx, const char *path_or_preset, dse_arch **out) {
 void dse_arch_free(dse_arch *arch) {
   if (!arch) return;
   yt_doc_free(arch->doc);
+  yt_doc_free(arch->mem_doc);
+  free(arch->mem);
   free(arch);
 }
 

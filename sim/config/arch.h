@@ -4,6 +4,7 @@
 
 #include "config/ytree.h"
 #include "core/core.h"
+#include "mem/dram.h"
 
 #define ARCH_MAX_BUFFERS 8 /* <= NEST_MAX_LEVELS - 2 */
 
@@ -45,6 +46,9 @@ struct dse_arch {
   double dram_latency_s;   /* access latency (level 2 pipeline) */
   const char *dram_type;   /* free text, e.g. "hbm2e" */
   arch_mark dram_capacity_mark;
+  dram_spec *mem;        /* owned; NULL for the plain bandwidth channel */
+  unsigned mem_units;    /* stacks, devices or DIMMs of mem */
+  yt_doc *mem_doc;       /* owned preset tree mem's marks point into */
   uint64_t vector_lanes;
   double vector_op_j;
   int on_chip_activations; /* keep a layer's output on chip for the next */

@@ -31,4 +31,7 @@
   X(level2_scalesim_fold_timing)    \
   X(level2_pipeline_by_hand)        \
   X(level2_flexible_dataflow)       \
-  X(level2_tiles_fit)
+  X(level2_tiles_fit)              \
+  X(dram_timeline_by_hand)          \
+  X(dram_streams)                   \
+  X(dram_spec_errors)

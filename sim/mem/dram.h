@@ -1,0 +1,138 @@
+/* dram.h: DRAM technology specs (the presets in arch/memory) and the
+ * timing and energy model (docs/memory.md). */
+#ifndef DSE_DRAM_H
+#define DSE_DRAM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "config/ytree.h"
+#include "core/core.h"
+
+struct cfg; /* config/schema.h */
+
+/* Every numeric field of a spec, in one array (table-driven loading). */
+typedef enum {
+  /* organization */
+  DF_CHANNELS, DF_PCHS, DF_WIDTH, DF_BANK_GROUPS, DF_BANKS_PER_GROUP, DF_ROWS,
+  DF_ROW_BYTES, DF_BURST_LENGTH,
+  /* top level */
+  DF_DATA_RATE, /* bits/s per pin */
+  DF_CAPACITY,  /* bytes per unit */
+  /* timing, cycles of tCK (tCK itself in seconds) */
+  DF_TCK, DF_CL, DF_CWL, DF_TRCD, DF_TRCDWR, DF_TRP, DF_TRAS, DF_TRC,
+  DF_TCCD_S, DF_TCCD_L, DF_TRRD_S, DF_TRRD_L, DF_TFAW, DF_TWR, DF_TWTR,
+  DF_TRTP, DF_TRFC, DF_TRFCPB, DF_TREFI,
+  /* energy */
+  DF_E_ACT, DF_E_READ, DF_E_WRITE, DF_E_IO, DF_E_REF, DF_P_BACKGROUND,
+  /* cost and PHY */
+  DF_COST_PER_GB, DF_PHY_AREA, DF_PHY_POWER,
+  DF_COUNT
+} dram_field;
+
+typedef enum { DRAM_REF_ALL_BANK, DRAM_REF_PER_BANK } dram_refresh;
+
+/* Address-mapping digits, least significant first in dram_spec.amap. */
+typedef enum { DA_CO, DA_CH, DA_PC, DA_BG, DA_BA, DA_RO, DA_COUNT } dram_digit;
+
+typedef struct dram_mark {
+  const char *file; /* owned by the doc the field came from */
+  int line, col;
+} dram_mark;
+
+typedef struct dram_spec {
+  char name[64], standard[16], unit[8];
+  double f[DF_COUNT];
+  dram_mark mark[DF_COUNT]; /* where each field was last set */
+  int refresh;              /* dram_refresh */
+  uint8_t amap[DA_COUNT];   /* digit order, least significant first */
+} dram_spec;
+
+/* Load a spec from a preset tree (base = 1: every required key must be
+ * present) or apply overrides from an arch's `dram` map (base = 0: keys
+ * absent keep their value; `skip` lists keys the caller handles).  Errors go
+ * to c; marks point into the tree, which must outlive the spec's marks. */
+DSE_INTERNAL void dram_spec_parse(struct cfg *c, const yt_node *map, const char *path,
+                                  int base, const char *const *skip,
+                                  dram_spec *s);
+/* Check organization and JEDEC relations; errors at the fields' marks. */
+DSE_INTERNAL void dram_spec_check(struct cfg *c, const dram_spec *s);
+/* Load DATA_DIR/arch/memory/NAME.yaml (or a path).  *doc receives the tree
+ * the marks point into (caller frees it with yt_doc_free, also on error). */
+DSE_INTERNAL int dram_spec_load(dse_ctx *ctx, const char *name, dram_spec *s,
+                                yt_doc **doc);
+
+/* Derived figures of one unit (stack, device or DIMM). */
+static inline double dram_burst_bytes(const dram_spec *s) {
+  return s->f[DF_WIDTH] * s->f[DF_BURST_LENGTH] / 8.0;
+}
+static inline double dram_pchs_per_unit(const dram_spec *s) {
+  return s->f[DF_CHANNELS] * s->f[DF_PCHS];
+}
+static inline double dram_peak_bw(const dram_spec *s) { /* bytes/s per unit */
+  return s->f[DF_DATA_RATE] * dram_pchs_per_unit(s) * s->f[DF_WIDTH] / 8.0;
+}
+static inline double dram_burst_cycles(const dram_spec *s) { /* tCK units */
+  return s->f[DF_BURST_LENGTH] / (s->f[DF_DATA_RATE] * s->f[DF_TCK]);
+}
+/* Idle read latency (ACT to end of data), seconds: tRCD + CL + burst. */
+DSE_INTERNAL double dram_idle_read_latency(const dram_spec *s);
+/* Energy per bit of a long sequential read (row amortized), J/bit. */
+DSE_INTERNAL double dram_seq_read_j_per_bit(const dram_spec *s);
+
+/* ===== burst-level model ================================================ */
+
+/* A stream: `runs` contiguous runs of `run_bytes`, `stride` bytes apart,
+ * from `addr`; reads or writes.  Requests are cut at burst boundaries. */
+typedef struct dram_stream {
+  uint64_t addr, run_bytes, stride, runs;
+  int write;
+} dram_stream;
+
+typedef struct dram_opts {
+  unsigned units;  /* stacks/devices/DIMMs, interleaved at channel level */
+  unsigned window; /* FR-FCFS scheduling window (requests); 0 = 32 */
+  unsigned queue;  /* controller queue depth per channel; 0 = 64 */
+} dram_opts;
+
+typedef struct dram_result {
+  uint64_t bursts, reads, writes;      /* column commands */
+  uint64_t acts, pres, refs;           /* row and refresh commands */
+  uint64_t row_hits, row_misses, row_conflicts;
+  uint64_t bytes;                      /* data moved */
+  double time_s;                       /* first arrival to last data */
+  double bandwidth;                    /* bytes / time_s */
+  double lat_avg_s, lat_p99_s, lat_max_s; /* queue entry to last data beat */
+  double row_hit_rate;
+  /* energy (J): activate+precharge, core read/write, I/O, refresh,
+   * background over time_s */
+  double e_act, e_rw, e_io, e_ref, e_bg, energy_j;
+} dram_result;
+
+/* Simulate streams issued together at time 0 (a DMA enqueues them all;
+ * each channel's controller sees `queue` of them at once).  Returns 0, or
+ * DSE_ERR_NOMEM.  Deterministic. */
+DSE_INTERNAL int dram_simulate(const dram_spec *s, const dram_opts *o,
+                               const dram_stream *st, size_t n,
+                               dram_result *out);
+
+/* ===== characterization (dse mem) ====================================== */
+
+typedef enum { DRAM_PAT_SEQ, DRAM_PAT_RANDOM, DRAM_PAT_STRIDED } dram_pattern;
+
+typedef struct dram_char_opts {
+  dram_pattern pattern;
+  uint64_t bytes;    /* traffic in all (rounded to requests) */
+  uint64_t request;  /* bytes per request (random, strided) */
+  uint64_t stride;   /* strided: bytes between request starts */
+  double read_ratio; /* fraction of requests that read, [0, 1] */
+  uint64_t seed;     /* random addresses and read/write choice */
+} dram_char_opts;
+
+/* Build the pattern's streams and simulate them.  Reads and writes
+ * interleave in 4 KiB blocks (seq) or per request, chosen by a fixed
+ * generator from the seed. */
+DSE_INTERNAL int dram_characterize(const dram_spec *s, const dram_opts *o,
+                                   const dram_char_opts *c, dram_result *out);
+
+#endif /* DSE_DRAM_H */

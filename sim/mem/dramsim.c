@@ -1,0 +1,396 @@
+/* dramsim.c: burst-level DRAM timing and energy (docs/memory.md, "Burst
+ * model").  Each pseudo-channel is simulated on its own: its requests
+ * (bursts) enter a controller queue of `window` entries in stream order;
+ * the scheduler picks FR-FCFS (the oldest row hit, else the oldest) and
+ * issues PRE / ACT / RD|WR at the earliest times the bank, bank-group,
+ * channel, data-bus and refresh state allow.  Column commands issue in
+ * order; row commands of other banks overlap them (bank parallelism).
+ * Times are in cycles of tCK. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mem/dram.h"
+
+#define LAT_BINS 8192 /* latency histogram, one bin per tCK */
+#define TURNAROUND 2  /* bus cycles between read and write data */
+
+typedef struct req {
+  uint32_t ch, bank, row, write;
+} req;
+
+typedef struct bank {
+  int64_t row; /* open row, -1 when precharged */
+  double act_ok, rd_ok, wr_ok, pre_ok;
+} bank;
+
+static inline double max2(double a, double b) { return a > b ? a : b; }
+
+typedef struct tparams { /* spec timings as doubles, cycles */
+  double cl, cwl, rcd, rcdwr, rp, ras, rc, ccds, ccdl, rrds, rrdl, faw, wr, wtr,
+      rtp, rfc, rfcpb, refi, nbl;
+  unsigned bg, bpg;
+  int per_bank;
+} tparams;
+
+typedef struct acc {
+  uint64_t reads, writes, acts, pres, refs, hits, misses, conflicts;
+  double end, lat_sum, lat_max;
+  uint32_t *hist;
+} acc;
+
+/* Refresh until next_ref > t; returns the updated next_ref. */
+static double refresh(const tparams *p, bank *bk, unsigned nb, double t, double next_ref,
+                      unsigned *ref_idx, double bus_free, acc *a) {
+  while (t >= next_ref) {
+    if (p->per_bank) {
+      bank *b = &bk[*ref_idx % nb];
+      double start = next_ref;
+      if (b->row >= 0) {
+        start = max2(start, b->pre_ok);
+        a->pres++;
+        start += p->rp;
+      }
+      b->row = -1;
+      b->act_ok = max2(b->act_ok, start + p->rfcpb);
+      (*ref_idx)++;
+      next_ref += p->refi / nb;
+    } else {
+      double start = max2(next_ref, bus_free);
+      int open = 0;
+      for (unsigned i = 0; i < nb; i++)
+        if (bk[i].row >= 0) {
+          start = max2(start, bk[i].pre_ok);
+          open = 1;
+          a->pres++;
+        }
+      double end = start + (open ? p->rp : 0) + p->rfc;
+      for (unsigned i = 0; i < nb; i++) {
+        bk[i].row = -1;
+        bk[i].act_ok = max2(bk[i].act_ok, end);
+      }
+      next_ref += p->refi;
+    }
+    a->refs++;
+  }
+  return next_ref;
+}
+
+/* The state of one pseudo-channel. */
+typedef struct chan {
+  bank *bk;
+  double *col_bg, *act_bg;
+  double last_col, last_act, bus_free, wr_end, faw[4];
+  unsigned faw_head;
+  int last_write, any;
+} chan;
+
+/* When a request's commands would issue from t0 on: PRE (conflict), ACT
+ * (miss or conflict) and the column command.  No state changes. */
+typedef struct plan {
+  double ta, tc; /* ACT (or -1) and column command */
+  int kind;      /* 0 hit, 1 miss, 2 conflict */
+} plan;
+
+static void make_plan(const tparams *p, const chan *c, const req *r, double t0, plan *o) {
+  const bank *b = &c->bk[r->bank];
+  const unsigned g = r->bank / p->bpg;
+  double ready;
+  if (b->row == (int64_t)r->row) {
+    o->kind = 0;
+    o->ta = -1;
+    ready = r->write ? b->wr_ok : b->rd_ok;
+  } else {
+    double ta = t0;
+    o->kind = 1;
+    if (b->row >= 0) {
+      o->kind = 2;
+      ta = max2(ta, max2(t0, b->pre_ok) + p->rp);
+    }
+    ta = max2(ta, b->act_ok);
+    ta = max2(ta, c->last_act + p->rrds);
+    ta = max2(ta, c->act_bg[g] + p->rrdl);
+    ta = max2(ta, c->faw[c->faw_head] + p->faw);
+    o->ta = ta;
+    ready = ta + (r->write ? p->rcdwr : p->rcd);
+  }
+  double tc = max2(t0, ready);
+  tc = max2(tc, c->last_col + p->ccds);
+  tc = max2(tc, c->col_bg[g] + p->ccdl);
+  const double lat = r->write ? p->cwl : p->cl;
+  double bus = c->bus_free;
+  if (c->any && (int)r->write != c->last_write) bus += TURNAROUND;
+  if (!r->write) tc = max2(tc, c->wr_end + p->wtr);
+  o->tc = max2(tc, bus - lat);
+}
+
+/* Issue a planned request; returns the end of its data. */
+static double commit(const tparams *p, chan *c, const req *r, const plan *pl, acc *a) {
+  bank *b = &c->bk[r->bank];
+  const unsigned g = r->bank / p->bpg;
+  if (pl->kind) {
+    if (pl->kind == 2) {
+      a->pres++;
+      a->conflicts++;
+    } else {
+      a->misses++;
+    }
+    const double ta = pl->ta;
+    c->faw[c->faw_head] = ta;
+    c->faw_head = (c->faw_head + 1) & 3;
+    if (ta > c->last_act) c->last_act = ta;
+    c->act_bg[g] = max2(c->act_bg[g], ta);
+    b->row = r->row;
+    b->act_ok = ta + p->rc;
+    b->rd_ok = ta + p->rcd;
+    b->wr_ok = ta + p->rcdwr;
+    b->pre_ok = ta + p->ras;
+    a->acts++;
+  } else {
+    a->hits++;
+  }
+  const double tc = pl->tc;
+  const double data_end = tc + (r->write ? p->cwl : p->cl) + p->nbl;
+  c->bus_free = data_end;
+  c->last_col = tc;
+  c->col_bg[g] = tc;
+  c->last_write = (int)r->write;
+  c->any = 1;
+  if (r->write) {
+    b->pre_ok = max2(b->pre_ok, data_end + p->wr);
+    c->wr_end = data_end;
+    a->writes++;
+  } else {
+    b->pre_ok = max2(b->pre_ok, tc + p->rtp);
+    a->reads++;
+  }
+  return data_end;
+}
+
+/* Simulate one pseudo-channel's requests q[0..n).  FR-FCFS over the
+ * window: the oldest request and the oldest row hit are planned, and the
+ * one whose column command can go first issues (the hit on a tie), which
+ * is what a cycle-by-cycle FR-FCFS controller does when it prefers ready
+ * row hits but issues the oldest request's ACT meanwhile. */
+static void run_channel(const tparams *p, const req *q, size_t n, unsigned window,
+                        bank *bk, double *col_bg, double *act_bg, acc *a) {
+  const unsigned nb = p->bg * p->bpg;
+  for (unsigned i = 0; i < nb; i++) {
+    bk[i].row = -1;
+    bk[i].act_ok = bk[i].rd_ok = bk[i].wr_ok = bk[i].pre_ok = 0;
+  }
+  for (unsigned g = 0; g < p->bg; g++) col_bg[g] = act_bg[g] = -1e30;
+  chan c = {bk, col_bg, act_bg, -1e30, -1e30, 0, -1e30, {-1e30, -1e30, -1e30, -1e30},
+            0, 0, 0};
+  unsigned ref_idx = 0;
+  double next_ref = p->per_bank ? p->refi / nb : p->refi;
+
+  size_t win[256];
+  double entry[256];
+  unsigned w = 0;
+  size_t next = 0;
+  while (next < n && w < window) {
+    win[w] = next++;
+    entry[w++] = 0;
+  }
+  while (w > 0) {
+    next_ref = refresh(p, bk, nb, max2(entry[0], c.last_col), next_ref, &ref_idx,
+                       c.bus_free, a);
+    unsigned pick = 0;
+    plan pl;
+    make_plan(p, &c, &q[win[0]], entry[0], &pl);
+    if (pl.kind)
+      for (unsigned k = 1; k < w; k++) {
+        const req *r = &q[win[k]];
+        if (bk[r->bank].row == (int64_t)r->row) {
+          plan ph;
+          make_plan(p, &c, r, entry[k], &ph);
+          if (ph.tc <= pl.tc) {
+            pick = k;
+            pl = ph;
+          }
+          break;
+        }
+      }
+    const double t0 = entry[pick];
+    const double data_end = commit(p, &c, &q[win[pick]], &pl, a);
+    const double l = data_end - t0;
+    a->lat_sum += l;
+    if (l > a->lat_max) a->lat_max = l;
+    size_t bin = l < LAT_BINS - 1 ? (size_t)l : LAT_BINS - 1;
+    a->hist[bin]++;
+    if (data_end > a->end) a->end = data_end;
+    /* retire: the next request enters the queue as this one issues */
+    memmove(&win[pick], &win[pick + 1], (w - pick - 1) * sizeof(*win));
+    memmove(&entry[pick], &entry[pick + 1], (w - pick - 1) * sizeof(*entry));
+    w--;
+    if (next < n) {
+      win[w] = next++;
+      entry[w++] = pl.tc;
+    }
+  }
+}
+
+/* Address decoding: mixed radix, digits least significant first. */
+typedef struct decoder {
+  uint64_t radix[DA_COUNT];
+  const uint8_t *order;
+  uint64_t bpg, pchs;
+} decoder;
+
+static void decode(const decoder *d, uint64_t burst, uint64_t *dig) {
+  for (int i = 0; i < DA_COUNT; i++) {
+    const int k = d->order[i];
+    if (k == DA_RO) { /* rows wrap */
+      dig[k] = burst % d->radix[k];
+    } else {
+      dig[k] = burst % d->radix[k];
+      burst /= d->radix[k];
+    }
+  }
+}
+
+static void increment(const decoder *d, uint64_t *dig) {
+  for (int i = 0; i < DA_COUNT; i++) {
+    const int k = d->order[i];
+    if (++dig[k] < d->radix[k]) return;
+    dig[k] = 0;
+  }
+}
+
+int dram_simulate(const dram_spec *s, const dram_opts *o, const dram_stream *st, size_t n,
+                  dram_result *out) {
+  memset(out, 0, sizeof(*out));
+  const double *f = s->f;
+  const unsigned units = o && o->units ? o->units : 1;
+  unsigned window = o && o->window ? o->window : 32;
+  if (window > 256) window = 256;
+  const double bb = dram_burst_bytes(s);
+  const uint64_t burst = (uint64_t)bb;
+  decoder d;
+  d.order = s->amap;
+  d.radix[DA_CO] = (uint64_t)(f[DF_ROW_BYTES] / bb);
+  d.radix[DA_CH] = (uint64_t)f[DF_CHANNELS] * units;
+  d.radix[DA_PC] = (uint64_t)f[DF_PCHS];
+  d.radix[DA_BG] = (uint64_t)f[DF_BANK_GROUPS];
+  d.radix[DA_BA] = (uint64_t)f[DF_BANKS_PER_GROUP];
+  d.radix[DA_RO] = (uint64_t)f[DF_ROWS];
+  const uint64_t nch = d.radix[DA_CH] * d.radix[DA_PC];
+
+  uint64_t total = 0;
+  for (size_t i = 0; i < n; i++) {
+    if (!st[i].run_bytes || !st[i].runs) continue;
+    uint64_t first = st[i].addr / burst;
+    uint64_t last = (st[i].addr + st[i].run_bytes - 1) / burst;
+    /* runs may start at different alignments: bound by one extra burst */
+    total += (last - first + 2) * st[i].runs;
+  }
+  req *all = malloc((total ? total : 1) * sizeof(*all));
+  req *sorted = malloc((total ? total : 1) * sizeof(*sorted));
+  uint64_t *count = calloc(nch + 1, sizeof(*count));
+  uint32_t *hist = calloc(LAT_BINS, sizeof(*hist));
+  const unsigned nb = (unsigned)(d.radix[DA_BG] * d.radix[DA_BA]);
+  bank *bk = malloc(nb * sizeof(*bk));
+  double *col_bg = malloc(d.radix[DA_BG] * sizeof(double));
+  double *act_bg = malloc(d.radix[DA_BG] * sizeof(double));
+  int rc = 0;
+  if (!all || !sorted || !count || !hist || !bk || !col_bg || !act_bg) {
+    rc = DSE_ERR_NOMEM;
+    goto done;
+  }
+
+  uint64_t m = 0;
+  for (size_t i = 0; i < n; i++) {
+    const dram_stream *x = &st[i];
+    if (!x->run_bytes) continue;
+    for (uint64_t k = 0; k < x->runs; k++) {
+      uint64_t a = x->addr + k * x->stride;
+      uint64_t b0 = a / burst, b1 = (a + x->run_bytes - 1) / burst;
+      uint64_t dig[DA_COUNT];
+      decode(&d, b0, dig);
+      for (uint64_t b = b0; b <= b1; b++) {
+        req *r = &all[m++];
+        r->ch = (uint32_t)(dig[DA_CH] * d.radix[DA_PC] + dig[DA_PC]);
+        r->bank = (uint32_t)(dig[DA_BG] * d.radix[DA_BA] + dig[DA_BA]);
+        r->row = (uint32_t)dig[DA_RO];
+        r->write = (uint32_t)(x->write != 0);
+        increment(&d, dig);
+      }
+    }
+  }
+  /* stable counting sort by channel */
+  for (uint64_t i = 0; i < m; i++) count[all[i].ch + 1]++;
+  for (uint64_t c = 0; c < nch; c++) count[c + 1] += count[c];
+  {
+    uint64_t *pos = malloc(nch * sizeof(*pos));
+    if (!pos) {
+      rc = DSE_ERR_NOMEM;
+      goto done;
+    }
+    memcpy(pos, count, nch * sizeof(*pos));
+    for (uint64_t i = 0; i < m; i++) sorted[pos[all[i].ch]++] = all[i];
+    free(pos);
+  }
+
+  tparams p = {
+      .cl = f[DF_CL], .cwl = f[DF_CWL], .rcd = f[DF_TRCD], .rcdwr = f[DF_TRCDWR],
+      .rp = f[DF_TRP], .ras = f[DF_TRAS], .rc = f[DF_TRC], .ccds = f[DF_TCCD_S],
+      .ccdl = f[DF_TCCD_L], .rrds = f[DF_TRRD_S], .rrdl = f[DF_TRRD_L],
+      .faw = f[DF_TFAW], .wr = f[DF_TWR], .wtr = f[DF_TWTR], .rtp = f[DF_TRTP],
+      .rfc = f[DF_TRFC], .rfcpb = f[DF_TRFCPB], .refi = f[DF_TREFI],
+      .nbl = dram_burst_cycles(s), .bg = (unsigned)d.radix[DA_BG],
+      .bpg = (unsigned)d.radix[DA_BA], .per_bank = s->refresh == DRAM_REF_PER_BANK};
+  acc a;
+  memset(&a, 0, sizeof a);
+  a.hist = hist;
+  for (uint64_t c = 0; c < nch; c++) {
+    size_t cn = (size_t)(count[c + 1] - count[c]);
+    if (!cn) continue;
+    run_channel(&p, sorted + count[c], cn, window, bk, col_bg, act_bg, &a);
+  }
+
+  const double tck = f[DF_TCK];
+  out->bursts = m;
+  out->reads = a.reads;
+  out->writes = a.writes;
+  out->acts = a.acts;
+  out->pres = a.pres;
+  /* every pseudo-channel refreshes over the whole interval, busy or not */
+  out->refs = (uint64_t)(a.end / p.refi) * nch * (p.per_bank ? nb : 1);
+  out->row_hits = a.hits;
+  out->row_misses = a.misses;
+  out->row_conflicts = a.conflicts;
+  out->bytes = m * burst;
+  out->time_s = a.end * tck;
+  out->bandwidth = out->time_s > 0 ? (double)out->bytes / out->time_s : 0;
+  out->row_hit_rate = m ? (double)a.hits / (double)m : 0;
+  out->lat_avg_s = m ? a.lat_sum / (double)m * tck : 0;
+  out->lat_max_s = a.lat_max * tck;
+  if (m) {
+    uint64_t target = (uint64_t)ceil(0.99 * (double)m), cum = 0;
+    size_t bin = 0;
+    for (; bin < LAT_BINS; bin++) {
+      cum += hist[bin];
+      if (cum >= target) break;
+    }
+    out->lat_p99_s = bin >= LAT_BINS - 1 ? out->lat_max_s : (double)(bin + 1) * tck;
+    if (out->lat_p99_s > out->lat_max_s) out->lat_p99_s = out->lat_max_s;
+  }
+  const double bits_rd = (double)a.reads * bb * 8, bits_wr = (double)a.writes * bb * 8;
+  const double e_ref = p.per_bank ? f[DF_E_REF] / nb : f[DF_E_REF];
+  out->e_act = (double)a.acts * f[DF_E_ACT];
+  out->e_rw = bits_rd * f[DF_E_READ] + bits_wr * f[DF_E_WRITE];
+  out->e_io = (bits_rd + bits_wr) * f[DF_E_IO];
+  out->e_ref = (double)a.refs * e_ref;
+  out->e_bg = f[DF_P_BACKGROUND] * units * out->time_s;
+  out->energy_j = out->e_act + out->e_rw + out->e_io + out->e_ref + out->e_bg;
+done:
+  free(all);
+  free(sorted);
+  free(count);
+  free(hist);
+  free(bk);
+  free(col_bg);
+  free(act_bg);
+  return rc;
+}

@@ -1,0 +1,191 @@
+/* test_dram.c: DRAM specs and the burst-level model against timelines
+ * worked by hand (docs/memory.md, "Checking the model by hand"). */
+#include "config/schema.h"
+#include "helpers.h"
+#include "mem/dram.h"
+#include "task.h"
+
+/* A toy part with round numbers: one 64-bit channel, BL8 (64 B bursts) at
+ * 2 Gb/s = 4 ns per burst, tCK 1 ns, 2 bank groups x 4 banks, 1 KiB rows
+ * (16 bursts).  Default map RoBaCoBgPcCh: burst index = bg + 2 x (col +
+ * 16 x (ba + 4 x row)). */
+static const char k_toy[] =
+    "name: toy\nstandard: ddr4\nunit: dimm\n"
+    "organization: {channels: 1, pseudo_channels: 1, channel_width: 64,\n"
+    "  bank_groups: 2, banks_per_group: 4, rows: 1024, row_size: 1 KiB,\n"
+    "  burst_length: 8}\n"
+    "data_rate: 2 Gb/s\ncapacity: 8 MiB\n"
+    "timing: {tCK: 1 ns, CL: 10, CWL: 5, tRCD: 10, tRP: 10, tRAS: 25, tRC: 35,\n"
+    "  tCCD_S: 4, tCCD_L: 6, tRRD_S: 3, tRRD_L: 5, tFAW: 20, tWR: 8, tWTR: 4,\n"
+    "  tRTP: 4, tRFC: 100, tREFI: 4000}\n"
+    "energy: {act_pre: 1 nJ, read: 1 pJ/bit, write: 2 pJ/bit, io: 0.5 pJ/bit,\n"
+    "  refresh: 10 nJ, background: 100 mW}\n"
+    "cost_per_gb: 3\nphy: {area: 1 mm^2, power: 0.5 W}\n";
+
+/* Parse spec text (+ an optional override map in the same syntax). */
+static int spec_from(dse_ctx *ctx, const char *text, const char *over, dram_spec *s,
+                     yt_doc **d1, yt_doc **d2) {
+  *d1 = *d2 = NULL;
+  if (yt_parse(ctx, "toy.yaml", text, strlen(text), d1)) return -1;
+  cfg c = {ctx, 0};
+  dram_spec_parse(&c, (*d1)->root, "", 1, NULL, s);
+  if (over && !c.nerr) {
+    if (yt_parse(ctx, "over.yaml", over, strlen(over), d2)) return -1;
+    dram_spec_parse(&c, (*d2)->root, "dram", 0, NULL, s);
+  }
+  if (!c.nerr) dram_spec_check(&c, s);
+  return c.nerr ? -1 : 0;
+}
+
+static void toy(dse_ctx *ctx, const char *over, dram_spec *s) {
+  yt_doc *d1, *d2;
+  if (spec_from(ctx, k_toy, over, s, &d1, &d2))
+    FAIL_AT("toy spec rejected: %s", t_first_diag(ctx));
+  /* marks are not used after this point */
+  yt_doc_free(d1);
+  yt_doc_free(d2);
+}
+
+static uint64_t burst_addr(unsigned bg, unsigned col, unsigned ba, unsigned row) {
+  return 64ull * (bg + 2ull * (col + 16ull * (ba + 4ull * row)));
+}
+
+static dram_result run(const dram_spec *s, const dram_stream *st, size_t n) {
+  dram_opts o = {1, 0, 0};
+  dram_result r;
+  ASSERT_INT_EQ(dram_simulate(s, &o, st, n, &r), 0);
+  return r;
+}
+
+TEST_IMPL(dram_timeline_by_hand) {
+  dse_ctx *ctx = t_ctx();
+  dram_spec s;
+  toy(ctx, NULL, &s);
+  ASSERT_NEAR(dram_burst_bytes(&s), 64, 0);
+  ASSERT_NEAR(dram_burst_cycles(&s), 4, 1e-12);
+  ASSERT_NEAR(dram_peak_bw(&s), 16e9, 1e-12); /* 2 Gb/s x 64 pins / 8 */
+
+  /* an idle read: ACT at 0, RD at tRCD, data CL later for a burst */
+  dram_stream one = {0, 64, 0, 1, 0};
+  dram_result r = run(&s, &one, 1);
+  ASSERT_NEAR(r.time_s, (10 + 10 + 4) * 1e-9, 1e-12);
+  ASSERT_NEAR(dram_idle_read_latency(&s), 24e-9, 1e-12);
+  ASSERT_NEAR(r.lat_avg_s, 24e-9, 1e-12);
+  ASSERT_U64_EQ(r.acts, 1);
+  ASSERT_U64_EQ(r.row_misses, 1);
+
+  /* a row conflict in the same bank: PRE waits for tRAS, then tRP, then a
+   * new ACT: 25 + 10 + 10 + 10 + 4 = 59 */
+  dram_stream conf[2] = {{0, 64, 0, 1, 0}, {burst_addr(0, 0, 0, 1), 64, 0, 1, 0}};
+  r = run(&s, conf, 2);
+  ASSERT_NEAR(r.time_s, 59e-9, 1e-12);
+  ASSERT_U64_EQ(r.pres, 1);
+  ASSERT_U64_EQ(r.row_conflicts, 1);
+  /* and a row hit after the first read costs only the burst: the second
+   * RD issues tCCD_L after the first (same bank group) */
+  dram_stream hit[2] = {{0, 64, 0, 1, 0}, {burst_addr(0, 1, 0, 0), 64, 0, 1, 0}};
+  r = run(&s, hit, 2);
+  ASSERT_NEAR(r.time_s, (10 + 6 + 10 + 4) * 1e-9, 1e-12);
+  ASSERT_U64_EQ(r.row_hits, 1);
+
+  /* tFAW: five ACTs to five banks.  ACTs at 0, 3 (tRRD_S), 6, 9 (tRRD_L
+   * from bg 0 is 5: 6 >= 0 + 5, 9 >= 3 + 5), fifth at max(12, 11, 0 + tFAW
+   * = 20) = 20; its RD at 30, data 40..44. */
+  dram_stream five[5] = {{burst_addr(0, 0, 0, 0), 64, 0, 1, 0},
+                         {burst_addr(1, 0, 0, 0), 64, 0, 1, 0},
+                         {burst_addr(0, 0, 1, 0), 64, 0, 1, 0},
+                         {burst_addr(1, 0, 1, 0), 64, 0, 1, 0},
+                         {burst_addr(0, 0, 2, 0), 64, 0, 1, 0}};
+  r = run(&s, five, 5);
+  ASSERT_NEAR(r.time_s, 44e-9, 1e-12);
+  /* without the four-activate window the fifth ACT goes at 12, RD at 26
+   * (bus-limited), data ends at 40 */
+  toy(ctx, "timing: {tFAW: 3}\n", &s);
+  r = run(&s, five, 5);
+  ASSERT_NEAR(r.time_s, 40e-9, 1e-12);
+
+  /* write then read of the same row: WR at 10, data 15..19; the read waits
+   * tWTR after the write data: RD at 23, data 33..37 */
+  toy(ctx, NULL, &s);
+  dram_stream wr[2] = {{0, 64, 0, 1, 1}, {burst_addr(0, 1, 0, 0), 64, 0, 1, 0}};
+  r = run(&s, wr, 2);
+  ASSERT_NEAR(r.time_s, 37e-9, 1e-12);
+  ASSERT_U64_EQ(r.writes, 1);
+  ASSERT_U64_EQ(r.reads, 1);
+  dse_ctx_free(ctx);
+  return 0;
+}
+
+TEST_IMPL(dram_streams) {
+  dse_ctx *ctx = t_ctx();
+  dram_spec s;
+  toy(ctx, NULL, &s);
+  /* a long sequential read: both bank groups alternate (tCCD_S = 4 = one
+   * burst), so the bus stays full apart from row switches and refresh */
+  dram_stream seq = {0, 4u << 20, 0, 1, 0};
+  dram_result r = run(&s, &seq, 1);
+  double peak = dram_peak_bw(&s);
+  ASSERT(r.bandwidth > 0.9 * peak && r.bandwidth <= peak);
+  ASSERT(r.row_hit_rate > 0.9);
+  /* refresh costs close to tRFC / tREFI = 2.5% of the time */
+  dram_spec nr;
+  toy(ctx, "timing: {tREFI: 10000000}\n", &nr);
+  dram_result r0 = run(&nr, &seq, 1);
+  double loss = 1 - r.bandwidth / r0.bandwidth;
+  ASSERT(loss > 0.8 * 100.0 / 4000 && loss < 1.5 * 100.0 / 4000);
+  ASSERT_U64_EQ(r.refs, (uint64_t)(r.time_s / 4000e-9));
+
+  /* random 64-byte reads over 8 MiB: mostly row misses, far below peak */
+  enum { N = 20000 };
+  dram_stream *rnd = malloc(N * sizeof(*rnd));
+  uint64_t x = 12345;
+  for (int i = 0; i < N; i++) {
+    x = x * 6364136223846793005ull + 1442695040888963407ull;
+    dram_stream e = {((x >> 20) % (8u << 20)) & ~63ull, 64, 0, 1, 0};
+    rnd[i] = e;
+  }
+  dram_result rr = run(&s, rnd, N);
+  ASSERT(rr.bandwidth < 0.5 * r.bandwidth);
+  ASSERT(rr.row_hit_rate < 0.1);
+  /* row locality shows in energy: activates per bit */
+  ASSERT(rr.e_act / (double)rr.bytes > 10 * r.e_act / (double)r.bytes);
+  /* energy adds up: read bits x (core + I/O) */
+  ASSERT_NEAR(r.e_rw, (double)r.bytes * 8 * 1e-12, 1e-12);
+  ASSERT_NEAR(r.e_io, (double)r.bytes * 8 * 0.5e-12, 1e-12);
+  ASSERT_NEAR(r.e_act, (double)r.acts * 1e-9, 1e-12);
+  ASSERT_NEAR(r.e_bg, 0.1 * r.time_s, 1e-12);
+  /* determinism */
+  dram_result rr2 = run(&s, rnd, N);
+  ASSERT(memcmp(&rr, &rr2, sizeof rr) == 0);
+  free(rnd);
+  dse_ctx_free(ctx);
+  return 0;
+}
+
+TEST_IMPL(dram_spec_errors) {
+  static const struct {
+    const char *over, *want;
+  } k_cases[] = {
+      {"timing: {tRC: 30}\n", "over.yaml:1:15: error: timing.tRC: tRC (30) < tRAS + tRP"},
+      {"organization: {row_size: 1000 B}\n",
+       "over.yaml:1:26: error: organization.row_size: row size 1000 B is not a multiple"},
+      {"organization: {bank_group: 4}\n", "did you mean 'bank_groups'"},
+      {"organization: {channels: 0}\n", "dram.organization.channels"},
+      {"timing: {tREFI: 90}\n", "tREFI (90) must exceed tRFC (100)"},
+      {"address_map: RoRoCoBgPcCh\n", "dram.address_map: expected the six digits"},
+      {"energy: {act_pre: -1 nJ}\n", "must be positive"},
+  };
+  for (size_t i = 0; i < sizeof k_cases / sizeof *k_cases; i++) {
+    dse_ctx *ctx = t_ctx();
+    dram_spec s;
+    yt_doc *d1, *d2;
+    ASSERT(spec_from(ctx, k_toy, k_cases[i].over, &s, &d1, &d2) != 0);
+    const char *msg = t_first_diag(ctx);
+    if (!strstr(msg, k_cases[i].want))
+      FAIL_AT("case %zu: '%s' does not contain '%s'", i, msg, k_cases[i].want);
+    yt_doc_free(d1);
+    yt_doc_free(d2);
+    dse_ctx_free(ctx);
+  }
+  return 0;
+}
