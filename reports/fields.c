@@ -48,6 +48,12 @@ const rpt_field rpt_layer_fields[] = {
     LF(sram_energy_j, DBL, "on-chip buffer access energy"),
     LF(dram_energy_j, DBL, "DRAM access energy"),
     LF(register_energy_j, DBL, "level 2: PE register accesses"),
+    LF(dram_row_hit_rate, DBL, "memory technology: row-buffer hits / bursts"),
+    LF(dram_activate_energy_j, DBL, "memory technology: ACT+PRE energy"),
+    LF(dram_rw_energy_j, DBL, "memory technology: core read/write energy"),
+    LF(dram_io_energy_j, DBL, "memory technology: interface I/O energy"),
+    LF(dram_refresh_energy_j, DBL, "memory technology: refresh energy over the layer"),
+    LF(dram_background_energy_j, DBL, "memory technology: background energy over the layer"),
 };
 const size_t rpt_nlayer_fields = sizeof(rpt_layer_fields) / sizeof(rpt_layer_fields[0]);
 
@@ -77,6 +83,14 @@ const rpt_field rpt_total_fields[] = {
     TF(pj_per_mac, DBL, "energy per MAC in picojoules"),
     TF(compute_bound_layers, SIZE, "layers limited by compute"),
     TF(memory_bound_layers, SIZE, "layers limited by DRAM or SRAM bandwidth"),
+    TF(dram_row_hit_rate, DBL, "memory technology: row-buffer hits / bursts"),
+    TF(dram_activate_energy_j, DBL, "memory technology: ACT+PRE energy"),
+    TF(dram_rw_energy_j, DBL, "memory technology: core read/write energy"),
+    TF(dram_io_energy_j, DBL, "memory technology: interface I/O energy"),
+    TF(dram_refresh_energy_j, DBL, "memory technology: refresh energy"),
+    TF(dram_background_energy_j, DBL, "memory technology: background energy"),
+    TF(memory_capacity_bytes, DBL, "memory capacity of the arch"),
+    TF(memory_cost_usd, DBL, "memory cost: capacity x price per GB"),
 };
 const size_t rpt_ntotal_fields = sizeof(rpt_total_fields) / sizeof(rpt_total_fields[0]);
 

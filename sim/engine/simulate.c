@@ -77,7 +77,7 @@ static const map_cache_entry *map_cached(map_cache *c, const map_hier *h,
 /* Overwrite an analytic result of a MAC layer with the level-2 numbers. */
 static int eval_cycle(dse_ctx *ctx, const dse_arch *a, const dse_workload *wl,
                       const wl_layer *l, const dse_sim_opts *opts,
-                      map_cache *cache, dse_layer_result *r) {
+                      map_cache *cache, dram_memo *dm, dse_layer_result *r) {
   /* activations the neighbours leave on chip cost no DRAM traffic: the
    * mapper must know, or it optimizes traffic that does not exist */
   const unsigned chained = (r->input_on_chip ? 1u << OPD_I : 0) |
@@ -180,7 +180,26 @@ static int eval_cycle(dse_ctx *ctx, const dse_arch *a, const dse_workload *wl,
   r->dram_read_bytes = dram_rd;
   r->dram_write_bytes = dram_wr;
   r->dram_bytes = dram_rd + dram_wr;
-  const double dram_bpc = a->dram_bw / a->clock_hz;
+  double dram_bpc = a->dram_bw / a->clock_hz;
+  double dram_latency = a->dram_latency_s * a->clock_hz;
+  if (a->mem && dm && r->dram_bytes) {
+    /* the memory technology: the chosen mapping's DMA runs per tile step
+     * through the burst model (memoized per traffic shape) */
+    const double steps = (double)sys_steps_above(&m->best, top);
+    const double runs[3] = {
+        (double)e->counts.reads[top][OPD_I] * bytes * scale / steps,
+        (double)(e->counts.reads[top][OPD_W] + e->counts.reads[top][OPD_O]) * bytes * scale / steps,
+        (double)dram_wr / steps};
+    dram_profile pr;
+    int prc = dram_profile_get(a->mem, a->mem_units, dm, runs, &pr);
+    if (prc) return prc;
+    if (pr.bandwidth > 0) dram_bpc = pr.bandwidth / a->clock_hz;
+    const double b = (double)r->dram_bytes;
+    r->dram_row_hit_rate = pr.row_hit_rate;
+    r->dram_activate_energy_j = pr.act_j_per_byte * b;
+    r->dram_rw_energy_j = pr.rw_j_per_byte * b;
+    r->dram_io_energy_j = pr.io_j_per_byte * b;
+  }
   r->dram_cycles = (uint64_t)ceil((double)r->dram_bytes / dram_bpc);
   r->sram_cycles = (uint64_t)ceil(sram_cyc);
   r->sram_read_bytes = r->sram_write_bytes = 0;
@@ -202,7 +221,7 @@ static int eval_cycle(dse_ctx *ctx, const dse_arch *a, const dse_workload *wl,
   /* The tile pipeline: loads, compute and write-backs overlap. */
   pipe_in pin = {sys_steps_above(&m->best, top), (double)r->compute_cycles,
                  (double)r->sram_cycles, (double)dram_rd / dram_bpc,
-                 (double)dram_wr / dram_bpc, a->dram_latency_s * a->clock_hz};
+                 (double)dram_wr / dram_bpc, dram_latency};
   pipe_out po;
   pipe_run(&pin, &po);
   r->cycles = (uint64_t)ceil(po.cycles);
@@ -238,9 +257,42 @@ static int eval_cycle(dse_ctx *ctx, const dse_arch *a, const dse_workload *wl,
   r->mac_energy_j = e->mac_energy_j * scale;
   r->register_energy_j = regs_e * scale;
   r->sram_energy_j = sram_e;
-  r->dram_energy_j = (double)r->dram_bytes * 8.0 * a->dram_j_per_bit;
+  r->dram_energy_j = a->mem && dm ? r->dram_activate_energy_j + r->dram_rw_energy_j +
+                                         r->dram_io_energy_j
+                                   : (double)r->dram_bytes * 8.0 * a->dram_j_per_bit;
   r->energy_j = r->mac_energy_j + r->register_energy_j + r->vector_energy_j +
                 r->sram_energy_j + r->dram_energy_j;
+  return 0;
+}
+
+/* A vector layer's DRAM traffic through the memory technology: its
+ * streams (read the inputs, write the output) at the profiled bandwidth,
+ * and the energy split of the burst model. */
+static int mem_vector_layer(const dse_arch *a, dram_memo *dm, dse_layer_result *r) {
+  if (!r->dram_bytes) return 0;
+  const double runs[3] = {(double)r->dram_read_bytes, 0, (double)r->dram_write_bytes};
+  dram_profile pr;
+  int rc = dram_profile_get(a->mem, a->mem_units, dm, runs, &pr);
+  if (rc) return rc;
+  const double b = (double)r->dram_bytes;
+  if (pr.bandwidth > 0) {
+    r->dram_cycles = (uint64_t)ceil(b / (pr.bandwidth / a->clock_hz));
+    if (r->dram_cycles > r->cycles) {
+      r->cycles = r->dram_cycles;
+      r->limiter = DSE_LIMIT_DRAM;
+      r->bound = DSE_BOUND_MEMORY;
+      r->latency_s = (double)r->cycles / a->clock_hz;
+      r->achieved_ops_per_s = r->latency_s > 0 ? (double)r->vector_ops / r->latency_s : 0;
+    }
+  }
+  r->dram_row_hit_rate = pr.row_hit_rate;
+  r->dram_activate_energy_j = pr.act_j_per_byte * b;
+  r->dram_rw_energy_j = pr.rw_j_per_byte * b;
+  r->dram_io_energy_j = pr.io_j_per_byte * b;
+  r->energy_j -= r->dram_energy_j;
+  r->dram_energy_j = r->dram_activate_energy_j + r->dram_rw_energy_j + r->dram_io_energy_j;
+  r->energy_j += r->dram_energy_j;
+  r->dram_achieved_bandwidth_bytes_per_s = r->latency_s > 0 ? b / r->latency_s : 0;
   return 0;
 }
 
@@ -293,6 +345,9 @@ int dse_simulate(dse_ctx *ctx, const dse_arch *arch, const dse_workload *wl,
   dse_total_result *t = &res->total;
   eng_link link = {0, 0};
   map_cache cache = {NULL, 0, 0};
+  dram_memo dmemo = {NULL, 0, 0, 0, 0};
+  double ref_w = 0, bg_w = 0;
+  if (arch->mem) dram_static_power(arch->mem, arch->mem_units, &ref_w, &bg_w);
   for (size_t i = 0; i < wl->nlayers; i++) {
     dse_layer_result *r = &res->layers[i];
     link.output_on_chip = eng_keep_output(&prep, wl, i);
@@ -308,14 +363,37 @@ int dse_simulate(dse_ctx *ctx, const dse_arch *arch, const dse_workload *wl,
     }
     link.input_on_chip = link.output_on_chip;
     if (o.fidelity == DSE_FIDELITY_CYCLE && wl->layers[i].macs > 0) {
-      int rc = eval_cycle(ctx, arch, wl, &wl->layers[i], &o, &cache, r);
+      int rc = eval_cycle(ctx, arch, wl, &wl->layers[i], &o, &cache, &dmemo, r);
       if (rc) {
         free(cache.e);
+        dram_memo_free(&dmemo);
+        dse_result_free(res);
+        return rc;
+      }
+    }
+    if (arch->mem && o.fidelity == DSE_FIDELITY_CYCLE && wl->layers[i].macs == 0) {
+      int rc = mem_vector_layer(arch, &dmemo, r);
+      if (rc) {
+        free(cache.e);
+        dram_memo_free(&dmemo);
         dse_result_free(res);
         return rc;
       }
     }
     if (i > 0) eng_fuse_activation(&prep, &res->layers[i - 1], r);
+    if (arch->mem && o.fidelity == DSE_FIDELITY_CYCLE) {
+      /* refresh and background run for the whole time, busy or not */
+      r->dram_refresh_energy_j = ref_w * r->latency_s;
+      r->dram_background_energy_j = bg_w * r->latency_s;
+      r->dram_energy_j += r->dram_refresh_energy_j + r->dram_background_energy_j;
+      r->energy_j += r->dram_refresh_energy_j + r->dram_background_energy_j;
+      t->dram_row_hit_rate += r->dram_row_hit_rate * (double)r->dram_bytes;
+      t->dram_activate_energy_j += r->dram_activate_energy_j;
+      t->dram_rw_energy_j += r->dram_rw_energy_j;
+      t->dram_io_energy_j += r->dram_io_energy_j;
+      t->dram_refresh_energy_j += r->dram_refresh_energy_j;
+      t->dram_background_energy_j += r->dram_background_energy_j;
+    }
     t->macs += r->macs;
     t->ops += r->ops;
     t->vector_ops += r->vector_ops;
@@ -337,6 +415,13 @@ int dse_simulate(dse_ctx *ctx, const dse_arch *arch, const dse_workload *wl,
       t->memory_bound_layers++;
   }
   free(cache.e);
+  dram_memo_free(&dmemo);
+  if (arch->mem) {
+    t->dram_row_hit_rate = t->dram_bytes ? t->dram_row_hit_rate / (double)t->dram_bytes : 0;
+    /* $/GB applies to binary gigabytes: an 8 Gb die is sold as 1 GB */
+    t->memory_cost_usd = arch->dram_capacity / 1073741824.0 * arch->mem->f[DF_COST_PER_GB];
+  }
+  t->memory_capacity_bytes = arch->dram_capacity;
   t->footprint_bytes = fp.total;
   t->latency_s = (double)t->cycles / arch->clock_hz;
   t->throughput_inf_per_s = t->latency_s > 0 ? (double)wl->batch / t->latency_s : 0;

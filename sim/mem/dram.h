@@ -135,4 +135,38 @@ typedef struct dram_char_opts {
 DSE_INTERNAL int dram_characterize(const dram_spec *s, const dram_opts *o,
                                    const dram_char_opts *c, dram_result *out);
 
+/* ===== profiles for the engine (memoized) =============================== */
+
+/* How a layer's DMA traffic fares on a memory: per tile step it reads an
+ * input run and a weight run and writes an output run, each one contiguous
+ * (tensors stored tile-major), in three regions.  The profile is simulated
+ * on a window of steps and applies to all of them. */
+typedef struct dram_profile {
+  double bandwidth;    /* bytes/s achieved (all units) */
+  double latency_s;    /* average request latency under this load */
+  double row_hit_rate;
+  double act_j_per_byte, rw_j_per_byte, io_j_per_byte;
+} dram_profile;
+
+typedef struct dram_memo_entry {
+  uint64_t key[3];
+  dram_profile p;
+} dram_memo_entry;
+
+typedef struct dram_memo {
+  dram_memo_entry *e; /* owned */
+  size_t n, cap;
+  uint64_t hits, misses;
+} dram_memo;
+
+/* Profile of runs[3] bytes per step (input read, weight read, output
+ * write), memoized in m (shapes quantized to 1/8 of a power of two in
+ * bursts).  Returns 0 or DSE_ERR_NOMEM. */
+DSE_INTERNAL int dram_profile_get(const dram_spec *s, unsigned units, dram_memo *m,
+                                  const double runs[3], dram_profile *out);
+DSE_INTERNAL void dram_memo_free(dram_memo *m);
+/* Refresh and background power of `units` units, watts. */
+DSE_INTERNAL double dram_static_power(const dram_spec *s, unsigned units, double *refresh_w,
+                                      double *background_w);
+
 #endif /* DSE_DRAM_H */

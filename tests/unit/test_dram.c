@@ -189,3 +189,79 @@ TEST_IMPL(dram_spec_errors) {
   }
   return 0;
 }
+
+/* The datacenter NPU with its DRAM as a plain channel or as a preset. */
+#define NPU_HEAD                                                              \
+  "name: npu\nclock: 1.5 GHz\n"                                               \
+  "pe_array: {rows: 128, cols: 128, dataflow: weight_stationary,\n"           \
+  "  precision: bf16, mac_energy: 0.094 pJ, double_buffered: true}\n"         \
+  "buffers:\n"                                                                \
+  "  - {name: accumulators, size: 2 MiB, bandwidth: 512 B/cycle, holds: [output]}\n" \
+  "  - {name: global_buffer, size: 16 MiB, bandwidth: 2048 B/cycle}\n"
+
+TEST_IMPL(dram_in_engine) {
+  dse_ctx *ctx = t_ctx();
+  dse_arch *plain = t_arch_yaml(ctx, NPU_HEAD
+      "dram: {bandwidth: 819.2 GB/s, energy: 6 pJ/bit, capacity: 32 GiB}\n", 0);
+  dse_arch *mem = t_arch_yaml(ctx, NPU_HEAD "dram: {preset: hbm2e-3200, stacks: 2}\n", 0);
+  /* peak = pin rate x width x stacks: 3.2 Gb/s x 1024 / 8 x 2 */
+  ASSERT_NEAR(dse_arch_dram_bandwidth(mem), 3.2e9 * 1024 / 8 * 2, 1e-12);
+  ASSERT_NEAR(mem->dram_capacity, 2 * mem->mem->f[DF_CAPACITY], 0);
+  ASSERT_U64_EQ(mem->mem_units, 2);
+  dse_workload *wl = t_wl(ctx, "resnet50", NULL, NULL, NULL, NULL);
+  dse_sim_opts o = {DSE_FIDELITY_CYCLE, DSE_OBJ_LATENCY, 0, NULL};
+  dse_result *rp = NULL, *rm = NULL;
+  ASSERT_INT_EQ(dse_simulate(ctx, plain, wl, &o, &rp), 0);
+  ASSERT_INT_EQ(dse_simulate(ctx, mem, wl, &o, &rm), 0);
+  const dse_total_result *t = &rm->total;
+  /* the burst model never beats the peak-bandwidth channel */
+  for (size_t i = 0; i < wl->nlayers; i++)
+    ASSERT(rm->layers[i].cycles >= rp->layers[i].cycles);
+  ASSERT(t->cycles > rp->total.cycles);
+  /* same mapping, same traffic */
+  ASSERT_U64_EQ(t->dram_bytes, rp->total.dram_bytes);
+  ASSERT(t->dram_row_hit_rate > 0.5 && t->dram_row_hit_rate <= 1);
+  ASSERT_NEAR(t->dram_energy_j,
+              t->dram_activate_energy_j + t->dram_rw_energy_j + t->dram_io_energy_j +
+                  t->dram_refresh_energy_j + t->dram_background_energy_j,
+              1e-9);
+  /* I/O energy is bits x pJ/bit of the preset */
+  ASSERT_NEAR(t->dram_io_energy_j, (double)t->dram_bytes * 8 * mem->mem->f[DF_E_IO], 1e-9);
+  /* background power runs for the whole latency */
+  ASSERT_NEAR(t->dram_background_energy_j, 2 * mem->mem->f[DF_P_BACKGROUND] * t->latency_s,
+              1e-9);
+  ASSERT_NEAR(t->memory_cost_usd, mem->dram_capacity / 1073741824.0 * mem->mem->f[DF_COST_PER_GB],
+              1e-12);
+  ASSERT_NEAR(t->memory_capacity_bytes, mem->dram_capacity, 0);
+  dse_result_free(rp);
+  dse_result_free(rm);
+  dse_workload_free(wl);
+  dse_arch_free(plain);
+  dse_arch_free(mem);
+  dse_ctx_free(ctx);
+  return 0;
+}
+
+TEST_IMPL(dram_arch_errors) {
+  static const struct {
+    const char *dram, *want;
+  } k_cases[] = {
+      {"dram: {preset: hbm9}\n", "8:16: error: dram.preset: unknown memory preset 'hbm9'"},
+      {"dram: {preset: hbm2e-3200, devices: 2}\n", "'hbm2e-3200' counts stacks; write 'stacks: N'"},
+      {"dram: {preset: hbm2e-3200, bandwidth: 1 TB/s}\n", "'bandwidth' comes from the preset"},
+      {"dram: {preset: hbm2e-3200, stacks: 0}\n", "dram.stacks"},
+      {"dram: {preset: hbm2e-3200, timing: {tRP: 100}}\n", "tRC"},
+      {"dram: {preset: hbm2e-3200, organization: {row_sise: 1 KiB}}\n", "did you mean 'row_size'"},
+  };
+  for (size_t i = 0; i < sizeof k_cases / sizeof *k_cases; i++) {
+    dse_ctx *ctx = t_ctx();
+    char yaml[2048];
+    snprintf(yaml, sizeof yaml, "%s%s", NPU_HEAD, k_cases[i].dram);
+    ASSERT(t_arch_yaml(ctx, yaml, 1) == NULL);
+    const char *msg = t_first_diag(ctx);
+    if (!strstr(msg, k_cases[i].want))
+      FAIL_AT("case %zu: '%s' does not contain '%s'", i, msg, k_cases[i].want);
+    dse_ctx_free(ctx);
+  }
+  return 0;
+}

@@ -34,4 +34,6 @@
   X(level2_tiles_fit)              \
   X(dram_timeline_by_hand)          \
   X(dram_streams)                   \
-  X(dram_spec_errors)
+  X(dram_spec_errors)               \
+  X(dram_in_engine)                 \
+  X(dram_arch_errors)

@@ -255,6 +255,10 @@ typedef struct dse_layer_result {
   char *mapping;            /* the loop nest, owned by the result */
   double energy_j, mac_energy_j, vector_energy_j, sram_energy_j, dram_energy_j;
   double register_energy_j; /* level 2: PE register accesses */
+  /* level 2 with a memory technology (dram: {preset}); zero otherwise */
+  double dram_row_hit_rate;
+  double dram_activate_energy_j, dram_rw_energy_j, dram_io_energy_j;
+  double dram_refresh_energy_j, dram_background_energy_j; /* over latency_s */
 } dse_layer_result;
 
 typedef struct dse_total_result {
@@ -267,6 +271,12 @@ typedef struct dse_total_result {
   double register_energy_j;
   double pj_per_mac;
   size_t compute_bound_layers, memory_bound_layers;
+  /* memory technology (dram: {preset}): row hits over all bursts, energy
+   * split and memory cost (zero without a preset); capacity always */
+  double dram_row_hit_rate;
+  double dram_activate_energy_j, dram_rw_energy_j, dram_io_energy_j;
+  double dram_refresh_energy_j, dram_background_energy_j;
+  double memory_capacity_bytes, memory_cost_usd;
 } dse_total_result;
 
 typedef struct dse_result {

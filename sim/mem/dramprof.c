@@ -1,0 +1,107 @@
+/* dramprof.c: memoized DRAM profiles of layer traffic shapes for the tile
+ * pipeline (docs/memory.md, "In the engine"). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mem/dram.h"
+
+#define PROFILE_BURSTS 4096.0 /* bursts simulated per profile, about */
+#define STEP_CAP (256.0 * 1024) /* bytes per step simulated, at most */
+
+/* Quantize a byte count to bursts with 3 significant bits. */
+static uint64_t quant(double bytes, double burst) {
+  double b = ceil(bytes / burst);
+  if (b <= 8) return (uint64_t)b;
+  int e = (int)floor(log2(b)) - 3;
+  double unit = ldexp(1.0, e);
+  return (uint64_t)(ceil(b / unit) * unit);
+}
+
+int dram_profile_get(const dram_spec *s, unsigned units, dram_memo *m, const double runs[3],
+                     dram_profile *out) {
+  const double burst = dram_burst_bytes(s);
+  double r[3], step = 0;
+  for (int i = 0; i < 3; i++) step += runs[i] > 0 ? runs[i] : 0;
+  /* a very large step is scaled down with its proportions kept: runs of
+   * many rows stream at the same efficiency */
+  const double scale = step > STEP_CAP ? STEP_CAP / step : 1;
+  uint64_t key[3];
+  for (int i = 0; i < 3; i++) {
+    r[i] = runs[i] > 0 ? runs[i] * scale : 0;
+    key[i] = r[i] > 0 ? quant(r[i], burst) : 0;
+  }
+  for (size_t i = 0; i < m->n; i++)
+    if (!memcmp(m->e[i].key, key, sizeof key)) {
+      m->hits++;
+      *out = m->e[i].p;
+      return 0;
+    }
+  m->misses++;
+  memset(out, 0, sizeof(*out));
+  const double bursts_per_step = (double)(key[0] + key[1] + key[2]);
+  if (bursts_per_step > 0) {
+    uint64_t k = (uint64_t)ceil(PROFILE_BURSTS / bursts_per_step);
+    if (k < 2) k = 2;
+    const uint64_t cap = (uint64_t)(s->f[DF_CAPACITY] * units);
+    /* regions a quarter of the memory apart, each shifted to its own bank
+     * (tensors at unrelated addresses do not all start in bank 0) */
+    uint64_t bank_stride = (uint64_t)burst;
+    for (int i = 0; i < DA_COUNT && s->amap[i] != DA_BA; i++) {
+      const int d = s->amap[i];
+      bank_stride *= d == DA_CO   ? (uint64_t)(s->f[DF_ROW_BYTES] / burst)
+                     : d == DA_CH ? (uint64_t)s->f[DF_CHANNELS] * units
+                     : d == DA_PC ? (uint64_t)s->f[DF_PCHS]
+                     : d == DA_BG ? (uint64_t)s->f[DF_BANK_GROUPS]
+                                  : (uint64_t)s->f[DF_ROWS];
+    }
+    const uint64_t region = cap / 4 / (uint64_t)burst * (uint64_t)burst + bank_stride;
+    dram_stream *st = malloc(3 * k * sizeof(*st));
+    if (!st) return DSE_ERR_NOMEM;
+    size_t n = 0;
+    for (uint64_t j = 0; j < k; j++)
+      for (int i = 0; i < 3; i++) {
+        if (!key[i]) continue;
+        uint64_t len = key[i] * (uint64_t)burst;
+        dram_stream e = {((uint64_t)i * region + j * len) % cap, len, 0, 1, i == 2};
+        st[n++] = e;
+      }
+    dram_opts o = {units, 0, 0};
+    dram_result res;
+    int rc = dram_simulate(s, &o, st, n, &res);
+    free(st);
+    if (rc) return rc;
+    const double bytes = (double)res.bytes;
+    out->bandwidth = res.bandwidth;
+    out->latency_s = res.lat_avg_s;
+    out->row_hit_rate = res.row_hit_rate;
+    out->act_j_per_byte = res.e_act / bytes;
+    out->rw_j_per_byte = res.e_rw / bytes;
+    out->io_j_per_byte = res.e_io / bytes;
+  }
+  if (m->n == m->cap) {
+    size_t cap = m->cap ? 2 * m->cap : 32;
+    dram_memo_entry *ne = realloc(m->e, cap * sizeof(*ne));
+    if (!ne) return DSE_ERR_NOMEM;
+    m->e = ne;
+    m->cap = cap;
+  }
+  memcpy(m->e[m->n].key, key, sizeof key);
+  m->e[m->n++].p = *out;
+  return 0;
+}
+
+void dram_memo_free(dram_memo *m) {
+  free(m->e);
+  memset(m, 0, sizeof(*m));
+}
+
+double dram_static_power(const dram_spec *s, unsigned units, double *refresh_w,
+                         double *background_w) {
+  const double u = units ? units : 1;
+  /* one all-bank refresh per pseudo-channel every tREFI (per-bank refresh
+   * spreads the same work over the banks) */
+  *refresh_w = u * dram_pchs_per_unit(s) * s->f[DF_E_REF] / (s->f[DF_TREFI] * s->f[DF_TCK]);
+  *background_w = u * s->f[DF_P_BACKGROUND];
+  return *refresh_w + *background_w;
+}
