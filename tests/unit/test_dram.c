@@ -265,3 +265,49 @@ TEST_IMPL(dram_arch_errors) {
   }
   return 0;
 }
+
+/* Every preset: peak per unit = pin rate x width (published figures), a
+ * long sequential read reaches the fraction docs/memory.md states (within
+ * 1.5 points), random 64-byte reads far less. */
+TEST_IMPL(dram_presets) {
+  static const struct {
+    const char *name;
+    double peak, seq;
+  } k_presets[] = {
+      {"ddr4-3200", 25.6e9, 0.949},     {"ddr5-4800", 38.4e9, 0.914},
+      {"ddr5-6400", 51.2e9, 0.902},     {"gddr6-16000", 64e9, 0.808},
+      {"gddr6x-21000", 84e9, 0.764},    {"gddr7-28000", 112e9, 0.881},
+      {"gddr7-32000", 128e9, 0.864},    {"hbm2-2000", 256e9, 0.899},
+      {"hbm2e-3200", 409.6e9, 0.882},   {"hbm3-6400", 819.2e9, 0.905},
+      {"hbm3e-9200", 1177.6e9, 0.804}, {"lpddr5-6400", 25.6e9, 0.901},
+      {"lpddr5x-8533", 34.132e9, 0.733},
+  };
+  size_t count;
+  char dir[2048];
+  dse_ctx *ctx = t_ctx();
+  snprintf(dir, sizeof dir, "%s/arch/memory", dse_ctx_data_dir(ctx));
+  char **names = core_list_yaml(dir, &count);
+  ASSERT_U64_EQ(count, sizeof k_presets / sizeof *k_presets); /* all listed here */
+  core_free_names(names);
+  for (size_t i = 0; i < sizeof k_presets / sizeof *k_presets; i++) {
+    dram_spec s;
+    yt_doc *doc = NULL;
+    if (dram_spec_load(ctx, k_presets[i].name, &s, &doc))
+      FAIL_AT("%s: %s", k_presets[i].name, t_first_diag(ctx));
+    ASSERT_NEAR(dram_peak_bw(&s), k_presets[i].peak, 1e-3);
+    dram_opts o = {1, 0, 0};
+    dram_char_opts seq = {DRAM_PAT_SEQ, 16u << 20, 64, 0, 1.0, 1};
+    dram_char_opts rnd = {DRAM_PAT_RANDOM, 4u << 20, 64, 0, 1.0, 1};
+    dram_result rs, rr;
+    ASSERT_INT_EQ(dram_characterize(&s, &o, &seq, &rs), 0);
+    ASSERT_INT_EQ(dram_characterize(&s, &o, &rnd, &rr), 0);
+    double eff = rs.bandwidth / dram_peak_bw(&s);
+    if (fabs(eff - k_presets[i].seq) > 0.015)
+      FAIL_AT("%s: sequential efficiency %.3f, docs/memory.md says %.3f", k_presets[i].name,
+              eff, k_presets[i].seq);
+    ASSERT(rr.bandwidth < 0.4 * rs.bandwidth);
+    yt_doc_free(doc);
+  }
+  dse_ctx_free(ctx);
+  return 0;
+}

@@ -36,4 +36,5 @@
   X(dram_streams)                   \
   X(dram_spec_errors)               \
   X(dram_in_engine)                 \
-  X(dram_arch_errors)
+  X(dram_arch_errors)               \
+  X(dram_presets)
