@@ -129,6 +129,11 @@ typedef struct dram_char_opts {
   uint64_t seed;     /* random addresses and read/write choice */
 } dram_char_opts;
 
+/* The pattern's streams: *streams (owned by the caller, free()) holds
+ * *count of them.  Returns 0 or DSE_ERR_NOMEM. */
+DSE_INTERNAL int dram_pattern_streams(const dram_spec *s, const dram_opts *o,
+                                      const dram_char_opts *c, dram_stream **streams,
+                                      size_t *count);
 /* Build the pattern's streams and simulate them.  Reads and writes
  * interleave in 4 KiB blocks (seq) or per request, chosen by a fixed
  * generator from the seed. */

@@ -11,8 +11,10 @@ static uint64_t next_u64(uint64_t *x) {
   return z ^ (z >> 31);
 }
 
-int dram_characterize(const dram_spec *s, const dram_opts *o, const dram_char_opts *c,
-                      dram_result *out) {
+int dram_pattern_streams(const dram_spec *s, const dram_opts *o, const dram_char_opts *c,
+                         dram_stream **streams, size_t *count) {
+  *streams = NULL;
+  *count = 0;
   const uint64_t units = o && o->units ? o->units : 1;
   const uint64_t cap = (uint64_t)s->f[DF_CAPACITY] * units;
   const uint64_t req = c->pattern == DRAM_PAT_SEQ ? 4096 : (c->request ? c->request : 64);
@@ -26,9 +28,12 @@ int dram_characterize(const dram_spec *s, const dram_opts *o, const dram_char_op
     int write = (double)(next_u64(&rng) >> 11) * 0x1.0p-53 >= c->read_ratio;
     uint64_t a;
     switch (c->pattern) {
-      case DRAM_PAT_RANDOM:
-        a = (next_u64(&rng) % (cap / req)) * req;
+      case DRAM_PAT_RANDOM: {
+        const uint64_t slots = cap / req; /* a power of two: a mask */
+        const uint64_t r = next_u64(&rng);
+        a = ((slots & (slots - 1)) == 0 ? r & (slots - 1) : r % slots) * req;
         break;
+      }
       case DRAM_PAT_STRIDED:
         a = (i * (c->stride ? c->stride : req)) % cap;
         break;
@@ -43,7 +48,18 @@ int dram_characterize(const dram_spec *s, const dram_opts *o, const dram_char_op
     dram_stream e = {a, req, 0, 1, write};
     st[i] = e;
   }
-  int rc = dram_simulate(s, o, st, n, out);
+  *streams = st;
+  *count = n;
+  return 0;
+}
+
+int dram_characterize(const dram_spec *s, const dram_opts *o, const dram_char_opts *c,
+                      dram_result *out) {
+  dram_stream *st;
+  size_t n;
+  int rc = dram_pattern_streams(s, o, c, &st, &n);
+  if (rc) return rc;
+  rc = dram_simulate(s, o, st, n, out);
   free(st);
   return rc;
 }

@@ -15,13 +15,16 @@
 #define LAT_BINS 8192 /* latency histogram, one bin per tCK */
 #define TURNAROUND 2  /* bus cycles between read and write data */
 
-typedef struct req {
-  uint32_t ch, bank, row, write;
+typedef struct req { /* one burst */
+  uint32_t row;
+  uint16_t bank, write;
 } req;
 
+#define CLOSED UINT32_MAX /* no open row */
+
 typedef struct bank {
-  int64_t row; /* open row, -1 when precharged */
   double act_ok, rd_ok, wr_ok, pre_ok;
+  double last_ref; /* per-bank refresh: when this bank was last refreshed */
 } bank;
 
 static inline double max2(double a, double b) { return a > b ? a : b; }
@@ -39,34 +42,48 @@ typedef struct acc {
   uint32_t *hist;
 } acc;
 
-/* Refresh until next_ref > t; returns the updated next_ref. */
-static double refresh(const tparams *p, bank *bk, unsigned nb, double t, double next_ref,
-                      unsigned *ref_idx, double bus_free, acc *a) {
+/* Refresh until next_ref > t; returns the updated next_ref.  Per-bank
+ * refresh takes the bank refreshed longest ago among those no queued
+ * request wants (`busy`, a bit per bank), else the longest ago of all, as a
+ * controller that steers refresh to idle banks does; every bank is still
+ * refreshed once per tREFI on average. */
+static double refresh(const tparams *p, bank *bk, uint32_t *orow, unsigned nb, double t,
+                      double next_ref, double bus_free, uint64_t busy, acc *a) {
   while (t >= next_ref) {
     if (p->per_bank) {
-      bank *b = &bk[*ref_idx % nb];
+      unsigned k = 0, kidle = nb;
+      for (unsigned j = 0; j < nb; j++) {
+        if (bk[j].last_ref < bk[k].last_ref) k = j;
+        if (j < 64 && !(busy >> j & 1) && (kidle == nb || bk[j].last_ref < bk[kidle].last_ref))
+          kidle = j;
+      }
+      /* a bank may wait up to eight per-bank intervals past its tREFI (as
+       * JEDEC lets refresh be postponed); then it goes, busy or not */
+      if (bk[k].last_ref < next_ref - p->refi - 8 * p->refi / nb) kidle = nb;
+      const unsigned kb = kidle < nb ? kidle : k;
+      bank *b = &bk[kb];
+      b->last_ref = next_ref;
       double start = next_ref;
-      if (b->row >= 0) {
+      if (orow[kb] != CLOSED) {
         start = max2(start, b->pre_ok);
         a->pres++;
         start += p->rp;
       }
-      b->row = -1;
+      orow[kb] = CLOSED;
       b->act_ok = max2(b->act_ok, start + p->rfcpb);
-      (*ref_idx)++;
       next_ref += p->refi / nb;
     } else {
       double start = max2(next_ref, bus_free);
       int open = 0;
       for (unsigned i = 0; i < nb; i++)
-        if (bk[i].row >= 0) {
+        if (orow[i] != CLOSED) {
           start = max2(start, bk[i].pre_ok);
           open = 1;
           a->pres++;
         }
       double end = start + (open ? p->rp : 0) + p->rfc;
       for (unsigned i = 0; i < nb; i++) {
-        bk[i].row = -1;
+        orow[i] = CLOSED;
         bk[i].act_ok = max2(bk[i].act_ok, end);
       }
       next_ref += p->refi;
@@ -79,6 +96,7 @@ static double refresh(const tparams *p, bank *bk, unsigned nb, double t, double 
 /* The state of one pseudo-channel. */
 typedef struct chan {
   bank *bk;
+  uint32_t *orow; /* open row per bank, CLOSED when precharged */
   double *col_bg, *act_bg;
   double last_col, last_act, bus_free, wr_end, faw[4];
   unsigned faw_head;
@@ -96,14 +114,14 @@ static void make_plan(const tparams *p, const chan *c, const req *r, double t0, 
   const bank *b = &c->bk[r->bank];
   const unsigned g = r->bank / p->bpg;
   double ready;
-  if (b->row == (int64_t)r->row) {
+  if (c->orow[r->bank] == r->row) {
     o->kind = 0;
     o->ta = -1;
     ready = r->write ? b->wr_ok : b->rd_ok;
   } else {
     double ta = t0;
     o->kind = 1;
-    if (b->row >= 0) {
+    if (c->orow[r->bank] != CLOSED) {
       o->kind = 2;
       ta = max2(ta, max2(t0, b->pre_ok) + p->rp);
     }
@@ -140,7 +158,7 @@ static double commit(const tparams *p, chan *c, const req *r, const plan *pl, ac
     c->faw_head = (c->faw_head + 1) & 3;
     if (ta > c->last_act) c->last_act = ta;
     c->act_bg[g] = max2(c->act_bg[g], ta);
-    b->row = r->row;
+    c->orow[r->bank] = r->row;
     b->act_ok = ta + p->rc;
     b->rd_ok = ta + p->rcd;
     b->wr_ok = ta + p->rcdwr;
@@ -172,39 +190,62 @@ static double commit(const tparams *p, chan *c, const req *r, const plan *pl, ac
  * one whose column command can go first issues (the hit on a tie), which
  * is what a cycle-by-cycle FR-FCFS controller does when it prefers ready
  * row hits but issues the oldest request's ACT meanwhile. */
-static void run_channel(const tparams *p, const req *q, size_t n, unsigned window,
-                        bank *bk, double *col_bg, double *act_bg, acc *a) {
+static void run_channel(const tparams *p, const req *restrict q, size_t n, unsigned window,
+                        bank *bk, uint32_t *orow, uint16_t *whit, double *col_bg,
+                        double *act_bg, acc *a) {
   const unsigned nb = p->bg * p->bpg;
+  /* whit[b]: window entries that hit bank b's open row; nhit their sum.
+   * The scan for the oldest row hit runs only when there is one. */
+  unsigned nhit = 0;
+  memset(whit, 0, nb * sizeof(*whit));
   for (unsigned i = 0; i < nb; i++) {
-    bk[i].row = -1;
+    orow[i] = CLOSED;
     bk[i].act_ok = bk[i].rd_ok = bk[i].wr_ok = bk[i].pre_ok = 0;
+    bk[i].last_ref = -(double)(nb - i) * p->refi / nb; /* staggered */
   }
   for (unsigned g = 0; g < p->bg; g++) col_bg[g] = act_bg[g] = -1e30;
-  chan c = {bk, col_bg, act_bg, -1e30, -1e30, 0, -1e30, {-1e30, -1e30, -1e30, -1e30},
+  chan c = {bk, orow, col_bg, act_bg, -1e30, -1e30, 0, -1e30, {-1e30, -1e30, -1e30, -1e30},
             0, 0, 0};
-  unsigned ref_idx = 0;
   double next_ref = p->per_bank ? p->refi / nb : p->refi;
 
-  size_t win[256];
+  /* the queue window: a ring of request copies, oldest at `head` */
+  req wq[256];
   double entry[256];
-  unsigned w = 0;
+  uint64_t wkey[256]; /* bank << 32 | row of each entry, for counting */
+  unsigned head = 0, w = 0;
   size_t next = 0;
   while (next < n && w < window) {
-    win[w] = next++;
+    wq[w] = q[next++];
+    wkey[w] = (uint64_t)wq[w].bank << 32 | wq[w].row;
     entry[w++] = 0;
   }
   while (w > 0) {
-    next_ref = refresh(p, bk, nb, max2(entry[0], c.last_col), next_ref, &ref_idx,
-                       c.bus_free, a);
+    const double now = max2(entry[head], c.last_col);
+    if (now >= next_ref) {
+      uint64_t busy = 0;
+      if (p->per_bank && nb <= 64)
+        for (unsigned k = 0; k < w; k++) busy |= 1ull << wq[(head + k) & 255].bank;
+      next_ref = refresh(p, bk, orow, nb, now, next_ref, c.bus_free, busy, a);
+      /* refresh closed rows: count the hits again */
+      memset(whit, 0, nb * sizeof(*whit));
+      nhit = 0;
+      for (unsigned k = 0; k < w; k++) {
+        const req *r = &wq[(head + k) & 255];
+        if (orow[r->bank] == r->row) {
+          whit[r->bank]++;
+          nhit++;
+        }
+      }
+    }
     unsigned pick = 0;
     plan pl;
-    make_plan(p, &c, &q[win[0]], entry[0], &pl);
-    if (pl.kind)
+    make_plan(p, &c, &wq[head], entry[head], &pl);
+    if (pl.kind && nhit)
       for (unsigned k = 1; k < w; k++) {
-        const req *r = &q[win[k]];
-        if (bk[r->bank].row == (int64_t)r->row) {
+        const unsigned x = (head + k) & 255;
+        if (orow[wq[x].bank] == wq[x].row) {
           plan ph;
-          make_plan(p, &c, r, entry[k], &ph);
+          make_plan(p, &c, &wq[x], entry[x], &ph);
           if (ph.tc <= pl.tc) {
             pick = k;
             pl = ph;
@@ -212,21 +253,51 @@ static void run_channel(const tparams *p, const req *q, size_t n, unsigned windo
           break;
         }
       }
-    const double t0 = entry[pick];
-    const double data_end = commit(p, &c, &q[win[pick]], &pl, a);
+    const unsigned at = (head + pick) & 255;
+    const double t0 = entry[at];
+    const unsigned pb = wq[at].bank;
+    if (!pl.kind) {
+      whit[pb]--;
+      nhit--;
+    }
+    const double data_end = commit(p, &c, &wq[at], &pl, a);
     const double l = data_end - t0;
     a->lat_sum += l;
     if (l > a->lat_max) a->lat_max = l;
     size_t bin = l < LAT_BINS - 1 ? (size_t)l : LAT_BINS - 1;
     a->hist[bin]++;
     if (data_end > a->end) a->end = data_end;
-    /* retire: the next request enters the queue as this one issues */
-    memmove(&win[pick], &win[pick + 1], (w - pick - 1) * sizeof(*win));
-    memmove(&entry[pick], &entry[pick + 1], (w - pick - 1) * sizeof(*entry));
+    /* retire: the older entries move up one, the head advances, and the
+     * next request enters the queue as this one issues */
+    for (unsigned k = pick; k > 0; k--) {
+      const unsigned dst = (head + k) & 255, src = (head + k - 1) & 255;
+      wq[dst] = wq[src];
+      wkey[dst] = wkey[src];
+      entry[dst] = entry[src];
+    }
+    head = (head + 1) & 255;
     w--;
+    if (pl.kind) { /* bank pb opened another row: its hits are new ones */
+      nhit -= whit[pb];
+      const uint64_t key = (uint64_t)pb << 32 | orow[pb];
+      /* the ring in at most two contiguous pieces (vectorizable) */
+      const unsigned end1 = head + w < 256 ? head + w : 256, end2 = head + w - end1;
+      unsigned cnt = 0;
+      for (unsigned x = head; x < end1; x++) cnt += wkey[x] == key;
+      for (unsigned x = 0; x < end2; x++) cnt += wkey[x] == key;
+      whit[pb] = (uint16_t)cnt;
+      nhit += cnt;
+    }
     if (next < n) {
-      win[w] = next++;
-      entry[w++] = pl.tc;
+      const unsigned tail = (head + w) & 255;
+      wq[tail] = q[next++];
+      wkey[tail] = (uint64_t)wq[tail].bank << 32 | wq[tail].row;
+      entry[tail] = pl.tc;
+      if (orow[wq[tail].bank] == wq[tail].row) {
+        whit[wq[tail].bank]++;
+        nhit++;
+      }
+      w++;
     }
   }
 }
@@ -234,6 +305,7 @@ static void run_channel(const tparams *p, const req *q, size_t n, unsigned windo
 /* Address decoding: mixed radix, digits least significant first. */
 typedef struct decoder {
   uint64_t radix[DA_COUNT];
+  int shift[DA_COUNT]; /* log2 of a power-of-two radix, else -1 */
   const uint8_t *order;
   uint64_t bpg, pchs;
 } decoder;
@@ -241,8 +313,9 @@ typedef struct decoder {
 static void decode(const decoder *d, uint64_t burst, uint64_t *dig) {
   for (int i = 0; i < DA_COUNT; i++) {
     const int k = d->order[i];
-    if (k == DA_RO) { /* rows wrap */
-      dig[k] = burst % d->radix[k];
+    if (d->shift[k] >= 0) {
+      dig[k] = burst & (d->radix[k] - 1);
+      burst >>= d->shift[k];
     } else {
       dig[k] = burst % d->radix[k];
       burst /= d->radix[k];
@@ -276,6 +349,12 @@ int dram_simulate(const dram_spec *s, const dram_opts *o, const dram_stream *st,
   d.radix[DA_BA] = (uint64_t)f[DF_BANKS_PER_GROUP];
   d.radix[DA_RO] = (uint64_t)f[DF_ROWS];
   const uint64_t nch = d.radix[DA_CH] * d.radix[DA_PC];
+  for (int k = 0; k < DA_COUNT; k++) {
+    d.shift[k] = -1;
+    if ((d.radix[k] & (d.radix[k] - 1)) == 0)
+      for (int b = 0; b < 64; b++)
+        if (d.radix[k] == 1ull << b) d.shift[k] = b;
+  }
 
   uint64_t total = 0;
   for (size_t i = 0; i < n; i++) {
@@ -286,50 +365,65 @@ int dram_simulate(const dram_spec *s, const dram_opts *o, const dram_stream *st,
     total += (last - first + 2) * st[i].runs;
   }
   req *all = malloc((total ? total : 1) * sizeof(*all));
-  req *sorted = malloc((total ? total : 1) * sizeof(*sorted));
+  uint32_t *chs = malloc((total ? total : 1) * sizeof(*chs));
+  req *sorted = nch > 1 ? malloc((total ? total : 1) * sizeof(*sorted)) : NULL;
   uint64_t *count = calloc(nch + 1, sizeof(*count));
   uint32_t *hist = calloc(LAT_BINS, sizeof(*hist));
   const unsigned nb = (unsigned)(d.radix[DA_BG] * d.radix[DA_BA]);
   bank *bk = malloc(nb * sizeof(*bk));
+  uint32_t *orow = malloc(nb * sizeof(*orow));
+  uint16_t *whit = malloc(nb * sizeof(*whit));
   double *col_bg = malloc(d.radix[DA_BG] * sizeof(double));
   double *act_bg = malloc(d.radix[DA_BG] * sizeof(double));
   int rc = 0;
-  if (!all || !sorted || !count || !hist || !bk || !col_bg || !act_bg) {
+  if (!all || !chs || (nch > 1 && !sorted) || !count || !hist || !bk || !orow || !whit || !col_bg || !act_bg) {
     rc = DSE_ERR_NOMEM;
     goto done;
   }
 
+  int bshift = -1; /* bursts are a power of two bytes in every standard */
+  for (int b = 0; b < 64; b++)
+    if (burst == 1ull << b) bshift = b;
   uint64_t m = 0;
   for (size_t i = 0; i < n; i++) {
     const dram_stream *x = &st[i];
     if (!x->run_bytes) continue;
     for (uint64_t k = 0; k < x->runs; k++) {
       uint64_t a = x->addr + k * x->stride;
-      uint64_t b0 = a / burst, b1 = (a + x->run_bytes - 1) / burst;
+      uint64_t b0, b1;
+      if (bshift >= 0) {
+        b0 = a >> bshift;
+        b1 = (a + x->run_bytes - 1) >> bshift;
+      } else {
+        b0 = a / burst;
+        b1 = (a + x->run_bytes - 1) / burst;
+      }
       uint64_t dig[DA_COUNT];
       decode(&d, b0, dig);
       for (uint64_t b = b0; b <= b1; b++) {
+        chs[m] = (uint32_t)(dig[DA_CH] * d.radix[DA_PC] + dig[DA_PC]);
         req *r = &all[m++];
-        r->ch = (uint32_t)(dig[DA_CH] * d.radix[DA_PC] + dig[DA_PC]);
-        r->bank = (uint32_t)(dig[DA_BG] * d.radix[DA_BA] + dig[DA_BA]);
+        r->bank = (uint16_t)(dig[DA_BG] * d.radix[DA_BA] + dig[DA_BA]);
         r->row = (uint32_t)dig[DA_RO];
-        r->write = (uint32_t)(x->write != 0);
+        r->write = (uint16_t)(x->write != 0);
         increment(&d, dig);
       }
     }
   }
-  /* stable counting sort by channel */
-  for (uint64_t i = 0; i < m; i++) count[all[i].ch + 1]++;
+  /* stable counting sort by channel (one channel: already in order) */
+  for (uint64_t i = 0; i < m; i++) count[chs[i] + 1]++;
   for (uint64_t c = 0; c < nch; c++) count[c + 1] += count[c];
-  {
+  const req *byc = all;
+  if (nch > 1) {
     uint64_t *pos = malloc(nch * sizeof(*pos));
     if (!pos) {
       rc = DSE_ERR_NOMEM;
       goto done;
     }
     memcpy(pos, count, nch * sizeof(*pos));
-    for (uint64_t i = 0; i < m; i++) sorted[pos[all[i].ch]++] = all[i];
+    for (uint64_t i = 0; i < m; i++) sorted[pos[chs[i]]++] = all[i];
     free(pos);
+    byc = sorted;
   }
 
   tparams p = {
@@ -346,7 +440,7 @@ int dram_simulate(const dram_spec *s, const dram_opts *o, const dram_stream *st,
   for (uint64_t c = 0; c < nch; c++) {
     size_t cn = (size_t)(count[c + 1] - count[c]);
     if (!cn) continue;
-    run_channel(&p, sorted + count[c], cn, window, bk, col_bg, act_bg, &a);
+    run_channel(&p, byc + count[c], cn, window, bk, orow, whit, col_bg, act_bg, &a);
   }
 
   const double tck = f[DF_TCK];
@@ -386,10 +480,13 @@ int dram_simulate(const dram_spec *s, const dram_opts *o, const dram_stream *st,
   out->energy_j = out->e_act + out->e_rw + out->e_io + out->e_ref + out->e_bg;
 done:
   free(all);
+  free(chs);
   free(sorted);
   free(count);
   free(hist);
   free(bk);
+  free(orow);
+  free(whit);
   free(col_bg);
   free(act_bg);
   return rc;

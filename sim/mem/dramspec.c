@@ -235,10 +235,11 @@ void dram_spec_check(cfg *c, const dram_spec *s) {
     rel_error(c, s, DF_TREFI, "tREFI (%g) must exceed tRFC (%g)", f[DF_TREFI],
               f[DF_TRFC]);
   double banks = f[DF_BANK_GROUPS] * f[DF_BANKS_PER_GROUP];
-  if (s->refresh == DRAM_REF_PER_BANK && f[DF_TREFI] / banks <= f[DF_TRFCPB])
-    rel_error(c, s, DF_TRFCPB,
-              "per-bank refresh: tREFI / banks (%g) must exceed tRFCpb (%g)",
-              f[DF_TREFI] / banks, f[DF_TRFCPB]);
+  /* per-bank refresh: each bank is refreshed once per tREFI (refreshes of
+   * different banks may overlap) */
+  if (s->refresh == DRAM_REF_PER_BANK && f[DF_TREFI] <= f[DF_TRFCPB])
+    rel_error(c, s, DF_TRFCPB, "per-bank refresh: tREFI (%g) must exceed tRFCpb (%g)",
+              f[DF_TREFI], f[DF_TRFCPB]);
   double cap = dram_pchs_per_unit(s) * banks * f[DF_ROWS] * f[DF_ROW_BYTES];
   if (f[DF_CAPACITY] > 0 && fabs(cap - f[DF_CAPACITY]) > 1e-9 * cap) {
     /* a unit may hold several ranks or dies behind one interface: the
