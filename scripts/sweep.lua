@@ -9,10 +9,11 @@ local dse = require "dse"
 local outdir = arg[1] or "out"
 dse.mkdir(outdir)
 
--- The two memory systems, as whole `dram` sections (figures and sources in
--- arch/npu-hbm2e.yaml and arch/npu-gddr6.yaml).
-local hbm2e = { type = "hbm2e", bandwidth = "819.2 GB/s", energy = "6.0 pJ/bit", capacity = "32 GiB" }
-local gddr6 = { type = "gddr6", bandwidth = "512 GB/s", energy = "7.5 pJ/bit", capacity = "16 GiB" }
+-- The two memory systems, as whole `dram` sections: technology presets
+-- simulated at burst level (banks, FR-FCFS, refresh; docs/memory.md).
+-- 2 HBM2E stacks = 819.2 GB/s peak; 8 GDDR6 devices = 512 GB/s peak.
+local hbm2e = { preset = "hbm2e-3200", stacks = 2 }
+local gddr6 = { preset = "gddr6-16000", devices = 8 }
 
 local workloads = {
   dse.workload("resnet50", { batch = 8 }),
