@@ -114,6 +114,8 @@ int cli_mem(dse_ctx *ctx, int argc, char **argv) {
   if (!preset) return cli_bad_usage(k_mem_usage, "expected a memory PRESET%s", "");
   if (strcmp(format, "table") && strcmp(format, "csv") && strcmp(format, "json"))
     return cli_bad_usage(k_mem_usage, "unknown --format '%s'; expected table, csv or json", format);
+  if (c.bytes > (4ull << 30))
+    return cli_bad_usage(k_mem_usage, "--bytes is limited to 4 GiB (a few seconds of simulation)%s", "");
   if (c.pattern != DRAM_PAT_SEQ && c.request > c.bytes)
     return cli_bad_usage(k_mem_usage, "--size is larger than --bytes%s", "");
 

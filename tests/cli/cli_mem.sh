@@ -36,6 +36,8 @@ run "$DSE" mem hbm3-6400 --pattern zigzag; expect_code 2 "bad pattern"
 run "$DSE" mem hbm3-6400 --read-ratio 1.5; expect_code 2 "bad ratio"
 run "$DSE" mem hbm3-6400 --bytes 0; expect_code 2 "zero-length stream"
 run "$DSE" mem hbm3-6400 --count 0; expect_code 2 "zero count"
+run "$DSE" mem hbm3-6400 --bytes 1TB; expect_code 2 "too much traffic"
+run "$DSE" mem hbm3-6400 --pattern strided --stride 0; expect_code 2 "zero stride"
 run "$DSE" mem hbm3-6400 --format xml -o "$TMP/x.json"; expect_code 2 "bad format"
 expect_no_file "$TMP/x.json"
 cat > "$TMP/bad.yaml" <<'YAML'
