@@ -145,7 +145,7 @@ int main(int argc, char **argv) {
     if (dram_spec_load(ctx, mems[m], &s, &doc)) die(ctx, mems[m]);
     for (int pat = 0; pat < 2; pat++) {
       dram_char_opts co = {pat ? DRAM_PAT_RANDOM : DRAM_PAT_SEQ, 32u << 20, 64, 0, 1.0, 1};
-      dram_opts o = {1, 0, 0};
+      dram_opts o = {1, 0};
       dram_result r;
       unsigned long long bursts = 0;
       dram_stream *st;

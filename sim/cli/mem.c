@@ -126,7 +126,12 @@ int cli_mem(dse_ctx *ctx, int argc, char **argv) {
     yt_doc_free(doc);
     return cli_report(ctx, rc);
   }
-  dram_opts o = {(unsigned)count, (unsigned)window, 0};
+  const double cap = s.f[DF_CAPACITY] * (double)count;
+  if (c.pattern != DRAM_PAT_SEQ && (double)c.request > cap) {
+    yt_doc_free(doc);
+    return cli_bad_usage(k_mem_usage, "--size is larger than the memory (%s)", preset);
+  }
+  dram_opts o = {(unsigned)count, (unsigned)window};
   dram_result r;
   rc = dram_characterize(&s, &o, &c, &r);
   yt_doc_free(doc);

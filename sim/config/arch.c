@@ -175,6 +175,8 @@ static void load_dram_plain(cfg *c, const yt_node *dram, dse_arch *a) {
 /* dram: {preset: NAME, stacks|devices|dimms: N, ...overrides}: a memory
  * technology from arch/memory, any of its fields overridden here. */
 static void load_dram_preset(cfg *c, const yt_node *dram, dse_arch *a) {
+  /* own keys; the last two are the plain channel's scalars, refused here
+   * (`energy` as a map is the preset's energy section) */
   static const char *const own[] = {"preset", "stacks", "devices", "dimms", "latency",
                                     "bandwidth", "energy", NULL};
   const char *name;
@@ -215,7 +217,7 @@ static void load_dram_preset(cfg *c, const yt_node *dram, dse_arch *a) {
     return;
   }
   for (const char *const *k = own + 5; *k; k++)
-    if (yt_get(dram, *k))
+    if (yt_get(dram, *k) && yt_get(dram, *k)->kind == YT_SCALAR)
       cfg_error(c, yt_get(dram, *k), "dram", "'%s' comes from the preset; override "
                 "data_rate, organization or energy.* instead", *k);
   /* the count must name the preset's unit */

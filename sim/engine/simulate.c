@@ -187,7 +187,7 @@ static int eval_cycle(dse_ctx *ctx, const dse_arch *a, const dse_workload *wl,
      * through the burst model (memoized per traffic shape) */
     const double steps = (double)sys_steps_above(&m->best, top);
     const double runs[3] = {
-        (double)e->counts.reads[top][OPD_I] * bytes * scale / steps,
+        (chained & (1u << OPD_I)) ? 0 : (double)e->counts.reads[top][OPD_I] * bytes * scale / steps,
         (double)(e->counts.reads[top][OPD_W] + e->counts.reads[top][OPD_O]) * bytes * scale / steps,
         (double)dram_wr / steps};
     dram_profile pr;

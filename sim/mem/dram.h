@@ -91,8 +91,8 @@ typedef struct dram_stream {
 
 typedef struct dram_opts {
   unsigned units;  /* stacks/devices/DIMMs, interleaved at channel level */
-  unsigned window; /* FR-FCFS scheduling window (requests); 0 = 32 */
-  unsigned queue;  /* controller queue depth per channel; 0 = 64 */
+  unsigned window; /* controller queue per channel, all of it visible to
+                      FR-FCFS (requests); 0 = 32, at most 256 */
 } dram_opts;
 
 typedef struct dram_result {
@@ -110,7 +110,7 @@ typedef struct dram_result {
 } dram_result;
 
 /* Simulate streams issued together at time 0 (a DMA enqueues them all;
- * each channel's controller sees `queue` of them at once).  Returns 0, or
+ * each channel's controller holds `window` of them at once).  Returns 0, or
  * DSE_ERR_NOMEM.  Deterministic. */
 DSE_INTERNAL int dram_simulate(const dram_spec *s, const dram_opts *o,
                                const dram_stream *st, size_t n,

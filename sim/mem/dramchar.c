@@ -24,12 +24,12 @@ int dram_pattern_streams(const dram_spec *s, const dram_opts *o, const dram_char
   if (!st) return DSE_ERR_NOMEM;
   uint64_t rng = c->seed, rd_addr = 0, wr_addr = cap / 2;
   for (uint64_t i = 0; i < n; i++) {
-    /* read or write: deterministic, exact proportion over a run */
+    /* read or write: a fixed random draw with probability read_ratio */
     int write = (double)(next_u64(&rng) >> 11) * 0x1.0p-53 >= c->read_ratio;
     uint64_t a;
     switch (c->pattern) {
       case DRAM_PAT_RANDOM: {
-        const uint64_t slots = cap / req; /* a power of two: a mask */
+        const uint64_t slots = cap / req > 0 ? cap / req : 1; /* power of two: a mask */
         const uint64_t r = next_u64(&rng);
         a = ((slots & (slots - 1)) == 0 ? r & (slots - 1) : r % slots) * req;
         break;

@@ -69,6 +69,7 @@ static double refresh(const tparams *p, bank *bk, uint32_t *orow, unsigned nb, d
         a->pres++;
         start += p->rp;
       }
+      start = max2(start, b->act_ok); /* a REF is an ACT to every row: tRC */
       orow[kb] = CLOSED;
       b->act_ok = max2(b->act_ok, start + p->rfcpb);
       next_ref += p->refi / nb;
@@ -81,7 +82,9 @@ static double refresh(const tparams *p, bank *bk, uint32_t *orow, unsigned nb, d
           open = 1;
           a->pres++;
         }
-      double end = start + (open ? p->rp : 0) + p->rfc;
+      double ref_at = start + (open ? p->rp : 0);
+      for (unsigned i = 0; i < nb; i++) ref_at = max2(ref_at, bk[i].act_ok); /* tRC */
+      double end = ref_at + p->rfc;
       for (unsigned i = 0; i < nb; i++) {
         orow[i] = CLOSED;
         bk[i].act_ok = max2(bk[i].act_ok, end);
@@ -475,7 +478,8 @@ int dram_simulate(const dram_spec *s, const dram_opts *o, const dram_stream *st,
   out->e_act = (double)a.acts * f[DF_E_ACT];
   out->e_rw = bits_rd * f[DF_E_READ] + bits_wr * f[DF_E_WRITE];
   out->e_io = (bits_rd + bits_wr) * f[DF_E_IO];
-  out->e_ref = (double)a.refs * e_ref;
+  /* refresh energy for the whole interval on every pseudo-channel */
+  out->e_ref = a.end / p.refi * (double)nch * (p.per_bank ? nb : 1) * e_ref;
   out->e_bg = f[DF_P_BACKGROUND] * units * out->time_s;
   out->energy_j = out->e_act + out->e_rw + out->e_io + out->e_ref + out->e_bg;
 done:

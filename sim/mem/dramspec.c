@@ -185,10 +185,10 @@ void dram_spec_parse(cfg *c, const yt_node *map, const char *path, int base,
       s->mark[i] = m;
     }
   }
-  if (base) { /* optional fields default */
-    if (s->f[DF_TRCDWR] == 0) s->f[DF_TRCDWR] = s->f[DF_TRCD];
-    if (s->f[DF_TRFCPB] == 0) s->f[DF_TRFCPB] = s->f[DF_TRFC];
-  }
+  /* optional fields not given follow what they default to, also after an
+   * override of that (tRCD -> tRCDWR, tRFC -> tRFCpb) */
+  if (!s->mark[DF_TRCDWR].file) s->f[DF_TRCDWR] = s->f[DF_TRCD];
+  if (!s->mark[DF_TRFCPB].file) s->f[DF_TRFCPB] = s->f[DF_TRFC];
 }
 
 static void rel_error(cfg *c, const dram_spec *s, dram_field f, const char *fmt,
@@ -204,6 +204,8 @@ static void rel_error(cfg *c, const dram_spec *s, dram_field f, const char *fmt,
   snprintf(path, sizeof path, "%s%s%s", k_fields[f].section,
            *k_fields[f].section ? "." : "", k_fields[f].key);
   const dram_mark *m = &s->mark[f];
+  if (!m->file && f == DF_TRFCPB) m = &s->mark[DF_TRFC]; /* defaulted from it */
+  if (!m->file && f == DF_TRCDWR) m = &s->mark[DF_TRCD];
   cfg_error_at(c, m->file ? m->file : "", m->line, m->col, path, "%s", msg);
 }
 

@@ -51,7 +51,7 @@ static uint64_t burst_addr(unsigned bg, unsigned col, unsigned ba, unsigned row)
 }
 
 static dram_result run(const dram_spec *s, const dram_stream *st, size_t n) {
-  dram_opts o = {1, 0, 0};
+  dram_opts o = {1, 0};
   dram_result r;
   ASSERT_INT_EQ(dram_simulate(s, &o, st, n, &r), 0);
   return r;
@@ -155,6 +155,13 @@ TEST_IMPL(dram_streams) {
   dram_result rr = run(&s, rnd, N);
   ASSERT(rr.bandwidth < 0.5 * r.bandwidth);
   ASSERT(rr.row_hit_rate < 0.1);
+  /* the address map's digit order does not change random statistics: a
+   * row digit below the bank digits decodes by division like the others */
+  dram_spec alt;
+  toy(ctx, "address_map: BaRoCoBgPcCh\n", &alt);
+  dram_result ra = run(&alt, rnd, N);
+  ASSERT(fabs(ra.row_hit_rate - rr.row_hit_rate) < 0.02);
+  ASSERT(fabs(ra.bandwidth / rr.bandwidth - 1) < 0.1);
   /* row locality shows in energy: activates per bit */
   ASSERT(rr.e_act / (double)rr.bytes > 10 * r.e_act / (double)r.bytes);
   /* energy adds up: read bits x (core + I/O) */
@@ -241,6 +248,15 @@ TEST_IMPL(dram_in_engine) {
   ASSERT_NEAR(t->memory_cost_usd, mem->dram_capacity / 1073741824.0 * mem->mem->f[DF_COST_PER_GB],
               1e-12);
   ASSERT_NEAR(t->memory_capacity_bytes, mem->dram_capacity, 0);
+  /* overrides: an energy section entry; tRCDWR follows an overridden tRCD
+   * where the preset leaves it to default */
+  dse_arch *ov = t_arch_yaml(ctx, NPU_HEAD
+      "dram: {preset: ddr5-4800, dimms: 2, energy: {read: 1.5 pJ/bit}, timing: {tRCD: 40}}\n",
+      0);
+  ASSERT_NEAR(ov->mem->f[DF_E_READ], 1.5e-12, 1e-12);
+  ASSERT_NEAR(ov->mem->f[DF_TRCD], 40, 0);
+  ASSERT_NEAR(ov->mem->f[DF_TRCDWR], 40, 0);
+  dse_arch_free(ov);
   dse_result_free(rp);
   dse_result_free(rm);
   dse_workload_free(wl);
@@ -260,6 +276,10 @@ TEST_IMPL(dram_arch_errors) {
       {"dram: {preset: hbm2e-3200, stacks: 0}\n", "dram.stacks"},
       {"dram: {preset: hbm2e-3200, timing: {tRP: 100}}\n", "tRC"},
       {"dram: {preset: hbm2e-3200, organization: {row_sise: 1 KiB}}\n", "did you mean 'row_size'"},
+      {"dram: {preset: hbm2e-3200, energy: 5 pJ/bit}\n", "'energy' comes from the preset"},
+      /* tRFCpb defaults to tRFC on DDR5: the error points at tRFC */
+      {"dram: {preset: ddr5-4800, refresh: per_bank, timing: {tREFI: 100}}\n",
+       "error: timing.tREFI: tREFI (100) must exceed tRFC"},
   };
   for (size_t i = 0; i < sizeof k_cases / sizeof *k_cases; i++) {
     dse_ctx *ctx = t_ctx();
@@ -303,7 +323,7 @@ TEST_IMPL(dram_presets) {
     if (dram_spec_load(ctx, k_presets[i].name, &s, &doc))
       FAIL_AT("%s: %s", k_presets[i].name, t_first_diag(ctx));
     ASSERT_NEAR(dram_peak_bw(&s), k_presets[i].peak, 1e-3);
-    dram_opts o = {1, 0, 0};
+    dram_opts o = {1, 0};
     dram_char_opts seq = {DRAM_PAT_SEQ, 16u << 20, 64, 0, 1.0, 1};
     dram_char_opts rnd = {DRAM_PAT_RANDOM, 4u << 20, 64, 0, 1.0, 1};
     dram_result rs, rr;
