@@ -37,4 +37,6 @@
   X(dram_spec_errors)               \
   X(dram_in_engine)                 \
   X(dram_arch_errors)               \
-  X(dram_presets)
+  X(dram_presets)                   \
+  X(cost_worked_examples)           \
+  X(cost_monotonic)
