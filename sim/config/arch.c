@@ -9,6 +9,7 @@
 
 #include "config/scalesim.h"
 #include "config/schema.h"
+#include "tech/tech.h"
 
 static const char *const k_dataflows[] = {"weight_stationary",
                                           "output_stationary",
@@ -36,11 +37,8 @@ int core_parse_precision(const char *s) {
 }
 
 double arch_default_mac_energy(dse_precision p) {
-  /* 45 nm, 0.9 V (Horowitz ISSCC 2014): multiply + accumulate-add. int8 and
-   * fp16/fp32 are sums of table entries; int4, fp8 and bf16 are estimates
-   * (docs/model.md). */
-  static const double pj[] = {0.15, 0.3, 0.45, 1.0, 1.5, 4.6};
-  return ((unsigned)p < DSE_PREC_COUNT ? pj[p] : 1.5) * 1e-12;
+  /* 45 nm, 0.9 V: the technology library's MAC (docs/energy.md) */
+  return tech_mac_energy((unsigned)p < DSE_PREC_COUNT ? p : DSE_PREC_FP16, NULL);
 }
 
 double arch_default_sram_j_per_byte(double size_bytes) {

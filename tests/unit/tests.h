@@ -39,4 +39,6 @@
   X(dram_arch_errors)               \
   X(dram_presets)                   \
   X(cost_worked_examples)           \
-  X(cost_monotonic)
+  X(cost_monotonic)                 \
+  X(tech_45nm_table)                \
+  X(tech_node_scaling)
