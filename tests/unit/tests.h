@@ -41,4 +41,5 @@
   X(cost_worked_examples)           \
   X(cost_monotonic)                 \
   X(tech_45nm_table)                \
-  X(tech_node_scaling)
+  X(tech_node_scaling)              \
+  X(sram_fit_cacti)
