@@ -9,6 +9,7 @@
 
 #include "config/scalesim.h"
 #include "config/schema.h"
+#include "tech/sram.h"
 #include "tech/tech.h"
 
 static const char *const k_dataflows[] = {"weight_stationary",
@@ -52,8 +53,9 @@ double arch_default_sram_j_per_byte(double size_bytes) {
 
 static const char *const k_top_keys[] = {"name", "description", "source",
                                          "clock", "pe_array", "buffers",
-                                         "dram", "vector",
+                                         "dram", "vector", "technology",
                                          "on_chip_activations", NULL};
+static const char *const k_tech_keys[] = {"node", NULL};
 static const char *const k_pe_keys[] = {"rows", "cols", "dataflow",
                                         "precision", "mac_energy",
                                         "double_buffered", NULL};
@@ -98,8 +100,20 @@ static void buf_energy(cfg *c, const yt_node *map, const char *path,
   }
 }
 
+/* Default SRAM energy per byte of a buffer on a node: the CACTI fit for
+ * banks at most 256 bits wide, as many as the port width needs, each
+ * holding its share of the capacity (docs/energy.md). */
+static double tech_sram_j_per_byte(const sram_fit *f, double nm, double size, double width,
+                                   double bw) {
+  double wbits = width * 8 < 256 ? width * 8 : 256;
+  if (wbits < 8) wbits = 8;
+  double banks = bw / (wbits / 8);
+  if (banks < 1) banks = 1;
+  return sram_read_energy(f, size / banks, wbits, nm) / (wbits / 8);
+}
+
 static void load_buffer(cfg *c, const yt_node *n, const char *path,
-                        arch_buffer *b) {
+                        const sram_fit *fit, double nm, arch_buffer *b) {
   if (cfg_expect_kind(c, n, path, YT_MAP)) return;
   cfg_check_keys(c, n, path, k_buf_keys);
   cfg_string(c, n, path, "name", 1, "", &b->name);
@@ -119,7 +133,8 @@ static void load_buffer(cfg *c, const yt_node *n, const char *path,
                1e9, &b->wr_bw, NULL);
   double width = has_width ? b->width : (b->bw_bytes_per_cycle > 0 ? b->bw_bytes_per_cycle : 8);
   if (!has_width) b->width = width;
-  double def = arch_default_sram_j_per_byte(b->size_bytes);
+  double def = fit ? tech_sram_j_per_byte(fit, nm, b->size_bytes, width, b->bw_bytes_per_cycle)
+                   : arch_default_sram_j_per_byte(b->size_bytes);
   b->energy_defaulted = !yt_get(n, "read_energy") && !yt_get(n, "write_energy");
   buf_energy(c, n, path, "read_energy", width, def, &b->read_j_per_byte);
   buf_energy(c, n, path, "write_energy", width, b->read_j_per_byte,
@@ -267,6 +282,34 @@ int arch_from_doc(dse_ctx *ctx, yt_doc *doc, dse_arch **out) {
   cfg_quantity(&c, root, "", "clock", 1, UNIT_BIT(UNIT_HZ), 0, 1e6, 1e11,
                &a->clock_hz, NULL);
 
+  /* technology: {node: 7 nm}: MAC and SRAM energies default from the
+   * technology library (docs/energy.md) */
+  const tech_node *node = NULL;
+  sram_fit fit;
+  const yt_node *tech = yt_get(root, "technology");
+  if (tech && !cfg_expect_kind(&c, tech, "technology", YT_MAP)) {
+    cfg_check_keys(&c, tech, "technology", k_tech_keys);
+    double m = 0;
+    if (cfg_quantity(&c, tech, "technology", "node", 1, UNIT_BIT(UNIT_METERS), 0, 1e-10,
+                     1e-6, &m, NULL) == 0) {
+      node = tech_node_find(round(m * 1e10) / 10.0);
+      if (!node) {
+        size_t nn;
+        const tech_node *all = tech_nodes(&nn);
+        char list[256] = "";
+        for (size_t i = 0; i < nn; i++)
+          snprintf(list + strlen(list), sizeof list - strlen(list), "%s%g nm", i ? ", " : "",
+                   all[i].nm);
+        cfg_error(&c, yt_get(tech, "node"), "technology.node",
+                  "no technology data for %g nm; known nodes: %s", m * 1e9, list);
+      } else if (sram_fit_compute(&fit)) {
+        cfg_error(&c, tech, "technology", "out of memory");
+        node = NULL;
+      }
+    }
+  }
+  a->node_nm = node ? node->nm : 0;
+
   const yt_node *pe = yt_get(root, "pe_array");
   if (!pe) {
     cfg_error(&c, root, "pe_array", "missing required key 'pe_array'");
@@ -283,7 +326,9 @@ int arch_from_doc(dse_ctx *ctx, yt_doc *doc, dse_arch **out) {
     cfg_bool(&c, pe, "pe_array", "double_buffered", 0, &a->pe_double_buffered);
     a->mac_energy_defaulted = !yt_get(pe, "mac_energy");
     cfg_quantity(&c, pe, "pe_array", "mac_energy", 0, UNIT_BIT(UNIT_JOULES),
-                 arch_default_mac_energy(a->precision), 1e-18, 1e-9,
+                 node ? tech_mac_energy(a->precision, node)
+                      : arch_default_mac_energy(a->precision),
+                 1e-18, 1e-9,
                  &a->mac_energy_j, NULL);
   }
 
@@ -297,7 +342,8 @@ int arch_from_doc(dse_ctx *ctx, yt_doc *doc, dse_arch **out) {
       for (size_t i = 0; i < bufs->n; i++) {
         char path[64];
         snprintf(path, sizeof path, "buffers[%zu]", i + 1);
-        load_buffer(&c, bufs->items[i], path, &a->buf[i]);
+        load_buffer(&c, bufs->items[i], path, node ? &fit : NULL, node ? node->nm : 0,
+                    &a->buf[i]);
         for (size_t j = 0; j < i; j++)
           if (a->buf[i].name && a->buf[j].name &&
               strcmp(a->buf[i].name, a->buf[j].name) == 0)

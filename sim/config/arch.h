@@ -36,6 +36,7 @@ struct dse_arch {
   uint64_t rows, cols;
   dse_dataflow dataflow;
   dse_precision precision;
+  double node_nm;      /* technology.node, 0 when not given */
   double mac_energy_j;
   int mac_energy_defaulted;
   size_t nbuf;

@@ -69,3 +69,46 @@ TEST_IMPL(tech_node_scaling) {
   }
   return 0;
 }
+
+#include "helpers.h"
+#include "tech/sram.h"
+
+#define TECH_ARCH(node, extra)                                                   \
+  "name: t\nclock: 1 GHz\ntechnology: {node: " node "}\n"                        \
+  "pe_array: {rows: 16, cols: 16, dataflow: weight_stationary, precision: fp16" \
+  extra "}\n"                                                                    \
+  "buffers:\n  - {name: gb, size: 1 MiB, bandwidth: 128 B/cycle}\n"             \
+  "dram: {bandwidth: 100 GB/s, energy: 5 pJ/bit, capacity: 8 GiB}\n"
+
+TEST_IMPL(tech_in_arch) {
+  dse_ctx *ctx = t_ctx();
+  dse_arch *a = t_arch_yaml(ctx, TECH_ARCH("7 nm", ""), 0);
+  /* fp16 MAC at 7 nm: 1.5 pJ x 0.094 */
+  ASSERT_NEAR(a->mac_energy_j, 0.141e-12, 1e-9);
+  ASSERT_NEAR(a->node_nm, 7, 0);
+  /* 128 B/cycle = four 256-bit banks of 256 KiB each */
+  sram_fit f;
+  ASSERT_INT_EQ(sram_fit_compute(&f), 0);
+  ASSERT_NEAR(a->buf[0].read_j_per_byte, sram_read_energy(&f, 262144, 256, 7) / 32, 1e-12);
+  ASSERT_NEAR(a->buf[0].write_j_per_byte, a->buf[0].read_j_per_byte, 0);
+  dse_arch_free(a);
+  /* an explicit energy wins over the node */
+  a = t_arch_yaml(ctx, TECH_ARCH("28 nm", ", mac_energy: 0.5 pJ"), 0);
+  ASSERT_NEAR(a->mac_energy_j, 0.5e-12, 1e-12);
+  dse_arch_free(a);
+  /* older node, more energy */
+  dse_arch *a45 = t_arch_yaml(ctx, TECH_ARCH("45 nm", ""), 0);
+  dse_arch *a5 = t_arch_yaml(ctx, TECH_ARCH("5 nm", ""), 0);
+  ASSERT(a45->buf[0].read_j_per_byte > a5->buf[0].read_j_per_byte);
+  ASSERT(a45->mac_energy_j > a5->mac_energy_j);
+  dse_arch_free(a45);
+  dse_arch_free(a5);
+  /* unknown node: located error listing the known ones */
+  ASSERT(t_arch_yaml(ctx, TECH_ARCH("6 nm", ""), 1) == NULL);
+  const char *msg = t_first_diag(ctx);
+  if (!strstr(msg, "test.yaml:3:20: error: technology.node: no technology data for 6 nm; "
+                   "known nodes: 45 nm, 28 nm, 16 nm, 7 nm, 5 nm, 3 nm"))
+    FAIL_AT("got '%s'", msg);
+  dse_ctx_free(ctx);
+  return 0;
+}

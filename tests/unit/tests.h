@@ -42,4 +42,5 @@
   X(cost_monotonic)                 \
   X(tech_45nm_table)                \
   X(tech_node_scaling)              \
-  X(sram_fit_cacti)
+  X(sram_fit_cacti)                 \
+  X(tech_in_arch)
