@@ -4,6 +4,8 @@
 #include <gsl/gsl_multifit.h>
 #include <math.h>
 
+#include "tech/tech.h"
+
 /* CACTI 7.0 runs (../shared/REFERENCE.md section 3, [CACTI] in
  * docs/references.md): read energy per access in pJ, area in mm^2/MB. */
 static const sram_point k_points[] = {
@@ -22,7 +24,15 @@ const sram_point *sram_points(size_t *n) {
   return k_points;
 }
 
+/* Above 45 nm (beyond the CACTI runs): the logic scaling of the
+ * technology library from 45 nm (65 nm: energy x1.24, area x1.5). */
+static const tech_node *above45(double nm) {
+  return nm > 45 ? tech_node_find(nm) : NULL;
+}
+
 static double node_factor(const sram_fit *f, double nm) {
+  const tech_node *t = above45(nm);
+  if (t) return f->k45 * t->energy_scale;
   if (nm >= 45) return f->k45;
   if (nm > 28) return f->k28 + (f->k45 - f->k28) * (nm - 28) / (45 - 28);
   if (nm > 22) return 1 + (f->k28 - 1) * (nm - 22) / (28 - 22);
@@ -30,6 +40,8 @@ static double node_factor(const sram_fit *f, double nm) {
 }
 
 static double area_per_mb(const sram_fit *f, double nm) {
+  const tech_node *t = above45(nm);
+  if (t) return f->area45 * t->area_scale;
   if (nm >= 45) return f->area45;
   if (nm > 28) return f->area28 + (f->area45 - f->area28) * (nm - 28) / (45 - 28);
   if (nm > 22) return f->area22 + (f->area28 - f->area22) * (nm - 22) / (28 - 22);

@@ -20,7 +20,8 @@ DSE_INTERNAL const sram_point *sram_points(size_t *n);
  * c log(width / 64) (wider arrays grow faster with capacity);
  * other CACTI nodes (28, 45 nm) by one energy factor each, fitted in log
  * space; below 22 nm by (node / 22)^0.5 (Accelergy's CACTI plug-in rule).
- * Area per MB: the mean of CACTI's runs per node, below 22 nm x node/22. */
+ * Area per MB: the mean of CACTI's runs per node, below 22 nm x node/22.
+ * Above 45 nm both follow the logic scaling of tech.h from 45 nm. */
 typedef struct sram_fit {
   double a, b, c, d;
   double k28, k45;           /* energy factors vs 22 nm */
@@ -31,7 +32,7 @@ typedef struct sram_fit {
 /* Fit the points (GSL least squares).  Returns 0 or DSE_ERR_NOMEM. */
 DSE_INTERNAL int sram_fit_compute(sram_fit *f);
 /* Read energy (J) of one access of width_bits to an SRAM of size_bytes at
- * node nm (3..45); area (mm^2). */
+ * node nm (3..65); area (mm^2). */
 DSE_INTERNAL double sram_read_energy(const sram_fit *f, double size_bytes, double width_bits,
                                      double nm);
 DSE_INTERNAL double sram_area(const sram_fit *f, double size_bytes, double nm);

@@ -17,6 +17,7 @@ static const tech_op k_ops[] = {
  * the plug-in's own rule (area with the node, energy with its square
  * root): area 0.042 x 3/5, energy 0.080 x sqrt(3/5). */
 static const tech_node k_nodes[] = {
+    {65, 1.2407, 1.5}, /* same tables, 65 nm row, Vdd 0.8 V (plug-in @2af89ab) */
     {45, 1.0, 1.0},     {28, 0.367, 0.293},  {16, 0.174, 0.190},
     {7, 0.094, 0.059},  {5, 0.080, 0.042},   {3, 0.061968, 0.0252},
 };

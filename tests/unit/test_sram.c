@@ -31,6 +31,10 @@ TEST_IMPL(sram_fit_cacti) {
   ASSERT_NEAR(sram_read_energy(&f, 1048576, 64, 7) / sram_read_energy(&f, 1048576, 64, 22),
               sqrt(7.0 / 22), 1e-12);
   ASSERT_NEAR(sram_area(&f, 1048576, 7), f.area22 * 7 / 22, 1e-12);
+  /* 65 nm: the 45 nm fit x the logic scaling (energy 1.241, area 1.5) */
+  ASSERT_NEAR(sram_read_energy(&f, 108 * 1024, 16, 65) / sram_read_energy(&f, 108 * 1024, 16, 45),
+              1.2407, 1e-12);
+  ASSERT_NEAR(sram_area(&f, 1048576, 65), 1.5 * f.area45, 1e-12);
   /* monotonic: larger, wider and older cost more */
   for (double nm = 3; nm < 45; nm += 1)
     for (double kb = 1; kb <= 65536; kb *= 2) {

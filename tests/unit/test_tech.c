@@ -47,8 +47,8 @@ TEST_IMPL(tech_node_scaling) {
   ASSERT(tech_node_find(6) == NULL);
   /* every required node exists; finer nodes never cost more energy or
    * area, for every precision */
-  static const double k_required[] = {45, 28, 16, 7, 5, 3};
-  for (size_t i = 0; i < 6; i++) ASSERT(tech_node_find(k_required[i]) != NULL);
+  static const double k_required[] = {65, 45, 28, 16, 7, 5, 3};
+  for (size_t i = 0; i < 7; i++) ASSERT(tech_node_find(k_required[i]) != NULL);
   size_t n;
   const tech_node *nodes = tech_nodes(&n);
   for (size_t i = 1; i < n; i++) {
@@ -107,7 +107,7 @@ TEST_IMPL(tech_in_arch) {
   ASSERT(t_arch_yaml(ctx, TECH_ARCH("6 nm", ""), 1) == NULL);
   const char *msg = t_first_diag(ctx);
   if (!strstr(msg, "test.yaml:3:20: error: technology.node: no technology data for 6 nm; "
-                   "known nodes: 45 nm, 28 nm, 16 nm, 7 nm, 5 nm, 3 nm"))
+                   "known nodes: 65 nm, 45 nm, 28 nm, 16 nm, 7 nm, 5 nm, 3 nm"))
     FAIL_AT("got '%s'", msg);
   dse_ctx_free(ctx);
   return 0;
