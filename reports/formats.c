@@ -253,6 +253,26 @@ void rpt_result_table(const dse_result *res, core_buf *out) {
                   (unsigned long long)t->macs, b1, b5, b4, 100.0 * t->utilization,
                   b2, b3, t->pj_per_mac, t->compute_bound_layers,
                   t->memory_bound_layers);
+  if (res->arch->mem) { /* a memory technology: how the DRAM fared */
+    const dram_spec *m = res->arch->mem;
+    char cap[32], e[32], ea[32], erw[32], eio[32], eref[32], ebg[32];
+    core_fmt_bytes(t->memory_capacity_bytes, cap, sizeof cap);
+    si(t->dram_energy_j, "J", e, sizeof e);
+    si(t->dram_activate_energy_j, "J", ea, sizeof ea);
+    si(t->dram_rw_energy_j, "J", erw, sizeof erw);
+    si(t->dram_io_energy_j, "J", eio, sizeof eio);
+    si(t->dram_refresh_energy_j, "J", eref, sizeof eref);
+    si(t->dram_background_energy_j, "J", ebg, sizeof ebg);
+    core_buf_printf(out, "memory: %u x %s (%s), %s, $%.0f", res->arch->mem_units, m->name,
+                    m->standard, cap, t->memory_cost_usd);
+    if (res->fidelity == DSE_FIDELITY_CYCLE)
+      core_buf_printf(out, "; row hits %.1f%%; DRAM energy %s (activate %s, core %s, I/O %s, "
+                           "refresh %s, background %s)\n",
+                      100.0 * t->dram_row_hit_rate, e, ea, erw, eio, eref, ebg);
+    else
+      core_buf_printf(out, "; peak bandwidth and sequential-read energy at level 1 (the "
+                           "burst model runs at --fidelity cycle)\n");
+  }
 }
 
 static uint64_t bytes_of(uint64_t e, unsigned bits) { return (e * bits + 7) / 8; }

@@ -66,4 +66,5 @@ expect_err "bad.yaml:8:75: error: timing.tRC: tRC (60) < tRAS + tRP" "JEDEC tRC"
 run "$DSE" sim npu-gddr7 resnet50 --format json; expect_code 0 "sim npu-gddr7"
 expect_out '"dram_row_hit_rate"' "row hit rate in json"
 expect_out '"memory_cost_usd"' "memory cost in json"
+run "$DSE" sim npu-gddr7 alexnet; expect_out "memory: 12 x gddr7-28000 (gddr7), 24 GiB, \$120; row hits" "memory line in the table"
 finish
