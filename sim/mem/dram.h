@@ -27,6 +27,7 @@ typedef enum {
   DF_E_ACT, DF_E_READ, DF_E_WRITE, DF_E_IO, DF_E_REF, DF_P_BACKGROUND,
   /* cost and PHY */
   DF_COST_PER_GB, DF_PHY_AREA, DF_PHY_POWER,
+  DF_INTERLEAVE, /* bytes a channel takes before the next (0 = one burst) */
   DF_COUNT
 } dram_field;
 
@@ -71,6 +72,11 @@ static inline double dram_pchs_per_unit(const dram_spec *s) {
 }
 static inline double dram_peak_bw(const dram_spec *s) { /* bytes/s per unit */
   return s->f[DF_DATA_RATE] * dram_pchs_per_unit(s) * s->f[DF_WIDTH] / 8.0;
+}
+/* Bursts that stay in one channel before the address moves on. */
+static inline double dram_interleave_bursts(const dram_spec *s) {
+  double b = s->f[DF_INTERLEAVE] / dram_burst_bytes(s);
+  return b >= 1 ? b : 1;
 }
 static inline double dram_burst_cycles(const dram_spec *s) { /* tCK units */
   return s->f[DF_BURST_LENGTH] / (s->f[DF_DATA_RATE] * s->f[DF_TCK]);

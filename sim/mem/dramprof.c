@@ -46,10 +46,11 @@ int dram_profile_get(const dram_spec *s, unsigned units, dram_memo *m, const dou
     const uint64_t cap = (uint64_t)(s->f[DF_CAPACITY] * units);
     /* regions a quarter of the memory apart, each shifted to its own bank
      * (tensors at unrelated addresses do not all start in bank 0) */
-    uint64_t bank_stride = (uint64_t)burst;
+    const uint64_t cl = (uint64_t)dram_interleave_bursts(s);
+    uint64_t bank_stride = (uint64_t)burst * cl;
     for (int i = 0; i < DA_COUNT && s->amap[i] != DA_BA; i++) {
       const int d = s->amap[i];
-      bank_stride *= d == DA_CO   ? (uint64_t)(s->f[DF_ROW_BYTES] / burst)
+      bank_stride *= d == DA_CO   ? (uint64_t)(s->f[DF_ROW_BYTES] / burst) / cl
                      : d == DA_CH ? (uint64_t)s->f[DF_CHANNELS] * units
                      : d == DA_PC ? (uint64_t)s->f[DF_PCHS]
                      : d == DA_BG ? (uint64_t)s->f[DF_BANK_GROUPS]

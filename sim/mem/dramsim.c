@@ -307,13 +307,19 @@ static void run_channel(const tparams *p, const req *restrict q, size_t n, unsig
 
 /* Address decoding: mixed radix, digits least significant first. */
 typedef struct decoder {
+  uint64_t cl;         /* bursts per channel stride (the interleave) */
   uint64_t radix[DA_COUNT];
   int shift[DA_COUNT]; /* log2 of a power-of-two radix, else -1 */
   const uint8_t *order;
   uint64_t bpg, pchs;
 } decoder;
 
-static void decode(const decoder *d, uint64_t burst, uint64_t *dig) {
+static void decode(const decoder *d, uint64_t burst, uint64_t *dig, uint64_t *cl) {
+  *cl = 0;
+  if (d->cl > 1) { /* below every digit of the map */
+    *cl = burst % d->cl;
+    burst /= d->cl;
+  }
   for (int i = 0; i < DA_COUNT; i++) {
     const int k = d->order[i];
     if (d->shift[k] >= 0) {
@@ -326,7 +332,9 @@ static void decode(const decoder *d, uint64_t burst, uint64_t *dig) {
   }
 }
 
-static void increment(const decoder *d, uint64_t *dig) {
+static void increment(const decoder *d, uint64_t *dig, uint64_t *cl) {
+  if (++*cl < d->cl) return;
+  *cl = 0;
   for (int i = 0; i < DA_COUNT; i++) {
     const int k = d->order[i];
     if (++dig[k] < d->radix[k]) return;
@@ -345,7 +353,8 @@ int dram_simulate(const dram_spec *s, const dram_opts *o, const dram_stream *st,
   const uint64_t burst = (uint64_t)bb;
   decoder d;
   d.order = s->amap;
-  d.radix[DA_CO] = (uint64_t)(f[DF_ROW_BYTES] / bb);
+  d.cl = (uint64_t)dram_interleave_bursts(s);
+  d.radix[DA_CO] = (uint64_t)(f[DF_ROW_BYTES] / bb) / d.cl;
   d.radix[DA_CH] = (uint64_t)f[DF_CHANNELS] * units;
   d.radix[DA_PC] = (uint64_t)f[DF_PCHS];
   d.radix[DA_BG] = (uint64_t)f[DF_BANK_GROUPS];
@@ -401,15 +410,15 @@ int dram_simulate(const dram_spec *s, const dram_opts *o, const dram_stream *st,
         b0 = a / burst;
         b1 = (a + x->run_bytes - 1) / burst;
       }
-      uint64_t dig[DA_COUNT];
-      decode(&d, b0, dig);
+      uint64_t dig[DA_COUNT], cl;
+      decode(&d, b0, dig, &cl);
       for (uint64_t b = b0; b <= b1; b++) {
         chs[m] = (uint32_t)(dig[DA_CH] * d.radix[DA_PC] + dig[DA_PC]);
         req *r = &all[m++];
         r->bank = (uint16_t)(dig[DA_BG] * d.radix[DA_BA] + dig[DA_BA]);
         r->row = (uint32_t)dig[DA_RO];
         r->write = (uint16_t)(x->write != 0);
-        increment(&d, dig);
+        increment(&d, dig, &cl);
       }
     }
   }

@@ -58,6 +58,7 @@ static const field_def k_fields[DF_COUNT] = {
     [DF_COST_PER_GB] = {"", "cost_per_gb", 0, 1, 0.01, 1e4},
     [DF_PHY_AREA] = {"phy", "area", U(MM2), 1, 1e-3, 1e3},
     [DF_PHY_POWER] = {"phy", "power", U(WATTS), 1, 1e-4, 1e3},
+    [DF_INTERLEAVE] = {"", "interleave", U(BYTES), 0, 1, 1 << 20},
 };
 #undef U
 
@@ -65,7 +66,7 @@ static const char *const k_sections[] = {"organization", "timing", "energy",
                                          "phy", NULL};
 static const char *const k_top[] = {
     "name",        "description", "standard", "unit",  "refresh",
-    "address_map", "data_rate",   "capacity", "cost_per_gb", "organization",
+    "address_map", "interleave",  "data_rate", "capacity", "cost_per_gb", "organization",
     "timing",      "energy",      "phy",      NULL};
 static const char *const k_standards[] = {
     "hbm2",  "hbm2e",  "hbm3",   "hbm3e",   "gddr6", "gddr6x",
@@ -254,6 +255,11 @@ void dram_spec_check(cfg *c, const dram_spec *s) {
                 f[DF_CAPACITY] / 1073741824.0, dram_pchs_per_unit(s), banks,
                 f[DF_ROWS], f[DF_ROW_BYTES], cap / 1073741824.0);
   }
+  if (f[DF_INTERLEAVE] > 0 && !(burst == floor(burst) && fmod(f[DF_INTERLEAVE], burst) == 0 &&
+                                 fmod(f[DF_ROW_BYTES], f[DF_INTERLEAVE]) == 0))
+    rel_error(c, s, DF_INTERLEAVE,
+              "interleave %g B must be a multiple of the %g B burst and divide the %g B row",
+              f[DF_INTERLEAVE], burst, f[DF_ROW_BYTES]);
   double bl = dram_burst_cycles(s);
   if (bl < 0.25 || bl > 64)
     rel_error(c, s, DF_DATA_RATE,

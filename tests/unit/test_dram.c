@@ -189,6 +189,7 @@ TEST_IMPL(dram_spec_errors) {
       {"timing: {tREFI: 90}\n", "tREFI (90) must exceed tRFC (100)"},
       {"address_map: RoRoCoBgPcCh\n", "dram.address_map: expected the six digits"},
       {"energy: {act_pre: -1 nJ}\n", "must be positive"},
+      {"interleave: 100 B\n", "over.yaml:1:13: error: interleave: interleave 100 B must be a multiple"},
   };
   for (size_t i = 0; i < sizeof k_cases / sizeof *k_cases; i++) {
     dse_ctx *ctx = t_ctx();
@@ -248,6 +249,15 @@ TEST_IMPL(dram_in_engine) {
   ASSERT_NEAR(t->memory_cost_usd, mem->dram_capacity / 1073741824.0 * mem->mem->f[DF_COST_PER_GB],
               1e-12);
   ASSERT_NEAR(t->memory_capacity_bytes, mem->dram_capacity, 0);
+  /* a coarser channel interleave keeps each tile's run in fewer rows: more
+   * row hits, fewer activates */
+  dse_arch *il = t_arch_yaml(ctx, NPU_HEAD "dram: {preset: hbm2e-3200, stacks: 2, interleave: 1 KiB}\n", 0);
+  dse_result *ri = NULL;
+  ASSERT_INT_EQ(dse_simulate(ctx, il, wl, &o, &ri), 0);
+  ASSERT(ri->total.dram_row_hit_rate > t->dram_row_hit_rate);
+  ASSERT(ri->total.dram_activate_energy_j < t->dram_activate_energy_j);
+  dse_result_free(ri);
+  dse_arch_free(il);
   /* overrides: an energy section entry; tRCDWR follows an overridden tRCD
    * where the preset leaves it to default */
   dse_arch *ov = t_arch_yaml(ctx, NPU_HEAD
