@@ -10,6 +10,7 @@
 #include "config/scalesim.h"
 #include "config/schema.h"
 #include "config/workload.h"
+#include "mem/dram.h"
 #include "reports/report.h"
 
 static const char k_usage[] =
@@ -24,7 +25,7 @@ static const char k_usage[] =
     "  mem PRESET [options]          characterize a DRAM technology preset\n"
     "  list [archs|memories|workloads]  list presets and the workload zoo\n"
     "  show workload NAME [options]  print a workload's layers, MACs and bytes\n"
-    "  check FILE.yaml...            validate arch or workload files\n"
+    "  check FILE.yaml...            validate arch, workload or memory files\n"
     "  import scalesim FILE [-o OUT] convert a SCALE-Sim topology (.csv) or\n"
     "                                config (.cfg) to dse YAML\n"
     "\n"
@@ -62,7 +63,8 @@ static const char k_list_usage[] =
     "usage: dse list [archs|memories|workloads]\n";
 static const char k_check_usage[] =
     "usage: dse check FILE.yaml...\n"
-    "\nValidates arch and workload files; prints FILE:LINE:COL: error: ... for\n"
+    "\nValidates arch, workload and memory-preset files; prints FILE:LINE:COL:\n"
+    "error: ... for\n"
     "each problem and exits 2 if any file is invalid.\n";
 static const char k_import_usage[] =
     "usage: dse import scalesim FILE [-o OUT.yaml]\n"
@@ -454,10 +456,26 @@ static int cmd_check(dse_ctx *ctx, int argc, char **argv) {
       int is_wl = 0, is_arch = 0;
       for (int k = 0; wl_keys[k]; k++) is_wl |= yt_get(root, wl_keys[k]) != NULL;
       for (int k = 0; arch_keys[k]; k++) is_arch |= yt_get(root, arch_keys[k]) != NULL;
-      if (root->kind == YT_MAP && !is_wl && !is_arch) {
+      const int is_mem = root->kind == YT_MAP && !is_wl && !is_arch &&
+                         (yt_get(root, "organization") || yt_get(root, "timing"));
+      if (is_mem) {
+        /* a DRAM technology preset (docs/memory.md) */
+        dram_spec spec;
+        cfg c = {ctx, 0};
+        what = "memory preset";
+        dram_spec_parse(&c, root, "", 1, NULL, &spec);
+        if (!c.nerr) dram_spec_check(&c, &spec);
+        rc = c.nerr ? DSE_ERR_INVALID : 0;
+        if (!rc)
+          snprintf(detail, sizeof detail, "'%s', %s, %.4g GB/s and %.4g GiB per %s",
+                   spec.name, spec.standard, dram_peak_bw(&spec) / 1e9,
+                   spec.f[DF_CAPACITY] / 1073741824.0, spec.unit);
+        yt_doc_free(doc);
+      } else if (root->kind == YT_MAP && !is_wl && !is_arch) {
         core_diag(ctx, root->file, root->line, root->col,
                   "cannot tell whether this is an arch or a workload: it has "
-                  "none of pe_array, clock, dram, buffers, layers, family");
+                  "none of pe_array, clock, dram, buffers, layers, family "
+                  "(nor organization/timing of a memory preset)");
         rc = DSE_ERR_INVALID;
         yt_doc_free(doc);
       } else if (is_wl && !is_arch) {

@@ -58,6 +58,9 @@ energy: {act_pre: 0.8 nJ, read: 1.6 pJ/bit, write: 2 pJ/bit, io: 0.3 pJ/bit,
 cost_per_gb: 15
 phy: {area: 10 mm^2, power: 1 W}
 YAML
+run "$DSE" check "$SRC/arch/memory/hbm3-6400.yaml"; expect_out "ok: memory preset 'hbm3-6400', hbm3, 819.2 GB/s and 16 GiB per stack" "check a memory preset"
+run "$DSE" check "$TMP/bad.yaml"; expect_code 2 "check a bad memory preset"
+expect_err "bad.yaml:5:46: error: organization.row_size" "check reports the location"
 run "$DSE" mem "$TMP/bad.yaml"; expect_code 2 "bad preset file"
 expect_err "bad.yaml:5:46: error: organization.row_size: row size 1000 B is not a multiple of the 32 B burst" "row size"
 expect_err "bad.yaml:8:75: error: timing.tRC: tRC (60) < tRAS + tRP" "JEDEC tRC"
