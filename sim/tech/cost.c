@@ -61,3 +61,24 @@ int cost_die(const cost_node *node, double area_mm2, cost_yield_model m, double 
   out->good_die_usd = node->wafer_usd / out->good_dies_per_wafer;
   return 0;
 }
+
+double cost_package_usd(cost_package p, double die_mm2, unsigned hbm_stacks) {
+  if (p == COST_PKG_ORGANIC) return 20.0 + 1.0;
+  /* interposer area: the die plus ~110 mm^2 per HBM stack footprint
+   * (11 x 10 mm), relative to the H100 reference (814 + 5 x 110 mm^2) */
+  const double ref = 814.0 + 5 * 110.0;
+  return 750.0 * (die_mm2 + 110.0 * hbm_stacks) / ref;
+}
+
+int cost_unit(const cost_unit_in *in, cost_unit_out *out) {
+  cost_unit_out z = {{0, 0, 0, 0, 0}, 0, 0, 0, 0, 0};
+  *out = z;
+  int rc = cost_die(in->node, in->die_mm2, in->yield_model, in->d0_per_cm2, &out->die);
+  if (rc) return rc;
+  out->die_usd = out->die.good_die_usd;
+  out->memory_usd = in->memory_usd;
+  out->package_usd = cost_package_usd(in->package, in->die_mm2, in->hbm_stacks);
+  out->nre_usd = in->volume > 0 ? in->node->mask_set_usd / in->volume : 0;
+  out->total_usd = out->die_usd + out->memory_usd + out->package_usd + out->nre_usd;
+  return 0;
+}

@@ -41,4 +41,34 @@ typedef struct cost_die_result {
 DSE_INTERNAL int cost_die(const cost_node *node, double area_mm2, cost_yield_model m,
                           double d0_per_cm2, cost_die_result *out);
 
+/* Packaging: a flip-chip package on an organic substrate (GDDR, LPDDR,
+ * DDR systems) or a 2.5D silicon interposer (HBM). */
+typedef enum { COST_PKG_ORGANIC, COST_PKG_INTERPOSER } cost_package;
+
+/* Package cost per unit (USD): organic $20 + $1 assembly (TTM's
+ * defaults); interposer: CoWoS-S class, $750 for an H100-sized package
+ * (~814 mm^2 die + 5 HBM stacks), scaled by interposer area (an estimate,
+ * docs/cost.md). */
+DSE_INTERNAL double cost_package_usd(cost_package p, double die_mm2, unsigned hbm_stacks);
+
+typedef struct cost_unit_in {
+  const cost_node *node;
+  double die_mm2;
+  cost_yield_model yield_model;
+  double d0_per_cm2;   /* <= 0: the node's */
+  double memory_usd;   /* DRAM: capacity x $/GB */
+  cost_package package;
+  unsigned hbm_stacks; /* on the interposer */
+  double volume;       /* units over which NRE is amortized; 0 = no NRE */
+} cost_unit_in;
+
+typedef struct cost_unit_out {
+  cost_die_result die;
+  double die_usd, memory_usd, package_usd, nre_usd, total_usd;
+} cost_unit_out;
+
+/* Unit cost = good die + memory + package + mask set / volume.  Returns 0
+ * or DSE_ERR_INVALID (die beyond the reticle). */
+DSE_INTERNAL int cost_unit(const cost_unit_in *in, cost_unit_out *out);
+
 #endif /* DSE_COST_H */

@@ -63,3 +63,28 @@ TEST_IMPL(cost_monotonic) {
   }
   return 0;
 }
+
+TEST_IMPL(cost_unit_breakdown) {
+  /* An H100-like unit: 814 mm^2 on N5 (D0 0.10), 80 GB of HBM3 at $15/GB,
+   * CoWoS-S with 5 stacks ($750 by construction), 1 M units sharing an
+   * $18.1 M mask set: 549.8 + 1200 + 750 + 18.1 = $2517.9 */
+  cost_unit_in in = {cost_node_find(5), 814, COST_YIELD_NEGBIN, 0.10, 80 * 15.0,
+                     COST_PKG_INTERPOSER, 5, 1e6};
+  cost_unit_out out;
+  ASSERT_INT_EQ(cost_unit(&in, &out), 0);
+  ASSERT_NEAR(out.die_usd, 549.8, 0.002);
+  ASSERT_NEAR(out.package_usd, 750, 1e-12);
+  ASSERT_NEAR(out.nre_usd, 18.1, 1e-12);
+  ASSERT_NEAR(out.total_usd, out.die_usd + 1200 + 750 + 18.1, 1e-12);
+  /* the same die on an organic package with GDDR: $21 of packaging */
+  in.package = COST_PKG_ORGANIC;
+  in.hbm_stacks = 0;
+  in.volume = 0;
+  ASSERT_INT_EQ(cost_unit(&in, &out), 0);
+  ASSERT_NEAR(out.package_usd, 21, 1e-12);
+  ASSERT_NEAR(out.nre_usd, 0, 0);
+  /* a die over the reticle has no cost */
+  in.die_mm2 = 900;
+  ASSERT_INT_EQ(cost_unit(&in, &out), DSE_ERR_INVALID);
+  return 0;
+}

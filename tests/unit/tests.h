@@ -40,6 +40,7 @@
   X(dram_presets)                   \
   X(cost_worked_examples)           \
   X(cost_monotonic)                 \
+  X(cost_unit_breakdown)                 \
   X(tech_45nm_table)                \
   X(tech_node_scaling)              \
   X(sram_fit_cacti)                 \
