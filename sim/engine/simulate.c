@@ -430,6 +430,11 @@ int dse_simulate(dse_ctx *ctx, const dse_arch *arch, const dse_workload *wl,
   t->energy_j = t->mac_energy_j + t->register_energy_j + t->vector_energy_j +
                 t->sram_energy_j + t->dram_energy_j;
   t->pj_per_mac = t->macs ? t->energy_j / (double)t->macs * 1e12 : 0;
+  /* average power over the batch, ops per joule in TOPS/W, and the
+   * energy-delay product */
+  t->power_w = t->latency_s > 0 ? t->energy_j / t->latency_s : 0;
+  t->tops_per_w = t->energy_j > 0 ? (double)t->ops / t->energy_j / 1e12 : 0;
+  t->edp_js = t->energy_j * t->latency_s;
   *out = res;
   return 0;
 }

@@ -249,6 +249,10 @@ TEST_IMPL(dram_in_engine) {
   ASSERT_NEAR(t->memory_cost_usd, mem->dram_capacity / 1073741824.0 * mem->mem->f[DF_COST_PER_GB],
               1e-12);
   ASSERT_NEAR(t->memory_capacity_bytes, mem->dram_capacity, 0);
+  /* derived totals: power, TOPS/W, energy-delay product */
+  ASSERT_NEAR(t->power_w, t->energy_j / t->latency_s, 1e-12);
+  ASSERT_NEAR(t->tops_per_w, (double)t->ops / t->energy_j / 1e12, 1e-12);
+  ASSERT_NEAR(t->edp_js, t->energy_j * t->latency_s, 1e-12);
   /* a coarser channel interleave keeps each tile's run in fewer rows: more
    * row hits, fewer activates */
   dse_arch *il = t_arch_yaml(ctx, NPU_HEAD "dram: {preset: hbm2e-3200, stacks: 2, interleave: 1 KiB}\n", 0);

@@ -270,6 +270,9 @@ typedef struct dse_total_result {
   double energy_j, mac_energy_j, vector_energy_j, sram_energy_j, dram_energy_j;
   double register_energy_j;
   double pj_per_mac;
+  double power_w;    /* energy_j / latency_s */
+  double tops_per_w; /* ops / energy_j, in 1e12 per joule */
+  double edp_js;     /* energy_j x latency_s */
   size_t compute_bound_layers, memory_bound_layers;
   /* memory technology (dram: {preset}): row hits over all bursts, energy
    * split and memory cost (zero without a preset); capacity always */
