@@ -94,6 +94,16 @@ const rpt_field rpt_total_fields[] = {
     TF(dram_background_energy_j, DBL, "memory technology: background energy"),
     TF(memory_capacity_bytes, DBL, "memory capacity of the arch"),
     TF(memory_cost_usd, DBL, "memory cost: capacity x price per GB"),
+    TF(area_mm2, DBL, "technology: die area"),
+    TF(area_pe_mm2, DBL, "technology: PE array area"),
+    TF(area_sram_mm2, DBL, "technology: on-chip buffer area"),
+    TF(area_vector_mm2, DBL, "technology: vector unit area"),
+    TF(area_phy_mm2, DBL, "technology: memory PHY area"),
+    TF(area_other_mm2, DBL, "technology: control, host I/O and wiring"),
+    TF(cost_usd, DBL, "technology: unit cost (good die + memory + package)"),
+    TF(cost_die_usd, DBL, "technology: cost per good die"),
+    TF(cost_package_usd, DBL, "technology: package cost"),
+    TF(usd_per_inf_per_s, DBL, "technology: unit cost / throughput"),
 };
 const size_t rpt_ntotal_fields = sizeof(rpt_total_fields) / sizeof(rpt_total_fields[0]);
 

@@ -309,6 +309,7 @@ int arch_from_doc(dse_ctx *ctx, yt_doc *doc, dse_arch **out) {
     }
   }
   a->node_nm = node ? node->nm : 0;
+  if (node) a->node_mark = mark_of(tech, "node");
 
   const yt_node *pe = yt_get(root, "pe_array");
   if (!pe) {

@@ -37,6 +37,7 @@ struct dse_arch {
   dse_dataflow dataflow;
   dse_precision precision;
   double node_nm;      /* technology.node, 0 when not given */
+  arch_mark node_mark; /* where technology.node is written */
   double mac_energy_j;
   int mac_energy_defaulted;
   size_t nbuf;

@@ -7,6 +7,7 @@
 #include "engine/engine.h"
 #include "engine/mapper.h"
 #include "engine/pipeline.h"
+#include "tech/area.h"
 
 const char *dse_bound_name(dse_bound b) {
   return b == DSE_BOUND_COMPUTE ? "compute" : "memory";
@@ -301,6 +302,18 @@ static int mem_vector_layer(const dse_arch *a, dram_memo *dm, dse_layer_result *
 int dse_simulate(dse_ctx *ctx, const dse_arch *arch, const dse_workload *wl,
                  const dse_sim_opts *opts, dse_result **out) {
   *out = NULL;
+  /* a die beyond the reticle cannot be made: infeasible, with the reason */
+  area_breakdown area;
+  int arc = area_of(arch, &area);
+  if (arc) return arc;
+  if (area.total > COST_RETICLE_MM2) {
+    core_diag(ctx, arch->node_mark.file, arch->node_mark.line, arch->node_mark.col,
+              "technology.node: arch '%s' needs a %.0f mm^2 die at %g nm (PE array %.0f, "
+              "buffers %.0f, other %.0f mm^2), beyond the %.0f mm^2 reticle",
+              arch->name, area.total, arch->node_nm, area.pe, area.sram,
+              area.total - area.pe - area.sram, COST_RETICLE_MM2);
+    return DSE_ERR_INFEASIBLE;
+  }
   eng_footprint fp;
   eng_footprint_of(wl, arch->precision, &fp);
   if ((double)fp.total > arch->dram_capacity) {
@@ -435,6 +448,25 @@ int dse_simulate(dse_ctx *ctx, const dse_arch *arch, const dse_workload *wl,
   t->power_w = t->latency_s > 0 ? t->energy_j / t->latency_s : 0;
   t->tops_per_w = t->energy_j > 0 ? (double)t->ops / t->energy_j / 1e12 : 0;
   t->edp_js = t->energy_j * t->latency_s;
+  if (area.total > 0) {
+    t->area_mm2 = area.total;
+    t->area_pe_mm2 = area.pe;
+    t->area_sram_mm2 = area.sram;
+    t->area_vector_mm2 = area.vector;
+    t->area_phy_mm2 = area.phy;
+    t->area_other_mm2 = area.other;
+    const int hbm = arch->mem && strncmp(arch->mem->standard, "hbm", 3) == 0;
+    cost_unit_in ci = {cost_node_find(arch->node_nm), area.total, COST_YIELD_NEGBIN, 0,
+                       t->memory_cost_usd, hbm ? COST_PKG_INTERPOSER : COST_PKG_ORGANIC,
+                       hbm ? arch->mem_units : 0, 0};
+    cost_unit_out co;
+    if (ci.node && cost_unit(&ci, &co) == 0) {
+      t->cost_usd = co.total_usd;
+      t->cost_die_usd = co.die_usd;
+      t->cost_package_usd = co.package_usd;
+      t->usd_per_inf_per_s = t->throughput_inf_per_s > 0 ? co.total_usd / t->throughput_inf_per_s : 0;
+    }
+  }
   *out = res;
   return 0;
 }

@@ -112,3 +112,73 @@ TEST_IMPL(tech_in_arch) {
   dse_ctx_free(ctx);
   return 0;
 }
+
+#include "tech/area.h"
+#include "tech/cost.h"
+
+/* TPU v1 at 28 nm against its published floorplan (Jouppi et al. 2017):
+ * die <= 331 mm^2; MXU 24%, Unified Buffer 29%, accumulators 6%.  K_PE and
+ * K_SRAM are calibrated on the MXU and UB shares of 331 mm^2; the total,
+ * the accumulators and the weight FIFO are not. */
+TEST_IMPL(area_tpu_v1) {
+  dse_ctx *ctx = t_ctx();
+  dse_arch *tpu = t_arch(ctx, "tpu-v1");
+  char path[2048], *text;
+  size_t len;
+  snprintf(path, sizeof path, "%s/arch/tpu-v1.yaml", dse_ctx_data_dir(ctx));
+  ASSERT_INT_EQ(core_read_file(path, &text, &len), 0);
+  char *yaml = malloc(len + 64);
+  ASSERT(yaml);
+  snprintf(yaml, len + 64, "%stechnology: {node: 28 nm}\n", text);
+  free(text);
+  dse_arch *a = t_arch_yaml(ctx, yaml, 0);
+  free(yaml);
+  area_breakdown ab;
+  ASSERT_INT_EQ(area_of(a, &ab), 0);
+  sram_fit f;
+  ASSERT_INT_EQ(sram_fit_compute(&f), 0);
+  const double ub = sram_area(&f, 24.0 * 1048576, 28) * AREA_K_SRAM;
+  const double acc = sram_area(&f, 4.0 * 1048576, 28) * AREA_K_SRAM;
+  fprintf(stderr, "TPU v1: total %.1f mm^2, MXU %.1f (%.1f%%), UB %.1f (%.1f%%), acc %.1f "
+                  "(%.1f%%), vector %.2f, phy %.2f, other %.1f\n",
+          ab.total, ab.pe, 100 * ab.pe / ab.total, ub, 100 * ub / ab.total, acc,
+          100 * acc / ab.total, ab.vector, ab.phy, ab.other);
+  ASSERT_NEAR(ab.pe, 0.24 * 331, 0.01);  /* calibration */
+  ASSERT_NEAR(ub, 0.29 * 331, 0.01);     /* calibration */
+  ASSERT_NEAR(ab.total, 331, 0.20);      /* within 20% of the published bound */
+  ASSERT_NEAR(ab.pe / ab.total, 0.24, 0.2);
+  ASSERT_NEAR(ub / ab.total, 0.29, 0.2);
+  ASSERT_NEAR(acc / ab.total, 0.06, 0.25);
+  ASSERT_NEAR(ab.total, ab.pe + ab.sram + ab.vector + ab.phy + ab.other, 1e-12);
+  /* in results: area, and unit cost = good die (28 nm, node D0) + $21
+   * organic package (DDR3 is a plain channel: no memory price) */
+  dse_workload *wl = t_wl(ctx, "resnet50", NULL, NULL, NULL, NULL);
+  dse_result *res = NULL;
+  ASSERT_INT_EQ(dse_simulate(ctx, a, wl, NULL, &res), 0);
+  const dse_total_result *t = &res->total;
+  ASSERT_NEAR(t->area_mm2, ab.total, 1e-12);
+  cost_die_result cd;
+  ASSERT_INT_EQ(cost_die(cost_node_find(28), ab.total, COST_YIELD_NEGBIN, 0, &cd), 0);
+  ASSERT_NEAR(t->cost_die_usd, cd.good_die_usd, 1e-12);
+  ASSERT_NEAR(t->cost_usd, cd.good_die_usd + 21, 1e-12);
+  ASSERT_NEAR(t->usd_per_inf_per_s, t->cost_usd / t->throughput_inf_per_s, 1e-12);
+  dse_result_free(res);
+  /* a 1024 x 1024 array at 28 nm does not fit the reticle: infeasible */
+  dse_arch *big = t_arch_with(ctx, a, "pe_array.rows", "1024");
+  dse_arch *big2 = t_arch_with(ctx, big, "pe_array.cols", "1024");
+  ASSERT_INT_EQ(dse_simulate(ctx, big2, wl, NULL, &res), DSE_ERR_INFEASIBLE);
+  const char *msg = t_first_diag(ctx);
+  if (!strstr(msg, "error: technology.node: arch 'tpu-v1' needs a") ||
+      !strstr(msg, "beyond the 858 mm^2 reticle"))
+    FAIL_AT("got '%s'", msg);
+  dse_arch_free(big);
+  dse_arch_free(big2);
+  dse_workload_free(wl);
+  /* no node, no area */
+  ASSERT_INT_EQ(area_of(tpu, &ab), 0);
+  ASSERT(ab.total == 0);
+  dse_arch_free(a);
+  dse_arch_free(tpu);
+  dse_ctx_free(ctx);
+  return 0;
+}

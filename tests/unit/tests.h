@@ -44,4 +44,5 @@
   X(tech_45nm_table)                \
   X(tech_node_scaling)              \
   X(sram_fit_cacti)                 \
-  X(tech_in_arch)
+  X(tech_in_arch)                   \
+  X(area_tpu_v1)

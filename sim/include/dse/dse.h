@@ -280,6 +280,11 @@ typedef struct dse_total_result {
   double dram_activate_energy_j, dram_rw_energy_j, dram_io_energy_j;
   double dram_refresh_energy_j, dram_background_energy_j;
   double memory_capacity_bytes, memory_cost_usd;
+  /* with technology: {node} (zero otherwise): die area and its parts, and
+   * unit cost (good die + memory + package) */
+  double area_mm2, area_pe_mm2, area_sram_mm2, area_vector_mm2, area_phy_mm2,
+      area_other_mm2;
+  double cost_usd, cost_die_usd, cost_package_usd, usd_per_inf_per_s;
 } dse_total_result;
 
 typedef struct dse_result {

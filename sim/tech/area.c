@@ -1,0 +1,29 @@
+/* area.c: die area from the technology library (docs/cost.md). */
+#include "tech/area.h"
+
+#include <string.h>
+
+#include "tech/sram.h"
+#include "tech/tech.h"
+
+int area_of(const dse_arch *a, area_breakdown *out) {
+  memset(out, 0, sizeof(*out));
+  const tech_node *node = a->node_nm > 0 ? tech_node_find(a->node_nm) : NULL;
+  if (!node) return 0;
+  sram_fit f;
+  int rc = sram_fit_compute(&f);
+  if (rc) return rc;
+  const double pes = (double)(a->rows * a->cols);
+  out->pe = pes * tech_mac_area(a->precision, node) * AREA_K_PE;
+  for (size_t i = 0; i < a->nbuf; i++)
+    out->sram += sram_area(&f, a->buf[i].size_bytes, node->nm) * AREA_K_SRAM;
+  out->vector = (double)a->vector_lanes * tech_mac_area(a->precision, node) * AREA_K_PE;
+  /* memory PHYs do not shrink with the node (LLMCompass) */
+  out->phy = a->mem ? a->mem->f[DF_PHY_AREA] * a->mem_units : a->dram_bw / 25.6e9 * 1.45;
+  const double datapath = out->pe + out->sram + out->vector;
+  /* control, host I/O and wiring: the rest of a TPU-like die (its DDR3
+   * PHYs, 3%, are counted again in phy: a small double count) */
+  out->other = datapath / AREA_DATAPATH_SHARE - datapath;
+  out->total = datapath + out->other + out->phy;
+  return 0;
+}

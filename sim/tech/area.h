@@ -1,0 +1,25 @@
+/* area.h: die area of an arch with a technology node (docs/cost.md,
+ * "Area"), and the unit cost that follows from it. */
+#ifndef DSE_AREA_H
+#define DSE_AREA_H
+
+#include "config/arch.h"
+#include "tech/cost.h"
+
+/* PE = bare MAC x K_PE; SRAM = CACTI area x K_SRAM: both calibrated on the
+ * TPU v1 floorplan (MXU 24%, Unified Buffer 29% of 331 mm^2). */
+#define AREA_K_PE 9.87
+#define AREA_K_SRAM 2.72
+/* The datapath (PEs, buffers, vector unit) is 67% of the TPU v1 die; I/O
+ * (PHYs included) 10%; control 2%; the rest is wiring and whitespace. */
+#define AREA_DATAPATH_SHARE 0.67
+
+typedef struct area_breakdown {
+  double pe, sram, vector, phy, other, total; /* mm^2 */
+} area_breakdown;
+
+/* Area of a with a technology node; 0 when the arch names no node.  The
+ * plain DRAM channel's PHY is sized like DDR5's (1.45 mm^2 per 25.6 GB/s). */
+DSE_INTERNAL int area_of(const dse_arch *a, area_breakdown *out);
+
+#endif /* DSE_AREA_H */
