@@ -18,8 +18,9 @@ int area_of(const dse_arch *a, area_breakdown *out) {
   for (size_t i = 0; i < a->nbuf; i++)
     out->sram += sram_area(&f, a->buf[i].size_bytes, node->nm) * AREA_K_SRAM;
   out->vector = (double)a->vector_lanes * tech_mac_area(a->precision, node) * AREA_K_PE;
-  /* memory PHYs do not shrink with the node (LLMCompass) */
-  out->phy = a->mem ? a->mem->f[DF_PHY_AREA] * a->mem_units : a->dram_bw / 25.6e9 * 1.45;
+  /* memory PHYs do not shrink with the node (LLMCompass); a plain channel
+   * names no technology, so its PHY is not counted */
+  out->phy = a->mem ? a->mem->f[DF_PHY_AREA] * a->mem_units : 0;
   const double datapath = out->pe + out->sram + out->vector;
   /* control, host I/O and wiring: the rest of a TPU-like die (its DDR3
    * PHYs, 3%, are counted again in phy: a small double count) */

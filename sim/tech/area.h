@@ -18,8 +18,8 @@ typedef struct area_breakdown {
   double pe, sram, vector, phy, other, total; /* mm^2 */
 } area_breakdown;
 
-/* Area of a with a technology node; 0 when the arch names no node.  The
- * plain DRAM channel's PHY is sized like DDR5's (1.45 mm^2 per 25.6 GB/s). */
+/* Area of a with a technology node; 0 when the arch names no node.  Memory
+ * PHYs count when the arch names a memory preset (its phy.area). */
 DSE_INTERNAL int area_of(const dse_arch *a, area_breakdown *out);
 
 #endif /* DSE_AREA_H */
