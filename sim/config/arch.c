@@ -9,6 +9,7 @@
 
 #include "config/scalesim.h"
 #include "config/schema.h"
+#include "tech/area.h"
 #include "tech/sram.h"
 #include "tech/tech.h"
 
@@ -376,6 +377,8 @@ int arch_from_doc(dse_ctx *ctx, yt_doc *doc, dse_arch **out) {
                  a->mac_energy_j, 1e-18, 1e-9, &a->vector_op_j, NULL);
     cfg_bool(&c, vec, "vector", "fuse_activations", 1, &a->fuse_activations);
   }
+
+  if (!c.nerr && area_of(a, &a->area)) cfg_error(&c, root, "technology", "out of memory");
 
 done:
   if (c.nerr) {

@@ -28,6 +28,11 @@ typedef struct arch_buffer {
   unsigned holds;       /* OP_* mask */
 } arch_buffer;
 
+/* Die area by part, mm^2 (tech/area.c); all zero without a node. */
+typedef struct arch_area {
+  double pe, sram, vector, phy, other, total;
+} arch_area;
+
 struct dse_arch {
   yt_doc *doc; /* owned source tree (names and marks point into it) */
   const char *name;
@@ -38,6 +43,7 @@ struct dse_arch {
   dse_precision precision;
   double node_nm;      /* technology.node, 0 when not given */
   arch_mark node_mark; /* where technology.node is written */
+  arch_area area;      /* computed once at load */
   double mac_energy_j;
   int mac_energy_defaulted;
   size_t nbuf;

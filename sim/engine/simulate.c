@@ -303,9 +303,7 @@ int dse_simulate(dse_ctx *ctx, const dse_arch *arch, const dse_workload *wl,
                  const dse_sim_opts *opts, dse_result **out) {
   *out = NULL;
   /* a die beyond the reticle cannot be made: infeasible, with the reason */
-  area_breakdown area;
-  int arc = area_of(arch, &area);
-  if (arc) return arc;
+  const area_breakdown area = arch->area; /* computed when the arch loaded */
   if (area.total > COST_RETICLE_MM2) {
     core_diag(ctx, arch->node_mark.file, arch->node_mark.line, arch->node_mark.col,
               "technology.node: arch '%s' needs a %.0f mm^2 die at %g nm (PE array %.0f, "

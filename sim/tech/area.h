@@ -14,11 +14,10 @@
  * (PHYs included) 10%; control 2%; the rest is wiring and whitespace. */
 #define AREA_DATAPATH_SHARE 0.67
 
-typedef struct area_breakdown {
-  double pe, sram, vector, phy, other, total; /* mm^2 */
-} area_breakdown;
+typedef arch_area area_breakdown;
 
-/* Area of a with a technology node; 0 when the arch names no node.  Memory
+/* Area of a with a technology node; 0 when the arch names no node (the
+ * arch loader stores it in a->area).  Memory
  * PHYs count when the arch names a memory preset (its phy.area). */
 DSE_INTERNAL int area_of(const dse_arch *a, area_breakdown *out);
 
