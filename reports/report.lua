@@ -37,6 +37,10 @@ local function cell(v)
     if math.type(v) == "integer" then return tostring(v) end
     return string.format("%.4g", v)
   elseif type(v) == "table" then
+    if v.preset then
+      local n = v.stacks or v.devices or v.dimms
+      return n and string.format("%d x %s", n, v.preset) or v.preset
+    end
     return v.name or v.type or "{...}"
   end
   return tostring(v)
@@ -72,6 +76,9 @@ local function design_row(out, r, keys)
     si(t.achieved_ops_per_s, "OPS"), string.format("%.1f%%", 100 * t.utilization),
     si(t.energy_j, "J"), string.format("%.3g", t.pj_per_mac), bytes(t.dram_bytes),
     string.format("%d/%d", t.compute_bound_layers, t.memory_bound_layers),
+    string.format("%.3g", t.tops_per_w or 0),
+    (t.area_mm2 or 0) > 0 and string.format("%.1f", t.area_mm2) or "-",
+    (t.cost_usd or 0) > 0 and string.format("$%.0f", t.cost_usd) or "-",
   }) do cells[#cells + 1] = c end
   out[#out + 1] = "| " .. table.concat(cells, " | ") .. " |"
 end
@@ -80,7 +87,8 @@ local function design_header(out, keys)
   local h = {"arch"}
   for _, k in ipairs(keys) do h[#h + 1] = "`" .. k .. "`" end
   for _, c in ipairs({"latency", "throughput", "achieved", "util", "energy",
-                      "pJ/MAC", "DRAM traffic", "compute/memory-bound layers"}) do
+                      "pJ/MAC", "DRAM traffic", "compute/memory-bound layers",
+                      "TOPS/W", "area mm^2", "unit cost"}) do
     h[#h + 1] = c
   end
   out[#out + 1] = "| " .. table.concat(h, " | ") .. " |"
