@@ -46,6 +46,9 @@ for _, w in ipairs(workloads) do
       row.achieved_bandwidth_gb_s = t.dram_bytes / t.latency_s / 1e9
       row.capacity_gib = t.memory_capacity_bytes / 2^30
       row.memory_cost_usd = t.memory_cost_usd
+      row.area_mm2 = t.area_mm2
+      row.unit_cost_usd = t.cost_usd
+      row.usd_per_inf_per_s = t.usd_per_inf_per_s
     else
       row.infeasible = tostring(r):gsub("\n.*", "")
     end
@@ -56,22 +59,23 @@ end
 local cols = { "workload", "phase", "batch", "memory", "latency_ms", "throughput_inf_per_s",
                "energy_mj_per_inf", "dram_energy_mj_per_inf", "dram_row_hit_rate",
                "peak_bandwidth_gb_s", "achieved_bandwidth_gb_s", "capacity_gib",
-               "memory_cost_usd", "infeasible" }
+               "memory_cost_usd", "area_mm2", "unit_cost_usd", "usd_per_inf_per_s", "infeasible" }
 dse.write_csv(outdir .. "/hbm_vs_gddr.csv", rows, cols)
 
 local md = { "# HBM3 vs GDDR7 vs LPDDR5X on the datacenter NPU\n",
   "Burst-level DRAM model (docs/memory.md); presets in arch/memory/.\n",
-  "| workload | batch | memory | latency ms | inf/s | mJ/inf | DRAM mJ/inf | row hits | GB/s peak | GB/s achieved | GiB | memory $ |",
-  "|---|---|---|---|---|---|---|---|---|---|---|---|" }
+  "| workload | batch | memory | latency ms | inf/s | mJ/inf | DRAM mJ/inf | row hits | GB/s peak | GB/s achieved | GiB | memory $ | die mm^2 | unit $ | $ per inf/s |",
+  "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|" }
 for _, r in ipairs(rows) do
   if r.infeasible then
-    md[#md + 1] = string.format("| %s %s | %d | %s | infeasible: %s |||||||||", r.workload,
+    md[#md + 1] = string.format("| %s %s | %d | %s | infeasible: %s ||||||||||||", r.workload,
       r.phase, r.batch, r.memory, r.infeasible)
   else
-    md[#md + 1] = string.format("| %s %s | %d | %s | %.3f | %.1f | %.2f | %.2f | %.2f | %.0f | %.0f | %.0f | %.0f |",
+    md[#md + 1] = string.format("| %s %s | %d | %s | %.3f | %.1f | %.2f | %.2f | %.2f | %.0f | %.0f | %.0f | %.0f | %.1f | %.0f | %.3g |",
       r.workload, r.phase, r.batch, r.memory, r.latency_ms, r.throughput_inf_per_s,
       r.energy_mj_per_inf, r.dram_energy_mj_per_inf, r.dram_row_hit_rate,
-      r.peak_bandwidth_gb_s, r.achieved_bandwidth_gb_s, r.capacity_gib, r.memory_cost_usd)
+      r.peak_bandwidth_gb_s, r.achieved_bandwidth_gb_s, r.capacity_gib, r.memory_cost_usd,
+      r.area_mm2, r.unit_cost_usd, r.usd_per_inf_per_s)
   end
 end
 dse.write_text(outdir .. "/hbm_vs_gddr.md", table.concat(md, "\n") .. "\n")
