@@ -38,10 +38,10 @@ static int parse_bytes(const char *v, uint64_t *out) {
   return (double)*out == d ? 0 : -1;
 }
 
-static int parse_count(const char *v, uint64_t max, uint64_t *out) {
+static int parse_count(const char *v, uint64_t min, uint64_t max, uint64_t *out) {
   char *end;
   unsigned long long x = strtoull(v, &end, 10);
-  if (*v < '0' || *v > '9' || *end || x < 1 || x > max) return -1;
+  if (*v < '0' || *v > '9' || *end || x < min || x > max) return -1;
   *out = x;
   return 0;
 }
@@ -89,15 +89,14 @@ int cli_mem(dse_ctx *ctx, int argc, char **argv) {
         if (end == v || *end || !(c.read_ratio >= 0 && c.read_ratio <= 1))
           return cli_bad_usage(k_mem_usage, "--read-ratio expects a number in [0, 1], got '%s'", v);
       } else if (!strcmp(a, "--count")) {
-        if (parse_count(v, 4096, &count))
+        if (parse_count(v, 1, 4096, &count))
           return cli_bad_usage(k_mem_usage, "--count expects an integer from 1 to 4096, got '%s'", v);
       } else if (!strcmp(a, "--window")) {
-        if (parse_count(v, 256, &window))
+        if (parse_count(v, 1, 256, &window))
           return cli_bad_usage(k_mem_usage, "--window expects an integer from 1 to 256, got '%s'", v);
       } else if (!strcmp(a, "--seed")) {
-        if (parse_count(v, UINT64_MAX, &c.seed) && strcmp(v, "0"))
+        if (parse_count(v, 0, UINT64_MAX, &c.seed))
           return cli_bad_usage(k_mem_usage, "--seed expects a non-negative integer, got '%s'", v);
-        if (!strcmp(v, "0")) c.seed = 0;
       } else if (!strcmp(a, "--format")) {
         format = v;
       } else if (!strcmp(a, "-o")) {

@@ -204,21 +204,9 @@ static void load_dram_preset(cfg *c, const yt_node *dram, dse_arch *a) {
     return;
   }
   if (!strchr(name, '/') && !core_file_exists(path)) {
-    size_t cnt;
-    char **names = core_list_yaml(dir, &cnt);
-    char list[1024] = "";
-    const char *sugg = NULL;
-    if (names) {
-      core_join_names((const char *const *)names, list, sizeof list);
-      sugg = core_did_you_mean(name, (const char *const *)names);
-    }
-    if (sugg)
-      cfg_error(c, pn, "dram.preset", "unknown memory preset '%s'; did you mean '%s'? (known: %s)",
-                name, sugg, list);
-    else
-      cfg_error(c, pn, "dram.preset", "unknown memory preset '%s'; known: %s", name,
-                cnt ? list : "(none found)");
-    core_free_names(names);
+    char msg[1280];
+    core_unknown_name(dir, "memory preset", name, msg, sizeof msg);
+    cfg_error(c, pn, "dram.preset", "%s", msg);
     return;
   }
   a->mem = calloc(1, sizeof(*a->mem));
@@ -378,7 +366,8 @@ int arch_from_doc(dse_ctx *ctx, yt_doc *doc, dse_arch **out) {
     cfg_bool(&c, vec, "vector", "fuse_activations", 1, &a->fuse_activations);
   }
 
-  if (!c.nerr && area_of(a, &a->area)) cfg_error(&c, root, "technology", "out of memory");
+  if (!c.nerr && area_of(a, node ? &fit : NULL, &a->area))
+    cfg_error(&c, root, "technology", "out of memory");
 
 done:
   if (c.nerr) {
@@ -432,6 +421,23 @@ void core_free_names(char **names) {
   free(names);
 }
 
+void core_unknown_name(const char *dir, const char *what, const char *name, char *msg,
+                       size_t n) {
+  size_t cnt;
+  char **names = core_list_yaml(dir, &cnt);
+  char list[1024] = "";
+  const char *sugg = NULL;
+  if (names) {
+    core_join_names((const char *const *)names, list, sizeof list);
+    sugg = core_did_you_mean(name, (const char *const *)names);
+  }
+  if (sugg)
+    snprintf(msg, n, "unknown %s '%s'; did you mean '%s'? (known: %s)", what, name, sugg, list);
+  else
+    snprintf(msg, n, "unknown %s '%s'; known: %s", what, name, cnt ? list : "(none found)");
+  core_free_names(names);
+}
+
 /* Shared by arch and workload lookup: a name with '/' or ending in .yaml is
  * a path; otherwise DATA_DIR/sub/NAME.yaml. */
 int core_resolve(dse_ctx *ctx, const char *sub, const char *what,
@@ -454,21 +460,9 @@ int core_resolve(dse_ctx *ctx, const char *sub, const char *what,
     return DSE_ERR_INVALID;
   }
   if (core_file_exists(buf)) return 0;
-  size_t cnt;
-  char **names = core_list_yaml(dir, &cnt);
-  char list[768] = "";
-  const char *sugg = NULL;
-  if (names) {
-    core_join_names((const char *const *)names, list, sizeof list);
-    sugg = core_did_you_mean(name, (const char *const *)names);
-  }
-  if (sugg)
-    core_diag(ctx, "", 0, 0, "unknown %s '%s'; did you mean '%s'? (known: %s)",
-              what, name, sugg, list);
-  else
-    core_diag(ctx, "", 0, 0, "unknown %s '%s'; known: %s", what, name,
-              cnt ? list : "(none found)");
-  core_free_names(names);
+  char msg[1280];
+  core_unknown_name(dir, what, name, msg, sizeof msg);
+  core_diag(ctx, "", 0, 0, "%s", msg);
   return DSE_ERR_NOTFOUND;
 }
 

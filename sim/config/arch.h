@@ -76,6 +76,10 @@ DSE_INTERNAL int arch_resolve(dse_ctx *ctx, const char *name, char *buf,
  * array of malloc'd strings; free with core_free_names). */
 DSE_INTERNAL char **core_list_yaml(const char *dir, size_t *count);
 DSE_INTERNAL void core_free_names(char **names);
+/* "unknown WHAT 'NAME'; did you mean ...? (known: ...)" for the presets in
+ * dir, into msg. */
+DSE_INTERNAL void core_unknown_name(const char *dir, const char *what, const char *name,
+                                    char *msg, size_t n);
 
 /* Cycles a buffer needs to read rd and write wr bytes: one shared port,
  * or separate read and write ports working in parallel. */

@@ -75,6 +75,15 @@ static const map_cache_entry *map_cached(map_cache *c, const map_hier *h,
   return x;
 }
 
+/* A layer's row-hit rate and DRAM energy split for `bytes` of traffic with
+ * profile pr (the burst model's figures per byte). */
+static void apply_profile(const dram_profile *pr, double bytes, dse_layer_result *r) {
+  r->dram_row_hit_rate = pr->row_hit_rate;
+  r->dram_activate_energy_j = pr->act_j_per_byte * bytes;
+  r->dram_rw_energy_j = pr->rw_j_per_byte * bytes;
+  r->dram_io_energy_j = pr->io_j_per_byte * bytes;
+}
+
 /* Overwrite an analytic result of a MAC layer with the level-2 numbers. */
 static int eval_cycle(dse_ctx *ctx, const dse_arch *a, const dse_workload *wl,
                       const wl_layer *l, const dse_sim_opts *opts,
@@ -196,10 +205,7 @@ static int eval_cycle(dse_ctx *ctx, const dse_arch *a, const dse_workload *wl,
     if (prc) return prc;
     if (pr.bandwidth > 0) dram_bpc = pr.bandwidth / a->clock_hz;
     const double b = (double)r->dram_bytes;
-    r->dram_row_hit_rate = pr.row_hit_rate;
-    r->dram_activate_energy_j = pr.act_j_per_byte * b;
-    r->dram_rw_energy_j = pr.rw_j_per_byte * b;
-    r->dram_io_energy_j = pr.io_j_per_byte * b;
+    apply_profile(&pr, b, r);
   }
   r->dram_cycles = (uint64_t)ceil((double)r->dram_bytes / dram_bpc);
   r->sram_cycles = (uint64_t)ceil(sram_cyc);
@@ -286,10 +292,7 @@ static int mem_vector_layer(const dse_arch *a, dram_memo *dm, dse_layer_result *
       r->achieved_ops_per_s = r->latency_s > 0 ? (double)r->vector_ops / r->latency_s : 0;
     }
   }
-  r->dram_row_hit_rate = pr.row_hit_rate;
-  r->dram_activate_energy_j = pr.act_j_per_byte * b;
-  r->dram_rw_energy_j = pr.rw_j_per_byte * b;
-  r->dram_io_energy_j = pr.io_j_per_byte * b;
+  apply_profile(&pr, b, r);
   r->energy_j -= r->dram_energy_j;
   r->dram_energy_j = r->dram_activate_energy_j + r->dram_rw_energy_j + r->dram_io_energy_j;
   r->energy_j += r->dram_energy_j;

@@ -37,7 +37,7 @@ typedef struct tparams { /* spec timings as doubles, cycles */
 } tparams;
 
 typedef struct acc {
-  uint64_t reads, writes, acts, pres, refs, hits, misses, conflicts;
+  uint64_t reads, writes, acts, pres, hits, misses, conflicts;
   double end, lat_sum, lat_max;
   uint32_t *hist;
 } acc;
@@ -91,7 +91,6 @@ static double refresh(const tparams *p, bank *bk, uint32_t *orow, unsigned nb, d
       }
       next_ref += p->refi;
     }
-    a->refs++;
   }
   return next_ref;
 }
@@ -311,7 +310,6 @@ typedef struct decoder {
   uint64_t radix[DA_COUNT];
   int shift[DA_COUNT]; /* log2 of a power-of-two radix, else -1 */
   const uint8_t *order;
-  uint64_t bpg, pchs;
 } decoder;
 
 static void decode(const decoder *d, uint64_t burst, uint64_t *dig, uint64_t *cl) {

@@ -158,26 +158,24 @@ void dram_spec_parse(cfg *c, const yt_node *map, const char *path, int base,
     const yt_node *sec = *fd->section ? yt_get(map, fd->section) : map;
     if (!sec || sec->kind != YT_MAP) continue;
     const char *sp = *fd->section ? cfg_join(kp, sizeof kp, path, fd->section) : path;
-    char spbuf[256];
-    snprintf(spbuf, sizeof spbuf, "%s", sp);
     const yt_node *v = yt_get(sec, fd->key);
     if (!v) {
       if (base && fd->required)
-        cfg_error(c, sec, spbuf, "missing required key '%s'", fd->key);
+        cfg_error(c, sec, sp, "missing required key '%s'", fd->key);
       continue;
     }
     int rc;
     if (fd->units) {
-      rc = cfg_quantity(c, sec, spbuf, fd->key, 0, fd->units, 0, fd->min, fd->max,
+      rc = cfg_quantity(c, sec, sp, fd->key, 0, fd->units, 0, fd->min, fd->max,
                         &s->f[i], NULL);
       if (rc == 0 && i == DF_DATA_RATE) s->f[i] *= 8.0; /* bytes/s -> bits/s */
     } else if (i == DF_COST_PER_GB) {
-      rc = cfg_quantity(c, sec, spbuf, fd->key, 0, UNIT_BIT(UNIT_NONE), 0, fd->min,
+      rc = cfg_quantity(c, sec, sp, fd->key, 0, UNIT_BIT(UNIT_NONE), 0, fd->min,
                         fd->max, &s->f[i],
                         NULL);
     } else {
       uint64_t u;
-      rc = cfg_uint(c, sec, spbuf, fd->key, 0, 0, (uint64_t)fd->min,
+      rc = cfg_uint(c, sec, sp, fd->key, 0, 0, (uint64_t)fd->min,
                     (uint64_t)fd->max, &u);
       if (rc == 0) s->f[i] = (double)u;
     }

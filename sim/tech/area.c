@@ -6,17 +6,20 @@
 #include "tech/sram.h"
 #include "tech/tech.h"
 
-int area_of(const dse_arch *a, area_breakdown *out) {
+int area_of(const dse_arch *a, const sram_fit *fit, area_breakdown *out) {
   memset(out, 0, sizeof(*out));
   const tech_node *node = a->node_nm > 0 ? tech_node_find(a->node_nm) : NULL;
   if (!node) return 0;
-  sram_fit f;
-  int rc = sram_fit_compute(&f);
-  if (rc) return rc;
+  sram_fit own;
+  if (!fit) {
+    int rc = sram_fit_compute(&own);
+    if (rc) return rc;
+    fit = &own;
+  }
   const double pes = (double)(a->rows * a->cols);
   out->pe = pes * tech_mac_area(a->precision, node) * AREA_K_PE;
   for (size_t i = 0; i < a->nbuf; i++)
-    out->sram += sram_area(&f, a->buf[i].size_bytes, node->nm) * AREA_K_SRAM;
+    out->sram += sram_area(fit, a->buf[i].size_bytes, node->nm) * AREA_K_SRAM;
   out->vector = (double)a->vector_lanes * tech_mac_area(a->precision, node) * AREA_K_PE;
   /* memory PHYs do not shrink with the node (LLMCompass); a plain channel
    * names no technology, so its PHY is not counted */

@@ -17,8 +17,10 @@
 typedef arch_area area_breakdown;
 
 /* Area of a with a technology node; 0 when the arch names no node (the
- * arch loader stores it in a->area).  Memory
+ * arch loader stores it in a->area).  fit: the SRAM fit when the caller
+ * has one, else NULL (computed here).  Memory
  * PHYs count when the arch names a memory preset (its phy.area). */
-DSE_INTERNAL int area_of(const dse_arch *a, area_breakdown *out);
+struct sram_fit;
+DSE_INTERNAL int area_of(const dse_arch *a, const struct sram_fit *fit, area_breakdown *out);
 
 #endif /* DSE_AREA_H */
