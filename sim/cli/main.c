@@ -345,7 +345,7 @@ static int cmd_show(dse_ctx *ctx, int argc, char **argv) {
   int p = core_parse_precision(prec);
   if (p < 0)
     return bad_usage(k_show_usage,
-                     "unknown --precision '%s'; expected int4, int8, fp8, bf16, fp16 or fp32",
+                     "unknown --precision '%s'; expected int4, int8, int16, fp8, bf16, fp16 or fp32",
                      prec);
   if (strcmp(format, "table") && strcmp(format, "json"))
     return bad_usage(k_show_usage, "unknown --format '%s'; expected table or json", format);

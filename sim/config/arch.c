@@ -16,8 +16,8 @@
 static const char *const k_dataflows[] = {"weight_stationary",
                                           "output_stationary",
                                           "input_stationary", "flexible", NULL};
-static const char *const k_precisions[] = {"int4", "int8", "fp8", "bf16",
-                                           "fp16", "fp32", NULL};
+static const char *const k_precisions[] = {"int4", "int8", "fp8",  "bf16",
+                                           "fp16", "fp32", "int16", NULL};
 
 const char *dse_dataflow_name(dse_dataflow df) {
   return (unsigned)df < 4 ? k_dataflows[df] : "?";
@@ -28,7 +28,7 @@ const char *dse_precision_name(dse_precision p) {
 }
 
 unsigned dse_precision_bits(dse_precision p) {
-  static const unsigned bits[] = {4, 8, 8, 16, 16, 32};
+  static const unsigned bits[] = {4, 8, 8, 16, 16, 32, 16};
   return (unsigned)p < DSE_PREC_COUNT ? bits[p] : 0;
 }
 

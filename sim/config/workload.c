@@ -17,8 +17,8 @@ const char *dse_layer_type_name(dse_layer_type t) {
   return (unsigned)t < DSE_LAYER_COUNT ? k_type_names[t] : "?";
 }
 
-static const char *const k_precisions[] = {"int4", "int8", "fp8", "bf16",
-                                           "fp16", "fp32", NULL};
+static const char *const k_precisions[] = {"int4", "int8", "fp8",  "bf16",
+                                           "fp16", "fp32", "int16", NULL};
 static const char *const k_top_keys[] = {"name", "description", "source",
                                          "precision", "params", "layers",
                                          "family", "model", NULL};

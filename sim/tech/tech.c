@@ -46,6 +46,7 @@ const tech_node *tech_node_find(double nm) {
 
 /* A MAC as table entries: energy (pJ) or area (um^2) at 45 nm.
  *   int8  = int8 mult + int32 add (accumulate wide)
+ *   int16 = 4 x int8 mult (width squared, as int4; estimate) + int32 add
  *   int4  = int8 mult / 4 (multiplier area and energy go with width
  *           squared; estimate) + int32 add
  *   fp8   = 1.5 x int8 (FP formats cost 50-180% more than INT [VB23];
@@ -60,6 +61,7 @@ static double mac45(dse_precision p, int area) {
   switch (p) {
     case DSE_PREC_INT4: return V("int8_mult") / 4 + V("int32_add");
     case DSE_PREC_INT8: return V("int8_mult") + V("int32_add");
+    case DSE_PREC_INT16: return 4 * V("int8_mult") + V("int32_add");
     case DSE_PREC_FP8: return 1.5 * (V("int8_mult") + V("int32_add"));
     case DSE_PREC_BF16: return (8.0 / 11) * (8.0 / 11) * V("fp16_mult") + V("fp16_add");
     case DSE_PREC_FP32: return V("fp32_mult") + V("fp32_add");

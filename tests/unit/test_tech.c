@@ -29,7 +29,9 @@ TEST_IMPL(tech_45nm_table) {
   ASSERT_NEAR(tech_mac_energy(DSE_PREC_INT4, NULL), 0.15e-12, 1e-12);
   ASSERT_NEAR(tech_mac_energy(DSE_PREC_FP8, NULL), 0.45e-12, 1e-12);
   ASSERT_NEAR(tech_mac_energy(DSE_PREC_BF16, NULL), (64.0 / 121 * 1.1 + 0.4) * 1e-12, 1e-12);
+  ASSERT_NEAR(tech_mac_energy(DSE_PREC_INT16, NULL), 0.9e-12, 1e-12);
   ASSERT_NEAR(tech_mac_area(DSE_PREC_INT8, NULL), 419e-6, 1e-12);
+  ASSERT_NEAR(tech_mac_area(DSE_PREC_INT16, NULL), 1265e-6, 1e-12);
   ASSERT_NEAR(tech_mac_area(DSE_PREC_FP32, NULL), 11884e-6, 1e-12);
   /* the TPU paper's ratio: int8 multiply ~6x cheaper than fp16 multiply */
   ASSERT_NEAR(tech_op_find("fp16_mult")->pj / tech_op_find("int8_mult")->pj, 5.5, 1e-9);

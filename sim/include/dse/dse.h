@@ -87,6 +87,7 @@ typedef enum {
   DSE_PREC_BF16,
   DSE_PREC_FP16,
   DSE_PREC_FP32,
+  DSE_PREC_INT16, /* 16-bit fixed point (Eyeriss) */
   DSE_PREC_COUNT,
   DSE_PREC_INHERIT = -1 /* layer/workload: use the arch precision */
 } dse_precision;
