@@ -48,6 +48,11 @@ const rpt_field rpt_layer_fields[] = {
     LF(sram_energy_j, DBL, "on-chip buffer access energy"),
     LF(dram_energy_j, DBL, "DRAM access energy"),
     LF(register_energy_j, DBL, "level 2: PE register accesses"),
+    LF(noc_energy_j, DBL, "on-chip network: operands and partial sums between PEs"),
+    LF(static_energy_j, DBL, "leakage over the layer's latency"),
+    LF(weight_energy_j, DBL, "data movement of weights (registers, NoC, buffers, DRAM)"),
+    LF(input_energy_j, DBL, "data movement of inputs"),
+    LF(output_energy_j, DBL, "data movement of outputs and partial sums"),
     LF(dram_row_hit_rate, DBL, "memory technology: row-buffer hits / bursts"),
     LF(dram_activate_energy_j, DBL, "memory technology: ACT+PRE energy"),
     LF(dram_rw_energy_j, DBL, "memory technology: core read/write energy"),
@@ -80,6 +85,12 @@ const rpt_field rpt_total_fields[] = {
     TF(sram_energy_j, DBL, "on-chip buffer energy"),
     TF(dram_energy_j, DBL, "DRAM energy"),
     TF(register_energy_j, DBL, "level 2: PE register energy"),
+    TF(noc_energy_j, DBL, "on-chip network energy"),
+    TF(static_energy_j, DBL, "leakage energy: static power x latency"),
+    TF(static_power_w, DBL, "leakage power of the chip"),
+    TF(weight_energy_j, DBL, "data movement of weights (registers, NoC, buffers, DRAM)"),
+    TF(input_energy_j, DBL, "data movement of inputs"),
+    TF(output_energy_j, DBL, "data movement of outputs and partial sums"),
     TF(pj_per_mac, DBL, "energy per MAC in picojoules"),
     TF(power_w, DBL, "average power: energy / latency"),
     TF(tops_per_w, DBL, "operations per joule, in tera (= TOPS/W)"),
@@ -103,6 +114,9 @@ const rpt_field rpt_total_fields[] = {
     TF(cost_usd, DBL, "technology: unit cost (good die + memory + package)"),
     TF(cost_die_usd, DBL, "technology: cost per good die"),
     TF(cost_package_usd, DBL, "technology: package cost"),
+    TF(cost_nre_usd, DBL, "technology: mask set / cost.volume (0 without a volume)"),
+    TF(die_yield, DBL, "technology: fraction of good dies"),
+    TF(dies_per_wafer, DBL, "technology: gross dies per 300 mm wafer"),
     TF(usd_per_inf_per_s, DBL, "technology: unit cost / throughput"),
 };
 const size_t rpt_ntotal_fields = sizeof(rpt_total_fields) / sizeof(rpt_total_fields[0]);
@@ -116,4 +130,46 @@ double rpt_field_value(const rpt_field *f, const void *base) {
     case RPT_BOOL: return (double)*(const int *)p;
   }
   return 0;
+}
+
+const char *const rpt_breakdown_names[RPT_NBREAKDOWNS] = {
+    "energy_breakdown_j", "energy_by_operand_j", "area_breakdown_mm2", "cost_breakdown_usd"};
+
+size_t rpt_breakdown(const dse_total_result *t, int which, rpt_part out[RPT_MAX_PARTS]) {
+  size_t n = 0;
+#define PART(nm, v) (out[n].name = (nm), out[n].value = (v), n++)
+  switch (which) {
+    case RPT_ENERGY:
+      PART("mac", t->mac_energy_j);
+      PART("register", t->register_energy_j);
+      PART("noc", t->noc_energy_j);
+      PART("sram", t->sram_energy_j);
+      PART("dram", t->dram_energy_j);
+      PART("vector", t->vector_energy_j);
+      PART("static", t->static_energy_j);
+      break;
+    case RPT_ENERGY_OPERAND:
+      PART("weight", t->weight_energy_j);
+      PART("input", t->input_energy_j);
+      PART("output", t->output_energy_j);
+      PART("compute", t->mac_energy_j + t->vector_energy_j);
+      PART("static", t->static_energy_j + t->dram_refresh_energy_j + t->dram_background_energy_j);
+      break;
+    case RPT_AREA:
+      PART("pe", t->area_pe_mm2);
+      PART("sram", t->area_sram_mm2);
+      PART("vector", t->area_vector_mm2);
+      PART("phy", t->area_phy_mm2);
+      PART("other", t->area_other_mm2);
+      break;
+    case RPT_COST:
+      PART("die", t->cost_die_usd);
+      PART("memory", t->memory_cost_usd);
+      PART("package", t->cost_package_usd);
+      PART("nre", t->cost_nre_usd);
+      break;
+    default: break;
+  }
+#undef PART
+  return n;
 }

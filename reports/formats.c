@@ -84,14 +84,26 @@ void rpt_result_json(const dse_result *res, core_buf *out) {
   rpt_json_key(&j, "total");
   rpt_json_begin_obj(&j);
   json_fields(&j, rpt_total_fields, rpt_ntotal_fields, &res->total);
-  rpt_json_key(&j, "energy_breakdown_j");
-  rpt_json_begin_obj(&j);
-  rpt_json_key(&j, "mac"); rpt_json_num(&j, res->total.mac_energy_j);
-  rpt_json_key(&j, "register"); rpt_json_num(&j, res->total.register_energy_j);
-  rpt_json_key(&j, "vector"); rpt_json_num(&j, res->total.vector_energy_j);
-  rpt_json_key(&j, "sram"); rpt_json_num(&j, res->total.sram_energy_j);
-  rpt_json_key(&j, "dram"); rpt_json_num(&j, res->total.dram_energy_j);
-  rpt_json_end_obj(&j);
+  for (int b = 0; b < RPT_NBREAKDOWNS; b++) {
+    rpt_part parts[RPT_MAX_PARTS];
+    size_t n = rpt_breakdown(&res->total, b, parts);
+    rpt_json_key(&j, rpt_breakdown_names[b]);
+    rpt_json_begin_obj(&j);
+    for (size_t k = 0; k < n; k++) {
+      rpt_json_key(&j, parts[k].name);
+      rpt_json_num(&j, parts[k].value);
+    }
+    if (b == RPT_ENERGY) { /* the SRAM part, buffer by buffer */
+      rpt_json_key(&j, "buffers");
+      rpt_json_begin_obj(&j);
+      for (size_t k = 0; k < res->arch->nbuf; k++) {
+        rpt_json_key(&j, res->arch->buf[k].name);
+        rpt_json_num(&j, res->total.buffer_energy_j[k]);
+      }
+      rpt_json_end_obj(&j);
+    }
+    rpt_json_end_obj(&j);
+  }
   rpt_json_end_obj(&j);
   rpt_json_key(&j, "layers");
   rpt_json_begin_arr(&j);

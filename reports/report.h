@@ -26,6 +26,21 @@ DSE_INTERNAL extern const size_t rpt_ntotal_fields;
 
 DSE_INTERNAL double rpt_field_value(const rpt_field *f, const void *base);
 
+/* The breakdowns of a total (JSON objects and Lua tables of the same
+ * name): energy by component and by operand, area and cost by part. */
+typedef struct rpt_part {
+  const char *name;
+  double value;
+} rpt_part;
+enum { RPT_ENERGY, RPT_ENERGY_OPERAND, RPT_AREA, RPT_COST, RPT_NBREAKDOWNS };
+#define RPT_MAX_PARTS 8
+DSE_INTERNAL extern const char *const rpt_breakdown_names[RPT_NBREAKDOWNS];
+/* The parts of breakdown `which` into out; returns their count.  The
+ * energy breakdown's SRAM part is split further by buffer (res->arch's
+ * names, res->total.buffer_energy_j). */
+DSE_INTERNAL size_t rpt_breakdown(const dse_total_result *t, int which,
+                                  rpt_part out[RPT_MAX_PARTS]);
+
 /* ===== JSON writer ======================================================= */
 
 typedef struct rpt_json {

@@ -55,15 +55,22 @@ double arch_default_sram_j_per_byte(double size_bytes) {
 static const char *const k_top_keys[] = {"name", "description", "source",
                                          "clock", "pe_array", "buffers",
                                          "dram", "vector", "technology",
-                                         "on_chip_activations", NULL};
-static const char *const k_tech_keys[] = {"node", NULL};
+                                         "cost", "on_chip_activations", NULL};
+static const char *const k_tech_keys[] = {"node", "sram_cells", "static_power", NULL};
+static const char *const k_cells[] = {"lstp", "hp", NULL};
+static const char *const k_cost_keys[] = {"yield_model", "defect_density", "clustering",
+                                          "yield", "volume", NULL};
+static const char *const k_yield_models[] = {"negative_binomial", "poisson", "murphy",
+                                             NULL};
 static const char *const k_pe_keys[] = {"rows", "cols", "dataflow",
                                         "precision", "mac_energy",
+                                        "register_energy", "hop_energy",
                                         "double_buffered", NULL};
 static const char *const k_buf_keys[] = {"name", "size", "bandwidth",
                                          "read_bandwidth", "write_bandwidth",
                                          "banks", "width", "read_energy",
-                                         "write_energy", "holds", NULL};
+                                         "write_energy", "update_energy",
+                                         "holds", NULL};
 static const char *const k_dram_keys[] = {"type", "bandwidth", "energy",
                                           "capacity", "latency", NULL};
 static const char *const k_vec_keys[] = {"lanes", "op_energy",
@@ -101,6 +108,21 @@ static void buf_energy(cfg *c, const yt_node *map, const char *path,
   }
 }
 
+/* A per-element energy (register_energy) or per-bit one (hop_energy,
+ * elem_bits 1): "x pJ" per access or "x pJ/bit". */
+static void pe_energy(cfg *c, const yt_node *pe, const char *key, double elem_bits,
+                      double def, double *out) {
+  double v;
+  unit_kind k;
+  int rc = cfg_quantity(c, pe, "pe_array", key, 0,
+                        UNIT_BIT(UNIT_JOULES) | UNIT_BIT(UNIT_JOULES_PER_BIT), 0, 1e-21,
+                        1e-9, &v, &k);
+  if (rc == 1)
+    *out = def;
+  else if (rc == 0)
+    *out = k == UNIT_JOULES_PER_BIT ? v * elem_bits : v;
+}
+
 /* Default SRAM energy per byte of a buffer on a node: the CACTI fit for
  * banks at most 256 bits wide, as many as the port width needs, each
  * holding its share of the capacity (docs/energy.md). */
@@ -136,10 +158,13 @@ static void load_buffer(cfg *c, const yt_node *n, const char *path,
   if (!has_width) b->width = width;
   double def = fit ? tech_sram_j_per_byte(fit, nm, b->size_bytes, width, b->bw_bytes_per_cycle)
                    : arch_default_sram_j_per_byte(b->size_bytes);
-  b->energy_defaulted = !yt_get(n, "read_energy") && !yt_get(n, "write_energy");
+  b->energy_defaulted = !yt_get(n, "read_energy") && !yt_get(n, "write_energy") &&
+                        !yt_get(n, "update_energy");
   buf_energy(c, n, path, "read_energy", width, def, &b->read_j_per_byte);
   buf_energy(c, n, path, "write_energy", width, b->read_j_per_byte,
              &b->write_j_per_byte);
+  buf_energy(c, n, path, "update_energy", width, b->write_j_per_byte,
+             &b->update_j_per_byte);
   b->holds = OP_ALL;
   const yt_node *h = yt_get(n, "holds");
   if (h) {
@@ -170,6 +195,30 @@ static void load_buffer(cfg *c, const yt_node *n, const char *path,
       b->holds |= 1u << found;
     }
   }
+}
+
+/* cost: {yield_model, defect_density, clustering, yield, volume}
+ * (docs/cost.md); needs a technology node to mean anything. */
+static void load_cost(cfg *c, const yt_node *n, const tech_node *node, dse_arch *a) {
+  a->yield_model = 0;
+  a->nb_alpha = 3;
+  if (!n || cfg_expect_kind(c, n, "cost", YT_MAP)) return;
+  cfg_check_keys(c, n, "cost", k_cost_keys);
+  if (!node && !yt_get(a->doc->root, "technology"))
+    cfg_error(c, n, "cost", "needs technology: {node: ...} (die cost comes from the node)");
+  cfg_enum(c, n, "cost", "yield_model", 0, k_yield_models, 0, &a->yield_model);
+  cfg_quantity(c, n, "cost", "defect_density", 0, UNIT_BIT(UNIT_NONE), 0, 1e-6, 100,
+               &a->d0_per_cm2, NULL);
+  cfg_quantity(c, n, "cost", "clustering", 0, UNIT_BIT(UNIT_NONE), 3, 1e-3, 1e3,
+               &a->nb_alpha, NULL);
+  const yt_node *y = yt_get(n, "yield");
+  if (cfg_quantity(c, n, "cost", "yield", 0, UNIT_BIT(UNIT_NONE), 0, -1e9, 1e9,
+                   &a->yield_fixed, NULL) == 0 &&
+      !(a->yield_fixed > 0 && a->yield_fixed <= 1)) {
+    cfg_error(c, y, "cost.yield", "a yield is a fraction in (0, 1] (got '%s')", y->str);
+    a->yield_fixed = 0;
+  }
+  cfg_quantity(c, n, "cost", "volume", 0, UNIT_BIT(UNIT_NONE), 0, 1, 1e12, &a->volume, NULL);
 }
 
 static void load_dram_plain(cfg *c, const yt_node *dram, dse_arch *a) {
@@ -299,6 +348,10 @@ int arch_from_doc(dse_ctx *ctx, yt_doc *doc, dse_arch **out) {
   }
   a->node_nm = node ? node->nm : 0;
   if (node) a->node_mark = mark_of(tech, "node");
+  int cells = 0;
+  if (tech && tech->kind == YT_MAP)
+    cfg_enum(&c, tech, "technology", "sram_cells", 0, k_cells, 0, &cells);
+  a->sram_lstp = cells == 0;
 
   const yt_node *pe = yt_get(root, "pe_array");
   if (!pe) {
@@ -320,6 +373,13 @@ int arch_from_doc(dse_ctx *ctx, yt_doc *doc, dse_arch **out) {
                       : arch_default_mac_energy(a->precision),
                  1e-18, 1e-9,
                  &a->mac_energy_j, NULL);
+    /* a register access costs about a MAC (Eyeriss's normalized RF
+     * energy); one hop is a wire one PE pitch long (docs/energy.md) */
+    const double bits = dse_precision_bits(a->precision);
+    pe_energy(&c, pe, "register_energy", bits, a->mac_energy_j, &a->reg_j);
+    const double pitch_mm = sqrt(tech_mac_area(a->precision, node) * AREA_K_PE);
+    pe_energy(&c, pe, "hop_energy", 1, tech_wire_j_per_bit_mm(node) * pitch_mm,
+              &a->hop_j_per_bit);
   }
 
   const yt_node *bufs = yt_get(root, "buffers");
@@ -365,6 +425,16 @@ int arch_from_doc(dse_ctx *ctx, yt_doc *doc, dse_arch **out) {
                  a->mac_energy_j, 1e-18, 1e-9, &a->vector_op_j, NULL);
     cfg_bool(&c, vec, "vector", "fuse_activations", 1, &a->fuse_activations);
   }
+
+  /* static power: the buffers' SRAM leakage (docs/energy.md), unless
+   * technology.static_power gives the chip's */
+  for (size_t i = 0; i < a->nbuf; i++)
+    a->static_w += sram_leakage(a->buf[i].size_bytes, node ? node->nm : 45, a->sram_lstp);
+  if (tech && tech->kind == YT_MAP)
+    cfg_quantity(&c, tech, "technology", "static_power", 0, UNIT_BIT(UNIT_WATTS), a->static_w,
+                 0, 1e5, &a->static_w, NULL);
+
+  load_cost(&c, yt_get(root, "cost"), node, a);
 
   if (!c.nerr && area_of(a, node ? &fit : NULL, &a->area))
     cfg_error(&c, root, "technology", "out of memory");

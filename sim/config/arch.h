@@ -6,7 +6,7 @@
 #include "core/core.h"
 #include "mem/dram.h"
 
-#define ARCH_MAX_BUFFERS 8 /* <= NEST_MAX_LEVELS - 2 */
+#define ARCH_MAX_BUFFERS DSE_MAX_BUFFERS /* <= NEST_MAX_LEVELS - 2 */
 
 enum { OP_INPUT = 1u, OP_WEIGHT = 2u, OP_OUTPUT = 4u, OP_ALL = 7u };
 
@@ -24,6 +24,7 @@ typedef struct arch_buffer {
   uint64_t banks;
   double width;               /* bytes per access of one bank */
   double read_j_per_byte, write_j_per_byte;
+  double update_j_per_byte; /* partial-sum write (read-modify-write's write) */
   int energy_defaulted; /* energies came from the default SRAM fit */
   unsigned holds;       /* OP_* mask */
 } arch_buffer;
@@ -46,6 +47,13 @@ struct dse_arch {
   arch_area area;      /* computed once at load */
   double mac_energy_j;
   int mac_energy_defaulted;
+  double reg_j;          /* PE register access of one element */
+  double hop_j_per_bit;  /* one bit across one PE pitch (on-chip network) */
+  double static_w;       /* leakage: SRAM cells, or technology.static_power */
+  int sram_lstp;         /* technology.sram_cells: 1 lstp (default), 0 hp */
+  /* cost: {...} (docs/cost.md); zeros mean the node's defaults */
+  int yield_model;       /* cost_yield_model */
+  double d0_per_cm2, nb_alpha, yield_fixed, volume;
   size_t nbuf;
   arch_buffer buf[ARCH_MAX_BUFFERS];
   double dram_bw;          /* bytes/s */

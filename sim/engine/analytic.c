@@ -59,12 +59,14 @@ int eng_keep_output(const eng_prep *p, const dse_workload *wl, size_t i) {
 /* Bytes moved at one buffer: reads and writes, for energy and bandwidth. */
 typedef struct buf_use {
   double rd[ARCH_MAX_BUFFERS], wr[ARCH_MAX_BUFFERS];
+  double opd_j[3]; /* their energy by operand: 0 weight, 1 input, 2 output */
 } buf_use;
 
-static void charge(buf_use *u, int buf, double rd, double wr) {
+static void charge(buf_use *u, const dse_arch *a, int opd, int buf, double rd, double wr) {
   if (buf < 0) return;
   u->rd[buf] += rd;
   u->wr[buf] += wr;
+  u->opd_j[opd] += rd * a->buf[buf].read_j_per_byte + wr * a->buf[buf].write_j_per_byte;
 }
 
 void eng_eval_layer(const eng_prep *p, const dse_workload *wl,
@@ -183,17 +185,37 @@ void eng_eval_layer(const eng_prep *p, const dse_workload *wl,
     dram_wr = dow;
     /* On-chip accesses: array-edge reads, DRAM fills, output writes and the
      * drain of finished outputs to DRAM. */
-    charge(&use, bi, (double)ea, (double)da);
-    charge(&use, bw, (double)eb, (double)db);
-    charge(&use, bo, (double)(eo_r + (bo >= 0 ? dow : 0)), (double)eo_w);
+    const int ob = l->b_is_weight ? 0 : 1;
+    charge(&use, a, 1, bi, (double)ea, (double)da);
+    charge(&use, a, ob, bw, (double)eb, (double)db);
+    charge(&use, a, 2, bo, (double)(eo_r + (bo >= 0 ? dow : 0)), (double)eo_w);
+    r->operand_dram_bytes[1] = (double)da;
+    r->operand_dram_bytes[ob] += (double)db;
+    r->operand_dram_bytes[2] = (double)(dor + dow);
+    /* on-chip network (docs/energy.md): the two moving operands hop one PE
+     * pitch per MAC; the stationary one's array-edge elements shift
+     * (rows + 1) / 2 pitches on average */
+    const double hop = a->hop_j_per_bit * bits;
+    const int so = p->df == DSE_DF_OUTPUT_STATIONARY ? 2
+                   : p->df == DSE_DF_INPUT_STATIONARY ? 1
+                                                      : 0;
+    const double st_bytes = so == 2 ? (double)eo_w : so == 1 ? (double)ea : (double)eb;
+    for (int o = 0; o < 3; o++) {
+      const double n = o == so ? st_bytes / (bits / 8.0) * ((double)a->rows + 1) / 2 * hop
+                               : (double)l->macs * hop;
+      use.opd_j[o] += n;
+      r->noc_energy_j += n;
+    }
   } else {
     /* Vector layer: stream inputs (and parameters) in, outputs out. */
     r->compute_cycles = ceil_div(l->vector_ops, a->vector_lanes);
     dram_rd = xa - x_chip + xb;
     dram_wr = r->output_on_chip ? 0 : xo;
-    charge(&use, bi, (double)xa, (double)(xa - x_chip));
-    charge(&use, p->buf_w, (double)xb, (double)xb);
-    charge(&use, bo, (double)dram_wr, (double)xo);
+    charge(&use, a, 1, bi, (double)xa, (double)(xa - x_chip));
+    charge(&use, a, 1, p->buf_w, (double)xb, (double)xb);
+    charge(&use, a, 2, bo, (double)dram_wr, (double)xo);
+    r->operand_dram_bytes[1] = (double)dram_rd;
+    r->operand_dram_bytes[2] = (double)dram_wr;
   }
   r->dram_read_bytes = dram_rd;
   r->dram_write_bytes = dram_wr;
@@ -206,7 +228,8 @@ void eng_eval_layer(const eng_prep *p, const dse_workload *wl,
     const arch_buffer *b = &a->buf[i];
     srd += use.rd[i];
     swr += use.wr[i];
-    sram_e += use.rd[i] * b->read_j_per_byte + use.wr[i] * b->write_j_per_byte;
+    r->buffer_energy_j[i] = use.rd[i] * b->read_j_per_byte + use.wr[i] * b->write_j_per_byte;
+    sram_e += r->buffer_energy_j[i];
     double c = arch_buffer_cycles(b, use.rd[i], use.wr[i]);
     if (c > sram_cyc) sram_cyc = c;
   }
@@ -248,7 +271,8 @@ void eng_eval_layer(const eng_prep *p, const dse_workload *wl,
   r->vector_energy_j = (double)l->vector_ops * a->vector_op_j;
   r->sram_energy_j = sram_e;
   r->dram_energy_j = (double)r->dram_bytes * 8.0 * a->dram_j_per_bit;
-  r->energy_j = r->mac_energy_j + r->vector_energy_j + r->sram_energy_j +
+  for (int o = 0; o < 3; o++) r->operand_onchip_energy_j[o] = use.opd_j[o];
+  r->energy_j = r->mac_energy_j + r->noc_energy_j + r->vector_energy_j + r->sram_energy_j +
                 r->dram_energy_j;
 }
 

@@ -48,8 +48,8 @@ void map_hier_df(const dse_arch *a, dse_precision prec, dse_dataflow df,
   r->capacity = h->bytes; /* one element of the stationary operand */
   r->bw = 1e18; /* inside each PE: never the bottleneck */
   /* A register-file access costs about one MAC (Eyeriss normalized
-   * energies, Chen et al. ISCA 2016). */
-  r->rd_j = r->wr_j = a->mac_energy_j / h->bytes;
+   * energies, Chen et al. ISCA 2016) unless pe_array.register_energy says */
+  r->rd_j = r->wr_j = r->up_j = a->reg_j / h->bytes;
   int n = 1;
   for (size_t i = 0; i < a->nbuf && n < NEST_MAX_LEVELS - 1; i++, n++) {
     const arch_buffer *b = &a->buf[i];
@@ -62,13 +62,14 @@ void map_hier_df(const dse_arch *a, dse_precision prec, dse_dataflow df,
     l->wr_bw = b->wr_bw;
     l->rd_j = b->read_j_per_byte;
     l->wr_j = b->write_j_per_byte;
+    l->up_j = b->update_j_per_byte;
   }
   map_level *d = &h->lv[n];
   d->name = "DRAM";
   d->holds = BIT(OPD_W) | BIT(OPD_I) | BIT(OPD_O);
   d->capacity = 1e30;
   d->bw = a->dram_bw / a->clock_hz;
-  d->rd_j = d->wr_j = a->dram_j_per_bit * 8;
+  d->rd_j = d->wr_j = d->up_j = a->dram_j_per_bit * 8;
   h->nlevels = n + 1;
 }
 
@@ -107,24 +108,33 @@ void map_evaluate(const map_hier *h, const nest *n, map_eval *e) {
     for (int i = 0; i < 5; i++) out_elems *= (double)n->prob.bound[od[i]];
   }
   for (int l = 0; l < h->nlevels; l++) {
-    double rd = 0, wr = 0;
+    const map_level *lj = &h->lv[l];
+    double rd = 0, wr = 0, le = 0;
     for (int o = 0; o < OPD_COUNT; o++) {
       double r = (double)c->reads[l][o];
-      double w = (double)c->fills[l][o] + (double)c->updates[l][o];
+      double f = (double)c->fills[l][o], u = (double)c->updates[l][o];
       if (l == top && (h->chained & BIT(o))) {
         if (o == OPD_I) r = 0; /* the input is already on chip */
-        if (o == OPD_O) w = w > out_elems ? w - out_elems : 0; /* no final write */
+        if (o == OPD_O) { /* no final write: out of the updates, then the fills */
+          const double du = u < out_elems ? u : out_elems;
+          const double df = f < out_elems - du ? f : out_elems - du;
+          u -= du;
+          f -= df;
+        }
       }
       rd += r;
-      wr += w;
+      wr += f + u;
+      const double oe = (r * lj->rd_j + f * lj->wr_j + u * lj->up_j) * h->bytes;
+      e->op_energy_j[l][o] = oe;
+      le += oe;
     }
     rd *= h->bytes;
     wr *= h->bytes;
     e->bytes[l] = rd + wr;
     e->rd_bytes[l] = rd;
     e->wr_bytes[l] = wr;
-    e->level_energy_j[l] = rd * h->lv[l].rd_j + wr * h->lv[l].wr_j;
-    e->energy_j += e->level_energy_j[l];
+    e->level_energy_j[l] = le;
+    e->energy_j += le;
     if (l == 0) continue; /* registers are inside the PEs */
     const map_level *lv = &h->lv[l];
     double cyc;

@@ -16,7 +16,8 @@ typedef struct map_level {
   double capacity;    /* bytes; PE registers: per PE; DRAM: unbounded */
   double bw;          /* bytes per cycle, reads and writes together */
   double rd_bw, wr_bw; /* separate ports when > 0 */
-  double rd_j, wr_j;  /* joules per byte */
+  double rd_j, wr_j;  /* joules per byte: reads, fills */
+  double up_j;        /* joules per byte of partial-sum updates */
 } map_level;
 
 typedef struct map_hier {
@@ -49,6 +50,7 @@ typedef struct map_eval {
   double bytes[NEST_MAX_LEVELS]; /* moved at each level */
   double rd_bytes[NEST_MAX_LEVELS], wr_bytes[NEST_MAX_LEVELS];
   double energy_j, mac_energy_j, level_energy_j[NEST_MAX_LEVELS];
+  double op_energy_j[NEST_MAX_LEVELS][OPD_COUNT]; /* level_energy_j by operand */
 } map_eval;
 
 /* The hierarchy of an arch for elements of `prec`, for dataflow df (the

@@ -7,6 +7,7 @@
 #include "engine/engine.h"
 #include "engine/mapper.h"
 #include "engine/pipeline.h"
+#include "engine/systolic.h"
 #include "tech/area.h"
 
 const char *dse_bound_name(dse_bound b) {
@@ -264,11 +265,39 @@ static int eval_cycle(dse_ctx *ctx, const dse_arch *a, const dse_workload *wl,
   r->mac_energy_j = e->mac_energy_j * scale;
   r->register_energy_j = regs_e * scale;
   r->sram_energy_j = sram_e;
+  memset(r->buffer_energy_j, 0, sizeof r->buffer_energy_j);
+  for (int v = 1; v < top; v++) r->buffer_energy_j[v - 1] = r->levels[v].energy_j;
+  /* by operand: registers and buffers from the exact counts, DRAM bytes
+   * from the top level's (chaining already applied) */
+  const dse_level_access *xt = &r->levels[top];
+  for (int o = 0; o < OPD_COUNT; o++) {
+    double on = 0;
+    for (int v = 0; v < top; v++) on += e->op_energy_j[v][o];
+    r->operand_onchip_energy_j[o] = on * scale;
+    r->operand_dram_bytes[o] =
+        (double)(xt->reads[o] + xt->fills[o] + xt->updates[o]) * bytes * scale;
+  }
+  /* on-chip network: each MAC takes the two moving operands one PE pitch
+   * from a neighbour; stationary elements shift in (and, output
+   * stationary, out) over (rows + 1) / 2 pitches on average */
+  {
+    const int st = sys_stationary(h.df);
+    const double hop = a->hop_j_per_bit * bytes * 8;
+    const double loads = (double)r->levels[0].fills[st] +
+                         (st == OPD_O ? (double)r->levels[1].updates[OPD_O] : 0);
+    r->noc_energy_j = 0;
+    for (int o = 0; o < OPD_COUNT; o++) {
+      const double n = o == st ? loads * ((double)h.rows + 1) / 2 * hop * scale
+                               : (double)l->macs * hop;
+      r->operand_onchip_energy_j[o] += n;
+      r->noc_energy_j += n;
+    }
+  }
   r->dram_energy_j = a->mem && dm ? r->dram_activate_energy_j + r->dram_rw_energy_j +
                                          r->dram_io_energy_j
                                    : (double)r->dram_bytes * 8.0 * a->dram_j_per_bit;
-  r->energy_j = r->mac_energy_j + r->register_energy_j + r->vector_energy_j +
-                r->sram_energy_j + r->dram_energy_j;
+  r->energy_j = r->mac_energy_j + r->register_energy_j + r->noc_energy_j +
+                r->vector_energy_j + r->sram_energy_j + r->dram_energy_j;
   return 0;
 }
 
@@ -298,6 +327,22 @@ static int mem_vector_layer(const dse_arch *a, dram_memo *dm, dse_layer_result *
   r->energy_j += r->dram_energy_j;
   r->dram_achieved_bandwidth_bytes_per_s = r->latency_s > 0 ? b / r->latency_s : 0;
   return 0;
+}
+
+/* Static energy over the layer's time, then its energy by operand: the
+ * on-chip parts plus the DRAM access energy (refresh and background left
+ * out: no operand causes them) shared by DRAM bytes. */
+static void finish_layer(const dse_arch *a, dse_layer_result *r) {
+  r->static_energy_j = a->static_w * r->latency_s;
+  r->energy_j += r->static_energy_j;
+  const double dyn = r->dram_energy_j - r->dram_refresh_energy_j - r->dram_background_energy_j;
+  const double b = r->operand_dram_bytes[0] + r->operand_dram_bytes[1] + r->operand_dram_bytes[2];
+  double e[3];
+  for (int o = 0; o < 3; o++)
+    e[o] = r->operand_onchip_energy_j[o] + (b > 0 ? dyn * r->operand_dram_bytes[o] / b : 0);
+  r->weight_energy_j = e[0];
+  r->input_energy_j = e[1];
+  r->output_energy_j = e[2];
 }
 
 /* ===== public entry ====================================================== */
@@ -408,6 +453,13 @@ int dse_simulate(dse_ctx *ctx, const dse_arch *arch, const dse_workload *wl,
       t->dram_refresh_energy_j += r->dram_refresh_energy_j;
       t->dram_background_energy_j += r->dram_background_energy_j;
     }
+    finish_layer(arch, r);
+    t->noc_energy_j += r->noc_energy_j;
+    t->static_energy_j += r->static_energy_j;
+    for (size_t b = 0; b < arch->nbuf; b++) t->buffer_energy_j[b] += r->buffer_energy_j[b];
+    t->weight_energy_j += r->weight_energy_j;
+    t->input_energy_j += r->input_energy_j;
+    t->output_energy_j += r->output_energy_j;
     t->macs += r->macs;
     t->ops += r->ops;
     t->vector_ops += r->vector_ops;
@@ -441,8 +493,9 @@ int dse_simulate(dse_ctx *ctx, const dse_arch *arch, const dse_workload *wl,
   t->throughput_inf_per_s = t->latency_s > 0 ? (double)wl->batch / t->latency_s : 0;
   t->achieved_ops_per_s = t->latency_s > 0 ? (double)t->ops / t->latency_s : 0;
   t->utilization = t->cycles ? (double)t->macs / ((double)t->cycles * prep.pes) : 0;
-  t->energy_j = t->mac_energy_j + t->register_energy_j + t->vector_energy_j +
-                t->sram_energy_j + t->dram_energy_j;
+  t->energy_j = t->mac_energy_j + t->register_energy_j + t->noc_energy_j + t->vector_energy_j +
+                t->sram_energy_j + t->dram_energy_j + t->static_energy_j;
+  t->static_power_w = arch->static_w;
   t->pj_per_mac = t->macs ? t->energy_j / (double)t->macs * 1e12 : 0;
   /* average power over the batch, ops per joule in TOPS/W, and the
    * energy-delay product */
@@ -457,14 +510,24 @@ int dse_simulate(dse_ctx *ctx, const dse_arch *arch, const dse_workload *wl,
     t->area_phy_mm2 = area.phy;
     t->area_other_mm2 = area.other;
     const int hbm = arch->mem && strncmp(arch->mem->standard, "hbm", 3) == 0;
-    cost_unit_in ci = {cost_node_find(arch->node_nm), area.total, COST_YIELD_NEGBIN, 0,
-                       t->memory_cost_usd, hbm ? COST_PKG_INTERPOSER : COST_PKG_ORGANIC,
-                       hbm ? arch->mem_units : 0, 0};
+    cost_unit_in ci = {cost_node_find(arch->node_nm),
+                       area.total,
+                       (cost_yield_model)arch->yield_model,
+                       arch->d0_per_cm2,
+                       t->memory_cost_usd,
+                       hbm ? COST_PKG_INTERPOSER : COST_PKG_ORGANIC,
+                       hbm ? arch->mem_units : 0,
+                       arch->volume,
+                       arch->nb_alpha,
+                       arch->yield_fixed};
     cost_unit_out co;
     if (ci.node && cost_unit(&ci, &co) == 0) {
       t->cost_usd = co.total_usd;
       t->cost_die_usd = co.die_usd;
       t->cost_package_usd = co.package_usd;
+      t->cost_nre_usd = co.nre_usd;
+      t->die_yield = co.die.yield;
+      t->dies_per_wafer = co.die.dies_per_wafer;
       t->usd_per_inf_per_s = t->throughput_inf_per_s > 0 ? co.total_usd / t->throughput_inf_per_s : 0;
     }
   }

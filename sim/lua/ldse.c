@@ -600,13 +600,24 @@ static void push_result(lua_State *L, const dse_result *res) {
   lua_createtable(L, 0, (int)rpt_ntotal_fields + 1);
   for (size_t i = 0; i < rpt_ntotal_fields; i++)
     set_num_field(L, &rpt_total_fields[i], &res->total);
-  lua_createtable(L, 0, 4);
-  lua_pushnumber(L, res->total.mac_energy_j); lua_setfield(L, -2, "mac");
-  lua_pushnumber(L, res->total.register_energy_j); lua_setfield(L, -2, "register");
-  lua_pushnumber(L, res->total.vector_energy_j); lua_setfield(L, -2, "vector");
-  lua_pushnumber(L, res->total.sram_energy_j); lua_setfield(L, -2, "sram");
-  lua_pushnumber(L, res->total.dram_energy_j); lua_setfield(L, -2, "dram");
-  lua_setfield(L, -2, "energy_breakdown_j");
+  for (int b = 0; b < RPT_NBREAKDOWNS; b++) {
+    rpt_part parts[RPT_MAX_PARTS];
+    size_t n = rpt_breakdown(&res->total, b, parts);
+    lua_createtable(L, 0, (int)n + 1);
+    for (size_t k = 0; k < n; k++) {
+      lua_pushnumber(L, parts[k].value);
+      lua_setfield(L, -2, parts[k].name);
+    }
+    if (b == RPT_ENERGY) { /* the SRAM part, buffer by buffer */
+      lua_createtable(L, 0, (int)res->arch->nbuf);
+      for (size_t k = 0; k < res->arch->nbuf; k++) {
+        lua_pushnumber(L, res->total.buffer_energy_j[k]);
+        lua_setfield(L, -2, res->arch->buf[k].name);
+      }
+      lua_setfield(L, -2, "buffers");
+    }
+    lua_setfield(L, -2, rpt_breakdown_names[b]);
+  }
   lua_setfield(L, -2, "total");
   lua_createtable(L, (int)res->nlayers, 0);
   for (size_t i = 0; i < res->nlayers; i++) {

@@ -48,6 +48,11 @@ double cost_yield(cost_yield_model m, double area_mm2, double d0_per_cm2, double
 
 int cost_die(const cost_node *node, double area_mm2, cost_yield_model m, double d0_per_cm2,
              cost_die_result *out) {
+  return cost_die_ex(node, area_mm2, m, d0_per_cm2, COST_NEGBIN_ALPHA, 0, out);
+}
+
+int cost_die_ex(const cost_node *node, double area_mm2, cost_yield_model m, double d0_per_cm2,
+                double alpha, double yield_fixed, cost_die_result *out) {
   out->dies_per_wafer = out->yield = out->good_dies_per_wafer = 0;
   out->die_usd = out->good_die_usd = 0;
   if (!(area_mm2 > 0) || area_mm2 > COST_RETICLE_MM2) return DSE_ERR_INVALID;
@@ -55,7 +60,8 @@ int cost_die(const cost_node *node, double area_mm2, cost_yield_model m, double 
   if (dpw < 1) return DSE_ERR_INVALID;
   double d0 = d0_per_cm2 > 0 ? d0_per_cm2 : node->d0_per_cm2;
   out->dies_per_wafer = dpw;
-  out->yield = cost_yield(m, area_mm2, d0, COST_NEGBIN_ALPHA);
+  out->yield = yield_fixed > 0 ? yield_fixed
+                               : cost_yield(m, area_mm2, d0, alpha > 0 ? alpha : COST_NEGBIN_ALPHA);
   out->good_dies_per_wafer = dpw * out->yield;
   out->die_usd = node->wafer_usd / dpw;
   out->good_die_usd = node->wafer_usd / out->good_dies_per_wafer;
@@ -73,7 +79,8 @@ double cost_package_usd(cost_package p, double die_mm2, unsigned hbm_stacks) {
 int cost_unit(const cost_unit_in *in, cost_unit_out *out) {
   cost_unit_out z = {{0, 0, 0, 0, 0}, 0, 0, 0, 0, 0};
   *out = z;
-  int rc = cost_die(in->node, in->die_mm2, in->yield_model, in->d0_per_cm2, &out->die);
+  int rc = cost_die_ex(in->node, in->die_mm2, in->yield_model, in->d0_per_cm2, in->alpha,
+                       in->yield_fixed, &out->die);
   if (rc) return rc;
   out->die_usd = out->die.good_die_usd;
   out->memory_usd = in->memory_usd;

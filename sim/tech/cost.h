@@ -41,6 +41,12 @@ typedef struct cost_die_result {
 DSE_INTERNAL int cost_die(const cost_node *node, double area_mm2, cost_yield_model m,
                           double d0_per_cm2, cost_die_result *out);
 
+/* The same with the clustering alpha of the negative binomial (<= 0: 3)
+ * and a fixed yield (> 0: used instead of the model). */
+DSE_INTERNAL int cost_die_ex(const cost_node *node, double area_mm2, cost_yield_model m,
+                             double d0_per_cm2, double alpha, double yield_fixed,
+                             cost_die_result *out);
+
 /* Packaging: a flip-chip package on an organic substrate (GDDR, LPDDR,
  * DDR systems) or a 2.5D silicon interposer (HBM). */
 typedef enum { COST_PKG_ORGANIC, COST_PKG_INTERPOSER } cost_package;
@@ -60,6 +66,8 @@ typedef struct cost_unit_in {
   cost_package package;
   unsigned hbm_stacks; /* on the interposer */
   double volume;       /* units over which NRE is amortized; 0 = no NRE */
+  double alpha;        /* negative-binomial clustering; <= 0: 3 */
+  double yield_fixed;  /* > 0: this yield instead of the model's */
 } cost_unit_in;
 
 typedef struct cost_unit_out {

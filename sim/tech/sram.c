@@ -59,6 +59,11 @@ double sram_area(const sram_fit *f, double size_bytes, double nm) {
   return size_bytes / 1048576.0 * area_per_mb(f, nm);
 }
 
+double sram_leakage(double size_bytes, double nm, int lstp) {
+  double w = size_bytes / 1048576.0 * (lstp ? SRAM_LEAK_LSTP_W_PER_MB : SRAM_LEAK_HP_W_PER_MB);
+  return nm < 22 ? w * sqrt(nm / 22) * 0.79 : w;
+}
+
 int sram_fit_compute(sram_fit *f) {
   /* unknowns: log a, b, c, log k28, log k45, d (one linear least squares) */
   gsl_matrix *X = gsl_matrix_calloc(NPOINTS, 6);

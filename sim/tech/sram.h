@@ -37,4 +37,13 @@ DSE_INTERNAL double sram_read_energy(const sram_fit *f, double size_bytes, doubl
                                      double nm);
 DSE_INTERNAL double sram_area(const sram_fit *f, double size_bytes, double nm);
 
+/* Leakage (W) of an SRAM of size_bytes at node nm with CACTI's itrs-lstp
+ * cells (lstp = 1: the cells the energy fit uses) or itrs-hp cells, from
+ * the 22 nm runs (lstp: < 0.2 mW per 8 MB, so 25 uW/MB, an upper bound;
+ * hp: 309 mW per MB); below 22 nm x (node/22)^0.5 x 0.79 (Accelergy's
+ * CACTI rule for FinFETs); held at the 22 nm value above (no runs). */
+#define SRAM_LEAK_LSTP_W_PER_MB 25e-6
+#define SRAM_LEAK_HP_W_PER_MB 0.309
+DSE_INTERNAL double sram_leakage(double size_bytes, double nm, int lstp);
+
 #endif /* DSE_SRAM_H */

@@ -25,6 +25,7 @@ DSE_INTERNAL const tech_op *tech_op_find(const char *name);
 typedef struct tech_node {
   double nm;
   double energy_scale, area_scale;
+  double vdd; /* nominal core supply (V), for wire energy */
 } tech_node;
 
 DSE_INTERNAL const tech_node *tech_nodes(size_t *n);       /* coarsest first */
@@ -34,5 +35,11 @@ DSE_INTERNAL const tech_node *tech_node_find(double nm); /* NULL if unknown */
  * (mm^2) at 45 nm, or scaled to node (NULL = 45 nm). */
 DSE_INTERNAL double tech_mac_energy(dse_precision p, const tech_node *node);
 DSE_INTERNAL double tech_mac_area(dse_precision p, const tech_node *node);
+
+/* Energy (J) to move one bit one millimetre on a full-swing on-chip wire
+ * at node (NULL = 45 nm): C_eff x Vdd^2 with C_eff = 215 fF/mm, from
+ * 310 fJ/bit/mm at 130 nm and 1.2 V (docs/energy.md, "On-chip network"). */
+#define TECH_WIRE_F_PER_MM 215e-15
+DSE_INTERNAL double tech_wire_j_per_bit_mm(const tech_node *node);
 
 #endif /* DSE_TECH_H */

@@ -46,7 +46,22 @@ H.eq(r.layers[1].name, "conv1", "first layer")
 H.eq(r.arch.name, "tpu-v1", "result arch")
 H.eq(r.workload.batch, 4, "result batch")
 local eb = r.total.energy_breakdown_j
-H.near(eb.mac + eb.register + eb.vector + eb.sram + eb.dram, r.total.energy_j, 1e-12, "energy breakdown sums")
+H.near(eb.mac + eb.register + eb.noc + eb.vector + eb.sram + eb.dram + eb.static, r.total.energy_j, 1e-12,
+       "energy breakdown sums")
+local sb = 0
+for _, v in pairs(eb.buffers) do sb = sb + v end
+H.near(sb, eb.sram, 1e-12, "buffer energies sum to the SRAM part")
+H.check(eb.buffers.unified_buffer > 0 and eb.buffers.accumulators > 0, "energy per buffer")
+local eo = r.total.energy_by_operand_j
+H.near(eo.weight + eo.input + eo.output + eo.compute + eo.static, r.total.energy_j, 1e-12,
+       "energy by operand sums")
+H.check(eb.noc > 0 and eb.static > 0, "NoC and static energy counted")
+-- static energy is the leakage power over the latency
+H.near(eb.static, r.total.static_power_w * r.total.latency_s, 1e-9, "static = power x latency")
+local ab = r.total.area_breakdown_mm2
+H.near(ab.pe + ab.sram + ab.vector + ab.phy + ab.other, r.total.area_mm2, 1e-12, "area breakdown sums")
+local cb = r.total.cost_breakdown_usd
+H.near(cb.die + cb.memory + cb.package + cb.nre, r.total.cost_usd, 1e-12, "cost breakdown sums")
 H.near(r.total.throughput_inf_per_s, 4 / r.total.latency_s, 1e-12, "throughput = batch / latency")
 for _, l in ipairs(r.layers) do
   H.check(l.bound == "compute" or l.bound == "memory", "bound value")

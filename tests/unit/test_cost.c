@@ -1,5 +1,7 @@
 /* test_cost.c: the die cost model against the worked examples of
  * docs/cost.md (arithmetic anyone can redo with a calculator). */
+#include <math.h>
+
 #include "task.h"
 #include "tech/cost.h"
 
@@ -69,13 +71,24 @@ TEST_IMPL(cost_unit_breakdown) {
    * CoWoS-S with 5 stacks ($750 by construction), 1 M units sharing an
    * $18.1 M mask set: 549.8 + 1200 + 750 + 18.1 = $2517.9 */
   cost_unit_in in = {cost_node_find(5), 814, COST_YIELD_NEGBIN, 0.10, 80 * 15.0,
-                     COST_PKG_INTERPOSER, 5, 1e6};
+                     COST_PKG_INTERPOSER, 5, 1e6, 3, 0};
   cost_unit_out out;
   ASSERT_INT_EQ(cost_unit(&in, &out), 0);
   ASSERT_NEAR(out.die_usd, 549.8, 0.002);
   ASSERT_NEAR(out.package_usd, 750, 1e-12);
   ASSERT_NEAR(out.nre_usd, 18.1, 1e-12);
   ASSERT_NEAR(out.total_usd, out.die_usd + 1200 + 750 + 18.1, 1e-12);
+  /* a fixed yield replaces the model: 0.8 of 63.48 dies at $16,988 */
+  cost_die_result fx;
+  ASSERT_INT_EQ(cost_die_ex(cost_node_find(5), 814, COST_YIELD_NEGBIN, 0.10, 3, 0.8, &fx), 0);
+  ASSERT_NEAR(fx.yield, 0.8, 1e-12);
+  ASSERT_NEAR(fx.good_die_usd, 16988 / (fx.dies_per_wafer * 0.8), 1e-9);
+  /* clustering: alpha -> infinity tends to Poisson (0.443), alpha 1 is
+   * Seeds' 1 / (1 + AD) = 1 / 1.814 = 0.551 */
+  ASSERT_INT_EQ(cost_die_ex(cost_node_find(5), 814, COST_YIELD_NEGBIN, 0.10, 1, 0, &fx), 0);
+  ASSERT_NEAR(fx.yield, 1 / 1.814, 1e-9);
+  ASSERT_INT_EQ(cost_die_ex(cost_node_find(5), 814, COST_YIELD_NEGBIN, 0.10, 1e6, 0, &fx), 0);
+  ASSERT_NEAR(fx.yield, exp(-0.814), 1e-6);
   /* the same die on an organic package with GDDR: $21 of packaging */
   in.package = COST_PKG_ORGANIC;
   in.hbm_stacks = 0;

@@ -45,4 +45,6 @@
   X(tech_node_scaling)              \
   X(sram_fit_cacti)                 \
   X(tech_in_arch)                   \
-  X(area_tpu_v1)
+  X(area_tpu_v1)                    \
+  X(energy_exact_counts)            \
+  X(energy_tech_defaults)

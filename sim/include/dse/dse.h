@@ -211,6 +211,8 @@ typedef struct dse_sim_opts {
   const dse_mappings *mappings; /* borrowed; NULL = search every layer */
 } dse_sim_opts;
 
+#define DSE_MAX_BUFFERS 8 /* on-chip buffer levels an arch may have */
+
 /* Accesses at one storage level (level 2), per operand: 0 weight, 1 input,
  * 2 output; counts are elements. */
 typedef struct dse_level_access {
@@ -255,7 +257,16 @@ typedef struct dse_layer_result {
   dse_level_access *levels; /* owned by the result */
   char *mapping;            /* the loop nest, owned by the result */
   double energy_j, mac_energy_j, vector_energy_j, sram_energy_j, dram_energy_j;
-  double register_energy_j; /* level 2: PE register accesses */
+  double register_energy_j; /* PE register accesses (level 2) */
+  double noc_energy_j;      /* operands and partial sums between PEs */
+  double static_energy_j;   /* leakage over the layer's latency */
+  double buffer_energy_j[DSE_MAX_BUFFERS]; /* per arch buffer, arch order */
+  /* data movement by operand (registers, NoC, buffers, DRAM accesses);
+   * energy_j = these + MAC + vector + static + DRAM refresh/background */
+  double weight_energy_j, input_energy_j, output_energy_j;
+  /* the engines' inputs to that split: on-chip energy and DRAM bytes per
+   * operand (0 weight, 1 input, 2 output) */
+  double operand_onchip_energy_j[3], operand_dram_bytes[3];
   /* level 2 with a memory technology (dram: {preset}); zero otherwise */
   double dram_row_hit_rate;
   double dram_activate_energy_j, dram_rw_energy_j, dram_io_energy_j;
@@ -269,7 +280,10 @@ typedef struct dse_total_result {
   uint64_t input_bytes, weight_bytes, output_bytes;
   uint64_t footprint_bytes; /* DRAM: weights + KV cache + largest activations */
   double energy_j, mac_energy_j, vector_energy_j, sram_energy_j, dram_energy_j;
-  double register_energy_j;
+  double register_energy_j, noc_energy_j, static_energy_j;
+  double buffer_energy_j[DSE_MAX_BUFFERS];
+  double weight_energy_j, input_energy_j, output_energy_j;
+  double static_power_w; /* leakage power of the chip */
   double pj_per_mac;
   double power_w;    /* energy_j / latency_s */
   double tops_per_w; /* ops / energy_j, in 1e12 per joule */
@@ -285,7 +299,8 @@ typedef struct dse_total_result {
    * unit cost (good die + memory + package) */
   double area_mm2, area_pe_mm2, area_sram_mm2, area_vector_mm2, area_phy_mm2,
       area_other_mm2;
-  double cost_usd, cost_die_usd, cost_package_usd, usd_per_inf_per_s;
+  double cost_usd, cost_die_usd, cost_package_usd, cost_nre_usd, usd_per_inf_per_s;
+  double die_yield, dies_per_wafer;
 } dse_total_result;
 
 typedef struct dse_result {
