@@ -13,7 +13,7 @@ run "$DSE" simm; expect_code 2 "unknown command"; expect_err "did you mean 'sim'
 # list
 run "$DSE" list; expect_code 0 list; expect_out "tpu-v1" list; expect_out "resnet50" list
 run "$DSE" list archs; expect_code 0 "list archs"
-[ "$OUT" = "$(printf 'edge-npu\nnpu-gddr6\nnpu-gddr7\nnpu-hbm2e\nnpu-hbm2e-dram\nnpu-hbm3\nnpu-lpddr5x\ntpu-v1')" ] && ok || bad "list archs: $OUT"
+[ "$OUT" = "$(printf 'edge-npu\neyeriss\nnpu-gddr6\nnpu-gddr7\nnpu-hbm2e\nnpu-hbm2e-dram\nnpu-hbm3\nnpu-lpddr5x\ntpu-v1')" ] && ok || bad "list archs: $OUT"
 run "$DSE" list workloads; expect_out "llama2_7b" "list workloads"
 run "$DSE" list gpus; expect_code 2 "list gpus"
 

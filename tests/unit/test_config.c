@@ -119,7 +119,7 @@ TEST_IMPL(presets) {
   dse_arch *none = NULL;
   ASSERT_INT_EQ(dse_arch_load(ctx, "tpu-v2", &none), DSE_ERR_NOTFOUND);
   ASSERT_CONTAINS(t_first_diag(ctx), "unknown arch preset 'tpu-v2'; did you mean 'tpu-v1'?");
-  ASSERT_CONTAINS(t_first_diag(ctx), "edge-npu, npu-gddr6, npu-gddr7, npu-hbm2e, npu-hbm2e-dram, npu-hbm3, npu-lpddr5x, tpu-v1");
+  ASSERT_CONTAINS(t_first_diag(ctx), "edge-npu, eyeriss, npu-gddr6, npu-gddr7, npu-hbm2e, npu-hbm2e-dram, npu-hbm3, npu-lpddr5x, tpu-v1");
   dse_ctx_clear_diags(ctx);
   dse_workload *wl = NULL;
   ASSERT_INT_EQ(dse_workload_load(ctx, "resnet51", NULL, 0, &wl), DSE_ERR_NOTFOUND);

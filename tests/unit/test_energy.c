@@ -127,3 +127,33 @@ TEST_IMPL(energy_tech_defaults) {
   dse_ctx_free(ctx);
   return 0;
 }
+
+/* The Eyeriss-like preset on AlexNet's conv layers, batch 4, against the
+ * chip's published 34.7 frames/s and 278 mW (8.0 mJ per frame on chip;
+ * Chen et al., JSSC 2017).  docs/energy.md explains the gap: dse has no
+ * row-stationary dataflow, no PE scratchpads and no clock tree, so its
+ * on-chip energy is a lower bound (about a third). */
+TEST_IMPL(energy_eyeriss_alexnet) {
+  dse_ctx *ctx = t_ctx();
+  dse_arch *a = t_arch(ctx, "eyeriss");
+  ASSERT_INT_EQ((long long)(a->rows * a->cols), 168);
+  /* 16-bit MAC at 65 nm: (4 x 0.2 + 0.1) pJ x 1.2407 */
+  ASSERT_NEAR(a->mac_energy_j, 0.9e-12 * 1.2407, 1e-9);
+  dse_workload *wl = t_wl(ctx, "alexnet_conv", "batch", "4", NULL, NULL);
+  dse_result *res = NULL;
+  ASSERT_INT_EQ(dse_simulate(ctx, a, wl, NULL, &res), 0);
+  const dse_total_result *t = &res->total;
+  ASSERT_U64_EQ(t->macs, 4ull * 665784864);
+  const double fps = t->throughput_inf_per_s;
+  const double onchip_mj = (t->energy_j - t->dram_energy_j) / 4 * 1e3;
+  fprintf(stderr, "Eyeriss-like, AlexNet conv b4: %.1f frames/s (published 34.7), on chip "
+                  "%.2f mJ/frame = %.0f mW (published 8.0 mJ, 278 mW), with DRAM %.2f mJ\n",
+          fps, onchip_mj, onchip_mj * fps, t->energy_j / 4 * 1e3);
+  ASSERT_NEAR(fps, 34.7, 0.15);
+  ASSERT(onchip_mj > 0.25 * 8.0 && onchip_mj < 8.0);
+  dse_result_free(res);
+  dse_workload_free(wl);
+  dse_arch_free(a);
+  dse_ctx_free(ctx);
+  return 0;
+}

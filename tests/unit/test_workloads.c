@@ -50,6 +50,12 @@ TEST_IMPL(zoo_cnn_totals) {
     ASSERT_U64_EQ(t.weights, nets[i].weights);
     dse_workload_free(wl);
   }
+  /* Eyeriss's benchmark: AlexNet's conv layers, "666 M MACs" */
+  dse_workload *conv = t_wl(ctx, "alexnet_conv", NULL, NULL, NULL, NULL);
+  totals tc = sum(conv);
+  ASSERT_U64_EQ(tc.macs, 665784864ull);
+  ASSERT_U64_EQ(tc.weights, 2332704ull);
+  dse_workload_free(conv);
   dse_workload *alex = t_wl(ctx, "alexnet", NULL, NULL, NULL, NULL);
   ASSERT_U64_EQ(find(alex, "conv1")->macs, 105415200ull);
   ASSERT_U64_EQ(find(alex, "conv2")->macs, 223948800ull);

@@ -47,4 +47,5 @@
   X(tech_in_arch)                   \
   X(area_tpu_v1)                    \
   X(energy_exact_counts)            \
-  X(energy_tech_defaults)
+  X(energy_tech_defaults)           \
+  X(energy_eyeriss_alexnet)
