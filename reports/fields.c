@@ -110,6 +110,7 @@ const rpt_field rpt_total_fields[] = {
     TF(area_sram_mm2, DBL, "technology: on-chip buffer area"),
     TF(area_vector_mm2, DBL, "technology: vector unit area"),
     TF(area_phy_mm2, DBL, "technology: memory PHY area"),
+    TF(area_controller_mm2, DBL, "technology: memory controller area"),
     TF(area_other_mm2, DBL, "technology: control, host I/O and wiring"),
     TF(cost_usd, DBL, "technology: unit cost (good die + memory + package)"),
     TF(cost_die_usd, DBL, "technology: cost per good die"),
@@ -160,6 +161,7 @@ size_t rpt_breakdown(const dse_total_result *t, int which, rpt_part out[RPT_MAX_
       PART("sram", t->area_sram_mm2);
       PART("vector", t->area_vector_mm2);
       PART("phy", t->area_phy_mm2);
+      PART("controller", t->area_controller_mm2);
       PART("other", t->area_other_mm2);
       break;
     case RPT_COST:

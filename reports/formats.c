@@ -265,14 +265,19 @@ void rpt_result_table(const dse_result *res, core_buf *out) {
                   (unsigned long long)t->macs, b1, b5, b4, 100.0 * t->utilization,
                   b2, b3, t->pj_per_mac, t->compute_bound_layers,
                   t->memory_bound_layers);
+  char nre[48] = "", stat[32];
+  si(t->static_power_w, "W", stat, sizeof stat);
+  if (t->cost_nre_usd > 0) snprintf(nre, sizeof nre, ", masks $%.0f", t->cost_nre_usd);
   if (t->area_mm2 > 0) /* a technology node: silicon and money */
-    core_buf_printf(out, "silicon: %.1f mm^2 at %g nm (PE array %.1f, buffers %.1f, vector %.2f, "
-                         "memory PHYs %.1f, other %.1f); unit cost $%.0f (die $%.0f, package "
-                         "$%.0f, memory $%.0f), $%.3g per inf/s; %.3g W, %.3g TOPS/W\n",
+    core_buf_printf(out, "silicon: %.1f mm^2 at %g nm (PE array %.1f, buffers %.1f, vector %.1f, "
+                         "memory PHYs %.1f + controllers %.1f, other %.1f), yield %.2f; unit cost "
+                         "$%.0f (die $%.0f, package $%.0f, memory $%.0f%s), $%.3g per inf/s; "
+                         "%.3g W (static %s), %.3g TOPS/W\n",
                     t->area_mm2, res->arch->node_nm, t->area_pe_mm2, t->area_sram_mm2,
-                    t->area_vector_mm2, t->area_phy_mm2, t->area_other_mm2, t->cost_usd,
-                    t->cost_die_usd, t->cost_package_usd, t->memory_cost_usd,
-                    t->usd_per_inf_per_s, t->power_w, t->tops_per_w);
+                    t->area_vector_mm2, t->area_phy_mm2, t->area_controller_mm2,
+                    t->area_other_mm2, t->die_yield, t->cost_usd, t->cost_die_usd,
+                    t->cost_package_usd, t->memory_cost_usd, nre, t->usd_per_inf_per_s,
+                    t->power_w, stat, t->tops_per_w);
   if (res->arch->mem) { /* a memory technology: how the DRAM fared */
     const dram_spec *m = res->arch->mem;
     char cap[32], e[32], ea[32], erw[32], eio[32], eref[32], ebg[32];

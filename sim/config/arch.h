@@ -31,7 +31,7 @@ typedef struct arch_buffer {
 
 /* Die area by part, mm^2 (tech/area.c); all zero without a node. */
 typedef struct arch_area {
-  double pe, sram, vector, phy, other, total;
+  double pe, sram, vector, phy, controller, other, total;
 } arch_area;
 
 struct dse_arch {

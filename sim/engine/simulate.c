@@ -508,6 +508,7 @@ int dse_simulate(dse_ctx *ctx, const dse_arch *arch, const dse_workload *wl,
     t->area_sram_mm2 = area.sram;
     t->area_vector_mm2 = area.vector;
     t->area_phy_mm2 = area.phy;
+    t->area_controller_mm2 = area.controller;
     t->area_other_mm2 = area.other;
     const int hbm = arch->mem && strncmp(arch->mem->standard, "hbm", 3) == 0;
     cost_unit_in ci = {cost_node_find(arch->node_nm),

@@ -1,10 +1,25 @@
 /* area.c: die area from the technology library (docs/cost.md). */
 #include "tech/area.h"
 
+#include <math.h>
 #include <string.h>
 
 #include "tech/sram.h"
 #include "tech/tech.h"
+
+double area_density_mtr(double nm) {
+  static const struct { double nm, mtr; } k[] = {{28, 15.3}, {16, 28.9}, {7, 96.3}, {5, 138.2}};
+  const tech_node *n = tech_node_find(nm);
+  if (!n) return 0;
+  size_t best = 0;
+  for (size_t i = 1; i < sizeof k / sizeof *k; i++)
+    if (fabs(log(k[i].nm / nm)) < fabs(log(k[best].nm / nm))) best = i;
+  return k[best].mtr * tech_node_find(k[best].nm)->area_scale / n->area_scale;
+}
+
+double area_controller_mtr(const char *standard, double dq_bits) {
+  return strncmp(standard, "hbm", 3) == 0 ? 552.7 * dq_bits / 1024 : 90.4 * dq_bits / 32;
+}
 
 int area_of(const dse_arch *a, const sram_fit *fit, area_breakdown *out) {
   memset(out, 0, sizeof(*out));
@@ -20,14 +35,20 @@ int area_of(const dse_arch *a, const sram_fit *fit, area_breakdown *out) {
   out->pe = pes * tech_mac_area(a->precision, node) * AREA_K_PE;
   for (size_t i = 0; i < a->nbuf; i++)
     out->sram += sram_area(fit, a->buf[i].size_bytes, node->nm) * AREA_K_SRAM;
-  out->vector = (double)a->vector_lanes * tech_mac_area(a->precision, node) * AREA_K_PE;
+  out->vector = (double)a->vector_lanes * tech_mac_area(a->precision, node) * AREA_K_VEC;
   /* memory PHYs do not shrink with the node (LLMCompass); a plain channel
    * names no technology, so its PHY is not counted */
   out->phy = a->mem ? a->mem->f[DF_PHY_AREA] * a->mem_units : 0;
+  /* their controllers do */
+  if (a->mem)
+    out->controller = area_controller_mtr(a->mem->standard,
+                                          dram_pchs_per_unit(a->mem) * a->mem->f[DF_WIDTH] *
+                                              a->mem_units) /
+                      area_density_mtr(node->nm);
   const double datapath = out->pe + out->sram + out->vector;
   /* control, host I/O and wiring: the rest of a TPU-like die (its DDR3
    * PHYs, 3%, are counted again in phy: a small double count) */
   out->other = datapath / AREA_DATAPATH_SHARE - datapath;
-  out->total = datapath + out->other + out->phy;
+  out->total = datapath + out->other + out->phy + out->controller;
   return 0;
 }

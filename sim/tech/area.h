@@ -10,11 +10,22 @@
  * TPU v1 floorplan (MXU 24%, Unified Buffer 29% of 331 mm^2). */
 #define AREA_K_PE 9.87
 #define AREA_K_SRAM 2.72
+/* A vector lane = K_VEC bare MACs: calibrated on TPU v1's activation
+ * pipeline (6% of 331 mm^2 for 256 lanes). */
+#define AREA_K_VEC 632.0
 /* The datapath (PEs, buffers, vector unit) is 67% of the TPU v1 die; I/O
  * (PHYs included) 10%; control 2%; the rest is wiring and whitespace. */
 #define AREA_DATAPATH_SHARE 0.67
 
 typedef arch_area area_breakdown;
+
+/* Logic transistor density (MTr/mm^2) at node nm: TTM/CSET's figures
+ * (28, 16, 7, 5 nm), others from the nearest by the area scaling. */
+DSE_INTERNAL double area_density_mtr(double nm);
+/* Memory-controller transistors (millions) for a memory technology:
+ * LLMCompass's 552.7 M per 1024-bit HBM2e stack interface, 90.4 M per
+ * 32-bit DDR5 channel for the others, by data pins. */
+DSE_INTERNAL double area_controller_mtr(const char *standard, double dq_bits);
 
 /* Area of a with a technology node; 0 when the arch names no node (the
  * arch loader stores it in a->area).  fit: the SRAM fit when the caller

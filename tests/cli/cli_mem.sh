@@ -71,5 +71,5 @@ expect_out '"dram_row_hit_rate"' "row hit rate in json"
 expect_out '"memory_cost_usd"' "memory cost in json"
 run "$DSE" sim npu-gddr7 alexnet; expect_out "memory: 12 x gddr7-28000 (gddr7), 24 GiB, \$120; row hits" "memory line in the table"
 expect_out "silicon: " "silicon line in the table"
-run "$DSE" sim tpu-v1 alexnet; expect_out "silicon: 287.8 mm^2 at 28 nm (PE array 79.4" "TPU v1 area in the table"
+run "$DSE" sim tpu-v1 alexnet; expect_out "silicon: 317.0 mm^2 at 28 nm (PE array 79.4" "TPU v1 area in the table"
 finish

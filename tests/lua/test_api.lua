@@ -59,7 +59,7 @@ H.check(eb.noc > 0 and eb.static > 0, "NoC and static energy counted")
 -- static energy is the leakage power over the latency
 H.near(eb.static, r.total.static_power_w * r.total.latency_s, 1e-9, "static = power x latency")
 local ab = r.total.area_breakdown_mm2
-H.near(ab.pe + ab.sram + ab.vector + ab.phy + ab.other, r.total.area_mm2, 1e-12, "area breakdown sums")
+H.near(ab.pe + ab.sram + ab.vector + ab.phy + ab.controller + ab.other, r.total.area_mm2, 1e-12, "area breakdown sums")
 local cb = r.total.cost_breakdown_usd
 H.near(cb.die + cb.memory + cb.package + cb.nre, r.total.cost_usd, 1e-12, "cost breakdown sums")
 H.near(r.total.throughput_inf_per_s, 4 / r.total.latency_s, 1e-12, "throughput = batch / latency")

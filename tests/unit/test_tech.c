@@ -142,7 +142,9 @@ TEST_IMPL(area_tpu_v1) {
   ASSERT_NEAR(ab.pe / ab.total, 0.24, 0.2);
   ASSERT_NEAR(ub / ab.total, 0.29, 0.2);
   ASSERT_NEAR(acc / ab.total, 0.06, 0.25);
-  ASSERT_NEAR(ab.total, ab.pe + ab.sram + ab.vector + ab.phy + ab.other, 1e-12);
+  ASSERT_NEAR(ab.total, ab.pe + ab.sram + ab.vector + ab.phy + ab.controller + ab.other, 1e-12);
+  /* the vector unit: calibrated on the activation pipeline's 6% of 331 */
+  ASSERT_NEAR(ab.vector, 0.06 * 331, 0.01);
   /* in results: area, and unit cost = good die (28 nm, node D0) + $21
    * organic package (DDR3 is a plain channel: no memory price) */
   dse_workload *wl = t_wl(ctx, "resnet50", NULL, NULL, NULL, NULL);
@@ -167,6 +169,17 @@ TEST_IMPL(area_tpu_v1) {
   dse_arch_free(big);
   dse_arch_free(big2);
   dse_workload_free(wl);
+  /* memory controllers scale with the node (LLMCompass): 5 HBM3 stacks of
+   * 1024 data pins at 552.7 M transistors each, 96.3 MTr/mm^2 at 7 nm;
+   * 12 GDDR7 x32 devices at 90.4 M per 32 pins */
+  dse_arch *h3 = t_arch(ctx, "npu-hbm3");
+  ASSERT_NEAR(h3->area.controller, 5 * 552.7 / 96.3, 1e-9);
+  dse_arch_free(h3);
+  dse_arch *g7 = t_arch(ctx, "npu-gddr7");
+  ASSERT_NEAR(g7->area.controller, 12 * 90.4 / 96.3, 1e-9);
+  dse_arch_free(g7);
+  ASSERT_NEAR(area_density_mtr(28), 15.3, 1e-12);
+  ASSERT_NEAR(area_density_mtr(3), 138.2 * 0.042 / 0.0252, 1e-9);
   /* no node, no area */
   dse_arch *plain = t_arch_yaml(ctx,
       "name: p\nclock: 1 GHz\npe_array: {rows: 8, cols: 8, dataflow: weight_stationary, "

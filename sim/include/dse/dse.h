@@ -298,7 +298,7 @@ typedef struct dse_total_result {
   /* with technology: {node} (zero otherwise): die area and its parts, and
    * unit cost (good die + memory + package) */
   double area_mm2, area_pe_mm2, area_sram_mm2, area_vector_mm2, area_phy_mm2,
-      area_other_mm2;
+      area_controller_mm2, area_other_mm2;
   double cost_usd, cost_die_usd, cost_package_usd, cost_nre_usd, usd_per_inf_per_s;
   double die_yield, dies_per_wafer;
 } dse_total_result;
