@@ -163,6 +163,96 @@ local function roofline_svg(r, title)
   return table.concat(o, "\n")
 end
 
+-- Energy per inference against unit cost (or die area without a node):
+-- every feasible point grey, the Pareto front in blue.  log-log.
+local function tradeoff_svg(rs, front, title)
+  local xk = "cost_usd"
+  local pts = {}
+  for _, r in ipairs(rs) do
+    if r.feasible ~= false then pts[#pts + 1] = r end
+  end
+  if #pts == 0 then return nil end
+  if (pts[1].total.cost_usd or 0) <= 0 then xk = "area_mm2" end
+  if (pts[1].total[xk] or 0) <= 0 then return nil end
+  local function xv(r) return r.total[xk] end
+  local function yv(r) return r.total.energy_j / r.workload.batch end
+  local xmin, xmax, ymin, ymax = math.huge, 0, math.huge, 0
+  for _, r in ipairs(pts) do
+    xmin, xmax = math.min(xmin, xv(r)), math.max(xmax, xv(r))
+    ymin, ymax = math.min(ymin, yv(r)), math.max(ymax, yv(r))
+  end
+  local x0, x1 = 10 ^ math.floor(math.log(xmin, 10)), 10 ^ math.ceil(math.log(xmax * 1.0001, 10))
+  local y0, y1 = 10 ^ math.floor(math.log(ymin, 10)), 10 ^ math.ceil(math.log(ymax * 1.0001, 10))
+  local W, H, L, T, R_, B = 720, 400, 80, 30, 30, 50
+  local pw, ph = W - L - R_, H - T - B
+  local function X(v) return L + pw * math.log(v / x0, 10) / math.log(x1 / x0, 10) end
+  local function Y(v) return T + ph * (1 - math.log(v / y0, 10) / math.log(y1 / y0, 10)) end
+  local o = {}
+  o[#o + 1] = string.format('<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" font-family="sans-serif" font-size="12">', W, H)
+  o[#o + 1] = string.format('<rect width="%d" height="%d" fill="white"/>', W, H)
+  o[#o + 1] = string.format('<text x="%d" y="18" font-size="14">%s</text>', L, esc(title))
+  local d = x0
+  while d <= x1 * 1.0001 do
+    o[#o + 1] = string.format('<line x1="%.1f" y1="%d" x2="%.1f" y2="%d" stroke="#ddd"/><text x="%.1f" y="%d" text-anchor="middle">%s</text>',
+      X(d), T, X(d), T + ph, X(d), T + ph + 16, xk == "cost_usd" and string.format("$%g", d) or string.format("%g", d))
+    d = d * 10
+  end
+  d = y0
+  while d <= y1 * 1.0001 do
+    o[#o + 1] = string.format('<line x1="%d" y1="%.1f" x2="%d" y2="%.1f" stroke="#ddd"/><text x="%d" y="%.1f" text-anchor="end">%s</text>',
+      L, Y(d), L + pw, Y(d), L - 6, Y(d) + 4, si(d, "J"))
+    d = d * 10
+  end
+  o[#o + 1] = string.format('<rect x="%d" y="%d" width="%d" height="%d" fill="none" stroke="black"/>', L, T, pw, ph)
+  o[#o + 1] = string.format('<text x="%d" y="%d" text-anchor="middle">%s</text>', L + pw / 2, H - 10,
+    xk == "cost_usd" and "unit cost (good die + memory + package)" or "die area (mm^2)")
+  local on = {}
+  for _, r in ipairs(front) do on[r] = true end
+  for _, r in ipairs(pts) do
+    if not on[r] then
+      o[#o + 1] = string.format('<circle cx="%.1f" cy="%.1f" r="3" fill="#999" fill-opacity="0.5"><title>%s</title></circle>',
+        X(xv(r)), Y(yv(r)), esc(r.arch.name))
+    end
+  end
+  for _, r in ipairs(front) do
+    o[#o + 1] = string.format('<circle cx="%.1f" cy="%.1f" r="4.5" fill="#1f5fbf"><title>%s: %s per inference, %s, %s</title></circle>',
+      X(xv(r)), Y(yv(r)), esc(r.arch.name), si(yv(r), "J"), si(r.total.latency_s, "s"),
+      xk == "cost_usd" and string.format("$%.0f", xv(r)) or string.format("%.1f mm^2", xv(r)))
+  end
+  o[#o + 1] = string.format('<text x="%d" y="%d" fill="#1f5fbf">Pareto front</text><text x="%d" y="%d" fill="#999">other feasible points</text>',
+    L + 10, T + 16, L + 110, T + 16)
+  o[#o + 1] = "</svg>\n"
+  return table.concat(o, "\n")
+end
+
+-- Where the energy, the area and the money go, per Pareto point.
+local function breakdown_section(out, front, keys)
+  local e_parts = { "mac", "register", "noc", "sram", "dram", "vector", "static" }
+  local h = { "arch" }
+  for _, k in ipairs(keys) do h[#h + 1] = "`" .. k .. "`" end
+  out[#out + 1] = "| " .. table.concat(h, " | ") .. " | energy/inf | " .. table.concat(e_parts, " | ") ..
+    " | weight / input / output | area mm^2: PE / SRAM / vector / PHY+ctrl / other | cost: die / memory / package |"
+  out[#out + 1] = "|" .. string.rep(" --- |", #h + #e_parts + 4)
+  for _, r in ipairs(front) do
+    local t = r.total
+    local eb, eo = t.energy_breakdown_j, t.energy_by_operand_j
+    local cells = { r.arch.name }
+    for _, k in ipairs(keys) do cells[#cells + 1] = cell(r.point and r.point[k]) end
+    cells[#cells + 1] = si(t.energy_j / r.workload.batch, "J")
+    for _, k in ipairs(e_parts) do
+      cells[#cells + 1] = string.format("%.0f%%", 100 * (eb[k] or 0) / t.energy_j)
+    end
+    cells[#cells + 1] = string.format("%.0f / %.0f / %.0f%%", 100 * eo.weight / t.energy_j,
+      100 * eo.input / t.energy_j, 100 * eo.output / t.energy_j)
+    local ab, cb = t.area_breakdown_mm2, t.cost_breakdown_usd
+    cells[#cells + 1] = (t.area_mm2 or 0) > 0 and string.format("%.1f / %.1f / %.1f / %.1f / %.1f",
+      ab.pe, ab.sram, ab.vector, ab.phy + ab.controller, ab.other) or "-"
+    cells[#cells + 1] = (t.cost_usd or 0) > 0 and string.format("$%.0f / $%.0f / $%.0f",
+      cb.die, cb.memory, cb.package) or "-"
+    out[#out + 1] = "| " .. table.concat(cells, " | ") .. " |"
+  end
+end
+
 local function roofline_section(out, r)
   local a = r.arch
   out[#out + 1] = string.format(
@@ -235,14 +325,27 @@ return function(opts)
         out[#out + 1] = "- `" .. r.arch.name .. "`: " .. r.reason
       end
     end
+    local dir = path:match("^(.-)[^/]*$")
+    local slug = w:gsub("[^%w]+", "-"):gsub("%-$", "")
     if #front > 0 then
+      out[#out + 1] = ""
+      out[#out + 1] = "### Energy, area and cost (Pareto points; docs/energy.md, docs/cost.md)"
+      out[#out + 1] = ""
+      local tsvg = tradeoff_svg(rs, front, w .. ": energy per inference vs unit cost")
+      if tsvg then
+        local name = "tradeoff-" .. slug .. ".svg"
+        dse.write_text(dir .. name, tsvg)
+        out[#out + 1] = "![energy vs cost of " .. w .. "](" .. name .. ")"
+        out[#out + 1] = ""
+      end
+      breakdown_section(out, front, keys)
       out[#out + 1] = ""
       out[#out + 1] = "### Roofline position of each layer (fastest Pareto point)"
       out[#out + 1] = ""
       local svg = roofline_svg(front[1], w .. " on " .. front[1].arch.name)
       if svg then
-        local dir, base = path:match("^(.-)([^/]*)$")
-        local name = "roofline-" .. w:gsub("[^%w]+", "-"):gsub("%-$", "") .. ".svg"
+        local base = nil
+        local name = "roofline-" .. slug .. ".svg"
         dse.write_text(dir .. name, svg)
         out[#out + 1] = "![roofline of " .. w .. "](" .. name .. ")"
         out[#out + 1] = ""
