@@ -72,4 +72,21 @@ expect_out '"memory_cost_usd"' "memory cost in json"
 run "$DSE" sim npu-gddr7 alexnet; expect_out "memory: 12 x gddr7-28000 (gddr7), 24 GiB, \$120; row hits" "memory line in the table"
 expect_out "silicon: " "silicon line in the table"
 run "$DSE" sim tpu-v1 alexnet; expect_out "silicon: 317.0 mm^2 at 28 nm (PE array 79.4" "TPU v1 area in the table"
+
+# a die over the reticle: exit 2, located at technology.node, nothing written
+cat > "$TMP/big.yaml" <<'YAML'
+name: big
+clock: 1 GHz
+pe_array: {rows: 1024, cols: 1024, dataflow: weight_stationary, precision: fp32}
+dram: {bandwidth: 100 GB/s, energy: 5 pJ/bit, capacity: 8 GiB}
+technology: {node: 28 nm}
+YAML
+run "$DSE" sim "$TMP/big.yaml" alexnet --format json -o "$TMP/big.json"; expect_code 2 "die over the reticle"
+expect_err "big.yaml:5:20: error: technology.node: arch 'big' needs a" "reticle error located"
+expect_err "beyond the 858 mm^2 reticle" "reticle reason"
+expect_no_file "$TMP/big.json" "reticle: no output"
+# cost keys: NRE and a fixed yield show in the table
+run "$DSE" sim "$SRC/tests/data/cost-keys.yaml" alexnet; expect_code 0 "cost keys"
+expect_out "yield 0.50;" "fixed yield in the table"
+expect_out "masks \$" "NRE in the table"
 finish

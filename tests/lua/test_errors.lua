@@ -75,6 +75,19 @@ H.check(small[1].reason:find("buffer 'accumulators' (1 B", 1, true), "tiny buffe
 H.eq(small[2].feasible, true, "64 B accumulators: fewer PEs")
 H.check(small[2].total.latency_s > small[3].total.latency_s * 4, "64 B accumulators are slow")
 H.eq(small[3].feasible, true, "2 MiB accumulators feasible")
+-- a die over the reticle: an infeasible point with the reason; yields and
+-- energies out of range are errors at the path
+local big = dse.sweep { arch = "tpu-v1", workload = "alexnet", fidelity = "analytic",
+  grid = { ["pe_array.rows"] = { 256, 1024 }, ["pe_array.cols"] = { 1024 } } }
+H.eq(big[1].feasible, true, "256 x 1024 fits the reticle")
+H.eq(big[2].feasible, false, "1024 x 1024 at 28 nm does not")
+H.check(big[2].reason:find("beyond the 858 mm^2 reticle", 1, true), "reticle reason")
+H.raises(function() tpu:with { cost = { yield = 1.5 } } end, "cost.yield: a yield is a fraction in (0, 1] (got '1.5')", "yield > 1")
+H.raises(function() tpu:with { ["buffers.1.update_energy"] = "-2 pJ" } end, "buffers[1].update_energy: must be positive", "negative update energy")
+local vol = tpu:with { cost = { volume = 100000 } }
+local rv = dse.simulate(vol, "alexnet", { fidelity = "analytic" })
+H.near(rv.total.cost_nre_usd, 1.2e6 / 100000, 1e-12, "28 nm mask set over 100k units")
+H.near(rv.total.cost_breakdown_usd.nre, 12, 1e-12, "nre in the cost breakdown")
 -- a CSV whose first row is infeasible still has the result layout
 local csv = H.tmpname(".csv")
 dse.write_csv(csv, rs)
