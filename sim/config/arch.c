@@ -64,7 +64,7 @@ static const char *const k_yield_models[] = {"negative_binomial", "poisson", "mu
                                              NULL};
 static const char *const k_pe_keys[] = {"rows", "cols", "dataflow",
                                         "precision", "mac_energy",
-                                        "register_energy", "hop_energy",
+                                        "registers", "register_energy", "hop_energy",
                                         "double_buffered", NULL};
 static const char *const k_buf_keys[] = {"name", "size", "bandwidth",
                                          "read_bandwidth", "write_bandwidth",
@@ -106,6 +106,10 @@ static void buf_energy(cfg *c, const yt_node *map, const char *path,
     else
       *out = v;
   }
+}
+
+double arch_register_energy(double mac_j, double bytes) {
+  return mac_j * pow(bytes / ARCH_RF_REF_BYTES, ARCH_RF_EXP);
 }
 
 /* A per-element energy (register_energy) or per-bit one (hop_energy,
@@ -373,12 +377,19 @@ int arch_from_doc(dse_ctx *ctx, yt_doc *doc, dse_arch **out) {
                       : arch_default_mac_energy(a->precision),
                  1e-18, 1e-9,
                  &a->mac_energy_j, NULL);
-    /* a register access costs about a MAC (Eyeriss's normalized RF
-     * energy); one hop is a wire one PE pitch long (docs/energy.md) */
+    /* PE registers: an access costs a MAC at Eyeriss's 0.5 KB register
+     * file, scaled with capacity like SRAM (KB^0.52); one hop is a wire
+     * one PE pitch long into the next PE's input latch (docs/energy.md) */
     const double bits = dse_precision_bits(a->precision);
-    pe_energy(&c, pe, "register_energy", bits, a->mac_energy_j, &a->reg_j);
+    a->reg_given = yt_get(pe, "registers") != NULL;
+    cfg_quantity(&c, pe, "pe_array", "registers", 0, UNIT_BIT(UNIT_BYTES),
+                 (a->pe_double_buffered ? 2 : 1) * bits / 8, 0.5, 1e6, &a->reg_bytes, NULL);
+    pe_energy(&c, pe, "register_energy", bits, arch_register_energy(a->mac_energy_j, a->reg_bytes),
+              &a->reg_j);
     const double pitch_mm = sqrt(tech_mac_area(a->precision, node) * AREA_K_PE);
-    pe_energy(&c, pe, "hop_energy", 1, tech_wire_j_per_bit_mm(node) * pitch_mm,
+    pe_energy(&c, pe, "hop_energy", 1,
+              tech_wire_j_per_bit_mm(node) * pitch_mm +
+                  arch_register_energy(a->mac_energy_j, bits / 8) / bits,
               &a->hop_j_per_bit);
   }
 
@@ -430,6 +441,9 @@ int arch_from_doc(dse_ctx *ctx, yt_doc *doc, dse_arch **out) {
    * technology.static_power gives the chip's */
   for (size_t i = 0; i < a->nbuf; i++)
     a->static_w += sram_leakage(a->buf[i].size_bytes, node ? node->nm : 45, a->sram_lstp);
+  if (a->reg_given) /* PE register files as SRAM cells */
+    a->static_w += sram_leakage((double)(a->rows * a->cols) * a->reg_bytes,
+                                node ? node->nm : 45, a->sram_lstp);
   if (tech && tech->kind == YT_MAP)
     cfg_quantity(&c, tech, "technology", "static_power", 0, UNIT_BIT(UNIT_WATTS), a->static_w,
                  0, 1e5, &a->static_w, NULL);

@@ -47,6 +47,8 @@ struct dse_arch {
   arch_area area;      /* computed once at load */
   double mac_energy_j;
   int mac_energy_defaulted;
+  double reg_bytes;      /* PE register storage (pe_array.registers) */
+  int reg_given;         /* ... written in the arch (then its area counts) */
   double reg_j;          /* PE register access of one element */
   double hop_j_per_bit;  /* one bit across one PE pitch (on-chip network) */
   double static_w;       /* leakage: SRAM cells, or technology.static_power */
@@ -99,6 +101,13 @@ static inline double arch_buffer_cycles(const arch_buffer *b, double rd, double 
   }
   return (rd + wr) / b->bw_bytes_per_cycle;
 }
+
+/* Register-file access energy of a PE holding `bytes`: a MAC's energy at
+ * Eyeriss's 0.5 KB register file (ISCA 2016: RF access = 1 MAC), scaled by
+ * capacity^0.52 like the CACTI SRAM fit (docs/energy.md). */
+#define ARCH_RF_REF_BYTES 512.0
+#define ARCH_RF_EXP 0.52
+DSE_INTERNAL double arch_register_energy(double mac_j, double bytes);
 
 /* Default MAC energy per precision (45 nm, see docs/model.md). */
 DSE_INTERNAL double arch_default_mac_energy(dse_precision p);

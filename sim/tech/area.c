@@ -33,6 +33,9 @@ int area_of(const dse_arch *a, const sram_fit *fit, area_breakdown *out) {
   }
   const double pes = (double)(a->rows * a->cols);
   out->pe = pes * tech_mac_area(a->precision, node) * AREA_K_PE;
+  /* register files written in the arch (K_PE already holds TPU-like
+   * registers of an element or two) */
+  if (a->reg_given) out->pe += pes * sram_area(fit, a->reg_bytes, node->nm) * AREA_K_SRAM;
   for (size_t i = 0; i < a->nbuf; i++)
     out->sram += sram_area(fit, a->buf[i].size_bytes, node->nm) * AREA_K_SRAM;
   out->vector = (double)a->vector_lanes * tech_mac_area(a->precision, node) * AREA_K_VEC;

@@ -112,10 +112,18 @@ TEST_IMPL(energy_tech_defaults) {
   ASSERT(sram_leakage(8.0 * 1048576, 22, 1) < 0.2e-3 * 1.0001);
   dse_ctx *ctx = t_ctx();
   dse_arch *a = t_arch(ctx, "tpu-v1"); /* 28 nm, int8 */
-  /* pitch = sqrt(419 um^2 x 0.293 x 9.87) = 34.8 um; 0.9 V */
+  /* a hop: pitch = sqrt(419 um^2 x 0.293 x 9.87) = 34.8 um of wire at
+   * 0.9 V, into a 1-byte latch costing MAC x (1/512)^0.52 */
   const double pitch = sqrt(419e-6 * 0.293 * 9.87);
-  ASSERT_NEAR(a->hop_j_per_bit, 215e-15 * 0.81 * pitch, 1e-9);
-  ASSERT_NEAR(a->reg_j, a->mac_energy_j, 0);
+  const double latch = a->mac_energy_j * pow(1.0 / 512, 0.52);
+  ASSERT_NEAR(a->hop_j_per_bit, 215e-15 * 0.81 * pitch + latch / 8, 1e-9);
+  /* the double-buffered weight register: 2 bytes, MAC x (2/512)^0.52 =
+   * 0.056 MACs; Eyeriss's 0.5 KB register file costs one MAC */
+  ASSERT_NEAR(a->reg_j, a->mac_energy_j * pow(2.0 / 512, 0.52), 1e-12);
+  ASSERT_NEAR(a->reg_j / a->mac_energy_j, 0.0558, 0.01);
+  dse_arch *ey = t_arch(ctx, "eyeriss");
+  ASSERT_NEAR(ey->reg_j, ey->mac_energy_j * pow(520.0 / 512, 0.52), 1e-12); /* 1.008 MACs */
+  dse_arch_free(ey);
   /* 28 MiB of LSTP SRAM (weight FIFO aside) leak under a milliwatt */
   ASSERT(a->static_w > 0 && a->static_w < 1e-3);
   dse_arch *hp = t_arch_with(ctx, a, "technology.sram_cells", "hp");
