@@ -167,15 +167,21 @@ end
 -- every feasible point grey, the Pareto front in blue.  log-log.
 local function tradeoff_svg(rs, front, title)
   local xk = "cost_usd"
+  local function ok(v) return type(v) == "number" and v > 0 and v < math.huge end
+  local function yv(r) return r.total.energy_j / r.workload.batch end
+  -- unit cost when every feasible point has one, else die area; points
+  -- without the quantity (no node) are left out
+  local has_cost = true
+  for _, r in ipairs(rs) do
+    if r.feasible ~= false and not ok(r.total.cost_usd) then has_cost = false end
+  end
+  if not has_cost then xk = "area_mm2" end
+  local function xv(r) return r.total[xk] end
   local pts = {}
   for _, r in ipairs(rs) do
-    if r.feasible ~= false then pts[#pts + 1] = r end
+    if r.feasible ~= false and ok(xv(r)) and ok(yv(r)) then pts[#pts + 1] = r end
   end
   if #pts == 0 then return nil end
-  if (pts[1].total.cost_usd or 0) <= 0 then xk = "area_mm2" end
-  if (pts[1].total[xk] or 0) <= 0 then return nil end
-  local function xv(r) return r.total[xk] end
-  local function yv(r) return r.total.energy_j / r.workload.batch end
   local xmin, xmax, ymin, ymax = math.huge, 0, math.huge, 0
   for _, r in ipairs(pts) do
     xmin, xmax = math.min(xmin, xv(r)), math.max(xmax, xv(r))
@@ -214,10 +220,12 @@ local function tradeoff_svg(rs, front, title)
         X(xv(r)), Y(yv(r)), esc(r.arch.name))
     end
   end
+  local shown = {}
+  for _, r in ipairs(pts) do shown[r] = true end
   for _, r in ipairs(front) do
-    o[#o + 1] = string.format('<circle cx="%.1f" cy="%.1f" r="4.5" fill="#1f5fbf"><title>%s: %s per inference, %s, %s</title></circle>',
+    if shown[r] then o[#o + 1] = string.format('<circle cx="%.1f" cy="%.1f" r="4.5" fill="#1f5fbf"><title>%s: %s per inference, %s, %s</title></circle>',
       X(xv(r)), Y(yv(r)), esc(r.arch.name), si(yv(r), "J"), si(r.total.latency_s, "s"),
-      xk == "cost_usd" and string.format("$%.0f", xv(r)) or string.format("%.1f mm^2", xv(r)))
+      xk == "cost_usd" and string.format("$%.0f", xv(r)) or string.format("%.1f mm^2", xv(r))) end
   end
   o[#o + 1] = string.format('<text x="%d" y="%d" fill="#1f5fbf">Pareto front</text><text x="%d" y="%d" fill="#999">other feasible points</text>',
     L + 10, T + 16, L + 110, T + 16)
@@ -231,7 +239,7 @@ local function breakdown_section(out, front, keys)
   local h = { "arch" }
   for _, k in ipairs(keys) do h[#h + 1] = "`" .. k .. "`" end
   out[#out + 1] = "| " .. table.concat(h, " | ") .. " | energy/inf | " .. table.concat(e_parts, " | ") ..
-    " | weight / input / output | area mm^2: PE / SRAM / vector / PHY+ctrl / other | cost: die / memory / package |"
+    " | weight / input / output | area mm^2: PE / SRAM / vector / PHY+ctrl / other | cost: die / memory / package / NRE |"
   out[#out + 1] = "|" .. string.rep(" --- |", #h + #e_parts + 4)
   for _, r in ipairs(front) do
     local t = r.total
@@ -247,8 +255,8 @@ local function breakdown_section(out, front, keys)
     local ab, cb = t.area_breakdown_mm2, t.cost_breakdown_usd
     cells[#cells + 1] = (t.area_mm2 or 0) > 0 and string.format("%.1f / %.1f / %.1f / %.1f / %.1f",
       ab.pe, ab.sram, ab.vector, ab.phy + ab.controller, ab.other) or "-"
-    cells[#cells + 1] = (t.cost_usd or 0) > 0 and string.format("$%.0f / $%.0f / $%.0f",
-      cb.die, cb.memory, cb.package) or "-"
+    cells[#cells + 1] = (t.cost_usd or 0) > 0 and string.format("$%.0f / $%.0f / $%.0f / $%.0f",
+      cb.die, cb.memory, cb.package, cb.nre) or "-"
     out[#out + 1] = "| " .. table.concat(cells, " | ") .. " |"
   end
 end

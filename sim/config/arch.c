@@ -112,10 +112,10 @@ double arch_register_energy(double mac_j, double bytes) {
   return mac_j * pow(bytes / ARCH_RF_REF_BYTES, ARCH_RF_EXP);
 }
 
-/* A per-element energy (register_energy) or per-bit one (hop_energy,
- * elem_bits 1): "x pJ" per access or "x pJ/bit". */
+/* A per-element energy (register_energy) or, per_bit, a per-bit one
+ * (hop_energy): "x pJ" per element access or hop, or "x pJ/bit". */
 static void pe_energy(cfg *c, const yt_node *pe, const char *key, double elem_bits,
-                      double def, double *out) {
+                      int per_bit, double def, double *out) {
   double v;
   unit_kind k;
   int rc = cfg_quantity(c, pe, "pe_array", key, 0,
@@ -123,7 +123,9 @@ static void pe_energy(cfg *c, const yt_node *pe, const char *key, double elem_bi
                         1e-9, &v, &k);
   if (rc == 1)
     *out = def;
-  else if (rc == 0)
+  else if (rc == 0 && per_bit) /* stored per bit: "x pJ" is per element */
+    *out = k == UNIT_JOULES_PER_BIT ? v : v / elem_bits;
+  else if (rc == 0) /* stored per element */
     *out = k == UNIT_JOULES_PER_BIT ? v * elem_bits : v;
 }
 
@@ -218,8 +220,10 @@ static void load_cost(cfg *c, const yt_node *n, const tech_node *node, dse_arch 
   const yt_node *y = yt_get(n, "yield");
   if (cfg_quantity(c, n, "cost", "yield", 0, UNIT_BIT(UNIT_NONE), 0, -1e9, 1e9,
                    &a->yield_fixed, NULL) == 0 &&
-      !(a->yield_fixed > 0 && a->yield_fixed <= 1)) {
-    cfg_error(c, y, "cost.yield", "a yield is a fraction in (0, 1] (got '%s')", y->str);
+      !(a->yield_fixed >= 1e-4 && a->yield_fixed <= 1)) {
+    cfg_error(c, y, "cost.yield", "a yield is a fraction in (0, 1] (got '%s'%s)", y->str,
+              a->yield_fixed > 0 && a->yield_fixed < 1e-4 ? ": below 1e-4, no die would pay"
+                                                          : "");
     a->yield_fixed = 0;
   }
   cfg_quantity(c, n, "cost", "volume", 0, UNIT_BIT(UNIT_NONE), 0, 1, 1e12, &a->volume, NULL);
@@ -383,11 +387,11 @@ int arch_from_doc(dse_ctx *ctx, yt_doc *doc, dse_arch **out) {
     const double bits = dse_precision_bits(a->precision);
     a->reg_given = yt_get(pe, "registers") != NULL;
     cfg_quantity(&c, pe, "pe_array", "registers", 0, UNIT_BIT(UNIT_BYTES),
-                 (a->pe_double_buffered ? 2 : 1) * bits / 8, 0.5, 1e6, &a->reg_bytes, NULL);
-    pe_energy(&c, pe, "register_energy", bits, arch_register_energy(a->mac_energy_j, a->reg_bytes),
-              &a->reg_j);
+                 (a->pe_double_buffered ? 2 : 1) * bits / 8, 1, 1e6, &a->reg_bytes, NULL);
+    pe_energy(&c, pe, "register_energy", bits, 0,
+              arch_register_energy(a->mac_energy_j, a->reg_bytes), &a->reg_j);
     const double pitch_mm = sqrt(tech_mac_area(a->precision, node) * AREA_K_PE);
-    pe_energy(&c, pe, "hop_energy", 1,
+    pe_energy(&c, pe, "hop_energy", bits, 1,
               tech_wire_j_per_bit_mm(node) * pitch_mm +
                   arch_register_energy(a->mac_energy_j, bits / 8) / bits,
               &a->hop_j_per_bit);

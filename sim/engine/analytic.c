@@ -203,7 +203,7 @@ void eng_eval_layer(const eng_prep *p, const dse_workload *wl,
     for (int o = 0; o < 3; o++) {
       const double n = o == so ? st_bytes / (bits / 8.0) * ((double)a->rows + 1) / 2 * hop
                                : (double)l->macs * hop;
-      use.opd_j[o] += n;
+      use.opd_j[o == 0 ? ob : o] += n; /* slot 0 is the second operand */
       r->noc_energy_j += n;
     }
   } else {

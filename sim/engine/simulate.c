@@ -283,8 +283,10 @@ static int eval_cycle(dse_ctx *ctx, const dse_arch *a, const dse_workload *wl,
   {
     const int st = sys_stationary(h.df);
     const double hop = a->hop_j_per_bit * bytes * 8;
+    int up = 1; /* output drains go to the first level above that keeps outputs */
+    while (up < top && !(h.lv[up].holds & (1u << OPD_O))) up++;
     const double loads = (double)r->levels[0].fills[st] +
-                         (st == OPD_O ? (double)r->levels[1].updates[OPD_O] : 0);
+                         (st == OPD_O ? (double)r->levels[up].updates[OPD_O] : 0);
     r->noc_energy_j = 0;
     for (int o = 0; o < OPD_COUNT; o++) {
       const double n = o == st ? loads * ((double)h.rows + 1) / 2 * hop * scale
@@ -292,6 +294,11 @@ static int eval_cycle(dse_ctx *ctx, const dse_arch *a, const dse_workload *wl,
       r->operand_onchip_energy_j[o] += n;
       r->noc_energy_j += n;
     }
+  }
+  if (!l->b_is_weight) { /* a matmul's second operand is an activation */
+    r->operand_onchip_energy_j[OPD_I] += r->operand_onchip_energy_j[OPD_W];
+    r->operand_dram_bytes[OPD_I] += r->operand_dram_bytes[OPD_W];
+    r->operand_onchip_energy_j[OPD_W] = r->operand_dram_bytes[OPD_W] = 0;
   }
   r->dram_energy_j = a->mem && dm ? r->dram_activate_energy_j + r->dram_rw_energy_j +
                                          r->dram_io_energy_j
@@ -359,6 +366,21 @@ int dse_simulate(dse_ctx *ctx, const dse_arch *arch, const dse_workload *wl,
               arch->name, area.total, arch->node_nm, area.pe, area.sram,
               area.total - area.pe - area.sram, COST_RETICLE_MM2);
     return DSE_ERR_INFEASIBLE;
+  }
+  /* ... and a die of which no wafer yields one good copy cannot be sold */
+  if (area.total > 0) {
+    cost_die_result cd;
+    const cost_node *cn = cost_node_find(arch->node_nm);
+    if (cn && cost_die_ex(cn, area.total, (cost_yield_model)arch->yield_model, arch->d0_per_cm2,
+                          arch->nb_alpha, arch->yield_fixed, &cd) == 0 &&
+        !(cd.good_dies_per_wafer >= 1)) {
+      core_diag(ctx, arch->node_mark.file, arch->node_mark.line, arch->node_mark.col,
+                "technology.node: arch '%s': a %.0f mm^2 die at %g nm yields %.3g good dies per "
+                "wafer (%.0f dies, yield %.3g): fewer than one",
+                arch->name, area.total, arch->node_nm, cd.good_dies_per_wafer, cd.dies_per_wafer,
+                cd.yield);
+      return DSE_ERR_INFEASIBLE;
+    }
   }
   eng_footprint fp;
   eng_footprint_of(wl, arch->precision, &fp);

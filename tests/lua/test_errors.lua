@@ -88,6 +88,41 @@ local vol = tpu:with { cost = { volume = 100000 } }
 local rv = dse.simulate(vol, "alexnet", { fidelity = "analytic" })
 H.near(rv.total.cost_nre_usd, 1.2e6 / 100000, 1e-12, "28 nm mask set over 100k units")
 H.near(rv.total.cost_breakdown_usd.nre, 12, 1e-12, "nre in the cost breakdown")
+-- a yield that leaves no good die: an error for a fixed yield, an infeasible
+-- point for a model (Poisson at 100 defects/cm^2)
+H.raises(function() tpu:with { cost = { yield = 1e-5 } } end, "below 1e-4", "yield too small")
+local dead = dse.sweep { arch = tpu, workload = "alexnet", fidelity = "analytic",
+  grid = { cost = { { yield_model = "poisson", defect_density = 100 }, { yield_model = "murphy" } } } }
+H.eq(dead[1].feasible, false, "no good die: infeasible")
+H.check(dead[1].reason:find("good dies per wafer", 1, true), "no good die: reason")
+H.eq(dead[2].feasible, true, "murphy at the node's D0")
+-- output-stationary NoC energy does not depend on the order buffers are listed in
+local os1 = tpu:with { ["pe_array.dataflow"] = "output_stationary" }
+local os2 = os1:with { buffers = {
+  { name = "accumulators", size = "4 MiB", bandwidth = "1024 B/cycle", holds = { "output" } },
+  { name = "weight_fifo", size = "256 KiB", bandwidth = "256 B/cycle", holds = { "weight" } },
+  { name = "unified_buffer", size = "24 MiB", bandwidth = "512 B/cycle", holds = { "input", "output" } } } }
+H.near(dse.simulate(os1, "alexnet").total.noc_energy_j, dse.simulate(os2, "alexnet").total.noc_energy_j,
+  1e-12, "OS NoC energy independent of buffer order")
+-- hop_energy: "x pJ" is per element hop, "x pJ/bit" per bit (int8: 8x)
+local e_el = dse.simulate(tpu:with { ["pe_array.hop_energy"] = "1 pJ" }, "alexnet", { fidelity = "analytic" })
+local e_bit = dse.simulate(tpu:with { ["pe_array.hop_energy"] = "1 pJ/bit" }, "alexnet", { fidelity = "analytic" })
+H.near(e_bit.total.noc_energy_j, 8 * e_el.total.noc_energy_j, 1e-12, "hop energy per element vs per bit")
+-- a report mixing archs with and without a node still renders (the chart
+-- falls back to die area and skips the node-less point)
+local mini = dse.arch { name = "mini", clock = "1 GHz",
+  pe_array = { rows = 64, cols = 64, dataflow = "weight_stationary", precision = "int8" },
+  buffers = { { name = "sram", size = "4 MiB", bandwidth = "256 B/cycle" } },
+  dram = { bandwidth = "100 GB/s", energy = "1 pJ/bit", capacity = "8 GiB" } }
+local mixed = { dse.simulate(tpu, "alexnet", { fidelity = "analytic" }),
+                dse.simulate(mini, "alexnet", { fidelity = "analytic" }) }
+local rdir = H.tmpname("") .. ".d"
+dse.mkdir(rdir)
+dse.report { path = rdir .. "/report.md", results = mixed }
+local rep = H.read(rdir .. "/report.md")
+H.check(rep:find("tradeoff-", 1, true) ~= nil, "mixed report has its chart")
+for _, f in ipairs { "report.md", "tradeoff-alexnet.svg", "roofline-alexnet.svg" } do os.remove(rdir .. "/" .. f) end
+os.remove(rdir)
 -- a CSV whose first row is infeasible still has the result layout
 local csv = H.tmpname(".csv")
 dse.write_csv(csv, rs)

@@ -165,3 +165,34 @@ TEST_IMPL(energy_eyeriss_alexnet) {
   dse_ctx_free(ctx);
   return 0;
 }
+
+/* A matmul's operands are both activations: no weight energy at either
+ * fidelity (GPT-2 decode's attention), while its gemms have some. */
+TEST_IMPL(energy_matmul_operands) {
+  dse_ctx *ctx = t_ctx();
+  dse_arch *a = t_arch(ctx, "npu-hbm3");
+  dse_workload *wl = t_wl(ctx, "gpt2", "phase", "decode", "seq", "256");
+  for (int fid = 0; fid < 2; fid++) {
+    dse_sim_opts o = {fid ? DSE_FIDELITY_CYCLE : DSE_FIDELITY_ANALYTIC, DSE_OBJ_LATENCY, 0, NULL};
+    dse_result *res = NULL;
+    ASSERT_INT_EQ(dse_simulate(ctx, a, wl, &o, &res), 0);
+    size_t mm = 0, gemm = 0;
+    for (size_t i = 0; i < res->nlayers; i++) {
+      const dse_layer_result *r = &res->layers[i];
+      if (r->type == DSE_LAYER_MATMUL) {
+        ASSERT(r->weight_energy_j == 0);
+        ASSERT(r->input_energy_j > 0);
+        mm++;
+      } else if (r->type == DSE_LAYER_GEMM) {
+        ASSERT(r->weight_energy_j > 0);
+        gemm++;
+      }
+    }
+    ASSERT(mm > 0 && gemm > 0);
+    dse_result_free(res);
+  }
+  dse_workload_free(wl);
+  dse_arch_free(a);
+  dse_ctx_free(ctx);
+  return 0;
+}

@@ -48,4 +48,5 @@
   X(area_tpu_v1)                    \
   X(energy_exact_counts)            \
   X(energy_tech_defaults)           \
-  X(energy_eyeriss_alexnet)
+  X(energy_eyeriss_alexnet)         \
+  X(energy_matmul_operands)
