@@ -99,11 +99,40 @@ local function esc(s)
   return (tostring(s):gsub("[&<>\"]", { ["&"] = "&amp;", ["<"] = "&lt;", [">"] = "&gt;", ['"'] = "&quot;" }))
 end
 
+-- The frame of a log-log chart: the SVG header and title, a grid line
+-- and label per decade of [x0, x1] x [y0, y1], the plot box and the x-axis
+-- label.  f = {W, H, L, T, R, B, x0, x1, y0, y1, title, xlabel, xfmt, yfmt}
+-- (xfmt, yfmt format a tick value).  Returns the output lines and the
+-- value-to-pixel maps X and Y.
+local function loglog_frame(f)
+  local pw, ph = f.W - f.L - f.R, f.H - f.T - f.B
+  local function X(v) return f.L + pw * math.log(v / f.x0, 10) / math.log(f.x1 / f.x0, 10) end
+  local function Y(v) return f.T + ph * (1 - math.log(v / f.y0, 10) / math.log(f.y1 / f.y0, 10)) end
+  local o = {}
+  o[#o + 1] = string.format('<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" font-family="sans-serif" font-size="12">', f.W, f.H)
+  o[#o + 1] = string.format('<rect width="%d" height="%d" fill="white"/>', f.W, f.H)
+  o[#o + 1] = string.format('<text x="%d" y="18" font-size="14">%s</text>', f.L, esc(f.title))
+  local d = f.x0
+  while d <= f.x1 * 1.0001 do
+    o[#o + 1] = string.format('<line x1="%.1f" y1="%d" x2="%.1f" y2="%d" stroke="#ddd"/><text x="%.1f" y="%d" text-anchor="middle">%s</text>',
+      X(d), f.T, X(d), f.T + ph, X(d), f.T + ph + 16, f.xfmt(d))
+    d = d * 10
+  end
+  d = f.y0
+  while d <= f.y1 * 1.0001 do
+    o[#o + 1] = string.format('<line x1="%d" y1="%.1f" x2="%d" y2="%.1f" stroke="#ddd"/><text x="%d" y="%.1f" text-anchor="end">%s</text>',
+      f.L, Y(d), f.L + pw, Y(d), f.L - 6, Y(d) + 4, f.yfmt(d))
+    d = d * 10
+  end
+  o[#o + 1] = string.format('<rect x="%d" y="%d" width="%d" height="%d" fill="none" stroke="black"/>', f.L, f.T, pw, ph)
+  o[#o + 1] = string.format('<text x="%d" y="%d" text-anchor="middle">%s</text>', f.L + pw / 2, f.H - 10, f.xlabel)
+  return o, X, Y
+end
+
 -- A log-log roofline chart (SVG) of every MAC layer of result r.
 local function roofline_svg(r, title)
   local a = r.arch
-  local W, H, L, T, R_, B = 720, 440, 70, 30, 40, 50
-  local pw, ph = W - L - R_, H - T - B
+  local W, H, L, T = 720, 440, 70, 30
   local pts, imin, imax = {}, math.huge, 0
   for _, l in ipairs(r.layers) do
     if l.macs > 0 and l.intensity_ops_per_byte > 0 and l.latency_s > 0 then
@@ -119,27 +148,11 @@ local function roofline_svg(r, title)
   local peak = a.peak_ops_per_s
   local y1 = 10 ^ math.ceil(math.log(peak * 1.5, 10))
   local y0 = 10 ^ math.floor(math.log(math.min(peak / 1e4, a.dram_bandwidth_bytes_per_s * x0), 10))
-  local function X(v) return L + pw * (math.log(v, 10) - math.log(x0, 10)) / (math.log(x1, 10) - math.log(x0, 10)) end
-  local function Y(v) return T + ph * (1 - (math.log(v, 10) - math.log(y0, 10)) / (math.log(y1, 10) - math.log(y0, 10))) end
-  local o = {}
-  o[#o + 1] = string.format('<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" font-family="sans-serif" font-size="12">', W, H)
-  o[#o + 1] = string.format('<rect width="%d" height="%d" fill="white"/>', W, H)
-  o[#o + 1] = string.format('<text x="%d" y="18" font-size="14">%s</text>', L, esc(title))
-  -- grid and axes (decades)
-  local d = x0
-  while d <= x1 * 1.0001 do
-    o[#o + 1] = string.format('<line x1="%.1f" y1="%d" x2="%.1f" y2="%d" stroke="#ddd"/><text x="%.1f" y="%d" text-anchor="middle">%g</text>',
-      X(d), T, X(d), T + ph, X(d), T + ph + 16, d)
-    d = d * 10
-  end
-  d = y0
-  while d <= y1 * 1.0001 do
-    o[#o + 1] = string.format('<line x1="%d" y1="%.1f" x2="%d" y2="%.1f" stroke="#ddd"/><text x="%d" y="%.1f" text-anchor="end">%s</text>',
-      L, Y(d), L + pw, Y(d), L - 6, Y(d) + 4, si(d, "OPS"))
-    d = d * 10
-  end
-  o[#o + 1] = string.format('<rect x="%d" y="%d" width="%d" height="%d" fill="none" stroke="black"/>', L, T, pw, ph)
-  o[#o + 1] = string.format('<text x="%d" y="%d" text-anchor="middle">operational intensity (ops per DRAM byte)</text>', L + pw / 2, H - 10)
+  local o, X, Y = loglog_frame { W = W, H = H, L = L, T = T, R = 40, B = 50,
+    x0 = x0, x1 = x1, y0 = y0, y1 = y1, title = title,
+    xlabel = "operational intensity (ops per DRAM byte)",
+    xfmt = function(d) return string.format("%g", d) end,
+    yfmt = function(d) return si(d, "OPS") end }
   -- the roof: bandwidth slope up to the ridge, then the compute peak
   local xs = math.max(x0, y0 / a.dram_bandwidth_bytes_per_s)
   o[#o + 1] = string.format('<polyline fill="none" stroke="#c00" stroke-width="2" points="%.1f,%.1f %.1f,%.1f %.1f,%.1f"/>',
@@ -189,29 +202,13 @@ local function tradeoff_svg(rs, front, title)
   end
   local x0, x1 = 10 ^ math.floor(math.log(xmin, 10)), 10 ^ math.ceil(math.log(xmax * 1.0001, 10))
   local y0, y1 = 10 ^ math.floor(math.log(ymin, 10)), 10 ^ math.ceil(math.log(ymax * 1.0001, 10))
-  local W, H, L, T, R_, B = 720, 400, 80, 30, 30, 50
-  local pw, ph = W - L - R_, H - T - B
-  local function X(v) return L + pw * math.log(v / x0, 10) / math.log(x1 / x0, 10) end
-  local function Y(v) return T + ph * (1 - math.log(v / y0, 10) / math.log(y1 / y0, 10)) end
-  local o = {}
-  o[#o + 1] = string.format('<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" font-family="sans-serif" font-size="12">', W, H)
-  o[#o + 1] = string.format('<rect width="%d" height="%d" fill="white"/>', W, H)
-  o[#o + 1] = string.format('<text x="%d" y="18" font-size="14">%s</text>', L, esc(title))
-  local d = x0
-  while d <= x1 * 1.0001 do
-    o[#o + 1] = string.format('<line x1="%.1f" y1="%d" x2="%.1f" y2="%d" stroke="#ddd"/><text x="%.1f" y="%d" text-anchor="middle">%s</text>',
-      X(d), T, X(d), T + ph, X(d), T + ph + 16, xk == "cost_usd" and string.format("$%g", d) or string.format("%g", d))
-    d = d * 10
-  end
-  d = y0
-  while d <= y1 * 1.0001 do
-    o[#o + 1] = string.format('<line x1="%d" y1="%.1f" x2="%d" y2="%.1f" stroke="#ddd"/><text x="%d" y="%.1f" text-anchor="end">%s</text>',
-      L, Y(d), L + pw, Y(d), L - 6, Y(d) + 4, si(d, "J"))
-    d = d * 10
-  end
-  o[#o + 1] = string.format('<rect x="%d" y="%d" width="%d" height="%d" fill="none" stroke="black"/>', L, T, pw, ph)
-  o[#o + 1] = string.format('<text x="%d" y="%d" text-anchor="middle">%s</text>', L + pw / 2, H - 10,
-    xk == "cost_usd" and "unit cost (good die + memory + package)" or "die area (mm^2)")
+  local L, T = 80, 30
+  local cost = xk == "cost_usd"
+  local o, X, Y = loglog_frame { W = 720, H = 400, L = L, T = T, R = 30, B = 50,
+    x0 = x0, x1 = x1, y0 = y0, y1 = y1, title = title,
+    xlabel = cost and "unit cost (good die + memory + package)" or "die area (mm^2)",
+    xfmt = function(d) return string.format(cost and "$%g" or "%g", d) end,
+    yfmt = function(d) return si(d, "J") end }
   local on = {}
   for _, r in ipairs(front) do on[r] = true end
   for _, r in ipairs(pts) do
@@ -225,7 +222,7 @@ local function tradeoff_svg(rs, front, title)
   for _, r in ipairs(front) do
     if shown[r] then o[#o + 1] = string.format('<circle cx="%.1f" cy="%.1f" r="4.5" fill="#1f5fbf"><title>%s: %s per inference, %s, %s</title></circle>',
       X(xv(r)), Y(yv(r)), esc(r.arch.name), si(yv(r), "J"), si(r.total.latency_s, "s"),
-      xk == "cost_usd" and string.format("$%.0f", xv(r)) or string.format("%.1f mm^2", xv(r))) end
+      cost and string.format("$%.0f", xv(r)) or string.format("%.1f mm^2", xv(r))) end
   end
   o[#o + 1] = string.format('<text x="%d" y="%d" fill="#1f5fbf">Pareto front</text><text x="%d" y="%d" fill="#999">other feasible points</text>',
     L + 10, T + 16, L + 110, T + 16)
