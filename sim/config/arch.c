@@ -229,6 +229,28 @@ static void load_cost(cfg *c, const yt_node *n, const tech_node *node, dse_arch 
   cfg_quantity(c, n, "cost", "volume", 0, UNIT_BIT(UNIT_NONE), 0, 1, 1e12, &a->volume, NULL);
 }
 
+/* Memory cost and, with a node, the unit cost (docs/cost.md): everything
+ * in them is fixed by the arch, so they are computed once here.  A die
+ * beyond the reticle leaves cost_ok 0 (the simulation reports it). */
+static void arch_cost(dse_arch *a) {
+  /* $/GB applies to binary gigabytes: an 8 Gb die is sold as 1 GB */
+  a->memory_usd = a->mem ? a->dram_capacity / 1073741824.0 * a->mem->f[DF_COST_PER_GB] : 0;
+  const cost_node *cn = a->area.total > 0 ? cost_node_find(a->node_nm) : NULL;
+  if (!cn) return;
+  const int hbm = a->mem && strncmp(a->mem->standard, "hbm", 3) == 0;
+  cost_unit_in ci = {cn,
+                     a->area.total,
+                     (cost_yield_model)a->yield_model,
+                     a->d0_per_cm2,
+                     a->memory_usd,
+                     hbm ? COST_PKG_INTERPOSER : COST_PKG_ORGANIC,
+                     hbm ? a->mem_units : 0,
+                     a->volume,
+                     a->nb_alpha,
+                     a->yield_fixed};
+  a->cost_ok = cost_unit(&ci, &a->cost) == 0;
+}
+
 static void load_dram_plain(cfg *c, const yt_node *dram, dse_arch *a) {
   cfg_check_keys(c, dram, "dram", k_dram_keys);
   cfg_string(c, dram, "dram", "type", 0, "", &a->dram_type);
@@ -456,6 +478,7 @@ int arch_from_doc(dse_ctx *ctx, yt_doc *doc, dse_arch **out) {
 
   if (!c.nerr && area_of(a, node ? &fit : NULL, &a->area))
     cfg_error(&c, root, "technology", "out of memory");
+  if (!c.nerr) arch_cost(a);
 
 done:
   if (c.nerr) {

@@ -5,6 +5,7 @@
 #include "config/ytree.h"
 #include "core/core.h"
 #include "mem/dram.h"
+#include "tech/cost.h"
 
 #define ARCH_MAX_BUFFERS DSE_MAX_BUFFERS /* <= NEST_MAX_LEVELS - 2 */
 
@@ -45,6 +46,9 @@ struct dse_arch {
   double node_nm;      /* technology.node, 0 when not given */
   arch_mark node_mark; /* where technology.node is written */
   arch_area area;      /* computed once at load */
+  double memory_usd;   /* DRAM: capacity x the preset's $/GB (0 for a plain channel) */
+  cost_unit_out cost;  /* unit cost, computed once at load when cost_ok */
+  int cost_ok;         /* a node, and a die within the reticle */
   double mac_energy_j;
   int mac_energy_defaulted;
   double reg_bytes;      /* PE register storage (pe_array.registers) */

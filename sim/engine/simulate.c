@@ -368,19 +368,14 @@ int dse_simulate(dse_ctx *ctx, const dse_arch *arch, const dse_workload *wl,
     return DSE_ERR_INFEASIBLE;
   }
   /* ... and a die of which no wafer yields one good copy cannot be sold */
-  if (area.total > 0) {
-    cost_die_result cd;
-    const cost_node *cn = cost_node_find(arch->node_nm);
-    if (cn && cost_die_ex(cn, area.total, (cost_yield_model)arch->yield_model, arch->d0_per_cm2,
-                          arch->nb_alpha, arch->yield_fixed, &cd) == 0 &&
-        !(cd.good_dies_per_wafer >= 1)) {
-      core_diag(ctx, arch->node_mark.file, arch->node_mark.line, arch->node_mark.col,
-                "technology.node: arch '%s': a %.0f mm^2 die at %g nm yields %.3g good dies per "
-                "wafer (%.0f dies, yield %.3g): fewer than one",
-                arch->name, area.total, arch->node_nm, cd.good_dies_per_wafer, cd.dies_per_wafer,
-                cd.yield);
-      return DSE_ERR_INFEASIBLE;
-    }
+  if (arch->cost_ok && !(arch->cost.die.good_dies_per_wafer >= 1)) {
+    const cost_die_result *cd = &arch->cost.die;
+    core_diag(ctx, arch->node_mark.file, arch->node_mark.line, arch->node_mark.col,
+              "technology.node: arch '%s': a %.0f mm^2 die at %g nm yields %.3g good dies per "
+              "wafer (%.0f dies, yield %.3g): fewer than one",
+              arch->name, area.total, arch->node_nm, cd->good_dies_per_wafer, cd->dies_per_wafer,
+              cd->yield);
+    return DSE_ERR_INFEASIBLE;
   }
   eng_footprint fp;
   eng_footprint_of(wl, arch->precision, &fp);
@@ -506,9 +501,8 @@ int dse_simulate(dse_ctx *ctx, const dse_arch *arch, const dse_workload *wl,
   dram_memo_free(&dmemo);
   if (arch->mem) {
     t->dram_row_hit_rate = t->dram_bytes ? t->dram_row_hit_rate / (double)t->dram_bytes : 0;
-    /* $/GB applies to binary gigabytes: an 8 Gb die is sold as 1 GB */
-    t->memory_cost_usd = arch->dram_capacity / 1073741824.0 * arch->mem->f[DF_COST_PER_GB];
   }
+  t->memory_cost_usd = arch->memory_usd;
   t->memory_capacity_bytes = arch->dram_capacity;
   t->footprint_bytes = fp.total;
   t->latency_s = (double)t->cycles / arch->clock_hz;
@@ -532,26 +526,15 @@ int dse_simulate(dse_ctx *ctx, const dse_arch *arch, const dse_workload *wl,
     t->area_phy_mm2 = area.phy;
     t->area_controller_mm2 = area.controller;
     t->area_other_mm2 = area.other;
-    const int hbm = arch->mem && strncmp(arch->mem->standard, "hbm", 3) == 0;
-    cost_unit_in ci = {cost_node_find(arch->node_nm),
-                       area.total,
-                       (cost_yield_model)arch->yield_model,
-                       arch->d0_per_cm2,
-                       t->memory_cost_usd,
-                       hbm ? COST_PKG_INTERPOSER : COST_PKG_ORGANIC,
-                       hbm ? arch->mem_units : 0,
-                       arch->volume,
-                       arch->nb_alpha,
-                       arch->yield_fixed};
-    cost_unit_out co;
-    if (ci.node && cost_unit(&ci, &co) == 0) {
-      t->cost_usd = co.total_usd;
-      t->cost_die_usd = co.die_usd;
-      t->cost_package_usd = co.package_usd;
-      t->cost_nre_usd = co.nre_usd;
-      t->die_yield = co.die.yield;
-      t->dies_per_wafer = co.die.dies_per_wafer;
-      t->usd_per_inf_per_s = t->throughput_inf_per_s > 0 ? co.total_usd / t->throughput_inf_per_s : 0;
+    if (arch->cost_ok) {
+      const cost_unit_out *co = &arch->cost;
+      t->cost_usd = co->total_usd;
+      t->cost_die_usd = co->die_usd;
+      t->cost_package_usd = co->package_usd;
+      t->cost_nre_usd = co->nre_usd;
+      t->die_yield = co->die.yield;
+      t->dies_per_wafer = co->die.dies_per_wafer;
+      t->usd_per_inf_per_s = t->throughput_inf_per_s > 0 ? co->total_usd / t->throughput_inf_per_s : 0;
     }
   }
   *out = res;
