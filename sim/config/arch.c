@@ -237,7 +237,7 @@ static void arch_cost(dse_arch *a) {
   a->memory_usd = a->mem ? a->dram_capacity / 1073741824.0 * a->mem->f[DF_COST_PER_GB] : 0;
   const cost_node *cn = a->area.total > 0 ? cost_node_find(a->node_nm) : NULL;
   if (!cn) return;
-  const int hbm = a->mem && strncmp(a->mem->standard, "hbm", 3) == 0;
+  const int hbm = a->mem && dram_is_hbm(a->mem);
   cost_unit_in ci = {cn,
                      a->area.total,
                      (cost_yield_model)a->yield_model,

@@ -5,6 +5,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "config/ytree.h"
 #include "core/core.h"
@@ -73,6 +74,8 @@ static inline double dram_pchs_per_unit(const dram_spec *s) {
 static inline double dram_peak_bw(const dram_spec *s) { /* bytes/s per unit */
   return s->f[DF_DATA_RATE] * dram_pchs_per_unit(s) * s->f[DF_WIDTH] / 8.0;
 }
+/* A stacked HBM technology (interposer packaging, per-stack controllers). */
+static inline int dram_is_hbm(const dram_spec *s) { return strncmp(s->standard, "hbm", 3) == 0; }
 /* Bursts that stay in one channel before the address moves on. */
 static inline double dram_interleave_bursts(const dram_spec *s) {
   double b = s->f[DF_INTERLEAVE] / dram_burst_bytes(s);

@@ -17,8 +17,8 @@ double area_density_mtr(double nm) {
   return k[best].mtr * tech_node_find(k[best].nm)->area_scale / n->area_scale;
 }
 
-double area_controller_mtr(const char *standard, double dq_bits) {
-  return strncmp(standard, "hbm", 3) == 0 ? 552.7 * dq_bits / 1024 : 90.4 * dq_bits / 32;
+double area_controller_mtr(const dram_spec *mem, double dq_bits) {
+  return dram_is_hbm(mem) ? 552.7 * dq_bits / 1024 : 90.4 * dq_bits / 32;
 }
 
 int area_of(const dse_arch *a, const sram_fit *fit, area_breakdown *out) {
@@ -44,7 +44,7 @@ int area_of(const dse_arch *a, const sram_fit *fit, area_breakdown *out) {
   out->phy = a->mem ? a->mem->f[DF_PHY_AREA] * a->mem_units : 0;
   /* their controllers do */
   if (a->mem)
-    out->controller = area_controller_mtr(a->mem->standard,
+    out->controller = area_controller_mtr(a->mem,
                                           dram_pchs_per_unit(a->mem) * a->mem->f[DF_WIDTH] *
                                               a->mem_units) /
                       area_density_mtr(node->nm);

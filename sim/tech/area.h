@@ -25,7 +25,7 @@ DSE_INTERNAL double area_density_mtr(double nm);
 /* Memory-controller transistors (millions) for a memory technology:
  * LLMCompass's 552.7 M per 1024-bit HBM2e stack interface, 90.4 M per
  * 32-bit DDR5 channel for the others, by data pins. */
-DSE_INTERNAL double area_controller_mtr(const char *standard, double dq_bits);
+DSE_INTERNAL double area_controller_mtr(const dram_spec *mem, double dq_bits);
 
 /* Area of a with a technology node; 0 when the arch names no node (the
  * arch loader stores it in a->area).  fit: the SRAM fit when the caller
