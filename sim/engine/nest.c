@@ -189,16 +189,6 @@ static uint64_t walk(const enum_ctx *e, int k, const side *o, const side *nw) {
   const int slot = slot_of(e->ax, l->dim);
   uint64_t sum = 0;
   switch (e->role[e->ax->loop[k]]) {
-    case ROLE_OUTER: { /* both sides share the index */
-      uint64_t trip = cdiv(nw->ext[slot], l->step);
-      for (uint64_t i = 0; i < trip; i++) {
-        side a = *o, b = *nw;
-        advance(&a, slot, i, l->step);
-        advance(&b, slot, i, l->step);
-        sum += walk(e, k + 1, &a, &b);
-      }
-      break;
-    }
     case ROLE_J: { /* the advancing loop: v before, v + 1 after */
       uint64_t trip = cdiv(nw->ext[slot], l->step);
       for (uint64_t v = 0; v + 1 < trip; v++) {
@@ -216,9 +206,11 @@ static uint64_t walk(const enum_ctx *e, int k, const side *o, const side *nw) {
       sum += walk(e, k + 1, &a, &b);
       break;
     }
-    default: { /* FREE: one instance per index up to the full tile's trip */
-      uint64_t maxtrip = cdiv(nw->unclipped[slot], l->step);
-      for (uint64_t i = 0; i < maxtrip; i++) {
+    default: { /* OUTER: both sides share the index (the tile's trip);
+                  FREE: one instance per index up to the full tile's trip */
+      const int outer = e->role[e->ax->loop[k]] == ROLE_OUTER;
+      uint64_t trip = cdiv(outer ? nw->ext[slot] : nw->unclipped[slot], l->step);
+      for (uint64_t i = 0; i < trip; i++) {
         side a = *o, b = *nw;
         advance(&a, slot, i, l->step);
         advance(&b, slot, i, l->step);
