@@ -240,7 +240,7 @@ void rpt_result_table(const dse_result *res, core_buf *out) {
                   res->fidelity == DSE_FIDELITY_CYCLE
                       ? "level 2: mapped, exact accesses, systolic timing"
                       : "level 1: analytic roofline");
-  core_buf_printf(out, "%-24s %-10s %14s %12s %12s %10s %8s %-7s %-7s %12s\n",
+  core_buf_printf(out, "%-24s %-10s %14s %12s %12s %10s %8s %-7s %-10s %12s\n",
                   "layer", "type", "MACs", "latency", "DRAM", "ops/B", "util",
                   "bound", "limit", "energy");
   for (size_t i = 0; i < res->nlayers; i++) {
@@ -248,7 +248,7 @@ void rpt_result_table(const dse_result *res, core_buf *out) {
     si(r->latency_s, "s", b1, sizeof b1);
     core_fmt_bytes((double)r->dram_bytes, b2, sizeof b2);
     si(r->energy_j, "J", b3, sizeof b3);
-    core_buf_printf(out, "%-24.24s %-10s %14llu %12s %12s %10.1f %7.1f%% %-7s %-7s %12s\n",
+    core_buf_printf(out, "%-24.24s %-10s %14llu %12s %12s %10.1f %7.1f%% %-7s %-10s %12s\n",
                     r->name, dse_layer_type_name(r->type),
                     (unsigned long long)r->macs, b1, b2, r->intensity_ops_per_byte,
                     100.0 * r->utilization, dse_bound_name(r->bound),

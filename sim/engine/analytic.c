@@ -239,19 +239,9 @@ void eng_eval_layer(const eng_prep *p, const dse_workload *wl,
 
   /* Roofline: the slowest resource sets the time. */
   r->cycles = r->compute_cycles;
-  r->limiter = l->macs > 0 ? DSE_LIMIT_COMPUTE : DSE_LIMIT_VECTOR;
-  if (r->dram_cycles > r->cycles) {
-    r->cycles = r->dram_cycles;
-    r->limiter = DSE_LIMIT_DRAM;
-  }
-  if (r->sram_cycles > r->cycles) {
-    r->cycles = r->sram_cycles;
-    r->limiter = DSE_LIMIT_SRAM;
-  }
+  if (r->dram_cycles > r->cycles) r->cycles = r->dram_cycles;
+  if (r->sram_cycles > r->cycles) r->cycles = r->sram_cycles;
   if (r->cycles == 0) r->cycles = 1;
-  r->bound = (r->limiter == DSE_LIMIT_COMPUTE || r->limiter == DSE_LIMIT_VECTOR)
-                 ? DSE_BOUND_COMPUTE
-                 : DSE_BOUND_MEMORY;
   r->latency_s = (double)r->cycles / p->clock_hz;
 
   const double work = l->macs > 0 ? (double)r->ops : (double)r->vector_ops;
@@ -266,6 +256,7 @@ void eng_eval_layer(const eng_prep *p, const dse_workload *wl,
       r->compute_cycles && l->macs
           ? (double)l->macs / ((double)r->compute_cycles * p->pes)
           : 0;
+  eng_classify(a, r);
 
   r->mac_energy_j = (double)l->macs * a->mac_energy_j;
   r->vector_energy_j = (double)l->vector_ops * a->vector_op_j;
@@ -285,12 +276,45 @@ void eng_fuse_activation(const eng_prep *p, const dse_layer_result *prev,
    * cycles it needs beyond the producer's remain on the critical path. */
   r->fused = 1;
   r->cycles = r->cycles > prev->cycles ? r->cycles - prev->cycles : 0;
-  r->limiter = DSE_LIMIT_VECTOR;
-  r->bound = DSE_BOUND_COMPUTE;
   r->latency_s = (double)r->cycles / p->clock_hz;
   r->achieved_ops_per_s =
       r->latency_s > 0 ? (double)r->vector_ops / r->latency_s : 0;
   r->utilization = 0;
+}
+
+void eng_classify(const dse_arch *a, dse_layer_result *r) {
+  const int mac = r->macs > 0;
+  /* the ridge of the layer's roof: its peak rate over the peak DRAM
+   * bandwidth (the vector unit's for a vector layer) */
+  const double ridge = mac ? dse_arch_ridge_ops_per_byte(a)
+                           : (double)a->vector_lanes * a->clock_hz / a->dram_bw;
+  r->bound = r->dram_bytes && r->intensity_ops_per_byte < ridge ? DSE_BOUND_MEMORY
+                                                                 : DSE_BOUND_COMPUTE;
+  /* the resource with the largest demand; a tie goes to the earlier one */
+  const struct {
+    uint64_t cycles;
+    dse_limiter kind;
+  } demand[] = {
+      {r->compute_cycles, mac ? DSE_LIMIT_COMPUTE : DSE_LIMIT_VECTOR},
+      {r->dram_cycles, DSE_LIMIT_DRAM},
+      {r->sram_cycles, DSE_LIMIT_SRAM},
+  };
+  size_t most = 0;
+  for (size_t i = 1; i < DSE_ARRAY_LEN(demand); i++)
+    if (demand[i].cycles > demand[most].cycles) most = i;
+  r->limiter = demand[most].kind;
+  /* level 2's pipeline: the time no demand accounts for is DRAM latency
+   * the double buffer does not hide; it limits when it is the larger part */
+  const uint64_t top = demand[most].cycles;
+  if (r->cycles > top && r->cycles - top > top) r->limiter = DSE_LIMIT_LATENCY;
+  /* the PE array: the largest part of its time (level 2 splits it into
+   * streaming, stationary loads and fill/drain; level 1 streams only) */
+  if (r->limiter == DSE_LIMIT_COMPUTE) {
+    if (r->preload_cycles > r->stream_cycles && r->preload_cycles >= r->fill_drain_cycles)
+      r->limiter = DSE_LIMIT_ARRAY_LOAD;
+    else if (r->fill_drain_cycles > r->stream_cycles && r->fill_drain_cycles > r->preload_cycles)
+      r->limiter = DSE_LIMIT_FILL_DRAIN;
+  }
 }
 
 void eng_footprint_of(const dse_workload *wl, dse_precision arch_prec,

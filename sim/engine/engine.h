@@ -46,6 +46,13 @@ DSE_INTERNAL void eng_fuse_activation(const eng_prep *p,
                                       const dse_layer_result *prev,
                                       dse_layer_result *r);
 
+/* Set r->bound (the roofline side: intensity below the ridge) and
+ * r->limiter (the largest cycle term: the PE array's compute_cycles,
+ * split into stream, preload and fill/drain; dram_cycles; sram_cycles;
+ * the cycles beyond all three) from r's own fields, once its cycles and
+ * intensity are final (docs/engine.md, section 4c). */
+DSE_INTERNAL void eng_classify(const dse_arch *a, dse_layer_result *r);
+
 /* DRAM footprint of a workload (bytes) on an arch precision, split. */
 typedef struct eng_footprint {
   uint64_t weights, persistent, activations, total;

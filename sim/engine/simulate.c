@@ -15,8 +15,9 @@ const char *dse_bound_name(dse_bound b) {
 }
 
 const char *dse_limiter_name(dse_limiter l) {
-  static const char *const names[] = {"compute", "vector", "dram", "sram"};
-  return (unsigned)l < 4 ? names[l] : "?";
+  static const char *const names[DSE_LIMIT_COUNT] = {
+      "compute", "vector", "dram", "sram", "array-load", "fill-drain", "latency"};
+  return (unsigned)l < DSE_LIMIT_COUNT ? names[l] : "?";
 }
 
 const char *dse_fidelity_name(dse_fidelity f) {
@@ -241,15 +242,6 @@ static int eval_cycle(dse_ctx *ctx, const dse_arch *a, const dse_workload *wl,
                                    ? r->stall_cycles - r->stall_dram_cycles - r->stall_sram_cycles
                                    : 0;
   r->pipeline_steps = po.chunks;
-  /* what limits the layer: the largest of its demands */
-  r->limiter = DSE_LIMIT_COMPUTE;
-  uint64_t most = r->compute_cycles;
-  if (r->dram_cycles > most) {
-    most = r->dram_cycles;
-    r->limiter = DSE_LIMIT_DRAM;
-  }
-  if (r->sram_cycles > most) r->limiter = DSE_LIMIT_SRAM;
-  r->bound = r->limiter == DSE_LIMIT_COMPUTE ? DSE_BOUND_COMPUTE : DSE_BOUND_MEMORY;
   r->latency_s = (double)r->cycles / a->clock_hz;
   const double pes = (double)(a->rows * a->cols);
   r->utilization = (double)l->macs / ((double)r->cycles * pes);
@@ -262,6 +254,7 @@ static int eval_cycle(dse_ctx *ctx, const dse_arch *a, const dse_workload *wl,
   const double roof = a->dram_bw * r->intensity_ops_per_byte;
   r->roofline_ops_per_s = r->dram_bytes && roof < peak ? roof : peak;
   r->dram_achieved_bandwidth_bytes_per_s = (double)r->dram_bytes / r->latency_s;
+  eng_classify(a, r);
   r->mac_energy_j = e->mac_energy_j * scale;
   r->register_energy_j = regs_e * scale;
   r->sram_energy_j = sram_e;
@@ -322,11 +315,10 @@ static int mem_vector_layer(const dse_arch *a, dram_memo *dm, dse_layer_result *
     r->dram_cycles = (uint64_t)ceil(b / (pr.bandwidth / a->clock_hz));
     if (r->dram_cycles > r->cycles) {
       r->cycles = r->dram_cycles;
-      r->limiter = DSE_LIMIT_DRAM;
-      r->bound = DSE_BOUND_MEMORY;
       r->latency_s = (double)r->cycles / a->clock_hz;
       r->achieved_ops_per_s = r->latency_s > 0 ? (double)r->vector_ops / r->latency_s : 0;
     }
+    eng_classify(a, r);
   }
   apply_profile(&pr, b, r);
   r->energy_j -= r->dram_energy_j;

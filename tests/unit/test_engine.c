@@ -143,7 +143,7 @@ TEST_IMPL(engine_roofline_invariants) {
                   l->name, l->achieved_ops_per_s, bound);
         ASSERT(l->utilization <= 1.0 + 1e-12);
         ASSERT(l->spatial_utilization <= 1.0 + 1e-12);
-        if (l->bound == DSE_BOUND_COMPUTE)
+        if (l->limiter == DSE_LIMIT_COMPUTE)
           ASSERT_NEAR(l->latency_s,
                       (double)l->macs / (pes * arch->clock_hz * l->utilization), 1e-9);
       }

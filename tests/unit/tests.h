@@ -32,6 +32,8 @@
   X(level2_pipeline_by_hand)        \
   X(level2_flexible_dataflow)       \
   X(level2_tiles_fit)              \
+  X(limiter_kinds_by_hand)          \
+  X(limiter_is_largest_term)        \
   X(dram_timeline_by_hand)          \
   X(dram_streams)                   \
   X(dram_spec_errors)               \

@@ -171,12 +171,22 @@ int dse_workload_layer(const dse_workload *wl, size_t i, dse_layer_info *out);
 
 /* ===== simulation ======================================================= */
 
+/* A layer's side of the roofline ridge (docs/model.md, section 6): memory
+ * when its DRAM bytes at the peak DRAM bandwidth take longer than its work
+ * at the peak compute rate (intensity below the ridge), else compute. */
 typedef enum { DSE_BOUND_COMPUTE, DSE_BOUND_MEMORY } dse_bound;
+/* What set a layer's time: the resource with the largest demand in cycles,
+ * and for the PE array the largest part of its time (docs/engine.md,
+ * section 4c; docs/model.md, section 6).  The last three are level 2's. */
 typedef enum {
-  DSE_LIMIT_COMPUTE, /* PE array */
-  DSE_LIMIT_VECTOR,  /* vector unit */
-  DSE_LIMIT_DRAM,    /* DRAM bandwidth */
-  DSE_LIMIT_SRAM     /* on-chip buffer bandwidth */
+  DSE_LIMIT_COMPUTE,    /* PE array streaming operands (stream cycles) */
+  DSE_LIMIT_VECTOR,     /* vector unit */
+  DSE_LIMIT_DRAM,       /* DRAM bandwidth (achieved, at level 2) */
+  DSE_LIMIT_SRAM,       /* on-chip buffer bandwidth */
+  DSE_LIMIT_ARRAY_LOAD, /* loading stationary tiles into the PEs (preload) */
+  DSE_LIMIT_FILL_DRAIN, /* the array's skewed fill and drain */
+  DSE_LIMIT_LATENCY,    /* DRAM latency the pipeline does not hide */
+  DSE_LIMIT_COUNT
 } dse_limiter;
 
 const char *dse_bound_name(dse_bound b);
