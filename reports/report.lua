@@ -129,6 +129,28 @@ local function loglog_frame(f)
   return o, X, Y
 end
 
+-- What can set a layer's time (the result's `limiter`, docs/engine.md
+-- section 4c), in a fixed order: name, chart colour, chart label, meaning.
+local limiters = {
+  { "compute", "#1f5fbf", "PE array streaming", "the PE array streaming operands through its PEs" },
+  { "array-load", "#c2185b", "loading tiles into the PEs", "loading stationary tiles into the PEs (a weight-stationary array takes one row of weights per cycle)" },
+  { "fill-drain", "#00838f", "array fill and drain", "the array's skewed fill and drain" },
+  { "dram", "#e08a00", "DRAM bandwidth", "DRAM transfers at the bandwidth the memory achieves for this traffic (below its peak with row misses and refresh, so a `compute`-side layer can wait for DRAM too)" },
+  { "sram", "#8a3fbf", "on-chip buffer bandwidth", "on-chip buffer bandwidth" },
+  { "vector", "#2a9d4b", "vector unit", "the vector unit" },
+  { "latency", "#795548", "DRAM latency", "DRAM latency the double buffer does not hide (tiles shorter than the latency)" },
+}
+
+-- The limiter kinds among layers (in the fixed order) for a legend.
+local function limiters_of(layers)
+  local seen, kinds = {}, {}
+  for _, l in ipairs(layers) do seen[l.limiter] = true end
+  for _, k in ipairs(limiters) do
+    if seen[k[1]] then kinds[#kinds + 1] = k end
+  end
+  return kinds
+end
+
 -- A log-log roofline chart (SVG) of every MAC layer of result r.
 local function roofline_svg(r, title)
   local a = r.arch
@@ -159,18 +181,17 @@ local function roofline_svg(r, title)
     X(xs), Y(a.dram_bandwidth_bytes_per_s * xs), X(ridge), Y(peak), X(x1), Y(peak))
   o[#o + 1] = string.format('<text x="%.1f" y="%.1f" fill="#c00" text-anchor="end">peak %s, ridge %.0f ops/B, DRAM %s</text>',
     X(x1) - 4, Y(peak) - 6, si(peak, "OPS"), ridge, si(a.dram_bandwidth_bytes_per_s, "B/s"))
-  local colors = { compute = "#1f5fbf", dram = "#e08a00", sram = "#8a3fbf", vector = "#2a9d4b" }
+  local colors = {}
+  for _, k in ipairs(limiters) do colors[k[1]] = k[2] end
   for _, l in ipairs(pts) do
     local color = colors[l.limiter] or "#555"
     o[#o + 1] = string.format('<circle cx="%.1f" cy="%.1f" r="3.5" fill="%s" fill-opacity="0.75"><title>%s: %.1f ops/B, %s (%s)</title></circle>',
       X(l.intensity_ops_per_byte), Y(math.max(l.achieved_ops_per_s, y0)), color, esc(l.name),
       l.intensity_ops_per_byte, si(l.achieved_ops_per_s, "OPS"), l.limiter)
   end
-  local legend = { { "compute", "limited by the PE array" }, { "dram", "limited by DRAM bandwidth" },
-                  { "sram", "limited by on-chip buffer bandwidth" } }
-  for i, e in ipairs(legend) do
-    o[#o + 1] = string.format('<circle cx="%d" cy="%d" r="4" fill="%s"/><text x="%d" y="%d">%s</text>',
-      L + 12, T + 16 * i - 2, colors[e[1]], L + 20, T + 16 * i + 2, e[2])
+  for i, k in ipairs(limiters_of(pts)) do
+    o[#o + 1] = string.format('<circle cx="%d" cy="%d" r="4" fill="%s"/><text x="%d" y="%d">%s: %s</text>',
+      L + 12, T + 16 * i - 2, k[2], L + 20, T + 16 * i + 2, k[1], k[3])
   end
   o[#o + 1] = "</svg>\n"
   return table.concat(o, "\n")
@@ -258,25 +279,51 @@ local function breakdown_section(out, front, keys)
   end
 end
 
+-- x with enough decimals to tell it from y as printed (one at least).
+local function decimals_apart(x, y)
+  for d = 1, 6 do
+    local f = "%." .. d .. "f"
+    if string.format(f, x) ~= string.format(f, y) then return string.format(f, x) end
+  end
+  return string.format("%.1f", x)
+end
+
+-- The roofline table of result r: every MAC layer, its side of the ridge
+-- and what set its time, with a legend of the columns.
 local function roofline_section(out, r)
   local a = r.arch
+  local ridge = a.ridge_ops_per_byte
   out[#out + 1] = string.format(
     "Design `%s`: %dx%d %s %s at %s, peak %s, DRAM %s, ridge point %.1f ops/B.",
     a.name, a.pe_rows, a.pe_cols, a.dataflow, a.precision, si(a.clock_hz, "Hz"),
-    si(a.peak_ops_per_s, "OPS"), si(a.dram_bandwidth_bytes_per_s, "B/s"),
-    a.ridge_ops_per_byte)
+    si(a.peak_ops_per_s, "OPS"), si(a.dram_bandwidth_bytes_per_s, "B/s"), ridge)
   out[#out + 1] = ""
-  out[#out + 1] = "| layer | type | MACs | intensity (ops/B) | side of ridge | achieved | roofline | % of roof | bound | limiter | latency |"
-  out[#out + 1] = "| --- | --- | ---: | ---: | --- | ---: | ---: | ---: | --- | --- | ---: |"
+  out[#out + 1] = "| layer | type | MACs | intensity (ops/B) | bound (side of ridge) | achieved | roofline | % of roof | limiter | latency |"
+  out[#out + 1] = "| --- | --- | ---: | ---: | --- | ---: | ---: | ---: | --- | ---: |"
+  local macs = {}
   for _, l in ipairs(r.layers) do
     if l.macs > 0 then
-      local side = l.intensity_ops_per_byte >= a.ridge_ops_per_byte and "right (compute)" or "left (memory)"
-      out[#out + 1] = string.format("| %s | %s | %d | %.1f | %s | %s | %s | %.0f%% | %s | %s | %s |",
-        l.name, l.type, l.macs, l.intensity_ops_per_byte, side,
+      macs[#macs + 1] = l
+      out[#out + 1] = string.format("| %s | %s | %d | %s | %s | %s | %s | %.0f%% | %s | %s |",
+        l.name, l.type, l.macs,
+        l.dram_bytes > 0 and decimals_apart(l.intensity_ops_per_byte, ridge) or "-",
+        l.bound == "memory" and "memory (left)" or "compute (right)",
         si(l.achieved_ops_per_s, "OPS"), si(l.roofline_ops_per_s, "OPS"),
-        100 * l.achieved_ops_per_s / l.roofline_ops_per_s, l.bound, l.limiter,
-        si(l.latency_s, "s"))
+        100 * l.achieved_ops_per_s / l.roofline_ops_per_s, l.limiter, si(l.latency_s, "s"))
     end
+  end
+  out[#out + 1] = ""
+  out[#out + 1] = string.format(
+    "*intensity*: ops per byte of DRAM traffic the layer moves (`-`: none). " ..
+    "*bound*: its side of the ridge (%.1f ops/B), `memory` (left) when those bytes take longer at the peak " ..
+    "DRAM bandwidth than its ops at the peak compute rate, `compute` (right) otherwise. " ..
+    "*roofline*: the best that side allows, min(peak, peak DRAM bandwidth x intensity); " ..
+    "*achieved*: ops / latency, as a share of the roofline in *%% of roof*. " ..
+    "*limiter*: what set the latency, the largest cycle term of the layer (docs/engine.md, section 4c), " ..
+    "whichever side it is on:", ridge)
+  out[#out + 1] = ""
+  for _, k in ipairs(limiters_of(macs)) do
+    out[#out + 1] = "- `" .. k[1] .. "`: " .. k[4]
   end
   local vec, vec_t = 0, 0
   for _, l in ipairs(r.layers) do
