@@ -87,6 +87,27 @@ const char *t_first_diag(dse_ctx *ctx) {
   return buf;
 }
 
+dse_result *t_sim_opts(dse_ctx *ctx, const dse_arch *a, const dse_workload *wl,
+                       const dse_sim_opts *o) {
+  dse_result *r = NULL;
+  int rc = dse_simulate(ctx, a, wl, o, &r);
+  if (rc) FAIL_AT("simulate failed: %s: %s", dse_strerror(rc), t_first_diag(ctx));
+  return r;
+}
+
+dse_result *t_sim(dse_ctx *ctx, const dse_arch *a, const dse_workload *wl,
+                  dse_fidelity f) {
+  dse_sim_opts o = {f, DSE_OBJ_LATENCY, 0, NULL};
+  return t_sim_opts(ctx, a, wl, &o);
+}
+
+const dse_layer_result *t_layer(const dse_result *r, const char *name) {
+  for (size_t i = 0; i < r->nlayers; i++)
+    if (!strcmp(r->layers[i].name, name)) return &r->layers[i];
+  FAIL_AT("no layer %s", name);
+  return NULL;
+}
+
 dse_arch *t_arch_with(dse_ctx *ctx, const dse_arch *a, const char *path,
                       const char *value) {
   yt_doc *doc = yt_doc_new(a->doc->file);

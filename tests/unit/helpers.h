@@ -17,6 +17,15 @@ dse_workload *t_wl(dse_ctx *ctx, const char *name, const char *k1,
                    const char *v1, const char *k2, const char *v2);
 /* The first diagnostic, formatted. */
 const char *t_first_diag(dse_ctx *ctx);
+/* Simulate wl on a with options o; aborts the test with the first
+ * diagnostic on failure.  Free with dse_result_free. */
+dse_result *t_sim_opts(dse_ctx *ctx, const dse_arch *a, const dse_workload *wl,
+                       const dse_sim_opts *o);
+/* The same at fidelity f for the latency objective. */
+dse_result *t_sim(dse_ctx *ctx, const dse_arch *a, const dse_workload *wl,
+                  dse_fidelity f);
+/* The layer of r named name; aborts the test when there is none. */
+const dse_layer_result *t_layer(const dse_result *r, const char *name);
 /* A copy of arch with path set to value (YAML scalar text). */
 dse_arch *t_arch_with(dse_ctx *ctx, const dse_arch *a, const char *path,
                       const char *value);

@@ -13,11 +13,7 @@ static const char *const k_zoo[] = {"alexnet", "vgg16", "resnet50",
 
 /* These are level-1 (analytic) tests. */
 static dse_result *sim(dse_ctx *ctx, const dse_arch *a, const dse_workload *wl) {
-  dse_result *r = NULL;
-  dse_sim_opts o = {DSE_FIDELITY_ANALYTIC, DSE_OBJ_LATENCY, 0, NULL};
-  int rc = dse_simulate(ctx, a, wl, &o, &r);
-  if (rc) FAIL_AT("simulate failed: %s: %s", dse_strerror(rc), t_first_diag(ctx));
-  return r;
+  return t_sim(ctx, a, wl, DSE_FIDELITY_ANALYTIC);
 }
 
 /* Latency of layer i plus a fused activation that follows it (a fused
@@ -28,13 +24,6 @@ static double group_latency(const dse_result *r, size_t i) {
   return t;
 }
 
-static const dse_layer_result *layer(const dse_result *r, const char *name) {
-  for (size_t i = 0; i < r->nlayers; i++)
-    if (!strcmp(r->layers[i].name, name)) return &r->layers[i];
-  FAIL_AT("no layer %s", name);
-  return NULL;
-}
-
 /* AlexNet conv1 on TPU v1 (weight stationary): K = 3*11*11 = 363 on 256
  * rows (2 folds), N = 96 on 256 cols (1 fold), M = 55*55 = 3025 streamed:
  * 2 x 3025 = 6050 cycles, spatial utilization 105,415,200 / (6050 x 65536). */
@@ -43,13 +32,13 @@ TEST_IMPL(engine_fold_by_hand) {
   dse_arch *tpu = t_arch(ctx, "tpu-v1");
   dse_workload *alex = t_wl(ctx, "alexnet", NULL, NULL, NULL, NULL);
   dse_result *r = sim(ctx, tpu, alex);
-  const dse_layer_result *c1 = layer(r, "conv1");
+  const dse_layer_result *c1 = t_layer(r, "conv1");
   ASSERT_U64_EQ(c1->folds, 2);
   ASSERT_U64_EQ(c1->compute_cycles, 6050);
   ASSERT_NEAR(c1->spatial_utilization, 105415200.0 / (6050.0 * 65536.0), 1e-12);
   /* conv2 (groups 2): per group K = 48*25 = 1200 (5 folds), N = 128 (1),
    * M = 27*27 = 729 -> 2 x 5 x 729 = 7290 cycles. */
-  ASSERT_U64_EQ(layer(r, "conv2")->compute_cycles, 7290);
+  ASSERT_U64_EQ(t_layer(r, "conv2")->compute_cycles, 7290);
   dse_result_free(r);
   dse_workload_free(alex);
   dse_arch_free(tpu);
@@ -215,7 +204,7 @@ TEST_IMPL(engine_on_chip_activations) {
   dse_workload *wl = t_wl(ctx, "resnet50", NULL, NULL, NULL, NULL);
   dse_result *on = sim(ctx, a, wl), *spill = sim(ctx, off, wl);
   /* conv1 output (112x112x64 bf16 = 1.5 MiB) feeds conv1_relu on chip */
-  const dse_layer_result *c1 = layer(on, "conv1"), *relu = layer(on, "conv1_relu");
+  const dse_layer_result *c1 = t_layer(on, "conv1"), *relu = t_layer(on, "conv1_relu");
   ASSERT(c1->output_on_chip && relu->input_on_chip);
   /* the ReLU overlaps conv1: 112*112*64 ops on 128 lanes = 6272 cycles,
    * fewer than conv1's, so nothing is added to the critical path */
@@ -224,7 +213,7 @@ TEST_IMPL(engine_on_chip_activations) {
   ASSERT(c1->cycles > 6272);
   ASSERT_U64_EQ(relu->cycles, 0);
   ASSERT_U64_EQ(relu->dram_bytes, 0); /* in and out both on chip */
-  ASSERT_U64_EQ(layer(spill, "conv1_relu")->dram_bytes, 2 * 112 * 112 * 64 * 2);
+  ASSERT_U64_EQ(t_layer(spill, "conv1_relu")->dram_bytes, 2 * 112 * 112 * 64 * 2);
   ASSERT(on->total.dram_bytes < spill->total.dram_bytes);
   for (size_t i = 0; i < on->nlayers; i++)
     if (!on->layers[i].fused && !spill->layers[i].fused)

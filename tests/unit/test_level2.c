@@ -14,10 +14,7 @@ static const char *const k_zoo[] = {"alexnet", "vgg16", "resnet50",
 static dse_result *sim2(dse_ctx *ctx, const dse_arch *a, const dse_workload *wl,
                         dse_objective obj) {
   dse_sim_opts o = {DSE_FIDELITY_CYCLE, obj, 0, NULL};
-  dse_result *r = NULL;
-  int rc = dse_simulate(ctx, a, wl, &o, &r);
-  if (rc) FAIL_AT("level-2 simulate failed: %s: %s", dse_strerror(rc), t_first_diag(ctx));
-  return r;
+  return t_sim_opts(ctx, a, wl, &o);
 }
 
 /* Input rows (or columns) a convolution reads at all: x = o*stride +

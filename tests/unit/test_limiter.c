@@ -5,20 +5,26 @@
 #include "helpers.h"
 #include "task.h"
 
-static dse_result *run(dse_ctx *ctx, const dse_arch *a, const dse_workload *wl,
-                       dse_fidelity f) {
-  dse_sim_opts o = {f, DSE_OBJ_LATENCY, 0, NULL};
-  dse_result *r = NULL;
-  int rc = dse_simulate(ctx, a, wl, &o, &r);
-  if (rc) FAIL_AT("simulate failed: %s: %s", dse_strerror(rc), t_first_diag(ctx));
-  return r;
+/* One layer simulated at both levels: l1 at level 1, l2 at level 2. */
+typedef struct both {
+  dse_result *r1, *r2;
+  const dse_layer_result *l1, *l2;
+} both;
+
+/* Layer `name` of wl on a (NULL: the first) at both levels. */
+static both run_both(dse_ctx *ctx, const dse_arch *a, const dse_workload *wl,
+                     const char *name) {
+  both b;
+  b.r1 = t_sim(ctx, a, wl, DSE_FIDELITY_ANALYTIC);
+  b.r2 = t_sim(ctx, a, wl, DSE_FIDELITY_CYCLE);
+  b.l1 = name ? t_layer(b.r1, name) : &b.r1->layers[0];
+  b.l2 = name ? t_layer(b.r2, name) : &b.r2->layers[0];
+  return b;
 }
 
-static const dse_layer_result *named(const dse_result *r, const char *name) {
-  for (size_t i = 0; i < r->nlayers; i++)
-    if (!strcmp(r->layers[i].name, name)) return &r->layers[i];
-  FAIL_AT("no layer %s", name);
-  return NULL;
+static void both_free(both *b) {
+  dse_result_free(b->r1);
+  dse_result_free(b->r2);
 }
 
 #define ASSERT_LIMIT(l, kind) ASSERT_STR_EQ(dse_limiter_name((l)->limiter), kind)
@@ -46,8 +52,7 @@ static const char k_gemm[] = "name: g\nlayers:\n  - {name: g, type: gemm, m: 256
 
 TEST_IMPL(limiter_kinds_by_hand) {
   dse_ctx *ctx = t_ctx();
-  dse_result *r1, *r2;
-  const dse_layer_result *l1, *l2;
+  both b;
 
   /* compute: VGG-16 conv1_2 on TPU v1.  K = 64*3*3 = 576 on 256 rows (3
    * folds), N = 64 on 256 columns, M = 224*224 = 50,176 streamed: 150,528
@@ -55,21 +60,17 @@ TEST_IMPL(limiter_kinds_by_hand) {
    * adds one 256-cycle load and one 510-cycle fill/drain. */
   dse_arch *tpu = t_arch(ctx, "tpu-v1");
   dse_workload *vgg = t_wl(ctx, "vgg16", NULL, NULL, NULL, NULL);
-  r1 = run(ctx, tpu, vgg, DSE_FIDELITY_ANALYTIC);
-  r2 = run(ctx, tpu, vgg, DSE_FIDELITY_CYCLE);
-  l1 = named(r1, "conv1_2");
-  l2 = named(r2, "conv1_2");
-  ASSERT_U64_EQ(l1->compute_cycles, 150528);
-  ASSERT(l1->dram_cycles < 150528 && l1->sram_cycles < 150528);
-  ASSERT_LIMIT(l1, "compute");
-  ASSERT_BOUND(l1, "compute");
-  ASSERT_U64_EQ(l2->stream_cycles, 150528);
-  ASSERT_U64_EQ(l2->preload_cycles, 256);
-  ASSERT_U64_EQ(l2->fill_drain_cycles, 510);
-  ASSERT_LIMIT(l2, "compute");
-  ASSERT_BOUND(l2, "compute");
-  dse_result_free(r1);
-  dse_result_free(r2);
+  b = run_both(ctx, tpu, vgg, "conv1_2");
+  ASSERT_U64_EQ(b.l1->compute_cycles, 150528);
+  ASSERT(b.l1->dram_cycles < 150528 && b.l1->sram_cycles < 150528);
+  ASSERT_LIMIT(b.l1, "compute");
+  ASSERT_BOUND(b.l1, "compute");
+  ASSERT_U64_EQ(b.l2->stream_cycles, 150528);
+  ASSERT_U64_EQ(b.l2->preload_cycles, 256);
+  ASSERT_U64_EQ(b.l2->fill_drain_cycles, 510);
+  ASSERT_LIMIT(b.l2, "compute");
+  ASSERT_BOUND(b.l2, "compute");
+  both_free(&b);
   dse_workload_free(vgg);
 
   /* dram: a batch-1 4096 x 4096 fully connected layer on TPU v1's 34 GB/s
@@ -78,19 +79,15 @@ TEST_IMPL(limiter_kinds_by_hand) {
    * weight shifts (65,536) + 256 stream + 510 fill/drain = 66,302. */
   dse_workload *fc = t_wl_yaml(
       ctx, "name: fc\nlayers:\n  - {name: fc, type: gemm, m: 1, n: 4096, k: 4096}\n", 0);
-  r1 = run(ctx, tpu, fc, DSE_FIDELITY_ANALYTIC);
-  r2 = run(ctx, tpu, fc, DSE_FIDELITY_CYCLE);
-  l1 = &r1->layers[0];
-  l2 = &r2->layers[0];
-  ASSERT_U64_EQ(l1->dram_cycles, 345582);
-  ASSERT_U64_EQ(l2->dram_cycles, 345582);
-  ASSERT_U64_EQ(l2->compute_cycles, 66302);
-  ASSERT_LIMIT(l1, "dram");
-  ASSERT_LIMIT(l2, "dram");
-  ASSERT_BOUND(l1, "memory"); /* 2.0 ops/B, ridge 2,698.5 */
-  ASSERT_BOUND(l2, "memory");
-  dse_result_free(r1);
-  dse_result_free(r2);
+  b = run_both(ctx, tpu, fc, NULL);
+  ASSERT_U64_EQ(b.l1->dram_cycles, 345582);
+  ASSERT_U64_EQ(b.l2->dram_cycles, 345582);
+  ASSERT_U64_EQ(b.l2->compute_cycles, 66302);
+  ASSERT_LIMIT(b.l1, "dram");
+  ASSERT_LIMIT(b.l2, "dram");
+  ASSERT_BOUND(b.l1, "memory"); /* 2.0 ops/B, ridge 2,698.5 */
+  ASSERT_BOUND(b.l2, "memory");
+  both_free(&b);
   dse_workload_free(fc);
   dse_arch_free(tpu);
 
@@ -103,18 +100,16 @@ TEST_IMPL(limiter_kinds_by_hand) {
    * buffer sets its time. */
   dse_workload *g = t_wl_yaml(ctx, k_gemm, 0);
   dse_arch *narrow = small_arch(ctx, "", "1 B/cycle", "");
-  r1 = run(ctx, narrow, g, DSE_FIDELITY_ANALYTIC);
-  r2 = run(ctx, narrow, g, DSE_FIDELITY_CYCLE);
-  ASSERT_U64_EQ(r1->layers[0].sram_cycles, 16896);
-  ASSERT_U64_EQ(r1->layers[0].compute_cycles, 256);
-  ASSERT_U64_EQ(r1->layers[0].dram_cycles, 9);
-  ASSERT_U64_EQ(r2->layers[0].sram_cycles, 12800);
-  ASSERT_LIMIT(&r1->layers[0], "sram");
-  ASSERT_LIMIT(&r2->layers[0], "sram");
-  ASSERT_BOUND(&r1->layers[0], "compute");
-  ASSERT_BOUND(&r2->layers[0], "compute");
-  dse_result_free(r1);
-  dse_result_free(r2);
+  b = run_both(ctx, narrow, g, NULL);
+  ASSERT_U64_EQ(b.l1->sram_cycles, 16896);
+  ASSERT_U64_EQ(b.l1->compute_cycles, 256);
+  ASSERT_U64_EQ(b.l1->dram_cycles, 9);
+  ASSERT_U64_EQ(b.l2->sram_cycles, 12800);
+  ASSERT_LIMIT(b.l1, "sram");
+  ASSERT_LIMIT(b.l2, "sram");
+  ASSERT_BOUND(b.l1, "compute");
+  ASSERT_BOUND(b.l2, "compute");
+  both_free(&b);
   dse_arch_free(narrow);
 
   /* latency (level 2): 100 us of DRAM latency.  The mapper cuts the GEMM
@@ -122,16 +117,13 @@ TEST_IMPL(limiter_kinds_by_hand) {
    * out the latency: about 128 x 100,000 cycles, against 302 of compute, 9
    * of DRAM transfer and 13 of SRAM.  Level 1 has no latency: compute. */
   dse_arch *far = small_arch(ctx, "", "1024 B/cycle", ", latency: 100 us");
-  r1 = run(ctx, far, g, DSE_FIDELITY_ANALYTIC);
-  r2 = run(ctx, far, g, DSE_FIDELITY_CYCLE);
-  ASSERT_LIMIT(&r1->layers[0], "compute");
-  l2 = &r2->layers[0];
-  ASSERT_U64_EQ(l2->compute_cycles, 302);
-  ASSERT(l2->cycles >= 128 * 100000);
-  ASSERT_NEAR((double)l2->cycles, 128 * 100000.0, 0.01);
-  ASSERT_LIMIT(l2, "latency");
-  dse_result_free(r1);
-  dse_result_free(r2);
+  b = run_both(ctx, far, g, NULL);
+  ASSERT_LIMIT(b.l1, "compute");
+  ASSERT_U64_EQ(b.l2->compute_cycles, 302);
+  ASSERT(b.l2->cycles >= 128 * 100000);
+  ASSERT_NEAR((double)b.l2->cycles, 128 * 100000.0, 0.01);
+  ASSERT_LIMIT(b.l2, "latency");
+  both_free(&b);
   dse_arch_free(far);
   dse_workload_free(g);
 
@@ -142,36 +134,34 @@ TEST_IMPL(limiter_kinds_by_hand) {
   dse_arch *ss = small_arch(ctx, ", double_buffered: false", "1024 B/cycle", "");
   dse_workload *v = t_wl_yaml(
       ctx, "name: v\nlayers:\n  - {name: v, type: gemm, m: 1, n: 64, k: 64}\n", 0);
-  r1 = run(ctx, ss, v, DSE_FIDELITY_ANALYTIC);
-  r2 = run(ctx, ss, v, DSE_FIDELITY_CYCLE);
-  ASSERT_U64_EQ(r1->layers[0].compute_cycles, 16);
-  ASSERT_LIMIT(&r1->layers[0], "compute");
-  l2 = &r2->layers[0];
-  ASSERT_U64_EQ(l2->fill_drain_cycles, 480);
-  ASSERT_U64_EQ(l2->preload_cycles, 256);
-  ASSERT_U64_EQ(l2->stream_cycles, 16);
-  ASSERT_LIMIT(l2, "fill-drain");
-  ASSERT_BOUND(l2, "compute"); /* 1.86 ops/B, ridge 0.512 */
-  dse_result_free(r1);
-  dse_result_free(r2);
+  b = run_both(ctx, ss, v, NULL);
+  ASSERT_U64_EQ(b.l1->compute_cycles, 16);
+  ASSERT_LIMIT(b.l1, "compute");
+  ASSERT_U64_EQ(b.l2->fill_drain_cycles, 480);
+  ASSERT_U64_EQ(b.l2->preload_cycles, 256);
+  ASSERT_U64_EQ(b.l2->stream_cycles, 16);
+  ASSERT_LIMIT(b.l2, "fill-drain");
+  ASSERT_BOUND(b.l2, "compute"); /* 1.86 ops/B, ridge 0.512 */
+  both_free(&b);
   dse_workload_free(v);
   dse_arch_free(ss);
 
   /* vector: layernorm of 64 x 1024 = 8 x 65,536 = 524,288 ops on 16 lanes:
    * 32,768 cycles; DRAM 65,536 in + 2,048 parameters + 65,536 out =
-   * 133,120 bytes, 134 cycles. */
+   * 133,120 bytes, 134 cycles; right of the vector ridge (3.9 > 0.016). */
   dse_arch *wide = small_arch(ctx, "", "1024 B/cycle", "");
   dse_workload *ln = t_wl_yaml(
       ctx, "name: ln\nlayers:\n  - {name: ln, type: layernorm, rows: 64, cols: 1024}\n", 0);
+  b = run_both(ctx, wide, ln, NULL);
   for (int f = 0; f < 2; f++) {
-    dse_result *r = run(ctx, wide, ln, f ? DSE_FIDELITY_CYCLE : DSE_FIDELITY_ANALYTIC);
-    ASSERT_U64_EQ(r->layers[0].compute_cycles, 32768);
-    ASSERT_U64_EQ(r->layers[0].dram_bytes, 133120);
-    ASSERT_U64_EQ(r->layers[0].dram_cycles, 134);
-    ASSERT_LIMIT(&r->layers[0], "vector");
-    ASSERT_BOUND(&r->layers[0], "compute"); /* 3.9 ops/B, vector ridge 0.016 */
-    dse_result_free(r);
+    const dse_layer_result *l = f ? b.l2 : b.l1;
+    ASSERT_U64_EQ(l->compute_cycles, 32768);
+    ASSERT_U64_EQ(l->dram_bytes, 133120);
+    ASSERT_U64_EQ(l->dram_cycles, 134);
+    ASSERT_LIMIT(l, "vector");
+    ASSERT_BOUND(l, "compute");
   }
+  both_free(&b);
   dse_workload_free(ln);
   dse_arch_free(wide);
 
@@ -190,23 +180,19 @@ TEST_IMPL(limiter_kinds_by_hand) {
   static const char *const level1[] = {"sram", "dram"};
   for (int m = 0; m < 2; m++) {
     dse_arch *a = t_arch(ctx, mems[m]);
-    r1 = run(ctx, a, qkv, DSE_FIDELITY_ANALYTIC);
-    r2 = run(ctx, a, qkv, DSE_FIDELITY_CYCLE);
-    l1 = &r1->layers[0];
-    l2 = &r2->layers[0];
-    ASSERT_U64_EQ(l1->compute_cycles, 3072);
-    ASSERT_LIMIT(l1, level1[m]);
-    ASSERT_BOUND(l1, "memory");
-    ASSERT_U64_EQ(l2->folds, 3072);
-    ASSERT_U64_EQ(l2->stream_cycles, 3072);
-    ASSERT_U64_EQ(l2->preload_cycles, 390272);
-    ASSERT_U64_EQ(l2->fill_drain_cycles, 254);
-    ASSERT_NEAR((double)l2->weight_bytes / (3072.0 * 128) * dse_arch_clock_hz(a), 384e9, 1e-12);
-    ASSERT(l2->dram_cycles < l2->preload_cycles);
-    ASSERT_LIMIT(l2, "array-load");
-    ASSERT_BOUND(l2, "memory");
-    dse_result_free(r1);
-    dse_result_free(r2);
+    b = run_both(ctx, a, qkv, NULL);
+    ASSERT_U64_EQ(b.l1->compute_cycles, 3072);
+    ASSERT_LIMIT(b.l1, level1[m]);
+    ASSERT_BOUND(b.l1, "memory");
+    ASSERT_U64_EQ(b.l2->folds, 3072);
+    ASSERT_U64_EQ(b.l2->stream_cycles, 3072);
+    ASSERT_U64_EQ(b.l2->preload_cycles, 390272);
+    ASSERT_U64_EQ(b.l2->fill_drain_cycles, 254);
+    ASSERT_NEAR((double)b.l2->weight_bytes / (3072.0 * 128) * dse_arch_clock_hz(a), 384e9, 1e-12);
+    ASSERT(b.l2->dram_cycles < b.l2->preload_cycles);
+    ASSERT_LIMIT(b.l2, "array-load");
+    ASSERT_BOUND(b.l2, "memory");
+    both_free(&b);
     dse_arch_free(a);
   }
   dse_workload_free(qkv);
@@ -218,7 +204,7 @@ TEST_IMPL(limiter_kinds_by_hand) {
   double lat[2];
   for (int m = 0; m < 2; m++) {
     dse_arch *a = t_arch(ctx, mems[m]);
-    dse_result *r = run(ctx, a, llama, DSE_FIDELITY_CYCLE);
+    dse_result *r = t_sim(ctx, a, llama, DSE_FIDELITY_CYCLE);
     for (size_t i = 0; i < r->nlayers; i++)
       if (r->layers[i].macs) ASSERT_LIMIT(&r->layers[i], "array-load");
     lat[m] = r->total.latency_s;
