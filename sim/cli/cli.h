@@ -42,6 +42,12 @@ typedef struct cli_opt {
 int cli_parse(const char *usage, const cli_opt *opts, int argc, char **argv,
               const char **pos, int maxpos, int *npos);
 
+/* The index of v in names (ended by NULL), or def when v is NULL (the
+ * option not given); -1 after the usage error "unknown OPT 'v'; expected a,
+ * b or c". */
+int cli_choice(const char *usage, const char *opt, const char *v, const char *const *names,
+               int def);
+
 /* A whole number in plain decimal digits from min to max into *out;
  * returns 0, or -1 when v is not one. */
 int cli_uint(const char *v, uint64_t min, uint64_t max, uint64_t *out);

@@ -208,6 +208,22 @@ int cli_parse(const char *usage, const cli_opt *opts, int argc, char **argv,
   return CLI_OK;
 }
 
+int cli_choice(const char *usage, const char *opt, const char *v, const char *const *names,
+               int def) {
+  if (!v) return def;
+  size_t n = 0;
+  for (; names[n]; n++)
+    if (!strcmp(v, names[n])) return (int)n;
+  char list[256] = "";
+  for (size_t i = 0; i < n; i++) {
+    const size_t len = strlen(list);
+    snprintf(list + len, sizeof list - len, "%s%s", i == 0 ? "" : i + 1 < n ? ", " : " or ",
+             names[i]);
+  }
+  cli_usage_error(usage, "unknown %s '%s'; expected %s", opt, v, list);
+  return -1;
+}
+
 int cli_uint(const char *v, uint64_t min, uint64_t max, uint64_t *out) {
   if (*v < '0' || *v > '9') return -1;
   char *end;
@@ -291,28 +307,19 @@ static int cmd_sim(dse_ctx *ctx, int argc, char **argv) {
   if (prc) return prc < 0 ? CLI_OK : prc;
   if (npos < 2) return cli_usage_error(k_sim_usage, "expected ARCH and WORKLOAD");
   dse_sim_opts so = {DSE_FIDELITY_CYCLE, DSE_OBJ_LATENCY, 0, NULL};
-  if (!format) format = "table";
-  if (strcmp(format, "table") && strcmp(format, "csv") && strcmp(format, "json"))
-    return cli_usage_error(k_sim_usage, "unknown --format '%s'; expected table, csv or json",
-                           format);
-  if (!fidelity || !strcmp(fidelity, "cycle"))
-    so.fidelity = DSE_FIDELITY_CYCLE;
-  else if (!strcmp(fidelity, "analytic"))
-    so.fidelity = DSE_FIDELITY_ANALYTIC;
-  else
-    return cli_usage_error(k_sim_usage, "unknown --fidelity '%s'; expected analytic or cycle",
-                           fidelity);
-  if (!objective || !strcmp(objective, "latency"))
-    so.objective = DSE_OBJ_LATENCY;
-  else if (!strcmp(objective, "energy"))
-    so.objective = DSE_OBJ_ENERGY;
-  else if (!strcmp(objective, "edp"))
-    so.objective = DSE_OBJ_EDP;
-  else if (!strcmp(objective, "dram"))
-    so.objective = DSE_OBJ_DRAM;
-  else
-    return cli_usage_error(
-        k_sim_usage, "unknown --objective '%s'; expected latency, energy, edp or dram", objective);
+  static const char *const formats[] = {"table", "csv", "json", NULL};
+  static const char *const fidelities[] = {"analytic", "cycle", NULL};
+  static const dse_fidelity fidelity_of[] = {DSE_FIDELITY_ANALYTIC, DSE_FIDELITY_CYCLE};
+  static const char *const objectives[] = {"latency", "energy", "edp", "dram", NULL};
+  static const dse_objective objective_of[] = {DSE_OBJ_LATENCY, DSE_OBJ_ENERGY, DSE_OBJ_EDP,
+                                               DSE_OBJ_DRAM};
+  const int f = cli_choice(k_sim_usage, "--format", format, formats, 0);
+  const int fi = f < 0 ? -1 : cli_choice(k_sim_usage, "--fidelity", fidelity, fidelities, 1);
+  const int ob = fi < 0 ? -1 : cli_choice(k_sim_usage, "--objective", objective, objectives, 0);
+  if (ob < 0) return CLI_BAD;
+  format = formats[f];
+  so.fidelity = fidelity_of[fi];
+  so.objective = objective_of[ob];
   if (budget) {
     uint64_t b;
     if (cli_uint(budget, 1, 100000, &b))
@@ -404,15 +411,16 @@ static int cmd_show(dse_ctx *ctx, int argc, char **argv) {
   if (npos < 1 || strcmp(pos[0], "workload")) return cli_usage_error(k_show_usage, "expected 'workload'");
   if (npos < 2) return cli_usage_error(k_show_usage, "expected a workload NAME");
   const char *name = pos[1];
-  if (!format) format = "table";
   if (!prec) prec = "int8";
   int p = core_parse_precision(prec);
   if (p < 0)
     return cli_usage_error(
         k_show_usage,
         "unknown --precision '%s'; expected int4, int8, int16, fp8, bf16, fp16 or fp32", prec);
-  if (strcmp(format, "table") && strcmp(format, "json"))
-    return cli_usage_error(k_show_usage, "unknown --format '%s'; expected table or json", format);
+  static const char *const formats[] = {"table", "json", NULL};
+  const int f = cli_choice(k_show_usage, "--format", format, formats, 0);
+  if (f < 0) return CLI_BAD;
+  format = formats[f];
   if (wl_args_params(&w, k_show_usage)) return CLI_BAD;
   dse_workload *wl = NULL;
   int rc = wl_args_load(ctx, name, &w, &wl);

@@ -75,15 +75,15 @@ int cli_mem(dse_ctx *ctx, int argc, char **argv) {
   if (!npos) return cli_usage_error(k_mem_usage, "expected a memory PRESET");
   dram_char_opts c = {DRAM_PAT_SEQ, 16u << 20, 64, 4096, 1.0, 1};
   uint64_t count = 1, window = 32;
-  if (!pattern || !strcmp(pattern, "seq"))
-    c.pattern = DRAM_PAT_SEQ, pattern = "seq";
-  else if (!strcmp(pattern, "random"))
-    c.pattern = DRAM_PAT_RANDOM;
-  else if (!strcmp(pattern, "strided"))
-    c.pattern = DRAM_PAT_STRIDED;
-  else
-    return cli_usage_error(k_mem_usage, "unknown --pattern '%s'; expected seq, random or strided",
-                           pattern);
+  static const char *const patterns[] = {"seq", "random", "strided", NULL};
+  static const dram_pattern pattern_of[] = {DRAM_PAT_SEQ, DRAM_PAT_RANDOM, DRAM_PAT_STRIDED};
+  static const char *const formats[] = {"table", "csv", "json", NULL};
+  const int p = cli_choice(k_mem_usage, "--pattern", pattern, patterns, 0);
+  const int f = p < 0 ? -1 : cli_choice(k_mem_usage, "--format", format, formats, 0);
+  if (f < 0) return CLI_BAD;
+  c.pattern = pattern_of[p];
+  pattern = patterns[p];
+  format = formats[f];
   if (stride && c.pattern != DRAM_PAT_STRIDED)
     return cli_usage_error(k_mem_usage, "--stride applies to --pattern strided only");
   if (size && c.pattern == DRAM_PAT_SEQ)
@@ -117,10 +117,6 @@ int cli_mem(dse_ctx *ctx, int argc, char **argv) {
   if (seed && cli_uint(seed, 0, UINT64_MAX, &c.seed))
     return cli_usage_error(k_mem_usage, "--seed expects an integer from 0 to %llu, got '%s'",
                            (unsigned long long)UINT64_MAX, seed);
-  if (!format) format = "table";
-  if (strcmp(format, "table") && strcmp(format, "csv") && strcmp(format, "json"))
-    return cli_usage_error(k_mem_usage, "unknown --format '%s'; expected table, csv or json",
-                           format);
 
   dram_spec s;
   yt_doc *doc = NULL;
