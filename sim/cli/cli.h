@@ -3,6 +3,9 @@
 #ifndef DSE_CLI_H
 #define DSE_CLI_H
 
+#include <stddef.h>
+#include <stdint.h>
+
 #include "dse/dse.h"
 
 enum { CLI_OK = 0, CLI_FAIL = 1, CLI_BAD = 2 };
@@ -11,11 +14,46 @@ enum { CLI_OK = 0, CLI_FAIL = 1, CLI_BAD = 2 };
 int cli_report(dse_ctx *ctx, int err);
 int cli_run(dse_ctx *ctx, int argc, char **argv);
 int cli_mem(dse_ctx *ctx, int argc, char **argv);
-/* Shared helpers of main.c: a usage error (exit code 2), `--help`, and
- * output of a buffer to stdout or atomically to out_path. */
-int cli_bad_usage(const char *usage, const char *fmt, const char *arg);
-int cli_is_help(const char *s);
+
+/* Shared helpers of main.c. */
+
+/* A usage error: "dse: error: MESSAGE" and the usage text on stderr;
+ * returns CLI_BAD. */
+int cli_usage_error(const char *usage, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+/* One option of a subcommand.  A value option (value set) stores its
+ * argument in value[0] and may be given once; with max > 1 it may repeat up
+ * to max times, the values in value[0..*n).  A flag (value NULL) counts how
+ * often it was given in *n. */
+typedef struct cli_opt {
+  const char *name; /* "--format", "-o" */
+  const char **value;
+  size_t *n;
+  size_t max;
+} cli_opt;
+
+/* Parse argv[0..argc) against opts (ended by a NULL name), and count the
+ * positionals in *npos, storing them in pos[0..maxpos) when pos is not
+ * NULL.  An unknown option, a missing or empty value, an option given more
+ * often than it may be, an empty or an extra positional is a usage error.
+ * Returns CLI_OK, CLI_BAD (the error printed), or -1 when --help printed
+ * the usage (exit 0). */
+int cli_parse(const char *usage, const cli_opt *opts, int argc, char **argv,
+              const char **pos, int maxpos, int *npos);
+
+/* The index of v in names (ended by NULL), or def when v is NULL (the
+ * option not given); -1 after the usage error "unknown OPT 'v'; expected a,
+ * b or c". */
+int cli_choice(const char *usage, const char *opt, const char *v, const char *const *names,
+               int def);
+
+/* A whole number in plain decimal digits from min to max into *out;
+ * returns 0, or -1 when v is not one. */
+int cli_uint(const char *v, uint64_t min, uint64_t max, uint64_t *out);
+
 struct core_buf;
+/* Output of a buffer to stdout or atomically to out_path. */
 int cli_emit(const struct core_buf *b, const char *out_path);
 
 #endif /* DSE_CLI_H */

@@ -1,6 +1,9 @@
-/* main.c: the dse command-line tool: subcommand dispatch and the sim, list,
- * show and check subcommands.  `run` lives in run.c. */
+/* main.c: the dse command-line tool: subcommand dispatch, the option parser
+ * of every subcommand (cli_parse), and the sim, list, show, import and check
+ * subcommands.  `run` lives in run.c, `mem` in mem.c. */
+#include <errno.h>
 #include <gsl/gsl_errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -78,11 +81,60 @@ static const char k_run_usage[] =
     "the global `arg` set (arg[0] = script, arg[1..] = ARGS).  Script errors\n"
     "print a traceback and exit 2.  See docs/lua.md.\n";
 
-int cli_report(dse_ctx *ctx, int err) {
+/* The file of the marks that workload parameters from the command line
+ * carry, so that the loader's diagnostics about them can be told apart and
+ * shown as the argument that set them (print_param_diag). */
+static const char k_argv_mark[] = "(command line)";
+
+/* Workload options of sim and show: --batch N and --param KEY=VALUE. */
+enum { WL_MAX_PARAMS = 32, WL_MAX_KEY = 64 };
+typedef struct wl_args {
+  const char *batch;                /* --batch, as given */
+  const char *raw[WL_MAX_PARAMS];   /* --param KEY=VALUE, as given */
+  size_t nraw;
+  char keys[WL_MAX_PARAMS][WL_MAX_KEY];
+  dse_param params[WL_MAX_PARAMS + 1]; /* for the loader: batch first */
+  size_t nparams;
+} wl_args;
+
+/* A loader diagnostic about a parameter from the command line, printed as
+ * the argument that set it ("dse: error: --param phse=decode: unknown
+ * parameter 'phse' of workload 'gpt2'; did you mean 'phase'?").  Returns 0
+ * when d is about something else. */
+static int print_param_diag(const dse_diag *d, const wl_args *w, const char *wl) {
+  if (!w || strcmp(d->file, k_argv_mark) || strncmp(d->msg, "params.", 7)) return 0;
+  const char *key = d->msg + 7, *rest = strstr(key, ": ");
+  if (!rest) return 0;
+  const size_t klen = (size_t)(rest - key);
+  rest += 2;
+  for (size_t i = 0; i < w->nparams; i++) {
+    const dse_param *p = &w->params[i];
+    if (strlen(p->key) != klen || strncmp(p->key, key, klen)) continue;
+    if (w->batch && i == 0)
+      fprintf(stderr, "dse: error: --batch %s: ", p->value);
+    else
+      fprintf(stderr, "dse: error: --param %s=%s: ", p->key, p->value);
+    char unknown[WL_MAX_KEY + 16];
+    snprintf(unknown, sizeof unknown, "unknown key '%s'", p->key);
+    if (!strncmp(rest, unknown, strlen(unknown)))
+      fprintf(stderr, "unknown parameter '%s' of workload '%s'%s\n", p->key, wl,
+              rest + strlen(unknown));
+    else
+      fprintf(stderr, "%s\n", rest);
+    return 1;
+  }
+  return 0;
+}
+
+/* cli_report, with the diagnostics about command-line parameters w (may be
+ * NULL) of workload wl shown as their arguments. */
+static int report(dse_ctx *ctx, int err, const wl_args *w, const char *wl) {
   size_t n = dse_ctx_ndiags(ctx);
   for (size_t i = 0; i < n; i++) {
+    const dse_diag *d = dse_ctx_diag(ctx, i);
+    if (print_param_diag(d, w, wl)) continue;
     char buf[2048];
-    dse_diag_format(dse_ctx_diag(ctx, i), buf, sizeof buf);
+    dse_diag_format(d, buf, sizeof buf);
     fprintf(stderr, "%s\n", buf);
   }
   dse_ctx_clear_diags(ctx);
@@ -94,9 +146,14 @@ int cli_report(dse_ctx *ctx, int err) {
   return err ? CLI_BAD : CLI_OK;
 }
 
-static int bad_usage(const char *usage, const char *fmt, const char *arg) {
+int cli_report(dse_ctx *ctx, int err) { return report(ctx, err, NULL, NULL); }
+
+int cli_usage_error(const char *usage, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
   fprintf(stderr, "dse: error: ");
-  fprintf(stderr, fmt, arg);
+  vfprintf(stderr, fmt, ap);
+  va_end(ap);
   fprintf(stderr, "\n%s", usage);
   return CLI_BAD;
 }
@@ -105,8 +162,80 @@ static int is_help(const char *s) {
   return strcmp(s, "--help") == 0 || strcmp(s, "-h") == 0;
 }
 
+int cli_parse(const char *usage, const cli_opt *opts, int argc, char **argv,
+              const char **pos, int maxpos, int *npos) {
+  const char *names[40];
+  size_t nnames = 0;
+  for (const cli_opt *o = opts; o->name && nnames + 1 < DSE_ARRAY_LEN(names); o++)
+    names[nnames++] = o->name;
+  names[nnames] = NULL;
+  *npos = 0;
+  for (int i = 0; i < argc; i++) {
+    const char *a = argv[i];
+    if (is_help(a)) {
+      fputs(usage, stdout);
+      return -1;
+    }
+    if (a[0] != '-' || !a[1]) {
+      if (!a[0]) return cli_usage_error(usage, "empty argument (''): expected a name or a path");
+      if (*npos == maxpos) return cli_usage_error(usage, "unexpected argument '%s'", a);
+      if (pos) pos[*npos] = a;
+      (*npos)++;
+      continue;
+    }
+    const cli_opt *o = opts;
+    while (o->name && strcmp(o->name, a)) o++;
+    if (!o->name) {
+      const char *s = strlen(a) > 2 ? core_did_you_mean(a, names) : NULL;
+      return cli_usage_error(usage, "unknown option '%s'%s%s%s", a, s ? "; did you mean '" : "",
+                             s ? s : "", s ? "'?" : "");
+    }
+    if (!o->value) {
+      (*o->n)++;
+      continue;
+    }
+    if (i + 1 >= argc) return cli_usage_error(usage, "%s needs a value", a);
+    const char *v = argv[++i];
+    if (!v[0]) return cli_usage_error(usage, "%s needs a value, got ''", a);
+    size_t given = o->n ? *o->n : o->value[0] != NULL;
+    if (given >= (o->max > 1 ? o->max : 1)) {
+      if (o->max > 1) return cli_usage_error(usage, "%s given more than %zu times", a, o->max);
+      return cli_usage_error(usage, "%s given twice ('%s', then '%s')", a, o->value[0], v);
+    }
+    o->value[given] = v;
+    if (o->n) (*o->n)++;
+  }
+  return CLI_OK;
+}
+
+int cli_choice(const char *usage, const char *opt, const char *v, const char *const *names,
+               int def) {
+  if (!v) return def;
+  size_t n = 0;
+  for (; names[n]; n++)
+    if (!strcmp(v, names[n])) return (int)n;
+  char list[256] = "";
+  for (size_t i = 0; i < n; i++) {
+    const size_t len = strlen(list);
+    snprintf(list + len, sizeof list - len, "%s%s", i == 0 ? "" : i + 1 < n ? ", " : " or ",
+             names[i]);
+  }
+  cli_usage_error(usage, "unknown %s '%s'; expected %s", opt, v, list);
+  return -1;
+}
+
+int cli_uint(const char *v, uint64_t min, uint64_t max, uint64_t *out) {
+  if (*v < '0' || *v > '9') return -1;
+  char *end;
+  errno = 0;
+  unsigned long long x = strtoull(v, &end, 10);
+  if (*end || errno == ERANGE || x < min || x > max) return -1;
+  *out = x;
+  return 0;
+}
+
 /* Output to stdout or atomically to a file. */
-static int emit(const core_buf *b, const char *out_path) {
+int cli_emit(const core_buf *b, const char *out_path) {
   if (b->oom) {
     fprintf(stderr, "dse: error: out of memory\n");
     return CLI_FAIL;
@@ -123,119 +252,84 @@ static int emit(const core_buf *b, const char *out_path) {
   return CLI_OK;
 }
 
-int cli_bad_usage(const char *usage, const char *fmt, const char *arg) {
-  return bad_usage(usage, fmt, arg);
-}
-int cli_is_help(const char *s) { return is_help(s); }
-int cli_emit(const core_buf *b, const char *out_path) { return emit(b, out_path); }
+/* The options of wl_args, for a cli_opt table. */
+#define WL_OPTS(w)                                                   \
+  {"--batch", &(w).batch, NULL, 1}, {"--param", (w).raw, &(w).nraw, WL_MAX_PARAMS}
 
-/* Shared option parsing for sim and show. */
-typedef struct wl_opts {
-  dse_param params[32];
-  size_t nparams;
-  char batch_buf[32];
-} wl_opts;
-
-static int add_param(wl_opts *o, char *kv, const char *usage) {
-  char *eq = strchr(kv, '=');
-  if (!eq || eq == kv)
-    return bad_usage(usage, "--param expects KEY=VALUE, got '%s'", kv);
-  if (o->nparams == DSE_ARRAY_LEN(o->params))
-    return bad_usage(usage, "too many --param options (limit 32)%s", "");
-  *eq = '\0';
-  o->params[o->nparams].key = kv;
-  o->params[o->nparams].value = eq + 1;
-  o->nparams++;
+/* The loader's parameters from --batch and --param KEY=VALUE; a parameter
+ * given twice is a usage error. */
+static int wl_args_params(wl_args *w, const char *usage) {
+  w->nparams = 0;
+  if (w->batch) w->params[w->nparams++] = (dse_param){"batch", w->batch};
+  for (size_t i = 0; i < w->nraw; i++) {
+    const char *kv = w->raw[i], *eq = strchr(kv, '=');
+    if (!eq || eq == kv) return cli_usage_error(usage, "--param expects KEY=VALUE, got '%s'", kv);
+    const size_t klen = (size_t)(eq - kv);
+    if (klen >= WL_MAX_KEY || memchr(kv, '.', klen))
+      return cli_usage_error(usage, "--param %s: '%.*s' is not a parameter name", kv, (int)klen, kv);
+    char *key = w->keys[i];
+    memcpy(key, kv, klen);
+    key[klen] = '\0';
+    for (size_t j = 0; j < w->nparams; j++) {
+      if (strcmp(w->params[j].key, key)) continue;
+      if (w->batch && j == 0)
+        return cli_usage_error(usage, "--param %s: the batch is already given by --batch %s", kv,
+                               w->batch);
+      return cli_usage_error(usage, "--param %s: parameter '%s' given twice (also --param %s=%s)",
+                             kv, key, key, w->params[j].value);
+    }
+    w->params[w->nparams++] = (dse_param){key, eq + 1};
+  }
   return CLI_OK;
 }
 
-/* Consume a workload option (--batch N, --param K=V) at argv[*i]; returns
- * 1 when handled (advancing *i), 0 when not a workload option, or -1 after
- * a usage error was printed. */
-static int wl_option(wl_opts *o, int argc, char **argv, int *i,
-                     const char *usage) {
-  const char *a = argv[*i];
-  if (strcmp(a, "--batch") && strcmp(a, "--param")) return 0;
-  if (*i + 1 >= argc) {
-    bad_usage(usage, "%s needs a value", a);
-    return -1;
-  }
-  char *v = argv[++*i];
-  if (!strcmp(a, "--batch")) {
-    snprintf(o->batch_buf, sizeof o->batch_buf, "batch=%.24s", v);
-    v = o->batch_buf;
-  }
-  return add_param(o, v, usage) ? -1 : 1;
+/* Load workload name with the parameters of w. */
+static int wl_args_load(dse_ctx *ctx, const char *name, const wl_args *w, dse_workload **out) {
+  return wl_load(ctx, name, w->params, w->nparams, k_argv_mark, 0, out);
 }
 
 static int cmd_sim(dse_ctx *ctx, int argc, char **argv) {
-  const char *pos[2] = {NULL, NULL};
-  int npos = 0;
-  const char *format = "table", *out = NULL;
-  wl_opts o;
-  memset(&o, 0, sizeof o);
+  const char *pos[2], *format = NULL, *out = NULL, *fidelity = NULL, *objective = NULL,
+                      *budget = NULL, *pins_path = NULL;
+  size_t show_mapping = 0;
+  wl_args w;
+  memset(&w, 0, sizeof w);
+  const cli_opt opts[] = {WL_OPTS(w),
+                          {"--format", &format, NULL, 1},
+                          {"--fidelity", &fidelity, NULL, 1},
+                          {"--objective", &objective, NULL, 1},
+                          {"--map-budget", &budget, NULL, 1},
+                          {"--mapping", NULL, &show_mapping, 0},
+                          {"--mappings", &pins_path, NULL, 1},
+                          {"-o", &out, NULL, 1},
+                          {NULL, NULL, NULL, 0}};
+  int npos, prc = cli_parse(k_sim_usage, opts, argc, argv, pos, 2, &npos);
+  if (prc) return prc < 0 ? CLI_OK : prc;
+  if (npos < 2) return cli_usage_error(k_sim_usage, "expected ARCH and WORKLOAD");
   dse_sim_opts so = {DSE_FIDELITY_CYCLE, DSE_OBJ_LATENCY, 0, NULL};
-  int show_mapping = 0;
-  const char *pins_path = NULL;
-  for (int i = 0; i < argc; i++) {
-    const char *a = argv[i];
-    if (is_help(a)) {
-      fputs(k_sim_usage, stdout);
-      return CLI_OK;
-    }
-    int w = wl_option(&o, argc, argv, &i, k_sim_usage);
-    if (w < 0) return CLI_BAD;
-    if (w > 0) continue;
-    if (!strcmp(a, "--mapping")) {
-      show_mapping = 1;
-      continue;
-    }
-    if (!strcmp(a, "--format") || !strcmp(a, "-o") || !strcmp(a, "--fidelity") ||
-        !strcmp(a, "--objective") || !strcmp(a, "--map-budget") || !strcmp(a, "--mappings")) {
-      if (i + 1 >= argc) return bad_usage(k_sim_usage, "%s needs a value", a);
-      char *v = argv[++i];
-      if (!strcmp(a, "--format")) {
-        format = v;
-      } else if (!strcmp(a, "-o")) {
-        out = v;
-      } else if (!strcmp(a, "--objective")) {
-        if (!strcmp(v, "latency")) so.objective = DSE_OBJ_LATENCY;
-        else if (!strcmp(v, "energy")) so.objective = DSE_OBJ_ENERGY;
-        else if (!strcmp(v, "edp")) so.objective = DSE_OBJ_EDP;
-        else if (!strcmp(v, "dram")) so.objective = DSE_OBJ_DRAM;
-        else
-          return bad_usage(k_sim_usage,
-                           "unknown --objective '%s'; expected latency, energy, edp or dram", v);
-      } else if (!strcmp(a, "--mappings")) {
-        pins_path = v;
-      } else if (!strcmp(a, "--map-budget")) {
-        char *end;
-        long b = strtol(v, &end, 10);
-        if (*end || b < 1 || b > 100000)
-          return bad_usage(k_sim_usage, "--map-budget expects an integer from 1 to 100000, got '%s'", v);
-        so.map_budget = (int)b;
-      } else if (!strcmp(v, "cycle")) {
-        so.fidelity = DSE_FIDELITY_CYCLE;
-      } else if (!strcmp(v, "analytic")) {
-        so.fidelity = DSE_FIDELITY_ANALYTIC;
-      } else {
-        return bad_usage(k_sim_usage,
-                         "unknown --fidelity '%s'; expected analytic or cycle", v);
-      }
-    } else if (a[0] == '-' && a[1]) {
-      return bad_usage(k_sim_usage, "unknown option '%s'", a);
-    } else if (npos < 2) {
-      pos[npos++] = a;
-    } else {
-      return bad_usage(k_sim_usage, "unexpected argument '%s'", a);
-    }
+  static const char *const formats[] = {"table", "csv", "json", NULL};
+  static const char *const fidelities[] = {"analytic", "cycle", NULL};
+  static const dse_fidelity fidelity_of[] = {DSE_FIDELITY_ANALYTIC, DSE_FIDELITY_CYCLE};
+  static const char *const objectives[] = {"latency", "energy", "edp", "dram", NULL};
+  static const dse_objective objective_of[] = {DSE_OBJ_LATENCY, DSE_OBJ_ENERGY, DSE_OBJ_EDP,
+                                               DSE_OBJ_DRAM};
+  const int f = cli_choice(k_sim_usage, "--format", format, formats, 0);
+  const int fi = f < 0 ? -1 : cli_choice(k_sim_usage, "--fidelity", fidelity, fidelities, 1);
+  const int ob = fi < 0 ? -1 : cli_choice(k_sim_usage, "--objective", objective, objectives, 0);
+  if (ob < 0) return CLI_BAD;
+  format = formats[f];
+  so.fidelity = fidelity_of[fi];
+  so.objective = objective_of[ob];
+  if (budget) {
+    uint64_t b;
+    if (cli_uint(budget, 1, 100000, &b))
+      return cli_usage_error(k_sim_usage,
+                             "--map-budget expects an integer from 1 to 100000, got '%s'", budget);
+    so.map_budget = (int)b;
   }
-  if (npos < 2) return bad_usage(k_sim_usage, "expected ARCH and WORKLOAD%s", "");
-  if (strcmp(format, "table") && strcmp(format, "csv") && strcmp(format, "json"))
-    return bad_usage(k_sim_usage, "unknown --format '%s'; expected table, csv or json",
-                     format);
   if (pins_path && so.fidelity != DSE_FIDELITY_CYCLE)
-    return bad_usage(k_sim_usage, "--mappings needs --fidelity cycle%s", "");
+    return cli_usage_error(k_sim_usage, "--mappings needs --fidelity cycle");
+  if (wl_args_params(&w, k_sim_usage)) return CLI_BAD;
   dse_arch *arch = NULL;
   dse_workload *wl = NULL;
   dse_result *res = NULL;
@@ -245,9 +339,9 @@ static int cmd_sim(dse_ctx *ctx, int argc, char **argv) {
     rc = dse_mappings_load(ctx, pins_path, &pins);
     so.mappings = pins;
   }
-  if (!rc) rc = wl_load(ctx, pos[1], o.params, o.nparams, "", 0, &wl);
+  if (!rc) rc = wl_args_load(ctx, pos[1], &w, &wl);
   if (!rc) rc = dse_simulate(ctx, arch, wl, &so, &res);
-  int code = cli_report(ctx, rc);
+  int code = report(ctx, rc, &w, pos[1]);
   if (!rc) {
     core_buf b;
     core_buf_init(&b);
@@ -264,7 +358,7 @@ static int cmd_sim(dse_ctx *ctx, int argc, char **argv) {
           rpt_result_mappings(res, &b);
       }
     }
-    code = emit(&b, out);
+    code = cli_emit(&b, out);
     core_buf_fini(&b);
   }
   dse_result_free(res);
@@ -275,12 +369,10 @@ static int cmd_sim(dse_ctx *ctx, int argc, char **argv) {
 }
 
 static int cmd_list(dse_ctx *ctx, int argc, char **argv) {
-  const char *what = argc > 0 ? argv[0] : NULL;
-  if (what && is_help(what)) {
-    fputs(k_list_usage, stdout);
-    return CLI_OK;
-  }
-  if (argc > 1) return bad_usage(k_list_usage, "unexpected argument '%s'", argv[1]);
+  const char *what = NULL;
+  const cli_opt opts[] = {{NULL, NULL, NULL, 0}};
+  int npos, prc = cli_parse(k_list_usage, opts, argc, argv, &what, 1, &npos);
+  if (prc) return prc < 0 ? CLI_OK : prc;
   static const char *const kinds[] = {"archs", "memories", "workloads", NULL};
   static const char *const dirs[] = {"arch", "arch/memory", "workloads"};
   int found = 0;
@@ -307,51 +399,32 @@ static int cmd_list(dse_ctx *ctx, int argc, char **argv) {
 }
 
 static int cmd_show(dse_ctx *ctx, int argc, char **argv) {
-  if (argc > 0 && is_help(argv[0])) {
-    fputs(k_show_usage, stdout);
-    return CLI_OK;
-  }
-  if (argc < 1 || strcmp(argv[0], "workload"))
-    return bad_usage(k_show_usage, "expected 'workload'%s", "");
-  const char *name = NULL, *format = "table", *prec = "int8";
-  wl_opts o;
-  memset(&o, 0, sizeof o);
-  for (int i = 1; i < argc; i++) {
-    const char *a = argv[i];
-    if (is_help(a)) {
-      fputs(k_show_usage, stdout);
-      return CLI_OK;
-    }
-    int w = wl_option(&o, argc, argv, &i, k_show_usage);
-    if (w < 0) return CLI_BAD;
-    if (w > 0) continue;
-    if (!strcmp(a, "--format") || !strcmp(a, "--precision")) {
-      if (i + 1 >= argc) return bad_usage(k_show_usage, "%s needs a value", a);
-      char *v = argv[++i];
-      if (!strcmp(a, "--format")) {
-        format = v;
-      } else {
-        prec = v;
-      }
-    } else if (a[0] == '-' && a[1]) {
-      return bad_usage(k_show_usage, "unknown option '%s'", a);
-    } else if (!name) {
-      name = a;
-    } else {
-      return bad_usage(k_show_usage, "unexpected argument '%s'", a);
-    }
-  }
-  if (!name) return bad_usage(k_show_usage, "expected a workload NAME%s", "");
+  const char *pos[2], *format = NULL, *prec = NULL;
+  wl_args w;
+  memset(&w, 0, sizeof w);
+  const cli_opt opts[] = {WL_OPTS(w),
+                          {"--format", &format, NULL, 1},
+                          {"--precision", &prec, NULL, 1},
+                          {NULL, NULL, NULL, 0}};
+  int npos, prc = cli_parse(k_show_usage, opts, argc, argv, pos, 2, &npos);
+  if (prc) return prc < 0 ? CLI_OK : prc;
+  if (npos < 1 || strcmp(pos[0], "workload")) return cli_usage_error(k_show_usage, "expected 'workload'");
+  if (npos < 2) return cli_usage_error(k_show_usage, "expected a workload NAME");
+  const char *name = pos[1];
+  if (!prec) prec = "int8";
   int p = core_parse_precision(prec);
   if (p < 0)
-    return bad_usage(k_show_usage,
-                     "unknown --precision '%s'; expected int4, int8, int16, fp8, bf16, fp16 or fp32",
-                     prec);
-  if (strcmp(format, "table") && strcmp(format, "json"))
-    return bad_usage(k_show_usage, "unknown --format '%s'; expected table or json", format);
+    return cli_usage_error(
+        k_show_usage,
+        "unknown --precision '%s'; expected int4, int8, int16, fp8, bf16, fp16 or fp32", prec);
+  static const char *const formats[] = {"table", "json", NULL};
+  const int f = cli_choice(k_show_usage, "--format", format, formats, 0);
+  if (f < 0) return CLI_BAD;
+  format = formats[f];
+  if (wl_args_params(&w, k_show_usage)) return CLI_BAD;
   dse_workload *wl = NULL;
-  int rc = wl_load(ctx, name, o.params, o.nparams, "", 0, &wl);
-  int code = cli_report(ctx, rc);
+  int rc = wl_args_load(ctx, name, &w, &wl);
+  int code = report(ctx, rc, &w, name);
   if (!rc) {
     core_buf b;
     core_buf_init(&b);
@@ -359,7 +432,7 @@ static int cmd_show(dse_ctx *ctx, int argc, char **argv) {
       rpt_workload_json(wl, (dse_precision)p, &b);
     else
       rpt_workload_table(wl, (dse_precision)p, &b);
-    code = emit(&b, NULL);
+    code = cli_emit(&b, NULL);
     core_buf_fini(&b);
   }
   dse_workload_free(wl);
@@ -367,32 +440,17 @@ static int cmd_show(dse_ctx *ctx, int argc, char **argv) {
 }
 
 static int cmd_import(dse_ctx *ctx, int argc, char **argv) {
-  const char *file = NULL, *out = NULL;
-  for (int i = 0; i < argc; i++) {
-    if (is_help(argv[i])) {
-      fputs(k_import_usage, stdout);
-      return CLI_OK;
-    }
-  }
-  if (argc < 1 || strcmp(argv[0], "scalesim"))
-    return bad_usage(k_import_usage, "expected 'scalesim'%s", "");
-  for (int i = 1; i < argc; i++) {
-    if (!strcmp(argv[i], "-o")) {
-      if (i + 1 >= argc) return bad_usage(k_import_usage, "%s needs a value", "-o");
-      out = argv[++i];
-    } else if (argv[i][0] == '-' && argv[i][1]) {
-      return bad_usage(k_import_usage, "unknown option '%s'", argv[i]);
-    } else if (!file) {
-      file = argv[i];
-    } else {
-      return bad_usage(k_import_usage, "unexpected argument '%s'", argv[i]);
-    }
-  }
-  if (!file) return bad_usage(k_import_usage, "expected FILE%s", "");
+  const char *pos[2], *out = NULL;
+  const cli_opt opts[] = {{"-o", &out, NULL, 1}, {NULL, NULL, NULL, 0}};
+  int npos, prc = cli_parse(k_import_usage, opts, argc, argv, pos, 2, &npos);
+  if (prc) return prc < 0 ? CLI_OK : prc;
+  if (npos < 1 || strcmp(pos[0], "scalesim")) return cli_usage_error(k_import_usage, "expected 'scalesim'");
+  if (npos < 2) return cli_usage_error(k_import_usage, "expected FILE");
+  const char *file = pos[1];
   int topo = ss_is_topology(file), conf = ss_is_config(file);
   if (!topo && !conf)
-    return bad_usage(k_import_usage,
-                     "'%s' is neither a SCALE-Sim topology (.csv) nor a config (.cfg)", file);
+    return cli_usage_error(k_import_usage,
+                           "'%s' is neither a SCALE-Sim topology (.csv) nor a config (.cfg)", file);
   yt_doc *doc = NULL;
   int rc = topo ? ss_topology_doc(ctx, file, &doc) : ss_config_doc(ctx, file, &doc);
   core_buf b;
@@ -427,21 +485,19 @@ static int cmd_import(dse_ctx *ctx, int argc, char **argv) {
     rc = yt_emit(doc, comment, &b);
   }
   int code = cli_report(ctx, rc);
-  if (!rc) code = emit(&b, out);
+  if (!rc) code = cli_emit(&b, out);
   core_buf_fini(&b);
   yt_doc_free(doc);
   return code;
 }
 
 static int cmd_check(dse_ctx *ctx, int argc, char **argv) {
-  if (argc == 0) return bad_usage(k_check_usage, "expected FILE.yaml%s", "");
+  /* no options: every argument is a FILE */
+  const cli_opt opts[] = {{NULL, NULL, NULL, 0}};
+  int nfiles, prc = cli_parse(k_check_usage, opts, argc, argv, NULL, argc, &nfiles);
+  if (prc) return prc < 0 ? CLI_OK : prc;
+  if (!nfiles) return cli_usage_error(k_check_usage, "expected FILE.yaml");
   int worst = CLI_OK;
-  for (int i = 0; i < argc; i++) {
-    if (is_help(argv[i])) {
-      fputs(k_check_usage, stdout);
-      return CLI_OK;
-    }
-  }
   for (int i = 0; i < argc; i++) {
     yt_doc *doc = NULL;
     int rc = ss_is_topology(argv[i])  ? ss_topology_doc(ctx, argv[i], &doc)
@@ -544,7 +600,11 @@ int main(int argc, char **argv) {
       fputs(k_run_usage, stdout);
       code = CLI_OK;
     } else if (argc < 3) {
-      code = bad_usage(k_run_usage, "expected SCRIPT.lua%s", "");
+      code = cli_usage_error(k_run_usage, "expected SCRIPT.lua");
+    } else if (!argv[2][0] || (argv[2][0] == '-' && argv[2][1])) {
+      /* options of `dse run` are none; the script's follow it */
+      code = argv[2][0] ? cli_usage_error(k_run_usage, "unknown option '%s'", argv[2])
+                        : cli_usage_error(k_run_usage, "expected SCRIPT.lua, got ''");
     } else {
       code = cli_run(ctx, argc - 2, argv + 2);
     }

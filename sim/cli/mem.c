@@ -17,9 +17,11 @@ static const char k_mem_usage[] =
     "\n"
     "options:\n"
     "  --pattern seq|random|strided  access pattern (default seq)\n"
-    "  --stride B          strided: bytes between request starts (default 4 KiB)\n"
+    "  --stride B          strided: bytes between request starts (default 4 KiB,\n"
+    "                      at most the memory's capacity)\n"
     "  --size B            bytes per request for random/strided (default 64 B)\n"
-    "  --bytes B           traffic in all (default 16 MiB)\n"
+    "  --bytes B           traffic in all (default 16 MiB, at most 4 GiB and\n"
+    "                      2^26 requests)\n"
     "  --read-ratio R      fraction of reads, 0..1 (default 1)\n"
     "  --count N           stacks/devices/DIMMs (default 1)\n"
     "  --window N          FR-FCFS scheduling window per channel (default 32)\n"
@@ -27,22 +29,27 @@ static const char k_mem_usage[] =
     "  --format table|csv|json  output format (default table)\n"
     "  -o FILE             write to FILE instead of stdout\n";
 
-static int parse_bytes(const char *v, uint64_t *out) {
+enum { MAX_REQUESTS = 1 << 26 }; /* 4 GiB of 64 B requests: a few seconds */
+static const uint64_t k_max_bytes = 4ull << 30;
+
+/* A size option (--bytes, --size, --stride): a whole number of bytes from
+ * 1 B to max.  Returns 0, or CLI_BAD after the usage error naming opt. */
+static int size_arg(const char *opt, const char *v, uint64_t max, const char *why,
+                    uint64_t *out) {
   double d;
   unit_kind k;
   char err[256];
-  if (unit_parse(v, UNIT_BIT(UNIT_BYTES) | UNIT_BIT(UNIT_NONE), &d, &k, err, sizeof err) ||
-      d < 1 || d > 1e13)
-    return -1;
+  if (unit_parse(v, UNIT_BIT(UNIT_BYTES) | UNIT_BIT(UNIT_NONE), &d, &k, err, sizeof err))
+    return cli_usage_error(k_mem_usage, "%s: %s", opt, err);
+  if (d > (double)max) {
+    char lim[32];
+    unit_format((double)max, UNIT_BYTES, lim, sizeof lim);
+    return cli_usage_error(k_mem_usage, "%s '%s' is over the limit of %s%s", opt, v, lim, why);
+  }
+  if (d < 1) return cli_usage_error(k_mem_usage, "%s '%s' is under the minimum of 1 B", opt, v);
+  if (d != (double)(uint64_t)d)
+    return cli_usage_error(k_mem_usage, "%s '%s' is not a whole number of bytes", opt, v);
   *out = (uint64_t)d;
-  return (double)*out == d ? 0 : -1;
-}
-
-static int parse_count(const char *v, uint64_t min, uint64_t max, uint64_t *out) {
-  char *end;
-  unsigned long long x = strtoull(v, &end, 10);
-  if (*v < '0' || *v > '9' || *end || x < min || x > max) return -1;
-  *out = x;
   return 0;
 }
 
@@ -54,69 +61,62 @@ typedef struct row {
 } row;
 
 int cli_mem(dse_ctx *ctx, int argc, char **argv) {
-  const char *preset = NULL, *format = "table", *out_path = NULL, *pattern = "seq";
+  const char *preset, *format = NULL, *out_path = NULL, *pattern = NULL, *stride = NULL,
+                      *size = NULL, *bytes = NULL, *ratio = NULL, *count_s = NULL,
+                      *window_s = NULL, *seed = NULL;
+  const cli_opt opts[] = {{"--pattern", &pattern, NULL, 1}, {"--stride", &stride, NULL, 1},
+                          {"--size", &size, NULL, 1},       {"--bytes", &bytes, NULL, 1},
+                          {"--read-ratio", &ratio, NULL, 1}, {"--count", &count_s, NULL, 1},
+                          {"--window", &window_s, NULL, 1}, {"--seed", &seed, NULL, 1},
+                          {"--format", &format, NULL, 1},   {"-o", &out_path, NULL, 1},
+                          {NULL, NULL, NULL, 0}};
+  int npos, prc = cli_parse(k_mem_usage, opts, argc, argv, &preset, 1, &npos);
+  if (prc) return prc < 0 ? CLI_OK : prc;
+  if (!npos) return cli_usage_error(k_mem_usage, "expected a memory PRESET");
   dram_char_opts c = {DRAM_PAT_SEQ, 16u << 20, 64, 4096, 1.0, 1};
   uint64_t count = 1, window = 32;
-  for (int i = 0; i < argc; i++) {
-    const char *a = argv[i];
-    if (cli_is_help(a)) {
-      fputs(k_mem_usage, stdout);
-      return CLI_OK;
-    }
-    if (a[0] == '-' && a[1]) {
-      if (i + 1 >= argc) return cli_bad_usage(k_mem_usage, "%s needs a value", a);
-      const char *v = argv[++i];
-      if (!strcmp(a, "--pattern")) {
-        pattern = v;
-        if (!strcmp(v, "seq"))
-          c.pattern = DRAM_PAT_SEQ;
-        else if (!strcmp(v, "random"))
-          c.pattern = DRAM_PAT_RANDOM;
-        else if (!strcmp(v, "strided"))
-          c.pattern = DRAM_PAT_STRIDED;
-        else
-          return cli_bad_usage(k_mem_usage,
-                               "unknown --pattern '%s'; expected seq, random or strided", v);
-      } else if (!strcmp(a, "--stride") || !strcmp(a, "--size") || !strcmp(a, "--bytes")) {
-        uint64_t *dst = a[2] == 's' && a[3] == 't' ? &c.stride
-                        : a[2] == 's'                ? &c.request
-                                                     : &c.bytes;
-        if (parse_bytes(v, dst))
-          return cli_bad_usage(k_mem_usage, "expected a whole positive size such as '4 KiB', got '%s'", v);
-      } else if (!strcmp(a, "--read-ratio")) {
-        char *end;
-        c.read_ratio = strtod(v, &end);
-        if (end == v || *end || !(c.read_ratio >= 0 && c.read_ratio <= 1))
-          return cli_bad_usage(k_mem_usage, "--read-ratio expects a number in [0, 1], got '%s'", v);
-      } else if (!strcmp(a, "--count")) {
-        if (parse_count(v, 1, 4096, &count))
-          return cli_bad_usage(k_mem_usage, "--count expects an integer from 1 to 4096, got '%s'", v);
-      } else if (!strcmp(a, "--window")) {
-        if (parse_count(v, 1, 256, &window))
-          return cli_bad_usage(k_mem_usage, "--window expects an integer from 1 to 256, got '%s'", v);
-      } else if (!strcmp(a, "--seed")) {
-        if (parse_count(v, 0, UINT64_MAX, &c.seed))
-          return cli_bad_usage(k_mem_usage, "--seed expects a non-negative integer, got '%s'", v);
-      } else if (!strcmp(a, "--format")) {
-        format = v;
-      } else if (!strcmp(a, "-o")) {
-        out_path = v;
-      } else {
-        return cli_bad_usage(k_mem_usage, "unknown option '%s'", a);
-      }
-    } else if (!preset) {
-      preset = a;
-    } else {
-      return cli_bad_usage(k_mem_usage, "unexpected argument '%s'", a);
-    }
-  }
-  if (!preset) return cli_bad_usage(k_mem_usage, "expected a memory PRESET%s", "");
-  if (strcmp(format, "table") && strcmp(format, "csv") && strcmp(format, "json"))
-    return cli_bad_usage(k_mem_usage, "unknown --format '%s'; expected table, csv or json", format);
-  if (c.bytes > (4ull << 30))
-    return cli_bad_usage(k_mem_usage, "--bytes is limited to 4 GiB (a few seconds of simulation)%s", "");
+  static const char *const patterns[] = {"seq", "random", "strided", NULL};
+  static const dram_pattern pattern_of[] = {DRAM_PAT_SEQ, DRAM_PAT_RANDOM, DRAM_PAT_STRIDED};
+  static const char *const formats[] = {"table", "csv", "json", NULL};
+  const int p = cli_choice(k_mem_usage, "--pattern", pattern, patterns, 0);
+  const int f = p < 0 ? -1 : cli_choice(k_mem_usage, "--format", format, formats, 0);
+  if (f < 0) return CLI_BAD;
+  c.pattern = pattern_of[p];
+  pattern = patterns[p];
+  format = formats[f];
+  if (stride && c.pattern != DRAM_PAT_STRIDED)
+    return cli_usage_error(k_mem_usage, "--stride applies to --pattern strided only");
+  if (size && c.pattern == DRAM_PAT_SEQ)
+    return cli_usage_error(k_mem_usage,
+                           "--size applies to --pattern random or strided (seq walks 4 KiB requests)");
+  if (bytes && size_arg("--bytes", bytes, k_max_bytes, " (a few seconds of simulation)", &c.bytes))
+    return CLI_BAD;
+  if (size && size_arg("--size", size, k_max_bytes, "", &c.request)) return CLI_BAD;
+  if (stride && size_arg("--stride", stride, 1ull << 50, "", &c.stride)) return CLI_BAD;
   if (c.pattern != DRAM_PAT_SEQ && c.request > c.bytes)
-    return cli_bad_usage(k_mem_usage, "--size is larger than --bytes%s", "");
+    return cli_usage_error(k_mem_usage, "--bytes %llu B is less than one request (--size %llu B)",
+                           (unsigned long long)c.bytes, (unsigned long long)c.request);
+  if (c.pattern != DRAM_PAT_SEQ && c.bytes / c.request > MAX_REQUESTS) {
+    char b[32], r[32];
+    unit_format((double)c.bytes, UNIT_BYTES, b, sizeof b);
+    unit_format((double)c.request, UNIT_BYTES, r, sizeof r);
+    return cli_usage_error(k_mem_usage,
+                           "--bytes %s in --size %s requests is %llu requests, over the limit of "
+                           "%d: use a larger --size or fewer --bytes",
+                           b, r, (unsigned long long)(c.bytes / c.request), MAX_REQUESTS);
+  }
+  if (ratio && (unit_parse_number(ratio, &c.read_ratio) ||
+                !(c.read_ratio >= 0 && c.read_ratio <= 1)))
+    return cli_usage_error(k_mem_usage, "--read-ratio expects a number from 0 to 1, got '%s'", ratio);
+  if (count_s && cli_uint(count_s, 1, 4096, &count))
+    return cli_usage_error(k_mem_usage, "--count expects an integer from 1 to 4096, got '%s'",
+                           count_s);
+  if (window_s && cli_uint(window_s, 1, 256, &window))
+    return cli_usage_error(k_mem_usage, "--window expects an integer from 1 to 256, got '%s'",
+                           window_s);
+  if (seed && cli_uint(seed, 0, UINT64_MAX, &c.seed))
+    return cli_usage_error(k_mem_usage, "--seed expects an integer from 0 to %llu, got '%s'",
+                           (unsigned long long)UINT64_MAX, seed);
 
   dram_spec s;
   yt_doc *doc = NULL;
@@ -126,9 +126,18 @@ int cli_mem(dse_ctx *ctx, int argc, char **argv) {
     return cli_report(ctx, rc);
   }
   const double cap = s.f[DF_CAPACITY] * (double)count;
-  if (c.pattern != DRAM_PAT_SEQ && (double)c.request > cap) {
+  const char *over = NULL, *over_v = NULL;
+  if (size && (double)c.request > cap)
+    over = "--size", over_v = size;
+  else if (stride && (double)c.stride > cap)
+    over = "--stride", over_v = stride;
+  if (over) {
+    char capb[32];
+    unit_format(cap, UNIT_BYTES, capb, sizeof capb);
+    rc = cli_usage_error(k_mem_usage, "%s '%s' is larger than the memory (%s x %llu: %s)", over,
+                         over_v, s.name, (unsigned long long)count, capb);
     yt_doc_free(doc);
-    return cli_bad_usage(k_mem_usage, "--size is larger than the memory (%s)", preset);
+    return rc;
   }
   dram_opts o = {(unsigned)count, (unsigned)window};
   dram_result r;

@@ -70,11 +70,14 @@ void cfg_check_keys(cfg *c, const yt_node *map, const char *path,
     const char *sugg = core_did_you_mean(p->key, allowed);
     char list[512];
     core_join_names(allowed, list, sizeof list);
+    /* A key is where its value came from: an override (--param, a Lua
+     * table) set into a file's map is not in that file. */
+    const char *file = p->val && p->val->file ? p->val->file : map->file;
     if (sugg)
-      cfg_error_at(c, map->file, p->line, p->col, kp,
+      cfg_error_at(c, file, p->line, p->col, kp,
                    "unknown key '%s'; did you mean '%s'?", p->key, sugg);
     else
-      cfg_error_at(c, map->file, p->line, p->col, kp,
+      cfg_error_at(c, file, p->line, p->col, kp,
                    "unknown key '%s'; expected one of: %s", p->key, list);
   }
 }

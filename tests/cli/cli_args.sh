@@ -1,0 +1,150 @@
+#!/bin/bash
+# cli_args.sh: bad command-line arguments of every subcommand.  Each is
+# rejected with exit 2, a first stderr line that names the option (or the
+# argument) and the problem, nothing on stdout and no output file.
+. "$(dirname "$0")/lib.sh"
+
+O="$TMP/out.x"
+# rejects MESSAGE ARGS...: `dse ARGS` exits 2 and says "dse: error: MESSAGE"
+# first; stdout stays empty and $O is not written.
+rejects() {
+  local want="dse: error: $1" first
+  shift
+  rm -f "$O"
+  run "$DSE" "$@"
+  expect_code 2 "dse $*"
+  first=$(printf '%s\n' "$ERR" | head -1)
+  [ "$first" = "$want" ] && ok || bad "dse $*: says '$first', want '$want'"
+  [ -z "$OUT" ] && ok || bad "dse $*: wrote to stdout"
+  expect_no_file "$O" "dse $*"
+}
+
+# sim: --batch and --param are named with the value they were given
+S=(sim tpu-v1 resnet50 -o "$O")
+rejects "--batch 0: must be between 1 and 1000000 (got 0)" "${S[@]}" --batch 0
+rejects "--batch -1: must be between 1 and 1000000 (got -1)" "${S[@]}" --batch -1
+rejects "--batch 99999999999999999999: must be between 1 and 1000000 (got 99999999999999999999)" \
+  "${S[@]}" --batch 99999999999999999999
+rejects "--batch two: expected an integer, got 'two'" "${S[@]}" --batch two
+rejects "--batch 1.5: must be an integer (got 1.5)" "${S[@]}" --batch 1.5
+rejects "--batch 8 KiB: expected a plain integer, got '8 KiB' (a size)" "${S[@]}" --batch "8 KiB"
+rejects "--batch needs a value" "${S[@]}" --batch
+rejects "--batch needs a value, got ''" "${S[@]}" --batch ""
+rejects "--batch given twice ('2', then '3')" "${S[@]}" --batch 2 --batch 3
+G=(sim npu-hbm2e gpt2 -o "$O")
+rejects "--param phse=decode: unknown parameter 'phse' of workload 'gpt2'; did you mean 'phase'?" \
+  "${G[@]}" --param phse=decode
+rejects "--param x=1: unknown parameter 'x' of workload 'gpt2'; expected one of: batch, phase, seq" \
+  "${G[@]}" --param x=1
+rejects "--param seq=5: unknown parameter 'seq' of workload 'resnet50'; expected one of: batch" \
+  "${S[@]}" --param seq=5
+rejects "--param phase=decodr: unknown value 'decodr'; did you mean 'decode'? (one of prefill, decode)" \
+  "${G[@]}" --param phase=decodr
+rejects "--param seq=0: must be between 1 and 10000000 (got 0)" "${G[@]}" --param seq=0
+rejects "--param seq=abc: expected an integer, got 'abc'" "${G[@]}" --param seq=abc
+rejects "--param batch=0: must be between 1 and 1000000 (got 0)" "${G[@]}" --param batch=0
+rejects "--param expects KEY=VALUE, got 'novalue'" "${G[@]}" --param novalue
+rejects "--param expects KEY=VALUE, got '=decode'" "${G[@]}" --param =decode
+rejects "--param a.b=1: 'a.b' is not a parameter name" "${G[@]}" --param a.b=1
+rejects "--param phase=prefill: parameter 'phase' given twice (also --param phase=decode)" \
+  "${G[@]}" --param phase=decode --param phase=prefill
+rejects "--param batch=3: the batch is already given by --batch 2" "${G[@]}" --batch 2 --param batch=3
+many=()
+for i in $(seq 33); do many+=(--param "k$i=1"); done
+rejects "--param given more than 32 times" "${G[@]}" "${many[@]}"
+# the other sim options
+for v in 0 -5 100001 abc " 5" 1e3; do
+  rejects "--map-budget expects an integer from 1 to 100000, got '$v'" "${S[@]}" --map-budget "$v"
+done
+rejects "unknown --format 'xml'; expected table, csv or json" "${S[@]}" --format xml
+rejects "--format given twice ('csv', then 'json')" "${S[@]}" --format csv --format json
+rejects "unknown --fidelity 'cycles'; expected analytic or cycle" "${S[@]}" --fidelity cycles
+rejects "unknown --objective 'speed'; expected latency, energy, edp or dram" "${S[@]}" --objective speed
+rejects "--mappings needs --fidelity cycle" "${S[@]}" --mappings m.yaml --fidelity analytic
+rejects "--mappings needs a value, got ''" "${S[@]}" --mappings ""
+rejects "-o needs a value, got ''" sim tpu-v1 resnet50 -o ""
+rejects "-o given twice ('$O', then '$TMP/b.json')" "${S[@]}" -o "$TMP/b.json"
+expect_no_file "$TMP/b.json" "-o twice"
+rejects "unknown option '--fromat'; did you mean '--format'?" "${S[@]}" --fromat csv
+rejects "unknown option '-x'" "${S[@]}" -x
+rejects "unexpected argument 'extra'" "${S[@]}" extra
+rejects "empty argument (''): expected a name or a path" sim "" resnet50 -o "$O"
+rejects "expected ARCH and WORKLOAD" sim tpu-v1 -o "$O"
+
+# show
+rejects "--batch 0: must be between 1 and 1000000 (got 0)" show workload gpt2 --batch 0
+rejects "--param phse=decode: unknown parameter 'phse' of workload 'gpt2'; did you mean 'phase'?" \
+  show workload gpt2 --param phse=decode
+rejects "--param phase=decode: an encoder has no decode phase; use prefill" \
+  show workload bert_base --param phase=decode
+rejects "unknown --precision 'int3'; expected int4, int8, int16, fp8, bf16, fp16 or fp32" \
+  show workload gpt2 --precision int3
+rejects "--precision needs a value" show workload gpt2 --precision
+rejects "unknown --format 'csv'; expected table or json" show workload gpt2 --format csv
+rejects "unknown option '-o'" show workload gpt2 -o "$O"
+rejects "expected 'workload'" show arch tpu-v1
+rejects "expected a workload NAME" show workload
+
+# mem: sizes name the option and the limit
+M=(mem hbm3-6400 -o "$O")
+rejects "--bytes '1 PiB' is over the limit of 4 GiB (a few seconds of simulation)" "${M[@]}" --bytes "1 PiB"
+rejects "--bytes '5GiB' is over the limit of 4 GiB (a few seconds of simulation)" "${M[@]}" --bytes 5GiB
+rejects "--bytes '0' is under the minimum of 1 B" "${M[@]}" --bytes 0
+rejects "--bytes '-1' is under the minimum of 1 B" "${M[@]}" --bytes -1
+rejects "--bytes '3 bit' is under the minimum of 1 B" "${M[@]}" --bytes "3 bit"
+rejects "--bytes '1.5' is not a whole number of bytes" "${M[@]}" --bytes 1.5
+rejects "--bytes: '4 GHz' is a frequency; expected a plain number (e.g. '4') or a size (e.g. '2 MiB')" \
+  "${M[@]}" --bytes "4 GHz"
+rejects "--bytes: expected a plain number (e.g. '4') or a size (e.g. '2 MiB'), got 'lots'" \
+  "${M[@]}" --bytes lots
+rejects "--stride '0' is under the minimum of 1 B" "${M[@]}" --pattern strided --stride 0
+rejects "--stride '32 GiB' is larger than the memory (hbm3-6400 x 1: 16 GiB)" \
+  "${M[@]}" --pattern strided --stride "32 GiB"
+rejects "--stride applies to --pattern strided only" "${M[@]}" --stride 8KiB
+rejects "--size '0' is under the minimum of 1 B" "${M[@]}" --pattern random --size 0
+rejects "--size '8 GiB' is over the limit of 4 GiB" "${M[@]}" --pattern random --size "8 GiB"
+rejects "--size applies to --pattern random or strided (seq walks 4 KiB requests)" "${M[@]}" --size 128
+rejects "--bytes 3 B is less than one request (--size 64 B)" "${M[@]}" --pattern random --bytes 3
+rejects "--bytes 1 GiB in --size 1 B requests is 1073741824 requests, over the limit of 67108864: use a larger --size or fewer --bytes" \
+  "${M[@]}" --pattern random --size 1 --bytes 1GiB
+for v in 1.5 -0.1 abc " 0.5" nan; do
+  rejects "--read-ratio expects a number from 0 to 1, got '$v'" "${M[@]}" --read-ratio "$v"
+done
+for v in 0 4097 abc -1 +1 1e3; do
+  rejects "--count expects an integer from 1 to 4096, got '$v'" "${M[@]}" --count "$v"
+done
+for v in 0 257; do
+  rejects "--window expects an integer from 1 to 256, got '$v'" "${M[@]}" --window "$v"
+done
+for v in -1 99999999999999999999999; do
+  rejects "--seed expects an integer from 0 to 18446744073709551615, got '$v'" "${M[@]}" --seed "$v"
+done
+rejects "unknown --pattern 'zigzag'; expected seq, random or strided" "${M[@]}" --pattern zigzag
+rejects "unknown --format 'xml'; expected table, csv or json" "${M[@]}" --format xml
+rejects "--count given twice ('2', then '3')" "${M[@]}" --count 2 --count 3
+rejects "--count needs a value" "${M[@]}" --count
+rejects "unknown option '--byte'; did you mean '--bytes'?" "${M[@]}" --byte 1MiB
+rejects "unexpected argument 'extra'" "${M[@]}" extra
+rejects "expected a memory PRESET" mem -o "$O"
+
+# import, check, list, run
+rejects "expected FILE" import scalesim -o "$O"
+rejects "unexpected argument 'b.csv'" import scalesim a.csv b.csv -o "$O"
+rejects "-o given twice ('$O', then '$TMP/b.yaml')" import scalesim a.csv -o "$O" -o "$TMP/b.yaml"
+rejects "expected 'scalesim'" import timeloop a.yaml -o "$O"
+rejects "unknown option '--bogus'" check --bogus
+rejects "empty argument (''): expected a name or a path" check ""
+rejects "expected FILE.yaml" check
+rejects "unknown option '--bogus'" list --bogus
+rejects "unexpected argument 'workloads'" list archs workloads
+rejects "unknown option '--bogus'" run --bogus
+rejects "expected SCRIPT.lua, got ''" run ""
+
+# A flag given twice is harmless.
+run "$DSE" sim tpu-v1 alexnet --fidelity analytic --mapping --mapping; expect_code 0 "--mapping twice"
+
+# A parameter set from Lua is located at the script, not in the zoo file.
+printf 'local dse = require "dse"\nlocal w = dse.workload("gpt2", {phse = "decode"})\n' > "$TMP/p.lua"
+run "$DSE" run "$TMP/p.lua"; expect_code 2 "lua param typo"
+expect_err "p.lua:2:1: error: params.phse: unknown key 'phse'; did you mean 'phase'?" "lua param typo"
+finish

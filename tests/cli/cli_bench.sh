@@ -1,0 +1,44 @@
+#!/bin/bash
+# cli_bench.sh: dse_bench's options and the shape of its report (never its
+# times: a benchmark's figures are not asserted).  Needs DSE_BENCH.
+. "$(dirname "$0")/lib.sh"
+
+run "$DSE_BENCH" --help; expect_code 0 "--help"
+[ "$(printf '%s\n' "$OUT" | head -1)" = "usage: dse_bench [options]" ] && ok || bad "--help: $OUT"
+expect_out "--only GROUP" "--help lists --only"
+case "$OUT" in *benchmark:*) bad "--help ran the benchmark" ;; *) ok ;; esac
+[ -z "$ERR" ] && ok || bad "--help wrote to stderr: $ERR"
+
+# rejects MESSAGE ARGS...: exit 2, "dse_bench: error: MESSAGE" first, then the usage
+rejects() {
+  local want="dse_bench: error: $1"
+  shift
+  run "$DSE_BENCH" "$@"
+  expect_code 2 "dse_bench $*"
+  [ "$(printf '%s\n' "$ERR" | head -1)" = "$want" ] && ok || bad "dse_bench $*: $ERR"
+  expect_err "usage: dse_bench" "dse_bench $* prints the usage"
+  [ -z "$OUT" ] && ok || bad "dse_bench $*: ran: $OUT"
+}
+rejects "unknown option '--bogus'" --bogus
+rejects "unknown option '1.0'" 1.0
+rejects "--runs expects an integer from 1 to 100, got '0'" --runs 0
+rejects "--runs expects an integer from 1 to 100, got 'many'" -n many
+rejects "--runs expects an integer from 1 to 100, got '101'" -n 101
+rejects "-n needs a value" -n
+rejects "--min-time expects seconds from 0 to 60, got '-1'" -t -1
+rejects "--min-time expects seconds from 0 to 60, got 'soon'" --min-time soon
+rejects "--only expects groups among l1, l2, dram, mem (comma-separated), got 'gpu'" --only gpu
+
+# one quick pass over the burst model: every targeted row says PASS or FAIL,
+# and the summary counts them
+run "$DSE_BENCH" --runs 1 --min-time 0 --only dram; expect_code 0 "dram pass"
+expect_out "best of 1 run of at least 0 s" "header"
+expect_out "reference: one iteration of the reference loop (ref) takes" "reference line"
+rows=$(printf '%s\n' "$OUT" | grep -cE ' burst, [a-z0-9-]+ .* <= 15 ref (PASS|FAIL)  [0-9.]+ M bursts/s')
+[ "$rows" -eq 8 ] && ok || bad "dram rows with a verdict: $rows, want 8"
+last=$(printf '%s\n' "$OUT" | tail -1)
+p=$(echo "$last" | sed -nE 's/^([0-9]+) passed, ([0-9]+) failed$/\1/p')
+f=$(echo "$last" | sed -nE 's/^([0-9]+) passed, ([0-9]+) failed$/\2/p')
+[ -n "$p" ] && [ $((p + f)) -eq 8 ] && ok || bad "summary: '$last'"
+case "$OUT" in *"level 1"*|*"level 2"*) bad "--only dram ran other groups" ;; *) ok ;; esac
+finish
