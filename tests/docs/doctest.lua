@@ -64,13 +64,15 @@
 --   checked (write it as "$ build/dse ...") or marked skip.
 --
 -- --update: a command's output block is rewritten from what it printed.
--- Lines before the first "...", and after the last, are replaced one for
--- one by the first and last lines of the output; a group between two
--- "..." is found again by its first line (the output line with the same
--- first word that shares the longest prefix with it) and replaced by as
--- many lines from there; a " ..." line keeps as many words as before;
--- a line that still matches is kept as it is.  Without "...", the whole
--- output replaces the shown one.
+-- Lines before the first "..." are replaced one for one by the first lines
+-- of the output.  A group between two "..." is found again by its first
+-- line (the output line with the same first word that shares the longest
+-- prefix with it) and replaced by as many lines from there.  The lines
+-- after the last "..." are replaced by the output from the line found
+-- again for the first of them (among the last lines) to the end, so lines
+-- printed after them join them.  A " ..." line keeps as many words as
+-- before; a line that still matches is kept as it is.  Without "...", the
+-- whole output replaces the shown one.
 local USAGE = "usage: build/dse run tests/docs/doctest.lua [--update] [--dse PATH] [--root DIR] [FILE.md ...]"
 
 -- Command line -------------------------------------------------------------
@@ -409,6 +411,19 @@ local function render(shown, actual, vary)
   return actual
 end
 
+-- The index in actual[from..to] of the line that stands for `line`: the same
+-- first word and the longest shared prefix (the first such line on a tie).
+local function find_line(line, actual, from, to)
+  local key, found, best = line and first_word(line), nil, -1
+  for p = math.max(from, 1), math.min(to, #actual) do
+    if key and first_word(actual[p]) == key then
+      local n = common_prefix(line, actual[p])
+      if n > best then found, best = p, n end
+    end
+  end
+  return found
+end
+
 local function updated(shown, actual, vary)
   local groups = groups_of(shown)
   local out, notes = {}, {}
@@ -430,18 +445,17 @@ local function updated(shown, actual, vary)
   end
   local head, tail = groups[1], groups[#groups]
   emit(head, 1, math.min(#head.lines, #actual))
+  -- The tail starts where its first line is found among the last lines (so
+  -- lines the command now prints after it join the tail), else positionally.
   local tail_pos = math.max(#actual - #tail.lines + 1, #head.lines + 1)
+  if #tail.lines > 0 then
+    tail_pos = find_line(tail.lines[1], actual, math.max(#head.lines + 1, tail_pos - 8), #actual) or tail_pos
+  end
   local pos = #head.lines + 1
   for gi = 2, #groups - 1 do
     ellipsis()
-    local g, found, best = groups[gi], nil, -1
-    local key = g.lines[1] and first_word(g.lines[1])
-    for p = pos, tail_pos - 1 do
-      if key and first_word(actual[p]) == key then
-        local n = common_prefix(g.lines[1], actual[p])
-        if n > best then found, best = p, n end
-      end
-    end
+    local g = groups[gi]
+    local found = find_line(g.lines[1], actual, pos, tail_pos - 1)
     if found then
       emit(g, found, math.min(#g.lines, tail_pos - found))
       pos = found + #g.lines

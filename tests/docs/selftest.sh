@@ -16,12 +16,13 @@ run doctest stale.md; expect_code 1 "stale"
 want=$(cat <<'OUT'
 stale.md:7: `printf 'one\ntwo\nthree\n'`: output line 2: expected '2', got 'two'
 stale.md:16: `seq 1 20 | sed 's/^/n/'`: lines from 'n10 stale' (2 lines) not found in order in the output
-stale.md:24: `echo "total: 10 MACs, latency 2 ms, energy 3 mJ"; echo "kept   "`: output line 1: expected 'total: 10 MACs, latency 9 ...', got 'total: 10 MACs, latency 2 ms, energy 3 mJ'
-stale.md:32: `echo "done in 1.25 s"; echo "rows 5"`: output line 2: expected 'rows 4', got 'rows 5'
-stale.md:45: `build/dse --version | cut -d' ' -f1; ls written.txt`: output line 2: unexpected 'written.txt' (1 lines shown, 2 printed)
-stale.md:51: block differs from data.txt at its line 1: 'old', the file has 'new'
-stale.md:58: Lua block: output line 1: expected 'function	3', got 'function	2'
-doctest: 7 commands, 1 file blocks, 1 Lua blocks in 1 Markdown files: 7 failed
+stale.md:26: `printf 'head\nx\ny\ntotal 1\nsilicon 2\nmemory 3\n'`: output line 5: expected 'total 0', got 'silicon 2'
+stale.md:32: `echo "total: 10 MACs, latency 2 ms, energy 3 mJ"; echo "kept   "`: output line 1: expected 'total: 10 MACs, latency 9 ...', got 'total: 10 MACs, latency 2 ms, energy 3 mJ'
+stale.md:40: `echo "done in 1.25 s"; echo "rows 5"`: output line 2: expected 'rows 4', got 'rows 5'
+stale.md:53: `build/dse --version | cut -d' ' -f1; ls written.txt`: output line 2: unexpected 'written.txt' (1 lines shown, 2 printed)
+stale.md:59: block differs from data.txt at its line 1: 'old', the file has 'new'
+stale.md:66: Lua block: output line 1: expected 'function	3', got 'function	2'
+doctest: 8 commands, 1 file blocks, 1 Lua blocks in 1 Markdown files: 8 failed
 OUT
 )
 [ "$OUT" = "$want" ] && ok || bad "stale report:"$'\n'"$OUT"
@@ -32,7 +33,7 @@ run doctest --update stale.md; expect_code 0 "update"
 expect_out "stale.md:12: updated the output of \`seq 1 20 | sed 's/^/n/'\`" "update report"
 diff "$F/updated.md" "$R/stale.md" > "$TMP/diff" && ok || bad "updated file: $(cat "$TMP/diff")"
 run doctest stale.md; expect_code 0 "after update"
-expect_out "7 commands, 1 file blocks, 1 Lua blocks in 1 Markdown files: all match" "after update"
+expect_out "8 commands, 1 file blocks, 1 Lua blocks in 1 Markdown files: all match" "after update"
 run doctest --update stale.md; expect_code 0 "second update"
 cmp -s "$F/updated.md" "$R/stale.md" && ok || bad "a second --update changed the file"
 
