@@ -105,6 +105,7 @@ const rpt_field rpt_total_fields[] = {
     TF(dram_background_energy_j, DBL, "memory technology: background energy"),
     TF(memory_capacity_bytes, DBL, "memory capacity of the arch"),
     TF(memory_cost_usd, DBL, "memory cost: capacity x price per GB"),
+    TF(memory_cost_modelled, BOOL, "memory cost and PHY area modelled (false: a plain channel names no dram.technology)"),
     TF(area_mm2, DBL, "technology: die area"),
     TF(area_pe_mm2, DBL, "technology: PE array area"),
     TF(area_sram_mm2, DBL, "technology: on-chip buffer area"),

@@ -39,15 +39,15 @@ int area_of(const dse_arch *a, const sram_fit *fit, area_breakdown *out) {
   for (size_t i = 0; i < a->nbuf; i++)
     out->sram += sram_area(fit, a->buf[i].size_bytes, node->nm) * AREA_K_SRAM;
   out->vector = (double)a->vector_lanes * tech_mac_area(a->precision, node) * AREA_K_VEC;
-  /* memory PHYs do not shrink with the node (LLMCompass); a plain channel
-   * names no technology, so its PHY is not counted */
-  out->phy = a->mem ? a->mem->f[DF_PHY_AREA] * a->mem_units : 0;
+  /* memory PHYs do not shrink with the node (LLMCompass); an arch that
+   * names no memory technology has none counted (memory_cost_modelled 0) */
+  const dram_spec *mt = arch_mem_tech(a);
+  out->phy = mt ? mt->f[DF_PHY_AREA] * a->mem_units : 0;
   /* their controllers do */
-  if (a->mem)
-    out->controller = area_controller_mtr(a->mem,
-                                          dram_pchs_per_unit(a->mem) * a->mem->f[DF_WIDTH] *
-                                              a->mem_units) /
-                      area_density_mtr(node->nm);
+  if (mt)
+    out->controller =
+        area_controller_mtr(mt, dram_pchs_per_unit(mt) * mt->f[DF_WIDTH] * a->mem_units) /
+        area_density_mtr(node->nm);
   const double datapath = out->pe + out->sram + out->vector;
   /* control, host I/O and wiring: the rest of a TPU-like die (its DDR3
    * PHYs, 3%, are counted again in phy: a small double count) */

@@ -41,6 +41,9 @@
   X(cost_worked_examples)           \
   X(cost_monotonic)                 \
   X(cost_unit_breakdown)                 \
+  X(cost_preset_memory)             \
+  X(cost_plain_not_modelled)        \
+  X(cost_technology_errors)         \
   X(tech_45nm_table)                \
   X(tech_node_scaling)              \
   X(sram_fit_cacti)                 \

@@ -295,6 +295,12 @@ typedef struct dse_total_result {
   double dram_activate_energy_j, dram_rw_energy_j, dram_io_energy_j;
   double dram_refresh_energy_j, dram_background_energy_j;
   double memory_capacity_bytes, memory_cost_usd;
+  /* 1 when the arch names its memory technology (dram.preset, or a plain
+   * channel's dram.technology), so memory_cost_usd and the PHY and
+   * controller areas are modelled; 0 for a plain channel without one,
+   * whose memory_cost_usd and area_phy_mm2 are 0 because nothing prices
+   * them, not because they are free */
+  int memory_cost_modelled;
   /* with technology: {node} (zero otherwise): die area and its parts, and
    * unit cost (good die + memory + package) */
   double area_mm2, area_pe_mm2, area_sram_mm2, area_vector_mm2, area_phy_mm2,
