@@ -265,8 +265,9 @@ void rpt_result_table(const dse_result *res, core_buf *out) {
                   (unsigned long long)t->macs, b1, b5, b4, 100.0 * t->utilization,
                   b2, b3, t->pj_per_mac, t->compute_bound_layers,
                   t->memory_bound_layers);
-  char nre[48] = "", stat[32], mem_area[64], mem_cost[48];
+  char nre[48] = "", stat[32], clk[32], mem_area[64], mem_cost[48];
   si(t->static_power_w, "W", stat, sizeof stat);
+  si(t->clock_power_w, "W", clk, sizeof clk);
   if (t->cost_nre_usd > 0) snprintf(nre, sizeof nre, ", masks $%.0f", t->cost_nre_usd);
   const int priced = t->memory_cost_modelled;
   if (priced) {
@@ -280,11 +281,11 @@ void rpt_result_table(const dse_result *res, core_buf *out) {
   if (t->area_mm2 > 0) /* a technology node: silicon and money */
     core_buf_printf(out, "silicon: %.1f mm^2 at %g nm (PE array %.1f, buffers %.1f, vector %.1f, "
                          "%s, other %.1f), yield %.2f; unit cost $%.0f%s (die $%.0f, package "
-                         "$%.0f, %s%s), $%.3g per inf/s; %.3g W (static %s), %.3g TOPS/W\n",
+                         "$%.0f, %s%s), $%.3g per inf/s; %.3g W (static %s, clock %s), %.3g TOPS/W\n",
                     t->area_mm2, res->arch->node_nm, t->area_pe_mm2, t->area_sram_mm2,
                     t->area_vector_mm2, mem_area, t->area_other_mm2, t->die_yield, t->cost_usd,
                     priced ? "" : " without memory", t->cost_die_usd, t->cost_package_usd,
-                    mem_cost, nre, t->usd_per_inf_per_s, t->power_w, stat, t->tops_per_w);
+                    mem_cost, nre, t->usd_per_inf_per_s, t->power_w, stat, clk, t->tops_per_w);
   if (!priced)
     core_buf_puts(out, "memory cost: not modelled (plain channel; name dram.technology, e.g. "
                        "'technology: hbm2e-3200, stacks: 2')\n");

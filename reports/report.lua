@@ -233,7 +233,7 @@ end
 
 -- Where the energy, the area and the money go, per Pareto point.
 local function breakdown_section(out, front, keys)
-  local e_parts = { "mac", "register", "noc", "sram", "dram", "vector", "static" }
+  local e_parts = { "mac", "register", "noc", "sram", "dram", "vector", "static", "clock" }
   local h = { "arch" }
   for _, k in ipairs(keys) do h[#h + 1] = "`" .. k .. "`" end
   out[#out + 1] = "| " .. table.concat(h, " | ") .. " | energy/inf | " .. table.concat(e_parts, " | ") ..

@@ -56,8 +56,11 @@ static const char *const k_top_keys[] = {"name", "description", "source",
                                          "clock", "pe_array", "buffers",
                                          "dram", "vector", "technology",
                                          "cost", "on_chip_activations", NULL};
-static const char *const k_tech_keys[] = {"node", "sram_cells", "static_power", NULL};
-static const char *const k_cells[] = {"lstp", "hp", NULL};
+static const char *const k_tech_keys[] = {"node",        "sram_cells",  "static_power",
+                                          "devices",     "clock_share", "clock_power",
+                                          "leakage_per_transistor", NULL};
+static const char *const k_cells[] = {"6t", "lstp", "hp", NULL};      /* sram_cells order */
+static const char *const k_devices[] = {"hp", "lop", "lstp", NULL}; /* tech_devices order */
 static const char *const k_cost_keys[] = {"yield_model", "defect_density", "clustering",
                                           "yield", "volume", NULL};
 static const char *const k_yield_models[] = {"negative_binomial", "poisson", "murphy",
@@ -439,10 +442,24 @@ int arch_from_doc(dse_ctx *ctx, yt_doc *doc, dse_arch **out) {
   }
   a->node_nm = node ? node->nm : 0;
   if (node) a->node_mark = mark_of(tech, "node");
-  int cells = 0;
-  if (tech && tech->kind == YT_MAP)
-    cfg_enum(&c, tech, "technology", "sram_cells", 0, k_cells, 0, &cells);
-  a->sram_lstp = cells == 0;
+  /* leakage and clock (docs/energy.md): 6T cells of hp devices with a
+   * node; without one, CACTI's lstp cells and no logic or clock */
+  int cells = node ? SRAM_CELLS_6T : SRAM_CELLS_LSTP, dev = TECH_DEV_HP;
+  const int tmap = tech && tech->kind == YT_MAP;
+  if (tmap) {
+    cfg_enum(&c, tech, "technology", "sram_cells", 0, k_cells, cells, &cells);
+    cfg_enum(&c, tech, "technology", "devices", 0, k_devices, dev, &dev);
+  }
+  a->sram_cells = cells;
+  a->devices = dev;
+  a->leak_per_tr_w = tech_leakage_per_transistor(node, (tech_devices)dev);
+  a->clock_share = TECH_CLOCK_SHARE;
+  if (tmap) {
+    cfg_quantity(&c, tech, "technology", "leakage_per_transistor", 0, UNIT_BIT(UNIT_WATTS),
+                 a->leak_per_tr_w, 0, 1e-6, &a->leak_per_tr_w, NULL);
+    cfg_quantity(&c, tech, "technology", "clock_share", 0, UNIT_BIT(UNIT_NONE), a->clock_share,
+                 0, 0.9, &a->clock_share, NULL);
+  }
 
   const yt_node *pe = yt_get(root, "pe_array");
   if (!pe) {
@@ -524,22 +541,27 @@ int arch_from_doc(dse_ctx *ctx, yt_doc *doc, dse_arch **out) {
     cfg_bool(&c, vec, "vector", "fuse_activations", 1, &a->fuse_activations);
   }
 
-  /* static power: the buffers' SRAM leakage (docs/energy.md), unless
-   * technology.static_power gives the chip's */
-  for (size_t i = 0; i < a->nbuf; i++)
-    a->static_w += sram_leakage(a->buf[i].size_bytes, node ? node->nm : 45, a->sram_lstp);
-  if (a->reg_given) /* PE register files as SRAM cells */
-    a->static_w += sram_leakage((double)(a->rows * a->cols) * a->reg_bytes,
-                                node ? node->nm : 45, a->sram_lstp);
-  if (tech && tech->kind == YT_MAP)
-    cfg_quantity(&c, tech, "technology", "static_power", 0, UNIT_BIT(UNIT_WATTS), a->static_w,
-                 0, 1e5, &a->static_w, NULL);
-
   load_cost(&c, yt_get(root, "cost"), node, a);
 
   if (!c.nerr && area_of(a, node ? &fit : NULL, &a->area))
     cfg_error(&c, root, "technology", "out of memory");
   if (!c.nerr) arch_cost(a);
+  /* static power and clock from the die (docs/energy.md), unless
+   * technology.static_power / clock_power give the chip's */
+  if (!c.nerr) {
+    arch_power p;
+    area_power(a, &p);
+    a->sram_leak_w = p.sram_w;
+    a->logic_leak_w = p.logic_w;
+    a->static_w = p.sram_w + p.logic_w;
+    a->clock_w = p.clock_w;
+  }
+  if (tmap) {
+    cfg_quantity(&c, tech, "technology", "static_power", 0, UNIT_BIT(UNIT_WATTS), a->static_w,
+                 0, 1e5, &a->static_w, NULL);
+    cfg_quantity(&c, tech, "technology", "clock_power", 0, UNIT_BIT(UNIT_WATTS), a->clock_w, 0,
+                 1e5, &a->clock_w, NULL);
+  }
 
 done:
   if (c.nerr) {

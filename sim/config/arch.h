@@ -33,6 +33,7 @@ typedef struct arch_buffer {
 /* Die area by part, mm^2 (tech/area.c); all zero without a node. */
 typedef struct arch_area {
   double pe, sram, vector, phy, controller, other, total;
+  double pe_registers; /* of pe: the register files written in the arch */
 } arch_area;
 
 struct dse_arch {
@@ -55,8 +56,14 @@ struct dse_arch {
   int reg_given;         /* ... written in the arch (then its area counts) */
   double reg_j;          /* PE register access of one element */
   double hop_j_per_bit;  /* one bit across one PE pitch (on-chip network) */
-  double static_w;       /* leakage: SRAM cells, or technology.static_power */
-  int sram_lstp;         /* technology.sram_cells: 1 lstp (default), 0 hp */
+  /* static power and clock (tech/area.c area_power, docs/energy.md) */
+  double static_w;       /* leakage: sram_leak_w + logic_leak_w, or technology.static_power */
+  double sram_leak_w, logic_leak_w; /* its parts as modelled (before static_power) */
+  double clock_w;        /* clock tree: clock_share of the busy datapath, or technology.clock_power */
+  int sram_cells;        /* technology.sram_cells (sram_cells): 6t with a node, else lstp */
+  int devices;           /* technology.devices (tech_devices): hp */
+  double leak_per_tr_w;  /* technology.leakage_per_transistor, or the node's */
+  double clock_share;    /* technology.clock_share */
   /* cost: {...} (docs/cost.md); zeros mean the node's defaults */
   int yield_model;       /* cost_yield_model */
   double d0_per_cm2, nb_alpha, yield_fixed, volume;

@@ -52,4 +52,6 @@
   X(energy_exact_counts)            \
   X(energy_tech_defaults)           \
   X(energy_eyeriss_alexnet)         \
+  X(energy_static_published)        \
+  X(energy_clock_model)             \
   X(energy_matmul_operands)
