@@ -339,8 +339,9 @@ static void load_dram_plain(cfg *c, const yt_node *dram, dse_arch *a) {
   if (cfg_string(c, dram, "dram", "technology", 1, "", &name) ||
       load_mem_preset(c, tn, "dram.technology", name, &a->cost_mem, &a->mem_doc))
     return;
-  /* as many units as hold the capacity, unless the arch counts them */
   const dram_spec *m = a->cost_mem;
+  if (!yt_get(dram, "type")) a->dram_type = m->standard;
+  /* as many units as hold the capacity, unless the arch counts them */
   const double per = m->f[DF_CAPACITY];
   const unsigned given = load_mem_units(c, dram, name, m);
   const double need = ceil(a->dram_capacity / per * (1 - 1e-12));

@@ -189,53 +189,61 @@ TEST_IMPL(cost_preset_memory) {
   return 0;
 }
 
+/* An arch preset on alexnet at level 1, with its JSON and its table. */
+typedef struct priced {
+  dse_arch *arch;
+  dse_workload *wl;
+  dse_result *r;
+  core_buf json, table;
+} priced;
+
+static void priced_run(dse_ctx *ctx, const char *arch, priced *p) {
+  p->arch = t_arch(ctx, arch);
+  p->wl = t_wl(ctx, "alexnet", NULL, NULL, NULL, NULL);
+  dse_sim_opts o = {DSE_FIDELITY_ANALYTIC, DSE_OBJ_LATENCY, 0, NULL};
+  ASSERT_INT_EQ(dse_simulate(ctx, p->arch, p->wl, &o, &p->r), 0);
+  core_buf_init(&p->json);
+  core_buf_init(&p->table);
+  rpt_result_json(p->r, &p->json);
+  rpt_result_table(p->r, &p->table);
+}
+
+static void priced_free(priced *p) {
+  dse_result_free(p->r);
+  dse_workload_free(p->wl);
+  dse_arch_free(p->arch);
+  core_buf_fini(&p->json);
+  core_buf_fini(&p->table);
+}
+
 /* A plain channel that names no technology says so: memory_cost_modelled
  * false in the result (JSON), no memory price, no PHYs; the unit cost is
  * die + package only. */
 TEST_IMPL(cost_plain_not_modelled) {
   dse_ctx *ctx = t_ctx();
-  dse_arch *a = t_arch(ctx, "tpu-v1");
-  dse_workload *wl = t_wl(ctx, "alexnet", NULL, NULL, NULL, NULL);
-  dse_sim_opts o = {DSE_FIDELITY_ANALYTIC, DSE_OBJ_LATENCY, 0, NULL};
-  dse_result *r = NULL;
-  ASSERT_INT_EQ(dse_simulate(ctx, a, wl, &o, &r), 0);
-  ASSERT_INT_EQ(r->total.memory_cost_modelled, 0);
-  ASSERT_NEAR(r->total.memory_cost_usd, 0, 0);
-  ASSERT_NEAR(r->total.area_phy_mm2, 0, 0);
-  ASSERT_NEAR(r->total.cost_usd, r->total.cost_die_usd + r->total.cost_package_usd, 1e-12);
-  core_buf b;
-  core_buf_init(&b);
-  rpt_result_json(r, &b);
-  ASSERT_CONTAINS(b.data, "\"memory_cost_modelled\": false");
-  ASSERT_CONTAINS(b.data, "\"memory_cost_usd\": 0"); /* kept: the contract removes no field */
-  core_buf_fini(&b);
-  core_buf_init(&b);
-  rpt_result_table(r, &b);
-  ASSERT_CONTAINS(b.data, "memory cost: not modelled (plain channel; name dram.technology");
-  ASSERT_CONTAINS(b.data, "unit cost $");
-  ASSERT_CONTAINS(b.data, " without memory (die $");
-  ASSERT_CONTAINS(b.data, "memory PHYs and controllers not modelled");
-  core_buf_fini(&b);
-  dse_result_free(r);
-  dse_arch_free(a);
-  /* the same arch priced: modelled, true in JSON, no such line */
-  a = t_arch(ctx, "npu-hbm2e");
-  ASSERT_INT_EQ(dse_simulate(ctx, a, wl, &o, &r), 0);
-  ASSERT_INT_EQ(r->total.memory_cost_modelled, 1);
-  ASSERT_NEAR(r->total.memory_cost_usd, 224, 1e-12);
-  ASSERT_NEAR(r->total.area_phy_mm2, 20.9, 1e-12);
-  core_buf_init(&b);
-  rpt_result_json(r, &b);
-  ASSERT_CONTAINS(b.data, "\"memory_cost_modelled\": true");
-  core_buf_fini(&b);
-  core_buf_init(&b);
-  rpt_result_table(r, &b);
-  ASSERT(strstr(b.data, "not modelled") == NULL);
-  ASSERT_CONTAINS(b.data, "memory: 2 x hbm2e-3200 (hbm2e), 32 GiB, $224: prices the plain channel");
-  core_buf_fini(&b);
-  dse_result_free(r);
-  dse_arch_free(a);
-  dse_workload_free(wl);
+  priced p;
+  priced_run(ctx, "tpu-v1", &p);
+  const dse_total_result *t = &p.r->total;
+  ASSERT_INT_EQ(t->memory_cost_modelled, 0);
+  ASSERT_NEAR(t->memory_cost_usd, 0, 0);
+  ASSERT_NEAR(t->area_phy_mm2, 0, 0);
+  ASSERT_NEAR(t->cost_usd, t->cost_die_usd + t->cost_package_usd, 1e-12);
+  ASSERT_CONTAINS(p.json.data, "\"memory_cost_modelled\": false");
+  ASSERT_CONTAINS(p.json.data, "\"memory_cost_usd\": 0"); /* kept: the contract removes no field */
+  ASSERT_CONTAINS(p.table.data, "memory cost: not modelled (plain channel; name dram.technology");
+  ASSERT_CONTAINS(p.table.data, " without memory (die $");
+  ASSERT_CONTAINS(p.table.data, "memory PHYs and controllers not modelled");
+  priced_free(&p);
+  /* a priced plain channel: modelled, true in JSON, no such line */
+  priced_run(ctx, "npu-hbm2e", &p);
+  t = &p.r->total;
+  ASSERT_INT_EQ(t->memory_cost_modelled, 1);
+  ASSERT_NEAR(t->memory_cost_usd, 224, 1e-12);
+  ASSERT_NEAR(t->area_phy_mm2, 20.9, 1e-12);
+  ASSERT_CONTAINS(p.json.data, "\"memory_cost_modelled\": true");
+  ASSERT(strstr(p.table.data, "not modelled") == NULL);
+  ASSERT_CONTAINS(p.table.data, "memory: 2 x hbm2e-3200 (hbm2e), 32 GiB, $224: prices the plain channel");
+  priced_free(&p);
   dse_ctx_free(ctx);
   return 0;
 }
