@@ -50,6 +50,7 @@ const rpt_field rpt_layer_fields[] = {
     LF(register_energy_j, DBL, "level 2: PE register accesses"),
     LF(noc_energy_j, DBL, "on-chip network: operands and partial sums between PEs"),
     LF(static_energy_j, DBL, "leakage over the layer's latency"),
+    LF(clock_energy_j, DBL, "clock tree over the layer's latency"),
     LF(weight_energy_j, DBL, "data movement of weights (registers, NoC, buffers, DRAM)"),
     LF(input_energy_j, DBL, "data movement of inputs"),
     LF(output_energy_j, DBL, "data movement of outputs and partial sums"),
@@ -87,7 +88,9 @@ const rpt_field rpt_total_fields[] = {
     TF(register_energy_j, DBL, "level 2: PE register energy"),
     TF(noc_energy_j, DBL, "on-chip network energy"),
     TF(static_energy_j, DBL, "leakage energy: static power x latency"),
-    TF(static_power_w, DBL, "leakage power of the chip"),
+    TF(static_power_w, DBL, "leakage power of the chip (SRAM and logic)"),
+    TF(clock_energy_j, DBL, "clock-tree energy: clock power x latency"),
+    TF(clock_power_w, DBL, "clock-tree power of the chip"),
     TF(weight_energy_j, DBL, "data movement of weights (registers, NoC, buffers, DRAM)"),
     TF(input_energy_j, DBL, "data movement of inputs"),
     TF(output_energy_j, DBL, "data movement of outputs and partial sums"),
@@ -105,6 +108,7 @@ const rpt_field rpt_total_fields[] = {
     TF(dram_background_energy_j, DBL, "memory technology: background energy"),
     TF(memory_capacity_bytes, DBL, "memory capacity of the arch"),
     TF(memory_cost_usd, DBL, "memory cost: capacity x price per GB"),
+    TF(memory_cost_modelled, BOOL, "memory cost and PHY area modelled (false: a plain channel names no dram.technology)"),
     TF(area_mm2, DBL, "technology: die area"),
     TF(area_pe_mm2, DBL, "technology: PE array area"),
     TF(area_sram_mm2, DBL, "technology: on-chip buffer area"),
@@ -148,13 +152,17 @@ size_t rpt_breakdown(const dse_total_result *t, int which, rpt_part out[RPT_MAX_
       PART("dram", t->dram_energy_j);
       PART("vector", t->vector_energy_j);
       PART("static", t->static_energy_j);
+      PART("clock", t->clock_energy_j);
       break;
     case RPT_ENERGY_OPERAND:
       PART("weight", t->weight_energy_j);
       PART("input", t->input_energy_j);
       PART("output", t->output_energy_j);
       PART("compute", t->mac_energy_j + t->vector_energy_j);
-      PART("static", t->static_energy_j + t->dram_refresh_energy_j + t->dram_background_energy_j);
+      /* what runs with time, not with an operand: leakage, the clock, DRAM
+       * refresh and background */
+      PART("static", t->static_energy_j + t->clock_energy_j + t->dram_refresh_energy_j +
+                         t->dram_background_energy_j);
       break;
     case RPT_AREA:
       PART("pe", t->area_pe_mm2);

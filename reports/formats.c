@@ -265,19 +265,44 @@ void rpt_result_table(const dse_result *res, core_buf *out) {
                   (unsigned long long)t->macs, b1, b5, b4, 100.0 * t->utilization,
                   b2, b3, t->pj_per_mac, t->compute_bound_layers,
                   t->memory_bound_layers);
-  char nre[48] = "", stat[32];
+  char nre[48] = "", stat[32], clk[32], mem_area[64], mem_cost[48];
   si(t->static_power_w, "W", stat, sizeof stat);
+  si(t->clock_power_w, "W", clk, sizeof clk);
   if (t->cost_nre_usd > 0) snprintf(nre, sizeof nre, ", masks $%.0f", t->cost_nre_usd);
+  const int priced = t->memory_cost_modelled;
+  if (priced) {
+    snprintf(mem_area, sizeof mem_area, "memory PHYs %.1f + controllers %.1f", t->area_phy_mm2,
+             t->area_controller_mm2);
+    snprintf(mem_cost, sizeof mem_cost, "memory $%.0f", t->memory_cost_usd);
+  } else {
+    snprintf(mem_area, sizeof mem_area, "memory PHYs and controllers not modelled");
+    snprintf(mem_cost, sizeof mem_cost, "memory not modelled");
+  }
   if (t->area_mm2 > 0) /* a technology node: silicon and money */
     core_buf_printf(out, "silicon: %.1f mm^2 at %g nm (PE array %.1f, buffers %.1f, vector %.1f, "
-                         "memory PHYs %.1f + controllers %.1f, other %.1f), yield %.2f; unit cost "
-                         "$%.0f (die $%.0f, package $%.0f, memory $%.0f%s), $%.3g per inf/s; "
-                         "%.3g W (static %s), %.3g TOPS/W\n",
+                         "%s, other %.1f), yield %.2f; unit cost $%.0f%s (die $%.0f, package "
+                         "$%.0f, %s%s), $%.3g per inf/s; %.3g W (static %s, clock %s), %.3g TOPS/W\n",
                     t->area_mm2, res->arch->node_nm, t->area_pe_mm2, t->area_sram_mm2,
-                    t->area_vector_mm2, t->area_phy_mm2, t->area_controller_mm2,
-                    t->area_other_mm2, t->die_yield, t->cost_usd, t->cost_die_usd,
-                    t->cost_package_usd, t->memory_cost_usd, nre, t->usd_per_inf_per_s,
-                    t->power_w, stat, t->tops_per_w);
+                    t->area_vector_mm2, mem_area, t->area_other_mm2, t->die_yield, t->cost_usd,
+                    priced ? "" : " without memory", t->cost_die_usd, t->cost_package_usd,
+                    mem_cost, nre, t->usd_per_inf_per_s, t->power_w, stat, clk, t->tops_per_w);
+  if (!priced)
+    core_buf_puts(out, "memory cost: not modelled (plain channel; name dram.technology, e.g. "
+                       "'technology: hbm2e-3200, stacks: 2')\n");
+  if (res->arch->cost_mem) { /* a plain channel priced by its technology */
+    const dram_spec *m = res->arch->cost_mem;
+    char cap[32];
+    core_fmt_bytes(t->memory_capacity_bytes, cap, sizeof cap);
+    const double peak = dram_peak_bw(m) * res->arch->mem_units;
+    core_buf_printf(out, "memory: %u x %s (%s), %s, $%.0f: prices the plain channel and sizes its "
+                         "PHYs; timing and energy are the channel's (dram.preset simulates the "
+                         "technology)",
+                    res->arch->mem_units, m->name, m->standard, cap, t->memory_cost_usd);
+    if (a->dram_bw > peak * (1 + 1e-9))
+      core_buf_printf(out, "; its %.4g GB/s is more than they deliver (%.4g GB/s)", a->dram_bw / 1e9,
+                      peak / 1e9);
+    core_buf_puts(out, "\n");
+  }
   if (res->arch->mem) { /* a memory technology: how the DRAM fared */
     const dram_spec *m = res->arch->mem;
     char cap[32], e[32], ea[32], erw[32], eio[32], eref[32], ebg[32];

@@ -78,7 +78,8 @@ local function design_row(out, r, keys)
     string.format("%d/%d", t.compute_bound_layers, t.memory_bound_layers),
     string.format("%.3g", t.tops_per_w or 0),
     (t.area_mm2 or 0) > 0 and string.format("%.1f", t.area_mm2) or "-",
-    (t.cost_usd or 0) > 0 and string.format("$%.0f", t.cost_usd) or "-",
+    (t.cost_usd or 0) > 0 and string.format(t.memory_cost_modelled == false and
+      "$%.0f + memory (not modelled)" or "$%.0f", t.cost_usd) or "-",
   }) do cells[#cells + 1] = c end
   out[#out + 1] = "| " .. table.concat(cells, " | ") .. " |"
 end
@@ -253,7 +254,7 @@ end
 
 -- Where the energy, the area and the money go, per Pareto point.
 local function breakdown_section(out, front, keys)
-  local e_parts = { "mac", "register", "noc", "sram", "dram", "vector", "static" }
+  local e_parts = { "mac", "register", "noc", "sram", "dram", "vector", "static", "clock" }
   local h = { "arch" }
   for _, k in ipairs(keys) do h[#h + 1] = "`" .. k .. "`" end
   out[#out + 1] = "| " .. table.concat(h, " | ") .. " | energy/inf | " .. table.concat(e_parts, " | ") ..
@@ -273,8 +274,9 @@ local function breakdown_section(out, front, keys)
     local ab, cb = t.area_breakdown_mm2, t.cost_breakdown_usd
     cells[#cells + 1] = (t.area_mm2 or 0) > 0 and string.format("%.1f / %.1f / %.1f / %.1f / %.1f",
       ab.pe, ab.sram, ab.vector, ab.phy + ab.controller, ab.other) or "-"
-    cells[#cells + 1] = (t.cost_usd or 0) > 0 and string.format("$%.0f / $%.0f / $%.0f / $%.0f",
-      cb.die, cb.memory, cb.package, cb.nre) or "-"
+    cells[#cells + 1] = (t.cost_usd or 0) > 0 and string.format("$%.0f / %s / $%.0f / $%.0f",
+      cb.die, t.memory_cost_modelled == false and "not modelled" or string.format("$%.0f", cb.memory),
+      cb.package, cb.nre) or "-"
     out[#out + 1] = "| " .. table.concat(cells, " | ") .. " |"
   end
 end

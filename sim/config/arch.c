@@ -56,8 +56,11 @@ static const char *const k_top_keys[] = {"name", "description", "source",
                                          "clock", "pe_array", "buffers",
                                          "dram", "vector", "technology",
                                          "cost", "on_chip_activations", NULL};
-static const char *const k_tech_keys[] = {"node", "sram_cells", "static_power", NULL};
-static const char *const k_cells[] = {"lstp", "hp", NULL};
+static const char *const k_tech_keys[] = {"node",        "sram_cells",  "static_power",
+                                          "devices",     "clock_share", "clock_power",
+                                          "leakage_per_transistor", NULL};
+static const char *const k_cells[] = {"6t", "lstp", "hp", NULL};      /* sram_cells order */
+static const char *const k_devices[] = {"hp", "lop", "lstp", NULL}; /* tech_devices order */
 static const char *const k_cost_keys[] = {"yield_model", "defect_density", "clustering",
                                           "yield", "volume", NULL};
 static const char *const k_yield_models[] = {"negative_binomial", "poisson", "murphy",
@@ -71,8 +74,12 @@ static const char *const k_buf_keys[] = {"name", "size", "bandwidth",
                                          "banks", "width", "read_energy",
                                          "write_energy", "update_energy",
                                          "holds", NULL};
-static const char *const k_dram_keys[] = {"type", "bandwidth", "energy",
-                                          "capacity", "latency", NULL};
+static const char *const k_dram_keys[] = {"type",       "bandwidth", "energy", "capacity",
+                                          "latency",    "technology", "stacks", "devices",
+                                          "dimms",      NULL};
+/* the unit counts of a memory technology, and the units they count */
+static const char *const k_unit_counts[] = {"stacks", "devices", "dimms"};
+static const char *const k_units[] = {"stack", "device", "dimm"};
 static const char *const k_vec_keys[] = {"lanes", "op_energy",
                                          "fuse_activations", NULL};
 static const char *const k_operands[] = {"input", "weight", "output", NULL};
@@ -234,10 +241,11 @@ static void load_cost(cfg *c, const yt_node *n, const tech_node *node, dse_arch 
  * beyond the reticle leaves cost_ok 0 (the simulation reports it). */
 static void arch_cost(dse_arch *a) {
   /* $/GB applies to binary gigabytes: an 8 Gb die is sold as 1 GB */
-  a->memory_usd = a->mem ? a->dram_capacity / 1073741824.0 * a->mem->f[DF_COST_PER_GB] : 0;
+  const dram_spec *mt = arch_mem_tech(a);
+  a->memory_usd = mt ? a->dram_capacity / 1073741824.0 * mt->f[DF_COST_PER_GB] : 0;
   const cost_node *cn = a->area.total > 0 ? cost_node_find(a->node_nm) : NULL;
   if (!cn) return;
-  const int hbm = a->mem && dram_is_hbm(a->mem);
+  const int hbm = mt && dram_is_hbm(mt);
   cost_unit_in ci = {cn,
                      a->area.total,
                      (cost_yield_model)a->yield_model,
@@ -251,6 +259,59 @@ static void arch_cost(dse_arch *a) {
   a->cost_ok = cost_unit(&ci, &a->cost) == 0;
 }
 
+/* Load the memory preset `name` (written at pn, key path `key`) into a new
+ * spec *out with the tree its marks point into (*doc); 0, or -1 with an
+ * error at pn. */
+static int load_mem_preset(cfg *c, const yt_node *pn, const char *key, const char *name,
+                           dram_spec **out, yt_doc **doc) {
+  char dir[2048], path[4096];
+  snprintf(dir, sizeof dir, "%s/arch/memory", dse_ctx_data_dir(c->ctx));
+  snprintf(path, sizeof path, "%s/%s.yaml", dir, name);
+  if (strchr(name, '/') && !core_file_exists(name)) {
+    cfg_error(c, pn, key, "no such memory preset file '%s'", name);
+    return -1;
+  }
+  if (!strchr(name, '/') && !core_file_exists(path)) {
+    char msg[1280];
+    core_unknown_name(dir, "memory preset", name, msg, sizeof msg);
+    cfg_error(c, pn, key, "%s", msg);
+    return -1;
+  }
+  *out = calloc(1, sizeof(**out));
+  if (!*out) {
+    cfg_error(c, pn, "dram", "out of memory");
+    return -1;
+  }
+  if (dram_spec_load(c->ctx, name, *out, doc)) {
+    cfg_error(c, pn, key, "memory preset '%s' is invalid (see above)", name);
+    return -1;
+  }
+  return 0;
+}
+
+/* How many units of mem (preset `name`) the dram map counts: the one of
+ * stacks|devices|dimms its unit names; 0 when none is given. */
+static unsigned load_mem_units(cfg *c, const yt_node *dram, const char *name,
+                               const dram_spec *mem) {
+  uint64_t n = 0;
+  for (int i = 0; i < 3; i++) {
+    if (!yt_get(dram, k_unit_counts[i])) continue;
+    char kp[32];
+    snprintf(kp, sizeof kp, "dram.%s", k_unit_counts[i]);
+    if (strcmp(k_units[i], mem->unit) != 0) {
+      cfg_error(c, yt_get(dram, k_unit_counts[i]), kp, "'%s' counts %ss; write '%ss: N'", name,
+                mem->unit, mem->unit);
+      continue;
+    }
+    cfg_uint(c, dram, "dram", k_unit_counts[i], 0, 1, 1, 4096, &n);
+  }
+  return (unsigned)n;
+}
+
+/* dram: {bandwidth, energy, capacity[, technology: PRESET, stacks|devices|
+ * dimms: N]}: the bandwidth channel of level 1 and 2; `technology` names
+ * the memory it stands for, which prices it and sizes its PHYs and
+ * controllers (docs/cost.md) without being simulated. */
 static void load_dram_plain(cfg *c, const yt_node *dram, dse_arch *a) {
   cfg_check_keys(c, dram, "dram", k_dram_keys);
   cfg_string(c, dram, "dram", "type", 0, "", &a->dram_type);
@@ -263,58 +324,62 @@ static void load_dram_plain(cfg *c, const yt_node *dram, dse_arch *a) {
   cfg_quantity(c, dram, "dram", "latency", 0, UNIT_BIT(UNIT_SECONDS), 0, 0, 1e-3,
                &a->dram_latency_s, NULL);
   a->dram_capacity_mark = mark_of(dram, "capacity");
+  const yt_node *tn = yt_get(dram, "technology");
+  if (!tn) {
+    for (int i = 0; i < 3; i++) {
+      char kp[32];
+      snprintf(kp, sizeof kp, "dram.%s", k_unit_counts[i]);
+      if (yt_get(dram, k_unit_counts[i]))
+        cfg_error(c, yt_get(dram, k_unit_counts[i]), kp, "counts units of a memory technology; "
+                  "name it with 'technology: PRESET' (dse list memories)");
+    }
+    return;
+  }
+  const char *name;
+  if (cfg_string(c, dram, "dram", "technology", 1, "", &name) ||
+      load_mem_preset(c, tn, "dram.technology", name, &a->cost_mem, &a->mem_doc))
+    return;
+  const dram_spec *m = a->cost_mem;
+  if (!yt_get(dram, "type")) a->dram_type = m->standard;
+  /* as many units as hold the capacity, unless the arch counts them */
+  const double per = m->f[DF_CAPACITY];
+  const unsigned given = load_mem_units(c, dram, name, m);
+  const double need = ceil(a->dram_capacity / per * (1 - 1e-12));
+  a->mem_units = given ? given : (unsigned)(need < 1 ? 1 : need > 4096 ? 4096 : need);
+  if (given && a->dram_capacity > per * given * (1 + 1e-12)) {
+    char have[32], unit_have[32];
+    core_fmt_bytes(per * given, have, sizeof have);
+    core_fmt_bytes(per, unit_have, sizeof unit_have);
+    cfg_error(c, yt_get(dram, "capacity"), "dram.capacity",
+              "more than %u x %s hold (%s, %s per %s); count more %ss or lower the capacity",
+              given, name, have, unit_have, m->unit, m->unit);
+  } else if (!given && need > 4096) {
+    cfg_error(c, yt_get(dram, "capacity"), "dram.capacity",
+              "needs %.0f x %s (more than 4096 %ss)", need, name, m->unit);
+  }
 }
 
 /* dram: {preset: NAME, stacks|devices|dimms: N, ...overrides}: a memory
  * technology from arch/memory, any of its fields overridden here. */
 static void load_dram_preset(cfg *c, const yt_node *dram, dse_arch *a) {
   /* own keys; the last two are the plain channel's scalars, refused here
-   * (`energy` as a map is the preset's energy section) */
-  static const char *const own[] = {"preset", "stacks", "devices", "dimms", "latency",
-                                    "bandwidth", "energy", NULL};
+   * (`energy` as a map is the preset's energy section), as is `technology` */
+  static const char *const own[] = {"preset",  "technology", "stacks",    "devices",
+                                    "dimms",   "latency",    "bandwidth", "energy", NULL};
   const char *name;
   if (cfg_string(c, dram, "dram", "preset", 1, "", &name)) return;
-  const yt_node *pn = yt_get(dram, "preset");
-  char dir[2048], path[4096];
-  snprintf(dir, sizeof dir, "%s/arch/memory", dse_ctx_data_dir(c->ctx));
-  snprintf(path, sizeof path, "%s/%s.yaml", dir, name);
-  if (strchr(name, '/') && !core_file_exists(name)) {
-    cfg_error(c, pn, "dram.preset", "no such memory preset file '%s'", name);
+  if (yt_get(dram, "technology"))
+    cfg_error(c, yt_get(dram, "technology"), "dram.technology",
+              "names a plain channel's technology; with 'preset' the preset is the "
+              "technology (drop one of the two)");
+  if (load_mem_preset(c, yt_get(dram, "preset"), "dram.preset", name, &a->mem, &a->mem_doc))
     return;
-  }
-  if (!strchr(name, '/') && !core_file_exists(path)) {
-    char msg[1280];
-    core_unknown_name(dir, "memory preset", name, msg, sizeof msg);
-    cfg_error(c, pn, "dram.preset", "%s", msg);
-    return;
-  }
-  a->mem = calloc(1, sizeof(*a->mem));
-  if (!a->mem) {
-    cfg_error(c, pn, "dram", "out of memory");
-    return;
-  }
-  if (dram_spec_load(c->ctx, name, a->mem, &a->mem_doc)) {
-    cfg_error(c, pn, "dram.preset", "memory preset '%s' is invalid (see above)", name);
-    return;
-  }
-  for (const char *const *k = own + 5; *k; k++)
+  for (const char *const *k = own + 6; *k; k++)
     if (yt_get(dram, *k) && yt_get(dram, *k)->kind == YT_SCALAR)
       cfg_error(c, yt_get(dram, *k), "dram", "'%s' comes from the preset; override "
                 "data_rate, organization or energy.* instead", *k);
-  /* the count must name the preset's unit */
-  static const char *const counts[] = {"stacks", "devices", "dimms"};
-  static const char *const units[] = {"stack", "device", "dimm"};
-  uint64_t n = 1;
-  for (int i = 0; i < 3; i++) {
-    if (!yt_get(dram, counts[i])) continue;
-    if (strcmp(units[i], a->mem->unit) != 0) {
-      cfg_error(c, yt_get(dram, counts[i]), "dram", "'%s' counts %ss; write '%ss: N'",
-                name, a->mem->unit, a->mem->unit);
-      continue;
-    }
-    cfg_uint(c, dram, "dram", counts[i], 0, 1, 1, 4096, &n);
-  }
-  a->mem_units = (unsigned)n;
+  a->mem_units = load_mem_units(c, dram, name, a->mem);
+  if (!a->mem_units) a->mem_units = 1;
   dram_spec_parse(c, dram, "dram", 0, own, a->mem);
   dram_spec_check(c, a->mem);
   if (c->nerr) return;
@@ -378,10 +443,24 @@ int arch_from_doc(dse_ctx *ctx, yt_doc *doc, dse_arch **out) {
   }
   a->node_nm = node ? node->nm : 0;
   if (node) a->node_mark = mark_of(tech, "node");
-  int cells = 0;
-  if (tech && tech->kind == YT_MAP)
-    cfg_enum(&c, tech, "technology", "sram_cells", 0, k_cells, 0, &cells);
-  a->sram_lstp = cells == 0;
+  /* leakage and clock (docs/energy.md): 6T cells of hp devices with a
+   * node; without one, CACTI's lstp cells and no logic or clock */
+  int cells = node ? SRAM_CELLS_6T : SRAM_CELLS_LSTP, dev = TECH_DEV_HP;
+  const int tmap = tech && tech->kind == YT_MAP;
+  if (tmap) {
+    cfg_enum(&c, tech, "technology", "sram_cells", 0, k_cells, cells, &cells);
+    cfg_enum(&c, tech, "technology", "devices", 0, k_devices, dev, &dev);
+  }
+  a->sram_cells = cells;
+  a->devices = dev;
+  a->leak_per_tr_w = tech_leakage_per_transistor(node, (tech_devices)dev);
+  a->clock_share = TECH_CLOCK_SHARE;
+  if (tmap) {
+    cfg_quantity(&c, tech, "technology", "leakage_per_transistor", 0, UNIT_BIT(UNIT_WATTS),
+                 a->leak_per_tr_w, 0, 1e-6, &a->leak_per_tr_w, NULL);
+    cfg_quantity(&c, tech, "technology", "clock_share", 0, UNIT_BIT(UNIT_NONE), a->clock_share,
+                 0, 0.9, &a->clock_share, NULL);
+  }
 
   const yt_node *pe = yt_get(root, "pe_array");
   if (!pe) {
@@ -463,22 +542,27 @@ int arch_from_doc(dse_ctx *ctx, yt_doc *doc, dse_arch **out) {
     cfg_bool(&c, vec, "vector", "fuse_activations", 1, &a->fuse_activations);
   }
 
-  /* static power: the buffers' SRAM leakage (docs/energy.md), unless
-   * technology.static_power gives the chip's */
-  for (size_t i = 0; i < a->nbuf; i++)
-    a->static_w += sram_leakage(a->buf[i].size_bytes, node ? node->nm : 45, a->sram_lstp);
-  if (a->reg_given) /* PE register files as SRAM cells */
-    a->static_w += sram_leakage((double)(a->rows * a->cols) * a->reg_bytes,
-                                node ? node->nm : 45, a->sram_lstp);
-  if (tech && tech->kind == YT_MAP)
-    cfg_quantity(&c, tech, "technology", "static_power", 0, UNIT_BIT(UNIT_WATTS), a->static_w,
-                 0, 1e5, &a->static_w, NULL);
-
   load_cost(&c, yt_get(root, "cost"), node, a);
 
   if (!c.nerr && area_of(a, node ? &fit : NULL, &a->area))
     cfg_error(&c, root, "technology", "out of memory");
   if (!c.nerr) arch_cost(a);
+  /* static power and clock from the die (docs/energy.md), unless
+   * technology.static_power / clock_power give the chip's */
+  if (!c.nerr) {
+    arch_power p;
+    area_power(a, &p);
+    a->sram_leak_w = p.sram_w;
+    a->logic_leak_w = p.logic_w;
+    a->static_w = p.sram_w + p.logic_w;
+    a->clock_w = p.clock_w;
+  }
+  if (tmap) {
+    cfg_quantity(&c, tech, "technology", "static_power", 0, UNIT_BIT(UNIT_WATTS), a->static_w,
+                 0, 1e5, &a->static_w, NULL);
+    cfg_quantity(&c, tech, "technology", "clock_power", 0, UNIT_BIT(UNIT_WATTS), a->clock_w, 0,
+                 1e5, &a->clock_w, NULL);
+  }
 
 done:
   if (c.nerr) {
@@ -598,6 +682,7 @@ void dse_arch_free(dse_arch *arch) {
   yt_doc_free(arch->doc);
   yt_doc_free(arch->mem_doc);
   free(arch->mem);
+  free(arch->cost_mem);
   free(arch);
 }
 

@@ -33,6 +33,7 @@ typedef struct arch_buffer {
 /* Die area by part, mm^2 (tech/area.c); all zero without a node. */
 typedef struct arch_area {
   double pe, sram, vector, phy, controller, other, total;
+  double pe_registers; /* of pe: the register files written in the arch */
 } arch_area;
 
 struct dse_arch {
@@ -46,7 +47,7 @@ struct dse_arch {
   double node_nm;      /* technology.node, 0 when not given */
   arch_mark node_mark; /* where technology.node is written */
   arch_area area;      /* computed once at load */
-  double memory_usd;   /* DRAM: capacity x the preset's $/GB (0 for a plain channel) */
+  double memory_usd;   /* DRAM: capacity x the technology's $/GB (0 when none is named) */
   cost_unit_out cost;  /* unit cost, computed once at load when cost_ok */
   int cost_ok;         /* a node, and a die within the reticle */
   double mac_energy_j;
@@ -55,8 +56,14 @@ struct dse_arch {
   int reg_given;         /* ... written in the arch (then its area counts) */
   double reg_j;          /* PE register access of one element */
   double hop_j_per_bit;  /* one bit across one PE pitch (on-chip network) */
-  double static_w;       /* leakage: SRAM cells, or technology.static_power */
-  int sram_lstp;         /* technology.sram_cells: 1 lstp (default), 0 hp */
+  /* static power and clock (tech/area.c area_power, docs/energy.md) */
+  double static_w;       /* leakage: sram_leak_w + logic_leak_w, or technology.static_power */
+  double sram_leak_w, logic_leak_w; /* its parts as modelled (before static_power) */
+  double clock_w;        /* clock tree: clock_share of the busy datapath, or technology.clock_power */
+  int sram_cells;        /* technology.sram_cells (sram_cells): 6t with a node, else lstp */
+  int devices;           /* technology.devices (tech_devices): hp */
+  double leak_per_tr_w;  /* technology.leakage_per_transistor, or the node's */
+  double clock_share;    /* technology.clock_share */
   /* cost: {...} (docs/cost.md); zeros mean the node's defaults */
   int yield_model;       /* cost_yield_model */
   double d0_per_cm2, nb_alpha, yield_fixed, volume;
@@ -69,14 +76,25 @@ struct dse_arch {
   const char *dram_type;   /* free text, e.g. "hbm2e" */
   arch_mark dram_capacity_mark;
   dram_spec *mem;        /* owned; NULL for the plain bandwidth channel */
-  unsigned mem_units;    /* stacks, devices or DIMMs of mem */
-  yt_doc *mem_doc;       /* owned preset tree mem's marks point into */
+  unsigned mem_units;    /* stacks, devices or DIMMs of mem (or of cost_mem) */
+  yt_doc *mem_doc;       /* owned preset tree mem's (or cost_mem's) marks point into */
+  /* A plain channel's dram.technology: the preset that prices it and sizes
+   * its PHYs and controllers, not simulated (owned; NULL otherwise) */
+  dram_spec *cost_mem;
   uint64_t vector_lanes;
   double vector_op_j;
   int on_chip_activations; /* keep a layer's output on chip for the next */
   int pe_double_buffered;  /* next stationary tile loads while streaming */
   int fuse_activations;    /* activations overlap their producer */
 };
+
+/* The memory technology that prices the arch's DRAM and sizes its PHYs
+ * and controllers: the simulated preset, or a plain channel's
+ * dram.technology; NULL when the arch names none (memory cost and PHY area
+ * not modelled).  Its unit count is a->mem_units. */
+static inline const dram_spec *arch_mem_tech(const dse_arch *a) {
+  return a->mem ? a->mem : a->cost_mem;
+}
 
 /* Validate a tree into an arch; takes ownership of doc in every case. */
 DSE_INTERNAL int arch_from_doc(dse_ctx *ctx, yt_doc *doc, dse_arch **out);

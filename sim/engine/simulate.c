@@ -328,12 +328,13 @@ static int mem_vector_layer(const dse_arch *a, dram_memo *dm, dse_layer_result *
   return 0;
 }
 
-/* Static energy over the layer's time, then its energy by operand: the
- * on-chip parts plus the DRAM access energy (refresh and background left
- * out: no operand causes them) shared by DRAM bytes. */
+/* Static and clock energy over the layer's time, then its energy by
+ * operand: the on-chip parts plus the DRAM access energy (refresh and
+ * background left out: no operand causes them) shared by DRAM bytes. */
 static void finish_layer(const dse_arch *a, dse_layer_result *r) {
   r->static_energy_j = a->static_w * r->latency_s;
-  r->energy_j += r->static_energy_j;
+  r->clock_energy_j = a->clock_w * r->latency_s;
+  r->energy_j += r->static_energy_j + r->clock_energy_j;
   const double dyn = r->dram_energy_j - r->dram_refresh_energy_j - r->dram_background_energy_j;
   const double b = r->operand_dram_bytes[0] + r->operand_dram_bytes[1] + r->operand_dram_bytes[2];
   double e[3];
@@ -465,6 +466,7 @@ int dse_simulate(dse_ctx *ctx, const dse_arch *arch, const dse_workload *wl,
     finish_layer(arch, r);
     t->noc_energy_j += r->noc_energy_j;
     t->static_energy_j += r->static_energy_j;
+    t->clock_energy_j += r->clock_energy_j;
     for (size_t b = 0; b < arch->nbuf; b++) t->buffer_energy_j[b] += r->buffer_energy_j[b];
     t->weight_energy_j += r->weight_energy_j;
     t->input_energy_j += r->input_energy_j;
@@ -495,6 +497,7 @@ int dse_simulate(dse_ctx *ctx, const dse_arch *arch, const dse_workload *wl,
     t->dram_row_hit_rate = t->dram_bytes ? t->dram_row_hit_rate / (double)t->dram_bytes : 0;
   }
   t->memory_cost_usd = arch->memory_usd;
+  t->memory_cost_modelled = arch_mem_tech(arch) != NULL;
   t->memory_capacity_bytes = arch->dram_capacity;
   t->footprint_bytes = fp.total;
   t->latency_s = (double)t->cycles / arch->clock_hz;
@@ -502,8 +505,9 @@ int dse_simulate(dse_ctx *ctx, const dse_arch *arch, const dse_workload *wl,
   t->achieved_ops_per_s = t->latency_s > 0 ? (double)t->ops / t->latency_s : 0;
   t->utilization = t->cycles ? (double)t->macs / ((double)t->cycles * prep.pes) : 0;
   t->energy_j = t->mac_energy_j + t->register_energy_j + t->noc_energy_j + t->vector_energy_j +
-                t->sram_energy_j + t->dram_energy_j + t->static_energy_j;
+                t->sram_energy_j + t->dram_energy_j + t->static_energy_j + t->clock_energy_j;
   t->static_power_w = arch->static_w;
+  t->clock_power_w = arch->clock_w;
   t->pj_per_mac = t->macs ? t->energy_j / (double)t->macs * 1e12 : 0;
   /* average power over the batch, ops per joule in TOPS/W, and the
    * energy-delay product */

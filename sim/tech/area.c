@@ -35,23 +35,47 @@ int area_of(const dse_arch *a, const sram_fit *fit, area_breakdown *out) {
   out->pe = pes * tech_mac_area(a->precision, node) * AREA_K_PE;
   /* register files written in the arch (K_PE already holds TPU-like
    * registers of an element or two) */
-  if (a->reg_given) out->pe += pes * sram_area(fit, a->reg_bytes, node->nm) * AREA_K_SRAM;
+  if (a->reg_given) out->pe_registers = pes * sram_area(fit, a->reg_bytes, node->nm) * AREA_K_SRAM;
+  out->pe += out->pe_registers;
   for (size_t i = 0; i < a->nbuf; i++)
     out->sram += sram_area(fit, a->buf[i].size_bytes, node->nm) * AREA_K_SRAM;
   out->vector = (double)a->vector_lanes * tech_mac_area(a->precision, node) * AREA_K_VEC;
-  /* memory PHYs do not shrink with the node (LLMCompass); a plain channel
-   * names no technology, so its PHY is not counted */
-  out->phy = a->mem ? a->mem->f[DF_PHY_AREA] * a->mem_units : 0;
+  /* memory PHYs do not shrink with the node (LLMCompass); an arch that
+   * names no memory technology has none counted (memory_cost_modelled 0) */
+  const dram_spec *mt = arch_mem_tech(a);
+  out->phy = mt ? mt->f[DF_PHY_AREA] * a->mem_units : 0;
   /* their controllers do */
-  if (a->mem)
-    out->controller = area_controller_mtr(a->mem,
-                                          dram_pchs_per_unit(a->mem) * a->mem->f[DF_WIDTH] *
-                                              a->mem_units) /
-                      area_density_mtr(node->nm);
+  if (mt)
+    out->controller =
+        area_controller_mtr(mt, dram_pchs_per_unit(mt) * mt->f[DF_WIDTH] * a->mem_units) /
+        area_density_mtr(node->nm);
   const double datapath = out->pe + out->sram + out->vector;
   /* control, host I/O and wiring: the rest of a TPU-like die (its DDR3
    * PHYs, 3%, are counted again in phy: a small double count) */
   out->other = datapath / AREA_DATAPATH_SHARE - datapath;
   out->total = datapath + out->other + out->phy + out->controller;
   return 0;
+}
+
+void area_power(const dse_arch *a, arch_power *out) {
+  const tech_node *node = a->node_nm > 0 ? tech_node_find(a->node_nm) : NULL;
+  const double nm = node ? node->nm : 45, pes = (double)(a->rows * a->cols);
+  const sram_cells cells = (sram_cells)a->sram_cells;
+  out->sram_w = 0;
+  for (size_t i = 0; i < a->nbuf; i++)
+    out->sram_w += sram_leakage(a->buf[i].size_bytes, nm, cells, a->leak_per_tr_w);
+  if (a->reg_given) /* PE register files as SRAM cells */
+    out->sram_w += sram_leakage(pes * a->reg_bytes, nm, cells, a->leak_per_tr_w);
+  out->logic_w = out->clock_w = 0;
+  if (!node || !(a->area.total > 0)) return;
+  const arch_area *ab = &a->area;
+  const double logic_mm2 = ab->pe - ab->pe_registers + ab->vector + ab->other + ab->controller;
+  out->logic_w = logic_mm2 * area_density_mtr(node->nm) * 1e6 * a->leak_per_tr_w;
+  /* a busy PE: one MAC, one stationary-register access, two operands
+   * hopping in from its neighbours */
+  const double bits = dse_precision_bits(a->precision);
+  const double busy_w =
+      a->clock_hz * (pes * (a->mac_energy_j + a->reg_j + 2 * bits * a->hop_j_per_bit) +
+                     (double)a->vector_lanes * a->vector_op_j);
+  out->clock_w = a->clock_share / (1 - a->clock_share) * busy_w;
 }

@@ -34,4 +34,19 @@ DSE_INTERNAL double area_controller_mtr(const dram_spec *mem, double dq_bits);
 struct sram_fit;
 DSE_INTERNAL int area_of(const dse_arch *a, const struct sram_fit *fit, area_breakdown *out);
 
+/* Static power and clock of an arch (docs/energy.md, "Static power and
+ * clock"), from its die (a->area):
+ *   sram  = sram_leakage(buffers and written register files, a->sram_cells)
+ *   logic = (PE + vector + other + controller area - register files) x
+ *           density(node) x a->leak_per_tr_w
+ *   clock = share / (1 - share) x clock x (PEs x (MAC + register access +
+ *           two operand hops) + lanes x vector op): a->clock_share of a
+ *           fully busy datapath's power
+ * Without a node: CACTI's lstp SRAM figure at 45 nm (held at 22 nm), no
+ * logic leakage, no clock. */
+typedef struct arch_power {
+  double sram_w, logic_w, clock_w;
+} arch_power;
+DSE_INTERNAL void area_power(const dse_arch *a, arch_power *out);
+
 #endif /* DSE_AREA_H */

@@ -59,8 +59,10 @@ double sram_area(const sram_fit *f, double size_bytes, double nm) {
   return size_bytes / 1048576.0 * area_per_mb(f, nm);
 }
 
-double sram_leakage(double size_bytes, double nm, int lstp) {
-  double w = size_bytes / 1048576.0 * (lstp ? SRAM_LEAK_LSTP_W_PER_MB : SRAM_LEAK_HP_W_PER_MB);
+double sram_leakage(double size_bytes, double nm, sram_cells cells, double w_per_tr) {
+  if (cells == SRAM_CELLS_6T) return size_bytes * 8 * SRAM_TRANSISTORS_PER_BIT * w_per_tr;
+  double w = size_bytes / 1048576.0 *
+             (cells == SRAM_CELLS_LSTP ? SRAM_LEAK_LSTP_W_PER_MB : SRAM_LEAK_HP_W_PER_MB);
   return nm < 22 ? w * sqrt(nm / 22) * 0.79 : w;
 }
 

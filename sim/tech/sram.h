@@ -37,13 +37,20 @@ DSE_INTERNAL double sram_read_energy(const sram_fit *f, double size_bytes, doubl
                                      double nm);
 DSE_INTERNAL double sram_area(const sram_fit *f, double size_bytes, double nm);
 
-/* Leakage (W) of an SRAM of size_bytes at node nm with CACTI's itrs-lstp
- * cells (lstp = 1: the cells the energy fit uses) or itrs-hp cells, from
- * the 22 nm runs (lstp: < 0.2 mW per 8 MB, so 25 uW/MB, an upper bound;
- * hp: 309 mW per MB); below 22 nm x (node/22)^0.5 x 0.79 (Accelergy's
- * CACTI rule for FinFETs); held at the 22 nm value above (no runs). */
+/* SRAM leakage per cell type (technology.sram_cells, docs/energy.md):
+ *   6t    six transistors a bit, each leaking like the chip's logic
+ *         (tech_leakage_per_transistor: w_per_tr); the default with a node;
+ *   lstp  CACTI's itrs-lstp cells, the ones the energy fit uses: < 0.2 mW
+ *         per 8 MB at 22 nm, so 25 uW/MB (an upper bound); the default
+ *         without a node;
+ *   hp    CACTI's itrs-hp cells: 309 mW per MB at 22 nm.
+ * CACTI's two below 22 nm x (node/22)^0.5 x 0.79 (Accelergy's CACTI rule
+ * for FinFETs), held at the 22 nm value above (no runs). */
+typedef enum { SRAM_CELLS_6T, SRAM_CELLS_LSTP, SRAM_CELLS_HP } sram_cells;
+#define SRAM_TRANSISTORS_PER_BIT 6
 #define SRAM_LEAK_LSTP_W_PER_MB 25e-6
 #define SRAM_LEAK_HP_W_PER_MB 0.309
-DSE_INTERNAL double sram_leakage(double size_bytes, double nm, int lstp);
+DSE_INTERNAL double sram_leakage(double size_bytes, double nm, sram_cells cells,
+                                 double w_per_tr);
 
 #endif /* DSE_SRAM_H */

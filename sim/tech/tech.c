@@ -84,3 +84,10 @@ double tech_wire_j_per_bit_mm(const tech_node *node) {
   const double v = node ? node->vdd : 0.9;
   return TECH_WIRE_F_PER_MM * v * v;
 }
+
+double tech_leakage_per_transistor(const tech_node *node, tech_devices d) {
+  const tech_node *anchor = tech_node_find(TECH_LEAK_ANCHOR_NM);
+  const double hp = TECH_LEAK_ANCHOR_W / TECH_LEAK_ANCHOR_TRANSISTORS *
+                    (node ? node->energy_scale : 1.0) / anchor->energy_scale;
+  return hp * (d == TECH_DEV_LOP ? TECH_LOP_LEAK_VS_HP : d == TECH_DEV_LSTP ? TECH_LSTP_LEAK_VS_HP : 1);
+}

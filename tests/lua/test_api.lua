@@ -46,7 +46,7 @@ H.eq(r.layers[1].name, "conv1", "first layer")
 H.eq(r.arch.name, "tpu-v1", "result arch")
 H.eq(r.workload.batch, 4, "result batch")
 local eb = r.total.energy_breakdown_j
-H.near(eb.mac + eb.register + eb.noc + eb.vector + eb.sram + eb.dram + eb.static, r.total.energy_j, 1e-12,
+H.near(eb.mac + eb.register + eb.noc + eb.vector + eb.sram + eb.dram + eb.static + eb.clock, r.total.energy_j, 1e-12,
        "energy breakdown sums")
 local sb = 0
 for _, v in pairs(eb.buffers) do sb = sb + v end
@@ -56,8 +56,9 @@ local eo = r.total.energy_by_operand_j
 H.near(eo.weight + eo.input + eo.output + eo.compute + eo.static, r.total.energy_j, 1e-12,
        "energy by operand sums")
 H.check(eb.noc > 0 and eb.static > 0, "NoC and static energy counted")
--- static energy is the leakage power over the latency
+-- static energy is the leakage power over the latency, the clock's likewise
 H.near(eb.static, r.total.static_power_w * r.total.latency_s, 1e-9, "static = power x latency")
+H.near(eb.clock, r.total.clock_power_w * r.total.latency_s, 1e-9, "clock = power x latency")
 local ab = r.total.area_breakdown_mm2
 H.near(ab.pe + ab.sram + ab.vector + ab.phy + ab.controller + ab.other, r.total.area_mm2, 1e-12, "area breakdown sums")
 local cb = r.total.cost_breakdown_usd

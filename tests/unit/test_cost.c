@@ -101,3 +101,179 @@ TEST_IMPL(cost_unit_breakdown) {
   ASSERT_INT_EQ(cost_unit(&in, &out), DSE_ERR_INVALID);
   return 0;
 }
+
+#include <string.h>
+
+#include "config/arch.h"
+#include "helpers.h"
+#include "reports/report.h"
+#include "tech/area.h"
+
+#define PLAIN_ARCH(dram)                                                             \
+  "name: t\nclock: 1 GHz\n"                                                          \
+  "pe_array: {rows: 8, cols: 8, dataflow: weight_stationary, precision: int8}\n"     \
+  "buffers:\n  - {name: b, size: 64 KiB, bandwidth: 64 B/cycle}\n"                  \
+  "technology: {node: 7 nm}\n"                                                       \
+  "dram: " dram "\n"
+
+/* The presets that stand for a memory technology are priced by it:
+ * memory = capacity (GiB) x the technology's $/GB, PHYs = units x its
+ * phy.area, and HBM puts the die on an interposer.  A plain channel priced
+ * as 2 x hbm2e-3200 costs what the simulated stacks cost. */
+TEST_IMPL(cost_preset_memory) {
+  dse_ctx *ctx = t_ctx();
+  static const struct {
+    const char *arch, *tech;
+    unsigned units;
+    double gib, usd_per_gb, phy_mm2_per_unit;
+  } k[] = {
+      /* capacity x cost_per_gb and phy.area of arch/memory/<tech>.yaml */
+      {"npu-hbm2e", "hbm2e-3200", 2, 32, 7, 10.45},      /* $224, 20.9 mm^2 */
+      {"npu-hbm2e-dram", "hbm2e-3200", 2, 32, 7, 10.45}, /* simulated stacks */
+      {"npu-gddr6", "gddr6-16000", 8, 16, 3.36, 0},      /* $53.76 */
+      {"edge-npu", "lpddr5-6400", 1, 4, 3.0, 0},         /* $12 */
+      {"npu-hbm3", "hbm3-6400", 5, 80, 15, 10.45},       /* $1200 */
+  };
+  for (size_t i = 0; i < sizeof k / sizeof *k; i++) {
+    dse_arch *a = t_arch(ctx, k[i].arch);
+    const dram_spec *m = arch_mem_tech(a);
+    if (!m || strcmp(m->name, k[i].tech) != 0) FAIL_AT("%s: no memory technology %s", k[i].arch, k[i].tech);
+    ASSERT_U64_EQ(a->mem_units, k[i].units);
+    ASSERT_NEAR(a->memory_usd, k[i].gib * k[i].usd_per_gb, 1e-12);
+    ASSERT_NEAR(a->cost.memory_usd, a->memory_usd, 0);
+    ASSERT(a->area.phy > 0 && a->area.controller > 0);
+    if (k[i].phy_mm2_per_unit > 0)
+      ASSERT_NEAR(a->area.phy, k[i].units * k[i].phy_mm2_per_unit, 1e-12);
+    ASSERT_NEAR(a->area.phy, m->f[DF_PHY_AREA] * k[i].units, 1e-12);
+    dse_arch_free(a);
+  }
+  /* without a count, as many units as hold the capacity: 48 GiB of
+   * hbm2e-3200 is 3 stacks (16 GiB each), 3 x 10.45 mm^2 of PHY; a
+   * count states them (and must hold the capacity) */
+  dse_arch *d = t_arch_yaml(ctx, PLAIN_ARCH("{bandwidth: 1 TB/s, energy: 6 pJ/bit, capacity: 48 GiB, technology: hbm2e-3200}"), 0);
+  ASSERT_U64_EQ(d->mem_units, 3);
+  ASSERT_NEAR(d->area.phy, 3 * 10.45, 1e-12);
+  ASSERT_NEAR(d->memory_usd, 48 * 7, 1e-12);
+  dse_arch_free(d);
+  d = t_arch_yaml(ctx, PLAIN_ARCH("{bandwidth: 1 TB/s, energy: 6 pJ/bit, capacity: 48 GiB, technology: hbm2e-3200, stacks: 4}"), 0);
+  ASSERT_U64_EQ(d->mem_units, 4);
+  ASSERT_NEAR(d->area.phy, 4 * 10.45, 1e-12);
+  ASSERT_NEAR(d->memory_usd, 48 * 7, 1e-12); /* the capacity is what is bought */
+  dse_arch_free(d);
+  /* npu-hbm2e (plain channel, priced) and npu-hbm2e-dram (simulated):
+   * the same die, memory and interposer, so the same unit cost */
+  dse_arch *plain = t_arch(ctx, "npu-hbm2e"), *sim = t_arch(ctx, "npu-hbm2e-dram");
+  ASSERT_NEAR(plain->area.total, sim->area.total, 1e-12);
+  ASSERT_NEAR(plain->cost.package_usd, sim->cost.package_usd, 1e-12);
+  ASSERT_NEAR(plain->cost.total_usd, sim->cost.total_usd, 1e-12);
+  ASSERT(plain->cost.package_usd > 100); /* CoWoS-class interposer, not $21 organic */
+  ASSERT(plain->mem == NULL);            /* still the analytic channel */
+  dse_arch_free(plain);
+  dse_arch_free(sim);
+  /* every arch preset names its memory technology, except the two
+   * reproductions of published chips whose memories no preset describes */
+  size_t n;
+  char dir[2048];
+  snprintf(dir, sizeof dir, "%s/arch", dse_ctx_data_dir(ctx));
+  char **names = core_list_yaml(dir, &n);
+  ASSERT(names && n >= 9);
+  for (size_t i = 0; i < n; i++) {
+    dse_arch *a = t_arch(ctx, names[i]);
+    const int plain_ok = !strcmp(names[i], "tpu-v1") || !strcmp(names[i], "eyeriss");
+    if ((arch_mem_tech(a) == NULL) != plain_ok)
+      FAIL_AT("%s: memory technology %s", names[i], arch_mem_tech(a) ? "named" : "missing");
+    dse_arch_free(a);
+  }
+  core_free_names(names);
+  dse_ctx_free(ctx);
+  return 0;
+}
+
+/* An arch preset on alexnet at level 1, with its JSON and its table. */
+typedef struct priced {
+  dse_arch *arch;
+  dse_workload *wl;
+  dse_result *r;
+  core_buf json, table;
+} priced;
+
+static void priced_run(dse_ctx *ctx, const char *arch, priced *p) {
+  p->arch = t_arch(ctx, arch);
+  p->wl = t_wl(ctx, "alexnet", NULL, NULL, NULL, NULL);
+  dse_sim_opts o = {DSE_FIDELITY_ANALYTIC, DSE_OBJ_LATENCY, 0, NULL};
+  ASSERT_INT_EQ(dse_simulate(ctx, p->arch, p->wl, &o, &p->r), 0);
+  core_buf_init(&p->json);
+  core_buf_init(&p->table);
+  rpt_result_json(p->r, &p->json);
+  rpt_result_table(p->r, &p->table);
+}
+
+static void priced_free(priced *p) {
+  dse_result_free(p->r);
+  dse_workload_free(p->wl);
+  dse_arch_free(p->arch);
+  core_buf_fini(&p->json);
+  core_buf_fini(&p->table);
+}
+
+/* A plain channel that names no technology says so: memory_cost_modelled
+ * false in the result (JSON), no memory price, no PHYs; the unit cost is
+ * die + package only. */
+TEST_IMPL(cost_plain_not_modelled) {
+  dse_ctx *ctx = t_ctx();
+  priced p;
+  priced_run(ctx, "tpu-v1", &p);
+  const dse_total_result *t = &p.r->total;
+  ASSERT_INT_EQ(t->memory_cost_modelled, 0);
+  ASSERT_NEAR(t->memory_cost_usd, 0, 0);
+  ASSERT_NEAR(t->area_phy_mm2, 0, 0);
+  ASSERT_NEAR(t->cost_usd, t->cost_die_usd + t->cost_package_usd, 1e-12);
+  ASSERT_CONTAINS(p.json.data, "\"memory_cost_modelled\": false");
+  ASSERT_CONTAINS(p.json.data, "\"memory_cost_usd\": 0"); /* kept: the contract removes no field */
+  ASSERT_CONTAINS(p.table.data, "memory cost: not modelled (plain channel; name dram.technology");
+  ASSERT_CONTAINS(p.table.data, " without memory (die $");
+  ASSERT_CONTAINS(p.table.data, "memory PHYs and controllers not modelled");
+  priced_free(&p);
+  /* a priced plain channel: modelled, true in JSON, no such line */
+  priced_run(ctx, "npu-hbm2e", &p);
+  t = &p.r->total;
+  ASSERT_INT_EQ(t->memory_cost_modelled, 1);
+  ASSERT_NEAR(t->memory_cost_usd, 224, 1e-12);
+  ASSERT_NEAR(t->area_phy_mm2, 20.9, 1e-12);
+  ASSERT_CONTAINS(p.json.data, "\"memory_cost_modelled\": true");
+  ASSERT(strstr(p.table.data, "not modelled") == NULL);
+  ASSERT_CONTAINS(p.table.data, "memory: 2 x hbm2e-3200 (hbm2e), 32 GiB, $224: prices the plain channel");
+  priced_free(&p);
+  dse_ctx_free(ctx);
+  return 0;
+}
+
+static void expect_plain_error(const char *yaml, const char *want) {
+  dse_ctx *ctx = t_ctx();
+  t_arch_yaml(ctx, yaml, 1);
+  const char *got = t_first_diag(ctx);
+  if (!strstr(got, want)) FAIL_AT("want '%s', got '%s'", want, got);
+  dse_ctx_free(ctx);
+}
+
+/* Bad dram.technology values: located at the key, exit 2 from the CLI. */
+TEST_IMPL(cost_technology_errors) {
+  expect_plain_error(PLAIN_ARCH("{bandwidth: 800 GB/s, energy: 6 pJ/bit, capacity: 32 GiB, technology: hbm9}"),
+                     "test.yaml:7:77: error: dram.technology: unknown memory preset 'hbm9'; known: ddr4-3200,");
+  expect_plain_error(PLAIN_ARCH("{bandwidth: 400 GB/s, energy: 6 pJ/bit, capacity: 16 GiB, technology: gddr6-16000, stacks: 2}"),
+                     "test.yaml:7:98: error: dram.stacks: 'gddr6-16000' counts devices; write 'devices: N'");
+  expect_plain_error(PLAIN_ARCH("{bandwidth: 400 GB/s, energy: 6 pJ/bit, capacity: 16 GiB, stacks: 2}"),
+                     "test.yaml:7:73: error: dram.stacks: counts units of a memory technology; name it with 'technology: PRESET'");
+  /* more capacity than the counted units hold */
+  expect_plain_error(PLAIN_ARCH("{bandwidth: 400 GB/s, energy: 6 pJ/bit, capacity: 32 GiB, technology: hbm2e-3200, stacks: 1}"),
+                     "test.yaml:7:57: error: dram.capacity: more than 1 x hbm2e-3200 hold (16 GiB, 16 GiB per stack); "
+                     "count more stacks or lower the capacity");
+  expect_plain_error(PLAIN_ARCH("{bandwidth: 800 GB/s, energy: 6 pJ/bit, capacity: 32 GiB, technology: hbm2e-3200, stacks: 0}"),
+                     "test.yaml:7:97: error: dram.stacks: must be between 1 and 4096 (got 0)");
+  expect_plain_error(PLAIN_ARCH("{bandwidth: 800 GB/s, energy: 6 pJ/bit, capacity: 32 GiB, technology: [hbm2e-3200]}"),
+                     "test.yaml:7:77: error: dram.technology: expected a string, got a list");
+  expect_plain_error(PLAIN_ARCH("{preset: hbm2e-3200, stacks: 2, technology: hbm2e-3200}"),
+                     "test.yaml:7:51: error: dram.technology: names a plain channel's technology; with 'preset' "
+                     "the preset is the technology");
+  return 0;
+}

@@ -43,6 +43,9 @@
   X(cost_worked_examples)           \
   X(cost_monotonic)                 \
   X(cost_unit_breakdown)                 \
+  X(cost_preset_memory)             \
+  X(cost_plain_not_modelled)        \
+  X(cost_technology_errors)         \
   X(tech_45nm_table)                \
   X(tech_node_scaling)              \
   X(sram_fit_cacti)                 \
@@ -51,4 +54,6 @@
   X(energy_exact_counts)            \
   X(energy_tech_defaults)           \
   X(energy_eyeriss_alexnet)         \
+  X(energy_static_published)        \
+  X(energy_clock_model)             \
   X(energy_matmul_operands)

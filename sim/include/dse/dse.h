@@ -270,6 +270,7 @@ typedef struct dse_layer_result {
   double register_energy_j; /* PE register accesses (level 2) */
   double noc_energy_j;      /* operands and partial sums between PEs */
   double static_energy_j;   /* leakage over the layer's latency */
+  double clock_energy_j;    /* clock tree over the layer's latency */
   double buffer_energy_j[DSE_MAX_BUFFERS]; /* per arch buffer, arch order */
   /* data movement by operand (registers, NoC, buffers, DRAM accesses);
    * energy_j = these + MAC + vector + static + DRAM refresh/background */
@@ -291,9 +292,11 @@ typedef struct dse_total_result {
   uint64_t footprint_bytes; /* DRAM: weights + KV cache + largest activations */
   double energy_j, mac_energy_j, vector_energy_j, sram_energy_j, dram_energy_j;
   double register_energy_j, noc_energy_j, static_energy_j;
+  double clock_energy_j;  /* clock tree: clock_power_w x latency */
   double buffer_energy_j[DSE_MAX_BUFFERS];
   double weight_energy_j, input_energy_j, output_energy_j;
-  double static_power_w; /* leakage power of the chip */
+  double static_power_w; /* leakage power of the chip (SRAM and logic) */
+  double clock_power_w;  /* clock-tree power of the chip */
   double pj_per_mac;
   double power_w;    /* energy_j / latency_s */
   double tops_per_w; /* ops / energy_j, in 1e12 per joule */
@@ -305,6 +308,12 @@ typedef struct dse_total_result {
   double dram_activate_energy_j, dram_rw_energy_j, dram_io_energy_j;
   double dram_refresh_energy_j, dram_background_energy_j;
   double memory_capacity_bytes, memory_cost_usd;
+  /* 1 when the arch names its memory technology (dram.preset, or a plain
+   * channel's dram.technology), so memory_cost_usd and the PHY and
+   * controller areas are modelled; 0 for a plain channel without one,
+   * whose memory_cost_usd and area_phy_mm2 are 0 because nothing prices
+   * them, not because they are free */
+  int memory_cost_modelled;
   /* with technology: {node} (zero otherwise): die area and its parts, and
    * unit cost (good die + memory + package) */
   double area_mm2, area_pe_mm2, area_sram_mm2, area_vector_mm2, area_phy_mm2,

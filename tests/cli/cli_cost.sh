@@ -1,0 +1,54 @@
+#!/bin/bash
+# Memory cost and PHY area: a preset that names its memory technology is
+# priced by it; a plain channel without one says it is not modelled (table,
+# JSON, Lua, CSV); bad dram.technology values are located (exit 2).
+. "$(dirname "$0")/lib.sh"
+
+# npu-hbm2e (plain channel, technology hbm2e-3200) costs what the simulated
+# stacks of npu-hbm2e-dram cost: 2 x 16 GiB x $7 = $224 of memory
+run "$DSE" sim npu-hbm2e resnet50 --batch 8 --fidelity analytic; expect_code 0 "npu-hbm2e"
+expect_out "memory PHYs 20.9 + controllers 11.5" "npu-hbm2e PHYs"
+expect_out "unit cost \$418 (die \$17, package \$177, memory \$224)" "npu-hbm2e unit cost"
+expect_out "memory: 2 x hbm2e-3200 (hbm2e), 32 GiB, \$224: prices the plain channel" "npu-hbm2e memory line"
+run "$DSE" sim npu-hbm2e-dram resnet50 --batch 8 --fidelity analytic
+expect_out "unit cost \$418 (die \$17, package \$177, memory \$224)" "npu-hbm2e-dram unit cost"
+run "$DSE" sim npu-gddr6 resnet50 --batch 8 --fidelity analytic
+expect_out "memory \$54)" "npu-gddr6: 16 GiB x \$3.36"
+
+# a plain channel without a technology: said, not printed as $0
+run "$DSE" sim tpu-v1 alexnet --fidelity analytic; expect_code 0 "tpu-v1"
+expect_out "memory cost: not modelled (plain channel; name dram.technology" "not modelled line"
+expect_out "without memory (die \$" "unit cost without memory"
+case "$OUT" in *"memory \$0"*) bad "tpu-v1 prints memory \$0" ;; *) ok ;; esac
+run "$DSE" sim tpu-v1 alexnet --fidelity analytic --format json
+expect_out '"memory_cost_modelled": false' "json flag false"
+expect_out '"memory_cost_usd": 0' "json keeps memory_cost_usd"
+run "$DSE" sim npu-hbm2e alexnet --fidelity analytic --format json
+expect_out '"memory_cost_modelled": true' "json flag true"
+
+# Lua and CSV
+cat > "$TMP/c.lua" <<'LUA'
+local dse = require "dse"
+local a = dse.simulate("tpu-v1", "alexnet", { fidelity = "analytic" })
+local b = dse.simulate("npu-hbm2e", "alexnet", { fidelity = "analytic" })
+assert(a.total.memory_cost_modelled == false, "tpu-v1 modelled")
+assert(b.total.memory_cost_modelled == true, "npu-hbm2e not modelled")
+assert(b.total.memory_cost_usd == 224, "npu-hbm2e memory " .. b.total.memory_cost_usd)
+dse.write_csv(arg[1], { a, b })
+print("ok")
+LUA
+run "$DSE" run "$TMP/c.lua" "$TMP/c.csv"; expect_code 0 "lua"; expect_out "ok" "lua checks"
+col=$(head -1 "$TMP/c.csv" | tr ',' '\n' | grep -n '^memory_cost_modelled$' | cut -d: -f1)
+[ -n "$col" ] && ok || bad "csv lacks memory_cost_modelled"
+[ "$(sed -n 2p "$TMP/c.csv" | cut -d, -f"$col")" = "false" ] && ok || bad "csv tpu-v1 not false"
+[ "$(sed -n 3p "$TMP/c.csv" | cut -d, -f"$col")" = "true" ] && ok || bad "csv npu-hbm2e not true"
+
+# bad values: located, exit 2, nothing written
+sed 's/  technology: hbm2e-3200/  technology: hbm2e-3300/' "$SRC/arch/npu-hbm2e.yaml" > "$TMP/bad.yaml"
+run "$DSE" sim "$TMP/bad.yaml" alexnet -o "$TMP/bad.json"; expect_code 2 "unknown technology"
+expect_err "bad.yaml:35:15: error: dram.technology: unknown memory preset 'hbm2e-3300'; did you mean 'hbm2e-3200'?" "located"
+expect_no_file "$TMP/bad.json" "no output on bad technology"
+sed 's/  technology: hbm2e-3200/  technology: hbm2e-3200\n  devices: 2/' "$SRC/arch/npu-hbm2e.yaml" > "$TMP/bad2.yaml"
+run "$DSE" check "$TMP/bad2.yaml"; expect_code 2 "wrong count"
+expect_err "bad2.yaml:36:12: error: dram.devices: 'hbm2e-3200' counts stacks; write 'stacks: N'" "count located"
+finish
