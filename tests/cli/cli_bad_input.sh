@@ -2,7 +2,8 @@
 # cli_bad_input.sh: every file in tests/bad/ starts with
 #   # expect: LINE:COL: error: MESSAGE
 # and must produce exactly that as the first line on stderr, exit 2, and
-# write no output file, both through `dse sim` and `dse check`.
+# write no output file, both through `dse sim` and `dse check`.  Then
+# inputs too big to keep in tests/bad.
 . "$(dirname "$0")/lib.sh"
 
 for f in "$SRC"/tests/bad/*.yaml; do
@@ -21,4 +22,17 @@ for f in "$SRC"/tests/bad/*.yaml; do
   expect_code 2 "check $name"
   expect_err "$f:" "check $name location"
 done
+
+# A million levels of flow nesting: the parse stops at the 65th level
+# (column 8 + 63), without reading the rest (it used to take ~52 s).
+deep="$TMP/deep.yaml"
+{ printf 'name: x\nclock: '; head -c 1000000 /dev/zero | tr '\0' '['
+  head -c 1000000 /dev/zero | tr '\0' ']'; echo; } >"$deep"
+for cmd in check sim; do
+  if [ $cmd = sim ]; then run "$DSE" sim "$deep" resnet50 -o "$TMP/out.json"; else run "$DSE" check "$deep"; fi
+  expect_code 2 "deep $cmd"
+  [ "$ERR" = "$deep:2:71: error: document nested too deeply (limit 64)" ] && ok || bad "deep $cmd: got '$ERR'"
+  expect_no_file "$TMP/out.json" "deep $cmd"
+done
+
 finish
