@@ -458,7 +458,29 @@ static void yb_event(yb *b, const yaml_event_t *ev) {
   }
 }
 
-/* A libyaml error, at its mark. */
+/* libyaml's marks count characters; text is UTF-8, maybe after a BOM. */
+static size_t yb_skip_bom(const char *text, size_t len) {
+  return len >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
+}
+
+static size_t yb_nchars(const char *text, size_t len) {
+  size_t n = 0;
+  for (size_t i = yb_skip_bom(text, len); i < len; i++)
+    n += ((unsigned char)text[i] & 0xC0) != 0x80;
+  return n;
+}
+
+static char yb_char_at(const char *text, size_t len, size_t index) {
+  for (size_t i = yb_skip_bom(text, len); i < len; i++) {
+    if (((unsigned char)text[i] & 0xC0) == 0x80) continue;
+    if (index-- == 0) return text[i];
+  }
+  return '\0';
+}
+
+/* A libyaml error.  When the file ends inside something (a flow collection,
+ * a quoted string, a key without ':'), point at where that thing starts
+ * rather than at the end of the file. */
 static void yb_syntax(yb *b) {
   const yaml_parser_t *p = &b->parser;
   if (p->error == YAML_MEMORY_ERROR) {
@@ -466,11 +488,33 @@ static void yb_syntax(yb *b) {
     return;
   }
   int line = (int)p->problem_mark.line + 1, col = (int)p->problem_mark.column + 1;
+  int cline = (int)p->context_mark.line + 1, ccol = (int)p->context_mark.column + 1;
   const char *problem = p->problem ? p->problem : "malformed YAML";
-  if (p->context)
-    yb_fatal(b, line, col, "YAML syntax: %s %s", problem, p->context);
-  else
-    yb_fatal(b, line, col, "YAML syntax: %s", problem);
+  const yb_frame *f = yb_top(b);
+  const yb_frame *flow = f && f->open ? f : NULL;
+  int at_end = p->problem_mark.index >= yb_nchars(b->text, b->len);
+  int scanning = p->error == YAML_SCANNER_ERROR && p->context;
+  if (at_end && scanning && strcmp(p->context, "while scanning a quoted scalar") == 0) {
+    const char *q = yb_char_at(b->text, b->len, p->context_mark.index) == '\'' ? "\"'\"" : "'\"'";
+    yb_fatal(b, cline, ccol, "YAML syntax: unclosed %s: no matching %s before the end of the file",
+             q, q);
+  } else if (at_end && flow) {
+    yb_fatal(b, flow->bline, flow->bcol,
+             "YAML syntax: unclosed '%c': no matching '%c' before the end of the file",
+             flow->open, flow->open == '[' ? ']' : '}');
+  } else if (at_end && scanning) {
+    yb_fatal(b, cline, ccol, "YAML syntax: %s %s", problem, p->context);
+  } else {
+    if (p->context)
+      yb_fatal(b, line, col, "YAML syntax: %s %s", problem, p->context);
+    else
+      yb_fatal(b, line, col, "YAML syntax: %s", problem);
+    if (p->error == YAML_PARSER_ERROR && flow && flow->bline != line)
+      core_diag(b->ctx, b->doc->file, flow->bline, flow->bcol,
+                "YAML syntax: the '%c' opened here is still open at %d:%d "
+                "(a '%c' or ',' missing?)",
+                flow->open, line, col, flow->open == '[' ? ']' : '}');
+  }
 }
 
 int yt_parse(dse_ctx *ctx, const char *file, const char *text, size_t len,

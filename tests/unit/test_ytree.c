@@ -1,5 +1,6 @@
 /* test_ytree.c: the YAML tree built from libyaml's events: limits stop the
- * parse where they are hit (deep nesting, alias bombs). */
+ * parse where they are hit (deep nesting, alias bombs), and errors at the
+ * end of the file point at what was left open. */
 #include "config/ytree.h"
 #include "helpers.h"
 #include "task.h"
@@ -166,13 +167,64 @@ TEST_IMPL(ytree_aliases) {
   return 0;
 }
 
+/* When the file ends inside a flow collection or a quoted string, the error
+ * points at its opening, not past the last line; other errors keep
+ * libyaml's position, and a flow collection open across lines is named. */
+TEST_IMPL(ytree_unclosed) {
+  /* 32 lines: libyaml stops at 33:1 */
+  char file[2048] = "name: t\nclock: 1 GHz\npe_array: {rows: 16, cols: 16,\n";
+  for (int i = 4; i <= 32; i++) {
+    size_t l = strlen(file);
+    snprintf(file + l, sizeof file - l, "  # line %d\n", i);
+  }
+  expect_error(file,
+               "f.yaml:3:11: error: YAML syntax: unclosed '{': no matching '}' before the end of the file",
+               1);
+  static const char *const eof_cases[][2] = {
+      {"a: [1, 2\n",
+       "f.yaml:1:4: error: YAML syntax: unclosed '[': no matching ']' before the end of the file"},
+      {"a: [1, 2",
+       "f.yaml:1:4: error: YAML syntax: unclosed '[': no matching ']' before the end of the file"},
+      {"a: [\n  1,\n  2,\n",
+       "f.yaml:1:4: error: YAML syntax: unclosed '[': no matching ']' before the end of the file"},
+      {"a: [b, {c: [[\n",
+       "f.yaml:1:13: error: YAML syntax: unclosed '[': no matching ']' before the end of the file"},
+      {"a: &x !!seq\n  [1\n",
+       "f.yaml:2:3: error: YAML syntax: unclosed '[': no matching ']' before the end of the file"},
+      {"k:\n  - 1\n  - [2, oops\n",
+       "f.yaml:3:5: error: YAML syntax: unclosed '[': no matching ']' before the end of the file"},
+      {"a: \"abc\nb: 2\n",
+       "f.yaml:1:4: error: YAML syntax: unclosed '\"': no matching '\"' before the end of the file"},
+      {"a: {b: 'it''s}\n",
+       "f.yaml:1:8: error: YAML syntax: unclosed \"'\": no matching \"'\" before the end of the file"},
+      {"\xC3\xA9t\xC3\xA9: \"\xC3\xA9\n",
+       "f.yaml:1:6: error: YAML syntax: unclosed '\"': no matching '\"' before the end of the file"},
+      {"a: 1\nb\n",
+       "f.yaml:2:1: error: YAML syntax: could not find expected ':' while scanning a simple key"},
+  };
+  for (size_t i = 0; i < DSE_ARRAY_LEN(eof_cases); i++) expect_error(eof_cases[i][0], eof_cases[i][1], 1);
+  /* not at the end: libyaml's message and mark, then where the '{' opened */
+  dse_ctx *ctx = t_ctx();
+  const char *mid = "name: t\npe_array: {rows: 16, cols: 16\ndram: {bandwidth: 16 GB/s}\n";
+  ASSERT(parse(ctx, mid, strlen(mid)) == NULL);
+  ASSERT_INT_EQ(dse_ctx_ndiags(ctx), 2);
+  ASSERT_STR_EQ(t_first_diag(ctx),
+                "f.yaml:3:5: error: YAML syntax: did not find expected ',' or '}' while parsing a flow mapping");
+  char buf[512];
+  dse_diag_format(dse_ctx_diag(ctx, 1), buf, sizeof buf);
+  ASSERT_STR_EQ(buf, "f.yaml:2:11: error: YAML syntax: the '{' opened here is still open at 3:5 (a '}' or ',' missing?)");
+  dse_ctx_free(ctx);
+  expect_error("a: {b: [1, 2}\n", "f.yaml:1:13: error: YAML syntax: did not find expected ',' or ']' while parsing a flow sequence", 1);
+  return 0;
+}
+
 /* Which error wins when a file has several: a syntax error anywhere (or a
  * second document) comes before a content error found earlier; limits stop
  * at once. */
 TEST_IMPL(ytree_error_order) {
   static const char *const cases[][2] = {
       {"a: 1\na: 2\nb: [1\n",
-       "f.yaml:4:1: error: YAML syntax: did not find expected ',' or ']' while parsing a flow sequence"},
+       "f.yaml:3:4: error: YAML syntax: unclosed '[': no matching ']' before the end of the file"},
       {"a: 1\na: 2\n---\nb: 1\n",
        "f.yaml:4:1: error: expected a single YAML document, found another one"},
       {"a: 1\na: 2\nb: *x\n",

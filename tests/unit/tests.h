@@ -11,6 +11,7 @@
   X(ytree_deep_nesting)             \
   X(ytree_wide_map)                 \
   X(ytree_aliases)                  \
+  X(ytree_unclosed)                 \
   X(ytree_error_order)              \
   X(zoo_cnn_totals)                 \
   X(zoo_transformer_totals)         \
