@@ -567,15 +567,8 @@ int yt_load_file(dse_ctx *ctx, const char *path, yt_doc **out) {
   char *text = NULL;
   size_t len = 0;
   *out = NULL;
-  int rc = core_read_file(path, &text, &len);
-  if (rc == DSE_ERR_NOTFOUND) {
-    core_diag(ctx, path, 0, 0, "no such file");
-    return rc;
-  }
-  if (rc) {
-    core_diag(ctx, path, 0, 0, "cannot read file: %s", dse_strerror(rc));
-    return rc;
-  }
+  int rc = core_load_file(ctx, path, &text, &len);
+  if (rc) return rc;
   rc = yt_parse(ctx, path, text, len, out);
   free(text);
   return rc;

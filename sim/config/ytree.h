@@ -44,6 +44,7 @@ typedef struct yt_doc {
  * *out is owned by the caller (yt_doc_free). */
 DSE_INTERNAL int yt_parse(dse_ctx *ctx, const char *file, const char *text,
                           size_t len, yt_doc **out);
+/* yt_parse of a file (core_load_file: "is a directory, not a file", ...). */
 DSE_INTERNAL int yt_load_file(dse_ctx *ctx, const char *path, yt_doc **out);
 DSE_INTERNAL yt_doc *yt_doc_new(const char *file);
 DSE_INTERNAL void yt_doc_free(yt_doc *doc);

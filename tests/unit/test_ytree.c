@@ -1,7 +1,12 @@
 /* test_ytree.c: the YAML tree built from libyaml's events: limits stop the
- * parse where they are hit (deep nesting, alias bombs), and errors at the
- * end of the file point at what was left open. */
+ * parse where they are hit (deep nesting, alias bombs), errors at the end of
+ * the file point at what was left open, and a directory named as a file
+ * says so. */
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include "config/ytree.h"
+#include "core/core.h"
 #include "helpers.h"
 #include "task.h"
 
@@ -243,5 +248,39 @@ TEST_IMPL(ytree_error_order) {
   char *deep = repeat("a: 1\na: 2\nb: ", "[", "]", 1000000);
   expect_error(deep, "f.yaml:2:1: error: duplicate key 'a' (first defined at line 1)", 1);
   free(deep);
+  return 0;
+}
+
+/* A directory named where a file is expected says so, for every loader. */
+TEST_IMPL(files_directory) {
+  char dir[] = "/tmp/dse_dirXXXXXX";
+  ASSERT(mkdtemp(dir) != NULL);
+  char slash[64], missing[64];
+  snprintf(slash, sizeof slash, "%s/", dir);
+  snprintf(missing, sizeof missing, "%s/none.yaml", dir);
+  char want[256];
+  dse_ctx *ctx = t_ctx();
+  ASSERT_INT_EQ(core_check_file(ctx, dir), DSE_ERR_INVALID);
+  ASSERT_INT_EQ(core_check_file(ctx, missing), DSE_ERR_NOTFOUND);
+  snprintf(want, sizeof want, "%s: error: is a directory, not a file", dir);
+  ASSERT_STR_EQ(t_first_diag(ctx), want);
+  char buf[256];
+  dse_diag_format(dse_ctx_diag(ctx, 1), buf, sizeof buf);
+  snprintf(want, sizeof want, "%s: error: no such file", missing);
+  ASSERT_STR_EQ(buf, want);
+  dse_ctx_clear_diags(ctx);
+  yt_doc *doc = NULL;
+  ASSERT_INT_EQ(yt_load_file(ctx, dir, &doc), DSE_ERR_INVALID);
+  dse_arch *a = NULL;
+  ASSERT_INT_EQ(dse_arch_load(ctx, slash, &a), DSE_ERR_INVALID);
+  dse_workload *wl = NULL;
+  ASSERT_INT_EQ(dse_workload_load(ctx, slash, NULL, 0, &wl), DSE_ERR_INVALID);
+  ASSERT_INT_EQ(dse_ctx_ndiags(ctx), 3);
+  for (size_t i = 0; i < 3; i++) {
+    dse_diag_format(dse_ctx_diag(ctx, i), buf, sizeof buf);
+    ASSERT_CONTAINS(buf, ": error: is a directory, not a file");
+  }
+  dse_ctx_free(ctx);
+  ASSERT_INT_EQ(rmdir(dir), 0);
   return 0;
 }

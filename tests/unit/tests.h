@@ -13,6 +13,7 @@
   X(ytree_aliases)                  \
   X(ytree_unclosed)                 \
   X(ytree_error_order)              \
+  X(files_directory)                \
   X(zoo_cnn_totals)                 \
   X(zoo_transformer_totals)         \
   X(seed_conv_counts)               \
