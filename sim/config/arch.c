@@ -267,6 +267,10 @@ static int load_mem_preset(cfg *c, const yt_node *pn, const char *key, const cha
   char dir[2048], path[4096];
   snprintf(dir, sizeof dir, "%s/arch/memory", dse_ctx_data_dir(c->ctx));
   snprintf(path, sizeof path, "%s/%s.yaml", dir, name);
+  if (strchr(name, '/') && core_is_dir(name)) {
+    cfg_error(c, pn, key, "memory preset '%s' is a directory, not a file", name);
+    return -1;
+  }
   if (strchr(name, '/') && !core_file_exists(name)) {
     cfg_error(c, pn, key, "no such memory preset file '%s'", name);
     return -1;
@@ -642,11 +646,7 @@ int core_resolve(dse_ctx *ctx, const char *sub, const char *what,
       (len > 4 && strcmp(name + len - 4, ".yml") == 0) || ss_is_topology(name) ||
       ss_is_config(name)) {
     snprintf(buf, n, "%s", name);
-    if (!core_file_exists(buf)) {
-      core_diag(ctx, name, 0, 0, "no such file");
-      return DSE_ERR_NOTFOUND;
-    }
-    return 0;
+    return core_check_file(ctx, buf);
   }
   char dir[2048];
   snprintf(dir, sizeof dir, "%s/%s", dse_ctx_data_dir(ctx), sub);
@@ -655,6 +655,10 @@ int core_resolve(dse_ctx *ctx, const char *sub, const char *what,
     return DSE_ERR_INVALID;
   }
   if (core_file_exists(buf)) return 0;
+  if (core_is_dir(name)) {
+    core_diag(ctx, name, 0, 0, "is a directory, not a file (nor a known %s)", what);
+    return DSE_ERR_INVALID;
+  }
   char msg[1280];
   core_unknown_name(dir, what, name, msg, sizeof msg);
   core_diag(ctx, "", 0, 0, "%s", msg);

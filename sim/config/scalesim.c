@@ -76,12 +76,8 @@ static int put(yt_doc *doc, yt_node *map, size_t *i, const char *key,
 
 static int read_text(dse_ctx *ctx, const char *path, char **text) {
   size_t len = 0;
-  int rc = core_read_file(path, text, &len);
-  if (rc) {
-    core_diag(ctx, path, 0, 0, rc == DSE_ERR_NOTFOUND ? "no such file"
-                                                      : "cannot read file");
-    return rc;
-  }
+  int rc = core_load_file(ctx, path, text, &len);
+  if (rc) return rc;
   if (strlen(*text) != len) {
     core_diag(ctx, path, 1, 1, "not a text file (contains NUL bytes)");
     free(*text);

@@ -1,13 +1,14 @@
-/* ytree.c: libyaml document -> yt tree with marks; tree editing. */
+/* ytree.c: libyaml events -> yt tree with marks; tree editing. */
 #include "config/ytree.h"
 
+#include <stdarg.h>
 #include <stdint.h>
-#include "core/units.h"
-
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <yaml.h>
+
+#include "core/units.h"
 
 yt_doc *yt_doc_new(const char *file) {
   yt_doc *doc = calloc(1, sizeof(*doc));
@@ -76,169 +77,489 @@ const char *yt_kind_name(yt_kind k) {
   return "?";
 }
 
-/* ===== from libyaml ====================================================== */
+/* ===== from libyaml's events =============================================
+ * The tree is built from the event stream with an explicit stack, so the
+ * depth limit stops the parser as it opens the 65th level: libyaml's
+ * scanner spends O(depth) per token inside flow collections, and stopping
+ * early keeps a line of a million '[' linear.  Duplicate keys and anchors
+ * are found through one hash table, so wide maps stay linear too.
+ *
+ * Errors are reported in the order the document API gave them:
+ *   - syntax (libyaml's, an undefined alias, a duplicate anchor, a second
+ *     document) at once, before any content error found earlier;
+ *   - limits (depth, node count) at once;
+ *   - content (duplicate key, non-scalar key, NUL, recursive alias): the
+ *     first is kept while the rest of the stream is read for syntax errors
+ *     only (no tree is built), then reported. */
 
-typedef struct conv_state {
+enum { YT_MAX_DEPTH = 64, YT_MAX_NODES = 1000000 };
+
+typedef struct yb_frame { /* an open collection */
+  yt_kind kind;
+  int line, col;   /* its start (anchor or tag included) */
+  int bline, bcol; /* flow style: its bracket */
+  char open;       /* '[' or '{' in flow style, else 0 */
+  int has_key;     /* map: a key waits for its value */
+  int height;      /* levels in it so far, itself included */
+  size_t base;     /* its first entry in yb.ent */
+  size_t serial;   /* a map's owner id in the key table */
+  size_t nodes0;   /* yb.nodes once it was counted */
+  size_t anchor;   /* 1 + its anchor's index, 0 when none */
+} yb_frame;
+
+typedef struct yb_anchor {
+  const char *name;
+  int line;
+  int open;       /* its collection is still being read */
+  yt_node *node;  /* NULL when not building */
+  size_t nodes;   /* what an alias expands to */
+  int height;
+} yb_anchor;
+
+/* Hash table slot: a map key (owner = the map's serial, val = its line) or
+ * an anchor (owner 0, val = its index). */
+typedef struct yb_slot {
+  const char *key;
+  size_t owner, val;
+} yb_slot;
+
+typedef struct yb {
   dse_ctx *ctx;
   yt_doc *doc;
-  yaml_document_t *ydoc;
-  int depth;
-  size_t nodes;
-  int err;
-} conv_state;
+  const char *text;
+  size_t len;
+  yaml_parser_t parser;
+  yb_frame *fr;
+  size_t nfr, capfr;
+  yt_pair *ent; /* children of the open collections, innermost last */
+  size_t nent, capent;
+  yb_anchor *anc;
+  size_t nanc, capanc;
+  yb_slot *tab;
+  size_t ntab, captab;
+  core_arena names; /* anchor names */
+  yt_node *root;
+  size_t nodes, serials;
+  int docs;     /* documents started */
+  int building; /* 0 after a content error */
+  int stop;
+  int rc;
+  int pending, pend_line, pend_col;
+  char pend[512];
+} yb;
 
-static yt_node *convert(conv_state *st, yaml_node_t *yn) {
-  int line = (int)yn->start_mark.line + 1, col = (int)yn->start_mark.column + 1;
-  const char *file = st->doc->file;
-  if (++st->nodes > 1000000) {
-    core_diag(st->ctx, file, line, col,
-              "document too large (more than 1,000,000 nodes after alias expansion)");
-    st->err = DSE_ERR_SYNTAX;
-    return NULL;
-  }
-  if (++st->depth > 64) {
-    core_diag(st->ctx, file, line, col, "document nested too deeply (limit 64)");
-    st->err = DSE_ERR_SYNTAX;
-    return NULL;
-  }
-  yt_node *out = NULL;
-  switch (yn->type) {
-    case YAML_SCALAR_NODE: {
-      int quoted = yn->data.scalar.style == YAML_SINGLE_QUOTED_SCALAR_STYLE ||
-                   yn->data.scalar.style == YAML_DOUBLE_QUOTED_SCALAR_STYLE;
-      if (strlen((const char *)yn->data.scalar.value) != yn->data.scalar.length) {
-        core_diag(st->ctx, file, line, col, "scalar contains a NUL character");
-        st->err = DSE_ERR_SYNTAX;
-        break;
-      }
-      out = yt_new_scalar(st->doc, file, line, col,
-                          (const char *)yn->data.scalar.value, quoted);
-      break;
-    }
-    case YAML_SEQUENCE_NODE: {
-      size_t cnt = (size_t)(yn->data.sequence.items.top -
-                            yn->data.sequence.items.start);
-      out = yt_new_seq(st->doc, file, line, col, cnt);
-      for (size_t i = 0; out && i < cnt && !st->err; i++) {
-        yaml_node_t *c = yaml_document_get_node(st->ydoc,
-                                                yn->data.sequence.items.start[i]);
-        out->items[i] = c ? convert(st, c) : NULL;
-        if (!out->items[i] && !st->err) st->err = DSE_ERR_NOMEM;
-      }
-      break;
-    }
-    case YAML_MAPPING_NODE: {
-      size_t cnt = (size_t)(yn->data.mapping.pairs.top -
-                            yn->data.mapping.pairs.start);
-      out = yt_new_map(st->doc, file, line, col, cnt);
-      for (size_t i = 0; out && i < cnt && !st->err; i++) {
-        yaml_node_pair_t *p = &yn->data.mapping.pairs.start[i];
-        yaml_node_t *k = yaml_document_get_node(st->ydoc, p->key);
-        yaml_node_t *v = yaml_document_get_node(st->ydoc, p->value);
-        if (!k || !v) {
-          st->err = DSE_ERR_INTERNAL;
-          break;
-        }
-        int kl = (int)k->start_mark.line + 1, kc = (int)k->start_mark.column + 1;
-        if (k->type != YAML_SCALAR_NODE) {
-          core_diag(st->ctx, file, kl, kc, "mapping keys must be plain names");
-          st->err = DSE_ERR_SYNTAX;
-          break;
-        }
-        const char *key = (const char *)k->data.scalar.value;
-        for (size_t j = 0; j < i; j++) {
-          if (strcmp(out->pairs[j].key, key) == 0) {
-            core_diag(st->ctx, file, kl, kc,
-                      "duplicate key '%s' (first defined at line %d)", key,
-                      out->pairs[j].line);
-            st->err = DSE_ERR_SYNTAX;
-            break;
-          }
-        }
-        if (st->err) break;
-        out->pairs[i].key = core_arena_strdup(&st->doc->arena, key);
-        out->pairs[i].line = kl;
-        out->pairs[i].col = kc;
-        out->pairs[i].val = convert(st, v);
-        if ((!out->pairs[i].key || !out->pairs[i].val) && !st->err)
-          st->err = DSE_ERR_NOMEM;
-      }
-      break;
-    }
-    default:
-      st->err = DSE_ERR_INTERNAL;
-      break;
-  }
-  if (!out && !st->err) st->err = DSE_ERR_NOMEM;
-  st->depth--;
-  return st->err ? NULL : out;
+static int yb_grow(void **p, size_t *cap, size_t need, size_t elem) {
+  if (need <= *cap) return 0;
+  size_t c = *cap ? *cap : 16;
+  while (c < need) c *= 2;
+  void *q = realloc(*p, c * elem);
+  if (!q) return DSE_ERR_NOMEM;
+  *p = q;
+  *cap = c;
+  return 0;
 }
 
-static const char *yaml_problem_text(const yaml_parser_t *p) {
-  return p->problem ? p->problem : "malformed YAML";
+static void yb_nomem(yb *b) {
+  b->rc = DSE_ERR_NOMEM;
+  b->stop = 1;
+}
+
+static void yb_fatal(yb *b, int line, int col, const char *fmt, ...)
+    DSE_PRINTF(4, 5);
+static void yb_fatal(yb *b, int line, int col, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  core_vdiag(b->ctx, b->doc->file, line, col, fmt, ap);
+  va_end(ap);
+  b->rc = DSE_ERR_SYNTAX;
+  b->stop = 1;
+}
+
+/* The first content error; from here on nothing is built. */
+static void yb_content(yb *b, int line, int col, const char *fmt, ...)
+    DSE_PRINTF(4, 5);
+static void yb_content(yb *b, int line, int col, const char *fmt, ...) {
+  if (!b->building) return;
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(b->pend, sizeof b->pend, fmt, ap);
+  va_end(ap);
+  b->pending = 1;
+  b->pend_line = line;
+  b->pend_col = col;
+  b->building = 0;
+}
+
+static size_t yb_hash(const char *k, size_t owner) {
+  uint64_t h = 1469598103934665603ull ^ ((uint64_t)owner * 0x9e3779b97f4a7c15ull);
+  for (; *k; k++) h = (h ^ (unsigned char)*k) * 1099511628211ull;
+  return (size_t)(h ^ (h >> 31));
+}
+
+/* The slot holding (owner, key), or the empty one where it would go. */
+static yb_slot *yb_find(const yb *b, const char *key, size_t owner) {
+  if (!b->captab) return NULL;
+  size_t mask = b->captab - 1;
+  for (size_t i = yb_hash(key, owner) & mask;; i = (i + 1) & mask) {
+    yb_slot *s = &b->tab[i];
+    if (!s->key || (s->owner == owner && strcmp(s->key, key) == 0)) return s;
+  }
+}
+
+/* Add (owner, key) -> val; key must outlive the table and be absent. */
+static int yb_insert(yb *b, const char *key, size_t owner, size_t val) {
+  if (2 * (b->ntab + 1) > b->captab) {
+    size_t cap = b->captab ? 2 * b->captab : 64;
+    yb_slot *old = b->tab, *tab = calloc(cap, sizeof(*tab));
+    if (!tab) return DSE_ERR_NOMEM;
+    size_t oldcap = b->captab;
+    b->tab = tab;
+    b->captab = cap;
+    for (size_t i = 0; i < oldcap; i++)
+      if (old[i].key) *yb_find(b, old[i].key, old[i].owner) = old[i];
+    free(old);
+  }
+  *yb_find(b, key, owner) = (yb_slot){key, owner, val};
+  b->ntab++;
+  return 0;
+}
+
+/* Register an anchor as its node starts: 1 + its index, or 0 (none, or an
+ * error that stopped the parse). */
+static size_t yb_anchor_open(yb *b, const yaml_char_t *name, int line, int col) {
+  if (!name) return 0;
+  const yb_slot *s = yb_find(b, (const char *)name, 0);
+  if (s && s->key) {
+    yb_fatal(b, line, col, "YAML syntax: duplicate anchor '&%s' (first defined at line %d)",
+             (const char *)name, b->anc[s->val].line);
+    return 0;
+  }
+  const char *copy = core_arena_strdup(&b->names, (const char *)name);
+  if (!copy || yb_grow((void **)&b->anc, &b->capanc, b->nanc + 1, sizeof(*b->anc)) ||
+      yb_insert(b, copy, 0, b->nanc)) {
+    yb_nomem(b);
+    return 0;
+  }
+  b->anc[b->nanc] = (yb_anchor){copy, line, 1, NULL, 0, 0};
+  return ++b->nanc;
+}
+
+static void yb_anchor_close(yb *b, size_t anchor, yt_node *n, size_t nodes, int height) {
+  if (!anchor) return;
+  yb_anchor *a = &b->anc[anchor - 1];
+  a->open = 0;
+  a->node = n;
+  a->nodes = nodes;
+  a->height = height;
+}
+
+static yb_frame *yb_top(yb *b) { return b->nfr ? &b->fr[b->nfr - 1] : NULL; }
+
+static int yb_at_key(yb *b) {
+  const yb_frame *f = yb_top(b);
+  return f && f->kind == YT_MAP && !f->has_key;
+}
+
+/* Admit a value node of `nodes` nodes and `height` levels at the current
+ * depth; 0 when a limit stops the parse.  Once a content error is pending
+ * only the depth is watched, to stop the scanner. */
+static int yb_admit(yb *b, int line, int col, size_t nodes, int height) {
+  int deep = b->nfr + (size_t)height > YT_MAX_DEPTH;
+  if (!b->building) {
+    if (deep) b->stop = 1;
+    return !deep;
+  }
+  b->nodes += nodes;
+  if (b->nodes > YT_MAX_NODES)
+    yb_fatal(b, line, col,
+             "document too large (more than 1,000,000 nodes after alias expansion)");
+  else if (deep)
+    yb_fatal(b, line, col, "document nested too deeply (limit 64)");
+  return !b->stop;
+}
+
+/* A scalar key of the innermost map. */
+static void yb_key(yb *b, const char *text, int line, int col) {
+  yb_frame *f = yb_top(b);
+  f->has_key = 1;
+  if (!b->building) return;
+  const yb_slot *s = yb_find(b, text, f->serial);
+  if (s && s->key) {
+    yb_content(b, line, col, "duplicate key '%s' (first defined at line %d)", text,
+               (int)s->val);
+    return;
+  }
+  char *k = core_arena_strdup(&b->doc->arena, text);
+  if (!k || yb_insert(b, k, f->serial, (size_t)line) ||
+      yb_grow((void **)&b->ent, &b->capent, b->nent + 1, sizeof(*b->ent))) {
+    yb_nomem(b);
+    return;
+  }
+  b->ent[b->nent++] = (yt_pair){k, line, col, NULL};
+}
+
+/* A finished value (n is NULL when not building), or a non-scalar key. */
+static void yb_done(yb *b, yt_node *n, int height) {
+  yb_frame *f = yb_top(b);
+  if (!f) {
+    b->root = n;
+    return;
+  }
+  if (f->kind == YT_MAP && !f->has_key) { /* a key, already reported */
+    f->has_key = 1;
+    return;
+  }
+  if (f->height < height + 1) f->height = height + 1;
+  if (f->kind == YT_MAP) {
+    f->has_key = 0;
+    if (b->building) b->ent[b->nent - 1].val = n;
+    return;
+  }
+  if (!b->building) return;
+  if (yb_grow((void **)&b->ent, &b->capent, b->nent + 1, sizeof(*b->ent))) {
+    yb_nomem(b);
+    return;
+  }
+  b->ent[b->nent++] = (yt_pair){NULL, 0, 0, n};
+}
+
+static void yb_scalar(yb *b, const yaml_event_t *ev) {
+  int line = (int)ev->start_mark.line + 1, col = (int)ev->start_mark.column + 1;
+  const char *text = (const char *)ev->data.scalar.value;
+  int quoted = ev->data.scalar.style == YAML_SINGLE_QUOTED_SCALAR_STYLE ||
+               ev->data.scalar.style == YAML_DOUBLE_QUOTED_SCALAR_STYLE;
+  int key = yb_at_key(b);
+  if (!key && !yb_admit(b, line, col, 1, 1)) return;
+  size_t anchor = yb_anchor_open(b, ev->data.scalar.anchor, line, col);
+  if (b->stop) return;
+  if (!key && b->building && strlen(text) != ev->data.scalar.length)
+    yb_content(b, line, col, "scalar contains a NUL character");
+  yt_node *n = NULL;
+  if (b->building && (anchor || !key) &&
+      !(n = yt_new_scalar(b->doc, b->doc->file, line, col, text, quoted))) {
+    yb_nomem(b);
+    return;
+  }
+  yb_anchor_close(b, anchor, n, 1, 1);
+  if (key)
+    yb_key(b, text, line, col);
+  else
+    yb_done(b, n, 1);
+}
+
+static void yb_open(yb *b, const yaml_event_t *ev, yt_kind kind) {
+  int line = (int)ev->start_mark.line + 1, col = (int)ev->start_mark.column + 1;
+  const yaml_char_t *name = kind == YT_SEQ ? ev->data.sequence_start.anchor
+                                           : ev->data.mapping_start.anchor;
+  int flow = kind == YT_SEQ ? ev->data.sequence_start.style == YAML_FLOW_SEQUENCE_STYLE
+                            : ev->data.mapping_start.style == YAML_FLOW_MAPPING_STYLE;
+  if (yb_at_key(b)) yb_content(b, line, col, "mapping keys must be plain names");
+  if (!yb_admit(b, line, col, 1, 1)) return;
+  size_t anchor = yb_anchor_open(b, name, line, col);
+  if (b->stop) return;
+  if (yb_grow((void **)&b->fr, &b->capfr, b->nfr + 1, sizeof(*b->fr))) {
+    yb_nomem(b);
+    return;
+  }
+  /* a flow collection's event ends just after its bracket */
+  b->fr[b->nfr++] = (yb_frame){
+      kind, line, col, (int)ev->end_mark.line + 1, (int)ev->end_mark.column,
+      flow ? (kind == YT_SEQ ? '[' : '{') : 0, 0, 1, b->nent,
+      kind == YT_MAP ? ++b->serials : 0, b->nodes, anchor};
+}
+
+static void yb_close(yb *b) {
+  yb_frame f = b->fr[--b->nfr];
+  yt_node *n = NULL;
+  if (b->building) {
+    size_t cnt = b->nent - f.base;
+    const yt_pair *e = b->ent + f.base;
+    n = f.kind == YT_SEQ ? yt_new_seq(b->doc, b->doc->file, f.line, f.col, cnt)
+                         : yt_new_map(b->doc, b->doc->file, f.line, f.col, cnt);
+    if (!n) {
+      yb_nomem(b);
+      return;
+    }
+    for (size_t i = 0; i < cnt; i++) {
+      if (f.kind == YT_SEQ)
+        n->items[i] = e[i].val;
+      else
+        n->pairs[i] = e[i];
+    }
+    b->nent = f.base;
+  }
+  yb_anchor_close(b, f.anchor, n, b->nodes - f.nodes0 + 1, f.height);
+  yb_done(b, n, f.height);
+}
+
+static void yb_alias(yb *b, const yaml_event_t *ev) {
+  int line = (int)ev->start_mark.line + 1, col = (int)ev->start_mark.column + 1;
+  const char *name = (const char *)ev->data.alias.anchor;
+  const yb_slot *s = yb_find(b, name, 0);
+  if (!s || !s->key) {
+    yb_fatal(b, line, col, "YAML syntax: found undefined alias '*%s'", name);
+    return;
+  }
+  const yb_anchor *a = &b->anc[s->val];
+  if (yb_at_key(b)) {
+    if (a->open || (a->node && a->node->kind != YT_SCALAR)) {
+      yb_content(b, line, col, "mapping keys must be plain names");
+      yb_done(b, NULL, 1);
+    } else {
+      yb_key(b, a->node ? a->node->str : "", line, col);
+    }
+    return;
+  }
+  if (a->open)
+    yb_content(b, line, col, "alias '*%s' refers to a collection that contains it",
+               name);
+  if (!yb_admit(b, line, col, a->nodes, b->building ? a->height : 1)) return;
+  yt_node *n = NULL;
+  if (b->building && !(n = yt_clone(b->doc, a->node))) {
+    yb_nomem(b);
+    return;
+  }
+  yb_done(b, n, a->height);
+}
+
+static void yb_event(yb *b, const yaml_event_t *ev) {
+  switch (ev->type) {
+    case YAML_STREAM_END_EVENT:
+      if (!b->docs) {
+        core_diag(b->ctx, b->doc->file, 1, 1, "empty document");
+        b->rc = DSE_ERR_INVALID;
+      }
+      b->stop = 1;
+      return;
+    case YAML_DOCUMENT_START_EVENT:
+      b->docs++;
+      return;
+    case YAML_SCALAR_EVENT:
+    case YAML_SEQUENCE_START_EVENT:
+    case YAML_MAPPING_START_EVENT:
+    case YAML_ALIAS_EVENT:
+      if (b->docs > 1) {
+        yb_fatal(b, (int)ev->start_mark.line + 1, (int)ev->start_mark.column + 1,
+                 "expected a single YAML document, found another one");
+        return;
+      }
+      break;
+    default:
+      break;
+  }
+  switch (ev->type) {
+    case YAML_SCALAR_EVENT: yb_scalar(b, ev); break;
+    case YAML_SEQUENCE_START_EVENT: yb_open(b, ev, YT_SEQ); break;
+    case YAML_MAPPING_START_EVENT: yb_open(b, ev, YT_MAP); break;
+    case YAML_SEQUENCE_END_EVENT:
+    case YAML_MAPPING_END_EVENT: yb_close(b); break;
+    case YAML_ALIAS_EVENT: yb_alias(b, ev); break;
+    default: break;
+  }
+}
+
+/* libyaml's marks count characters; text is UTF-8, maybe after a BOM. */
+static size_t yb_skip_bom(const char *text, size_t len) {
+  return len >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
+}
+
+static size_t yb_nchars(const char *text, size_t len) {
+  size_t n = 0;
+  for (size_t i = yb_skip_bom(text, len); i < len; i++)
+    n += ((unsigned char)text[i] & 0xC0) != 0x80;
+  return n;
+}
+
+static char yb_char_at(const char *text, size_t len, size_t index) {
+  for (size_t i = yb_skip_bom(text, len); i < len; i++) {
+    if (((unsigned char)text[i] & 0xC0) == 0x80) continue;
+    if (index-- == 0) return text[i];
+  }
+  return '\0';
+}
+
+/* A libyaml error.  When the file ends inside something (a flow collection,
+ * a quoted string, a key without ':'), point at where that thing starts
+ * rather than at the end of the file. */
+static void yb_syntax(yb *b) {
+  const yaml_parser_t *p = &b->parser;
+  if (p->error == YAML_MEMORY_ERROR) {
+    yb_nomem(b);
+    return;
+  }
+  int line = (int)p->problem_mark.line + 1, col = (int)p->problem_mark.column + 1;
+  int cline = (int)p->context_mark.line + 1, ccol = (int)p->context_mark.column + 1;
+  const char *problem = p->problem ? p->problem : "malformed YAML";
+  const yb_frame *f = yb_top(b);
+  const yb_frame *flow = f && f->open ? f : NULL;
+  int at_end = p->problem_mark.index >= yb_nchars(b->text, b->len);
+  int scanning = p->error == YAML_SCANNER_ERROR && p->context;
+  if (at_end && scanning && strcmp(p->context, "while scanning a quoted scalar") == 0) {
+    const char *q = yb_char_at(b->text, b->len, p->context_mark.index) == '\'' ? "\"'\"" : "'\"'";
+    yb_fatal(b, cline, ccol, "YAML syntax: unclosed %s: no matching %s before the end of the file",
+             q, q);
+  } else if (at_end && flow) {
+    yb_fatal(b, flow->bline, flow->bcol,
+             "YAML syntax: unclosed '%c': no matching '%c' before the end of the file",
+             flow->open, flow->open == '[' ? ']' : '}');
+  } else if (at_end && scanning) {
+    yb_fatal(b, cline, ccol, "YAML syntax: %s %s", problem, p->context);
+  } else {
+    if (p->context)
+      yb_fatal(b, line, col, "YAML syntax: %s %s", problem, p->context);
+    else
+      yb_fatal(b, line, col, "YAML syntax: %s", problem);
+    if (p->error == YAML_PARSER_ERROR && flow && flow->bline != line)
+      core_diag(b->ctx, b->doc->file, flow->bline, flow->bcol,
+                "YAML syntax: the '%c' opened here is still open at %d:%d "
+                "(a '%c' or ',' missing?)",
+                flow->open, line, col, flow->open == '[' ? ']' : '}');
+  }
 }
 
 int yt_parse(dse_ctx *ctx, const char *file, const char *text, size_t len,
              yt_doc **out) {
   *out = NULL;
-  yaml_parser_t parser;
-  if (!yaml_parser_initialize(&parser)) return DSE_ERR_NOMEM;
-  yaml_parser_set_input_string(&parser, (const unsigned char *)text, len);
-  yaml_document_t ydoc;
-  int rc = 0;
-  if (!yaml_parser_load(&parser, &ydoc)) {
-    int line = (int)parser.problem_mark.line + 1;
-    int col = (int)parser.problem_mark.column + 1;
-    if (parser.context)
-      core_diag(ctx, file, line, col, "YAML syntax: %s %s",
-                yaml_problem_text(&parser), parser.context);
-    else
-      core_diag(ctx, file, line, col, "YAML syntax: %s",
-                yaml_problem_text(&parser));
-    yaml_parser_delete(&parser);
-    return DSE_ERR_SYNTAX;
+  yb b;
+  memset(&b, 0, sizeof b);
+  b.ctx = ctx;
+  b.text = text;
+  b.len = len;
+  b.building = 1;
+  b.doc = yt_doc_new(file);
+  if (!b.doc) return DSE_ERR_NOMEM;
+  if (!yaml_parser_initialize(&b.parser)) {
+    yt_doc_free(b.doc);
+    return DSE_ERR_NOMEM;
   }
-  yaml_node_t *root = yaml_document_get_root_node(&ydoc);
-  if (!root) {
-    core_diag(ctx, file, 1, 1, "empty document");
-    rc = DSE_ERR_INVALID;
-  }
-  yt_doc *doc = NULL;
-  if (!rc) {
-    /* A second document in the stream is an error. */
-    yaml_document_t extra;
-    if (!yaml_parser_load(&parser, &extra)) {
-      core_diag(ctx, file, (int)parser.problem_mark.line + 1,
-                (int)parser.problem_mark.column + 1, "YAML syntax: %s",
-                yaml_problem_text(&parser));
-      rc = DSE_ERR_SYNTAX;
-    } else {
-      yaml_node_t *r2 = yaml_document_get_root_node(&extra);
-      if (r2) {
-        core_diag(ctx, file, (int)r2->start_mark.line + 1,
-                  (int)r2->start_mark.column + 1,
-                  "expected a single YAML document, found another one");
-        rc = DSE_ERR_SYNTAX;
-      }
-      yaml_document_delete(&extra);
+  core_arena_init(&b.names);
+  yaml_parser_set_input_string(&b.parser, (const unsigned char *)text, len);
+  while (!b.stop) {
+    yaml_event_t ev;
+    if (!yaml_parser_parse(&b.parser, &ev)) {
+      yb_syntax(&b);
+      break;
     }
+    yb_event(&b, &ev);
+    yaml_event_delete(&ev);
   }
-  if (!rc) {
-    doc = yt_doc_new(file);
-    if (!doc) rc = DSE_ERR_NOMEM;
+  if (!b.rc && b.pending) {
+    core_diag(ctx, b.doc->file, b.pend_line, b.pend_col, "%s", b.pend);
+    b.rc = DSE_ERR_SYNTAX;
   }
-  if (!rc) {
-    conv_state st = {ctx, doc, &ydoc, 0, 0, 0};
-    doc->root = convert(&st, root);
-    rc = st.err;
+  if (!b.rc && !b.root) b.rc = DSE_ERR_INTERNAL;
+  yaml_parser_delete(&b.parser);
+  core_arena_fini(&b.names);
+  free(b.fr);
+  free(b.ent);
+  free(b.anc);
+  free(b.tab);
+  if (b.rc) {
+    yt_doc_free(b.doc);
+    return b.rc;
   }
-  yaml_document_delete(&ydoc);
-  yaml_parser_delete(&parser);
-  if (rc) {
-    yt_doc_free(doc);
-    return rc;
-  }
-  *out = doc;
+  b.doc->root = b.root;
+  *out = b.doc;
   return 0;
 }
 
@@ -246,15 +567,8 @@ int yt_load_file(dse_ctx *ctx, const char *path, yt_doc **out) {
   char *text = NULL;
   size_t len = 0;
   *out = NULL;
-  int rc = core_read_file(path, &text, &len);
-  if (rc == DSE_ERR_NOTFOUND) {
-    core_diag(ctx, path, 0, 0, "no such file");
-    return rc;
-  }
-  if (rc) {
-    core_diag(ctx, path, 0, 0, "cannot read file: %s", dse_strerror(rc));
-    return rc;
-  }
+  int rc = core_load_file(ctx, path, &text, &len);
+  if (rc) return rc;
   rc = yt_parse(ctx, path, text, len, out);
   free(text);
   return rc;

@@ -1,5 +1,5 @@
 /* ytree.h: a YAML document as an owned tree whose every node keeps the file,
- * line and column it came from.  Built from libyaml's document API or from a
+ * line and column it came from.  Built from libyaml's event stream or from a
  * Lua table (same node type), so one validator serves both. */
 #ifndef DSE_YTREE_H
 #define DSE_YTREE_H
@@ -37,10 +37,14 @@ typedef struct yt_doc {
 } yt_doc;
 
 /* Parse YAML text; `file` names it in diagnostics.  On a syntax error,
- * duplicate key or empty document returns DSE_ERR_SYNTAX/INVALID with a
- * diagnostic.  *out is owned by the caller (yt_doc_free). */
+ * duplicate key or anchor, undefined or recursive alias, more than 64 levels
+ * or 1,000,000 nodes (aliases count as copies of their node), or an empty
+ * document, returns DSE_ERR_SYNTAX/INVALID with a diagnostic; the limits
+ * stop the parse where they are hit, so the time is linear in the input.
+ * *out is owned by the caller (yt_doc_free). */
 DSE_INTERNAL int yt_parse(dse_ctx *ctx, const char *file, const char *text,
                           size_t len, yt_doc **out);
+/* yt_parse of a file (core_load_file: "is a directory, not a file", ...). */
 DSE_INTERNAL int yt_load_file(dse_ctx *ctx, const char *path, yt_doc **out);
 DSE_INTERNAL yt_doc *yt_doc_new(const char *file);
 DSE_INTERNAL void yt_doc_free(yt_doc *doc);

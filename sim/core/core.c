@@ -325,6 +325,37 @@ int core_file_exists(const char *path) {
   return stat(path, &st) == 0 && S_ISREG(st.st_mode);
 }
 
+int core_is_dir(const char *path) {
+  struct stat st;
+  return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+int core_check_file(dse_ctx *ctx, const char *path) {
+  struct stat st;
+  if (stat(path, &st) != 0) {
+    if (errno == ENOENT || errno == ENOTDIR) {
+      core_diag(ctx, path, 0, 0, "no such file");
+      return DSE_ERR_NOTFOUND;
+    }
+    core_diag(ctx, path, 0, 0, "cannot read file: %s", strerror(errno));
+    return DSE_ERR_IO;
+  }
+  if (S_ISDIR(st.st_mode)) {
+    core_diag(ctx, path, 0, 0, "is a directory, not a file");
+    return DSE_ERR_INVALID;
+  }
+  return 0;
+}
+
+int core_load_file(dse_ctx *ctx, const char *path, char **out, size_t *len) {
+  *out = NULL;
+  int rc = core_check_file(ctx, path);
+  if (rc) return rc;
+  rc = core_read_file(path, out, len);
+  if (rc) core_diag(ctx, path, 0, 0, "cannot read file: %s", dse_strerror(rc));
+  return rc;
+}
+
 void core_fmt_bytes(double bytes, char *buf, size_t n) {
   static const char *const units[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB"};
   size_t u = 0;

@@ -75,6 +75,15 @@ DSE_INTERNAL const char *core_join_names(const char *const *names, char *buf,
 /* Read a whole file into a NUL-terminated malloc'd buffer. */
 DSE_INTERNAL int core_read_file(const char *path, char **out, size_t *len);
 DSE_INTERNAL int core_file_exists(const char *path);
+DSE_INTERNAL int core_is_dir(const char *path);
+/* 0 when path names something to read (not a directory); else records
+ * "PATH: error: no such file" (NOTFOUND), "is a directory, not a file"
+ * (INVALID) or "cannot read file: REASON" (IO).  Every loader of a file a
+ * user names goes through it, or through core_load_file. */
+DSE_INTERNAL int core_check_file(dse_ctx *ctx, const char *path);
+/* core_check_file, then core_read_file with a diagnostic when it fails. */
+DSE_INTERNAL int core_load_file(dse_ctx *ctx, const char *path, char **out,
+                                size_t *len);
 /* Human-readable byte count ("24 MiB", "1.5 GB"), into buf. */
 DSE_INTERNAL void core_fmt_bytes(double bytes, char *buf, size_t n);
 

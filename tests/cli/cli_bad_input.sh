@@ -2,7 +2,8 @@
 # cli_bad_input.sh: every file in tests/bad/ starts with
 #   # expect: LINE:COL: error: MESSAGE
 # and must produce exactly that as the first line on stderr, exit 2, and
-# write no output file, both through `dse sim` and `dse check`.
+# write no output file, both through `dse sim` and `dse check`.  Then
+# inputs too big to keep in tests/bad, and directories named as files.
 . "$(dirname "$0")/lib.sh"
 
 for f in "$SRC"/tests/bad/*.yaml; do
@@ -21,4 +22,44 @@ for f in "$SRC"/tests/bad/*.yaml; do
   expect_code 2 "check $name"
   expect_err "$f:" "check $name location"
 done
+
+# A million levels of flow nesting: the parse stops at the 65th level
+# (column 8 + 63), without reading the rest (it used to take ~52 s).
+deep="$TMP/deep.yaml"
+{ printf 'name: x\nclock: '; head -c 1000000 /dev/zero | tr '\0' '['
+  head -c 1000000 /dev/zero | tr '\0' ']'; echo; } >"$deep"
+for cmd in check sim; do
+  if [ $cmd = sim ]; then run "$DSE" sim "$deep" resnet50 -o "$TMP/out.json"; else run "$DSE" check "$deep"; fi
+  expect_code 2 "deep $cmd"
+  [ "$ERR" = "$deep:2:71: error: document nested too deeply (limit 64)" ] && ok || bad "deep $cmd: got '$ERR'"
+  expect_no_file "$TMP/out.json" "deep $cmd"
+done
+
+# A directory where a file is expected says so, whichever loader reads it.
+dir="$TMP/adir"
+mkdir "$dir"
+expect_dir() { # expect_dir WANT_FIRST_LINE description
+  expect_code 2 "$2"
+  [ "$(printf '%s\n' "$ERR" | head -1)" = "$1" ] && ok || bad "$2: got '$ERR', want '$1'"
+  expect_no_file "$TMP/out.json" "$2"
+}
+run "$DSE" check "$dir"; expect_dir "$dir: error: is a directory, not a file" "check DIR"
+run "$DSE" check "$dir/"; expect_dir "$dir/: error: is a directory, not a file" "check DIR/"
+run "$DSE" sim "$dir" alexnet -o "$TMP/out.json"; expect_dir "$dir: error: is a directory, not a file" "sim DIR"
+run "$DSE" sim tpu-v1 "$dir/" -o "$TMP/out.json"; expect_dir "$dir/: error: is a directory, not a file" "sim ARCH DIR"
+run "$DSE" sim tpu-v1 alexnet --mappings "$dir" -o "$TMP/out.json"
+expect_dir "$dir: error: is a directory, not a file" "--mappings DIR"
+mkdir "$TMP/topo.csv"
+run "$DSE" sim tpu-v1 "$TMP/topo.csv" -o "$TMP/out.json"
+expect_dir "$TMP/topo.csv: error: is a directory, not a file" "sim ARCH DIR.csv"
+printf 'name: t\nclock: 1 GHz\npe_array: {rows: 8, cols: 8, dataflow: weight_stationary, precision: int8}\ndram: {preset: %s}\n' "$dir" >"$TMP/dp.yaml"
+run "$DSE" sim "$TMP/dp.yaml" alexnet -o "$TMP/out.json"
+expect_dir "$TMP/dp.yaml:4:16: error: dram.preset: memory preset '$dir' is a directory, not a file" "dram.preset DIR"
+# a bare name is a preset, unless only a directory of that name exists
+cd "$TMP" || exit 1
+run "$DSE" sim adir alexnet -o "$TMP/out.json"
+expect_dir "adir: error: is a directory, not a file (nor a known arch preset)" "sim NAME(dir)"
+run "$DSE" sim tpu-v1 adir -o "$TMP/out.json"
+expect_dir "adir: error: is a directory, not a file (nor a known workload)" "sim ARCH NAME(dir)"
+cd - >/dev/null || exit 1
 finish

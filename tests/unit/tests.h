@@ -8,6 +8,12 @@
   X(arch_errors)                    \
   X(presets)                        \
   X(ytree_set_path)                 \
+  X(ytree_deep_nesting)             \
+  X(ytree_wide_map)                 \
+  X(ytree_aliases)                  \
+  X(ytree_unclosed)                 \
+  X(ytree_error_order)              \
+  X(files_directory)                \
   X(zoo_cnn_totals)                 \
   X(zoo_transformer_totals)         \
   X(seed_conv_counts)               \
