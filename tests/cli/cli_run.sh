@@ -1,6 +1,7 @@
 #!/bin/bash
 # cli_run.sh: `dse run` on scripts that hand the module bad tables (issue
-# 9): exit 2, exactly the expected first line on stderr, no output file.
+# 9): exit 2, exactly the expected first line on stderr, no output file;
+# and SIGINT: exit 130 after the cleanup, no half-written or temporary file.
 . "$(dirname "$0")/lib.sh"
 
 # bad NAME LINE MESSAGE: $TMP/NAME.lua (given the output path as arg[1])
@@ -54,4 +55,41 @@ local r = dse.simulate("tpu-v1", "alexnet", { fidelity = "analytic" })
 dse.report { path = out, results = { r }, objectives = { "latency" } }'
 check_bad report_latency 5 "dse.report: objective 'latency' not found in results[1]; did you mean 'latency_s'?"
 
+# SIGINT: exit 130 once the state is closed; every write is whole
+# wait_for FILE: up to 60 s (a sanitizer build is slow to start)
+wait_for() { for _ in $(seq 600); do [ -e "$1" ] && return 0; sleep 0.1; done; return 1; }
+# interrupt PID: SIGINT, then its exit code in CODE (SIGKILL and 137 if it
+# is still running 60 s later)
+interrupt() {
+  kill -INT "$1"
+  for _ in $(seq 600); do kill -0 "$1" 2>/dev/null || break; sleep 0.1; done
+  kill -KILL "$1" 2>/dev/null
+  wait "$1"
+  CODE=$?
+}
+script sigint_write '
+local n = 0
+while true do
+  n = n + 1
+  dse.write_text(out, string.rep("x", 1 << 20) .. "\nend " .. n .. "\n")
+end'
+"$DSE" run "$TMP/sigint_write.lua" "$TMP/sig.txt" 2>"$TMP/sig.err" &
+pid=$!
+wait_for "$TMP/sig.txt" && sleep 0.5
+interrupt $pid
+ERR=$(cat "$TMP/sig.err")
+expect_code 130 "SIGINT during writes"
+expect_err "interrupted!" "SIGINT message"; expect_err "sigint_write.lua:7: in main chunk" "SIGINT traceback"
+[ "$(head -1 "$TMP/sig.txt" | wc -c)" -eq $(((1 << 20) + 1)) ] && ok || bad "SIGINT: first line cut"
+tail -1 "$TMP/sig.txt" | grep -qx 'end [0-9]*' && ok || bad "SIGINT: file cut: $(tail -c 40 "$TMP/sig.txt")"
+ls "$TMP"/sig.txt.tmp.* >/dev/null 2>&1 && bad "SIGINT: temporary file left" || ok
+# a script that catches every error still stops
+script sigint_pcall '
+dse.write_text(out, "started\n")
+while true do pcall(function() for i = 1, 1e6 do local _ = i * i end end) end'
+"$DSE" run "$TMP/sigint_pcall.lua" "$TMP/started" 2>"$TMP/sig.err" &
+pid=$!
+wait_for "$TMP/started" && sleep 0.2
+interrupt $pid
+expect_code 130 "SIGINT inside pcall"
 finish
