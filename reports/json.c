@@ -32,7 +32,7 @@ static void pre_value(rpt_json *j) {
 static void open(rpt_json *j, const char *c) {
   pre_value(j);
   core_buf_puts(j->out, c);
-  if (j->depth < 62) j->depth++;
+  if (j->depth < RPT_JSON_MAX_DEPTH) j->depth++;
   j->first[j->depth] = 1;
 }
 

@@ -43,10 +43,13 @@ DSE_INTERNAL size_t rpt_breakdown(const dse_total_result *t, int which,
 
 /* ===== JSON writer ======================================================= */
 
+/* Arrays and objects nest at most this deep (the caller checks). */
+#define RPT_JSON_MAX_DEPTH 64
+
 typedef struct rpt_json {
   core_buf *out;
   int depth;
-  int first[64];
+  int first[RPT_JSON_MAX_DEPTH + 1];
   int pretty;
 } rpt_json;
 

@@ -8,7 +8,58 @@
 --   objectives = {"latency_s", ...},  -- Pareto objectives ("-x" maximizes)
 --   columns = {"pe_array.rows", ...}, -- optional grid columns to show
 -- }
-local dse = ...
+local dse, priv = ...
+
+-- The options, checked before anything is written.  priv (sim/lua/ldse.c)
+-- raises errors at the calling script's line, as the module's own do.
+local function check_names(v, key)
+  if type(v) ~= "table" then
+    priv.fail(string.format("dse.report: %s: expected a list of names, got %s", key, type(v)))
+  end
+  for i = 1, #v do
+    if type(v[i]) ~= "string" then
+      priv.fail(string.format("dse.report: %s[%d]: expected a name, got %s", key, i, type(v[i])))
+    end
+  end
+end
+
+local function check_results(rs)
+  if type(rs) ~= "table" then
+    priv.fail("dse.report: results: expected a list of results (from dse.sweep or dse.simulate), got " .. type(rs))
+  end
+  if rs.total ~= nil or rs.reason ~= nil then
+    priv.fail("dse.report: results: expected a list of results, got one result; write results = { r }")
+  end
+  for k in pairs(rs) do
+    if math.type(k) ~= "integer" or k < 1 or k > #rs then
+      priv.fail(string.format("dse.report: results: expected a list of results, got a table with the key %q", tostring(k)))
+    end
+  end
+  for i, r in ipairs(rs) do
+    local what = string.format("dse.report: results[%d]", i)
+    if type(r) ~= "table" then
+      priv.fail(what .. ": expected a result of dse.simulate or dse.sweep, got " .. type(r))
+    end
+    if type(r.arch) ~= "table" or type(r.workload) ~= "table"
+      or (r.feasible ~= false and (type(r.total) ~= "table" or type(r.layers) ~= "table")) then
+      priv.fail(what .. ": not a result of dse.simulate or dse.sweep (no arch, workload, total or layers)")
+    end
+  end
+end
+
+local function check_options(opts)
+  if type(opts) ~= "table" then priv.fail("dse.report: expected a table of options, got " .. type(opts)) end
+  priv.check_keys(opts, "dse.report", { "path", "title", "results", "objectives", "columns" })
+  if opts.path == nil then priv.fail("dse.report: missing 'path'") end
+  if type(opts.path) ~= "string" then priv.fail("dse.report: path: expected a file name, got " .. type(opts.path)) end
+  if opts.title ~= nil and type(opts.title) ~= "string" then
+    priv.fail("dse.report: title: expected a string, got " .. type(opts.title))
+  end
+  if opts.results == nil then priv.fail("dse.report: missing 'results'") end
+  check_results(opts.results)
+  priv.check_objectives(opts.results, opts.objectives or { "latency_s", "energy_j" }, "dse.report")
+  if opts.columns ~= nil then check_names(opts.columns, "columns") end
+end
 
 local function si(v, unit)
   if v == nil then return "-" end
@@ -339,9 +390,8 @@ local function roofline_section(out, r)
 end
 
 return function(opts)
-  if type(opts) ~= "table" then error("dse.report: expected a table of options", 2) end
-  local path = opts.path or error("dse.report: missing 'path'", 2)
-  local results = opts.results or error("dse.report: missing 'results'", 2)
+  check_options(opts)
+  local path, results = opts.path, opts.results
   local objectives = opts.objectives or {"latency_s", "energy_j"}
   local out = {}
   out[#out + 1] = "# " .. (opts.title or "dse design-space report")
@@ -388,7 +438,7 @@ return function(opts)
       local tsvg = tradeoff_svg(rs, front, w .. ": energy per inference vs unit cost")
       if tsvg then
         local name = "tradeoff-" .. slug .. ".svg"
-        dse.write_text(dir .. name, tsvg)
+        priv.write(dir .. name, tsvg)
         out[#out + 1] = "![energy vs cost of " .. w .. "](" .. name .. ")"
         out[#out + 1] = ""
       end
@@ -400,7 +450,7 @@ return function(opts)
       if svg then
         local base = nil
         local name = "roofline-" .. slug .. ".svg"
-        dse.write_text(dir .. name, svg)
+        priv.write(dir .. name, svg)
         out[#out + 1] = "![roofline of " .. w .. "](" .. name .. ")"
         out[#out + 1] = ""
         local _ = base
@@ -409,6 +459,6 @@ return function(opts)
     end
   end
   out[#out + 1] = ""
-  dse.write_text(path, table.concat(out, "\n"))
+  priv.write(path, table.concat(out, "\n"))
   return path
 end

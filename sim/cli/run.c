@@ -1,5 +1,7 @@
 /* run.c: `dse run SCRIPT.lua [ARGS...]`, modelled on lua.c: the script runs
- * under lua_pcall with a traceback message handler; any error exits 2. */
+ * under lua_pcall with a traceback message handler; any error exits 2, and
+ * an interrupt (SIGINT) exits 130 as shells expect, once the Lua state is
+ * closed (writes are atomic, so no file is left half-written). */
 #include <lauxlib.h>
 #include <lua.h>
 #include <lualib.h>
@@ -10,16 +12,25 @@
 #include "cli/cli.h"
 #include "lua/ldse.h"
 
-static lua_State *g_running; /* only for the SIGINT hook, as in lua.c */
+enum { RUN_INTERRUPTED = 128 + SIGINT };
 
+/* Only for the SIGINT handler, as in lua.c. */
+static lua_State *g_running;
+static volatile sig_atomic_t g_interrupted;
+
+/* Raise at every hook event once interrupted, not just the first: a script
+ * that catches errors (pcall around a point that may fail) would otherwise
+ * swallow the interrupt and go on. */
 static void stop_hook(lua_State *L, lua_Debug *ar) {
   (void)ar;
-  lua_sethook(L, NULL, 0, 0);
   luaL_error(L, "interrupted!");
 }
 
+/* A second SIGINT kills the process, in case C code runs for long without
+ * returning to Lua. */
 static void on_sigint(int sig) {
   signal(sig, SIG_DFL);
+  g_interrupted = 1;
   if (g_running)
     lua_sethook(g_running, stop_hook, LUA_MASKCALL | LUA_MASKRET | LUA_MASKCOUNT, 1);
 }
@@ -67,6 +78,7 @@ static int pmain(lua_State *L) {
   int rc = lua_pcall(L, a->argc - 1, 0, base);
   signal(SIGINT, SIG_DFL);
   g_running = NULL;
+  lua_sethook(L, NULL, 0, 0); /* the finalizers run unhooked */
   if (rc != LUA_OK) return lua_error(L);
   return 0;
 }
@@ -78,6 +90,7 @@ int cli_run(dse_ctx *ctx, int argc, char **argv) {
     return CLI_FAIL;
   }
   run_args a = {ctx, argc, argv};
+  g_interrupted = 0;
   lua_pushcfunction(L, pmain);
   lua_pushlightuserdata(L, &a);
   int rc = lua_pcall(L, 1, 0, 0);
@@ -86,6 +99,12 @@ int cli_run(dse_ctx *ctx, int argc, char **argv) {
     const char *msg = lua_tostring(L, -1);
     fprintf(stderr, "%s\n", msg ? msg : "(error object is not a string)");
     code = rc == LUA_ERRMEM ? CLI_FAIL : CLI_BAD;
+  }
+  /* Whatever the error became on its way out (a script's handler may have
+   * replaced it, or caught it and finished), the run was interrupted. */
+  if (g_interrupted) {
+    if (rc == LUA_OK) fprintf(stderr, "dse: interrupted\n");
+    code = RUN_INTERRUPTED;
   }
   fflush(stdout);
   lua_close(L);

@@ -7,6 +7,7 @@
 #include <lauxlib.h>
 #include <lualib.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -85,6 +86,119 @@ static void push_diags(lua_State *L, dse_ctx *ctx, int err) {
   luaL_pushresult(&b);
 }
 
+/* ===== errors located in the calling script ============================== */
+
+/* Raise "FILE:LINE:1: error: MSG" at the line of the script that called the
+ * module, the form the validator's diagnostics take, so a bad value reads
+ * the same whether the validator or the binding finds it.  [-0, +0, v] */
+static int script_error(lua_State *L, const char *fmt, ...) DSE_PRINTF(2, 3);
+static int script_error(lua_State *L, const char *fmt, ...) {
+  char msg[3072];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(msg, sizeof msg, fmt, ap);
+  va_end(ap);
+  char file[512];
+  int line;
+  caller_mark(L, file, sizeof file, &line);
+  if (line > 0)
+    lua_pushfstring(L, "%s:%d:1: error: %s", file, line, msg);
+  else
+    lua_pushfstring(L, "error: %s", msg);
+  return lua_error(L);
+}
+
+/* ===== walking nested Lua values ========================================= */
+
+/* A walk down a nested Lua value (a config table, a value to write as JSON)
+ * keeps the key path for messages and the tables open on the way down:
+ * meeting one of those again is a cycle.  A table reached by two paths
+ * (shared, not cyclic) is walked once per path, so a small value can stand
+ * for a huge one: a config walk counts values against a limit, the JSON
+ * writer its text; the time is linear in what they accept.
+ * It lives on the C stack of the API function, so a raised error leaves
+ * nothing to free.  Each open table holds a few Lua stack slots, reserved
+ * on entry: a C function is only promised LUA_MINSTACK of them. */
+enum { WALK_MAX_DEPTH = 64, WALK_PATH = 2048 };
+
+typedef struct walk {
+  lua_State *L;
+  const char *fn; /* message prefix ("dse.write_json"), or "" */
+  int max_depth;  /* tables nested deeper raise an error */
+  int depth;
+  size_t max_values, nvalues;
+  const void *open[WALK_MAX_DEPTH];
+  size_t plen;
+  char path[WALK_PATH]; /* "layers[2].shape"; ends in "..." when cut */
+} walk;
+
+static void walk_init(walk *w, lua_State *L, const char *fn, const char *root,
+                      int max_depth, size_t max_values) {
+  w->L = L;
+  w->fn = fn;
+  w->max_depth = max_depth < WALK_MAX_DEPTH ? max_depth : WALK_MAX_DEPTH;
+  w->depth = 0;
+  w->max_values = max_values;
+  w->nvalues = 0;
+  snprintf(w->path, sizeof w->path, "%s", root);
+  w->plen = strlen(w->path);
+}
+
+/* Append ".key" (key) or "[index]" to the path; returns the length to go
+ * back to with walk_pop. */
+static size_t walk_push(walk *w, const char *key, size_t index) {
+  size_t old = w->plen, room = sizeof w->path - old;
+  int n = key ? snprintf(w->path + old, room, "%s%s", old ? "." : "", key)
+              : snprintf(w->path + old, room, "[%zu]", index);
+  if (n >= 0 && (size_t)n < room) {
+    w->plen = old + (size_t)n;
+  } else {
+    memcpy(w->path + sizeof w->path - 4, "...", 4);
+    w->plen = sizeof w->path - 1;
+  }
+  return old;
+}
+
+static void walk_pop(walk *w, size_t old) {
+  w->plen = old;
+  w->path[old] = '\0';
+}
+
+/* Raise "FN: PATH: MSG" at the script line.  [-0, +0, v] */
+static int walk_error(const walk *w, const char *fmt, ...) DSE_PRINTF(2, 3);
+static int walk_error(const walk *w, const char *fmt, ...) {
+  char msg[1024];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(msg, sizeof msg, fmt, ap);
+  va_end(ap);
+  return script_error(w->L, "%s%s%s%s%s", w->fn, *w->fn ? ": " : "", w->path,
+                      w->plen ? ": " : "", msg);
+}
+
+/* Count one value against the limit.  [-0, +0, v] */
+static void walk_value(walk *w) {
+  if (++w->nvalues > w->max_values)
+    walk_error(w, "more than %zu values (a table used in several places counts "
+                  "once per use)", w->max_values);
+}
+
+/* Enter the table at idx: a cycle or nesting beyond the limit raises.
+ * [-0, +0, v] */
+static void walk_enter(walk *w, int idx) {
+  const void *t = lua_topointer(w->L, idx);
+  for (int i = 0; i < w->depth; i++)
+    if (w->open[i] == t)
+      script_error(w->L, "%s%scyclic table at %s", w->fn, *w->fn ? ": " : "",
+                   w->path);
+  if (w->depth >= w->max_depth)
+    walk_error(w, "tables nested too deeply (limit %d)", w->max_depth);
+  luaL_checkstack(w->L, 8, "nested tables");
+  w->open[w->depth++] = t;
+}
+
+static void walk_leave(walk *w) { w->depth--; }
+
 /* ===== Lua value -> yt tree ============================================== */
 
 static void fmt_number(lua_State *L, int idx, char *buf, size_t n) {
@@ -100,15 +214,21 @@ static void fmt_number(lua_State *L, int idx, char *buf, size_t n) {
   }
 }
 
+/* Whether the table at idx has keys exactly 1..n, n > 0 (a list). */
 static int is_sequence(lua_State *L, int idx, size_t *len) {
-  size_t n = (size_t)lua_rawlen(L, idx), count = 0;
+  idx = lua_absindex(L, idx);
+  lua_Integer n = (lua_Integer)lua_rawlen(L, idx), count = 0;
+  int exact = 1;
   lua_pushnil(L);
   while (lua_next(L, idx)) {
-    count++;
     lua_pop(L, 1);
+    int isint = 0;
+    lua_Integer k = lua_tointegerx(L, -1, &isint);
+    if (lua_type(L, -1) != LUA_TNUMBER || !isint || k < 1 || k > n) exact = 0;
+    count++;
   }
-  *len = n;
-  return count > 0 && count == n;
+  *len = (size_t)n;
+  return exact && count > 0 && count == n;
 }
 
 static int cmp_keys(const void *a, const void *b) {
@@ -116,19 +236,30 @@ static int cmp_keys(const void *a, const void *b) {
 }
 
 /* Sorted string keys of the table at idx, in an array that lives in a
- * userdata pushed on the stack (so an error anywhere frees it).  Raises on a
- * non-string key.  The strings are borrowed from the table.  [-0, +1, e] */
-static const char **sorted_keys(lua_State *L, int idx, size_t *count,
-                                const char *what) {
+ * userdata pushed on the stack (so an error anywhere frees it); the strings
+ * are borrowed from the table.  A key that is not a string raises, named
+ * by w.  [-0, +1, e] */
+static const char **sorted_keys(walk *w, int idx, size_t *count) {
+  lua_State *L = w->L;
   idx = lua_absindex(L, idx);
   size_t n = 0;
   lua_pushnil(L);
   while (lua_next(L, idx)) {
-    if (lua_type(L, -2) != LUA_TSTRING)
-      luaL_error(L, "%s: keys must be strings (got %s)", what,
-                 luaL_typename(L, -2));
-    n++;
     lua_pop(L, 1);
+    int t = lua_type(L, -1);
+    const char *hint = lua_rawlen(L, idx) > 0
+                           ? "; a table is either a list (keys 1..n, no holes) "
+                             "or has only string keys"
+                           : "";
+    if (t == LUA_TNUMBER || t == LUA_TBOOLEAN)
+      walk_error(w, "keys must be strings (got the %s key %s)%s", lua_typename(L, t),
+                 luaL_tolstring(L, -1, NULL), hint);
+    if (t != LUA_TSTRING)
+      walk_error(w, "keys must be strings (got a %s key)", lua_typename(L, t));
+    size_t len;
+    const char *s = lua_tolstring(L, -1, &len);
+    if (strlen(s) != len) walk_error(w, "key '%s...' contains a NUL character", s);
+    n++;
   }
   const char **keys = lua_newuserdatauv(L, (n ? n : 1) * sizeof(*keys), 0);
   size_t i = 0;
@@ -142,57 +273,146 @@ static const char **sorted_keys(lua_State *L, int idx, size_t *count,
   return keys;
 }
 
-static yt_node *to_node(lua_State *L, int idx, yt_doc *doc, const char *file,
-                        int line, int depth, const char *path) {
+/* Configuration tables: as deep and as large as a YAML document may be
+ * (sim/config/ytree.c); 32 levels are far more than any schema uses. */
+enum { CONV_MAX_DEPTH = 32 };
+#define CONV_MAX_VALUES ((size_t)1000000)
+
+/* A conversion of Lua values into nodes of doc, every node marked with the
+ * calling script's file (in doc's arena) and line. */
+typedef struct conv {
+  walk w;
+  yt_doc *doc;
+  const char *file;
+  int line;
+} conv;
+
+static yt_node *to_node(conv *c, int idx);
+
+static yt_node *table_node(conv *c, int idx) {
+  lua_State *L = c->w.L;
+  size_t len;
+  if (is_sequence(L, idx, &len)) {
+    yt_node *s = yt_new_seq(c->doc, c->file, c->line, 1, len);
+    for (size_t i = 0; s && i < len; i++) {
+      size_t old = walk_push(&c->w, NULL, i + 1);
+      lua_rawgeti(L, idx, (lua_Integer)(i + 1));
+      s->items[i] = to_node(c, -1);
+      lua_pop(L, 1);
+      walk_pop(&c->w, old);
+    }
+    return s;
+  }
+  size_t n;
+  const char **keys = sorted_keys(&c->w, idx, &n);
+  yt_node *m = yt_new_map(c->doc, c->file, c->line, 1, n);
+  for (size_t i = 0; m && i < n; i++) {
+    size_t old = walk_push(&c->w, keys[i], 0);
+    m->pairs[i].key = core_arena_strdup(&c->doc->arena, keys[i]);
+    if (!m->pairs[i].key) return NULL;
+    m->pairs[i].line = c->line;
+    m->pairs[i].col = 1;
+    lua_pushstring(L, keys[i]);
+    lua_rawget(L, idx);
+    m->pairs[i].val = to_node(c, -1);
+    lua_pop(L, 1);
+    walk_pop(&c->w, old);
+  }
+  lua_pop(L, 1); /* keys */
+  return m;
+}
+
+/* The node for the Lua value at idx.  [-0, +0, e] */
+static yt_node *to_node(conv *c, int idx) {
+  lua_State *L = c->w.L;
   idx = lua_absindex(L, idx);
+  walk_value(&c->w);
+  yt_node *n = NULL;
   char buf[64];
-  if (depth > 32) luaL_error(L, "%s: table nested too deeply", path);
   switch (lua_type(L, idx)) {
     case LUA_TNUMBER:
       fmt_number(L, idx, buf, sizeof buf);
-      return yt_new_scalar(doc, file, line, 1, buf, 0);
+      n = yt_new_scalar(c->doc, c->file, c->line, 1, buf, 0);
+      break;
     case LUA_TBOOLEAN:
-      return yt_new_scalar(doc, file, line, 1,
-                           lua_toboolean(L, idx) ? "true" : "false", 0);
-    case LUA_TSTRING:
-      return yt_new_scalar(doc, file, line, 1, lua_tostring(L, idx), 1);
-    case LUA_TTABLE: {
+      n = yt_new_scalar(c->doc, c->file, c->line, 1,
+                        lua_toboolean(L, idx) ? "true" : "false", 0);
+      break;
+    case LUA_TSTRING: {
       size_t len;
-      if (is_sequence(L, idx, &len)) {
-        yt_node *s = yt_new_seq(doc, file, line, 1, len);
-        if (!s) return NULL;
-        for (size_t i = 0; i < len; i++) {
-          char sub[256];
-          snprintf(sub, sizeof sub, "%s[%zu]", path, i + 1);
-          lua_rawgeti(L, idx, (lua_Integer)(i + 1));
-          s->items[i] = to_node(L, -1, doc, file, line, depth + 1, sub);
-          lua_pop(L, 1);
-          if (!s->items[i]) return NULL;
-        }
-        return s;
-      }
-      size_t n;
-      const char **keys = sorted_keys(L, idx, &n, path);
-      yt_node *m = yt_new_map(doc, file, line, 1, n);
-      for (size_t i = 0; m && i < n; i++) {
-        char sub[256];
-        snprintf(sub, sizeof sub, "%s%s%s", path, *path ? "." : "", keys[i]);
-        lua_getfield(L, idx, keys[i]);
-        m->pairs[i].key = core_arena_strdup(&doc->arena, keys[i]);
-        m->pairs[i].line = line;
-        m->pairs[i].col = 1;
-        m->pairs[i].val = to_node(L, -1, doc, file, line, depth + 1, sub);
-        lua_pop(L, 1);
-        if (!m->pairs[i].key || !m->pairs[i].val) m = NULL;
-      }
-      lua_pop(L, 1); /* keys */
-      return m;
+      const char *s = lua_tolstring(L, idx, &len);
+      if (strlen(s) != len) walk_error(&c->w, "string contains a NUL character");
+      n = yt_new_scalar(c->doc, c->file, c->line, 1, s, 1);
+      break;
     }
+    case LUA_TTABLE:
+      walk_enter(&c->w, idx);
+      n = table_node(c, idx);
+      walk_leave(&c->w);
+      break;
     default:
-      luaL_error(L, "%s: cannot use a %s as a configuration value",
-                 *path ? path : "value", luaL_typename(L, idx));
-      return NULL;
+      walk_error(&c->w, "cannot use a %s as a configuration value",
+                 luaL_typename(L, idx));
   }
+  if (!n) luaL_error(L, "out of memory");
+  return n;
+}
+
+/* Convert the Lua value at idx into a node of doc marked file:line; root is
+ * the key path of the value, for messages.  [-0, +0, e] */
+static yt_node *conv_value(lua_State *L, int idx, yt_doc *doc, const char *file,
+                           int line, const char *root) {
+  conv c;
+  walk_init(&c.w, L, "", root, CONV_MAX_DEPTH, CONV_MAX_VALUES);
+  c.doc = doc;
+  c.file = file;
+  c.line = line;
+  return to_node(&c, idx);
+}
+
+/* A doc owned by a userdata until taken, so that an error raised while it
+ * is built (a bad value, out of memory, an interrupt) frees it. */
+#define DOC_MT "dse.Doc"
+
+typedef struct l_doc {
+  yt_doc *doc;
+} l_doc;
+
+static int l_doc_gc(lua_State *L) {
+  l_doc *b = luaL_checkudata(L, 1, DOC_MT);
+  yt_doc_free(b->doc);
+  b->doc = NULL;
+  return 0;
+}
+
+/* A new empty doc in a box pushed on the stack.  [-0, +1, m] */
+static yt_doc *doc_box_new(lua_State *L, const char *file) {
+  l_doc *b = lua_newuserdatauv(L, sizeof(*b), 0);
+  b->doc = NULL;
+  luaL_setmetatable(L, DOC_MT);
+  b->doc = yt_doc_new(file);
+  if (!b->doc) luaL_error(L, "out of memory");
+  return b->doc;
+}
+
+/* Take the doc out of the box at idx: the caller owns it.  [-0, +0, -] */
+static yt_doc *doc_take(lua_State *L, int idx) {
+  l_doc *b = luaL_checkudata(L, idx, DOC_MT);
+  yt_doc *doc = b->doc;
+  b->doc = NULL;
+  return doc;
+}
+
+/* Convert the table at idx into a doc in a box pushed on the stack; its
+ * nodes carry the calling script's file and line.  [-0, +1, e] */
+static yt_doc *lua_to_doc(lua_State *L, int idx) {
+  idx = lua_absindex(L, idx);
+  char file[512];
+  int line;
+  caller_mark(L, file, sizeof file, &line);
+  yt_doc *doc = doc_box_new(L, file);
+  doc->root = conv_value(L, idx, doc, doc->file, line, "");
+  return doc;
 }
 
 /* ===== dse.Arch ========================================================== */
@@ -204,66 +424,53 @@ static l_arch *new_arch_ud(lua_State *L) {
   return ud;
 }
 
-/* Protected conversion so a raising to_node frees the doc. */
-typedef struct conv_job {
-  int idx; /* unused inside the protected call: the value is argument 2 */
-  yt_doc *doc;
-} conv_job;
-
-static int conv_protected(lua_State *L) {
-  conv_job *job = lua_touserdata(L, 1);
-  yt_doc *doc = job->doc;
-  doc->root = to_node(L, 2, doc, doc->file, 0, 0, "");
-  return 0;
-}
-
-/* Convert the Lua value at idx into a new doc whose nodes all carry the
- * calling script's file and line; raises cleanly (the doc is freed). */
-static void stamp_lines(yt_node *n, const char *file, int line);
-
-static yt_doc *lua_to_doc(lua_State *L, int idx) {
-  idx = lua_absindex(L, idx);
-  char file[512];
-  int line;
-  caller_mark(L, file, sizeof file, &line);
-  yt_doc *doc = yt_doc_new(file);
-  if (!doc) luaL_error(L, "out of memory");
-  lua_pushcfunction(L, conv_protected);
-  conv_job job = {idx, doc};
-  lua_pushlightuserdata(L, &job);
-  lua_pushvalue(L, idx);
-  int rc = lua_pcall(L, 2, 0, 0);
-  if (rc != LUA_OK || !doc->root) {
-    yt_doc_free(doc);
-    if (rc != LUA_OK) lua_error(L);
-    luaL_error(L, "out of memory");
-  }
-  stamp_lines(doc->root, doc->file, line);
-  return doc;
-}
-
-static void stamp_lines(yt_node *n, const char *file, int line) {
-  n->file = file;
-  n->line = line;
-  if (n->kind == YT_SEQ)
-    for (size_t i = 0; i < n->n; i++) stamp_lines(n->items[i], file, line);
-  if (n->kind == YT_MAP)
-    for (size_t i = 0; i < n->n; i++) {
-      n->pairs[i].line = line;
-      stamp_lines(n->pairs[i].val, file, line);
-    }
-}
-
 static dse_arch *check_arch(lua_State *L, int idx) {
   l_arch *ud = luaL_checkudata(L, idx, ARCH_MT);
   if (!ud->arch) luaL_argerror(L, idx, "arch has been closed");
   return ud->arch;
 }
 
-/* Push an arch from a path/preset string, a table or an Arch.  [-0,+1,e] */
-static dse_arch *push_arch(lua_State *L, int idx) {
+/* What the value at idx is, for "expected ..., got X": its type, or for a
+ * table "an empty table", "a list of 3 values" or "a table with named
+ * keys". */
+static const char *describe(lua_State *L, int idx, char *buf, size_t n) {
+  size_t len;
+  if (lua_type(L, idx) != LUA_TTABLE) return luaL_typename(L, idx);
+  idx = lua_absindex(L, idx);
+  lua_pushnil(L);
+  if (!lua_next(L, idx)) return "an empty table";
+  lua_pop(L, 2);
+  if (!is_sequence(L, idx, &len)) return "a table with named keys";
+  snprintf(buf, n, "a list of %zu value%s", len, len == 1 ? "" : "s");
+  return buf;
+}
+
+/* A value at idx given where one arch or workload is expected is wrong: say
+ * so as a bad argument (where == NULL: it is argument idx) or as a bad
+ * value of the key `where` ("dse.sweep: arch"); hint follows a list.
+ * [-0, +0, v] */
+static int bad_one(lua_State *L, int idx, const char *where, const char *what,
+                   const char *hint) {
+  size_t len;
+  char buf[64];
+  const char *got = describe(L, idx, buf, sizeof buf);
+  if (!where) {
+    const char *msg = lua_pushfstring(L, "expected %s, got %s", what, got);
+    return luaL_argerror(L, idx, msg);
+  }
+  int list = lua_type(L, idx) == LUA_TTABLE && is_sequence(L, idx, &len);
+  return script_error(L, "%s: expected %s, got %s%s", where, what, got, list ? hint : "");
+}
+
+static const char k_one_arch[] = "one arch (a preset name, path, table or dse.Arch)";
+static const char k_one_wl[] = "one workload (a zoo name, path, table or dse.Workload)";
+
+/* Push an arch from a path/preset string, a table or an Arch at idx; where
+ * names the key it came from (NULL: argument idx).  [-0,+1,e] */
+static dse_arch *push_arch(lua_State *L, int idx, const char *where) {
   dse_ctx *ctx = get_ctx(L);
   idx = lua_absindex(L, idx);
+  size_t len;
   if (luaL_testudata(L, idx, ARCH_MT)) {
     lua_pushvalue(L, idx);
     return check_arch(L, -1);
@@ -273,12 +480,14 @@ static dse_arch *push_arch(lua_State *L, int idx) {
   if (lua_type(L, idx) == LUA_TSTRING) {
     ud = new_arch_ud(L);
     rc = dse_arch_load(ctx, lua_tostring(L, idx), &ud->arch);
-  } else if (lua_type(L, idx) == LUA_TTABLE) {
-    yt_doc *doc = lua_to_doc(L, idx);
+  } else if (lua_type(L, idx) == LUA_TTABLE && !is_sequence(L, idx, &len)) {
+    lua_to_doc(L, idx);
     ud = new_arch_ud(L);
-    rc = arch_from_doc(ctx, doc, &ud->arch);
+    rc = arch_from_doc(ctx, doc_take(L, -2), &ud->arch);
+    lua_remove(L, -2); /* the empty box */
   } else {
-    luaL_typeerror(L, idx, "arch (preset name, path, table or dse.Arch)");
+    bad_one(L, idx, where, k_one_arch,
+            "; sweep each arch in turn, or vary its keys in 'grid'");
     return NULL;
   }
   if (rc) raise_diags(L, ctx, rc);
@@ -288,7 +497,7 @@ static dse_arch *push_arch(lua_State *L, int idx) {
 /* dse.arch(path_or_table) -> Arch.  [-0, +1, e] */
 static int l_arch_new(lua_State *L) {
   luaL_checkany(L, 1);
-  push_arch(L, 1);
+  push_arch(L, 1, NULL);
   return 1;
 }
 
@@ -300,48 +509,28 @@ static int l_arch_with(lua_State *L) {
   char file[512];
   int line;
   caller_mark(L, file, sizeof file, &line);
+  walk kw;
+  walk_init(&kw, L, "arch:with", "", 1, 1);
   size_t n;
-  const char **keys = sorted_keys(L, 2, &n, "with");
-  yt_doc *doc = yt_doc_new(base->doc->file);
-  int bad = !doc;
-  if (doc) {
-    doc->root = yt_clone(doc, base->doc->root);
-    bad = !doc->root;
-  }
-  char err[512] = "";
-  for (size_t i = 0; !bad && i < n; i++) {
-    lua_getfield(L, 2, keys[i]);
-    /* Convert the value inside the target doc's arena. */
-    lua_pushcfunction(L, conv_protected);
-    conv_job job = {lua_absindex(L, -2), doc};
-    yt_node *saved = doc->root;
-    lua_pushlightuserdata(L, &job);
-    lua_pushvalue(L, -3);
-    if (lua_pcall(L, 2, 0, 0) != LUA_OK) {
-      yt_doc_free(doc);
-      return lua_error(L);
-    }
-    yt_node *val = doc->root;
-    doc->root = saved;
+  const char **keys = sorted_keys(&kw, 2, &n);
+  yt_doc *doc = doc_box_new(L, base->doc->file);
+  doc->root = yt_clone(doc, base->doc->root);
+  const char *vfile = core_arena_strdup(&doc->arena, file);
+  if (!doc->root || !vfile) return luaL_error(L, "out of memory");
+  char err[512];
+  for (size_t i = 0; i < n; i++) {
+    /* Each value is converted into the target doc's arena. */
+    lua_pushstring(L, keys[i]);
+    lua_rawget(L, 2);
+    yt_node *val = conv_value(L, -1, doc, vfile, line, keys[i]);
     lua_pop(L, 1);
-    const char *vfile = core_arena_strdup(&doc->arena, file);
-    if (!val || !vfile) {
-      bad = 1;
-      break;
-    }
-    stamp_lines(val, vfile, line);
     if (yt_set_path(doc, keys[i], val, err, sizeof err)) {
-      yt_doc_free(doc);
       core_diag(ctx, file, line, 1, "%s", err);
       return raise_diags(L, ctx, DSE_ERR_INVALID);
     }
   }
-  if (bad) {
-    yt_doc_free(doc);
-    return luaL_error(L, "out of memory");
-  }
   l_arch *ud = new_arch_ud(L);
-  int rc = arch_from_doc(ctx, doc, &ud->arch);
+  int rc = arch_from_doc(ctx, doc_take(L, -2), &ud->arch);
   if (rc) return raise_diags(L, ctx, rc);
   return 1;
 }
@@ -422,64 +611,77 @@ static l_wl *new_wl_ud(lua_State *L) {
   return ud;
 }
 
+/* Parameters from the table at pidx into params (at most 32); a string
+ * value is borrowed from the table, a number is formatted into vals.
+ * [-0, +1, e] */
+static size_t wl_params(lua_State *L, int pidx, dse_param *params, char (*vals)[64]) {
+  walk w;
+  walk_init(&w, L, "dse.workload", "params", 1, 1);
+  size_t n;
+  const char **keys = sorted_keys(&w, pidx, &n);
+  if (n > 32) luaL_argerror(L, pidx, "too many parameters (limit 32)");
+  for (size_t i = 0; i < n; i++) {
+    lua_pushstring(L, keys[i]);
+    lua_rawget(L, pidx);
+    int t = lua_type(L, -1);
+    params[i].key = keys[i];
+    if (t == LUA_TNUMBER) {
+      fmt_number(L, -1, vals[i], sizeof vals[i]);
+      params[i].value = vals[i];
+    } else if (t == LUA_TSTRING) {
+      params[i].value = lua_tostring(L, -1); /* anchored by the table */
+    } else {
+      walk_push(&w, keys[i], 0);
+      walk_error(&w, "expected a number or string, got %s", luaL_typename(L, -1));
+    }
+    lua_pop(L, 1);
+  }
+  return n;
+}
+
 /* Push a workload from a name/path (+ params table at pidx, 0 = none), a
- * table, or a Workload.  [-0, +1, e] */
-static dse_workload *push_wl(lua_State *L, int idx, int pidx) {
+ * table, or a Workload at idx; where names the key it came from (NULL:
+ * argument idx).  [-0, +1, e] */
+static dse_workload *push_wl(lua_State *L, int idx, int pidx, const char *where) {
   dse_ctx *ctx = get_ctx(L);
   idx = lua_absindex(L, idx);
+  int has_params = pidx && !lua_isnil(L, pidx);
   if (luaL_testudata(L, idx, WL_MT)) {
-    if (pidx && !lua_isnil(L, pidx))
-      luaL_argerror(L, pidx, "parameters apply to a workload name or path");
+    if (has_params) luaL_argerror(L, pidx, "parameters apply to a workload name or path");
     lua_pushvalue(L, idx);
     return check_wl(L, -1);
   }
   int rc;
   l_wl *ud;
+  size_t len;
   if (lua_type(L, idx) == LUA_TSTRING) {
     dse_param params[32];
-    size_t np = 0;
     char vals[32][64];
+    size_t np = 0;
     char file[512];
     int line;
     caller_mark(L, file, sizeof file, &line);
-    if (pidx && !lua_isnil(L, pidx)) {
+    if (has_params) {
       luaL_checktype(L, pidx, LUA_TTABLE);
-      size_t n;
-      const char **keys = sorted_keys(L, pidx, &n, "workload parameters");
-      int kidx = lua_gettop(L);
-      if (n > 32) luaL_argerror(L, pidx, "too many parameters (limit 32)");
-      for (size_t i = 0; i < n; i++) {
-        lua_getfield(L, pidx, keys[i]);
-        int t = lua_type(L, -1);
-        if (t == LUA_TNUMBER)
-          fmt_number(L, -1, vals[i], sizeof vals[i]);
-        else if (t == LUA_TSTRING)
-          snprintf(vals[i], sizeof vals[i], "%s", lua_tostring(L, -1));
-        else
-          luaL_error(L, "workload parameter '%s': expected a number or string, got %s",
-                     keys[i], luaL_typename(L, -1));
-        lua_pop(L, 1);
-        params[np].key = keys[i];
-        params[np].value = vals[i];
-        np++;
-      }
-      ud = new_wl_ud(L);
-      rc = wl_load(ctx, lua_tostring(L, idx), params, np, file, line, &ud->wl);
-      lua_remove(L, kidx);
+      np = wl_params(L, pidx, params, vals);
     } else {
-      ud = new_wl_ud(L);
-      rc = wl_load(ctx, lua_tostring(L, idx), NULL, 0, file, line, &ud->wl);
+      lua_pushnil(L); /* in place of the keys */
     }
-  } else if (lua_type(L, idx) == LUA_TTABLE) {
-    if (pidx && !lua_isnil(L, pidx))
+    ud = new_wl_ud(L);
+    rc = wl_load(ctx, lua_tostring(L, idx), params, np, file, line, &ud->wl);
+    lua_remove(L, -2);
+  } else if (lua_type(L, idx) == LUA_TTABLE && !is_sequence(L, idx, &len)) {
+    if (has_params)
       luaL_argerror(L, pidx, "parameters apply to a workload name or path; "
                              "put them in the table's 'params'");
-    yt_doc *doc = lua_to_doc(L, idx);
+    lua_to_doc(L, idx);
     ud = new_wl_ud(L);
+    yt_doc *doc = doc_take(L, -2);
     rc = wl_from_doc(ctx, doc, &ud->wl);
     yt_doc_free(doc);
+    lua_remove(L, -2); /* the empty box */
   } else {
-    luaL_typeerror(L, idx, "workload (zoo name, path, table or dse.Workload)");
+    bad_one(L, idx, where, k_one_wl, "; give several as 'workloads'");
     return NULL;
   }
   if (rc) raise_diags(L, ctx, rc);
@@ -489,7 +691,7 @@ static dse_workload *push_wl(lua_State *L, int idx, int pidx) {
 /* dse.workload(name_or_path [, params]) -> Workload.  [-0, +1, e] */
 static int l_wl_new(lua_State *L) {
   luaL_checkany(L, 1);
-  push_wl(L, 1, lua_gettop(L) >= 2 ? 2 : 0);
+  push_wl(L, 1, lua_gettop(L) >= 2 ? 2 : 0, NULL);
   return 1;
 }
 
@@ -587,6 +789,7 @@ static void push_arch_table(lua_State *L, const dse_arch *a) {
 
 static void push_result(lua_State *L, const dse_result *res) {
   const dse_workload *wl = res->workload;
+  luaL_checkstack(L, 12, "result table"); /* its tables nest 7 deep */
   lua_createtable(L, 0, 6);
   lua_pushstring(L, dse_fidelity_name(res->fidelity)); lua_setfield(L, -2, "fidelity");
   lua_pushboolean(L, 1); lua_setfield(L, -2, "feasible");
@@ -662,66 +865,90 @@ static void push_result(lua_State *L, const dse_result *res) {
   lua_setfield(L, -2, "layers");
 }
 
-/* One simulation option from key k (value on top of the stack); returns 0
- * when k is not an option. */
-static int sim_option(lua_State *L, const char *fn, const char *k, dse_sim_opts *o) {
-  if (!strcmp(k, "fidelity")) {
-    const char *v = lua_tostring(L, -1);
-    if (v && !strcmp(v, "analytic"))
-      o->fidelity = DSE_FIDELITY_ANALYTIC;
-    else if (v && !strcmp(v, "cycle"))
-      o->fidelity = DSE_FIDELITY_CYCLE;
-    else
-      luaL_error(L, "%s: unknown fidelity '%s'; expected analytic or cycle", fn,
-                 v ? v : luaL_typename(L, -1));
-    return 1;
+/* Raise "FN: unknown WHAT 'WORD'" with the closest name, as the validator
+ * does for YAML keys and values.  [-0, +0, v] */
+static int unknown_name(lua_State *L, const char *fn, const char *what,
+                        const char *word, const char *const *names) {
+  const char *s = core_did_you_mean(word, names);
+  if (s) return script_error(L, "%s: unknown %s '%s'; did you mean '%s'?", fn, what, word, s);
+  char list[512];
+  return script_error(L, "%s: unknown %s '%s'; expected one of: %s", fn, what, word,
+                      core_join_names(names, list, sizeof list));
+}
+
+/* Check that every key of the options table at idx is one of names.
+ * [-0, +0, v] */
+static void check_keys(lua_State *L, int idx, const char *fn, const char *what,
+                       const char *const *names) {
+  idx = lua_absindex(L, idx);
+  char list[512];
+  lua_pushnil(L);
+  while (lua_next(L, idx)) {
+    lua_pop(L, 1);
+    if (lua_type(L, -1) != LUA_TSTRING) {
+      const char *type = luaL_typename(L, -1);
+      script_error(L, "%s: %ss are named (got the %s key %s); expected one of: %s", fn,
+                   what, type, luaL_tolstring(L, -1, NULL),
+                   core_join_names(names, list, sizeof list));
+    }
+    const char *k = lua_tostring(L, -1);
+    int ok = 0;
+    for (int i = 0; names[i] && !ok; i++) ok = !strcmp(k, names[i]);
+    if (!ok) unknown_name(L, fn, what, k, names);
   }
-  if (!strcmp(k, "objective")) {
-    static const char *const names[] = {"latency", "energy", "edp", "dram", NULL};
-    const char *v = lua_tostring(L, -1);
-    for (int i = 0; v && names[i]; i++)
-      if (!strcmp(v, names[i])) {
-        o->objective = (dse_objective)i;
-        return 1;
-      }
-    luaL_error(L, "%s: unknown objective '%s'; expected latency, energy, edp or dram", fn,
-               v ? v : luaL_typename(L, -1));
+}
+
+/* The value at the top of the stack as the index of one of names.
+ * [-0, +0, v] */
+static int name_value(lua_State *L, const char *fn, const char *what,
+                      const char *const *names) {
+  if (lua_type(L, -1) != LUA_TSTRING) {
+    char list[256];
+    return script_error(L, "%s: %s: expected one of %s, got %s", fn, what,
+                        core_join_names(names, list, sizeof list), luaL_typename(L, -1));
   }
-  if (!strcmp(k, "mappings")) {
-    /* a mapping file: loaded here, owned by a userdata on the stack */
-    const char *path = lua_tostring(L, -1);
-    if (!path) luaL_error(L, "%s: mappings must be a path to a mapping file", fn);
-    dse_mappings **ud = lua_newuserdatauv(L, sizeof(*ud), 0);
-    *ud = NULL;
-    luaL_setmetatable(L, "dse.Mappings");
-    int rc = dse_mappings_load(get_ctx(L), path, ud);
-    if (rc) raise_diags(L, get_ctx(L), rc);
-    o->mappings = *ud;
-    lua_setfield(L, LUA_REGISTRYINDEX, "dse.current_mappings"); /* keep alive */
-    return 1;
-  }
-  if (!strcmp(k, "map_budget")) {
+  const char *v = lua_tostring(L, -1);
+  for (int i = 0; names[i]; i++)
+    if (!strcmp(v, names[i])) return i;
+  return unknown_name(L, fn, what, v, names);
+}
+
+static const char *const k_sim_opts[] = {"fidelity", "objective", "map_budget",
+                                         "mappings", NULL};
+
+/* The simulation options among the keys of the table at idx (fn names the
+ * caller in messages).  [-0, +0, e] */
+static void sim_options(lua_State *L, int idx, const char *fn, dse_sim_opts *o) {
+  static const char *const fidelities[] = {"analytic", "cycle", NULL};
+  static const char *const objectives[] = {"latency", "energy", "edp", "dram", NULL};
+  idx = lua_absindex(L, idx);
+  if (lua_getfield(L, idx, "fidelity") != LUA_TNIL)
+    o->fidelity = name_value(L, fn, "fidelity", fidelities) ? DSE_FIDELITY_CYCLE
+                                                            : DSE_FIDELITY_ANALYTIC;
+  if (lua_getfield(L, idx, "objective") != LUA_TNIL)
+    o->objective = (dse_objective)name_value(L, fn, "objective", objectives);
+  if (lua_getfield(L, idx, "map_budget") != LUA_TNIL) {
     int isint = 0;
     lua_Integer b = lua_tointegerx(L, -1, &isint);
     if (!isint || b < 1 || b > 100000)
-      luaL_error(L, "%s: map_budget must be an integer from 1 to 100000", fn);
+      script_error(L, "%s: map_budget must be an integer from 1 to 100000", fn);
     o->map_budget = (int)b;
-    return 1;
   }
-  return 0;
-}
-
-static void check_opts(lua_State *L, int idx, dse_sim_opts *o) {
-  if (lua_isnoneornil(L, idx)) return;
-  luaL_checktype(L, idx, LUA_TTABLE);
-  lua_pushnil(L);
-  while (lua_next(L, idx)) {
-    const char *k = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : "?";
-    if (!sim_option(L, "dse.simulate", k, o))
-      luaL_error(L, "dse.simulate: unknown option '%s'; expected fidelity, objective, "
-                    "map_budget or mappings", k);
-    lua_pop(L, 1);
+  if (lua_getfield(L, idx, "mappings") != LUA_TNIL) {
+    /* a mapping file: loaded here, owned by a userdata kept alive in the
+     * registry until the next call with mappings */
+    if (lua_type(L, -1) != LUA_TSTRING)
+      script_error(L, "%s: mappings must be a path to a mapping file, got %s", fn,
+                   luaL_typename(L, -1));
+    dse_mappings **ud = lua_newuserdatauv(L, sizeof(*ud), 0);
+    *ud = NULL;
+    luaL_setmetatable(L, "dse.Mappings");
+    int rc = dse_mappings_load(get_ctx(L), lua_tostring(L, -2), ud);
+    if (rc) raise_diags(L, get_ctx(L), rc);
+    o->mappings = *ud;
+    lua_setfield(L, LUA_REGISTRYINDEX, "dse.current_mappings");
   }
+  lua_pop(L, 4);
 }
 
 /* Simulate; on infeasible returns 0 with a reason string pushed.
@@ -746,85 +973,110 @@ static int l_simulate(lua_State *L) {
   luaL_checkany(L, 1);
   luaL_checkany(L, 2);
   dse_sim_opts o = {DSE_FIDELITY_CYCLE, DSE_OBJ_LATENCY, 0, NULL};
-  check_opts(L, 3, &o);
-  dse_arch *a = push_arch(L, 1);
-  dse_workload *wl = push_wl(L, 2, 0);
+  if (!lua_isnoneornil(L, 3)) {
+    luaL_checktype(L, 3, LUA_TTABLE);
+    check_keys(L, 3, "dse.simulate", "option", k_sim_opts);
+    sim_options(L, 3, "dse.simulate", &o);
+  }
+  dse_arch *a = push_arch(L, 1, NULL);
+  dse_workload *wl = push_wl(L, 2, 0, NULL);
   simulate_push(L, a, wl, &o, 1);
   return 1;
 }
 
 /* ===== sweep ============================================================= */
 
+/* Sweep results are counted in a Lua table (an int) and built in memory. */
+#define SWEEP_MAX_RESULTS ((size_t)100000000)
+
+/* Push the workloads of the sweep options at 1 into a new list; returns
+ * their count.  [-0, +1, e] */
+static int sweep_workloads(lua_State *L) {
+  lua_createtable(L, 4, 0);
+  int wls = lua_gettop(L);
+  int one = lua_getfield(L, 1, "workload") != LUA_TNIL;
+  int many = lua_getfield(L, 1, "workloads") != LUA_TNIL;
+  if (one && many) script_error(L, "dse.sweep: give 'workload' or 'workloads', not both");
+  if (!one && !many) script_error(L, "dse.sweep: missing 'workload' or 'workloads'");
+  int nw = 0;
+  if (one) {
+    push_wl(L, -2, 0, "dse.sweep: workload");
+    lua_rawseti(L, wls, ++nw);
+  } else {
+    size_t len = 0;
+    char buf[64];
+    if (lua_type(L, -1) != LUA_TTABLE || !is_sequence(L, -1, &len))
+      script_error(L, "dse.sweep: workloads: expected a non-empty list of workloads, got "
+                      "%s; for one workload write workload = ...",
+                   describe(L, -1, buf, sizeof buf));
+    for (size_t i = 1; i <= len; i++) {
+      char where[64];
+      snprintf(where, sizeof where, "dse.sweep: workloads[%zu]", i);
+      lua_rawgeti(L, -1, (lua_Integer)i);
+      push_wl(L, -1, 0, where);
+      lua_rawseti(L, wls, ++nw);
+      lua_pop(L, 1);
+    }
+  }
+  lua_settop(L, wls);
+  return nw;
+}
+
+/* The grid at idx: its sorted paths (a userdata pushed on the stack) and
+ * the number of values of each.  [-0, +1, e] */
+static const char **sweep_grid(lua_State *L, int grid, size_t *nk, size_t counts[32]) {
+  size_t len;
+  char buf[64];
+  if (lua_type(L, grid) != LUA_TTABLE || is_sequence(L, grid, &len))
+    script_error(L, "dse.sweep: grid: expected a table of arch paths to lists of "
+                    "values, such as { [\"pe_array.rows\"] = { 64, 128 } }, got %s",
+                 describe(L, grid, buf, sizeof buf));
+  walk w;
+  walk_init(&w, L, "dse.sweep", "grid", 1, 1);
+  const char **paths = sorted_keys(&w, grid, nk);
+  if (*nk > 32) script_error(L, "dse.sweep: grid: at most 32 paths (got %zu)", *nk);
+  for (size_t i = 0; i < *nk; i++) {
+    lua_getfield(L, grid, paths[i]);
+    if (lua_type(L, -1) != LUA_TTABLE || !is_sequence(L, -1, &counts[i]))
+      script_error(L, "dse.sweep: grid['%s']: expected a non-empty list of values, got %s",
+                   paths[i], describe(L, -1, buf, sizeof buf));
+    lua_pop(L, 1);
+  }
+  return paths;
+}
+
+static const char *const k_sweep_keys[] = {"arch", "workload", "workloads", "grid",
+                                           "fidelity", "objective", "map_budget",
+                                           "mappings", NULL};
+
 /* dse.sweep{arch=..., workload=... | workloads={...}, grid={path={values}}}
  * -> list of results.  [-0, +1, e] */
 static int l_sweep(lua_State *L) {
   luaL_checktype(L, 1, LUA_TTABLE);
-  static const char *const keys[] = {"arch", "workload", "workloads", "grid",
-                                     "fidelity", "objective", "map_budget",
-                                     "mappings", NULL};
+  lua_settop(L, 1);
+  check_keys(L, 1, "dse.sweep", "key", k_sweep_keys);
   dse_sim_opts so = {DSE_FIDELITY_CYCLE, DSE_OBJ_LATENCY, 0, NULL};
-  lua_pushnil(L);
-  while (lua_next(L, 1)) {
-    const char *k = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : "?";
-    int ok = sim_option(L, "dse.sweep", k, &so);
-    for (int i = 0; keys[i]; i++) ok |= !strcmp(k, keys[i]);
-    if (!ok) {
-      const char *s = core_did_you_mean(k, keys);
-      luaL_error(L, "dse.sweep: unknown key '%s'%s%s%s", k, s ? "; did you mean '" : "",
-                 s ? s : "", s ? "'?" : "");
-    }
-    lua_pop(L, 1);
-  }
+  sim_options(L, 1, "dse.sweep", &so);
   /* Base arch (index base). */
-  lua_getfield(L, 1, "arch");
-  if (lua_isnil(L, -1)) luaL_error(L, "dse.sweep: missing 'arch'");
-  push_arch(L, -1);
+  if (lua_getfield(L, 1, "arch") == LUA_TNIL) script_error(L, "dse.sweep: missing 'arch'");
+  push_arch(L, -1, "dse.sweep: arch");
   int base = lua_gettop(L);
-  /* Workloads list (index wls). */
-  lua_createtable(L, 4, 0);
+  int nw = sweep_workloads(L);
   int wls = lua_gettop(L);
-  lua_getfield(L, 1, "workloads");
-  lua_getfield(L, 1, "workload");
-  if (!lua_isnil(L, -1) && !lua_isnil(L, -2))
-    luaL_error(L, "dse.sweep: give 'workload' or 'workloads', not both");
-  int nw = 0;
-  if (!lua_isnil(L, -1)) {
-    push_wl(L, -1, 0);
-    lua_rawseti(L, wls, ++nw);
-  } else if (!lua_isnil(L, -2)) {
-    luaL_checktype(L, -2, LUA_TTABLE);
-    int t = lua_absindex(L, -2);
-    for (lua_Integer i = 1; lua_rawgeti(L, t, i) != LUA_TNIL; i++) {
-      push_wl(L, -1, 0);
-      lua_rawseti(L, wls, ++nw);
-      lua_pop(L, 1);
-    }
-    lua_pop(L, 1);
-  }
-  lua_pop(L, 2);
-  if (nw == 0) luaL_error(L, "dse.sweep: missing 'workload' or 'workloads'");
   /* Grid: sorted paths, each a non-empty list. */
   lua_getfield(L, 1, "grid");
   int grid = lua_gettop(L);
   size_t nk = 0;
   const char **paths = NULL;
   size_t counts[32];
-  if (!lua_isnil(L, grid)) {
-    luaL_checktype(L, grid, LUA_TTABLE);
-    paths = sorted_keys(L, grid, &nk, "dse.sweep grid");
-    if (nk > 32) luaL_error(L, "dse.sweep: at most 32 grid parameters");
-    for (size_t i = 0; i < nk; i++) {
-      lua_getfield(L, grid, paths[i]);
-      size_t len = 0;
-      if (lua_type(L, -1) != LUA_TTABLE || !is_sequence(L, lua_gettop(L), &len))
-        luaL_error(L, "dse.sweep: grid['%s'] must be a non-empty list of values",
-                   paths[i]);
-      counts[i] = len;
-      lua_pop(L, 1);
-    }
-  }
+  if (!lua_isnil(L, grid)) paths = sweep_grid(L, grid, &nk, counts);
   size_t total = 1;
-  for (size_t i = 0; i < nk; i++) total *= counts[i];
+  for (size_t i = 0; i < nk; i++) {
+    if (total > SWEEP_MAX_RESULTS / counts[i] / (size_t)nw)
+      script_error(L, "dse.sweep: grid: more than %zu results (design points x workloads)",
+                   SWEEP_MAX_RESULTS);
+    total *= counts[i];
+  }
   lua_createtable(L, (int)(total * (size_t)nw), 0);
   int out = lua_gettop(L);
   lua_Integer nout = 0;
@@ -843,7 +1095,7 @@ static int l_sweep(lua_State *L) {
       lua_pushcfunction(L, l_arch_with);
       lua_pushvalue(L, base);
       lua_pushvalue(L, point);
-      if (lua_pcall(L, 2, 1, 0) != LUA_OK) return lua_error(L);
+      lua_call(L, 2, 1);
     } else {
       lua_pushvalue(L, base);
     }
@@ -908,49 +1160,138 @@ static int objective(lua_State *L, int idx, const char *f, double *v) {
   return -1;
 }
 
-/* dse.pareto(results, {"latency_s", "-throughput_inf_per_s", ...})
- * -> the non-dominated feasible results, in input order.  [-0, +1, e] */
-static int l_pareto(lua_State *L) {
-  luaL_checktype(L, 1, LUA_TTABLE);
-  luaL_checktype(L, 2, LUA_TTABLE);
-  size_t nobj = (size_t)lua_rawlen(L, 2);
-  if (nobj == 0 || nobj > 16)
-    luaL_argerror(L, 2, "expected 1 to 16 objective names");
-  const char *names[16];
-  double sign[16];
-  for (size_t k = 0; k < nobj; k++) {
-    lua_rawgeti(L, 2, (lua_Integer)(k + 1));
-    const char *s = lua_tostring(L, -1);
-    if (!s) luaL_argerror(L, 2, "objective names must be strings");
-    sign[k] = 1;
-    if (s[0] == '-' || s[0] == '+') {
-      sign[k] = s[0] == '-' ? -1 : 1;
-      s++;
+/* The names objective() finds in the result at idx (numeric fields of
+ * total, of the result, of its point; each group sorted), as a
+ * NULL-terminated list in a userdata pushed on the stack; the strings are
+ * borrowed from the result.  [-0, +1, m] */
+static const char **objective_names(lua_State *L, int idx) {
+  static const char *const subs[] = {"total", NULL, "point"};
+  const char **names = NULL;
+  for (int pass = 0; pass < 2; pass++) {
+    size_t n = 0;
+    for (int s = 0; s < 3; s++) {
+      if (subs[s])
+        lua_getfield(L, idx, subs[s]);
+      else
+        lua_pushvalue(L, idx);
+      if (!lua_istable(L, -1)) {
+        lua_pop(L, 1);
+        continue;
+      }
+      size_t first = n;
+      lua_pushnil(L);
+      while (lua_next(L, -2)) {
+        if (lua_type(L, -2) == LUA_TSTRING && lua_type(L, -1) == LUA_TNUMBER) {
+          if (names) names[n] = lua_tostring(L, -2);
+          n++;
+        }
+        lua_pop(L, 1);
+      }
+      lua_pop(L, 1);
+      if (names) qsort(names + first, n - first, sizeof(*names), cmp_keys);
     }
-    names[k] = s; /* anchored by table 2 */
+    if (names) {
+      names[n] = NULL;
+      break;
+    }
+    names = lua_newuserdatauv(L, (n + 1) * sizeof(*names), 0);
+  }
+  return names;
+}
+
+/* The closest of names to word: a likely typo, else the shortest name that
+ * is word with a unit suffix ("throughput" -> "throughput_inf_per_s"). */
+static const char *objective_suggestion(const char *word, const char *const *names) {
+  const char *s = core_did_you_mean(word, names);
+  if (s) return s;
+  size_t n = strlen(word);
+  for (size_t i = 0; names[i]; i++)
+    if (!strncmp(names[i], word, n) && names[i][n] == '_' &&
+        (!s || strlen(names[i]) < strlen(s)))
+      s = names[i];
+  return s;
+}
+
+/* The objectives list at idx: names without their sign into names (borrowed
+ * from the list), -1 (maximize) or 1 into sign.  Returns the count.
+ * [-0, +0, v] */
+static size_t parse_objectives(lua_State *L, int idx, const char *fn,
+                               const char **names, double *sign) {
+  if (lua_type(L, idx) != LUA_TTABLE)
+    script_error(L, "%s: objectives: expected a list of 1 to 16 objective names, got %s%s",
+                 fn, luaL_typename(L, idx),
+                 lua_type(L, idx) == LUA_TSTRING ? "; write objectives = { \"...\" }" : "");
+  size_t n = (size_t)lua_rawlen(L, idx);
+  if (n == 0 || n > 16)
+    script_error(L, "%s: objectives: expected 1 to 16 objective names, got %zu", fn, n);
+  for (size_t k = 0; k < n; k++) {
+    lua_rawgeti(L, idx, (lua_Integer)(k + 1));
+    if (lua_type(L, -1) != LUA_TSTRING)
+      script_error(L, "%s: objectives[%zu]: expected a field name, got %s", fn, k + 1,
+                   luaL_typename(L, -1));
+    const char *s = lua_tostring(L, -1); /* anchored by the list */
+    sign[k] = s[0] == '-' ? -1 : 1;
+    names[k] = s + (s[0] == '-' || s[0] == '+');
     lua_pop(L, 1);
   }
-  size_t n = (size_t)lua_rawlen(L, 1);
-  /* Scratch in a userdata: freed by the GC even if a lookup raises. */
-  double *vals = lua_newuserdatauv(L, (n ? n : 1) * (nobj * sizeof(double) + 1), 0);
-  char *ok = (char *)(vals + (n ? n : 1) * nobj);
+  return n;
+}
+
+/* The signed objective values of the results at idx into vals (nobj per
+ * result) and which results are feasible into ok; a value missing from a
+ * feasible result raises with the closest field name.  [-0, +0, e] */
+static void objective_values(lua_State *L, int idx, const char *fn, const char **names,
+                             const double *sign, size_t nobj, double *vals, char *ok) {
+  size_t n = (size_t)lua_rawlen(L, idx);
   for (size_t i = 0; i < n; i++) {
-    lua_rawgeti(L, 1, (lua_Integer)(i + 1));
+    lua_rawgeti(L, idx, (lua_Integer)(i + 1));
     int r = lua_gettop(L);
     if (!lua_istable(L, r))
-      return luaL_error(L, "dse.pareto: results[%d] is not a table", (int)i + 1);
+      script_error(L, "%s: results[%zu]: expected a result table, got %s", fn, i + 1,
+                   luaL_typename(L, r));
     lua_getfield(L, r, "feasible");
     ok[i] = !(lua_isboolean(L, -1) && !lua_toboolean(L, -1));
     lua_pop(L, 1);
     for (size_t k = 0; ok[i] && k < nobj; k++) {
       double v;
-      if (objective(L, r, names[k], &v))
-        return luaL_error(L, "dse.pareto: objective '%s' not found in results[%d]",
-                          names[k], (int)i + 1);
-      vals[i * nobj + k] = sign[k] * v;
+      if (objective(L, r, names[k], &v)) {
+        const char *s = objective_suggestion(names[k], objective_names(L, r));
+        script_error(L, "%s: objective '%s' not found in results[%zu]%s%s%s", fn, names[k],
+                     i + 1, s ? "; did you mean '" : "", s ? s : "", s ? "'?" : "");
+      }
+      if (vals) vals[i * nobj + k] = sign[k] * v;
     }
     lua_pop(L, 1);
   }
+}
+
+/* check_objectives(results, objectives, fn): raise what dse.pareto would
+ * for these arguments, named after fn (for dse.report).  [-0, +0, e] */
+static int l_check_objectives(lua_State *L) {
+  const char *fn = luaL_checkstring(L, 3);
+  const char *names[16];
+  double sign[16];
+  size_t nobj = parse_objectives(L, 2, fn, names, sign);
+  if (lua_type(L, 1) != LUA_TTABLE)
+    script_error(L, "%s: results: expected a list of results, got %s", fn,
+                 luaL_typename(L, 1));
+  char *ok = lua_newuserdatauv(L, (size_t)lua_rawlen(L, 1) + 1, 0);
+  objective_values(L, 1, fn, names, sign, nobj, NULL, ok);
+  return 0;
+}
+
+/* dse.pareto(results, {"latency_s", "-throughput_inf_per_s", ...})
+ * -> the non-dominated feasible results, in input order.  [-0, +1, e] */
+static int l_pareto(lua_State *L) {
+  luaL_checktype(L, 1, LUA_TTABLE);
+  const char *names[16];
+  double sign[16];
+  size_t nobj = parse_objectives(L, 2, "dse.pareto", names, sign);
+  size_t n = (size_t)lua_rawlen(L, 1);
+  /* Scratch in a userdata: freed by the GC even if a lookup raises. */
+  double *vals = lua_newuserdatauv(L, (n ? n : 1) * (nobj * sizeof(double) + 1), 0);
+  char *ok = (char *)(vals + (n ? n : 1) * nobj);
+  objective_values(L, 1, "dse.pareto", names, sign, nobj, vals, ok);
   lua_createtable(L, 0, 0);
   lua_Integer m = 0;
   for (size_t i = 0; i < n; i++) {
@@ -977,9 +1318,18 @@ static int l_pareto(lua_State *L) {
 
 /* ===== writers =========================================================== */
 
-static void json_value(lua_State *L, int idx, rpt_json *j, int depth) {
+/* dse.write_json writes at most this much: a table shared by many parents is
+ * written once per parent, so a small value can stand for an exponentially
+ * large text, and the text's size is what bounds the time. */
+#define JSON_MAX_BYTES ((size_t)256 << 20)
+_Static_assert(RPT_JSON_MAX_DEPTH <= WALK_MAX_DEPTH, "a walk holds the writer's depth");
+
+static void json_value(walk *w, int idx, rpt_json *j) {
+  lua_State *L = w->L;
   idx = lua_absindex(L, idx);
-  if (depth > 64) luaL_error(L, "dse.write_json: value nested too deeply");
+  if (j->out->len > JSON_MAX_BYTES)
+    walk_error(w, "the text would be larger than %zu MiB (a table used in several "
+                  "places is written once per use)", JSON_MAX_BYTES >> 20);
   switch (lua_type(L, idx)) {
     case LUA_TNIL: rpt_json_null(j); break;
     case LUA_TBOOLEAN: rpt_json_bool(j, lua_toboolean(L, idx)); break;
@@ -992,32 +1342,39 @@ static void json_value(lua_State *L, int idx, rpt_json *j, int depth) {
       break;
     case LUA_TSTRING: rpt_json_str(j, lua_tostring(L, idx)); break;
     case LUA_TTABLE: {
+      walk_enter(w, idx);
       size_t len;
       if (is_sequence(L, idx, &len)) {
         rpt_json_begin_arr(j);
         for (size_t i = 1; i <= len; i++) {
+          size_t old = walk_push(w, NULL, i);
           lua_rawgeti(L, idx, (lua_Integer)i);
-          json_value(L, -1, j, depth + 1);
+          json_value(w, -1, j);
           lua_pop(L, 1);
+          walk_pop(w, old);
         }
         rpt_json_end_arr(j);
       } else {
         size_t n;
-        const char **keys = sorted_keys(L, idx, &n, "dse.write_json");
+        const char **keys = sorted_keys(w, idx, &n);
         rpt_json_begin_obj(j);
         for (size_t i = 0; i < n; i++) {
+          size_t old = walk_push(w, keys[i], 0);
           rpt_json_key(j, keys[i]);
-          lua_getfield(L, idx, keys[i]);
-          json_value(L, -1, j, depth + 1);
+          lua_pushstring(L, keys[i]);
+          lua_rawget(L, idx);
+          json_value(w, -1, j);
           lua_pop(L, 1);
+          walk_pop(w, old);
         }
         rpt_json_end_obj(j);
         lua_pop(L, 1); /* keys */
       }
+      walk_leave(w);
       break;
     }
     default:
-      luaL_error(L, "dse.write_json: cannot encode a %s", luaL_typename(L, idx));
+      walk_error(w, "cannot encode a %s", luaL_typename(L, idx));
   }
 }
 
@@ -1041,11 +1398,17 @@ static core_buf *new_buf(lua_State *L) {
   return b;
 }
 
-static void write_out(lua_State *L, const char *path, core_buf *b) {
+/* Write atomically; a failure is an error at the script line.  [-0, +0, v] */
+static void write_file(lua_State *L, const char *fn, const char *path, const char *data,
+                       size_t len) {
   char err[512];
+  if (rpt_write_atomic(path, data, len, err, sizeof err))
+    script_error(L, "%s: %s", fn, err);
+}
+
+static void write_out(lua_State *L, const char *fn, const char *path, core_buf *b) {
   if (b->oom) luaL_error(L, "out of memory");
-  if (rpt_write_atomic(path, core_buf_str(b), b->len, err, sizeof err))
-    luaL_error(L, "%s", err);
+  write_file(L, fn, path, core_buf_str(b), b->len);
   core_buf_fini(b);
 }
 
@@ -1056,9 +1419,11 @@ static int l_write_json(lua_State *L) {
   core_buf *b = new_buf(L);
   rpt_json j;
   rpt_json_init(&j, b, 1);
-  json_value(L, 2, &j, 0);
+  walk w;
+  walk_init(&w, L, "dse.write_json", "", RPT_JSON_MAX_DEPTH, SIZE_MAX);
+  json_value(&w, 2, &j);
   core_buf_puts(b, "\n");
-  write_out(L, path, b);
+  write_out(L, "dse.write_json", path, b);
   return 0;
 }
 
@@ -1118,10 +1483,14 @@ static int l_write_csv(lua_State *L) {
   lua_Integer nc = 0;
   if (!lua_isnoneornil(L, 3)) {
     luaL_checktype(L, 3, LUA_TTABLE);
-    for (lua_Integer i = 1; lua_rawgeti(L, 3, i) == LUA_TSTRING; i++)
+    lua_Integer len = (lua_Integer)lua_rawlen(L, 3);
+    if (len == 0) luaL_argerror(L, 3, "expected a list of column names");
+    for (lua_Integer i = 1; i <= len; i++) {
+      if (lua_rawgeti(L, 3, i) != LUA_TSTRING)
+        script_error(L, "dse.write_csv: columns[%d]: expected a column name, got %s", (int)i,
+                     luaL_typename(L, -1));
       lua_rawseti(L, cols, ++nc);
-    lua_pop(L, 1);
-    if (nc == 0) luaL_argerror(L, 3, "expected a list of column names");
+    }
   } else if (n > 0) {
     /* Result rows (any row with a `total`) get the result layout. */
     int results = 0;
@@ -1133,7 +1502,10 @@ static int l_write_csv(lua_State *L) {
     }
     lua_rawgeti(L, 2, 1);
     int first = lua_gettop(L);
-    if (!lua_istable(L, first)) luaL_error(L, "dse.write_csv: rows[1] is not a table");
+    if (!lua_istable(L, first))
+      script_error(L, "dse.write_csv: rows[1]: expected a table, got %s",
+                   luaL_typename(L, first));
+    walk w;
     if (results) {
       static const char *const lead[] = {"arch", "workload", "feasible"};
       for (int i = 0; i < 3; i++) {
@@ -1144,8 +1516,8 @@ static int l_write_csv(lua_State *L) {
       lua_createtable(L, 0, 8);
       int set = lua_gettop(L);
       for (size_t i = 1; i <= n; i++) {
-        lua_rawgeti(L, 2, (lua_Integer)i);
-        if (lua_istable(L, -1) && lua_getfield(L, -1, "point") == LUA_TTABLE) {
+        if (lua_rawgeti(L, 2, (lua_Integer)i) == LUA_TTABLE &&
+            lua_getfield(L, -1, "point") == LUA_TTABLE) {
           lua_pushnil(L);
           while (lua_next(L, -2)) {
             lua_pop(L, 1);
@@ -1153,14 +1525,12 @@ static int l_write_csv(lua_State *L) {
             lua_pushboolean(L, 1);
             lua_settable(L, set);
           }
-          lua_pop(L, 1);
-        } else {
-          lua_pop(L, 1);
         }
-        lua_pop(L, 1);
+        lua_settop(L, set);
       }
       size_t nk;
-      const char **keys = sorted_keys(L, set, &nk, "dse.write_csv");
+      walk_init(&w, L, "dse.write_csv", "point", 1, 1);
+      const char **keys = sorted_keys(&w, set, &nk);
       for (size_t i = 0; i < nk; i++) {
         lua_pushstring(L, keys[i]);
         lua_rawseti(L, cols, ++nc);
@@ -1174,7 +1544,8 @@ static int l_write_csv(lua_State *L) {
       lua_rawseti(L, cols, ++nc);
     } else {
       size_t nk;
-      const char **keys = sorted_keys(L, first, &nk, "dse.write_csv");
+      walk_init(&w, L, "dse.write_csv", "rows[1]", 1, 1);
+      const char **keys = sorted_keys(&w, first, &nk);
       for (size_t i = 0; i < nk; i++) {
         lua_pushstring(L, keys[i]);
         lua_rawseti(L, cols, ++nc);
@@ -1195,7 +1566,8 @@ static int l_write_csv(lua_State *L) {
     lua_rawgeti(L, 2, (lua_Integer)i);
     int r = lua_gettop(L);
     if (!lua_istable(L, r))
-      return luaL_error(L, "dse.write_csv: rows[%d] is not a table", (int)i);
+      return script_error(L, "dse.write_csv: rows[%zu]: expected a table, got %s", i,
+                          luaL_typename(L, r));
     for (lua_Integer c = 1; c <= nc; c++) {
       lua_rawgeti(L, cols, c);
       const char *name = lua_tostring(L, -1);
@@ -1207,7 +1579,7 @@ static int l_write_csv(lua_State *L) {
     core_buf_puts(b, "\n");
     lua_pop(L, 1);
   }
-  write_out(L, path, b);
+  write_out(L, "dse.write_csv", path, b);
   return 0;
 }
 
@@ -1216,8 +1588,7 @@ static int l_write_text(lua_State *L) {
   const char *path = luaL_checkstring(L, 1);
   size_t len;
   const char *text = luaL_checklstring(L, 2, &len);
-  char err[512];
-  if (rpt_write_atomic(path, text, len, err, sizeof err)) luaL_error(L, "%s", err);
+  write_file(L, "dse.write_text", path, text, len);
   return 0;
 }
 
@@ -1234,7 +1605,7 @@ static int l_mkdir(lua_State *L) {
       struct stat st;
       if (mkdir(buf, 0755) != 0 &&
           (errno != EEXIST || stat(buf, &st) != 0 || !S_ISDIR(st.st_mode)))
-        return luaL_error(L, "cannot create directory '%s': %s", buf,
+        return script_error(L, "dse.mkdir: cannot create directory '%s': %s", buf,
                           errno == EEXIST ? "a file is in the way" : strerror(errno));
       *p = saved;
       if (!saved) break;
@@ -1251,6 +1622,44 @@ static const luaL_Reg k_funcs[] = {
     {"pareto", l_pareto},       {"write_json", l_write_json},
     {"write_csv", l_write_csv}, {"write_text", l_write_text},
     {"mkdir", l_mkdir},
+    {NULL, NULL}};
+
+/* Helpers for reports/report.lua, so its errors read like the module's. */
+
+/* fail(msg): raise msg at the calling script's line.  [-0, +0, v] */
+static int l_fail(lua_State *L) { return script_error(L, "%s", luaL_checkstring(L, 1)); }
+
+/* check_keys(options, fn, {names}): every key of options is one of names.
+ * [-0, +0, e] */
+static int l_check_keys(lua_State *L) {
+  luaL_checktype(L, 1, LUA_TTABLE);
+  const char *fn = luaL_checkstring(L, 2);
+  luaL_checktype(L, 3, LUA_TTABLE);
+  size_t n = (size_t)lua_rawlen(L, 3);
+  const char **names = lua_newuserdatauv(L, (n + 1) * sizeof(*names), 0);
+  for (size_t i = 0; i < n; i++) {
+    lua_rawgeti(L, 3, (lua_Integer)(i + 1));
+    names[i] = luaL_checkstring(L, -1); /* anchored by the list */
+    lua_pop(L, 1);
+  }
+  names[n] = NULL;
+  check_keys(L, 1, fn, "key", names);
+  return 0;
+}
+
+/* write(path, text): dse.write_text for dse.report.  [-0, +0, e] */
+static int l_report_write(lua_State *L) {
+  size_t len;
+  const char *text = luaL_checklstring(L, 2, &len);
+  write_file(L, "dse.report", luaL_checkstring(L, 1), text, len);
+  return 0;
+}
+
+static const luaL_Reg k_report_helpers[] = {
+    {"fail", l_fail},
+    {"write", l_report_write},
+    {"check_keys", l_check_keys},
+    {"check_objectives", l_check_objectives},
     {NULL, NULL}};
 
 extern const char ldse_report_lua[];
@@ -1283,6 +1692,11 @@ static int luaopen_dse(lua_State *L) {
     lua_pushcfunction(L, l_wl_tostring); lua_setfield(L, -2, "__tostring");
   }
   lua_pop(L, 1);
+  if (luaL_newmetatable(L, DOC_MT)) {
+    lua_pushcfunction(L, l_doc_gc);
+    lua_setfield(L, -2, "__gc");
+  }
+  lua_pop(L, 1);
   luaL_newlib(L, k_funcs);
   lua_pushliteral(L, DSE_VERSION);
   lua_setfield(L, -2, "version");
@@ -1291,7 +1705,8 @@ static int luaopen_dse(lua_State *L) {
       LUA_OK)
     return lua_error(L);
   lua_pushvalue(L, -2);
-  lua_call(L, 1, 1);
+  luaL_newlib(L, k_report_helpers);
+  lua_call(L, 2, 1);
   lua_setfield(L, -2, "report");
   return 1;
 }

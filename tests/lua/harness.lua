@@ -24,6 +24,16 @@ function H.raises(fn, sub, what)
     string.format("%s: error '%s' lacks '%s'", what, err, sub))
 end
 
+-- H.fails(fn, msg, what): fn must raise exactly msg located at the line fn
+-- is defined on, as the dse module reports errors: "SCRIPT:LINE:1: error:
+-- msg" (so write the call on the line of `function()`)
+function H.fails(fn, msg, what)
+  local ok, err = pcall(fn)
+  if ok then H.check(false, what .. ": no error raised"); return end
+  H.eq(tostring(err), string.format("%s:%d:1: error: %s", arg[0],
+    debug.getinfo(fn, "S").linedefined, msg), what)
+end
+
 function H.tmpname(suffix)
   return os.tmpname() .. (suffix or "")
 end

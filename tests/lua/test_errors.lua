@@ -25,8 +25,8 @@ H.raises(function() dse.arch { name = "x", clock = print } end, "clock: cannot u
 -- wrong types to the API
 H.raises(function() dse.arch(42) end, "bad argument #1 to 'arch'", "arch(42)")
 H.raises(function() dse.simulate("tpu-v1") end, "bad argument #2 to 'simulate'", "simulate one arg")
-H.raises(function() dse.simulate("tpu-v1", 7) end, "bad argument #2 to 'simulate' (workload", "simulate(arch, 7)")
-H.raises(function() dse.simulate("tpu-v1", "resnet50", { fidelity = "cycles" }) end, "unknown fidelity 'cycles'; expected analytic or cycle", "fidelity")
+H.raises(function() dse.simulate("tpu-v1", 7) end, "bad argument #2 to 'simulate' (expected one workload (a zoo name, path, table or dse.Workload), got number)", "simulate(arch, 7)")
+H.raises(function() dse.simulate("tpu-v1", "resnet50", { fidelity = "cycles" }) end, "dse.simulate: unknown fidelity 'cycles'; did you mean 'cycle'?", "fidelity")
 H.raises(function() dse.simulate("tpu-v1", "resnet50", { objective = "speed" }) end, "unknown objective 'speed'", "objective")
 H.raises(function() dse.simulate("tpu-v1", "resnet50", { map_budget = 0 }) end, "map_budget must be an integer from 1 to 100000", "map_budget")
 H.raises(function() dse.simulate("tpu-v1", "resnet50", { fidelty = "analytic" }) end, "unknown option 'fidelty'", "sim option")
@@ -136,7 +136,7 @@ os.remove(csv)
 H.raises(function() dse.sweep { arch = "tpu-v1" } end, "missing 'workload' or 'workloads'", "sweep no workload")
 H.raises(function() dse.sweep { arhc = "tpu-v1" } end, "unknown key 'arhc'; did you mean 'arch'?", "sweep typo")
 H.raises(function() dse.sweep { arch = "tpu-v1", workload = "alexnet", grid = { ["pe_array.rows"] = {} } } end,
-  "grid['pe_array.rows'] must be a non-empty list", "sweep empty grid list")
+  "dse.sweep: grid['pe_array.rows']: expected a non-empty list of values, got an empty table", "sweep empty grid list")
 H.raises(function() dse.sweep { arch = "tpu-v1", workload = "alexnet", grid = { ["pe_array.rows"] = { 0 } } } end,
   "pe_array.rows: must be between 1 and 65536 (got 0)", "sweep bad value")
 
