@@ -8,7 +8,7 @@ const rpt_field rpt_layer_fields[] = {
     LF(macs, U64, "multiply-accumulates"),
     LF(ops, U64, "operations, 2 per MAC"),
     LF(vector_ops, U64, "element operations on the vector unit"),
-    LF(cycles, U64, "cycles: max of compute, DRAM and SRAM cycles"),
+    LF(cycles, U64, "cycles: level 1 the max of compute, DRAM and SRAM cycles; level 2 the array's cycles plus stalls"),
     LF(compute_cycles, U64, "PE-array or vector-unit cycles"),
     LF(dram_cycles, U64, "cycles to move the layer's DRAM bytes"),
     LF(sram_cycles, U64, "cycles of the busiest on-chip buffer"),

@@ -5,7 +5,10 @@
 #include <lauxlib.h>
 #include <lua.h>
 #include <lualib.h>
+#include <errno.h>
 #include <signal.h>
+#include <stdlib.h>
+#include <sys/stat.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -52,6 +55,37 @@ typedef struct run_args {
   char **argv;
 } run_args;
 
+/* Load the script, with the error in the form every other input error has:
+ * "FILE: error: no such file" / "is a directory, not a file" before Lua
+ * tries, and Lua's "FILE:LINE: msg" syntax errors as "FILE:LINE:1: error:
+ * msg" (Lua gives no column; the module's own errors use 1 too). */
+static int load_script(lua_State *L, const char *path) {
+  struct stat st;
+  if (stat(path, &st) != 0) {
+    lua_pushfstring(L, "%s: error: %s", path,
+                    errno == ENOENT ? "no such file" : strerror(errno));
+    return LUA_ERRFILE;
+  }
+  if (S_ISDIR(st.st_mode)) {
+    lua_pushfstring(L, "%s: error: is a directory, not a file", path);
+    return LUA_ERRFILE;
+  }
+  int rc = luaL_loadfile(L, path);
+  if (rc != LUA_ERRSYNTAX) return rc;
+  const char *msg = lua_tostring(L, -1);
+  const char *p = msg ? strstr(msg, ": ") : NULL;
+  /* "chunk:LINE: text": the last ':' before ": " ends the line number */
+  if (p && p > msg) {
+    const char *q = p;
+    while (q > msg && q[-1] >= '0' && q[-1] <= '9') q--;
+    if (q < p && q > msg && q[-1] == ':') {
+      lua_pushfstring(L, "%s:%d:1: error: %s", path, atoi(q), p + 2);
+      lua_remove(L, -2);
+    }
+  }
+  return rc;
+}
+
 static int pmain(lua_State *L) {
   run_args *a = lua_touserdata(L, 1);
   luaL_openlibs(L);
@@ -71,7 +105,7 @@ static int pmain(lua_State *L) {
   lua_setglobal(L, "arg");
   lua_pushcfunction(L, msghandler);
   int base = lua_gettop(L);
-  if (luaL_loadfile(L, a->argv[0]) != LUA_OK) return lua_error(L);
+  if (load_script(L, a->argv[0]) != LUA_OK) return lua_error(L);
   for (int i = 1; i < a->argc; i++) lua_pushstring(L, a->argv[i]);
   g_running = L;
   signal(SIGINT, on_sigint);

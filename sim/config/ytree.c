@@ -650,7 +650,19 @@ int yt_set_path(yt_doc *doc, const char *path, yt_node *val, char *err,
         if (strcmp(cur->pairs[i].key, comp) == 0) p = &cur->pairs[i];
       if (!p) {
         if (next) {
-          snprintf(err, errn, "%s: no key '%s' to descend into", path, comp);
+          const char *near = NULL;
+          const char **keys = malloc((cur->n + 1) * sizeof(*keys));
+          if (keys) {
+            for (size_t i = 0; i < cur->n; i++) keys[i] = cur->pairs[i].key;
+            keys[cur->n] = NULL;
+            near = core_did_you_mean(comp, keys);
+          }
+          if (near)
+            snprintf(err, errn, "%s: no key '%s' to descend into; did you mean '%s'?", path,
+                     comp, near);
+          else
+            snprintf(err, errn, "%s: no key '%s' to descend into", path, comp);
+          free(keys);
           return DSE_ERR_INVALID;
         }
         yt_pair *np = core_arena_alloc(&doc->arena, (cur->n + 1) * sizeof(*np));

@@ -92,4 +92,18 @@ pid=$!
 wait_for "$TMP/started" && sleep 0.2
 interrupt $pid
 expect_code 130 "SIGINT inside pcall"
+# the script itself: missing, a directory, a syntax error (Lua gives no
+# column: 1, as for every located script error), a misspelt override path
+first_err() { printf '%s\n' "$ERR" | head -1; }
+run "$DSE" run "$TMP/missing.lua"; expect_code 2 "missing script"
+[ "$(first_err)" = "$TMP/missing.lua: error: no such file" ] && ok || bad "missing script: $(first_err)"
+mkdir -p "$TMP/adir.lua"
+run "$DSE" run "$TMP/adir.lua"; expect_code 2 "directory script"
+[ "$(first_err)" = "$TMP/adir.lua: error: is a directory, not a file" ] && ok || bad "directory script: $(first_err)"
+printf 'local x = 1\nlocal y = = 2\n' >"$TMP/syntax.lua"
+run "$DSE" run "$TMP/syntax.lua"; expect_code 2 "syntax error"
+[ "$(first_err)" = "$TMP/syntax.lua:2:1: error: unexpected symbol near '='" ] && ok || bad "syntax error: $(first_err)"
+script with_typo 'dse.arch("tpu-v1"):with { ["pe_aray.rows"] = 4 }'
+check_bad with_typo 3 "pe_aray.rows: no key 'pe_aray' to descend into; did you mean 'pe_array'?"
+
 finish
