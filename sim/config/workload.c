@@ -496,6 +496,8 @@ static void load_family(wl_builder *b, const yt_node *root,
               "an encoder has no decode phase; use prefill");
     return;
   }
+  b->wl->phase = k_phases[phase];
+  b->wl->seq = seq;
   tf_generate(b, &m, phase == 1, seq);
 }
 

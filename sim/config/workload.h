@@ -34,6 +34,10 @@ struct dse_workload {
   const char *description;
   dse_precision precision; /* DSE_PREC_INHERIT when unset */
   uint64_t batch;
+  /* A generated workload ('family')'s parameters: "prefill" or "decode"
+   * and the context length in tokens; NULL and 0 for a layer list. */
+  const char *phase;
+  uint64_t seq;
   size_t nlayers;
   wl_layer *layers;
 };

@@ -744,6 +744,10 @@ static int l_wl_index(lua_State *L) {
     lua_pushstring(L, wl->name);
   else if (!strcmp(k, "batch"))
     lua_pushinteger(L, (lua_Integer)wl->batch);
+  else if (!strcmp(k, "phase") && wl->phase)
+    lua_pushstring(L, wl->phase);
+  else if (!strcmp(k, "seq") && wl->phase)
+    lua_pushinteger(L, (lua_Integer)wl->seq);
   else if (!strcmp(k, "nlayers"))
     lua_pushinteger(L, (lua_Integer)wl->nlayers);
   else if (!strcmp(k, "layers"))
@@ -787,6 +791,18 @@ static void push_arch_table(lua_State *L, const dse_arch *a) {
   lua_pushinteger(L, (lua_Integer)a->vector_lanes); lua_setfield(L, -2, "vector_lanes");
 }
 
+/* A result's workload: { name, batch [, phase, seq] } (phase and seq for
+ * a generated workload).  [-0, +1, m] */
+static void push_wl_table(lua_State *L, const dse_workload *wl) {
+  lua_createtable(L, 0, 5);
+  lua_pushstring(L, wl->name); lua_setfield(L, -2, "name");
+  lua_pushinteger(L, (lua_Integer)wl->batch); lua_setfield(L, -2, "batch");
+  if (wl->phase) {
+    lua_pushstring(L, wl->phase); lua_setfield(L, -2, "phase");
+    lua_pushinteger(L, (lua_Integer)wl->seq); lua_setfield(L, -2, "seq");
+  }
+}
+
 static void push_result(lua_State *L, const dse_result *res) {
   const dse_workload *wl = res->workload;
   luaL_checkstack(L, 12, "result table"); /* its tables nest 7 deep */
@@ -795,9 +811,7 @@ static void push_result(lua_State *L, const dse_result *res) {
   lua_pushboolean(L, 1); lua_setfield(L, -2, "feasible");
   push_arch_table(L, res->arch);
   lua_setfield(L, -2, "arch");
-  lua_createtable(L, 0, 3);
-  lua_pushstring(L, wl->name); lua_setfield(L, -2, "name");
-  lua_pushinteger(L, (lua_Integer)wl->batch); lua_setfield(L, -2, "batch");
+  push_wl_table(L, wl);
   lua_pushinteger(L, (lua_Integer)wl->nlayers); lua_setfield(L, -2, "layers");
   lua_setfield(L, -2, "workload");
   lua_createtable(L, 0, (int)rpt_ntotal_fields + 1);
@@ -1111,9 +1125,7 @@ static int l_sweep(lua_State *L) {
         lua_pushstring(L, reason); lua_setfield(L, -2, "reason");
         push_arch_table(L, variant);
         lua_setfield(L, -2, "arch");
-        lua_createtable(L, 0, 2);
-        lua_pushstring(L, wl->name); lua_setfield(L, -2, "name");
-        lua_pushinteger(L, (lua_Integer)wl->batch); lua_setfield(L, -2, "batch");
+        push_wl_table(L, wl);
         lua_setfield(L, -2, "workload");
         lua_remove(L, -2);
       }
