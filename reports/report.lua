@@ -1,9 +1,12 @@
 -- report.lua: dse.report{...}, the Markdown report writer.  Embedded in the
--- dse binary; receives the dse module table and returns the function.
+-- dse binary; receives the dse module table, adds dse.workload_title to it
+-- (how the report titles a workload, for scripts to print) and returns the
+-- report function.
 --
 -- dse.report{
 --   path = "out/report.md",           -- written atomically
 --   title = "...",                    -- optional
+--   intro = "...",                    -- optional Markdown under the title
 --   results = {...},                  -- from dse.sweep (all points)
 --   objectives = {"latency_s", ...},  -- Pareto objectives ("-x" maximizes)
 --   columns = {"pe_array.rows", ...}, -- optional grid columns to show
@@ -49,11 +52,13 @@ end
 
 local function check_options(opts)
   if type(opts) ~= "table" then priv.fail("dse.report: expected a table of options, got " .. type(opts)) end
-  priv.check_keys(opts, "dse.report", { "path", "title", "results", "objectives", "columns" })
+  priv.check_keys(opts, "dse.report", { "path", "title", "intro", "results", "objectives", "columns" })
   if opts.path == nil then priv.fail("dse.report: missing 'path'") end
   if type(opts.path) ~= "string" then priv.fail("dse.report: path: expected a file name, got " .. type(opts.path)) end
-  if opts.title ~= nil and type(opts.title) ~= "string" then
-    priv.fail("dse.report: title: expected a string, got " .. type(opts.title))
+  for _, k in ipairs { "title", "intro" } do
+    if opts[k] ~= nil and type(opts[k]) ~= "string" then
+      priv.fail(string.format("dse.report: %s: expected a string, got %s", k, type(opts[k])))
+    end
   end
   if opts.results == nil then priv.fail("dse.report: missing 'results'") end
   check_results(opts.results)
@@ -61,7 +66,16 @@ local function check_options(opts)
   if opts.columns ~= nil then check_names(opts.columns, "columns") end
 end
 
-local function si(v, unit)
+-- Three significant digits, trailing zeros kept (1.00, 25.0, 0.0591);
+-- from 1000 up, whole numbers.
+local function sig3(v)
+  if math.abs(v) >= 999.5 then return string.format("%.0f", v) end
+  return (string.format("%#.3g", v):gsub("%.$", ""))
+end
+
+-- v with an SI prefix and three significant digits ("25.0 TOPS"); tick =
+-- true: as few digits as needed, for chart axes ("1 TOPS").
+local function si(v, unit, tick)
   if v == nil then return "-" end
   if v == 0 then return "0 " .. unit end
   local prefixes = {
@@ -70,9 +84,11 @@ local function si(v, unit)
   }
   local a = math.abs(v)
   for _, p in ipairs(prefixes) do
-    if a >= p[1] then return string.format("%.3g %s%s", v / p[1], p[2], unit) end
+    if a >= p[1] then
+      return (tick and string.format("%g", v / p[1]) or sig3(v / p[1])) .. " " .. p[2] .. unit
+    end
   end
-  return string.format("%.3g %s", v, unit)
+  return sig3(v) .. " " .. unit
 end
 
 local function bytes(v)
@@ -80,7 +96,7 @@ local function bytes(v)
   local u = 1
   while v >= 1024 and u < #units do v = v / 1024; u = u + 1 end
   if u == 1 then return string.format("%d B", math.floor(v)) end
-  return string.format("%.3g %s", v, units[u])
+  return sig3(v) .. " " .. units[u]
 end
 
 local function cell(v)
@@ -108,26 +124,163 @@ local function sorted_point_keys(results)
   return keys
 end
 
+-- A workload with its parameters: "gpt2 (decode, seq 1024, batch 8)",
+-- "resnet50 (batch 1)".  Results of one title share a report section.
+local function workload_title(w)
+  local p = {}
+  if w.phase then p[#p + 1] = w.phase; p[#p + 1] = "seq " .. w.seq end
+  p[#p + 1] = "batch " .. w.batch
+  return string.format("%s (%s)", w.name, table.concat(p, ", "))
+end
+
+-- dse.workload_title(w): w is a Workload or a result's `workload`.
+dse.workload_title = function(w)
+  local t = type(w)
+  if (t ~= "table" and t ~= "userdata") or type(w.name) ~= "string" or math.type(w.batch) ~= "integer" then
+    priv.fail("dse.workload_title: expected a Workload or a result's workload, got " .. type(w))
+  end
+  return workload_title(w)
+end
+
 local function by_workload(results)
   local order, groups = {}, {}
   for _, r in ipairs(results) do
-    local w = r.workload.name .. (r.workload.batch ~= 1 and (" (batch " .. r.workload.batch .. ")") or "")
+    local w = workload_title(r.workload)
     if not groups[w] then groups[w] = {}; order[#order + 1] = w end
     table.insert(groups[w], r)
   end
   return order, groups
 end
 
-local function design_row(out, r, keys)
-  local t = r.total
-  local cells = {r.arch.name}
+-- What the usual objectives measure, for the report's text.
+local objective_meaning = {
+  latency_s = "latency per batch", energy_j = "energy per batch",
+  area_mm2 = "die area", cost_usd = "unit cost", edp_js = "energy x latency",
+  throughput_inf_per_s = "throughput", tops_per_w = "TOPS/W", pj_per_mac = "pJ/MAC",
+  dram_bytes = "DRAM traffic per batch", power_w = "average power",
+  usd_per_inf_per_s = "unit cost per inference/s",
+}
+
+local function objective_text(o)
+  local n = o:gsub("^[-+]", "")
+  local m = objective_meaning[n]
+  return (m and (m .. " (`" .. n .. "`)") or ("`" .. n .. "`")) .. (o:sub(1, 1) == "-" and ", maximized" or "")
+end
+
+-- An objective's value as dse.pareto looks it up: result.total, result,
+-- result.point.
+local function objective_value(r, o)
+  local n = o:gsub("^[-+]", "")
+  for _, t in ipairs { r.total or {}, r, r.point or {} } do
+    if type(t[n]) == "number" then return t[n] end
+  end
+end
+
+-- For each front point, the objectives it is best in among the feasible
+-- points rs (ties included): { [r] = "latency_s, area_mm2" }.
+local function best_in(rs, front, objectives)
+  local best = {}
+  for _, o in ipairs(objectives) do
+    local sign = o:sub(1, 1) == "-" and -1 or 1
+    local b
+    for _, r in ipairs(rs) do
+      local v = r.feasible ~= false and objective_value(r, o)
+      if v and (not b or sign * v < b) then b = sign * v end
+    end
+    for _, r in ipairs(front) do
+      if b and sign * objective_value(r, o) == b then
+        best[r] = (best[r] and best[r] .. ", " or "") .. o:gsub("^[-+]", "")
+      end
+    end
+  end
+  return best
+end
+
+-- How rows name their design point.  Results of one base arch with grid
+-- points are told apart by their swept values alone (the base arch is
+-- named once, above), so that no row names, say, `npu-hbm2e` when its
+-- `dram` column says GDDR6; several base archs get a "base arch" column,
+-- results without a point an "arch" column.
+local function naming(results)
+  local names, n, swept = {}, 0, false
+  for _, r in ipairs(results) do
+    if not names[r.arch.name] then names[r.arch.name] = true; n = n + 1 end
+    if r.point and next(r.point) then swept = true end
+  end
+  if not swept then return { column = "arch" } end
+  if n == 1 then return { base = results[1].arch.name } end
+  return { column = "base arch" }
+end
+
+-- A design point in prose: "`npu-hbm2e` with `dram` = 8 x gddr6-16000, ..."
+-- (code = false: without the backticks, for SVG text).
+local function design_label(r, pkeys, code)
+  local q = code == false and "" or "`"
+  local parts = {}
+  for _, k in ipairs(pkeys) do
+    if r.point and r.point[k] ~= nil then
+      parts[#parts + 1] = q .. k .. q .. " = " .. cell(r.point[k])
+    end
+  end
+  local s = q .. r.arch.name .. q
+  if #parts > 0 then s = s .. " with " .. table.concat(parts, ", ") end
+  return s
+end
+
+-- The design columns of a table row, and of its header.
+local function design_cells(r, keys, nm)
+  local cells = {}
+  if nm.column then cells[1] = r.arch.name end
   for _, k in ipairs(keys) do cells[#cells + 1] = cell(r.point and r.point[k]) end
+  return cells
+end
+
+local function design_headers(keys, nm)
+  local h = {}
+  if nm.column then h[1] = nm.column end
+  for _, k in ipairs(keys) do h[#h + 1] = "`" .. k .. "`" end
+  return h
+end
+
+-- A table's header and separator lines; h is a list of header cells.
+local function header_lines(out, h)
+  out[#out + 1] = "| " .. table.concat(h, " | ") .. " |"
+  out[#out + 1] = "|" .. string.rep(" --- |", #h)
+end
+
+-- The legend under a table: "- *header*: meaning" for each column.
+local function legend(out, items)
+  out[#out + 1] = ""
+  for _, it in ipairs(items) do out[#out + 1] = "- *" .. it[1] .. "*: " .. it[2] end
+end
+
+-- The Pareto-front table: its columns after the design ones, each with
+-- its meaning for the legend.
+local front_columns = {
+  { "best in", "the objectives in which the point is the best of all the workload's feasible points; `-`: none, it is on the front as a trade-off." },
+  { "latency per batch", "the time to run one batch, layer after layer." },
+  { "throughput", "inferences per second, batch / latency (an inference is one sample of the batch; in a decode phase, one new token of one sequence)." },
+  { "achieved", "operations per second, ops (2 per MAC) / latency." },
+  { "PE util", "PE-array utilization, MACs / (cycles x PEs)." },
+  { "energy per batch", "all of it: MACs, PE registers, on-chip network, SRAM, DRAM, vector unit, leakage, clock." },
+  { "pJ/MAC", "energy per batch / MACs, everything included." },
+  { "DRAM traffic", "bytes read and written per batch." },
+  { "compute/memory-bound layers", "how many layers lie right / left of the ridge, as in the roofline table's *bound*." },
+  { "TOPS/W", "ops / energy, in 10^12 per joule." },
+  { "die area mm^2", "the die: PE array, buffers, vector unit, DRAM PHYs and controllers, the rest of the logic (docs/cost.md); `-`: no technology node." },
+  { "unit cost", "good die + memory + package + NRE share, per unit (docs/cost.md); `-`: no technology node." },
+}
+
+local function design_row(out, r, keys, nm, best)
+  local t = r.total
+  local cells = design_cells(r, keys, nm)
+  cells[#cells + 1] = best or "-"
   for _, c in ipairs({
     si(t.latency_s, "s"), si(t.throughput_inf_per_s, "inf/s"),
     si(t.achieved_ops_per_s, "OPS"), string.format("%.1f%%", 100 * t.utilization),
-    si(t.energy_j, "J"), string.format("%.3g", t.pj_per_mac), bytes(t.dram_bytes),
+    si(t.energy_j, "J"), sig3(t.pj_per_mac), bytes(t.dram_bytes),
     string.format("%d/%d", t.compute_bound_layers, t.memory_bound_layers),
-    string.format("%.3g", t.tops_per_w or 0),
+    sig3(t.tops_per_w or 0),
     (t.area_mm2 or 0) > 0 and string.format("%.1f", t.area_mm2) or "-",
     (t.cost_usd or 0) > 0 and string.format(t.memory_cost_modelled == false and
       "$%.0f + memory (not modelled)" or "$%.0f", t.cost_usd) or "-",
@@ -135,16 +288,30 @@ local function design_row(out, r, keys)
   out[#out + 1] = "| " .. table.concat(cells, " | ") .. " |"
 end
 
-local function design_header(out, keys)
-  local h = {"arch"}
-  for _, k in ipairs(keys) do h[#h + 1] = "`" .. k .. "`" end
-  for _, c in ipairs({"latency", "throughput", "achieved", "util", "energy",
-                      "pJ/MAC", "DRAM traffic", "compute/memory-bound layers",
-                      "TOPS/W", "area mm^2", "unit cost"}) do
-    h[#h + 1] = c
+local function design_header(out, keys, nm)
+  local h = design_headers(keys, nm)
+  for _, c in ipairs(front_columns) do h[#h + 1] = c[1] end
+  header_lines(out, h)
+end
+
+-- What the design columns mean, first in every legend.
+local function design_legend(keys, nm)
+  local items = {}
+  if nm.column == "arch" then
+    items[1] = { "arch", "the arch simulated." }
+  elseif nm.column then
+    items[1] = { "base arch", "the arch the swept keys were applied to; the point's own values are in the columns in `code`." }
   end
-  out[#out + 1] = "| " .. table.concat(h, " | ") .. " |"
-  out[#out + 1] = "|" .. string.rep(" --- |", #h)
+  if #keys > 0 then
+    local ks, mem = {}, false
+    for _, k in ipairs(keys) do
+      ks[#ks + 1] = "`" .. k .. "`"
+      mem = mem or k:match("^dram") ~= nil
+    end
+    items[#items + 1] = { table.concat(ks, ", "), "the swept arch keys (docs/arch.md) and the point's values" ..
+      (mem and "; `N x PRESET` is N units of a memory preset." or ".") }
+  end
+  return items
 end
 
 local function esc(s)
@@ -226,7 +393,7 @@ local function roofline_svg(r, title)
     x0 = x0, x1 = x1, y0 = y0, y1 = y1, title = title,
     xlabel = "operational intensity (ops per DRAM byte)",
     xfmt = function(d) return string.format("%g", d) end,
-    yfmt = function(d) return si(d, "OPS") end }
+    yfmt = function(d) return si(d, "OPS", true) end }
   -- the roof: bandwidth slope up to the ridge, then the compute peak
   local xs = math.max(x0, y0 / a.dram_bandwidth_bytes_per_s)
   o[#o + 1] = string.format('<polyline fill="none" stroke="#c00" stroke-width="2" points="%.1f,%.1f %.1f,%.1f %.1f,%.1f"/>',
@@ -250,8 +417,9 @@ local function roofline_svg(r, title)
 end
 
 -- Energy per inference against unit cost (or die area without a node):
--- every feasible point grey, the Pareto front in blue.  log-log.
-local function tradeoff_svg(rs, front, title)
+-- every feasible point grey, the Pareto front in blue.  log-log.  label(r)
+-- names a point in its tooltip.
+local function tradeoff_svg(rs, front, title, label)
   local xk = "cost_usd"
   local function ok(v) return type(v) == "number" and v > 0 and v < math.huge end
   local function yv(r) return r.total.energy_j / r.workload.batch end
@@ -279,22 +447,22 @@ local function tradeoff_svg(rs, front, title)
   local cost = xk == "cost_usd"
   local o, X, Y = loglog_frame { W = 720, H = 400, L = L, T = T, R = 30, B = 50,
     x0 = x0, x1 = x1, y0 = y0, y1 = y1, title = title,
-    xlabel = cost and "unit cost (good die + memory + package)" or "die area (mm^2)",
+    xlabel = cost and "unit cost (good die + memory + package + NRE share)" or "die area (mm^2)",
     xfmt = function(d) return string.format(cost and "$%g" or "%g", d) end,
-    yfmt = function(d) return si(d, "J") end }
+    yfmt = function(d) return si(d, "J", true) end }
   local on = {}
   for _, r in ipairs(front) do on[r] = true end
   for _, r in ipairs(pts) do
     if not on[r] then
       o[#o + 1] = string.format('<circle cx="%.1f" cy="%.1f" r="3" fill="#999" fill-opacity="0.5"><title>%s</title></circle>',
-        X(xv(r)), Y(yv(r)), esc(r.arch.name))
+        X(xv(r)), Y(yv(r)), esc(label(r)))
     end
   end
   local shown = {}
   for _, r in ipairs(pts) do shown[r] = true end
   for _, r in ipairs(front) do
     if shown[r] then o[#o + 1] = string.format('<circle cx="%.1f" cy="%.1f" r="4.5" fill="#1f5fbf"><title>%s: %s per inference, %s, %s</title></circle>',
-      X(xv(r)), Y(yv(r)), esc(r.arch.name), si(yv(r), "J"), si(r.total.latency_s, "s"),
+      X(xv(r)), Y(yv(r)), esc(label(r)), si(yv(r), "J"), si(r.total.latency_s, "s"),
       cost and string.format("$%.0f", xv(r)) or string.format("%.1f mm^2", xv(r))) end
   end
   o[#o + 1] = string.format('<text x="%d" y="%d" fill="#1f5fbf">Pareto front</text><text x="%d" y="%d" fill="#999">other feasible points</text>',
@@ -303,19 +471,34 @@ local function tradeoff_svg(rs, front, title)
   return table.concat(o, "\n")
 end
 
+-- The breakdown table's columns after the design ones, with their
+-- meanings; the energy components (`parts`) are one column each.
+local e_parts = { "mac", "register", "noc", "sram", "dram", "vector", "static", "clock" }
+local breakdown_columns = {
+  { "energy per inference", "energy per batch / batch." },
+  { table.concat(e_parts, ", "), parts = e_parts, "each component's share of the energy, adding up to 100% (give or take rounding): " ..
+    "MACs, PE registers, the on-chip network from the buffers to the PEs, SRAM buffer accesses, " ..
+    "DRAM (accesses, I/O, refresh and background), the vector unit, leakage of SRAM and logic, the clock tree (docs/energy.md)." },
+  { "weight / input / output", "the energy of moving each operand (its register, network, buffer and DRAM accesses), " ..
+    "as % of the energy; the three add up to register + noc + sram + dram less DRAM refresh and background, " ..
+    "and the rest of the energy is MACs, vector unit, leakage, clock, refresh and background, which no operand causes." },
+  { "die area mm^2: PE / SRAM / vector / PHY+ctrl / other", "the parts of the die area: PE array, SRAM buffers, vector unit, " ..
+    "DRAM PHYs and memory controllers, the rest of the logic; they add up to the front table's die area." },
+  { "unit cost: die / memory / package / NRE", "the parts of the unit cost: a good die, the DRAM devices or stacks, " ..
+    "the package (with a silicon interposer for HBM), the mask set shared by the volume; they add up to the unit cost." },
+}
+
 -- Where the energy, the area and the money go, per Pareto point.
-local function breakdown_section(out, front, keys)
-  local e_parts = { "mac", "register", "noc", "sram", "dram", "vector", "static", "clock" }
-  local h = { "arch" }
-  for _, k in ipairs(keys) do h[#h + 1] = "`" .. k .. "`" end
-  out[#out + 1] = "| " .. table.concat(h, " | ") .. " | energy/inf | " .. table.concat(e_parts, " | ") ..
-    " | weight / input / output | area mm^2: PE / SRAM / vector / PHY+ctrl / other | cost: die / memory / package / NRE |"
-  out[#out + 1] = "|" .. string.rep(" --- |", #h + #e_parts + 4)
+local function breakdown_section(out, front, keys, nm)
+  local h = design_headers(keys, nm)
+  for _, c in ipairs(breakdown_columns) do
+    for _, k in ipairs(c.parts or { c[1] }) do h[#h + 1] = k end
+  end
+  header_lines(out, h)
   for _, r in ipairs(front) do
     local t = r.total
     local eb, eo = t.energy_breakdown_j, t.energy_by_operand_j
-    local cells = { r.arch.name }
-    for _, k in ipairs(keys) do cells[#cells + 1] = cell(r.point and r.point[k]) end
+    local cells = design_cells(r, keys, nm)
     cells[#cells + 1] = si(t.energy_j / r.workload.batch, "J")
     for _, k in ipairs(e_parts) do
       cells[#cells + 1] = string.format("%.0f%%", 100 * (eb[k] or 0) / t.energy_j)
@@ -330,6 +513,9 @@ local function breakdown_section(out, front, keys)
       cb.package, cb.nre) or "-"
     out[#out + 1] = "| " .. table.concat(cells, " | ") .. " |"
   end
+  local items = design_legend(keys, nm)
+  for _, c in ipairs(breakdown_columns) do items[#items + 1] = c end
+  legend(out, items)
 end
 
 -- x with enough decimals to tell it from y as printed (one at least).
@@ -343,13 +529,14 @@ end
 
 -- The roofline table of result r: every MAC layer, its side of the ridge
 -- and what set its time, with a legend of the columns.
-local function roofline_section(out, r)
+local function roofline_section(out, r, pkeys)
   local a = r.arch
   local ridge = a.ridge_ops_per_byte
   out[#out + 1] = string.format(
-    "Design `%s`: %dx%d %s %s at %s, peak %s, DRAM %s, ridge point %.1f ops/B.",
-    a.name, a.pe_rows, a.pe_cols, a.dataflow, a.precision, si(a.clock_hz, "Hz"),
-    si(a.peak_ops_per_s, "OPS"), si(a.dram_bandwidth_bytes_per_s, "B/s"), ridge)
+    "Design %s: %dx%d %s %s at %s, peak %s, DRAM %s%s, ridge point %.1f ops/B.",
+    design_label(r, pkeys), a.pe_rows, a.pe_cols, a.dataflow, a.precision, si(a.clock_hz, "Hz"),
+    si(a.peak_ops_per_s, "OPS"), si(a.dram_bandwidth_bytes_per_s, "B/s"),
+    a.dram_type ~= "" and " (" .. a.dram_type .. ")" or "", ridge)
   out[#out + 1] = ""
   out[#out + 1] = "| layer | type | MACs | intensity (ops/B) | bound (side of ridge) | achieved | roofline | % of roof | limiter | latency |"
   out[#out + 1] = "| --- | --- | ---: | ---: | --- | ---: | ---: | ---: | --- | ---: |"
@@ -367,6 +554,8 @@ local function roofline_section(out, r)
   end
   out[#out + 1] = ""
   out[#out + 1] = string.format(
+    "*layer*, *type*: as in `dse show workload`; *MACs*: its multiply-accumulates, batch included; " ..
+    "*latency*: its time. " ..
     "*intensity*: ops per byte of DRAM traffic the layer moves (`-`: none). " ..
     "*bound*: its side of the ridge (%.1f ops/B), `memory` (left) when those bytes take longer at the peak " ..
     "DRAM bandwidth than its ops at the peak compute rate, `compute` (right) otherwise. " ..
@@ -396,27 +585,66 @@ return function(opts)
   local out = {}
   out[#out + 1] = "# " .. (opts.title or "dse design-space report")
   out[#out + 1] = ""
+  if opts.intro then
+    out[#out + 1] = opts.intro
+    out[#out + 1] = ""
+  end
   local feasible = 0
   for _, r in ipairs(results) do if r.feasible ~= false then feasible = feasible + 1 end end
   local fid = results[1] and results[1].fidelity or "cycle"
   local model = fid == "analytic" and "level 1, the analytic roofline model, docs/model.md"
     or "level 2, mapped loop nests with exact accesses and systolic timing, docs/engine.md"
-  out[#out + 1] = string.format(
-    "Generated by dse %s (%s). %d design points, %d feasible. Pareto objectives: %s (minimized; a leading `-` maximizes).",
-    dse.version, model, #results, feasible, table.concat(objectives, ", "))
   local keys = opts.columns or sorted_point_keys(results)
+  -- a point in prose: the shown columns first, then any other swept key
+  local pkeys, shown = {}, {}
+  for _, k in ipairs(keys) do pkeys[#pkeys + 1] = k; shown[k] = true end
+  for _, k in ipairs(sorted_point_keys(results)) do
+    if not shown[k] then pkeys[#pkeys + 1] = k end
+  end
+  local nm = naming(results)
   local order, groups = by_workload(results)
+  local objs = {}
+  for _, o in ipairs(objectives) do objs[#objs + 1] = objective_text(o) end
+  out[#out + 1] = string.format(
+    "Generated by dse %s (%s): %d results (design point x workload), %d feasible.",
+    dse.version, model, #results, feasible)
+  out[#out + 1] = ""
+  out[#out + 1] = string.format(
+    "Pareto objectives (minimized unless marked): %s.  A point is on its workload's front when no other " ..
+    "point of that workload is at least as good in every objective and better in one; fronts are sorted by latency.",
+    table.concat(objs, "; "))
+  if nm.base then
+    out[#out + 1] = ""
+    out[#out + 1] = string.format(
+      "Every design point is `%s` with the swept keys set to the values in the columns in `code` " ..
+      "(its memory is its own, not the one `%s` names); tables name each point by those values.",
+      nm.base, nm.base)
+  end
+  local function label(r) return design_label(r, pkeys, false) end
   for _, w in ipairs(order) do
     local rs = groups[w]
     out[#out + 1] = ""
     out[#out + 1] = "## " .. w
     local front = dse.pareto(rs, objectives)
-    table.sort(front, function(x, y) return x.total.latency_s < y.total.latency_s end)
+    local index = {}
+    for i, r in ipairs(front) do index[r] = i end
+    table.sort(front, function(x, y)
+      local a, b = x.total, y.total
+      if a.latency_s ~= b.latency_s then return a.latency_s < b.latency_s end
+      if a.energy_j ~= b.energy_j then return a.energy_j < b.energy_j end
+      return index[x] < index[y]
+    end)
+    local nfeas = 0
+    for _, r in ipairs(rs) do if r.feasible ~= false then nfeas = nfeas + 1 end end
     out[#out + 1] = ""
-    out[#out + 1] = string.format("### Pareto front (%d of %d points)", #front, #rs)
+    out[#out + 1] = string.format("### Pareto front (%d of %d design points, %d feasible)", #front, #rs, nfeas)
     out[#out + 1] = ""
-    design_header(out, keys)
-    for _, r in ipairs(front) do design_row(out, r, keys) end
+    design_header(out, keys, nm)
+    local best = best_in(rs, front, objectives)
+    for _, r in ipairs(front) do design_row(out, r, keys, nm, best[r]) end
+    local items = design_legend(keys, nm)
+    for _, c in ipairs(front_columns) do items[#items + 1] = c end
+    legend(out, items)
     local infeasible = {}
     for _, r in ipairs(rs) do
       if r.feasible == false then infeasible[#infeasible + 1] = r end
@@ -426,7 +654,7 @@ return function(opts)
       out[#out + 1] = "Infeasible points:"
       out[#out + 1] = ""
       for _, r in ipairs(infeasible) do
-        out[#out + 1] = "- `" .. r.arch.name .. "`: " .. r.reason
+        out[#out + 1] = "- " .. design_label(r, pkeys) .. ": " .. r.reason
       end
     end
     local dir = path:match("^(.-)[^/]*$")
@@ -435,27 +663,27 @@ return function(opts)
       out[#out + 1] = ""
       out[#out + 1] = "### Energy, area and cost (Pareto points; docs/energy.md, docs/cost.md)"
       out[#out + 1] = ""
-      local tsvg = tradeoff_svg(rs, front, w .. ": energy per inference vs unit cost")
+      local tsvg = tradeoff_svg(rs, front, w .. ": energy per inference vs unit cost", label)
       if tsvg then
         local name = "tradeoff-" .. slug .. ".svg"
         priv.write(dir .. name, tsvg)
         out[#out + 1] = "![energy vs cost of " .. w .. "](" .. name .. ")"
         out[#out + 1] = ""
       end
-      breakdown_section(out, front, keys)
+      breakdown_section(out, front, keys, nm)
       out[#out + 1] = ""
       out[#out + 1] = "### Roofline position of each layer (fastest Pareto point)"
       out[#out + 1] = ""
-      local svg = roofline_svg(front[1], w .. " on " .. front[1].arch.name)
+      local a = front[1].arch
+      local svg = roofline_svg(front[1], string.format("%s on %dx%d PEs%s", w, a.pe_rows, a.pe_cols,
+        a.dram_type ~= "" and ", " .. a.dram_type or ""))
       if svg then
-        local base = nil
         local name = "roofline-" .. slug .. ".svg"
         priv.write(dir .. name, svg)
         out[#out + 1] = "![roofline of " .. w .. "](" .. name .. ")"
         out[#out + 1] = ""
-        local _ = base
       end
-      roofline_section(out, front[1])
+      roofline_section(out, front[1], pkeys)
     end
   end
   out[#out + 1] = ""

@@ -1712,7 +1712,8 @@ static int luaopen_dse(lua_State *L) {
   luaL_newlib(L, k_funcs);
   lua_pushliteral(L, DSE_VERSION);
   lua_setfield(L, -2, "version");
-  /* dse.report is written in Lua (reports/report.lua, embedded). */
+  /* dse.report and dse.workload_title are written in Lua
+   * (reports/report.lua, embedded). */
   if (luaL_loadbuffer(L, ldse_report_lua, ldse_report_lua_len, "=reports/report.lua") !=
       LUA_OK)
     return lua_error(L);

@@ -61,12 +61,12 @@ for _, fid in ipairs { "analytic", "cycle" } do
     for wn, r in pairs(by_name) do
       local where = string.format("%s/%s/%s", fid, an, wn)
       local body = r.body or ""
-      local peak_s, ridge_s = body:match("\nDesign `[^`]+`: [^\n]-, peak ([^,]+), DRAM [^,]+, ridge point (%S+) ops/B%.\n")
+      local peak_s, ridge_s = body:match("\nDesign `[^`]+`: %d+x%d+ [^\n]-, peak ([^,]+), DRAM [^,]+, ridge point (%S+) ops/B%.\n")
       H.check(peak_s ~= nil, where .. ": design line")
       local ridge = tonumber(ridge_s)
       local tbl = body:match("\n| layer | type | MACs | intensity [^\n]*\n[^\n]*\n(.-\n)\n") or ""
-      local legend = body:match("\n%*intensity%*: [^\n]*\n\n(.-)\n\n") or
-                     body:match("\n%*intensity%*: [^\n]*\n\n(.*)$") or ""
+      local legend = body:match("\n%*layer%*, [^\n]*\n\n(.-)\n\n") or
+                     body:match("\n%*layer%*, [^\n]*\n\n(.*)$") or ""
       local explained = {}
       for k in legend:gmatch("%- `([%w-]+)`: ") do explained[k] = true end
       local macs = {}
@@ -113,10 +113,145 @@ for _, fid in ipairs { "analytic", "cycle" } do
 end
 os.remove(dir .. "/report.md")
 for f in io.popen('ls "' .. dir .. '"'):lines() do os.remove(dir .. "/" .. f) end
-os.remove(dir)
 H.check(rows > 5000, "rows checked: " .. rows)
 for _, k in ipairs { "compute", "array-load", "fill-drain", "dram", "sram" } do
   H.check(kinds_seen[k], "some row is limited by " .. k)
 end
 print(rows .. " roofline rows checked")
+
+-- The tables of a report: { header = {cells}, rows = {{cells}...},
+-- legend = {[term] = true} } for each, in order.  A legend is the bullet
+-- list ("- *a, b*: ...") or the paragraph ("*a*: ... *b*, *c*: ...") right
+-- under the table; a term "a, b" names the columns a and b.
+local function tables_of(text)
+  local lines, out = {}, {}
+  for l in (text .. "\n"):gmatch("([^\n]*)\n") do lines[#lines + 1] = l end
+  local i = 1
+  while i <= #lines do
+    if lines[i]:match("^| ") and (lines[i + 1] or ""):match("^|[ -:|]+$") then
+      local t = { header = cells(lines[i]), rows = {}, legend = {} }
+      i = i + 2
+      while (lines[i] or ""):match("^| ") do t.rows[#t.rows + 1] = cells(lines[i]); i = i + 1 end
+      i = i + 1 -- the blank line
+      while lines[i] and lines[i] ~= "" do
+        local l = lines[i]:gsub("^%- ", "")
+        for term in l:gmatch("%*([^*]+)%*") do
+          for name in (term .. ", "):gmatch("(.-), ") do t.legend[name] = true end
+        end
+        i = i + 1
+      end
+      out[#out + 1] = t
+    else
+      i = i + 1
+    end
+  end
+  return out
+end
+
+-- Every column of every table has its meaning in the legend under it (a
+-- header "x (unit)" as "x").
+local function check_legends(text, where)
+  local n = 0
+  for _, t in ipairs(tables_of(text)) do
+    n = n + 1
+    for _, h in ipairs(t.header) do
+      H.check(t.legend[h] or t.legend[h:gsub(" %(.*%)$", "")],
+        string.format("%s: table %d (%s ...): column '%s' in the legend", where, n, t.header[1], h))
+    end
+  end
+  return n
+end
+
+-- A sweep like `make run`'s: the base arch names HBM2E, the grid swaps
+-- the memory; two GPT-2 phases; one memory too small for Llama-2.
+do
+  local hbm2e = { preset = "hbm2e-3200", stacks = 2 }
+  local gddr6 = { preset = "gddr6-16000", devices = 8 }
+  local small = { preset = "gddr6-16000", devices = 1 }
+  local label = { [hbm2e] = "2 x hbm2e-3200", [gddr6] = "8 x gddr6-16000", [small] = "1 x gddr6-16000" }
+  local wls = {
+    dse.workload("alexnet"),
+    dse.workload("gpt2", { phase = "decode", seq = 256, batch = 2 }),
+    dse.workload("gpt2", { phase = "prefill", seq = 64 }),
+    dse.workload("llama2_7b", { phase = "decode", seq = 64 }),
+  }
+  local res = dse.sweep { arch = "npu-hbm2e", workloads = wls,
+    grid = { dram = { hbm2e, gddr6, small }, ["pe_array.rows"] = { 32, 128 } } }
+  H.eq(res[2].workload.phase, "decode", "result workload phase")
+  H.eq(res[2].workload.seq, 256, "result workload seq")
+  H.eq(res[1].workload.phase, nil, "a layer list has no phase")
+  H.eq(wls[3].phase .. " " .. wls[3].seq, "prefill 64", "Workload phase and seq")
+  local infeasible = 0
+  for _, r in ipairs(res) do
+    if not r.feasible then
+      infeasible = infeasible + 1
+      H.eq(r.workload.phase .. " " .. r.workload.seq, "decode 64", "infeasible result's workload")
+    end
+  end
+  H.eq(infeasible, 2, "llama2_7b does not fit one GDDR6 device")
+  local path = dir .. "/sweep.md"
+  dse.report { path = path, results = res, objectives = { "latency_s", "energy_j", "cost_usd" } }
+  local text = H.read(path)
+  dse.report { path = path, results = res, objectives = { "latency_s", "energy_j", "cost_usd" } }
+  H.eq(H.read(path), text, "the report is deterministic")
+
+  -- every workload has its own section, titled with its parameters
+  local titles = {}
+  for t in text:gmatch("\n## ([^\n]+)") do titles[#titles + 1] = t end
+  H.eq(table.concat(titles, "; "), "alexnet (batch 1); gpt2 (decode, seq 256, batch 2); " ..
+    "gpt2 (prefill, seq 64, batch 1); llama2_7b (decode, seq 64, batch 1)", "section titles")
+
+  -- no row names a memory but its own: the base arch is named once, above
+  H.check(text:find("\nEvery design point is `npu-hbm2e` with the swept keys", 1, true), "base arch named once")
+  local tbls = tables_of(text)
+  local checked = 0
+  for _, t in ipairs(tbls) do
+    local col
+    for j, h in ipairs(t.header) do if h == "`dram`" then col = j end end
+    if t.header[1] ~= "layer" then
+      H.check(col ~= nil, "a `dram` column in the table of " .. t.header[#t.header])
+      for _, c in ipairs(t.rows) do
+        local dram = c[col] or ""
+        local known = false
+        for _, v in pairs(label) do known = known or v == dram end
+        H.check(known, "dram cell " .. dram)
+        local rest = table.concat(c, " | "):gsub(dram:gsub("%p", "%%%0"), "", 1):lower()
+        H.check(not rest:find("hbm") and not rest:find("gddr"), "row names only its own memory: " .. table.concat(c, " | "))
+        checked = checked + 1
+      end
+    end
+  end
+  H.check(checked >= 8, "rows checked for their memory: " .. checked)
+  -- the roofline's design line and the infeasible points name their memory
+  local lines = 0
+  for dram, kind in text:gmatch("\nDesign `npu%-hbm2e` with [^\n]-`dram` = (%d+ x [%w-]+)[^\n]-, DRAM [^,]+ %((%w+)%)") do
+    H.eq(dram:match("x (%a+%d*%a*)"), kind, "design line's memory")
+    lines = lines + 1
+  end
+  H.eq(lines, 4, "a design line per section")
+  local n = 0
+  for line in text:gmatch("\n%- `npu%-hbm2e` with [^\n]*") do
+    n = n + 1
+    H.check(line:find("`dram` = 1 x gddr6-16000", 1, true) and line:find(": dram.capacity:", 1, true),
+      "infeasible point: " .. line)
+  end
+  H.eq(n, 2, "infeasible points listed")
+  H.check(check_legends(text, "sweep report") == 4 * 3, "three tables per section")
+
+  -- each objective is someone's best, and the best is marked
+  for body in text:gmatch("### Pareto front.-\n\n(|.-)\n\n") do
+    for _, o in ipairs { "latency_s", "energy_j", "cost_usd" } do
+      H.check(body:find("| [^|]*" .. o .. "[^|]* |"), "a point is best in " .. o)
+    end
+  end
+  for f in io.popen('ls "' .. dir .. '"'):lines() do os.remove(dir .. "/" .. f) end
+end
+
+H.fails(function() dse.report { path = dir .. "/x.md", results = {}, intro = 5 } end,
+  "dse.report: intro: expected a string, got number", "intro")
+H.fails(function() dse.workload_title(5) end,
+  "dse.workload_title: expected a Workload or a result's workload, got number", "workload_title")
+H.eq(dse.workload_title(dse.workload("llama2_7b")), "llama2_7b (decode, seq 2048, batch 1)", "workload_title")
+
+os.remove(dir)
 H.finish()

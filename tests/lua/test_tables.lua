@@ -153,10 +153,11 @@ H.fails(function() dse.report { path = md, results = { r }, title = {} } end, "d
 H.fails(function() dse.report("x") end, "dse.report: expected a table of options, got string", "report not a table")
 noreport("bad report")
 H.fails(function() dse.report { path = dir .. "/no/report.md", results = { r } } end,
-  "dse.report: cannot write '" .. dir .. "/no/tradeoff-alexnet.svg': No such file or directory", "report unwritable")
+  "dse.report: cannot write '" .. dir .. "/no/tradeoff-alexnet-batch-1.svg': No such file or directory", "report unwritable")
 dse.report { path = md, results = { r }, objectives = { "latency_s", "-throughput_inf_per_s" } }
-H.check(H.read(md):find("Pareto objectives: latency_s, -throughput_inf_per_s", 1, true) ~= nil, "good report")
-for _, f in ipairs { "report.md", "tradeoff-alexnet.svg", "roofline-alexnet.svg" } do os.remove(dir .. "/" .. f) end
+H.check(H.read(md):find("Pareto objectives (minimized unless marked): latency per batch (`latency_s`); " ..
+  "throughput (`throughput_inf_per_s`), maximized.", 1, true) ~= nil, "good report")
+for _, f in ipairs { "report.md", "tradeoff-alexnet-batch-1.svg", "roofline-alexnet-batch-1.svg" } do os.remove(dir .. "/" .. f) end
 os.remove(dir)
 
 -- writers
