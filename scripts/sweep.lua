@@ -20,16 +20,19 @@ local workloads = {
   dse.workload("gpt2", { phase = "decode", seq = 1024, batch = 8 }),
 }
 
+local base = "npu-hbm2e"
+local grid = {
+  ["pe_array.rows"] = { 32, 64, 128, 256 },
+  ["pe_array.cols"] = { 32, 64, 128, 256 },
+  ["buffers.2.size"] = { "4 MiB", "16 MiB", "64 MiB" },
+  ["dram"] = { hbm2e, gddr6 },
+}
+local base_arch = dse.arch(base)
 local t0 = os.clock()
 local results = dse.sweep {
-  arch = "npu-hbm2e",
+  arch = base_arch,
   workloads = workloads,
-  grid = {
-    ["pe_array.rows"] = { 32, 64, 128, 256 },
-    ["pe_array.cols"] = { 32, 64, 128, 256 },
-    ["buffers.2.size"] = { "4 MiB", "16 MiB", "64 MiB" },
-    ["dram"] = { hbm2e, gddr6 },
-  },
+  grid = grid,
 }
 local elapsed = os.clock() - t0
 
@@ -37,13 +40,81 @@ local elapsed = os.clock() - t0
 -- package, docs/cost.md); a leading "-" would maximize.
 local objectives = { "latency_s", "energy_j", "area_mm2", "cost_usd" }
 
+local title = dse.workload_title -- "gpt2 (decode, seq 1024, batch 8)"
+
+-- Each workload's results: dse.sweep puts them in list order within each
+-- design point.
+local mine = {}
+for i, r in ipairs(results) do
+  local w = (i - 1) % #workloads + 1
+  mine[w] = mine[w] or {}
+  table.insert(mine[w], r)
+end
+
 local front = {}
-for _, w in ipairs(workloads) do
-  local mine = {}
-  for _, r in ipairs(results) do
-    if r.workload.name == w.name then mine[#mine + 1] = r end
+local fronts = {}
+for w = 1, #workloads do
+  fronts[w] = dse.pareto(mine[w], objectives)
+  for _, r in ipairs(fronts[w]) do front[#front + 1] = r end
+end
+
+-- HBM2E against GDDR6 on the same array and SRAM: GDDR6's latency and
+-- energy over HBM2E's, and what HBM2E costs more per unit; the smallest,
+-- median and largest over the pairs.
+local function spread(v, fmt)
+  table.sort(v)
+  local n = #v
+  local med = n % 2 == 1 and v[(n + 1) // 2] or (v[n // 2] + v[n // 2 + 1]) / 2
+  return string.format(fmt, v[1]) .. " / " .. string.format(fmt, med) .. " / " .. string.format(fmt, v[n])
+end
+local compare = {
+  "| workload | pairs | GDDR6 latency vs HBM2E | GDDR6 energy vs HBM2E | HBM2E unit cost over GDDR6 | on the front: HBM2E + GDDR6 |",
+  "| --- | ---: | ---: | ---: | ---: | ---: |",
+}
+for w = 1, #workloads do
+  local by = {}
+  for _, r in ipairs(mine[w]) do
+    if r.feasible then
+      local p = r.point
+      local k = string.format("%d %d %s", p["pe_array.rows"], p["pe_array.cols"], p["buffers.2.size"])
+      by[k] = by[k] or {}
+      by[k][p.dram] = r
+    end
   end
-  for _, r in ipairs(dse.pareto(mine, objectives)) do front[#front + 1] = r end
+  local lat, en, usd = {}, {}, {}
+  for _, pr in pairs(by) do
+    local h, g = pr[hbm2e], pr[gddr6]
+    if h and g then
+      lat[#lat + 1] = 100 * (g.total.latency_s / h.total.latency_s - 1)
+      en[#en + 1] = 100 * (g.total.energy_j / h.total.energy_j - 1)
+      usd[#usd + 1] = h.total.cost_usd - g.total.cost_usd
+    end
+  end
+  local nh, ng = 0, 0
+  for _, r in ipairs(fronts[w]) do
+    if r.point.dram == hbm2e then nh = nh + 1 else ng = ng + 1 end
+  end
+  compare[#compare + 1] = string.format("| %s | %d | %s | %s | %s | %d + %d |", title(workloads[w]), #lat,
+    spread(lat, "%+.0f%%"), spread(en, "%+.0f%%"), spread(usd, "$%.0f"), nh, ng)
+end
+
+-- A grid key's values in prose: "4 MiB, 16 MiB or 64 MiB".
+local function values(k)
+  local v = {}
+  for i, x in ipairs(grid[k]) do v[i] = tostring(x) end
+  return table.concat(v, ", ", 1, #v - 1) .. " or " .. v[#v]
+end
+
+-- A memory system as the results have it: "2 HBM2E-3200 stacks
+-- (`2 x hbm2e-3200`: 819 GB/s peak, 32 GiB, ...)".
+local function memory(m, what, package)
+  for _, r in ipairs(results) do
+    if r.point.dram == m then
+      local n = m.stacks or m.devices
+      return string.format("%d %s (`%d x %s`: %.0f GB/s peak, %.0f GiB, %s)", n, what, n, m.preset,
+        r.arch.dram_bandwidth_bytes_per_s / 1e9, r.arch.dram_capacity_bytes / 2^30, package)
+    end
+  end
 end
 
 dse.write_csv(outdir .. "/sweep.csv", results)
@@ -51,25 +122,51 @@ dse.write_csv(outdir .. "/pareto.csv", front)
 dse.report {
   path = outdir .. "/report.md",
   title = "Datacenter NPU: PE array x SRAM x HBM2E/GDDR6",
+  intro = table.concat({
+    "How big a PE array, how much SRAM, and HBM2E or GDDR6?  The base arch is `" .. base ..
+    string.format("` (%s %s at %.1f GHz; arch/%s.yaml).  Swept: ", base_arch.precision,
+      base_arch.dataflow, base_arch.clock_hz / 1e9, base) ..
+    "`pe_array.rows` " .. values("pe_array.rows") .. "; `pe_array.cols` " .. values("pe_array.cols") ..
+    "; `buffers.2.size`, the global buffer (buffer 1, the accumulators, keeps its size), " ..
+    values("buffers.2.size") .. "; `dram`, the whole memory system, " ..
+    memory(hbm2e, "HBM2E-3200 stacks", "on a silicon interposer") .. " or " ..
+    memory(gddr6, "GDDR6-16000 devices", "on an organic package") ..
+    ", each simulated at burst level (docs/memory.md).",
+    "",
+    "HBM2E against GDDR6 with the same array and SRAM (smallest / median / largest over the pairs; " ..
+    "latency and energy per batch, GDDR6's relative to HBM2E's):",
+    "",
+    table.concat(compare, "\n"),
+    "",
+    "- *workload*: with its parameters.",
+    "- *pairs*: array and SRAM sizes simulated with both memories.",
+    "- *GDDR6 latency vs HBM2E*, *GDDR6 energy vs HBM2E*: GDDR6's latency or energy per batch over HBM2E's, " ..
+    "less 1 (+16%: GDDR6 takes 16% longer).",
+    "- *HBM2E unit cost over GDDR6*: HBM2E's unit cost less GDDR6's (memory, package, PHYs; docs/cost.md).",
+    "- *on the front: HBM2E + GDDR6*: how many of the workload's Pareto points have each memory.",
+  }, "\n"),
   results = results,
   objectives = objectives,
+  columns = { "pe_array.rows", "pe_array.cols", "buffers.2.size", "dram" },
 }
 
-print(string.format("dse %s: %d design points (%d archs x %d workloads) in %.3f s",
-  dse.version, #results, #results // #workloads, #workloads, elapsed))
+print(string.format("dse %s: %d design points x %d workloads = %d results in %.3f s",
+  dse.version, #results // #workloads, #workloads, #results, elapsed))
 -- The fastest point per workload; among equally fast ones, the lowest energy.
 local function better(a, b)
   if a.total.latency_s ~= b.total.latency_s then return a.total.latency_s < b.total.latency_s end
   return a.total.energy_j < b.total.energy_j
 end
-for _, w in ipairs(workloads) do
+for w = 1, #workloads do
   local best
-  for _, r in ipairs(front) do
-    if r.workload.name == w.name and (not best or better(r, best)) then best = r end
+  for _, r in ipairs(fronts[w]) do
+    if not best or better(r, best) then best = r end
   end
-  print(string.format("  %-8s fastest: %3dx%-3d PEs, %5.1f MiB SRAM, %-5s  %8.3f ms  %9.1f inf/s  %7.3f mJ/inf",
-    w.name, best.arch.pe_rows, best.arch.pe_cols, best.arch.sram_bytes / 1048576,
-    best.arch.dram_type, best.total.latency_s * 1e3, best.total.throughput_inf_per_s,
+  local p = best.point
+  print(string.format("  %-33s fastest: %dx%d PEs, %s global buffer, %s: %.3f ms, %.0f inf/s, %.3f mJ/inf",
+    title(workloads[w]), best.arch.pe_rows, best.arch.pe_cols, p["buffers.2.size"],
+    string.format("%d x %s", p.dram.stacks or p.dram.devices, p.dram.preset),
+    best.total.latency_s * 1e3, best.total.throughput_inf_per_s,
     best.total.energy_j * 1e3 / best.workload.batch))
 end
 print(string.format("wrote %s/sweep.csv, %s/pareto.csv (%d points), %s/report.md",

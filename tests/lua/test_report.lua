@@ -253,5 +253,57 @@ H.fails(function() dse.workload_title(5) end,
   "dse.workload_title: expected a Workload or a result's workload, got number", "workload_title")
 H.eq(dse.workload_title(dse.workload("llama2_7b")), "llama2_7b (decode, seq 2048, batch 1)", "workload_title")
 
+-- `make run`'s report (scripts/sweep.lua): every table has its legend, no
+-- row names a memory but its own, every title carries the parameters
+-- Run scripts/NAME.lua with dir as its output directory (arg[1]).
+local function run_script(name)
+  local path = os.getenv("DSE_DATA_DIR") .. "/scripts/" .. name .. ".lua"
+  local saved = arg
+  arg = { [0] = path, dir }
+  assert(loadfile(path))(dir)
+  arg = saved
+end
+
+do
+  run_script("sweep")
+  local text = H.read(dir .. "/report.md")
+  H.eq(check_legends(text, "out/report.md"), 1 + 2 * 3, "tables in out/report.md")
+  local titles = {}
+  for t in text:gmatch("\n## ([^\n]+)") do titles[#titles + 1] = t end
+  H.eq(table.concat(titles, "; "), "resnet50 (batch 8); gpt2 (decode, seq 1024, batch 8)", "out/report.md sections")
+  local n = 0
+  for _, t in ipairs(tables_of(text)) do
+    local col
+    for j, h in ipairs(t.header) do if h == "`dram`" then col = j end end
+    for _, c in ipairs(col and t.rows or {}) do
+      local rest = table.concat(c, " | "):gsub(c[col]:gsub("%p", "%%%0"), "", 1):lower()
+      H.check(not rest:find("hbm") and not rest:find("gddr"), "out/report.md row: " .. table.concat(c, " | "))
+      n = n + 1
+    end
+  end
+  local fronts = 0
+  for k in text:gmatch("\n### Pareto front %((%d+) of ") do fronts = fronts + tonumber(k) end
+  H.check(fronts > 10 and n == 2 * fronts, "out/report.md: rows of both tables with a `dram` column: " .. n)
+  for f in io.popen('ls "' .. dir .. '"'):lines() do os.remove(dir .. "/" .. f) end
+end
+
+-- scripts/hbm_vs_gddr.lua: rates as %, titles with the parameters, a
+-- legend for every column
+do
+  run_script("hbm_vs_gddr")
+  local text = H.read(dir .. "/hbm_vs_gddr.md")
+  local t = tables_of(text)[1]
+  check_legends(text, "hbm_vs_gddr.md")
+  local hits
+  for j, h in ipairs(t.header) do if h == "row hits" then hits = j end end
+  H.eq(#t.rows, 21, "hbm_vs_gddr rows")
+  for _, c in ipairs(t.rows) do
+    H.check(c[hits]:match("^%d+%.%d%%$"), "row hits as %: " .. c[hits])
+    H.check(c[1]:match("^[%w_]+ %(.*batch %d+%)$"), "workload with its parameters: " .. c[1])
+    if c[1]:find("gpt2") then H.check(c[1]:find("(decode, seq 1024, batch", 1, true), c[1]) end
+  end
+  for f in io.popen('ls "' .. dir .. '"'):lines() do os.remove(dir .. "/" .. f) end
+end
+
 os.remove(dir)
 H.finish()
