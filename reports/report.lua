@@ -126,7 +126,7 @@ local function design_row(out, r, keys)
     si(t.latency_s, "s"), si(t.throughput_inf_per_s, "inf/s"),
     si(t.achieved_ops_per_s, "OPS"), string.format("%.1f%%", 100 * t.utilization),
     si(t.energy_j, "J"), string.format("%.3g", t.pj_per_mac), bytes(t.dram_bytes),
-    string.format("%d/%d", t.compute_bound_layers, t.memory_bound_layers),
+    string.format("%d/%d", t.mac_compute_bound_layers, t.mac_memory_bound_layers),
     string.format("%.3g", t.tops_per_w or 0),
     (t.area_mm2 or 0) > 0 and string.format("%.1f", t.area_mm2) or "-",
     (t.cost_usd or 0) > 0 and string.format(t.memory_cost_modelled == false and
@@ -139,7 +139,7 @@ local function design_header(out, keys)
   local h = {"arch"}
   for _, k in ipairs(keys) do h[#h + 1] = "`" .. k .. "`" end
   for _, c in ipairs({"latency", "throughput", "achieved", "util", "energy",
-                      "pJ/MAC", "DRAM traffic", "compute/memory-bound layers",
+                      "pJ/MAC", "DRAM traffic", "compute/memory-bound MAC layers",
                       "TOPS/W", "area mm^2", "unit cost"}) do
     h[#h + 1] = c
   end
