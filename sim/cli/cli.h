@@ -48,8 +48,9 @@ int cli_parse(const char *usage, const cli_opt *opts, int argc, char **argv,
 int cli_choice(const char *usage, const char *opt, const char *v, const char *const *names,
                int def);
 
-/* A whole number in plain decimal digits from min to max into *out;
- * returns 0, or -1 when v is not one. */
+/* A whole number from min to max into *out, written as a YAML integer
+ * field or a --param value is (unit_parse_whole: 64, 1e3, 1000.0); returns
+ * 0, or -1 when v is not one. */
 int cli_uint(const char *v, uint64_t min, uint64_t max, uint64_t *out);
 
 struct core_buf;

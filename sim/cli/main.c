@@ -1,7 +1,6 @@
 /* main.c: the dse command-line tool: subcommand dispatch, the option parser
  * of every subcommand (cli_parse), and the sim, list, show, import and check
  * subcommands.  `run` lives in run.c, `mem` in mem.c. */
-#include <errno.h>
 #include <gsl/gsl_errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -13,6 +12,7 @@
 #include "config/scalesim.h"
 #include "config/schema.h"
 #include "config/workload.h"
+#include "core/units.h"
 #include "mem/dram.h"
 #include "reports/report.h"
 
@@ -48,9 +48,10 @@ static const char k_sim_usage[] =
     "  --fidelity cycle|analytic  level 2 (default: mapped loop nests, exact\n"
     "                          accesses, systolic timing) or level 1 (roofline)\n"
     "  --objective latency|energy|edp|dram  what the level-2 mapper minimizes\n"
-    "  --map-budget N          exact mapping evaluations per layer (level 2)\n"
-    "  --mapping               print each layer's mapping as a loop nest\n"
+    "  --map-budget N          exact mapping evaluations per layer\n"
+    "  --mapping               print each layer's loop nest under the table\n"
     "  --mappings FILE.yaml    pinned mappings: layers evaluated exactly as given\n"
+    "                          (these four are level 2's: --fidelity cycle)\n"
     "  -o FILE                 write to FILE (atomically) instead of stdout\n";
 
 static const char k_show_usage[] =
@@ -225,13 +226,7 @@ int cli_choice(const char *usage, const char *opt, const char *v, const char *co
 }
 
 int cli_uint(const char *v, uint64_t min, uint64_t max, uint64_t *out) {
-  if (*v < '0' || *v > '9') return -1;
-  char *end;
-  errno = 0;
-  unsigned long long x = strtoull(v, &end, 10);
-  if (*end || errno == ERANGE || x < min || x > max) return -1;
-  *out = x;
-  return 0;
+  return unit_parse_whole(v, min, max, out) == UNIT_WHOLE_OK ? 0 : -1;
 }
 
 /* Output to stdout or atomically to a file. */
@@ -327,8 +322,23 @@ static int cmd_sim(dse_ctx *ctx, int argc, char **argv) {
                              "--map-budget expects an integer from 1 to 100000, got '%s'", budget);
     so.map_budget = (int)b;
   }
-  if (pins_path && so.fidelity != DSE_FIDELITY_CYCLE)
-    return cli_usage_error(k_sim_usage, "--mappings needs --fidelity cycle");
+  /* level 2's options do nothing at level 1: say so rather than ignore them */
+  const char *level2_only = pins_path     ? "--mappings"
+                            : budget      ? "--map-budget"
+                            : objective   ? "--objective"
+                            : show_mapping ? "--mapping"
+                                          : NULL;
+  if (level2_only && so.fidelity != DSE_FIDELITY_CYCLE)
+    return cli_usage_error(k_sim_usage,
+                           "%s needs --fidelity cycle: level 1 (analytic) maps no loop nests",
+                           level2_only);
+  if (show_mapping && strcmp(format, "table"))
+    return cli_usage_error(k_sim_usage,
+                           "--mapping prints the loop nests under the table (--format table)%s",
+                           !strcmp(format, "json")
+                               ? "; the JSON result has them anyway, in each layer's \"mapping\""
+                               : "; CSV has no column for them: --format json gives each layer's "
+                                 "\"mapping\"");
   if (wl_args_params(&w, k_sim_usage)) return CLI_BAD;
   dse_arch *arch = NULL;
   dse_workload *wl = NULL;
@@ -351,12 +361,7 @@ static int cmd_sim(dse_ctx *ctx, int argc, char **argv) {
       rpt_result_csv(res, &b);
     } else {
       rpt_result_table(res, &b);
-      if (show_mapping) {
-        if (so.fidelity != DSE_FIDELITY_CYCLE)
-          core_buf_puts(&b, "\n(mappings exist at --fidelity cycle)\n");
-        else
-          rpt_result_mappings(res, &b);
-      }
+      if (show_mapping) rpt_result_mappings(res, &b);
     }
     code = cli_emit(&b, out);
     core_buf_fini(&b);
