@@ -27,7 +27,8 @@ static const char k_mem_usage[] =
     "  --window N          FR-FCFS scheduling window per channel (default 32)\n"
     "  --seed N            random pattern seed (default 1)\n"
     "  --format table|csv|json  output format (default table)\n"
-    "  -o FILE             write to FILE instead of stdout\n";
+    "  -o FILE             write to FILE (atomically, in a directory that\n"
+    "                      exists) instead of stdout\n";
 
 enum { MAX_REQUESTS = 1 << 26 }; /* 4 GiB of 64 B requests: a few seconds */
 static const uint64_t k_max_bytes = 4ull << 30;
@@ -73,6 +74,7 @@ int cli_mem(dse_ctx *ctx, int argc, char **argv) {
   int npos, prc = cli_parse(k_mem_usage, opts, argc, argv, &preset, 1, &npos);
   if (prc) return prc < 0 ? CLI_OK : prc;
   if (!npos) return cli_usage_error(k_mem_usage, "expected a memory PRESET");
+  if (cli_check_out(out_path)) return CLI_BAD;
   dram_char_opts c = {DRAM_PAT_SEQ, 16u << 20, 64, 4096, 1.0, 1};
   uint64_t count = 1, window = 32;
   static const char *const patterns[] = {"seq", "random", "strided", NULL};
@@ -123,7 +125,7 @@ int cli_mem(dse_ctx *ctx, int argc, char **argv) {
   int rc = dram_spec_load(ctx, preset, &s, &doc);
   if (rc) {
     yt_doc_free(doc);
-    return cli_report(ctx, rc);
+    return cli_report(ctx, rc, "PRESET");
   }
   const double cap = s.f[DF_CAPACITY] * (double)count;
   const char *over = NULL, *over_v = NULL;
@@ -143,7 +145,7 @@ int cli_mem(dse_ctx *ctx, int argc, char **argv) {
   dram_result r;
   rc = dram_characterize(&s, &o, &c, &r);
   yt_doc_free(doc);
-  if (rc) return cli_report(ctx, rc);
+  if (rc) return cli_report(ctx, rc, NULL);
 
   const double peak = dram_peak_bw(&s) * (double)count;
   const double bits = (double)r.bytes * 8;

@@ -162,6 +162,34 @@ rejects "unknown option '--byte'; did you mean '--bytes'?" "${M[@]}" --byte 1MiB
 rejects "unexpected argument 'extra'" "${M[@]}" extra
 rejects "expected a memory PRESET" mem -o "$O"
 
+# A name that is no preset or zoo entry is named as the argument it was
+# given for, after the program's name, as every other CLI-level error
+K="known: edge-npu, eyeriss, npu-gddr6, npu-gddr7, npu-hbm2e, npu-hbm2e-dram, npu-hbm3, npu-lpddr5x, tpu-v1"
+Z="known: alexnet, alexnet_conv, bert_base, gpt2, llama2_7b, mobilenet_v2, resnet50, vgg16"
+rejects "ARCH: unknown arch preset 'nope'; $K" sim nope resnet50 -o "$O"
+rejects "WORKLOAD: unknown workload 'nope'; $Z" sim tpu-v1 nope -o "$O"
+rejects "NAME: unknown workload 'nope'; $Z" show workload nope
+rejects "PRESET: unknown memory preset 'hbm3-640'; did you mean 'hbm3-6400'? (known: ddr4-3200, ddr5-4800, ddr5-6400, gddr6-16000, gddr6x-21000, gddr7-28000, gddr7-32000, hbm2-2000, hbm2e-3200, hbm3-6400, hbm3e-9200, lpddr5-6400, lpddr5x-8533)" \
+  mem hbm3-640 -o "$O"
+# -o: a directory, a missing directory, a file as a directory, a place
+# nothing can be written; all found before any work, nothing written
+mkdir -p "$TMP/d"
+for c in "sim tpu-v1 alexnet" "mem hbm3-6400" "import scalesim $SRC/examples/scalesim/small_cnn.csv"; do
+  rejects "-o $TMP/d: is a directory; expected a file name" $c -o "$TMP/d"
+  rejects "-o $TMP/none/x.json: no directory '$TMP/none' (dse creates none)" $c -o "$TMP/none/x.json"
+  expect_no_file "$TMP/none" "-o into a missing directory"
+done
+touch "$TMP/f"
+rejects "-o $TMP/f/x.json: '$TMP/f' is not a directory" sim tpu-v1 alexnet -o "$TMP/f/x.json"
+rejects "-o /proc/self/x.json: cannot create a file in '/proc/self': Operation not permitted" \
+  sim tpu-v1 alexnet -o /proc/self/x.json
+rejects "-o: cannot write '/proc/x.json': No such file or directory" sim tpu-v1 alexnet -o /proc/x.json
+if [ "$(id -u)" != 0 ]; then # root writes anywhere
+  mkdir -p "$TMP/ro"; chmod 555 "$TMP/ro"
+  rejects "-o $TMP/ro/x.json: cannot create a file in '$TMP/ro': Permission denied" \
+    sim tpu-v1 alexnet -o "$TMP/ro/x.json"
+fi
+
 # import, check, list, run
 rejects "expected FILE" import scalesim -o "$O"
 rejects "unexpected argument 'b.csv'" import scalesim a.csv b.csv -o "$O"
