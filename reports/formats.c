@@ -299,8 +299,8 @@ void rpt_result_table(const dse_result *res, core_buf *out) {
                     priced ? "" : " without memory", t->cost_die_usd, t->cost_package_usd,
                     mem_cost, nre, t->usd_per_inf_per_s, t->power_w, stat, clk, t->tops_per_w);
   if (!priced)
-    core_buf_puts(out, "memory cost: not modelled (plain channel; name dram.technology, e.g. "
-                       "'technology: hbm2e-3200, stacks: 2')\n");
+    core_buf_puts(out, "memory cost: not modelled (plain channel; name dram.technology, the "
+                       "preset of its memory from 'dse list memories', to price it)\n");
   if (res->arch->cost_mem) { /* a plain channel priced by its technology */
     const dram_spec *m = res->arch->cost_mem;
     char cap[32];

@@ -71,9 +71,9 @@ static const char k_list_usage[] =
     "usage: dse list [archs|memories|workloads]\n";
 static const char k_check_usage[] =
     "usage: dse check FILE.yaml...\n"
-    "\nValidates arch, workload and memory-preset files; prints FILE:LINE:COL:\n"
-    "error: ... for\n"
-    "each problem and exits 2 if any file is invalid.\n";
+    "\nValidates arch, workload and memory-preset files (and SCALE-Sim .csv and\n"
+    ".cfg files).  Prints FILE: ok: ... for each valid file, and\n"
+    "FILE:LINE:COL: error: ... for each problem; exits 2 if any file is invalid.\n";
 static const char k_import_usage[] =
     "usage: dse import scalesim FILE [-o OUT.yaml]\n"
     "\nConverts a SCALE-Sim v2 topology CSV (convolution or M,N,K format) to a\n"
