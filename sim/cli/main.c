@@ -155,7 +155,9 @@ static int report(dse_ctx *ctx, int err, const char *arg, const wl_args *w, cons
   return err ? CLI_BAD : CLI_OK;
 }
 
-int cli_report(dse_ctx *ctx, int err, const char *arg) { return report(ctx, err, arg, NULL, NULL); }
+int cli_report(dse_ctx *ctx, int err, const char *arg) {
+  return report(ctx, err, arg, NULL, NULL);
+}
 
 int cli_usage_error(const char *usage, const char *fmt, ...) {
   va_list ap;
@@ -364,11 +366,11 @@ static int cmd_sim(dse_ctx *ctx, int argc, char **argv) {
     so.map_budget = (int)b;
   }
   /* level 2's options do nothing at level 1: say so rather than ignore them */
-  const char *level2_only = pins_path     ? "--mappings"
-                            : budget      ? "--map-budget"
-                            : objective   ? "--objective"
+  const char *level2_only = pins_path      ? "--mappings"
+                            : budget       ? "--map-budget"
+                            : objective    ? "--objective"
                             : show_mapping ? "--mapping"
-                                          : NULL;
+                                           : NULL;
   if (level2_only && so.fidelity != DSE_FIDELITY_CYCLE)
     return cli_usage_error(k_sim_usage,
                            "%s needs --fidelity cycle: level 1 (analytic) maps no loop nests",

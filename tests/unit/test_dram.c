@@ -175,7 +175,8 @@ TEST_IMPL(dram_streams) {
   ASSERT_U64_EQ(r.requested_bytes, 4u << 20);
   ASSERT_U64_EQ(r.bytes, 4u << 20);
   ASSERT_U64_EQ(rr.requested_bytes, N * 64);
-  dram_stream small[3] = {{0, 8, 64, 100, 0}, {1u << 20, 0, 0, 1, 0}, {(1u << 20) + 48, 24, 0, 1, 0}};
+  dram_stream small[3] = {
+      {0, 8, 64, 100, 0}, {1u << 20, 0, 0, 1, 0}, {(1u << 20) + 48, 24, 0, 1, 0}};
   dram_result rs = run(&s, small, 3);
   ASSERT_U64_EQ(rs.requested_bytes, 800 + 24);
   ASSERT_U64_EQ(rs.bytes, 100 * 64 + 2 * 64);

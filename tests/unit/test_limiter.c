@@ -360,7 +360,8 @@ TEST_IMPL(limiter_is_largest_term) {
 #undef AT
         }
         const dse_total_result *t = &r->total;
-        if (t->mac_compute_bound_layers != sides[1][0] || t->mac_memory_bound_layers != sides[1][1] ||
+        if (t->mac_compute_bound_layers != sides[1][0] ||
+            t->mac_memory_bound_layers != sides[1][1] ||
             t->vector_compute_bound_layers != sides[0][0] ||
             t->vector_memory_bound_layers != sides[0][1] ||
             t->compute_bound_layers != sides[0][0] + sides[1][0] ||

@@ -91,13 +91,15 @@ TEST_IMPL(units_whole) {
   static const struct {
     const char *s;
     unit_whole why;
-  } bad_[] = {{"0x10", UNIT_WHOLE_SYNTAX}, {"1_000", UNIT_WHOLE_SYNTAX}, {"64 B", UNIT_WHOLE_SYNTAX},
-              {" 5", UNIT_WHOLE_SYNTAX},   {"", UNIT_WHOLE_SYNTAX},      {"nan", UNIT_WHOLE_SYNTAX},
-              {"2.5", UNIT_WHOLE_FRACTION}, {"1e-1", UNIT_WHOLE_FRACTION}, {"-1", UNIT_WHOLE_RANGE},
-              {"18446744073709551616", UNIT_WHOLE_RANGE}, {"1e20", UNIT_WHOLE_RANGE}};
-  for (size_t i = 0; i < DSE_ARRAY_LEN(bad_); i++) {
+  } rejected[] = {{"0x10", UNIT_WHOLE_SYNTAX},     {"1_000", UNIT_WHOLE_SYNTAX},
+                  {"64 B", UNIT_WHOLE_SYNTAX},     {" 5", UNIT_WHOLE_SYNTAX},
+                  {"", UNIT_WHOLE_SYNTAX},         {"nan", UNIT_WHOLE_SYNTAX},
+                  {"2.5", UNIT_WHOLE_FRACTION},    {"1e-1", UNIT_WHOLE_FRACTION},
+                  {"-1", UNIT_WHOLE_RANGE},        {"18446744073709551616", UNIT_WHOLE_RANGE},
+                  {"1e20", UNIT_WHOLE_RANGE}};
+  for (size_t i = 0; i < DSE_ARRAY_LEN(rejected); i++) {
     v = 7;
-    ASSERT_INT_EQ(unit_parse_whole(bad_[i].s, 0, UINT64_MAX, &v), bad_[i].why);
+    ASSERT_INT_EQ(unit_parse_whole(rejected[i].s, 0, UINT64_MAX, &v), rejected[i].why);
     ASSERT_U64_EQ(v, 7); /* untouched */
   }
   ASSERT_INT_EQ(unit_parse_whole("1e3", 1, 999, &v), UNIT_WHOLE_RANGE);
