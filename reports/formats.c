@@ -39,6 +39,8 @@ static void json_arch(rpt_json *j, const dse_arch *a) {
   rpt_json_key(j, "dram_capacity_bytes"); rpt_json_num(j, a->dram_capacity);
   rpt_json_key(j, "dram_energy_j_per_bit"); rpt_json_num(j, a->dram_j_per_bit);
   rpt_json_key(j, "ridge_ops_per_byte"); rpt_json_num(j, dse_arch_ridge_ops_per_byte(a));
+  rpt_json_key(j, "vector_ridge_ops_per_byte");
+  rpt_json_num(j, dse_arch_vector_ridge_ops_per_byte(a));
   rpt_json_key(j, "mac_energy_j"); rpt_json_num(j, a->mac_energy_j);
   rpt_json_key(j, "vector_lanes"); rpt_json_u64(j, a->vector_lanes);
   rpt_json_key(j, "sram_bytes");
@@ -230,11 +232,13 @@ void rpt_result_table(const dse_result *res, core_buf *out) {
   char b1[32], b2[32], b3[32], b4[32], b5[32];
   si(dse_arch_peak_ops_per_s(a), "OPS", b1, sizeof b1);
   si(a->dram_bw, "B/s", b2, sizeof b2);
+  const double ridge = dse_arch_ridge_ops_per_byte(a);
+  const double vridge = dse_arch_vector_ridge_ops_per_byte(a);
   core_buf_printf(out, "arch %s: %llux%llu %s %s @ %g MHz, peak %s, DRAM %s, "
-                       "ridge %.1f ops/B\n",
+                       "ridge %.1f ops/B, vector ridge %.3g ops/B\n",
                   a->name, (unsigned long long)a->rows, (unsigned long long)a->cols,
                   dse_dataflow_name(a->dataflow), dse_precision_name(a->precision),
-                  a->clock_hz / 1e6, b1, b2, dse_arch_ridge_ops_per_byte(a));
+                  a->clock_hz / 1e6, b1, b2, ridge, vridge);
   core_buf_printf(out, "workload %s: batch %llu, %zu layers (%s)\n\n", wl->name,
                   (unsigned long long)wl->batch, wl->nlayers,
                   res->fidelity == DSE_FIDELITY_CYCLE
@@ -248,12 +252,19 @@ void rpt_result_table(const dse_result *res, core_buf *out) {
     si(r->latency_s, "s", b1, sizeof b1);
     core_fmt_bytes((double)r->dram_bytes, b2, sizeof b2);
     si(r->energy_j, "J", b3, sizeof b3);
-    core_buf_printf(out, "%-24.24s %-10s %14llu %12s %12s %10.1f %7.1f%% %-7s %-10s %12s\n",
-                    r->name, dse_layer_type_name(r->type),
-                    (unsigned long long)r->macs, b1, b2, r->intensity_ops_per_byte,
-                    100.0 * r->utilization, dse_bound_name(r->bound),
+    /* no DRAM traffic: the intensity is unbounded (and the layer compute-bound) */
+    if (r->dram_bytes)
+      snprintf(b4, sizeof b4, "%.1f", r->intensity_ops_per_byte);
+    else
+      snprintf(b4, sizeof b4, "-");
+    core_buf_printf(out, "%-24.24s %-10s %14llu %12s %12s %10s %7.1f%% %-7s %-10s %12s\n",
+                    r->name, dse_layer_type_name(r->type), (unsigned long long)r->macs, b1, b2,
+                    b4, 100.0 * r->utilization, dse_bound_name(r->bound),
                     dse_limiter_name(r->limiter), b3);
   }
+  core_buf_puts(out, "(bound: memory when ops/B < ridge, vector layers vector ops/B < vector "
+                     "ridge, else compute; ops/B -: no DRAM traffic; limit: what set the latency, "
+                     "docs/engine.md 4c)\n");
   si(t->latency_s, "s", b1, sizeof b1);
   core_fmt_bytes((double)t->dram_bytes, b2, sizeof b2);
   si(t->energy_j, "J", b3, sizeof b3);
@@ -261,10 +272,11 @@ void rpt_result_table(const dse_result *res, core_buf *out) {
   si(t->throughput_inf_per_s, "inf/s", b5, sizeof b5);
   core_buf_printf(out, "\ntotal: %llu MACs, latency %s, %s, achieved %s "
                        "(utilization %.1f%%), DRAM %s, energy %s (%.3g pJ/MAC); "
-                       "%zu compute-bound, %zu memory-bound layers\n",
+                       "MAC layers %zu compute-bound, %zu memory-bound; "
+                       "vector layers %zu compute-bound, %zu memory-bound\n",
                   (unsigned long long)t->macs, b1, b5, b4, 100.0 * t->utilization,
-                  b2, b3, t->pj_per_mac, t->compute_bound_layers,
-                  t->memory_bound_layers);
+                  b2, b3, t->pj_per_mac, t->mac_compute_bound_layers, t->mac_memory_bound_layers,
+                  t->vector_compute_bound_layers, t->vector_memory_bound_layers);
   char nre[48] = "", stat[32], clk[32], mem_area[64], mem_cost[48];
   si(t->static_power_w, "W", stat, sizeof stat);
   si(t->clock_power_w, "W", clk, sizeof clk);
@@ -287,8 +299,8 @@ void rpt_result_table(const dse_result *res, core_buf *out) {
                     priced ? "" : " without memory", t->cost_die_usd, t->cost_package_usd,
                     mem_cost, nre, t->usd_per_inf_per_s, t->power_w, stat, clk, t->tops_per_w);
   if (!priced)
-    core_buf_puts(out, "memory cost: not modelled (plain channel; name dram.technology, e.g. "
-                       "'technology: hbm2e-3200, stacks: 2')\n");
+    core_buf_puts(out, "memory cost: not modelled (plain channel; name dram.technology, the "
+                       "preset of its memory from 'dse list memories', to price it)\n");
   if (res->arch->cost_mem) { /* a plain channel priced by its technology */
     const dram_spec *m = res->arch->cost_mem;
     char cap[32];

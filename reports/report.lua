@@ -265,7 +265,7 @@ local front_columns = {
   { "energy per batch", "all of it: MACs, PE registers, on-chip network, SRAM, DRAM, vector unit, leakage, clock." },
   { "pJ/MAC", "energy per batch / MACs, everything included." },
   { "DRAM traffic", "bytes read and written per batch." },
-  { "compute/memory-bound layers", "how many layers lie right / left of the ridge, as in the roofline table's *bound*." },
+  { "compute/memory-bound MAC layers", "how many MAC layers (conv, gemm, matmul) lie right / left of the ridge, as in the roofline table's *bound*; vector layers, against their own ridge, are not counted." },
   { "TOPS/W", "ops / energy, in 10^12 per joule." },
   { "die area mm^2", "the die: PE array, buffers, vector unit, DRAM PHYs and controllers, the rest of the logic (docs/cost.md); `-`: no technology node." },
   { "unit cost", "good die + memory + package + NRE share, per unit (docs/cost.md); `-`: no technology node." },
@@ -279,7 +279,7 @@ local function design_row(out, r, keys, nm, best)
     si(t.latency_s, "s"), si(t.throughput_inf_per_s, "inf/s"),
     si(t.achieved_ops_per_s, "OPS"), string.format("%.1f%%", 100 * t.utilization),
     si(t.energy_j, "J"), sig3(t.pj_per_mac), bytes(t.dram_bytes),
-    string.format("%d/%d", t.compute_bound_layers, t.memory_bound_layers),
+    string.format("%d/%d", t.mac_compute_bound_layers, t.mac_memory_bound_layers),
     sig3(t.tops_per_w or 0),
     (t.area_mm2 or 0) > 0 and string.format("%.1f", t.area_mm2) or "-",
     (t.cost_usd or 0) > 0 and string.format(t.memory_cost_modelled == false and

@@ -10,8 +10,10 @@
 
 enum { CLI_OK = 0, CLI_FAIL = 1, CLI_BAD = 2 };
 
-/* Print every diagnostic on ctx to stderr; returns the exit code for err. */
-int cli_report(dse_ctx *ctx, int err);
+/* Print every diagnostic on ctx to stderr; returns the exit code for err.
+ * One with no file is about an argument: "dse: error: ARG: message", arg
+ * naming it as the usage does ("ARCH", "PRESET"; NULL: no name). */
+int cli_report(dse_ctx *ctx, int err, const char *arg);
 int cli_run(dse_ctx *ctx, int argc, char **argv);
 int cli_mem(dse_ctx *ctx, int argc, char **argv);
 
@@ -48,9 +50,16 @@ int cli_parse(const char *usage, const cli_opt *opts, int argc, char **argv,
 int cli_choice(const char *usage, const char *opt, const char *v, const char *const *names,
                int def);
 
-/* A whole number in plain decimal digits from min to max into *out;
- * returns 0, or -1 when v is not one. */
+/* A whole number from min to max into *out, written as a YAML integer
+ * field or a --param value is (unit_parse_whole: 64, 1e3, 1000.0); returns
+ * 0, or -1 when v is not one. */
 int cli_uint(const char *v, uint64_t min, uint64_t max, uint64_t *out);
+
+/* -o PATH (NULL: none) can be written: not a directory, in an existing
+ * directory that takes a new file.  Checked before any work, so a command
+ * that cannot write its output says so at once ("dse: error: -o PATH: ..."),
+ * exit 2.  Returns CLI_OK or CLI_BAD (the error printed). */
+int cli_check_out(const char *path);
 
 struct core_buf;
 /* Output of a buffer to stdout or atomically to out_path. */

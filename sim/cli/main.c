@@ -7,12 +7,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli/cli.h"
 #include "config/arch.h"
 #include "config/scalesim.h"
 #include "config/schema.h"
 #include "config/workload.h"
+#include "core/units.h"
 #include "mem/dram.h"
 #include "reports/report.h"
 
@@ -48,10 +51,12 @@ static const char k_sim_usage[] =
     "  --fidelity cycle|analytic  level 2 (default: mapped loop nests, exact\n"
     "                          accesses, systolic timing) or level 1 (roofline)\n"
     "  --objective latency|energy|edp|dram  what the level-2 mapper minimizes\n"
-    "  --map-budget N          exact mapping evaluations per layer (level 2)\n"
-    "  --mapping               print each layer's mapping as a loop nest\n"
+    "  --map-budget N          exact mapping evaluations per layer\n"
+    "  --mapping               print each layer's loop nest under the table\n"
     "  --mappings FILE.yaml    pinned mappings: layers evaluated exactly as given\n"
-    "  -o FILE                 write to FILE (atomically) instead of stdout\n";
+    "                          (these four are level 2's: --fidelity cycle)\n"
+    "  -o FILE                 write to FILE (atomically, in a directory that\n"
+    "                          exists) instead of stdout\n";
 
 static const char k_show_usage[] =
     "usage: dse show workload NAME [options]\n"
@@ -66,9 +71,9 @@ static const char k_list_usage[] =
     "usage: dse list [archs|memories|workloads]\n";
 static const char k_check_usage[] =
     "usage: dse check FILE.yaml...\n"
-    "\nValidates arch, workload and memory-preset files; prints FILE:LINE:COL:\n"
-    "error: ... for\n"
-    "each problem and exits 2 if any file is invalid.\n";
+    "\nValidates arch, workload and memory-preset files (and SCALE-Sim .csv and\n"
+    ".cfg files).  Prints FILE: ok: ... for each valid file, and\n"
+    "FILE:LINE:COL: error: ... for each problem; exits 2 if any file is invalid.\n";
 static const char k_import_usage[] =
     "usage: dse import scalesim FILE [-o OUT.yaml]\n"
     "\nConverts a SCALE-Sim v2 topology CSV (convolution or M,N,K format) to a\n"
@@ -128,11 +133,15 @@ static int print_param_diag(const dse_diag *d, const wl_args *w, const char *wl)
 
 /* cli_report, with the diagnostics about command-line parameters w (may be
  * NULL) of workload wl shown as their arguments. */
-static int report(dse_ctx *ctx, int err, const wl_args *w, const char *wl) {
+static int report(dse_ctx *ctx, int err, const char *arg, const wl_args *w, const char *wl) {
   size_t n = dse_ctx_ndiags(ctx);
   for (size_t i = 0; i < n; i++) {
     const dse_diag *d = dse_ctx_diag(ctx, i);
     if (print_param_diag(d, w, wl)) continue;
+    if (!d->file[0]) { /* about an argument, not a place in a file */
+      fprintf(stderr, "dse: error: %s%s%s\n", arg ? arg : "", arg ? ": " : "", d->msg);
+      continue;
+    }
     char buf[2048];
     dse_diag_format(d, buf, sizeof buf);
     fprintf(stderr, "%s\n", buf);
@@ -146,7 +155,9 @@ static int report(dse_ctx *ctx, int err, const wl_args *w, const char *wl) {
   return err ? CLI_BAD : CLI_OK;
 }
 
-int cli_report(dse_ctx *ctx, int err) { return report(ctx, err, NULL, NULL); }
+int cli_report(dse_ctx *ctx, int err, const char *arg) {
+  return report(ctx, err, arg, NULL, NULL);
+}
 
 int cli_usage_error(const char *usage, const char *fmt, ...) {
   va_list ap;
@@ -225,13 +236,40 @@ int cli_choice(const char *usage, const char *opt, const char *v, const char *co
 }
 
 int cli_uint(const char *v, uint64_t min, uint64_t max, uint64_t *out) {
-  if (*v < '0' || *v > '9') return -1;
-  char *end;
-  errno = 0;
-  unsigned long long x = strtoull(v, &end, 10);
-  if (*end || errno == ERANGE || x < min || x > max) return -1;
-  *out = x;
-  return 0;
+  return unit_parse_whole(v, min, max, out) == UNIT_WHOLE_OK ? 0 : -1;
+}
+
+int cli_check_out(const char *path) {
+  if (!path) return CLI_OK;
+  struct stat st;
+  if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+    fprintf(stderr, "dse: error: -o %s: is a directory; expected a file name\n", path);
+    return CLI_BAD;
+  }
+  /* the directory the file goes in: it must exist (none is created) and
+   * take a new file (the atomic write renames one into place) */
+  char dir[4096];
+  const char *slash = strrchr(path, '/');
+  if (!slash)
+    snprintf(dir, sizeof dir, ".");
+  else if (slash == path)
+    snprintf(dir, sizeof dir, "/");
+  else
+    snprintf(dir, sizeof dir, "%.*s", (int)(slash - path), path);
+  if (stat(dir, &st) != 0) {
+    fprintf(stderr, "dse: error: -o %s: no directory '%s' (dse creates none)\n", path, dir);
+    return CLI_BAD;
+  }
+  if (!S_ISDIR(st.st_mode)) {
+    fprintf(stderr, "dse: error: -o %s: '%s' is not a directory\n", path, dir);
+    return CLI_BAD;
+  }
+  if (access(dir, W_OK | X_OK) != 0) {
+    fprintf(stderr, "dse: error: -o %s: cannot create a file in '%s': %s\n", path, dir,
+            strerror(errno));
+    return CLI_BAD;
+  }
+  return CLI_OK;
 }
 
 /* Output to stdout or atomically to a file. */
@@ -246,7 +284,7 @@ int cli_emit(const core_buf *b, const char *out_path) {
   }
   char err[512];
   if (rpt_write_atomic(out_path, core_buf_str(b), b->len, err, sizeof err)) {
-    fprintf(stderr, "dse: error: %s\n", err);
+    fprintf(stderr, "dse: error: -o: %s\n", err);
     return CLI_BAD;
   }
   return CLI_OK;
@@ -327,21 +365,44 @@ static int cmd_sim(dse_ctx *ctx, int argc, char **argv) {
                              "--map-budget expects an integer from 1 to 100000, got '%s'", budget);
     so.map_budget = (int)b;
   }
-  if (pins_path && so.fidelity != DSE_FIDELITY_CYCLE)
-    return cli_usage_error(k_sim_usage, "--mappings needs --fidelity cycle");
-  if (wl_args_params(&w, k_sim_usage)) return CLI_BAD;
+  /* level 2's options do nothing at level 1: say so rather than ignore them */
+  const char *level2_only = pins_path      ? "--mappings"
+                            : budget       ? "--map-budget"
+                            : objective    ? "--objective"
+                            : show_mapping ? "--mapping"
+                                           : NULL;
+  if (level2_only && so.fidelity != DSE_FIDELITY_CYCLE)
+    return cli_usage_error(k_sim_usage,
+                           "%s needs --fidelity cycle: level 1 (analytic) maps no loop nests",
+                           level2_only);
+  if (show_mapping && strcmp(format, "table"))
+    return cli_usage_error(k_sim_usage,
+                           "--mapping prints the loop nests under the table (--format table)%s",
+                           !strcmp(format, "json")
+                               ? "; the JSON result has them anyway, in each layer's \"mapping\""
+                               : "; CSV has no column for them: --format json gives each layer's "
+                                 "\"mapping\"");
+  if (wl_args_params(&w, k_sim_usage) || cli_check_out(out)) return CLI_BAD;
   dse_arch *arch = NULL;
   dse_workload *wl = NULL;
   dse_result *res = NULL;
   dse_mappings *pins = NULL;
+  const char *arg = "ARCH"; /* the argument being loaded, for its messages */
   int rc = dse_arch_load(ctx, pos[0], &arch);
   if (!rc && pins_path) {
+    arg = "--mappings";
     rc = dse_mappings_load(ctx, pins_path, &pins);
     so.mappings = pins;
   }
-  if (!rc) rc = wl_args_load(ctx, pos[1], &w, &wl);
-  if (!rc) rc = dse_simulate(ctx, arch, wl, &so, &res);
-  int code = report(ctx, rc, &w, pos[1]);
+  if (!rc) {
+    arg = "WORKLOAD";
+    rc = wl_args_load(ctx, pos[1], &w, &wl);
+  }
+  if (!rc) {
+    arg = NULL;
+    rc = dse_simulate(ctx, arch, wl, &so, &res);
+  }
+  int code = report(ctx, rc, arg, &w, pos[1]);
   if (!rc) {
     core_buf b;
     core_buf_init(&b);
@@ -351,12 +412,7 @@ static int cmd_sim(dse_ctx *ctx, int argc, char **argv) {
       rpt_result_csv(res, &b);
     } else {
       rpt_result_table(res, &b);
-      if (show_mapping) {
-        if (so.fidelity != DSE_FIDELITY_CYCLE)
-          core_buf_puts(&b, "\n(mappings exist at --fidelity cycle)\n");
-        else
-          rpt_result_mappings(res, &b);
-      }
+      if (show_mapping) rpt_result_mappings(res, &b);
     }
     code = cli_emit(&b, out);
     core_buf_fini(&b);
@@ -424,7 +480,7 @@ static int cmd_show(dse_ctx *ctx, int argc, char **argv) {
   if (wl_args_params(&w, k_show_usage)) return CLI_BAD;
   dse_workload *wl = NULL;
   int rc = wl_args_load(ctx, name, &w, &wl);
-  int code = report(ctx, rc, &w, name);
+  int code = report(ctx, rc, "NAME", &w, name);
   if (!rc) {
     core_buf b;
     core_buf_init(&b);
@@ -447,12 +503,16 @@ static int cmd_import(dse_ctx *ctx, int argc, char **argv) {
   if (npos < 1 || strcmp(pos[0], "scalesim")) return cli_usage_error(k_import_usage, "expected 'scalesim'");
   if (npos < 2) return cli_usage_error(k_import_usage, "expected FILE");
   const char *file = pos[1];
-  int topo = ss_is_topology(file), conf = ss_is_config(file);
+  if (cli_check_out(out)) return CLI_BAD;
+  /* a directory or a missing file is that, whatever its name says */
+  int rc = core_check_file(ctx, file);
+  if (rc) return cli_report(ctx, rc, "FILE");
+  const int topo = ss_is_topology(file), conf = ss_is_config(file);
   if (!topo && !conf)
     return cli_usage_error(k_import_usage,
                            "'%s' is neither a SCALE-Sim topology (.csv) nor a config (.cfg)", file);
   yt_doc *doc = NULL;
-  int rc = topo ? ss_topology_doc(ctx, file, &doc) : ss_config_doc(ctx, file, &doc);
+  rc = topo ? ss_topology_doc(ctx, file, &doc) : ss_config_doc(ctx, file, &doc);
   core_buf b;
   core_buf_init(&b);
   char comment[1024];
@@ -484,7 +544,7 @@ static int cmd_import(dse_ctx *ctx, int argc, char **argv) {
                     "InterfaceBandwidth CALC means DRAM never limits (1 PB/s).");
     rc = yt_emit(doc, comment, &b);
   }
-  int code = cli_report(ctx, rc);
+  int code = cli_report(ctx, rc, "FILE");
   if (!rc) code = cli_emit(&b, out);
   core_buf_fini(&b);
   yt_doc_free(doc);
@@ -555,7 +615,7 @@ static int cmd_check(dse_ctx *ctx, int argc, char **argv) {
         dse_arch_free(arch);
       }
     }
-    int code = cli_report(ctx, rc);
+    int code = cli_report(ctx, rc, "FILE");
     if (code == CLI_OK) printf("%s: ok: %s %s\n", argv[i], what, detail);
     if (code > worst) worst = code;
   }

@@ -12,22 +12,24 @@ static const char k_mem_usage[] =
     "usage: dse mem PRESET [options]\n"
     "\n"
     "Simulate a synthetic access pattern on a DRAM technology preset (dse list\n"
-    "memories) with the burst-level model and print achieved bandwidth,\n"
-    "latency, row-buffer hit rate and energy per bit.\n"
+    "memories) with the burst-level model and print the bandwidth achieved for\n"
+    "the bytes asked for (and the bus's, whole bursts), latency, row-buffer hit\n"
+    "rate and energy per bit asked for.\n"
     "\n"
     "options:\n"
     "  --pattern seq|random|strided  access pattern (default seq)\n"
     "  --stride B          strided: bytes between request starts (default 4 KiB,\n"
     "                      at most the memory's capacity)\n"
     "  --size B            bytes per request for random/strided (default 64 B)\n"
-    "  --bytes B           traffic in all (default 16 MiB, at most 4 GiB and\n"
-    "                      2^26 requests)\n"
+    "  --bytes B           traffic in all, in whole requests (default 16 MiB, at\n"
+    "                      most 4 GiB and 2^26 requests)\n"
     "  --read-ratio R      fraction of reads, 0..1 (default 1)\n"
     "  --count N           stacks/devices/DIMMs (default 1)\n"
     "  --window N          FR-FCFS scheduling window per channel (default 32)\n"
     "  --seed N            random pattern seed (default 1)\n"
     "  --format table|csv|json  output format (default table)\n"
-    "  -o FILE             write to FILE instead of stdout\n";
+    "  -o FILE             write to FILE (atomically, in a directory that\n"
+    "                      exists) instead of stdout\n";
 
 enum { MAX_REQUESTS = 1 << 26 }; /* 4 GiB of 64 B requests: a few seconds */
 static const uint64_t k_max_bytes = 4ull << 30;
@@ -53,11 +55,16 @@ static int size_arg(const char *opt, const char *v, uint64_t max, const char *wh
   return 0;
 }
 
+/* One figure of the result.  The table prints a quantity scaled to its
+ * unit (%.6g), a count and a byte count exactly (bytes with a readable
+ * size beside); CSV and JSON give v in SI base units. */
+typedef enum { ROW_QTY, ROW_COUNT, ROW_BYTES } row_kind;
 typedef struct row {
   const char *key;
   double v;
-  const char *unit; /* for the table */
-  double scale;     /* table value = v * scale */
+  row_kind kind;
+  const char *unit; /* ROW_QTY: for the table */
+  double scale;     /* ROW_QTY: table value = v * scale */
 } row;
 
 int cli_mem(dse_ctx *ctx, int argc, char **argv) {
@@ -73,6 +80,7 @@ int cli_mem(dse_ctx *ctx, int argc, char **argv) {
   int npos, prc = cli_parse(k_mem_usage, opts, argc, argv, &preset, 1, &npos);
   if (prc) return prc < 0 ? CLI_OK : prc;
   if (!npos) return cli_usage_error(k_mem_usage, "expected a memory PRESET");
+  if (cli_check_out(out_path)) return CLI_BAD;
   dram_char_opts c = {DRAM_PAT_SEQ, 16u << 20, 64, 4096, 1.0, 1};
   uint64_t count = 1, window = 32;
   static const char *const patterns[] = {"seq", "random", "strided", NULL};
@@ -96,6 +104,10 @@ int cli_mem(dse_ctx *ctx, int argc, char **argv) {
   if (c.pattern != DRAM_PAT_SEQ && c.request > c.bytes)
     return cli_usage_error(k_mem_usage, "--bytes %llu B is less than one request (--size %llu B)",
                            (unsigned long long)c.bytes, (unsigned long long)c.request);
+  if (c.pattern == DRAM_PAT_SEQ && c.bytes < 4096)
+    return cli_usage_error(k_mem_usage,
+                           "--bytes %llu B is less than one request (seq walks 4 KiB requests)",
+                           (unsigned long long)c.bytes);
   if (c.pattern != DRAM_PAT_SEQ && c.bytes / c.request > MAX_REQUESTS) {
     char b[32], r[32];
     unit_format((double)c.bytes, UNIT_BYTES, b, sizeof b);
@@ -123,7 +135,7 @@ int cli_mem(dse_ctx *ctx, int argc, char **argv) {
   int rc = dram_spec_load(ctx, preset, &s, &doc);
   if (rc) {
     yt_doc_free(doc);
-    return cli_report(ctx, rc);
+    return cli_report(ctx, rc, "PRESET");
   }
   const double cap = s.f[DF_CAPACITY] * (double)count;
   const char *over = NULL, *over_v = NULL;
@@ -143,32 +155,41 @@ int cli_mem(dse_ctx *ctx, int argc, char **argv) {
   dram_result r;
   rc = dram_characterize(&s, &o, &c, &r);
   yt_doc_free(doc);
-  if (rc) return cli_report(ctx, rc);
+  if (rc) return cli_report(ctx, rc, NULL);
 
+  /* What was asked for is the measure: bytes, bandwidth and energy per bit
+   * count the requested bytes; the bus moves whole bursts, which requests
+   * smaller than a burst (or straddling two) pay for in full. */
   const double peak = dram_peak_bw(&s) * (double)count;
-  const double bits = (double)r.bytes * 8;
+  const double asked = (double)r.requested_bytes, bits = asked * 8;
+  const double bw = r.time_s > 0 ? asked / r.time_s : 0;
+  const uint64_t req = c.pattern == DRAM_PAT_SEQ ? 4096 : c.request;
   const row rows[] = {
-      {"peak_bandwidth_bytes_per_s", peak, "GB/s", 1e-9},
-      {"achieved_bandwidth_bytes_per_s", r.bandwidth, "GB/s", 1e-9},
-      {"efficiency", peak > 0 ? r.bandwidth / peak : 0, "", 1},
-      {"row_hit_rate", r.row_hit_rate, "", 1},
-      {"idle_read_latency_s", dram_idle_read_latency(&s), "ns", 1e9},
-      {"latency_avg_s", r.lat_avg_s, "ns", 1e9},
-      {"latency_p99_s", r.lat_p99_s, "ns", 1e9},
-      {"latency_max_s", r.lat_max_s, "ns", 1e9},
-      {"energy_pj_per_bit", r.energy_j / bits * 1e12, "pJ/bit", 1},
-      {"activate_pj_per_bit", r.e_act / bits * 1e12, "pJ/bit", 1},
-      {"read_write_pj_per_bit", r.e_rw / bits * 1e12, "pJ/bit", 1},
-      {"io_pj_per_bit", r.e_io / bits * 1e12, "pJ/bit", 1},
-      {"refresh_pj_per_bit", r.e_ref / bits * 1e12, "pJ/bit", 1},
-      {"background_pj_per_bit", r.e_bg / bits * 1e12, "pJ/bit", 1},
-      {"time_s", r.time_s, "us", 1e6},
-      {"bytes", (double)r.bytes, "B", 1},
-      {"reads", (double)r.reads, "", 1},
-      {"writes", (double)r.writes, "", 1},
-      {"activates", (double)r.acts, "", 1},
-      {"precharges", (double)r.pres, "", 1},
-      {"refreshes", (double)r.refs, "", 1},
+      {"peak_bandwidth_bytes_per_s", peak, ROW_QTY, "GB/s", 1e-9},
+      {"achieved_bandwidth_bytes_per_s", bw, ROW_QTY, "GB/s", 1e-9},
+      {"efficiency", peak > 0 ? bw / peak : 0, ROW_QTY, "", 1},
+      {"bus_bandwidth_bytes_per_s", r.bandwidth, ROW_QTY, "GB/s", 1e-9},
+      {"row_hit_rate", r.row_hit_rate, ROW_QTY, "", 1},
+      {"idle_read_latency_s", dram_idle_read_latency(&s), ROW_QTY, "ns", 1e9},
+      {"latency_avg_s", r.lat_avg_s, ROW_QTY, "ns", 1e9},
+      {"latency_p99_s", r.lat_p99_s, ROW_QTY, "ns", 1e9},
+      {"latency_max_s", r.lat_max_s, ROW_QTY, "ns", 1e9},
+      {"energy_pj_per_bit", r.energy_j / bits * 1e12, ROW_QTY, "pJ/bit", 1},
+      {"activate_pj_per_bit", r.e_act / bits * 1e12, ROW_QTY, "pJ/bit", 1},
+      {"read_write_pj_per_bit", r.e_rw / bits * 1e12, ROW_QTY, "pJ/bit", 1},
+      {"io_pj_per_bit", r.e_io / bits * 1e12, ROW_QTY, "pJ/bit", 1},
+      {"refresh_pj_per_bit", r.e_ref / bits * 1e12, ROW_QTY, "pJ/bit", 1},
+      {"background_pj_per_bit", r.e_bg / bits * 1e12, ROW_QTY, "pJ/bit", 1},
+      {"time_s", r.time_s, ROW_QTY, "us", 1e6},
+      {"bytes", asked, ROW_BYTES, NULL, 1},
+      {"bus_bytes", (double)r.bytes, ROW_BYTES, NULL, 1},
+      {"request_bytes", (double)req, ROW_BYTES, NULL, 1},
+      {"burst_bytes", dram_burst_bytes(&s), ROW_BYTES, NULL, 1},
+      {"reads", (double)r.reads, ROW_COUNT, NULL, 1},
+      {"writes", (double)r.writes, ROW_COUNT, NULL, 1},
+      {"activates", (double)r.acts, ROW_COUNT, NULL, 1},
+      {"precharges", (double)r.pres, ROW_COUNT, NULL, 1},
+      {"refreshes", (double)r.refs, ROW_COUNT, NULL, 1},
   };
   const size_t nrows = sizeof rows / sizeof *rows;
   core_buf b;
@@ -177,9 +198,23 @@ int cli_mem(dse_ctx *ctx, int argc, char **argv) {
     core_buf_printf(&b, "%s x %llu %s%s, %s pattern, read ratio %g\n", s.name,
                     (unsigned long long)count, s.unit, count > 1 ? "s" : "", pattern,
                     c.read_ratio);
-    for (size_t i = 0; i < nrows; i++)
-      core_buf_printf(&b, "  %-32s %14.6g %s\n", rows[i].key, rows[i].v * rows[i].scale,
-                      rows[i].unit);
+    for (size_t i = 0; i < nrows; i++) {
+      const row *w = &rows[i];
+      if (w->kind == ROW_QTY) {
+        core_buf_printf(&b, "  %-32s %14.6g %s\n", w->key, w->v * w->scale, w->unit);
+      } else if (w->kind == ROW_COUNT) {
+        core_buf_printf(&b, "  %-32s %14.0f\n", w->key, w->v);
+      } else {
+        char h[32];
+        core_fmt_bytes(w->v, h, sizeof h);
+        core_buf_printf(&b, "  %-32s %14.0f B%s%s%s\n", w->key, w->v, w->v >= 1024 ? " (" : "",
+                        w->v >= 1024 ? h : "", w->v >= 1024 ? ")" : "");
+      }
+    }
+    if (r.bytes > r.requested_bytes)
+      core_buf_printf(&b, "(the bus moved %.3gx the bytes asked for, in whole %.0f B bursts: "
+                          "achieved bandwidth and energy per bit count the bytes asked for)\n",
+                      (double)r.bytes / asked, dram_burst_bytes(&s));
   } else if (!strcmp(format, "csv")) {
     core_buf_puts(&b, "preset,count,pattern,read_ratio");
     for (size_t i = 0; i < nrows; i++) core_buf_printf(&b, ",%s", rows[i].key);

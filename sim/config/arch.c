@@ -702,3 +702,6 @@ double dse_arch_dram_bandwidth(const dse_arch *a) { return a->dram_bw; }
 double dse_arch_ridge_ops_per_byte(const dse_arch *a) {
   return dse_arch_peak_ops_per_s(a) / a->dram_bw;
 }
+double dse_arch_vector_ridge_ops_per_byte(const dse_arch *a) {
+  return (double)a->vector_lanes * a->clock_hz / a->dram_bw;
+}

@@ -2,7 +2,6 @@
 #include "config/schema.h"
 
 #include <errno.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -111,32 +110,30 @@ int cfg_node_uint(cfg *c, const yt_node *n, const char *path, uint64_t min,
     return -1;
   }
   const char *s = n->str;
-  double v;
-  if (unit_parse_number(s, &v)) {
-    char err[256];
-    unit_kind k;
-    double dummy;
-    if (unit_parse(s, ~0u & ~UNIT_BIT(UNIT_NONE), &dummy, &k, err, sizeof err) == 0)
-      cfg_error(c, n, path, "expected a plain integer, got '%s' (%s)", s,
-                unit_kind_desc(k));
-    else
-      cfg_error(c, n, path, "expected an integer, got '%s'", s);
-    return -1;
+  switch (unit_parse_whole(s, min, max, out)) {
+    case UNIT_WHOLE_OK:
+      return 0;
+    case UNIT_WHOLE_SYNTAX: {
+      char err[256];
+      unit_kind k;
+      double dummy;
+      if (unit_parse(s, ~0u & ~UNIT_BIT(UNIT_NONE), &dummy, &k, err, sizeof err) == 0)
+        cfg_error(c, n, path, "expected a plain integer, got '%s' (%s)", s, unit_kind_desc(k));
+      else
+        cfg_error(c, n, path, "expected an integer, got '%s'", s);
+      return -1;
+    }
+    case UNIT_WHOLE_FRACTION:
+      cfg_error(c, n, path, "must be an integer (got %s)", s);
+      return -1;
+    default:
+      if (max >= UINT64_MAX / 2)
+        cfg_error(c, n, path, "must be >= %llu (got %s)", (unsigned long long)min, s);
+      else
+        cfg_error(c, n, path, "must be between %llu and %llu (got %s)",
+                  (unsigned long long)min, (unsigned long long)max, s);
+      return -1;
   }
-  if (v != floor(v)) {
-    cfg_error(c, n, path, "must be an integer (got %s)", s);
-    return -1;
-  }
-  if (v < (double)min || v > (double)max) {
-    if (max >= UINT64_MAX / 2)
-      cfg_error(c, n, path, "must be >= %llu (got %s)", (unsigned long long)min, s);
-    else
-      cfg_error(c, n, path, "must be between %llu and %llu (got %s)",
-                (unsigned long long)min, (unsigned long long)max, s);
-    return -1;
-  }
-  *out = (uint64_t)v;
-  return 0;
 }
 
 int cfg_uint(cfg *c, const yt_node *map, const char *path, const char *key,

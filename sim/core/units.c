@@ -4,6 +4,7 @@
 #include "core/units.h"
 
 #include <ctype.h>
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -100,6 +101,26 @@ int unit_parse_number(const char *s, double *value) {
   if (!isfinite(v)) return -1;
   *value = v;
   return 0;
+}
+
+unit_whole unit_parse_whole(const char *s, uint64_t min, uint64_t max, uint64_t *out) {
+  double v;
+  if (unit_parse_number(s, &v)) return UNIT_WHOLE_SYNTAX;
+  const char *p = s + (*s == '+');
+  uint64_t x;
+  if (p[strspn(p, "0123456789")] == '\0') { /* plain digits: exact, also above 2^53 */
+    errno = 0;
+    const unsigned long long u = strtoull(p, NULL, 10);
+    if (errno == ERANGE) return UNIT_WHOLE_RANGE;
+    x = u;
+  } else {
+    if (v != floor(v)) return UNIT_WHOLE_FRACTION;
+    if (v < 0 || v >= 0x1p64) return UNIT_WHOLE_RANGE; /* -0 is 0 */
+    x = (uint64_t)v;
+  }
+  if (x < min || x > max) return UNIT_WHOLE_RANGE;
+  *out = x;
+  return UNIT_WHOLE_OK;
 }
 
 /* Split "pJ/bit" into a kind and scale.  Returns 0 when known. */

@@ -4,6 +4,7 @@
 #define DSE_UNITS_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "core/core.h"
 
@@ -40,6 +41,20 @@ DSE_INTERNAL int unit_parse(const char *text, unsigned accept, double *value,
 /* Strict decimal number: [+-]digits[.digits][e[+-]digits]; consumes the
  * whole string.  Returns 0 on success. */
 DSE_INTERNAL int unit_parse_number(const char *text, double *value);
+
+/* A whole number, the one integer syntax of dse (YAML integer fields, the
+ * command line's integer options, --param values): unit_parse_number's
+ * ("64", "+64", "1e3", "1000.0"; not "0x40", "1_000", "64 B"), exact for
+ * plain digits, whole in value, from min to max.  Returns 0 with *out set,
+ * or the first thing wrong. */
+typedef enum {
+  UNIT_WHOLE_OK,
+  UNIT_WHOLE_SYNTAX,   /* not a number */
+  UNIT_WHOLE_FRACTION, /* a number, not whole */
+  UNIT_WHOLE_RANGE     /* whole, outside [min, max] */
+} unit_whole;
+DSE_INTERNAL unit_whole unit_parse_whole(const char *text, uint64_t min, uint64_t max,
+                                         uint64_t *out);
 
 
 

@@ -286,8 +286,7 @@ void eng_classify(const dse_arch *a, dse_layer_result *r) {
   const int mac = r->macs > 0;
   /* the ridge of the layer's roof: its peak rate over the peak DRAM
    * bandwidth (the vector unit's for a vector layer) */
-  const double ridge = mac ? dse_arch_ridge_ops_per_byte(a)
-                           : (double)a->vector_lanes * a->clock_hz / a->dram_bw;
+  const double ridge = mac ? dse_arch_ridge_ops_per_byte(a) : dse_arch_vector_ridge_ops_per_byte(a);
   r->bound = r->dram_bytes && r->intensity_ops_per_byte < ridge ? DSE_BOUND_MEMORY
                                                                  : DSE_BOUND_COMPUTE;
   /* the resource with the largest demand; a tie goes to the earlier one */

@@ -486,10 +486,16 @@ int dse_simulate(dse_ctx *ctx, const dse_arch *arch, const dse_workload *wl,
     t->sram_energy_j += r->sram_energy_j;
     t->dram_energy_j += r->dram_energy_j;
     t->register_energy_j += r->register_energy_j;
-    if (r->bound == DSE_BOUND_COMPUTE)
-      t->compute_bound_layers++;
-    else
-      t->memory_bound_layers++;
+    const int compute = r->bound == DSE_BOUND_COMPUTE;
+    t->compute_bound_layers += compute;
+    t->memory_bound_layers += !compute;
+    if (r->macs > 0) { /* eng_classify's split: the array's ridge or the vector unit's */
+      t->mac_compute_bound_layers += compute;
+      t->mac_memory_bound_layers += !compute;
+    } else {
+      t->vector_compute_bound_layers += compute;
+      t->vector_memory_bound_layers += !compute;
+    }
   }
   free(cache.e);
   dram_memo_free(&dmemo);

@@ -582,6 +582,8 @@ static int l_arch_index(lua_State *L) {
     lua_pushnumber(L, a->dram_capacity);
   } else if (!strcmp(k, "ridge_ops_per_byte")) {
     lua_pushnumber(L, dse_arch_ridge_ops_per_byte(a));
+  } else if (!strcmp(k, "vector_ridge_ops_per_byte")) {
+    lua_pushnumber(L, dse_arch_vector_ridge_ops_per_byte(a));
   } else if (!strcmp(k, "sram_bytes")) {
     double s = 0;
     for (size_t i = 0; i < a->nbuf; i++) s += a->buf[i].size_bytes;
@@ -784,6 +786,8 @@ static void push_arch_table(lua_State *L, const dse_arch *a) {
   lua_pushnumber(L, a->dram_bw); lua_setfield(L, -2, "dram_bandwidth_bytes_per_s");
   lua_pushnumber(L, a->dram_capacity); lua_setfield(L, -2, "dram_capacity_bytes");
   lua_pushnumber(L, dse_arch_ridge_ops_per_byte(a)); lua_setfield(L, -2, "ridge_ops_per_byte");
+  lua_pushnumber(L, dse_arch_vector_ridge_ops_per_byte(a));
+  lua_setfield(L, -2, "vector_ridge_ops_per_byte");
   lua_pushstring(L, a->dram_type ? a->dram_type : ""); lua_setfield(L, -2, "dram_type");
   double s = 0;
   for (size_t i = 0; i < a->nbuf; i++) s += a->buf[i].size_bytes;

@@ -108,9 +108,12 @@ typedef struct dram_result {
   uint64_t bursts, reads, writes;      /* column commands */
   uint64_t acts, pres, refs;           /* row and refresh commands */
   uint64_t row_hits, row_misses, row_conflicts;
-  uint64_t bytes;                      /* data moved */
+  uint64_t bytes;                      /* data moved: whole bursts */
+  uint64_t requested_bytes;            /* asked for by the streams (<= bytes:
+                                          a run that covers part of a burst
+                                          moves all of it) */
   double time_s;                       /* first arrival to last data */
-  double bandwidth;                    /* bytes / time_s */
+  double bandwidth;                    /* bytes / time_s (bus bandwidth) */
   double lat_avg_s, lat_p99_s, lat_max_s; /* queue entry to last data beat */
   double row_hit_rate;
   /* energy (J): activate+precharge, core read/write, I/O, refresh,

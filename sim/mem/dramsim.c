@@ -366,9 +366,10 @@ int dram_simulate(const dram_spec *s, const dram_opts *o, const dram_stream *st,
         if (d.radix[k] == 1ull << b) d.shift[k] = b;
   }
 
-  uint64_t total = 0;
+  uint64_t total = 0, asked = 0;
   for (size_t i = 0; i < n; i++) {
     if (!st[i].run_bytes || !st[i].runs) continue;
+    asked += st[i].run_bytes * st[i].runs;
     uint64_t first = st[i].addr / burst;
     uint64_t last = (st[i].addr + st[i].run_bytes - 1) / burst;
     /* runs may start at different alignments: bound by one extra burst */
@@ -465,6 +466,7 @@ int dram_simulate(const dram_spec *s, const dram_opts *o, const dram_stream *st,
   out->row_misses = a.misses;
   out->row_conflicts = a.conflicts;
   out->bytes = m * burst;
+  out->requested_bytes = asked;
   out->time_s = a.end * tck;
   out->bandwidth = out->time_s > 0 ? (double)out->bytes / out->time_s : 0;
   out->row_hit_rate = m ? (double)a.hits / (double)m : 0;

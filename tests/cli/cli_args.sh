@@ -53,14 +53,49 @@ many=()
 for i in $(seq 33); do many+=(--param "k$i=1"); done
 rejects "--param given more than 32 times" "${G[@]}" "${many[@]}"
 # the other sim options
-for v in 0 -5 100001 abc " 5" 1e3; do
+for v in 0 -5 100001 abc " 5" 2.5 0x10 1_000 1e6 "5 B"; do
   rejects "--map-budget expects an integer from 1 to 100000, got '$v'" "${S[@]}" --map-budget "$v"
 done
+# one integer syntax everywhere, YAML's (unit_parse_whole): 1e3 and 2.0 are
+# whole numbers for --batch, --param, --map-budget and dse mem's options alike
+for v in 1e3 1000.0 +1000; do
+  run "$DSE" sim tpu-v1 alexnet --fidelity cycle --map-budget "$v" --format csv
+  expect_code 0 "--map-budget $v"
+done
+run "$DSE" sim tpu-v1 alexnet --map-budget 1000 --format csv; want="$OUT"
+run "$DSE" sim tpu-v1 alexnet --map-budget 1e3 --format csv
+[ "$OUT" = "$want" ] && ok || bad "--map-budget 1e3 differs from 1000"
+run "$DSE" sim tpu-v1 alexnet --batch 2 --format csv --fidelity analytic; want="$OUT"
+for b in "--batch 2.0" "--batch 2e0" "--param batch=2.0"; do
+  run "$DSE" sim tpu-v1 alexnet $b --format csv --fidelity analytic
+  [ "$OUT" = "$want" ] && ok || bad "$b differs from --batch 2"
+done
+rejects "--count expects an integer from 1 to 4096, got '2.5'" mem hbm3-6400 --count 2.5
+rejects "--count expects an integer from 1 to 4096, got '1e4'" mem hbm3-6400 --count 1e4
+run "$DSE" mem hbm3-6400 --count 1e1 --format csv; expect_code 0 "mem --count 1e1"
+expect_out "hbm3-6400,10,seq," "mem --count 1e1 is 10"
+run "$DSE" mem hbm3-6400 --pattern random --seed 18446744073709551615 --bytes 64KiB --format csv
+expect_code 0 "mem --seed 2^64-1 (exact)"
+rejects "--seed expects an integer from 0 to 18446744073709551615, got '18446744073709551616'" \
+  mem hbm3-6400 --pattern random --seed 18446744073709551616
+# level 2's options at level 1 are an error, not ignored; --mapping has a
+# place only in the table
+for o in "--map-budget 5" "--objective energy" "--mapping"; do
+  rejects "${o%% *} needs --fidelity cycle: level 1 (analytic) maps no loop nests" \
+    "${S[@]}" --fidelity analytic $o
+done
+rejects "--map-budget needs --fidelity cycle: level 1 (analytic) maps no loop nests" \
+  "${S[@]}" --fidelity analytic --map-budget 5 --objective energy
+rejects "--mapping prints the loop nests under the table (--format table); CSV has no column for them: --format json gives each layer's \"mapping\"" \
+  "${S[@]}" --mapping --format csv
+rejects "--mapping prints the loop nests under the table (--format table); the JSON result has them anyway, in each layer's \"mapping\"" \
+  "${S[@]}" --mapping --format json
 rejects "unknown --format 'xml'; expected table, csv or json" "${S[@]}" --format xml
 rejects "--format given twice ('csv', then 'json')" "${S[@]}" --format csv --format json
 rejects "unknown --fidelity 'cycles'; expected analytic or cycle" "${S[@]}" --fidelity cycles
 rejects "unknown --objective 'speed'; expected latency, energy, edp or dram" "${S[@]}" --objective speed
-rejects "--mappings needs --fidelity cycle" "${S[@]}" --mappings m.yaml --fidelity analytic
+rejects "--mappings needs --fidelity cycle: level 1 (analytic) maps no loop nests" \
+  "${S[@]}" --mappings m.yaml --fidelity analytic
 rejects "--mappings needs a value, got ''" "${S[@]}" --mappings ""
 rejects "-o needs a value, got ''" sim tpu-v1 resnet50 -o ""
 rejects "-o given twice ('$O', then '$TMP/b.json')" "${S[@]}" -o "$TMP/b.json"
@@ -110,7 +145,7 @@ rejects "--bytes 1 GiB in --size 1 B requests is 1073741824 requests, over the l
 for v in 1.5 -0.1 abc " 0.5" nan; do
   rejects "--read-ratio expects a number from 0 to 1, got '$v'" "${M[@]}" --read-ratio "$v"
 done
-for v in 0 4097 abc -1 +1 1e3; do
+for v in 0 4097 abc -1 2.5 1e4 0x10; do
   rejects "--count expects an integer from 1 to 4096, got '$v'" "${M[@]}" --count "$v"
 done
 for v in 0 257; do
@@ -127,6 +162,34 @@ rejects "unknown option '--byte'; did you mean '--bytes'?" "${M[@]}" --byte 1MiB
 rejects "unexpected argument 'extra'" "${M[@]}" extra
 rejects "expected a memory PRESET" mem -o "$O"
 
+# A name that is no preset or zoo entry is named as the argument it was
+# given for, after the program's name, as every other CLI-level error
+K="known: edge-npu, eyeriss, npu-gddr6, npu-gddr7, npu-hbm2e, npu-hbm2e-dram, npu-hbm3, npu-lpddr5x, tpu-v1"
+Z="known: alexnet, alexnet_conv, bert_base, gpt2, llama2_7b, mobilenet_v2, resnet50, vgg16"
+rejects "ARCH: unknown arch preset 'nope'; $K" sim nope resnet50 -o "$O"
+rejects "WORKLOAD: unknown workload 'nope'; $Z" sim tpu-v1 nope -o "$O"
+rejects "NAME: unknown workload 'nope'; $Z" show workload nope
+rejects "PRESET: unknown memory preset 'hbm3-640'; did you mean 'hbm3-6400'? (known: ddr4-3200, ddr5-4800, ddr5-6400, gddr6-16000, gddr6x-21000, gddr7-28000, gddr7-32000, hbm2-2000, hbm2e-3200, hbm3-6400, hbm3e-9200, lpddr5-6400, lpddr5x-8533)" \
+  mem hbm3-640 -o "$O"
+# -o: a directory, a missing directory, a file as a directory, a place
+# nothing can be written; all found before any work, nothing written
+mkdir -p "$TMP/d"
+for c in "sim tpu-v1 alexnet" "mem hbm3-6400" "import scalesim $SRC/examples/scalesim/small_cnn.csv"; do
+  rejects "-o $TMP/d: is a directory; expected a file name" $c -o "$TMP/d"
+  rejects "-o $TMP/none/x.json: no directory '$TMP/none' (dse creates none)" $c -o "$TMP/none/x.json"
+  expect_no_file "$TMP/none" "-o into a missing directory"
+done
+touch "$TMP/f"
+rejects "-o $TMP/f/x.json: '$TMP/f' is not a directory" sim tpu-v1 alexnet -o "$TMP/f/x.json"
+rejects "-o /proc/self/x.json: cannot create a file in '/proc/self': Operation not permitted" \
+  sim tpu-v1 alexnet -o /proc/self/x.json
+rejects "-o: cannot write '/proc/x.json': No such file or directory" sim tpu-v1 alexnet -o /proc/x.json
+if [ "$(id -u)" != 0 ]; then # root writes anywhere
+  mkdir -p "$TMP/ro"; chmod 555 "$TMP/ro"
+  rejects "-o $TMP/ro/x.json: cannot create a file in '$TMP/ro': Permission denied" \
+    sim tpu-v1 alexnet -o "$TMP/ro/x.json"
+fi
+
 # import, check, list, run
 rejects "expected FILE" import scalesim -o "$O"
 rejects "unexpected argument 'b.csv'" import scalesim a.csv b.csv -o "$O"
@@ -141,7 +204,7 @@ rejects "unknown option '--bogus'" run --bogus
 rejects "expected SCRIPT.lua, got ''" run ""
 
 # A flag given twice is harmless.
-run "$DSE" sim tpu-v1 alexnet --fidelity analytic --mapping --mapping; expect_code 0 "--mapping twice"
+run "$DSE" sim tpu-v1 alexnet --mapping --mapping; expect_code 0 "--mapping twice"
 
 # A parameter set from Lua is located at the script, not in the zoo file.
 printf 'local dse = require "dse"\nlocal w = dse.workload("gpt2", {phse = "decode"})\n' > "$TMP/p.lua"

@@ -20,6 +20,10 @@ run "$DSE" sim tpu-v1 alexnet --fidelity analytic; expect_code 0 "tpu-v1"
 expect_out "memory cost: not modelled (plain channel; name dram.technology" "not modelled line"
 expect_out "without memory (die \$" "unit cost without memory"
 case "$OUT" in *"memory \$0"*) bad "tpu-v1 prints memory \$0" ;; *) ok ;; esac
+# the hint names no technology: TPU v1's DDR3 is none of the presets, and
+# HBM2E (the old example) would be a wrong one
+case "$OUT" in *hbm*) bad "tpu-v1's hint suggests HBM: $OUT" ;; *) ok ;; esac
+expect_out "memory cost: not modelled (plain channel; name dram.technology, the preset of its memory from 'dse list memories', to price it)" "hint"
 run "$DSE" sim tpu-v1 alexnet --fidelity analytic --format json
 expect_out '"memory_cost_modelled": false' "json flag false"
 expect_out '"memory_cost_usd": 0' "json keeps memory_cost_usd"

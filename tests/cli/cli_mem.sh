@@ -28,6 +28,40 @@ run "$DSE" mem lpddr5-6400 --pattern random --seed 7 --format csv; a="$OUT"
 run "$DSE" mem lpddr5-6400 --pattern random --seed 7 --format csv
 [ "$a" = "$OUT" ] && ok || bad "random not deterministic"
 
+# requests smaller than a burst: the figures count the bytes asked for
+# (16 MiB of 1 B reads), the bus ones whole 32 B HBM3 bursts (32x as many)
+run "$DSE" mem hbm3-6400 --pattern random --size 1 --format json; expect_code 0 "1 B requests"
+expect_out '"bytes": 16777216, "bus_bytes": 536870912, "request_bytes": 1, "burst_bytes": 32, "reads": 16777216,' "asked vs bus bytes"
+echo "$OUT" | python3 -c '
+import json, sys
+r = json.load(sys.stdin)
+t = r["time_s"]
+assert abs(r["achieved_bandwidth_bytes_per_s"] - 16777216 / t) < 1e-9 * r["achieved_bandwidth_bytes_per_s"]
+assert abs(r["bus_bandwidth_bytes_per_s"] - 536870912 / t) < 1e-9 * r["bus_bandwidth_bytes_per_s"]
+assert abs(r["efficiency"] - r["achieved_bandwidth_bytes_per_s"] / r["peak_bandwidth_bytes_per_s"]) < 1e-12
+assert 3e9 < r["achieved_bandwidth_bytes_per_s"] < 4e9, r["achieved_bandwidth_bytes_per_s"]
+assert 100e9 < r["bus_bandwidth_bytes_per_s"] < 120e9, r["bus_bandwidth_bytes_per_s"]
+' && ok || bad "1 B requests: bandwidths"
+run "$DSE" mem hbm3-6400 --pattern random --size 1
+expect_out "
+  bytes                                  16777216 B (16 MiB)
+  bus_bytes                             536870912 B (512 MiB)
+  request_bytes                                 1 B
+  burst_bytes                                  32 B
+  reads                                  16777216
+" "exact byte and command counts in the table"
+expect_out "(the bus moved 32x the bytes asked for, in whole 32 B bursts: achieved bandwidth and energy per bit count the bytes asked for)" "table says which is shown"
+case "$OUT" in *e+*) bad "a count in e-notation: $OUT" ;; *) ok ;; esac
+# whole bursts: asked = bus
+run "$DSE" mem hbm3-6400 --pattern random --format json
+expect_out '"bytes": 16777216, "bus_bytes": 16777216, "request_bytes": 64,' "64 B requests fill bursts"
+case "$OUT" in *'"bus_bandwidth_bytes_per_s"'*) ok ;; *) bad "no bus bandwidth" ;; esac
+run "$DSE" mem hbm3-6400 --pattern random; case "$OUT" in *"the bus moved"*) bad "note without cause" ;; *) ok ;; esac
+# seq walks whole 4 KiB requests: --bytes rounds down to them, and less than one is an error
+run "$DSE" mem hbm3-6400 --bytes 5000 --format json; expect_out '"bytes": 4096, "bus_bytes": 4096, "request_bytes": 4096,' "seq rounds down"
+run "$DSE" mem hbm3-6400 --bytes 100; expect_code 2 "seq less than one request"
+expect_err "dse: error: --bytes 100 B is less than one request (seq walks 4 KiB requests)" "seq less than one request"
+
 # bad input: exit 2, clear message, nothing written
 run "$DSE" mem hbm9; expect_code 2 "unknown preset"
 expect_err "unknown memory preset 'hbm9'" "unknown preset message"

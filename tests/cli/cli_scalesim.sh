@@ -53,6 +53,16 @@ bad_key.cfg 6:1: error: unknown key 'ArrayWidht' in [architecture_presets]; did 
 bad_dataflow.cfg 14:12: error: Dataflow: unknown value 'xs'; expected ws, os or is
 LIST
 run "$DSE" import scalesim "$SRC/arch/tpu-v1.yaml"; expect_code 2 "import yaml"
+expect_err "dse: error: '$SRC/arch/tpu-v1.yaml' is neither a SCALE-Sim topology (.csv) nor a config (.cfg)" "import yaml message"
+# a directory or a missing file is that, whatever its name ends in
+mkdir -p "$TMP/topo.csv"
+for d in "$TMP" "$TMP/topo.csv"; do
+  run "$DSE" import scalesim "$d" -o "$TMP/x.yaml"; expect_code 2 "import a directory"
+  [ "$ERR" = "$d: error: is a directory, not a file" ] && ok || bad "import $d: $ERR"
+  expect_no_file "$TMP/x.yaml" "import a directory"
+done
+run "$DSE" import scalesim "$TMP/none"; expect_code 2 "import a missing file"
+[ "$ERR" = "$TMP/none: error: no such file" ] && ok || bad "import a missing file: $ERR"
 run "$DSE" import timeloop x.yaml; expect_code 2 "import timeloop"
 
 # The peer tool's own files, when shared/ is beside the checkout.

@@ -27,7 +27,8 @@
 --   writes (out/, -o FILE) land in the scratch directory, which lives for
 --   one Markdown file: later commands of the same file see them.
 --   (A file written into a linked directory, examples/x say, would land in
---   the repository: write at the top level or under out/.)  Each command
+--   the repository; one written at the top level would be untracked in a
+--   clone, and is an error: write under out/.)  Each command
 --   is its own bash process (shell variables and cd do not carry over),
 --   with DSE_DATA_DIR set to the root, LC_ALL=C, stdin /dev/null and a
 --   limit of 300 s.
@@ -647,6 +648,14 @@ local function check_markdown(md)
         end
       end
     end
+  end
+  -- what the commands left at the top level, where a reader following the
+  -- page in a clone would find it untracked: only out/ is ignored by git
+  local stray = capture("cd " .. shell_quote(sandbox) .. " && find . -mindepth 1 -maxdepth 1 "
+    .. "! -type l ! -name build ! -name .doctest ! -name out | sed 's|^\\./||' | sort")
+  for name in stray:gmatch("[^\n]+") do
+    fail(1, string.format("the commands wrote '%s' at the top of the checkout, where git shows "
+      .. "it untracked: write under out/", name))
   end
   os.execute("rm -rf " .. shell_quote(sandbox))
   table.sort(reports, function(x, y) return x.line < y.line or (x.line == y.line and x.seq < y.seq) end)

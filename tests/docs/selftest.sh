@@ -19,7 +19,7 @@ stale.md:16: `seq 1 20 | sed 's/^/n/'`: lines from 'n10 stale' (2 lines) not fou
 stale.md:26: `printf 'head\nx\ny\ntotal 1\nsilicon 2\nmemory 3\n'`: output line 5: expected 'total 0', got 'silicon 2'
 stale.md:32: `echo "total: 10 MACs, latency 2 ms, energy 3 mJ"; echo "kept   "`: output line 1: expected 'total: 10 MACs, latency 9 ...', got 'total: 10 MACs, latency 2 ms, energy 3 mJ'
 stale.md:40: `echo "done in 1.25 s"; echo "rows 5"`: output line 2: expected 'rows 4', got 'rows 5'
-stale.md:53: `build/dse --version | cut -d' ' -f1; ls written.txt`: output line 2: unexpected 'written.txt' (1 lines shown, 2 printed)
+stale.md:53: `build/dse --version | cut -d' ' -f1; ls out/written.txt`: output line 2: unexpected 'out/written.txt' (1 lines shown, 2 printed)
 stale.md:59: block differs from data.txt at its line 1: 'old', the file has 'new'
 stale.md:66: Lua block: output line 1: expected 'function	3', got 'function	2'
 doctest: 8 commands, 1 file blocks, 1 Lua blocks in 1 Markdown files: 8 failed
@@ -41,12 +41,13 @@ cmp -s "$F/updated.md" "$R/stale.md" && ok || bad "a second --update changed the
 run doctest errors.md; expect_code 1 "errors"
 want=$(cat <<'OUT'
 errors.md:1: doctest directive not followed by a code block
+errors.md:1: the commands wrote 'stray.txt' at the top of the checkout, where git shows it untracked: write under out/
 errors.md:4: unknown doctest directive 'frobnicate' (exit N, vary PATTERN, file PATH, lua, skip)
 errors.md:7: malformed doctest directive: write <!-- doctest: WORD [ARG] -->
 errors.md:9: a command in a code block that is not run: write it as a session line '$ build/dse ...' or mark the block <!-- doctest: skip -->
 errors.md:14: `exit 1` exited 1, expected 0
 errors.md:19: `printf 'a\nb\n'`: output line 2: expected 'c', got 'b'
-doctest: 2 commands, 0 file blocks, 0 Lua blocks in 1 Markdown files: 6 failed
+doctest: 3 commands, 0 file blocks, 0 Lua blocks in 1 Markdown files: 7 failed
 OUT
 )
 [ "$OUT" = "$want" ] && ok || bad "errors report:"$'\n'"$OUT"

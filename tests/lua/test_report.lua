@@ -3,7 +3,8 @@
 -- is read as a reader would: its printed intensity against the printed
 -- ridge gives its side, which must be the one it names; the compute side
 -- has the peak as its roofline; no layer is above its roof; every limiter
--- is explained in the legend under the table.
+-- is explained in the legend under the table; the front's bound counts
+-- are those of the MAC layers.
 package.path = "./?.lua;" .. package.path
 local H = require "harness"
 local dse = require "dse"
@@ -108,6 +109,21 @@ for _, fid in ipairs { "analytic", "cycle" } do
         end
       end
       H.eq(i, #macs, where .. ": one row per MAC layer")
+      -- the front's bound counts are of MAC layers (vector layers have their
+      -- own ridge): compute/memory, as the rows above and r.total say
+      local head, first = body:match("\n(| arch |[^\n]*)\n[^\n]*\n(|[^\n]*)\n")
+      local col
+      for k, c in ipairs(cells(head or "")) do
+        if c == "compute/memory-bound MAC layers" then col = k end
+      end
+      H.check(col ~= nil, where .. ": front has a compute/memory-bound MAC layers column")
+      local nc, nm = 0, 0
+      for _, l in ipairs(macs) do
+        if l.bound == "memory" then nm = nm + 1 else nc = nc + 1 end
+      end
+      H.eq(col and cells(first or "")[col], nc .. "/" .. nm, where .. ": bound counts of MAC layers")
+      H.eq(r.total.mac_compute_bound_layers + r.total.vector_compute_bound_layers,
+        r.total.compute_bound_layers, where .. ": compute-bound split")
     end
   end
 end

@@ -169,6 +169,21 @@ TEST_IMPL(dram_streams) {
   ASSERT_NEAR(r.e_io, (double)r.bytes * 8 * 0.5e-12, 1e-12);
   ASSERT_NEAR(r.e_act, (double)r.acts * 1e-9, 1e-12);
   ASSERT_NEAR(r.e_bg, 0.1 * r.time_s, 1e-12);
+  /* bytes asked for and bytes moved: 64 B bursts.  Whole aligned bursts
+   * agree; 8 B from each of 100 bursts, 24 B at 48 straddling two (and an
+   * empty run, nothing), and two 100 B runs 1000 B apart do not */
+  ASSERT_U64_EQ(r.requested_bytes, 4u << 20);
+  ASSERT_U64_EQ(r.bytes, 4u << 20);
+  ASSERT_U64_EQ(rr.requested_bytes, N * 64);
+  dram_stream small[3] = {
+      {0, 8, 64, 100, 0}, {1u << 20, 0, 0, 1, 0}, {(1u << 20) + 48, 24, 0, 1, 0}};
+  dram_result rs = run(&s, small, 3);
+  ASSERT_U64_EQ(rs.requested_bytes, 800 + 24);
+  ASSERT_U64_EQ(rs.bytes, 100 * 64 + 2 * 64);
+  dram_stream gap = {2u << 20, 100, 1000, 2, 1};
+  rs = run(&s, &gap, 1);
+  ASSERT_U64_EQ(rs.requested_bytes, 200);
+  ASSERT_U64_EQ(rs.bytes, 5 * 64); /* [0, 100) in bursts 0-1, [1000, 1100) in 15-17 */
   /* determinism */
   dram_result rr2 = run(&s, rnd, N);
   ASSERT(memcmp(&rr, &rr2, sizeof rr) == 0);

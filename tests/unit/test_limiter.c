@@ -207,6 +207,16 @@ TEST_IMPL(limiter_kinds_by_hand) {
     dse_result *r = t_sim(ctx, a, llama, DSE_FIDELITY_CYCLE);
     for (size_t i = 0; i < r->nlayers; i++)
       if (r->layers[i].macs) ASSERT_LIMIT(&r->layers[i], "array-load");
+    /* 32 blocks x 7 GEMMs and matmuls + lm_head, all left of the ridge;
+     * the 225 layernorms, softmaxes and adds right of the vector unit's
+     * (1.0 against 12.0 ops/B; 0.5 to 2.0 against 0.0469 on npu-hbm3):
+     * the all-layer counts alone read "225 and 225" */
+    ASSERT_U64_EQ(r->total.mac_compute_bound_layers, 0);
+    ASSERT_U64_EQ(r->total.mac_memory_bound_layers, 225);
+    ASSERT_U64_EQ(r->total.vector_compute_bound_layers, 225);
+    ASSERT_U64_EQ(r->total.vector_memory_bound_layers, 0);
+    ASSERT_U64_EQ(r->total.compute_bound_layers, 225);
+    ASSERT_U64_EQ(r->total.memory_bound_layers, 225);
     lat[m] = r->total.latency_s;
     dse_result_free(r);
     dse_arch_free(a);
@@ -283,11 +293,17 @@ TEST_IMPL(limiter_is_largest_term) {
           continue;
         }
         ASSERT_INT_EQ(rc, 0);
+        size_t sides[2][2] = {{0}}; /* [mac][memory] */
         for (size_t i = 0; i < r->nlayers; i++) {
           const dse_layer_result *l = &r->layers[i];
           const int mac = l->macs > 0;
           const dse_limiter k = l->limiter;
           checked++;
+          sides[mac][l->bound == DSE_BOUND_MEMORY]++;
+          /* no DRAM traffic: intensity 0 (unbounded) and the compute side */
+          if (!l->dram_bytes && (l->intensity_ops_per_byte != 0 || l->bound != DSE_BOUND_COMPUTE))
+            FAIL_AT("%s/%s/%s: no DRAM bytes, intensity %g, bound %s", archs[ai], zoo[wi],
+                    l->name, l->intensity_ops_per_byte, dse_bound_name(l->bound));
           seen[level2][k]++;
 #define WHERE "%s/%s/%s (%s): "
 #define AT archs[ai], zoo[wi], l->name, level2 ? "cycle" : "analytic"
@@ -343,6 +359,19 @@ TEST_IMPL(limiter_is_largest_term) {
 #undef WHERE
 #undef AT
         }
+        const dse_total_result *t = &r->total;
+        if (t->mac_compute_bound_layers != sides[1][0] ||
+            t->mac_memory_bound_layers != sides[1][1] ||
+            t->vector_compute_bound_layers != sides[0][0] ||
+            t->vector_memory_bound_layers != sides[0][1] ||
+            t->compute_bound_layers != sides[0][0] + sides[1][0] ||
+            t->memory_bound_layers != sides[0][1] + sides[1][1])
+          FAIL_AT("%s/%s: bound counts %zu/%zu (MAC %zu/%zu, vector %zu/%zu), layers say MAC "
+                  "%zu/%zu, vector %zu/%zu",
+                  archs[ai], zoo[wi], t->compute_bound_layers, t->memory_bound_layers,
+                  t->mac_compute_bound_layers, t->mac_memory_bound_layers,
+                  t->vector_compute_bound_layers, t->vector_memory_bound_layers, sides[1][0],
+                  sides[1][1], sides[0][0], sides[0][1]);
         dse_result_free(r);
       }
       dse_workload_free(wl);

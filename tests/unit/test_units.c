@@ -74,3 +74,36 @@ TEST_IMPL(units_format) {
   ASSERT_STR_EQ(buf, "0.3 pJ");
   return 0;
 }
+
+/* The one integer syntax (YAML fields, integer options, --param values). */
+TEST_IMPL(units_whole) {
+  uint64_t v = 7;
+  static const struct {
+    const char *s;
+    uint64_t want;
+  } good[] = {{"64", 64}, {"+64", 64}, {"1e3", 1000}, {"1000.0", 1000}, {"1.5e1", 15},
+              {"-0", 0},  {"0", 0},    {"18446744073709551615", UINT64_MAX},
+              {"9007199254740993", 9007199254740993ull}}; /* 2^53 + 1: exact */
+  for (size_t i = 0; i < DSE_ARRAY_LEN(good); i++) {
+    ASSERT_INT_EQ(unit_parse_whole(good[i].s, 0, UINT64_MAX, &v), UNIT_WHOLE_OK);
+    ASSERT_U64_EQ(v, good[i].want);
+  }
+  static const struct {
+    const char *s;
+    unit_whole why;
+  } rejected[] = {{"0x10", UNIT_WHOLE_SYNTAX},     {"1_000", UNIT_WHOLE_SYNTAX},
+                  {"64 B", UNIT_WHOLE_SYNTAX},     {" 5", UNIT_WHOLE_SYNTAX},
+                  {"", UNIT_WHOLE_SYNTAX},         {"nan", UNIT_WHOLE_SYNTAX},
+                  {"2.5", UNIT_WHOLE_FRACTION},    {"1e-1", UNIT_WHOLE_FRACTION},
+                  {"-1", UNIT_WHOLE_RANGE},        {"18446744073709551616", UNIT_WHOLE_RANGE},
+                  {"1e20", UNIT_WHOLE_RANGE}};
+  for (size_t i = 0; i < DSE_ARRAY_LEN(rejected); i++) {
+    v = 7;
+    ASSERT_INT_EQ(unit_parse_whole(rejected[i].s, 0, UINT64_MAX, &v), rejected[i].why);
+    ASSERT_U64_EQ(v, 7); /* untouched */
+  }
+  ASSERT_INT_EQ(unit_parse_whole("1e3", 1, 999, &v), UNIT_WHOLE_RANGE);
+  ASSERT_INT_EQ(unit_parse_whole("0", 1, 999, &v), UNIT_WHOLE_RANGE);
+  ASSERT_INT_EQ(unit_parse_whole("999", 1, 999, &v), UNIT_WHOLE_OK);
+  return 0;
+}

@@ -3,6 +3,7 @@
   X(units_parse)                    \
   X(units_reject)                   \
   X(units_format)                   \
+  X(units_whole)                    \
   X(arch_schema)                    \
   X(arch_buffer_ports)              \
   X(arch_errors)                    \

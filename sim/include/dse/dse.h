@@ -114,6 +114,10 @@ double dse_arch_peak_ops_per_s(const dse_arch *arch);
 double dse_arch_dram_bandwidth(const dse_arch *arch);
 /* Ridge point of the roofline in ops (2 per MAC) per DRAM byte. */
 double dse_arch_ridge_ops_per_byte(const dse_arch *arch);
+/* Ridge point of a vector layer's roofline: the vector unit's peak
+ * (vector.lanes element operations per cycle) over the peak DRAM bandwidth,
+ * in vector ops per DRAM byte. */
+double dse_arch_vector_ridge_ops_per_byte(const dse_arch *arch);
 
 /* ===== workload ========================================================= */
 
@@ -246,7 +250,9 @@ typedef struct dse_layer_result {
   uint64_t sram_read_bytes, sram_write_bytes;
   uint64_t folds;                /* array folds (passes) of the GEMM view */
   uint64_t refetch_passes;       /* DRAM passes over the re-streamed operand */
-  double intensity_ops_per_byte; /* ops per DRAM byte (0 when no traffic) */
+  /* ops per DRAM byte (vector layers: vector ops); 0 when the layer moves
+   * no DRAM bytes (unbounded: such a layer is compute-bound) */
+  double intensity_ops_per_byte;
   double achieved_ops_per_s;
   double roofline_ops_per_s; /* min(peak, bandwidth x intensity) */
   double utilization;         /* macs / (cycles x PEs) */
@@ -301,7 +307,12 @@ typedef struct dse_total_result {
   double power_w;    /* energy_j / latency_s */
   double tops_per_w; /* ops / energy_j, in 1e12 per joule */
   double edp_js;     /* energy_j x latency_s */
+  /* layers on each side of their ridge (dse_layer_result.bound), all
+   * layers; and split into MAC layers (macs > 0, against the array's ridge)
+   * and vector layers (against the vector ridge): the two sums */
   size_t compute_bound_layers, memory_bound_layers;
+  size_t mac_compute_bound_layers, mac_memory_bound_layers;
+  size_t vector_compute_bound_layers, vector_memory_bound_layers;
   /* memory technology (dram: {preset}): row hits over all bursts, energy
    * split and memory cost (zero without a preset); capacity always */
   double dram_row_hit_rate;
