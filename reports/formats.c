@@ -291,17 +291,18 @@ void rpt_result_table(const dse_result *res, core_buf *out) {
                        "'technology: hbm2e-3200, stacks: 2')\n");
   if (res->arch->cost_mem) { /* a plain channel priced by its technology */
     const dram_spec *m = res->arch->cost_mem;
-    char cap[32];
-    core_fmt_bytes(t->memory_capacity_bytes, cap, sizeof cap);
-    const double peak = dram_peak_bw(m) * res->arch->mem_units;
-    core_buf_printf(out, "memory: %u x %s (%s), %s, $%.0f: prices the plain channel and sizes its "
-                         "PHYs; timing and energy are the channel's (dram.preset simulates the "
-                         "technology)",
-                    res->arch->mem_units, m->name, m->standard, cap, t->memory_cost_usd);
-    if (a->dram_bw > peak * (1 + 1e-9))
-      core_buf_printf(out, "; its %.4g GB/s is more than they deliver (%.4g GB/s)", a->dram_bw / 1e9,
-                      peak / 1e9);
-    core_buf_puts(out, "\n");
+    const unsigned u = res->arch->mem_units;
+    char cap[32], used[64] = "";
+    core_fmt_bytes(m->f[DF_CAPACITY] * u, cap, sizeof cap);
+    if (t->memory_capacity_bytes < m->f[DF_CAPACITY] * u * (1 - 1e-12)) {
+      char c2[32];
+      core_fmt_bytes(t->memory_capacity_bytes, c2, sizeof c2);
+      snprintf(used, sizeof used, " (the channel's capacity: %s)", c2);
+    }
+    core_buf_printf(out, "memory: %u x %s (%s), %s%s, $%.0f: whole %ss price the plain channel and "
+                         "size its PHYs; timing and energy are the channel's (dram.preset simulates "
+                         "the technology)\n",
+                    u, m->name, m->standard, cap, used, t->memory_cost_usd, m->unit);
   }
   if (res->arch->mem) { /* a memory technology: how the DRAM fared */
     const dram_spec *m = res->arch->mem;

@@ -497,6 +497,7 @@ int dse_simulate(dse_ctx *ctx, const dse_arch *arch, const dse_workload *wl,
     t->dram_row_hit_rate = t->dram_bytes ? t->dram_row_hit_rate / (double)t->dram_bytes : 0;
   }
   t->memory_cost_usd = arch->memory_usd;
+  t->memory_units = arch_mem_tech(arch) ? arch->mem_units : 0;
   t->memory_cost_modelled = arch_mem_tech(arch) != NULL;
   t->memory_capacity_bytes = arch->dram_capacity;
   t->footprint_bytes = fp.total;

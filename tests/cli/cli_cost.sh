@@ -9,7 +9,23 @@
 run "$DSE" sim npu-hbm2e resnet50 --batch 8 --fidelity analytic; expect_code 0 "npu-hbm2e"
 expect_out "memory PHYs 20.9 + controllers 11.5" "npu-hbm2e PHYs"
 expect_out "unit cost \$418 (die \$17, package \$177, memory \$224)" "npu-hbm2e unit cost"
-expect_out "memory: 2 x hbm2e-3200 (hbm2e), 32 GiB, \$224: prices the plain channel" "npu-hbm2e memory line"
+expect_out "memory: 2 x hbm2e-3200 (hbm2e), 32 GiB, \$224: whole stacks price the plain channel" "npu-hbm2e memory line"
+
+# whole units are priced: 4 counted stacks cost what 4 simulated ones do
+# ($448), and 1 GiB at 819.2 GB/s still takes (and pays for) two stacks
+sed 's/  technology: hbm2e-3200/&\n  stacks: 4/' "$SRC/arch/npu-hbm2e.yaml" > "$TMP/st4.yaml"
+run "$DSE" sim "$TMP/st4.yaml" resnet50 --fidelity analytic; expect_code 0 "4 stacks"
+expect_out "memory: 4 x hbm2e-3200 (hbm2e), 64 GiB (the channel's capacity: 32 GiB), \$448:" "4 stacks priced whole"
+sed 's/stacks: 2/stacks: 4/' "$SRC/arch/npu-hbm2e-dram.yaml" > "$TMP/p4.yaml"
+run "$DSE" sim "$TMP/p4.yaml" resnet50 --fidelity analytic
+expect_out "memory: 4 x hbm2e-3200 (hbm2e), 64 GiB, \$448" "4 simulated stacks"
+sed 's/capacity: 32 GiB/capacity: 1 GiB/' "$SRC/arch/npu-hbm2e.yaml" > "$TMP/c1.yaml"
+run "$DSE" sim "$TMP/c1.yaml" resnet50 --fidelity analytic; expect_code 0 "1 GiB"
+expect_out "memory: 2 x hbm2e-3200 (hbm2e), 32 GiB (the channel's capacity: 1 GiB), \$224:" "bandwidth sets the count"
+sed 's/  technology: hbm2e-3200/&\n  stacks: 1/' "$TMP/c1.yaml" > "$TMP/c1s.yaml"
+run "$DSE" sim "$TMP/c1s.yaml" resnet50 -o "$TMP/c1s.json"; expect_code 2 "1 stack for 819.2 GB/s"
+expect_err "c1s.yaml:29:14: error: dram.bandwidth: more than 1 x hbm2e-3200 deliver (409.6 GB/s, 409.6 GB/s per stack); count more stacks or lower the bandwidth" "bandwidth located"
+expect_no_file "$TMP/c1s.json" "no output when the count is short"
 run "$DSE" sim npu-hbm2e-dram resnet50 --batch 8 --fidelity analytic
 expect_out "unit cost \$418 (die \$17, package \$177, memory \$224)" "npu-hbm2e-dram unit cost"
 run "$DSE" sim npu-gddr6 resnet50 --batch 8 --fidelity analytic
@@ -34,6 +50,7 @@ local b = dse.simulate("npu-hbm2e", "alexnet", { fidelity = "analytic" })
 assert(a.total.memory_cost_modelled == false, "tpu-v1 modelled")
 assert(b.total.memory_cost_modelled == true, "npu-hbm2e not modelled")
 assert(b.total.memory_cost_usd == 224, "npu-hbm2e memory " .. b.total.memory_cost_usd)
+assert(b.total.memory_units == 2, "npu-hbm2e stacks " .. tostring(b.total.memory_units))
 dse.write_csv(arg[1], { a, b })
 print("ok")
 LUA

@@ -147,18 +147,31 @@ TEST_IMPL(cost_preset_memory) {
     ASSERT_NEAR(a->area.phy, m->f[DF_PHY_AREA] * k[i].units, 1e-12);
     dse_arch_free(a);
   }
-  /* without a count, as many units as hold the capacity: 48 GiB of
-   * hbm2e-3200 is 3 stacks (16 GiB each), 3 x 10.45 mm^2 of PHY; a
-   * count states them (and must hold the capacity) */
+  /* without a count, as many whole units as hold the capacity and deliver
+   * the bandwidth, and those are what is bought: 48 GiB of hbm2e-3200 at
+   * 1 TB/s is 3 stacks (16 GiB and 409.6 GB/s each), 3 x 10.45 mm^2 of
+   * PHY, 3 x 16 GiB x $7 */
   dse_arch *d = t_arch_yaml(ctx, PLAIN_ARCH("{bandwidth: 1 TB/s, energy: 6 pJ/bit, capacity: 48 GiB, technology: hbm2e-3200}"), 0);
   ASSERT_U64_EQ(d->mem_units, 3);
   ASSERT_NEAR(d->area.phy, 3 * 10.45, 1e-12);
-  ASSERT_NEAR(d->memory_usd, 48 * 7, 1e-12);
+  ASSERT_NEAR(d->memory_usd, 3 * 16 * 7, 1e-12);
   dse_arch_free(d);
-  d = t_arch_yaml(ctx, PLAIN_ARCH("{bandwidth: 1 TB/s, energy: 6 pJ/bit, capacity: 48 GiB, technology: hbm2e-3200, stacks: 4}"), 0);
+  /* 1 GiB at 819.2 GB/s: the bandwidth takes two stacks, and two whole
+   * stacks are priced ($224, not one stack's 1 GiB for $7) */
+  d = t_arch_yaml(ctx, PLAIN_ARCH("{bandwidth: 819.2 GB/s, energy: 6 pJ/bit, capacity: 1 GiB, technology: hbm2e-3200}"), 0);
+  ASSERT_U64_EQ(d->mem_units, 2);
+  ASSERT_NEAR(d->memory_usd, 2 * 16 * 7, 1e-12);
+  ASSERT_NEAR(d->area.phy, 2 * 10.45, 1e-12);
+  dse_arch_free(d);
+  /* a count states the units, all of them bought: 4 stacks are $448
+   * whatever capacity the channel addresses, as 4 simulated stacks are */
+  d = t_arch_yaml(ctx, PLAIN_ARCH("{bandwidth: 1 TB/s, energy: 6 pJ/bit, capacity: 32 GiB, technology: hbm2e-3200, stacks: 4}"), 0);
   ASSERT_U64_EQ(d->mem_units, 4);
   ASSERT_NEAR(d->area.phy, 4 * 10.45, 1e-12);
-  ASSERT_NEAR(d->memory_usd, 48 * 7, 1e-12); /* the capacity is what is bought */
+  ASSERT_NEAR(d->memory_usd, 4 * 16 * 7, 1e-12);
+  dse_arch *p4 = t_arch_yaml(ctx, PLAIN_ARCH("{preset: hbm2e-3200, stacks: 4}"), 0);
+  ASSERT_NEAR(p4->memory_usd, d->memory_usd, 1e-12);
+  dse_arch_free(p4);
   dse_arch_free(d);
   /* npu-hbm2e (plain channel, priced) and npu-hbm2e-dram (simulated):
    * the same die, memory and interposer, so the same unit cost */
@@ -242,7 +255,7 @@ TEST_IMPL(cost_plain_not_modelled) {
   ASSERT_NEAR(t->area_phy_mm2, 20.9, 1e-12);
   ASSERT_CONTAINS(p.json.data, "\"memory_cost_modelled\": true");
   ASSERT(strstr(p.table.data, "not modelled") == NULL);
-  ASSERT_CONTAINS(p.table.data, "memory: 2 x hbm2e-3200 (hbm2e), 32 GiB, $224: prices the plain channel");
+  ASSERT_CONTAINS(p.table.data, "memory: 2 x hbm2e-3200 (hbm2e), 32 GiB, $224: whole stacks price the plain channel");
   priced_free(&p);
   dse_ctx_free(ctx);
   return 0;
@@ -268,6 +281,13 @@ TEST_IMPL(cost_technology_errors) {
   expect_plain_error(PLAIN_ARCH("{bandwidth: 400 GB/s, energy: 6 pJ/bit, capacity: 32 GiB, technology: hbm2e-3200, stacks: 1}"),
                      "test.yaml:7:57: error: dram.capacity: more than 1 x hbm2e-3200 hold (16 GiB, 16 GiB per stack); "
                      "count more stacks or lower the capacity");
+  /* more bandwidth than they deliver */
+  expect_plain_error(PLAIN_ARCH("{bandwidth: 819.2 GB/s, energy: 6 pJ/bit, capacity: 1 GiB, technology: hbm2e-3200, stacks: 1}"),
+                     "test.yaml:7:19: error: dram.bandwidth: more than 1 x hbm2e-3200 deliver (409.6 GB/s, 409.6 GB/s "
+                     "per stack); count more stacks or lower the bandwidth");
+  /* too many for the default count */
+  expect_plain_error(PLAIN_ARCH("{bandwidth: 200 TB/s, energy: 6 pJ/bit, capacity: 1 GiB, technology: lpddr5-6400}"),
+                     "test.yaml:7:19: error: dram.bandwidth: needs 7813 x lpddr5-6400 (more than 4096 devices)");
   expect_plain_error(PLAIN_ARCH("{bandwidth: 800 GB/s, energy: 6 pJ/bit, capacity: 32 GiB, technology: hbm2e-3200, stacks: 0}"),
                      "test.yaml:7:97: error: dram.stacks: must be between 1 and 4096 (got 0)");
   expect_plain_error(PLAIN_ARCH("{bandwidth: 800 GB/s, energy: 6 pJ/bit, capacity: 32 GiB, technology: [hbm2e-3200]}"),

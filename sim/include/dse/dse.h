@@ -308,6 +308,7 @@ typedef struct dse_total_result {
   double dram_activate_energy_j, dram_rw_energy_j, dram_io_energy_j;
   double dram_refresh_energy_j, dram_background_energy_j;
   double memory_capacity_bytes, memory_cost_usd;
+  uint64_t memory_units; /* whole stacks, devices or DIMMs priced (0 without a technology) */
   /* 1 when the arch names its memory technology (dram.preset, or a plain
    * channel's dram.technology), so memory_cost_usd and the PHY and
    * controller areas are modelled; 0 for a plain channel without one,
