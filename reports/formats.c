@@ -15,7 +15,9 @@ static void json_fields(rpt_json *j, const rpt_field *f, size_t n,
                         const void *base) {
   for (size_t i = 0; i < n; i++) {
     rpt_json_key(j, f[i].name);
-    if (f[i].kind == RPT_BOOL)
+    if (!rpt_field_modelled(&f[i], base))
+      rpt_json_null(j);
+    else if (f[i].kind == RPT_BOOL)
       rpt_json_bool(j, rpt_field_value(&f[i], base) != 0);
     else if (f[i].kind == RPT_DBL)
       rpt_json_num(j, rpt_field_value(&f[i], base));
@@ -91,7 +93,10 @@ void rpt_result_json(const dse_result *res, core_buf *out) {
     rpt_json_begin_obj(&j);
     for (size_t k = 0; k < n; k++) {
       rpt_json_key(&j, parts[k].name);
-      rpt_json_num(&j, parts[k].value);
+      if (parts[k].modelled)
+        rpt_json_num(&j, parts[k].value);
+      else
+        rpt_json_null(&j);
     }
     if (b == RPT_ENERGY) { /* the SRAM part, buffer by buffer */
       rpt_json_key(&j, "buffers");
@@ -181,6 +186,8 @@ void rpt_csv_field(core_buf *out, const char *s) {
 
 static void csv_num(core_buf *out, const rpt_field *f, const void *base) {
   core_buf_puts(out, ",");
+  if (!rpt_field_modelled(f, base))
+    return; /* not modelled: an empty cell */
   if (f->kind == RPT_BOOL)
     core_buf_puts(out, rpt_field_value(f, base) != 0 ? "true" : "false");
   else if (f->kind == RPT_DBL)
@@ -265,27 +272,37 @@ void rpt_result_table(const dse_result *res, core_buf *out) {
                   (unsigned long long)t->macs, b1, b5, b4, 100.0 * t->utilization,
                   b2, b3, t->pj_per_mac, t->compute_bound_layers,
                   t->memory_bound_layers);
-  char nre[48] = "", stat[32], clk[32], mem_area[64], mem_cost[48];
+  char nre[48] = "", stat[32], clk[32], mem_area[64], cost[160];
   si(t->static_power_w, "W", stat, sizeof stat);
   si(t->clock_power_w, "W", clk, sizeof clk);
   if (t->cost_nre_usd > 0) snprintf(nre, sizeof nre, ", masks $%.0f", t->cost_nre_usd);
   const int priced = t->memory_cost_modelled;
-  if (priced) {
+  if (priced)
     snprintf(mem_area, sizeof mem_area, "memory PHYs %.1f + controllers %.1f", t->area_phy_mm2,
              t->area_controller_mm2);
-    snprintf(mem_cost, sizeof mem_cost, "memory $%.0f", t->memory_cost_usd);
-  } else {
+  else
     snprintf(mem_area, sizeof mem_area, "memory PHYs and controllers not modelled");
-    snprintf(mem_cost, sizeof mem_cost, "memory not modelled");
-  }
-  if (t->area_mm2 > 0) /* a technology node: silicon and money */
+  /* dollars, with cents below $1 (a small die is not free) */
+  char die[24];
+  snprintf(die, sizeof die, t->cost_die_usd < 1 ? "$%.2f" : "$%.0f", t->cost_die_usd);
+  if (t->cost_modelled)
+    snprintf(cost, sizeof cost, "unit cost $%.0f (die %s, package $%.0f, memory $%.0f%s), $%.3g "
+             "per inf/s", t->cost_usd, die, t->cost_package_usd, t->memory_cost_usd, nre,
+             t->usd_per_inf_per_s);
+  else /* die and package are known, the memory is not: no unit cost */
+    snprintf(cost, sizeof cost, "unit cost not modelled (die %s, package $%.0f%s, memory not "
+             "priced)", die, t->cost_package_usd, nre);
+  if (t->area_modelled) /* a technology node: silicon and money */
     core_buf_printf(out, "silicon: %.1f mm^2 at %g nm (PE array %.1f, buffers %.1f, vector %.1f, "
-                         "%s, other %.1f), yield %.2f; unit cost $%.0f%s (die $%.0f, package "
-                         "$%.0f, %s%s), $%.3g per inf/s; %.3g W (static %s, clock %s), %.3g TOPS/W\n",
+                         "%s, other %.1f), yield %.2f; %s; %.3g W (static %s, clock %s), %.3g "
+                         "TOPS/W\n",
                     t->area_mm2, res->arch->node_nm, t->area_pe_mm2, t->area_sram_mm2,
-                    t->area_vector_mm2, mem_area, t->area_other_mm2, t->die_yield, t->cost_usd,
-                    priced ? "" : " without memory", t->cost_die_usd, t->cost_package_usd,
-                    mem_cost, nre, t->usd_per_inf_per_s, t->power_w, stat, clk, t->tops_per_w);
+                    t->area_vector_mm2, mem_area, t->area_other_mm2, t->die_yield, cost, t->power_w,
+                    stat, clk, t->tops_per_w);
+  else
+    core_buf_puts(out, "silicon: area and cost not modelled (no technology.node), nor static and "
+                       "clock power: energy is dynamic only, at the 45 nm / 22 nm default "
+                       "energies (docs/arch.md)\n");
   if (!priced)
     core_buf_puts(out, "memory cost: not modelled (plain channel; name dram.technology, e.g. "
                        "'technology: hbm2e-3200, stacks: 2')\n");

@@ -460,9 +460,9 @@ int arch_from_doc(dse_ctx *ctx, yt_doc *doc, dse_arch **out) {
   }
   a->node_nm = node ? node->nm : 0;
   if (node) a->node_mark = mark_of(tech, "node");
-  /* leakage and clock (docs/energy.md): 6T cells of hp devices with a
-   * node; without one, CACTI's lstp cells and no logic or clock */
-  int cells = node ? SRAM_CELLS_6T : SRAM_CELLS_LSTP, dev = TECH_DEV_HP;
+  /* leakage and clock (docs/energy.md): 6T cells of hp devices; without a
+   * node neither is modelled (area_power) */
+  int cells = SRAM_CELLS_6T, dev = TECH_DEV_HP;
   const int tmap = tech && tech->kind == YT_MAP;
   if (tmap) {
     cfg_enum(&c, tech, "technology", "sram_cells", 0, k_cells, cells, &cells);
