@@ -1,9 +1,17 @@
 /* fields.c: the declared result fields (names carry their unit). */
 #include <stddef.h>
+#include <string.h>
 
 #include "report.h"
 
-#define LF(name, kind, desc) {#name, RPT_##kind, offsetof(dse_layer_result, name), desc}
+#define LF(name, kind, desc) {#name, RPT_##kind, offsetof(dse_layer_result, name), desc, {0, 0}, {0, 0}, 0}
+/* a field that needs flag (a BOOL of the layer) to be modelled */
+#define LN(name, kind, flag, desc)                                                   \
+  {#name, RPT_##kind, offsetof(dse_layer_result, name), desc, {#flag, 0},            \
+   {offsetof(dse_layer_result, flag), 0}, 0}
+/* a field that leaves a part out when flag is false */
+#define LB(name, kind, flag, desc)                                                   \
+  {#name, RPT_##kind, offsetof(dse_layer_result, name), desc, {0, 0}, {0, 0}, #flag}
 const rpt_field rpt_layer_fields[] = {
     LF(macs, U64, "multiply-accumulates"),
     LF(ops, U64, "operations, 2 per MAC"),
@@ -42,28 +50,38 @@ const rpt_field rpt_layer_fields[] = {
     LF(mappings_evaluated, U64, "level 2: mappings the mapper evaluated exactly"),
     LF(temporal_utilization, DBL, "level 2: stream cycles / cycles (fill, drain, loads, stalls lose it)"),
     LF(dram_achieved_bandwidth_bytes_per_s, DBL, "DRAM bytes / latency"),
-    LF(energy_j, DBL, "layer energy"),
+    LB(energy_j, DBL, static_modelled, "layer energy (without a node: dynamic only)"),
     LF(mac_energy_j, DBL, "PE-array MAC energy"),
     LF(vector_energy_j, DBL, "vector-unit energy"),
     LF(sram_energy_j, DBL, "on-chip buffer access energy"),
     LF(dram_energy_j, DBL, "DRAM access energy"),
     LF(register_energy_j, DBL, "level 2: PE register accesses"),
     LF(noc_energy_j, DBL, "on-chip network: operands and partial sums between PEs"),
-    LF(static_energy_j, DBL, "leakage over the layer's latency"),
-    LF(clock_energy_j, DBL, "clock tree over the layer's latency"),
+    LN(static_energy_j, DBL, static_modelled, "leakage over the layer's latency"),
+    LN(clock_energy_j, DBL, static_modelled, "clock tree over the layer's latency"),
     LF(weight_energy_j, DBL, "data movement of weights (registers, NoC, buffers, DRAM)"),
     LF(input_energy_j, DBL, "data movement of inputs"),
     LF(output_energy_j, DBL, "data movement of outputs and partial sums"),
-    LF(dram_row_hit_rate, DBL, "memory technology: row-buffer hits / bursts"),
-    LF(dram_activate_energy_j, DBL, "memory technology: ACT+PRE energy"),
-    LF(dram_rw_energy_j, DBL, "memory technology: core read/write energy"),
-    LF(dram_io_energy_j, DBL, "memory technology: interface I/O energy"),
-    LF(dram_refresh_energy_j, DBL, "memory technology: refresh energy over the layer"),
-    LF(dram_background_energy_j, DBL, "memory technology: background energy over the layer"),
+    LN(dram_row_hit_rate, DBL, dram_burst_modelled, "memory technology: row-buffer hits / bursts"),
+    LN(dram_activate_energy_j, DBL, dram_burst_modelled, "memory technology: ACT+PRE energy"),
+    LN(dram_rw_energy_j, DBL, dram_burst_modelled, "memory technology: core read/write energy"),
+    LN(dram_io_energy_j, DBL, dram_burst_modelled, "memory technology: interface I/O energy"),
+    LN(dram_refresh_energy_j, DBL, dram_burst_modelled, "memory technology: refresh energy over the layer"),
+    LN(dram_background_energy_j, DBL, dram_burst_modelled, "memory technology: background energy over the layer"),
+    LF(dram_burst_modelled, BOOL, "the row hits and DRAM energy split come from the burst model (dram.preset at level 2)"),
+    LF(static_modelled, BOOL, "leakage and clock modelled (false: no technology.node; energy_j is dynamic only)"),
 };
 const size_t rpt_nlayer_fields = sizeof(rpt_layer_fields) / sizeof(rpt_layer_fields[0]);
 
-#define TF(name, kind, desc) {#name, RPT_##kind, offsetof(dse_total_result, name), desc}
+#define TF(name, kind, desc) {#name, RPT_##kind, offsetof(dse_total_result, name), desc, {0, 0}, {0, 0}, 0}
+#define TN(name, kind, flag, desc)                                                   \
+  {#name, RPT_##kind, offsetof(dse_total_result, name), desc, {#flag, 0},            \
+   {offsetof(dse_total_result, flag), 0}, 0}
+#define TN2(name, kind, flag, flag2, desc)                                           \
+  {#name, RPT_##kind, offsetof(dse_total_result, name), desc, {#flag, #flag2},       \
+   {offsetof(dse_total_result, flag), offsetof(dse_total_result, flag2)}, 0}
+#define TB(name, kind, flag, desc)                                                   \
+  {#name, RPT_##kind, offsetof(dse_total_result, name), desc, {0, 0}, {0, 0}, #flag}
 const rpt_field rpt_total_fields[] = {
     TF(macs, U64, "multiply-accumulates"),
     TF(ops, U64, "operations, 2 per MAC"),
@@ -80,53 +98,58 @@ const rpt_field rpt_total_fields[] = {
     TF(weight_bytes, U64, "sum of layer weight bytes"),
     TF(output_bytes, U64, "sum of layer output bytes"),
     TF(footprint_bytes, U64, "DRAM footprint: weights + KV cache + largest activations"),
-    TF(energy_j, DBL, "energy of one batch"),
+    TB(energy_j, DBL, static_modelled, "energy of one batch (without a node: dynamic only)"),
     TF(mac_energy_j, DBL, "PE-array MAC energy"),
     TF(vector_energy_j, DBL, "vector-unit energy"),
     TF(sram_energy_j, DBL, "on-chip buffer energy"),
     TF(dram_energy_j, DBL, "DRAM energy"),
     TF(register_energy_j, DBL, "level 2: PE register energy"),
     TF(noc_energy_j, DBL, "on-chip network energy"),
-    TF(static_energy_j, DBL, "leakage energy: static power x latency"),
-    TF(static_power_w, DBL, "leakage power of the chip (SRAM and logic)"),
-    TF(clock_energy_j, DBL, "clock-tree energy: clock power x latency"),
-    TF(clock_power_w, DBL, "clock-tree power of the chip"),
+    TN(static_energy_j, DBL, static_modelled, "leakage energy: static power x latency"),
+    TN(static_power_w, DBL, static_modelled, "leakage power of the chip (SRAM and logic)"),
+    TN(clock_energy_j, DBL, static_modelled, "clock-tree energy: clock power x latency"),
+    TN(clock_power_w, DBL, static_modelled, "clock-tree power of the chip"),
     TF(weight_energy_j, DBL, "data movement of weights (registers, NoC, buffers, DRAM)"),
     TF(input_energy_j, DBL, "data movement of inputs"),
     TF(output_energy_j, DBL, "data movement of outputs and partial sums"),
-    TF(pj_per_mac, DBL, "energy per MAC in picojoules"),
-    TF(power_w, DBL, "average power: energy / latency"),
-    TF(tops_per_w, DBL, "operations per joule, in tera (= TOPS/W)"),
-    TF(edp_js, DBL, "energy-delay product: energy x latency"),
+    TB(pj_per_mac, DBL, static_modelled, "energy per MAC in picojoules"),
+    TB(power_w, DBL, static_modelled, "average power: energy / latency"),
+    TB(tops_per_w, DBL, static_modelled, "operations per joule, in tera (= TOPS/W)"),
+    TB(edp_js, DBL, static_modelled, "energy-delay product: energy x latency"),
     TF(compute_bound_layers, SIZE, "layers right of their ridge (bound compute), MAC and vector layers"),
     TF(memory_bound_layers, SIZE, "layers left of their ridge (bound memory), MAC and vector layers"),
     TF(mac_compute_bound_layers, SIZE, "MAC layers right of the ridge (intensity >= ridge, or no DRAM traffic)"),
     TF(mac_memory_bound_layers, SIZE, "MAC layers left of the ridge (intensity < ridge)"),
     TF(vector_compute_bound_layers, SIZE, "vector layers right of the vector ridge"),
     TF(vector_memory_bound_layers, SIZE, "vector layers left of the vector ridge"),
-    TF(dram_row_hit_rate, DBL, "memory technology: row-buffer hits / bursts"),
-    TF(dram_activate_energy_j, DBL, "memory technology: ACT+PRE energy"),
-    TF(dram_rw_energy_j, DBL, "memory technology: core read/write energy"),
-    TF(dram_io_energy_j, DBL, "memory technology: interface I/O energy"),
-    TF(dram_refresh_energy_j, DBL, "memory technology: refresh energy"),
-    TF(dram_background_energy_j, DBL, "memory technology: background energy"),
+    TN(dram_row_hit_rate, DBL, dram_burst_modelled, "memory technology: row-buffer hits / bursts"),
+    TN(dram_activate_energy_j, DBL, dram_burst_modelled, "memory technology: ACT+PRE energy"),
+    TN(dram_rw_energy_j, DBL, dram_burst_modelled, "memory technology: core read/write energy"),
+    TN(dram_io_energy_j, DBL, dram_burst_modelled, "memory technology: interface I/O energy"),
+    TN(dram_refresh_energy_j, DBL, dram_burst_modelled, "memory technology: refresh energy"),
+    TN(dram_background_energy_j, DBL, dram_burst_modelled, "memory technology: background energy"),
     TF(memory_capacity_bytes, DBL, "memory capacity of the arch"),
-    TF(memory_cost_usd, DBL, "memory cost: capacity x price per GB"),
+    TN(memory_cost_usd, DBL, memory_cost_modelled, "memory cost: whole units x capacity per unit x price per GB"),
+    TN(memory_units, U64, memory_cost_modelled, "stacks, devices or DIMMs of the memory technology priced"),
     TF(memory_cost_modelled, BOOL, "memory cost and PHY area modelled (false: a plain channel names no dram.technology)"),
-    TF(area_mm2, DBL, "technology: die area"),
-    TF(area_pe_mm2, DBL, "technology: PE array area"),
-    TF(area_sram_mm2, DBL, "technology: on-chip buffer area"),
-    TF(area_vector_mm2, DBL, "technology: vector unit area"),
-    TF(area_phy_mm2, DBL, "technology: memory PHY area"),
-    TF(area_controller_mm2, DBL, "technology: memory controller area"),
-    TF(area_other_mm2, DBL, "technology: control, host I/O and wiring"),
-    TF(cost_usd, DBL, "technology: unit cost (good die + memory + package)"),
-    TF(cost_die_usd, DBL, "technology: cost per good die"),
-    TF(cost_package_usd, DBL, "technology: package cost"),
-    TF(cost_nre_usd, DBL, "technology: mask set / cost.volume (0 without a volume)"),
-    TF(die_yield, DBL, "technology: fraction of good dies"),
-    TF(dies_per_wafer, DBL, "technology: gross dies per 300 mm wafer"),
-    TF(usd_per_inf_per_s, DBL, "technology: unit cost / throughput"),
+    TF(area_modelled, BOOL, "die area, yield and die cost modelled (false: no technology.node)"),
+    TF(cost_modelled, BOOL, "unit cost modelled (false: no technology.node or no memory price)"),
+    TF(static_modelled, BOOL, "leakage and clock modelled (false: no technology.node; energy is dynamic only)"),
+    TF(dram_burst_modelled, BOOL, "row hits and the DRAM energy split modelled (dram.preset at level 2)"),
+    TN(area_mm2, DBL, area_modelled, "technology: die area"),
+    TN(area_pe_mm2, DBL, area_modelled, "technology: PE array area"),
+    TN(area_sram_mm2, DBL, area_modelled, "technology: on-chip buffer area"),
+    TN(area_vector_mm2, DBL, area_modelled, "technology: vector unit area"),
+    TN2(area_phy_mm2, DBL, area_modelled, memory_cost_modelled, "technology: memory PHY area"),
+    TN2(area_controller_mm2, DBL, area_modelled, memory_cost_modelled, "technology: memory controller area"),
+    TN(area_other_mm2, DBL, area_modelled, "technology: control, host I/O and wiring"),
+    TN(cost_usd, DBL, cost_modelled, "technology: unit cost (good die + memory + package)"),
+    TN(cost_die_usd, DBL, area_modelled, "technology: cost per good die"),
+    TN(cost_package_usd, DBL, area_modelled, "technology: package cost"),
+    TN(cost_nre_usd, DBL, area_modelled, "technology: mask set / cost.volume (0 without a volume)"),
+    TN(die_yield, DBL, area_modelled, "technology: fraction of good dies"),
+    TN(dies_per_wafer, DBL, area_modelled, "technology: gross dies per 300 mm wafer"),
+    TN(usd_per_inf_per_s, DBL, cost_modelled, "technology: unit cost / throughput"),
 };
 const size_t rpt_ntotal_fields = sizeof(rpt_total_fields) / sizeof(rpt_total_fields[0]);
 
@@ -141,12 +164,40 @@ double rpt_field_value(const rpt_field *f, const void *base) {
   return 0;
 }
 
+int rpt_field_modelled(const rpt_field *f, const void *base) {
+  for (int i = 0; i < 2; i++)
+    if (f->needs[i] && !*(const int *)((const char *)base + f->needs_off[i])) return 0;
+  return 1;
+}
+
+const rpt_field *rpt_total_field(const char *name) {
+  for (size_t i = 0; i < rpt_ntotal_fields; i++)
+    if (!strcmp(rpt_total_fields[i].name, name)) return &rpt_total_fields[i];
+  return NULL;
+}
+
+const char *rpt_flag_reason(const char *flag) {
+  static const char *const k[][2] = {
+      {"area_modelled", "the arch names no technology.node"},
+      {"static_modelled", "the arch names no technology.node"},
+      {"memory_cost_modelled", "its plain DRAM channel names no dram.technology"},
+      {"cost_modelled", "a unit cost needs technology.node and a priced memory (dram.preset or "
+                        "dram.technology)"},
+      {"dram_burst_modelled", "its DRAM is not simulated at burst level (a plain channel, or "
+                              "level 1)"},
+  };
+  for (size_t i = 0; i < sizeof k / sizeof *k; i++)
+    if (!strcmp(k[i][0], flag)) return k[i][1];
+  return NULL;
+}
+
 const char *const rpt_breakdown_names[RPT_NBREAKDOWNS] = {
     "energy_breakdown_j", "energy_by_operand_j", "area_breakdown_mm2", "cost_breakdown_usd"};
 
 size_t rpt_breakdown(const dse_total_result *t, int which, rpt_part out[RPT_MAX_PARTS]) {
   size_t n = 0;
-#define PART(nm, v) (out[n].name = (nm), out[n].value = (v), n++)
+#define PARTM(nm, v, m) (out[n].name = (nm), out[n].value = (v), out[n].modelled = (m), n++)
+#define PART(nm, v) PARTM(nm, v, 1)
   switch (which) {
     case RPT_ENERGY:
       PART("mac", t->mac_energy_j);
@@ -155,8 +206,8 @@ size_t rpt_breakdown(const dse_total_result *t, int which, rpt_part out[RPT_MAX_
       PART("sram", t->sram_energy_j);
       PART("dram", t->dram_energy_j);
       PART("vector", t->vector_energy_j);
-      PART("static", t->static_energy_j);
-      PART("clock", t->clock_energy_j);
+      PARTM("static", t->static_energy_j, t->static_modelled);
+      PARTM("clock", t->clock_energy_j, t->static_modelled);
       break;
     case RPT_ENERGY_OPERAND:
       PART("weight", t->weight_energy_j);
@@ -168,22 +219,25 @@ size_t rpt_breakdown(const dse_total_result *t, int which, rpt_part out[RPT_MAX_
       PART("static", t->static_energy_j + t->clock_energy_j + t->dram_refresh_energy_j +
                          t->dram_background_energy_j);
       break;
-    case RPT_AREA:
-      PART("pe", t->area_pe_mm2);
-      PART("sram", t->area_sram_mm2);
-      PART("vector", t->area_vector_mm2);
-      PART("phy", t->area_phy_mm2);
-      PART("controller", t->area_controller_mm2);
-      PART("other", t->area_other_mm2);
+    case RPT_AREA: {
+      const int a = t->area_modelled, mem = a && t->memory_cost_modelled;
+      PARTM("pe", t->area_pe_mm2, a);
+      PARTM("sram", t->area_sram_mm2, a);
+      PARTM("vector", t->area_vector_mm2, a);
+      PARTM("phy", t->area_phy_mm2, mem);
+      PARTM("controller", t->area_controller_mm2, mem);
+      PARTM("other", t->area_other_mm2, a);
       break;
+    }
     case RPT_COST:
-      PART("die", t->cost_die_usd);
-      PART("memory", t->memory_cost_usd);
-      PART("package", t->cost_package_usd);
-      PART("nre", t->cost_nre_usd);
+      PARTM("die", t->cost_die_usd, t->area_modelled);
+      PARTM("memory", t->memory_cost_usd, t->memory_cost_modelled);
+      PARTM("package", t->cost_package_usd, t->area_modelled);
+      PARTM("nre", t->cost_nre_usd, t->area_modelled);
       break;
     default: break;
   }
 #undef PART
+#undef PARTM
   return n;
 }

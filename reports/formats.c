@@ -15,7 +15,9 @@ static void json_fields(rpt_json *j, const rpt_field *f, size_t n,
                         const void *base) {
   for (size_t i = 0; i < n; i++) {
     rpt_json_key(j, f[i].name);
-    if (f[i].kind == RPT_BOOL)
+    if (!rpt_field_modelled(&f[i], base))
+      rpt_json_null(j);
+    else if (f[i].kind == RPT_BOOL)
       rpt_json_bool(j, rpt_field_value(&f[i], base) != 0);
     else if (f[i].kind == RPT_DBL)
       rpt_json_num(j, rpt_field_value(&f[i], base));
@@ -93,7 +95,10 @@ void rpt_result_json(const dse_result *res, core_buf *out) {
     rpt_json_begin_obj(&j);
     for (size_t k = 0; k < n; k++) {
       rpt_json_key(&j, parts[k].name);
-      rpt_json_num(&j, parts[k].value);
+      if (parts[k].modelled)
+        rpt_json_num(&j, parts[k].value);
+      else
+        rpt_json_null(&j);
     }
     if (b == RPT_ENERGY) { /* the SRAM part, buffer by buffer */
       rpt_json_key(&j, "buffers");
@@ -183,6 +188,8 @@ void rpt_csv_field(core_buf *out, const char *s) {
 
 static void csv_num(core_buf *out, const rpt_field *f, const void *base) {
   core_buf_puts(out, ",");
+  if (!rpt_field_modelled(f, base))
+    return; /* not modelled: an empty cell */
   if (f->kind == RPT_BOOL)
     core_buf_puts(out, rpt_field_value(f, base) != 0 ? "true" : "false");
   else if (f->kind == RPT_DBL)
@@ -277,43 +284,54 @@ void rpt_result_table(const dse_result *res, core_buf *out) {
                   (unsigned long long)t->macs, b1, b5, b4, 100.0 * t->utilization,
                   b2, b3, t->pj_per_mac, t->mac_compute_bound_layers, t->mac_memory_bound_layers,
                   t->vector_compute_bound_layers, t->vector_memory_bound_layers);
-  char nre[48] = "", stat[32], clk[32], mem_area[64], mem_cost[48];
+  char nre[48] = "", stat[32], clk[32], mem_area[64], cost[160];
   si(t->static_power_w, "W", stat, sizeof stat);
   si(t->clock_power_w, "W", clk, sizeof clk);
   if (t->cost_nre_usd > 0) snprintf(nre, sizeof nre, ", masks $%.0f", t->cost_nre_usd);
   const int priced = t->memory_cost_modelled;
-  if (priced) {
+  if (priced)
     snprintf(mem_area, sizeof mem_area, "memory PHYs %.1f + controllers %.1f", t->area_phy_mm2,
              t->area_controller_mm2);
-    snprintf(mem_cost, sizeof mem_cost, "memory $%.0f", t->memory_cost_usd);
-  } else {
+  else
     snprintf(mem_area, sizeof mem_area, "memory PHYs and controllers not modelled");
-    snprintf(mem_cost, sizeof mem_cost, "memory not modelled");
-  }
-  if (t->area_mm2 > 0) /* a technology node: silicon and money */
+  /* dollars, with cents below $1 (a small die is not free) */
+  char die[24];
+  snprintf(die, sizeof die, t->cost_die_usd < 1 ? "$%.2f" : "$%.0f", t->cost_die_usd);
+  if (t->cost_modelled)
+    snprintf(cost, sizeof cost, "unit cost $%.0f (die %s, package $%.0f, memory $%.0f%s), $%.3g "
+             "per inf/s", t->cost_usd, die, t->cost_package_usd, t->memory_cost_usd, nre,
+             t->usd_per_inf_per_s);
+  else /* die and package are known, the memory is not: no unit cost */
+    snprintf(cost, sizeof cost, "unit cost not modelled (die %s, package $%.0f%s, memory not "
+             "priced)", die, t->cost_package_usd, nre);
+  if (t->area_modelled) /* a technology node: silicon and money */
     core_buf_printf(out, "silicon: %.1f mm^2 at %g nm (PE array %.1f, buffers %.1f, vector %.1f, "
-                         "%s, other %.1f), yield %.2f; unit cost $%.0f%s (die $%.0f, package "
-                         "$%.0f, %s%s), $%.3g per inf/s; %.3g W (static %s, clock %s), %.3g TOPS/W\n",
+                         "%s, other %.1f), yield %.2f; %s; %.3g W (static %s, clock %s), %.3g "
+                         "TOPS/W\n",
                     t->area_mm2, res->arch->node_nm, t->area_pe_mm2, t->area_sram_mm2,
-                    t->area_vector_mm2, mem_area, t->area_other_mm2, t->die_yield, t->cost_usd,
-                    priced ? "" : " without memory", t->cost_die_usd, t->cost_package_usd,
-                    mem_cost, nre, t->usd_per_inf_per_s, t->power_w, stat, clk, t->tops_per_w);
+                    t->area_vector_mm2, mem_area, t->area_other_mm2, t->die_yield, cost, t->power_w,
+                    stat, clk, t->tops_per_w);
+  else
+    core_buf_puts(out, "silicon: area and cost not modelled (no technology.node), nor static and "
+                       "clock power: energy is dynamic only, at the 45 nm / 22 nm default "
+                       "energies (docs/arch.md)\n");
   if (!priced)
     core_buf_puts(out, "memory cost: not modelled (plain channel; name dram.technology, the "
                        "preset of its memory from 'dse list memories', to price it)\n");
   if (res->arch->cost_mem) { /* a plain channel priced by its technology */
     const dram_spec *m = res->arch->cost_mem;
-    char cap[32];
-    core_fmt_bytes(t->memory_capacity_bytes, cap, sizeof cap);
-    const double peak = dram_peak_bw(m) * res->arch->mem_units;
-    core_buf_printf(out, "memory: %u x %s (%s), %s, $%.0f: prices the plain channel and sizes its "
-                         "PHYs; timing and energy are the channel's (dram.preset simulates the "
-                         "technology)",
-                    res->arch->mem_units, m->name, m->standard, cap, t->memory_cost_usd);
-    if (a->dram_bw > peak * (1 + 1e-9))
-      core_buf_printf(out, "; its %.4g GB/s is more than they deliver (%.4g GB/s)", a->dram_bw / 1e9,
-                      peak / 1e9);
-    core_buf_puts(out, "\n");
+    const unsigned u = res->arch->mem_units;
+    char cap[32], used[64] = "";
+    core_fmt_bytes(m->f[DF_CAPACITY] * u, cap, sizeof cap);
+    if (t->memory_capacity_bytes < m->f[DF_CAPACITY] * u * (1 - 1e-12)) {
+      char c2[32];
+      core_fmt_bytes(t->memory_capacity_bytes, c2, sizeof c2);
+      snprintf(used, sizeof used, " (the channel's capacity: %s)", c2);
+    }
+    core_buf_printf(out, "memory: %u x %s (%s), %s%s, $%.0f: whole %ss price the plain channel and "
+                         "size its PHYs; timing and energy are the channel's (dram.preset simulates "
+                         "the technology)\n",
+                    u, m->name, m->standard, cap, used, t->memory_cost_usd, m->unit);
   }
   if (res->arch->mem) { /* a memory technology: how the DRAM fared */
     const dram_spec *m = res->arch->mem;

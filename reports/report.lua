@@ -281,9 +281,8 @@ local function design_row(out, r, keys, nm, best)
     si(t.energy_j, "J"), sig3(t.pj_per_mac), bytes(t.dram_bytes),
     string.format("%d/%d", t.mac_compute_bound_layers, t.mac_memory_bound_layers),
     sig3(t.tops_per_w or 0),
-    (t.area_mm2 or 0) > 0 and string.format("%.1f", t.area_mm2) or "-",
-    (t.cost_usd or 0) > 0 and string.format(t.memory_cost_modelled == false and
-      "$%.0f + memory (not modelled)" or "$%.0f", t.cost_usd) or "-",
+    t.area_mm2 and string.format("%.1f", t.area_mm2) or "not modelled",
+    t.cost_usd and string.format("$%.0f", t.cost_usd) or "not modelled",
   }) do cells[#cells + 1] = c end
   out[#out + 1] = "| " .. table.concat(cells, " | ") .. " |"
 end
@@ -500,17 +499,19 @@ local function breakdown_section(out, front, keys, nm)
     local eb, eo = t.energy_breakdown_j, t.energy_by_operand_j
     local cells = design_cells(r, keys, nm)
     cells[#cells + 1] = si(t.energy_j / r.workload.batch, "J")
-    for _, k in ipairs(e_parts) do
-      cells[#cells + 1] = string.format("%.0f%%", 100 * (eb[k] or 0) / t.energy_j)
+    for _, k in ipairs(e_parts) do -- static and clock: nil without a node
+      cells[#cells + 1] = eb[k] and string.format("%.0f%%", 100 * eb[k] / t.energy_j) or "not modelled"
     end
     cells[#cells + 1] = string.format("%.0f / %.0f / %.0f%%", 100 * eo.weight / t.energy_j,
       100 * eo.input / t.energy_j, 100 * eo.output / t.energy_j)
+    -- parts a result does not model are nil: say so, never 0
     local ab, cb = t.area_breakdown_mm2, t.cost_breakdown_usd
-    cells[#cells + 1] = (t.area_mm2 or 0) > 0 and string.format("%.1f / %.1f / %.1f / %.1f / %.1f",
-      ab.pe, ab.sram, ab.vector, ab.phy + ab.controller, ab.other) or "-"
-    cells[#cells + 1] = (t.cost_usd or 0) > 0 and string.format("$%.0f / %s / $%.0f / $%.0f",
-      cb.die, t.memory_cost_modelled == false and "not modelled" or string.format("$%.0f", cb.memory),
-      cb.package, cb.nre) or "-"
+    cells[#cells + 1] = ab.pe and string.format("%.1f / %.1f / %.1f / %s / %.1f", ab.pe, ab.sram,
+      ab.vector, ab.phy and string.format("%.1f", ab.phy + ab.controller) or "not modelled",
+      ab.other) or "not modelled"
+    cells[#cells + 1] = cb.die and string.format("$%.0f / %s / $%.0f / $%.0f", cb.die,
+      cb.memory and string.format("$%.0f", cb.memory) or "not modelled", cb.package, cb.nre)
+      or "not modelled"
     out[#out + 1] = "| " .. table.concat(cells, " | ") .. " |"
   end
   local items = design_legend(keys, nm)

@@ -240,9 +240,11 @@ static void load_cost(cfg *c, const yt_node *n, const tech_node *node, dse_arch 
  * in them is fixed by the arch, so they are computed once here.  A die
  * beyond the reticle leaves cost_ok 0 (the simulation reports it). */
 static void arch_cost(dse_arch *a) {
-  /* $/GB applies to binary gigabytes: an 8 Gb die is sold as 1 GB */
+  /* whole units are bought, each holding the technology's capacity; $/GB
+   * applies to binary gigabytes: an 8 Gb die is sold as 1 GB */
   const dram_spec *mt = arch_mem_tech(a);
-  a->memory_usd = mt ? a->dram_capacity / 1073741824.0 * mt->f[DF_COST_PER_GB] : 0;
+  a->memory_usd =
+      mt ? a->mem_units * mt->f[DF_CAPACITY] / 1073741824.0 * mt->f[DF_COST_PER_GB] : 0;
   const cost_node *cn = a->area.total > 0 ? cost_node_find(a->node_nm) : NULL;
   if (!cn) return;
   const int hbm = mt && dram_is_hbm(mt);
@@ -345,21 +347,32 @@ static void load_dram_plain(cfg *c, const yt_node *dram, dse_arch *a) {
     return;
   const dram_spec *m = a->cost_mem;
   if (!yt_get(dram, "type")) a->dram_type = m->standard;
-  /* as many units as hold the capacity, unless the arch counts them */
-  const double per = m->f[DF_CAPACITY];
+  /* whole units: as many as hold the capacity and deliver the bandwidth,
+   * unless the arch counts them, and then the count must do both */
+  const double per_cap = m->f[DF_CAPACITY], per_bw = dram_peak_bw(m);
   const unsigned given = load_mem_units(c, dram, name, m);
-  const double need = ceil(a->dram_capacity / per * (1 - 1e-12));
+  const double need_cap = ceil(a->dram_capacity / per_cap * (1 - 1e-12));
+  const double need_bw = ceil(a->dram_bw / per_bw * (1 - 1e-12));
+  const double need = need_cap > need_bw ? need_cap : need_bw;
   a->mem_units = given ? given : (unsigned)(need < 1 ? 1 : need > 4096 ? 4096 : need);
-  if (given && a->dram_capacity > per * given * (1 + 1e-12)) {
+  if (given) {
     char have[32], unit_have[32];
-    core_fmt_bytes(per * given, have, sizeof have);
-    core_fmt_bytes(per, unit_have, sizeof unit_have);
-    cfg_error(c, yt_get(dram, "capacity"), "dram.capacity",
-              "more than %u x %s hold (%s, %s per %s); count more %ss or lower the capacity",
-              given, name, have, unit_have, m->unit, m->unit);
-  } else if (!given && need > 4096) {
-    cfg_error(c, yt_get(dram, "capacity"), "dram.capacity",
-              "needs %.0f x %s (more than 4096 %ss)", need, name, m->unit);
+    core_fmt_bytes(per_cap * given, have, sizeof have);
+    core_fmt_bytes(per_cap, unit_have, sizeof unit_have);
+    if (a->dram_bw > per_bw * given * (1 + 1e-12))
+      cfg_error(c, yt_get(dram, "bandwidth"), "dram.bandwidth",
+                "more than %u x %s deliver (%.4g GB/s, %.4g GB/s per %s); count more %ss or "
+                "lower the bandwidth",
+                given, name, per_bw * given / 1e9, per_bw / 1e9, m->unit, m->unit);
+    if (a->dram_capacity > per_cap * given * (1 + 1e-12))
+      cfg_error(c, yt_get(dram, "capacity"), "dram.capacity",
+                "more than %u x %s hold (%s, %s per %s); count more %ss or lower the capacity",
+                given, name, have, unit_have, m->unit, m->unit);
+  } else if (need > 4096) {
+    const int by_bw = need_bw > need_cap;
+    cfg_error(c, yt_get(dram, by_bw ? "bandwidth" : "capacity"),
+              by_bw ? "dram.bandwidth" : "dram.capacity", "needs %.0f x %s (more than 4096 %ss)",
+              need, name, m->unit);
   }
 }
 
@@ -447,9 +460,9 @@ int arch_from_doc(dse_ctx *ctx, yt_doc *doc, dse_arch **out) {
   }
   a->node_nm = node ? node->nm : 0;
   if (node) a->node_mark = mark_of(tech, "node");
-  /* leakage and clock (docs/energy.md): 6T cells of hp devices with a
-   * node; without one, CACTI's lstp cells and no logic or clock */
-  int cells = node ? SRAM_CELLS_6T : SRAM_CELLS_LSTP, dev = TECH_DEV_HP;
+  /* leakage and clock (docs/energy.md): 6T cells of hp devices; without a
+   * node neither is modelled (area_power) */
+  int cells = SRAM_CELLS_6T, dev = TECH_DEV_HP;
   const int tmap = tech && tech->kind == YT_MAP;
   if (tmap) {
     cfg_enum(&c, tech, "technology", "sram_cells", 0, k_cells, cells, &cells);

@@ -60,7 +60,7 @@ struct dse_arch {
   double static_w;       /* leakage: sram_leak_w + logic_leak_w, or technology.static_power */
   double sram_leak_w, logic_leak_w; /* its parts as modelled (before static_power) */
   double clock_w;        /* clock tree: clock_share of the busy datapath, or technology.clock_power */
-  int sram_cells;        /* technology.sram_cells (sram_cells): 6t with a node, else lstp */
+  int sram_cells;        /* technology.sram_cells (sram_cells): 6t by default */
   int devices;           /* technology.devices (tech_devices): hp */
   double leak_per_tr_w;  /* technology.leakage_per_transistor, or the node's */
   double clock_share;    /* technology.clock_share */

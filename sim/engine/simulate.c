@@ -332,6 +332,7 @@ static int mem_vector_layer(const dse_arch *a, dram_memo *dm, dse_layer_result *
  * operand: the on-chip parts plus the DRAM access energy (refresh and
  * background left out: no operand causes them) shared by DRAM bytes. */
 static void finish_layer(const dse_arch *a, dse_layer_result *r) {
+  r->static_modelled = a->node_nm > 0;
   r->static_energy_j = a->static_w * r->latency_s;
   r->clock_energy_j = a->clock_w * r->latency_s;
   r->energy_j += r->static_energy_j + r->clock_energy_j;
@@ -450,7 +451,8 @@ int dse_simulate(dse_ctx *ctx, const dse_arch *arch, const dse_workload *wl,
       }
     }
     if (i > 0) eng_fuse_activation(&prep, &res->layers[i - 1], r);
-    if (arch->mem && o.fidelity == DSE_FIDELITY_CYCLE) {
+    r->dram_burst_modelled = arch->mem && o.fidelity == DSE_FIDELITY_CYCLE;
+    if (r->dram_burst_modelled) {
       /* refresh and background run for the whole time, busy or not */
       r->dram_refresh_energy_j = ref_w * r->latency_s;
       r->dram_background_energy_j = bg_w * r->latency_s;
@@ -503,7 +505,12 @@ int dse_simulate(dse_ctx *ctx, const dse_arch *arch, const dse_workload *wl,
     t->dram_row_hit_rate = t->dram_bytes ? t->dram_row_hit_rate / (double)t->dram_bytes : 0;
   }
   t->memory_cost_usd = arch->memory_usd;
+  t->memory_units = arch_mem_tech(arch) ? arch->mem_units : 0;
   t->memory_cost_modelled = arch_mem_tech(arch) != NULL;
+  t->dram_burst_modelled = arch->mem && o.fidelity == DSE_FIDELITY_CYCLE;
+  t->static_modelled = arch->node_nm > 0;
+  t->area_modelled = area.total > 0;
+  t->cost_modelled = t->area_modelled && t->memory_cost_modelled && arch->cost_ok;
   t->memory_capacity_bytes = arch->dram_capacity;
   t->footprint_bytes = fp.total;
   t->latency_s = (double)t->cycles / arch->clock_hz;
@@ -530,13 +537,16 @@ int dse_simulate(dse_ctx *ctx, const dse_arch *arch, const dse_workload *wl,
     t->area_other_mm2 = area.other;
     if (arch->cost_ok) {
       const cost_unit_out *co = &arch->cost;
-      t->cost_usd = co->total_usd;
       t->cost_die_usd = co->die_usd;
       t->cost_package_usd = co->package_usd;
       t->cost_nre_usd = co->nre_usd;
       t->die_yield = co->die.yield;
       t->dies_per_wafer = co->die.dies_per_wafer;
-      t->usd_per_inf_per_s = t->throughput_inf_per_s > 0 ? co->total_usd / t->throughput_inf_per_s : 0;
+    }
+    /* a unit cost without the memory's price is not the unit cost */
+    if (t->cost_modelled) {
+      t->cost_usd = arch->cost.total_usd;
+      t->usd_per_inf_per_s = t->throughput_inf_per_s > 0 ? t->cost_usd / t->throughput_inf_per_s : 0;
     }
   }
   *out = res;

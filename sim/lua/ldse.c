@@ -762,6 +762,7 @@ static int l_wl_index(lua_State *L) {
 /* ===== results as tables ================================================= */
 
 static void set_num_field(lua_State *L, const rpt_field *f, const void *base) {
+  if (!rpt_field_modelled(f, base)) return; /* not modelled: absent (nil) */
   double v = rpt_field_value(f, base);
   if (f->kind == RPT_BOOL)
     lua_pushboolean(L, v != 0);
@@ -826,6 +827,7 @@ static void push_result(lua_State *L, const dse_result *res) {
     size_t n = rpt_breakdown(&res->total, b, parts);
     lua_createtable(L, 0, (int)n + 1);
     for (size_t k = 0; k < n; k++) {
+      if (!parts[k].modelled) continue;
       lua_pushnumber(L, parts[k].value);
       lua_setfield(L, -2, parts[k].name);
     }
@@ -1253,11 +1255,92 @@ static size_t parse_objectives(lua_State *L, int idx, const char *fn,
   return n;
 }
 
+/* total[flag] of the result at idx: 1 true, 0 false, -1 absent.  [-0, +0, -] */
+static int result_flag(lua_State *L, int idx, const char *flag) {
+  int v = -1;
+  if (lua_getfield(L, idx, "total") == LUA_TTABLE) {
+    if (lua_getfield(L, -1, flag) == LUA_TBOOLEAN) v = lua_toboolean(L, -1);
+    lua_pop(L, 1);
+  }
+  lua_pop(L, 1);
+  return v;
+}
+
+/* "results[i] (arch 'NAME')" of the result at idx into buf. */
+static const char *result_label(lua_State *L, int idx, size_t i, char *buf, size_t n) {
+  const char *name = NULL;
+  if (lua_getfield(L, idx, "arch") == LUA_TTABLE && lua_getfield(L, -1, "name") == LUA_TSTRING)
+    name = lua_tostring(L, -1);
+  if (name)
+    snprintf(buf, n, "results[%zu] (arch '%s')", i, name);
+  else
+    snprintf(buf, n, "results[%zu]", i);
+  lua_settop(L, idx);
+  return buf;
+}
+
+/* An objective that a result does not model (a total field whose flag is
+ * false: cost_usd without technology.node) raises, naming the result, the
+ * objective and why: a $0 or 0 mm^2 design must not land on a front.
+ * [-0, +0, e] */
+static void check_modelled(lua_State *L, int r, size_t i, const char *fn, const char *name) {
+  const rpt_field *f = rpt_total_field(name);
+  for (int k = 0; f && k < 2 && f->needs[k]; k++) {
+    if (result_flag(L, r, f->needs[k]) != 0) continue;
+    /* a unit cost lacks a node or a memory price: say which */
+    const char *flag = f->needs[k];
+    if (!strcmp(flag, "cost_modelled"))
+      flag = result_flag(L, r, "area_modelled") == 0          ? "area_modelled"
+             : result_flag(L, r, "memory_cost_modelled") == 0 ? "memory_cost_modelled"
+                                                               : flag;
+    char who[192];
+    const char *why = rpt_flag_reason(flag);
+    script_error(L, "%s: objective '%s' is not modelled for %s: %s (%s false); model it or leave "
+                 "'%s' out of the objectives", fn, name, result_label(L, r, i, who, sizeof who),
+                 why ? why : "not modelled", f->needs[k], name);
+  }
+}
+
+/* Results compared on an objective that leaves a part out for some of
+ * them (energy_j without leakage and clock) do not compare: raise, naming
+ * the first two that disagree.  [-0, +0, e] */
+static void check_basis(lua_State *L, int idx, const char *fn, const char *name, const char *ok) {
+  const rpt_field *f = rpt_total_field(name);
+  if (!f || !f->basis) return;
+  size_t n = (size_t)lua_rawlen(L, idx), first = 0;
+  const int top = lua_gettop(L);
+  int want = -1;
+  for (size_t i = 0; i < n; i++) {
+    if (!ok[i]) continue;
+    lua_rawgeti(L, idx, (lua_Integer)(i + 1));
+    const int v = result_flag(L, lua_gettop(L), f->basis);
+    lua_settop(L, top);
+    if (v >= 0 && want < 0) {
+      want = v;
+      first = i;
+    } else if (v >= 0 && v != want) {
+      char a[192], b[192];
+      const size_t without = want ? i : first, with = want ? first : i;
+      lua_rawgeti(L, idx, (lua_Integer)(without + 1));
+      result_label(L, lua_gettop(L), without + 1, a, sizeof a);
+      lua_rawgeti(L, idx, (lua_Integer)(with + 1));
+      result_label(L, lua_gettop(L), with + 1, b, sizeof b);
+      const char *why = rpt_flag_reason(f->basis);
+      script_error(L, "%s: objective '%s' does not compare: %s leaves leakage and clock out "
+                   "(%s: %s false) and %s counts them; give every arch a technology.node or none",
+                   fn, name, a, why ? why : "not modelled", f->basis, b);
+    }
+  }
+}
+
 /* The signed objective values of the results at idx into vals (nobj per
  * result) and which results are feasible into ok; a value missing from a
- * feasible result raises with the closest field name.  [-0, +0, e] */
+ * feasible result raises with the closest field name, or why the result
+ * does not model it; values that do not compare across the results raise.
+ * [-0, +0, e] */
 static void objective_values(lua_State *L, int idx, const char *fn, const char **names,
                              const double *sign, size_t nobj, double *vals, char *ok) {
+  idx = lua_absindex(L, idx);
   size_t n = (size_t)lua_rawlen(L, idx);
   for (size_t i = 0; i < n; i++) {
     lua_rawgeti(L, idx, (lua_Integer)(i + 1));
@@ -1271,6 +1354,7 @@ static void objective_values(lua_State *L, int idx, const char *fn, const char *
     for (size_t k = 0; ok[i] && k < nobj; k++) {
       double v;
       if (objective(L, r, names[k], &v)) {
+        check_modelled(L, r, i + 1, fn, names[k]);
         const char *s = objective_suggestion(names[k], objective_names(L, r));
         script_error(L, "%s: objective '%s' not found in results[%zu]%s%s%s", fn, names[k],
                      i + 1, s ? "; did you mean '" : "", s ? s : "", s ? "'?" : "");
@@ -1279,6 +1363,7 @@ static void objective_values(lua_State *L, int idx, const char *fn, const char *
     }
     lua_pop(L, 1);
   }
+  for (size_t k = 0; k < nobj; k++) check_basis(L, idx, fn, names[k], ok);
 }
 
 /* check_objectives(results, objectives, fn): raise what dse.pareto would

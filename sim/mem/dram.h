@@ -27,7 +27,7 @@ typedef enum {
   /* energy */
   DF_E_ACT, DF_E_READ, DF_E_WRITE, DF_E_IO, DF_E_REF, DF_P_BACKGROUND,
   /* cost and PHY */
-  DF_COST_PER_GB, DF_PHY_AREA, DF_PHY_POWER,
+  DF_COST_PER_GB, DF_PHY_AREA, /* phy.power is refused: the host PHY's energy is in io */
   DF_INTERLEAVE, /* bytes a channel takes before the next (0 = one burst) */
   DF_COUNT
 } dram_field;

@@ -57,7 +57,6 @@ static const field_def k_fields[DF_COUNT] = {
     [DF_P_BACKGROUND] = {"energy", "background", U(WATTS), 1, 1e-6, 1e3},
     [DF_COST_PER_GB] = {"", "cost_per_gb", 0, 1, 0.01, 1e4},
     [DF_PHY_AREA] = {"phy", "area", U(MM2), 1, 1e-3, 1e3},
-    [DF_PHY_POWER] = {"phy", "power", U(WATTS), 1, 1e-4, 1e3},
     [DF_INTERLEAVE] = {"", "interleave", U(BYTES), 0, 1, 1 << 20},
 };
 #undef U
@@ -130,6 +129,19 @@ void dram_spec_parse(cfg *c, const yt_node *map, const char *path, int base,
     if (cfg_expect_kind(c, sec, kp, YT_MAP)) continue;
     const char *keys[24];
     section_keys(k_sections[i], keys);
+    /* phy.power was the host share of energy.io at peak bandwidth: charging
+     * it as well would count the host PHY twice, and nothing read it */
+    const yt_node *pw = strcmp(k_sections[i], "phy") == 0 ? yt_get(sec, "power") : NULL;
+    if (pw) {
+      char pp[256];
+      cfg_join(pp, sizeof pp, kp, "power");
+      cfg_error(c, pw, pp, "is not a preset key: the host PHY's energy is part of energy.io, "
+                "charged per bit moved (docs/memory.md); remove it");
+      size_t n = 0;
+      while (keys[n]) n++;
+      keys[n] = "power"; /* reported above, not again as unknown */
+      keys[n + 1] = NULL;
+    }
     cfg_check_keys(c, sec, kp, keys);
   }
 

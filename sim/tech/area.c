@@ -59,15 +59,17 @@ int area_of(const dse_arch *a, const sram_fit *fit, area_breakdown *out) {
 
 void area_power(const dse_arch *a, arch_power *out) {
   const tech_node *node = a->node_nm > 0 ? tech_node_find(a->node_nm) : NULL;
-  const double nm = node ? node->nm : 45, pes = (double)(a->rows * a->cols);
+  const double pes = (double)(a->rows * a->cols);
   const sram_cells cells = (sram_cells)a->sram_cells;
-  out->sram_w = 0;
+  out->sram_w = out->logic_w = out->clock_w = 0;
+  /* without a node neither the devices nor the die are known: not modelled */
+  if (!node) return;
+  const double nm = node->nm;
   for (size_t i = 0; i < a->nbuf; i++)
     out->sram_w += sram_leakage(a->buf[i].size_bytes, nm, cells, a->leak_per_tr_w);
   if (a->reg_given) /* PE register files as SRAM cells */
     out->sram_w += sram_leakage(pes * a->reg_bytes, nm, cells, a->leak_per_tr_w);
-  out->logic_w = out->clock_w = 0;
-  if (!node || !(a->area.total > 0)) return;
+  if (!(a->area.total > 0)) return;
   const arch_area *ab = &a->area;
   const double logic_mm2 = ab->pe - ab->pe_registers + ab->vector + ab->other + ab->controller;
   out->logic_w = logic_mm2 * area_density_mtr(node->nm) * 1e6 * a->leak_per_tr_w;

@@ -42,8 +42,8 @@ DSE_INTERNAL int area_of(const dse_arch *a, const struct sram_fit *fit, area_bre
  *   clock = share / (1 - share) x clock x (PEs x (MAC + register access +
  *           two operand hops) + lanes x vector op): a->clock_share of a
  *           fully busy datapath's power
- * Without a node: CACTI's lstp SRAM figure at 45 nm (held at 22 nm), no
- * logic leakage, no clock. */
+ * Without a node all three are 0: not modelled (results say so with
+ * static_modelled false). */
 typedef struct arch_power {
   double sram_w, logic_w, clock_w;
 } arch_power;

@@ -90,7 +90,7 @@ timing: {tCK: 0.625 ns, CL: 20, CWL: 8, tRCD: 31, tRP: 26, tRAS: 45, tRC: 60,
 energy: {act_pre: 0.8 nJ, read: 1.6 pJ/bit, write: 2 pJ/bit, io: 0.3 pJ/bit,
   refresh: 30 nJ, background: 300 mW}
 cost_per_gb: 15
-phy: {area: 10 mm^2, power: 1 W}
+phy: {area: 10 mm^2}
 YAML
 run "$DSE" check "$SRC/arch/memory/hbm3-6400.yaml"; expect_out "ok: memory preset 'hbm3-6400', hbm3, 819.2 GB/s and 16 GiB per stack" "check a memory preset"
 run "$DSE" check "$TMP/bad.yaml"; expect_code 2 "check a bad memory preset"

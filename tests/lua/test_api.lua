@@ -59,10 +59,19 @@ H.check(eb.noc > 0 and eb.static > 0, "NoC and static energy counted")
 -- static energy is the leakage power over the latency, the clock's likewise
 H.near(eb.static, r.total.static_power_w * r.total.latency_s, 1e-9, "static = power x latency")
 H.near(eb.clock, r.total.clock_power_w * r.total.latency_s, 1e-9, "clock = power x latency")
+-- TPU v1's DDR3 is a plain channel with no price: no PHY, controller or
+-- memory part, no unit cost (nil, not 0); the parts modelled still sum
 local ab = r.total.area_breakdown_mm2
-H.near(ab.pe + ab.sram + ab.vector + ab.phy + ab.controller + ab.other, r.total.area_mm2, 1e-12, "area breakdown sums")
+H.check(ab.phy == nil and ab.controller == nil, "tpu-v1 PHY and controller not modelled")
+H.near(ab.pe + ab.sram + ab.vector + ab.other, r.total.area_mm2, 1e-12, "area breakdown sums")
 local cb = r.total.cost_breakdown_usd
-H.near(cb.die + cb.memory + cb.package + cb.nre, r.total.cost_usd, 1e-12, "cost breakdown sums")
+H.check(cb.memory == nil and r.total.cost_usd == nil and r.total.cost_modelled == false,
+        "tpu-v1 unit cost not modelled")
+H.check(cb.die > 0 and cb.package == 21, "die and package priced")
+local full = dse.simulate("npu-hbm2e", rn, { fidelity = "analytic" }).total
+local fa, fc = full.area_breakdown_mm2, full.cost_breakdown_usd
+H.near(fa.pe + fa.sram + fa.vector + fa.phy + fa.controller + fa.other, full.area_mm2, 1e-12, "area breakdown sums")
+H.near(fc.die + fc.memory + fc.package + fc.nre, full.cost_usd, 1e-12, "cost breakdown sums")
 H.near(r.total.throughput_inf_per_s, 4 / r.total.latency_s, 1e-12, "throughput = batch / latency")
 for _, l in ipairs(r.layers) do
   H.check(l.bound == "compute" or l.bound == "memory", "bound value")

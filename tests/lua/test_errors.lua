@@ -108,8 +108,10 @@ H.near(dse.simulate(os1, "alexnet").total.noc_energy_j, dse.simulate(os2, "alexn
 local e_el = dse.simulate(tpu:with { ["pe_array.hop_energy"] = "1 pJ" }, "alexnet", { fidelity = "analytic" })
 local e_bit = dse.simulate(tpu:with { ["pe_array.hop_energy"] = "1 pJ/bit" }, "alexnet", { fidelity = "analytic" })
 H.near(e_bit.total.noc_energy_j, 8 * e_el.total.noc_energy_j, 1e-12, "hop energy per element vs per bit")
--- a report mixing archs with and without a node still renders (the chart
--- falls back to die area and skips the node-less point)
+-- a report mixing archs with and without a node renders over objectives
+-- both model (the chart falls back to die area and skips the node-less
+-- point); their energies do not compare (no leakage or clock without a
+-- node), and the node-less arch has no die area
 local mini = dse.arch { name = "mini", clock = "1 GHz",
   pe_array = { rows = 64, cols = 64, dataflow = "weight_stationary", precision = "int8" },
   buffers = { { name = "sram", size = "4 MiB", bandwidth = "256 B/cycle" } },
@@ -118,7 +120,15 @@ local mixed = { dse.simulate(tpu, "alexnet", { fidelity = "analytic" }),
                 dse.simulate(mini, "alexnet", { fidelity = "analytic" }) }
 local rdir = H.tmpname("") .. ".d"
 dse.mkdir(rdir)
-dse.report { path = rdir .. "/report.md", results = mixed }
+H.fails(function() dse.report { path = rdir .. "/report.md", results = mixed } end,
+  "dse.report: objective 'energy_j' does not compare: results[2] (arch 'mini') leaves leakage and clock out "
+  .. "(the arch names no technology.node: static_modelled false) and results[1] (arch 'tpu-v1') counts them; "
+  .. "give every arch a technology.node or none", "mixed energies")
+H.fails(function() dse.pareto(mixed, { "latency_s", "area_mm2" }) end,
+  "dse.pareto: objective 'area_mm2' is not modelled for results[2] (arch 'mini'): the arch names no "
+  .. "technology.node (area_modelled false); model it or leave 'area_mm2' out of the objectives", "no area")
+H.check(io.open(rdir .. "/report.md") == nil, "nothing written on a refused objective")
+dse.report { path = rdir .. "/report.md", results = mixed, objectives = { "latency_s", "-throughput_inf_per_s" } }
 local rep = H.read(rdir .. "/report.md")
 H.check(rep:find("tradeoff-", 1, true) ~= nil, "mixed report has its chart")
 for _, f in ipairs { "report.md", "tradeoff-alexnet.svg", "roofline-alexnet.svg" } do os.remove(rdir .. "/" .. f) end

@@ -147,18 +147,31 @@ TEST_IMPL(cost_preset_memory) {
     ASSERT_NEAR(a->area.phy, m->f[DF_PHY_AREA] * k[i].units, 1e-12);
     dse_arch_free(a);
   }
-  /* without a count, as many units as hold the capacity: 48 GiB of
-   * hbm2e-3200 is 3 stacks (16 GiB each), 3 x 10.45 mm^2 of PHY; a
-   * count states them (and must hold the capacity) */
+  /* without a count, as many whole units as hold the capacity and deliver
+   * the bandwidth, and those are what is bought: 48 GiB of hbm2e-3200 at
+   * 1 TB/s is 3 stacks (16 GiB and 409.6 GB/s each), 3 x 10.45 mm^2 of
+   * PHY, 3 x 16 GiB x $7 */
   dse_arch *d = t_arch_yaml(ctx, PLAIN_ARCH("{bandwidth: 1 TB/s, energy: 6 pJ/bit, capacity: 48 GiB, technology: hbm2e-3200}"), 0);
   ASSERT_U64_EQ(d->mem_units, 3);
   ASSERT_NEAR(d->area.phy, 3 * 10.45, 1e-12);
-  ASSERT_NEAR(d->memory_usd, 48 * 7, 1e-12);
+  ASSERT_NEAR(d->memory_usd, 3 * 16 * 7, 1e-12);
   dse_arch_free(d);
-  d = t_arch_yaml(ctx, PLAIN_ARCH("{bandwidth: 1 TB/s, energy: 6 pJ/bit, capacity: 48 GiB, technology: hbm2e-3200, stacks: 4}"), 0);
+  /* 1 GiB at 819.2 GB/s: the bandwidth takes two stacks, and two whole
+   * stacks are priced ($224, not one stack's 1 GiB for $7) */
+  d = t_arch_yaml(ctx, PLAIN_ARCH("{bandwidth: 819.2 GB/s, energy: 6 pJ/bit, capacity: 1 GiB, technology: hbm2e-3200}"), 0);
+  ASSERT_U64_EQ(d->mem_units, 2);
+  ASSERT_NEAR(d->memory_usd, 2 * 16 * 7, 1e-12);
+  ASSERT_NEAR(d->area.phy, 2 * 10.45, 1e-12);
+  dse_arch_free(d);
+  /* a count states the units, all of them bought: 4 stacks are $448
+   * whatever capacity the channel addresses, as 4 simulated stacks are */
+  d = t_arch_yaml(ctx, PLAIN_ARCH("{bandwidth: 1 TB/s, energy: 6 pJ/bit, capacity: 32 GiB, technology: hbm2e-3200, stacks: 4}"), 0);
   ASSERT_U64_EQ(d->mem_units, 4);
   ASSERT_NEAR(d->area.phy, 4 * 10.45, 1e-12);
-  ASSERT_NEAR(d->memory_usd, 48 * 7, 1e-12); /* the capacity is what is bought */
+  ASSERT_NEAR(d->memory_usd, 4 * 16 * 7, 1e-12);
+  dse_arch *p4 = t_arch_yaml(ctx, PLAIN_ARCH("{preset: hbm2e-3200, stacks: 4}"), 0);
+  ASSERT_NEAR(p4->memory_usd, d->memory_usd, 1e-12);
+  dse_arch_free(p4);
   dse_arch_free(d);
   /* npu-hbm2e (plain channel, priced) and npu-hbm2e-dram (simulated):
    * the same die, memory and interposer, so the same unit cost */
@@ -216,34 +229,91 @@ static void priced_free(priced *p) {
   core_buf_fini(&p->table);
 }
 
-/* A plain channel that names no technology says so: memory_cost_modelled
- * false in the result (JSON), no memory price, no PHYs; the unit cost is
- * die + package only. */
+/* What is not modelled is said, never printed as 0: a plain channel that
+ * names no technology has no memory price, PHYs or unit cost (null in
+ * JSON, "not modelled" in the table; the die and package are still
+ * priced); an arch without a node has no area, cost, leakage or clock; a
+ * plain channel has no row hits or DRAM energy split. */
 TEST_IMPL(cost_plain_not_modelled) {
   dse_ctx *ctx = t_ctx();
   priced p;
   priced_run(ctx, "tpu-v1", &p);
   const dse_total_result *t = &p.r->total;
   ASSERT_INT_EQ(t->memory_cost_modelled, 0);
+  ASSERT_INT_EQ(t->area_modelled, 1);
+  ASSERT_INT_EQ(t->cost_modelled, 0);
   ASSERT_NEAR(t->memory_cost_usd, 0, 0);
   ASSERT_NEAR(t->area_phy_mm2, 0, 0);
-  ASSERT_NEAR(t->cost_usd, t->cost_die_usd + t->cost_package_usd, 1e-12);
+  ASSERT_NEAR(t->cost_usd, 0, 0);
+  ASSERT(t->cost_die_usd > 0 && t->cost_package_usd == 21);
   ASSERT_CONTAINS(p.json.data, "\"memory_cost_modelled\": false");
-  ASSERT_CONTAINS(p.json.data, "\"memory_cost_usd\": 0"); /* kept: the contract removes no field */
+  ASSERT_CONTAINS(p.json.data, "\"cost_modelled\": false");
+  ASSERT_CONTAINS(p.json.data, "\"area_modelled\": true");
+  /* kept, as null: the contract removes no field */
+  ASSERT_CONTAINS(p.json.data, "\"memory_cost_usd\": null");
+  ASSERT_CONTAINS(p.json.data, "\"cost_usd\": null");
+  ASSERT_CONTAINS(p.json.data, "\"usd_per_inf_per_s\": null");
+  ASSERT_CONTAINS(p.json.data, "\"area_phy_mm2\": null");
+  ASSERT_CONTAINS(p.json.data, "\"phy\": null");
+  ASSERT_CONTAINS(p.json.data, "\"memory\": null");
+  ASSERT_CONTAINS(p.json.data, "\"area_mm2\": 316.9");
   ASSERT_CONTAINS(p.table.data, "memory cost: not modelled (plain channel; name dram.technology");
-  ASSERT_CONTAINS(p.table.data, " without memory (die $");
+  ASSERT_CONTAINS(p.table.data, "; unit cost not modelled (die $18, package $21, memory not priced); ");
   ASSERT_CONTAINS(p.table.data, "memory PHYs and controllers not modelled");
+  /* level 1 and a plain channel: no burst model */
+  ASSERT_CONTAINS(p.json.data, "\"dram_burst_modelled\": false");
+  ASSERT_CONTAINS(p.json.data, "\"dram_row_hit_rate\": null");
+  ASSERT_CONTAINS(p.json.data, "\"dram_io_energy_j\": null");
   priced_free(&p);
   /* a priced plain channel: modelled, true in JSON, no such line */
   priced_run(ctx, "npu-hbm2e", &p);
   t = &p.r->total;
   ASSERT_INT_EQ(t->memory_cost_modelled, 1);
+  ASSERT_INT_EQ(t->cost_modelled, 1);
   ASSERT_NEAR(t->memory_cost_usd, 224, 1e-12);
   ASSERT_NEAR(t->area_phy_mm2, 20.9, 1e-12);
   ASSERT_CONTAINS(p.json.data, "\"memory_cost_modelled\": true");
+  ASSERT_CONTAINS(p.json.data, "\"cost_modelled\": true");
   ASSERT(strstr(p.table.data, "not modelled") == NULL);
-  ASSERT_CONTAINS(p.table.data, "memory: 2 x hbm2e-3200 (hbm2e), 32 GiB, $224: prices the plain channel");
+  ASSERT_CONTAINS(p.table.data, "memory: 2 x hbm2e-3200 (hbm2e), 32 GiB, $224: whole stacks price the plain channel");
   priced_free(&p);
+  /* no node: no area, cost, yield, leakage or clock; energy is dynamic */
+  dse_arch *bare = t_arch_yaml(ctx, "name: bare\nclock: 1 GHz\n"
+                                    "pe_array: {rows: 8, cols: 8, dataflow: weight_stationary, precision: int8}\n"
+                                    "buffers:\n  - {name: b, size: 64 KiB, bandwidth: 64 B/cycle}\n"
+                                    "dram: {bandwidth: 16 GB/s, energy: 10 pJ/bit, capacity: 1 GiB, "
+                                    "technology: lpddr5-6400}\n", 0);
+  dse_workload *wl = t_wl(ctx, "alexnet", NULL, NULL, NULL, NULL);
+  dse_result *r = t_sim(ctx, bare, wl, DSE_FIDELITY_CYCLE);
+  t = &r->total;
+  ASSERT_INT_EQ(t->area_modelled, 0);
+  ASSERT_INT_EQ(t->cost_modelled, 0);
+  ASSERT_INT_EQ(t->static_modelled, 0);
+  ASSERT_INT_EQ(t->memory_cost_modelled, 1); /* the memory is priced: $12 */
+  core_buf json, table;
+  core_buf_init(&json);
+  core_buf_init(&table);
+  rpt_result_json(r, &json);
+  rpt_result_table(r, &table);
+  static const char *const nulls[] = {"area_mm2", "area_pe_mm2", "area_phy_mm2", "cost_usd",
+                                      "cost_die_usd", "cost_package_usd", "die_yield",
+                                      "dies_per_wafer", "usd_per_inf_per_s", "static_power_w",
+                                      "clock_power_w", "static_energy_j", "clock_energy_j"};
+  for (size_t i = 0; i < sizeof nulls / sizeof *nulls; i++) {
+    char want[64];
+    snprintf(want, sizeof want, "\"%s\": null", nulls[i]);
+    ASSERT_CONTAINS(json.data, want);
+  }
+  ASSERT_CONTAINS(json.data, "\"memory_cost_usd\": 12");
+  ASSERT_CONTAINS(json.data, "\"static\": null");
+  ASSERT_CONTAINS(table.data, "\nsilicon: area and cost not modelled (no technology.node), nor static "
+                              "and clock power: energy is dynamic only");
+  ASSERT(strstr(table.data, "$0") == NULL && strstr(table.data, "0.0 mm^2") == NULL);
+  core_buf_fini(&json);
+  core_buf_fini(&table);
+  dse_result_free(r);
+  dse_workload_free(wl);
+  dse_arch_free(bare);
   dse_ctx_free(ctx);
   return 0;
 }
@@ -268,6 +338,13 @@ TEST_IMPL(cost_technology_errors) {
   expect_plain_error(PLAIN_ARCH("{bandwidth: 400 GB/s, energy: 6 pJ/bit, capacity: 32 GiB, technology: hbm2e-3200, stacks: 1}"),
                      "test.yaml:7:57: error: dram.capacity: more than 1 x hbm2e-3200 hold (16 GiB, 16 GiB per stack); "
                      "count more stacks or lower the capacity");
+  /* more bandwidth than they deliver */
+  expect_plain_error(PLAIN_ARCH("{bandwidth: 819.2 GB/s, energy: 6 pJ/bit, capacity: 1 GiB, technology: hbm2e-3200, stacks: 1}"),
+                     "test.yaml:7:19: error: dram.bandwidth: more than 1 x hbm2e-3200 deliver (409.6 GB/s, 409.6 GB/s "
+                     "per stack); count more stacks or lower the bandwidth");
+  /* too many for the default count */
+  expect_plain_error(PLAIN_ARCH("{bandwidth: 200 TB/s, energy: 6 pJ/bit, capacity: 1 GiB, technology: lpddr5-6400}"),
+                     "test.yaml:7:19: error: dram.bandwidth: needs 7813 x lpddr5-6400 (more than 4096 devices)");
   expect_plain_error(PLAIN_ARCH("{bandwidth: 800 GB/s, energy: 6 pJ/bit, capacity: 32 GiB, technology: hbm2e-3200, stacks: 0}"),
                      "test.yaml:7:97: error: dram.stacks: must be between 1 and 4096 (got 0)");
   expect_plain_error(PLAIN_ARCH("{bandwidth: 800 GB/s, energy: 6 pJ/bit, capacity: 32 GiB, technology: [hbm2e-3200]}"),

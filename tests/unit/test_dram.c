@@ -20,7 +20,7 @@ static const char k_toy[] =
     "  tRTP: 4, tRFC: 100, tREFI: 4000}\n"
     "energy: {act_pre: 1 nJ, read: 1 pJ/bit, write: 2 pJ/bit, io: 0.5 pJ/bit,\n"
     "  refresh: 10 nJ, background: 100 mW}\n"
-    "cost_per_gb: 3\nphy: {area: 1 mm^2, power: 0.5 W}\n";
+    "cost_per_gb: 3\nphy: {area: 1 mm^2}\n";
 
 /* Parse spec text (+ an optional override map in the same syntax). */
 static int spec_from(dse_ctx *ctx, const char *text, const char *over, dram_spec *s,
@@ -205,6 +205,10 @@ TEST_IMPL(dram_spec_errors) {
       {"address_map: RoRoCoBgPcCh\n", "dram.address_map: expected the six digits"},
       {"energy: {act_pre: -1 nJ}\n", "must be positive"},
       {"interleave: 100 B\n", "over.yaml:1:13: error: interleave: interleave 100 B must be a multiple"},
+      /* nothing read phy.power: refused, once, where it is written */
+      {"phy: {power: 1 W}\n", "over.yaml:1:14: error: dram.phy.power: is not a preset key: the host "
+                               "PHY's energy is part of energy.io, charged per bit moved "
+                               "(docs/memory.md); remove it"},
   };
   for (size_t i = 0; i < sizeof k_cases / sizeof *k_cases; i++) {
     dse_ctx *ctx = t_ctx();

@@ -288,6 +288,13 @@ typedef struct dse_layer_result {
   double dram_row_hit_rate;
   double dram_activate_energy_j, dram_rw_energy_j, dram_io_energy_j;
   double dram_refresh_energy_j, dram_background_energy_j; /* over latency_s */
+  /* 1 when the row-hit rate and the DRAM energy split above come from the
+   * burst model (dram.preset at level 2); 0 for a plain channel or level 1,
+   * where they are not modelled (null in JSON, absent in Lua) */
+  int dram_burst_modelled;
+  /* 1 when leakage and the clock are modelled (technology.node); 0: their
+   * energies are not modelled and energy_j is dynamic energy only */
+  int static_modelled;
 } dse_layer_result;
 
 typedef struct dse_total_result {
@@ -319,12 +326,23 @@ typedef struct dse_total_result {
   double dram_activate_energy_j, dram_rw_energy_j, dram_io_energy_j;
   double dram_refresh_energy_j, dram_background_energy_j;
   double memory_capacity_bytes, memory_cost_usd;
+  uint64_t memory_units; /* whole stacks, devices or DIMMs priced (0 without a technology) */
   /* 1 when the arch names its memory technology (dram.preset, or a plain
    * channel's dram.technology), so memory_cost_usd and the PHY and
    * controller areas are modelled; 0 for a plain channel without one,
    * whose memory_cost_usd and area_phy_mm2 are 0 because nothing prices
    * them, not because they are free */
   int memory_cost_modelled;
+  /* What else is modelled; a field that is not is zero here and null in
+   * JSON, empty in CSV, absent in Lua (reports/fields.c names which):
+   *   area_modelled        technology.node: die area, yield, die, package
+   *                        and NRE cost (PHY and controller area also need
+   *                        memory_cost_modelled)
+   *   cost_modelled        area and memory cost both: unit cost and $ per inf/s
+   *   static_modelled      technology.node: leakage and clock power; without
+   *                        it energy_j and power_w are dynamic only
+   *   dram_burst_modelled  dram.preset at level 2: row hits, DRAM energy split */
+  int area_modelled, cost_modelled, static_modelled, dram_burst_modelled;
   /* with technology: {node} (zero otherwise): die area and its parts, and
    * unit cost (good die + memory + package) */
   double area_mm2, area_pe_mm2, area_sram_mm2, area_vector_mm2, area_phy_mm2,
