@@ -35,6 +35,23 @@ for cmd in check sim; do
   expect_no_file "$TMP/out.json" "deep $cmd"
 done
 
+# 200,000 errors: the first 50 are shown, then how many more there were.
+many="$TMP/many.yaml"
+awk 'BEGIN { print "mappings: {}"; for (i = 0; i < 200000; i++) print "k" i ": 1" }' >"$many"
+run "$DSE" sim tpu-v1 alexnet --mappings "$many" -o "$TMP/out.json"
+expect_code 2 "200k errors"
+[ "$(printf '%s\n' "$ERR" | wc -l)" -eq 51 ] && ok || bad "200k errors: $(printf '%s\n' "$ERR" | wc -l) lines, want 51"
+[ "$(printf '%s\n' "$ERR" | sed -n 50p)" = "$many:51:1: error: k49: unknown key 'k49'; expected one of: arch, workload, description, mappings" ] &&
+  ok || bad "200k errors: line 50 '$(printf '%s\n' "$ERR" | sed -n 50p)'"
+[ "$(printf '%s\n' "$ERR" | tail -1)" = "$many: error: ... and 199950 more errors" ] && ok ||
+  bad "200k errors: last line '$(printf '%s\n' "$ERR" | tail -1)'"
+expect_no_file "$TMP/out.json" "200k errors"
+# a million plain keys: too large, and no alias to blame
+awk 'BEGIN { for (i = 0; i <= 1000000; i++) print "k" i ": 1" }' >"$many"
+run "$DSE" check "$many"
+expect_code 2 "1M keys"
+[ "$ERR" = "$many:1000000:10: error: document too large (more than 1,000,000 nodes)" ] && ok || bad "1M keys: got '$ERR'"
+
 # A directory where a file is expected says so, whichever loader reads it.
 dir="$TMP/adir"
 mkdir "$dir"

@@ -87,7 +87,7 @@ TEST_IMPL(arch_errors) {
       "test.yaml:4:7: error: dram.capacity: missing required key 'capacity'");
   expect_arch_error(
       "name: t\nclock: 1 GHz\nclock: 2 GHz\n",
-      "test.yaml:3:1: error: duplicate key 'clock' (first defined at line 2)");
+      "test.yaml:3:1: error: clock: duplicate key 'clock' (first defined at line 2)");
   expect_arch_error("name: t\nclock: [1 GHz\n",
                     "test.yaml:2:8: error: YAML syntax: unclosed '[': no matching ']'");
   expect_arch_error(

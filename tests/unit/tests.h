@@ -13,6 +13,9 @@
   X(ytree_aliases)                  \
   X(ytree_unclosed)                 \
   X(ytree_error_order)              \
+  X(ytree_error_paths)              \
+  X(diag_cap)                       \
+  X(hash_index)                     \
   X(files_directory)                \
   X(zoo_cnn_totals)                 \
   X(zoo_transformer_totals)         \
