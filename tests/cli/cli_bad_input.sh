@@ -52,6 +52,26 @@ run "$DSE" check "$many"
 expect_code 2 "1M keys"
 [ "$ERR" = "$many:1000000:10: error: document too large (more than 1,000,000 nodes)" ] && ok || bad "1M keys: got '$ERR'"
 
+# SCALE-Sim configs: a header without its ']' still opens its section (no
+# cascade of keys "unknown in [general]; did you mean" themselves), a key in
+# the wrong section is told where it belongs, an unknown section is reported
+# once.
+cfg="$SRC/examples/scalesim/ws_32x32.cfg"
+while IFS='|' read -r expr want; do
+  sed "$expr" "$cfg" >"$TMP/s.cfg"
+  run "$DSE" sim "$TMP/s.cfg" resnet50 -o "$TMP/out.json"
+  [ "$ERR" = "$TMP/s.cfg:$want" ] && ok || bad "cfg '$expr': got '$ERR', want '$TMP/s.cfg:$want'"
+  expect_code 2 "cfg '$expr'"
+  expect_no_file "$TMP/out.json" "cfg '$expr'"
+done <<'LIST'
+s/^\[architecture_presets\]/[architecture_presets/|4:1: error: malformed section header '[architecture_presets': no closing ']'
+s/^\[architecture_presets\]/[architecture_presets] x/|4:1: error: malformed section header '[architecture_presets] x': text after ']'
+s/^\[architecture_presets\]/[arch]/|4:2: error: unknown section [arch]; expected [general], [architecture_presets] or [run_presets]
+s/^InterfaceBandwidth: USER/ArrayHeight: 4/|18:1: error: key 'ArrayHeight' belongs in [architecture_presets], not [run_presets]
+s/^run_name = ws_32x32/ArrayHeigt = 4/|2:1: error: unknown key 'ArrayHeigt' in [general]; did you mean 'ArrayHeight' (in [architecture_presets])?
+1i ArrayHeight: 3|1:1: error: key 'ArrayHeight' comes before any section header; it belongs in [architecture_presets]
+LIST
+
 # A directory where a file is expected says so, whichever loader reads it.
 dir="$TMP/adir"
 mkdir "$dir"

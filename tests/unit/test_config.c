@@ -151,3 +151,32 @@ TEST_IMPL(ytree_set_path) {
   dse_ctx_free(ctx);
   return 0;
 }
+
+/* The exact, only diagnostic of an arch that must fail. */
+static void expect_arch_only(const char *yaml, const char *want) {
+  dse_ctx *ctx = t_ctx();
+  t_arch_yaml(ctx, yaml, 1);
+  ASSERT_STR_EQ(t_first_diag(ctx), want);
+  ASSERT_INT_EQ(dse_ctx_ndiags(ctx), 1);
+  dse_ctx_free(ctx);
+}
+
+/* Review item 8: an organization check on a preset override names the
+ * arch's key path (it said "capacity: capacity 1 GiB ..."); a plain channel
+ * without capacity says so once. */
+TEST_IMPL(arch_dram_messages) {
+  static const char head[] =
+      "name: x\nclock: 1 GHz\npe_array: {rows: 4, cols: 4, dataflow: weight_stationary, "
+      "precision: int8}\nbuffers:\n  - {name: gb, size: 64 KiB, bandwidth: 64 B/cycle}\n";
+  char yaml[1024];
+  snprintf(yaml, sizeof yaml, "%sdram: {preset: hbm2e-3200, stacks: 2, capacity: 1 GiB}\n", head);
+  expect_arch_only(yaml, "test.yaml:6:49: error: dram.capacity: 1 GiB is not a whole multiple of "
+                         "the organization (16 pseudo-channels x 16 banks x 65536 rows x 1024 B = "
+                         "16 GiB)");
+  snprintf(yaml, sizeof yaml, "%sdram: {preset: hbm2e-3200, timing: {tREFI: 90}}\n", head);
+  expect_arch_only(yaml, "test.yaml:6:44: error: dram.timing.tREFI: tREFI (90) must exceed tRFC (720)");
+  snprintf(yaml, sizeof yaml,
+           "%sdram: {bandwidth: 10 GB/s, energy: 5 pJ/bit, technology: hbm3-6400}\n", head);
+  expect_arch_only(yaml, "test.yaml:6:7: error: dram.capacity: missing required key 'capacity'");
+  return 0;
+}

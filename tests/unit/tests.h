@@ -6,6 +6,7 @@
   X(arch_schema)                    \
   X(arch_buffer_ports)              \
   X(arch_errors)                    \
+  X(arch_dram_messages)             \
   X(presets)                        \
   X(ytree_set_path)                 \
   X(ytree_deep_nesting)             \
