@@ -63,6 +63,13 @@ typedef struct wl_builder {
   size_t cap;
 } wl_builder;
 
+size_t wl_layer_index(const dse_workload *wl, const char *name) {
+  size_t it = 0, i;
+  while (core_hindex_next(&wl->names, core_hash_str(name, 0), &it, &i))
+    if (strcmp(wl->layers[i].name, name) == 0) return i;
+  return SIZE_MAX;
+}
+
 static wl_layer *push_layer(wl_builder *b, const char *name) {
   dse_workload *wl = b->wl;
   if (wl->nlayers == b->cap) {
@@ -73,12 +80,15 @@ static wl_layer *push_layer(wl_builder *b, const char *name) {
     wl->layers = p;
     b->cap = cap;
   }
-  wl_layer *l = &wl->layers[wl->nlayers++];
+  wl_layer *l = &wl->layers[wl->nlayers];
   memset(l, 0, sizeof(*l));
   l->name = core_arena_strdup(&wl->arena, name);
   l->precision = DSE_PREC_INHERIT;
   l->g = 1;
-  return l->name ? l : NULL;
+  if (!l->name || core_hindex_add(&wl->names, core_hash_str(name, 0), wl->nlayers))
+    return NULL;
+  wl->nlayers++;
+  return l;
 }
 
 /* Output size of a sliding window; 0 when the window does not fit. */
@@ -210,11 +220,10 @@ static void load_layer(wl_builder *b, const yt_node *ln, size_t idx) {
   int type = 0;
   if (cfg_enum(c, ln, path, "type", 1, k_type_names, 0, &type)) return;
   cfg_check_keys(c, ln, path, k_layer_keys[type]);
-  for (size_t j = 0; name && j < b->wl->nlayers; j++)
-    if (strcmp(b->wl->layers[j].name, name) == 0) {
-      cfg_error(c, yt_get(ln, "name"), path, "duplicate layer name '%s'", name);
-      return;
-    }
+  if (name && wl_layer_index(b->wl, name) != SIZE_MAX) {
+    cfg_error(c, yt_get(ln, "name"), path, "duplicate layer name '%s'", name);
+    return;
+  }
   int prec = DSE_PREC_INHERIT;
   cfg_enum(c, ln, path, "precision", 0, k_precisions, DSE_PREC_INHERIT, &prec);
 
@@ -643,6 +652,7 @@ int dse_workload_load(dse_ctx *ctx, const char *path_or_name,
 
 void dse_workload_free(dse_workload *wl) {
   if (!wl) return;
+  core_hindex_fini(&wl->names);
   core_arena_fini(&wl->arena);
   free(wl);
 }

@@ -36,7 +36,11 @@ struct dse_workload {
   uint64_t batch;
   size_t nlayers;
   wl_layer *layers;
+  core_hindex names; /* layer name -> index */
 };
+
+/* Index of the layer named name, or SIZE_MAX. */
+DSE_INTERNAL size_t wl_layer_index(const dse_workload *wl, const char *name);
 
 /* Load with parameter overrides whose diagnostics point at (file, line). */
 DSE_INTERNAL int wl_load(dse_ctx *ctx, const char *path_or_name,

@@ -177,3 +177,31 @@ TEST_IMPL(workload_validation) {
   expect_wl_error("name: x\nlayers: []\n", "test.yaml:2:9: error: layers: must not be empty");
   return 0;
 }
+
+/* 100,000 layers: names are checked in linear time (a hash of the names),
+ * a duplicate is still found, and every name is found by index. */
+TEST_IMPL(workload_many_layers) {
+  enum { N = 100000 };
+  core_buf y;
+  core_buf_init(&y);
+  core_buf_puts(&y, "name: w\nlayers:\n");
+  for (int i = 0; i < N; i++)
+    core_buf_printf(&y, "  - {name: l%d, type: gemm, m: 1, n: %d, k: 1}\n", i, i % 7 + 1);
+  dse_ctx *ctx = t_ctx();
+  dse_workload *wl = t_wl_yaml(ctx, core_buf_str(&y), 0);
+  ASSERT_U64_EQ(dse_workload_nlayers(wl), N);
+  char name[32];
+  for (int i = 0; i < N; i++) {
+    snprintf(name, sizeof name, "l%d", i);
+    ASSERT_U64_EQ(wl_layer_index(wl, name), i);
+  }
+  ASSERT(wl_layer_index(wl, "l100000") == SIZE_MAX);
+  dse_workload_free(wl);
+  core_buf_puts(&y, "  - {name: l99998, type: gemm, m: 1, n: 1, k: 1}\n");
+  t_wl_yaml(ctx, core_buf_str(&y), 1);
+  ASSERT_STR_EQ(t_first_diag(ctx),
+                "test.yaml:100003:12: error: layers[100001] 'l99998': duplicate layer name 'l99998'");
+  dse_ctx_free(ctx);
+  core_buf_fini(&y);
+  return 0;
+}

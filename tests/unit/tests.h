@@ -7,6 +7,7 @@
   X(arch_buffer_ports)              \
   X(arch_errors)                    \
   X(arch_dram_messages)             \
+  X(mappings_many_layers)           \
   X(presets)                        \
   X(ytree_set_path)                 \
   X(ytree_deep_nesting)             \
@@ -22,6 +23,7 @@
   X(zoo_transformer_totals)         \
   X(seed_conv_counts)               \
   X(workload_validation)            \
+  X(workload_many_layers)           \
   X(engine_fold_by_hand)            \
   X(engine_memory_bound_by_hand)    \
   X(engine_roofline_invariants)     \
