@@ -27,6 +27,16 @@ static void stem(const char *path, char *buf, size_t n) {
 
 /* ===== CSV =============================================================== */
 
+/* Beyond this a field is left as written, for the loader's range checks. */
+#define SS_NUM_MAX 1000000000ull
+
+/* s is all digits and fits in 64 bits. */
+static int plain_uint(const char *s, uint64_t *out) {
+  if (!*s || strspn(s, "0123456789") != strlen(s) || strlen(s) > 19) return 0;
+  *out = strtoull(s, NULL, 10);
+  return 1;
+}
+
 typedef struct csv_field {
   char text[128];
   int col; /* 1-based column of the first non-blank character */
@@ -209,7 +219,8 @@ int ss_topology_text(dse_ctx *ctx, const char *path, char *text,
       unsigned long long H, W, R, S, st;
       if (sscanf(f[1].text, "%llu", &H) == 1 && sscanf(f[2].text, "%llu", &W) == 1 &&
           sscanf(f[3].text, "%llu", &R) == 1 && sscanf(f[4].text, "%llu", &S) == 1 &&
-          sscanf(f[7].text, "%llu", &st) == 1 && st > 0 && H >= R && W >= S) {
+          sscanf(f[7].text, "%llu", &st) == 1 && st > 0 && H >= R && W >= S &&
+          H <= SS_NUM_MAX && W <= SS_NUM_MAX && st <= SS_NUM_MAX) {
         unsigned long long P = (H - R + st + st - 1) / st, Q = (W - S + st + st - 1) / st;
         snprintf(hb, sizeof hb, "%llu", (P - 1) * st + R);
         snprintf(wb, sizeof wb, "%llu", (Q - 1) * st + S);
@@ -222,11 +233,21 @@ int ss_topology_text(dse_ctx *ctx, const char *path, char *text,
       put(doc, lm, &k, "s", f[4].text, line_no, f[4].col, 0);
       put(doc, lm, &k, "c", f[5].text, line_no, f[5].col, 0);
       if (dw) {
-        char *end;
-        unsigned long long c = strtoull(f[5].text, &end, 10);
-        unsigned long long kf = strtoull(f[6].text, &end, 10);
-        char kbuf[48];
-        snprintf(kbuf, sizeof kbuf, "%llu", c * kf);
+        /* filters per channel x channels; anything but two plain numbers
+         * goes on as written, for the loader to report */
+        uint64_t c, kf;
+        char kbuf[sizeof f[6].text];
+        snprintf(kbuf, sizeof kbuf, "%s", f[6].text);
+        if (plain_uint(f[5].text, &c) && plain_uint(f[6].text, &kf)) {
+          if (core_mul_sat(c, kf) == UINT64_MAX) {
+            core_diag(ctx, path, line_no, f[6].col,
+                      "depthwise layer '%s': %s filters per channel x %s channels do not "
+                      "fit in 64 bits", f[0].text, f[6].text, f[5].text);
+            nerr++;
+            continue;
+          }
+          snprintf(kbuf, sizeof kbuf, "%llu", (unsigned long long)(c * kf));
+        }
         put(doc, lm, &k, "k", kbuf, line_no, f[6].col, 0);
         put(doc, lm, &k, "groups", f[5].text, line_no, f[5].col, 0);
       } else {

@@ -52,6 +52,26 @@ run "$DSE" check "$many"
 expect_code 2 "1M keys"
 [ "$ERR" = "$many:1000000:10: error: document too large (more than 1,000,000 nodes)" ] && ok || bad "1M keys: got '$ERR'"
 
+# Counts past 2^59 (they used to wrap around 2^64): the parameter that
+# makes a generated workload too large is named as the argument.
+expect_first() { # expect_first WANT description: exit 2, first stderr line, no output
+  expect_code 2 "$2"
+  [ "$(printf '%s\n' "$ERR" | head -1)" = "$1" ] && ok || bad "$2: got '$ERR', want '$1'"
+  expect_no_file "$TMP/out.json" "$2"
+}
+run "$DSE" sim tpu-v1 llama2_7b --param phase=prefill --param seq=10000000 -o "$TMP/out.json"
+expect_first "dse: error: --param seq=10000000: the workload's total up to generated layer 'blk1.qk', 6.17e+17 MACs, exceeds the limit of 2^59 (5.76e+17) per workload" "--param seq too large"
+run "$DSE" sim tpu-v1 gpt2 --batch 1000000 --param phase=prefill --param seq=10000 -o "$TMP/out.json"
+expect_first "dse: error: --batch 1000000: the workload's total at batch 1000000 up to generated layer 'blk3.ffn2', 5.9e+17 MACs, exceeds the limit of 2^59 (5.76e+17) per workload" "--batch too large"
+# the same in SCALE-Sim topologies, and a depthwise filter count past 64 bits
+hdr='Layer name, IFMAP Height, IFMAP Width, Filter Height, Filter Width, Channels, Num Filter, Strides,'
+printf 'Layer Name, M, N, K,\ng1, 100000000, 100000000, 100000000,\n' >"$TMP/g.csv"
+run "$DSE" sim tpu-v1 "$TMP/g.csv" -o "$TMP/out.json"
+expect_first "$TMP/g.csv:2:1: error: layers[1] 'g1': more than 1.8e+19 MACs exceeds the limit of 2^59 (5.76e+17) per layer" "topology MACs"
+printf '%s\nC_DP, 19, 19, 3, 3, 4294967296, 4294967296, 1,\n' "$hdr" >"$TMP/dw.csv"
+run "$DSE" sim tpu-v1 "$TMP/dw.csv" -o "$TMP/out.json"
+expect_first "$TMP/dw.csv:2:33: error: depthwise layer 'C_DP': 4294967296 filters per channel x 4294967296 channels do not fit in 64 bits" "topology depthwise"
+
 # SCALE-Sim configs: a header without its ']' still opens its section (no
 # cascade of keys "unknown in [general]; did you mean" themselves), a key in
 # the wrong section is told where it belongs, an unknown section is reported

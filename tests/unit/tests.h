@@ -23,6 +23,8 @@
   X(zoo_transformer_totals)         \
   X(seed_conv_counts)               \
   X(workload_validation)            \
+  X(workload_count_limits)          \
+  X(workload_causal_cycles)         \
   X(workload_many_layers)           \
   X(engine_fold_by_hand)            \
   X(engine_memory_bound_by_hand)    \
