@@ -527,29 +527,21 @@ static void load_family(wl_builder *b, const yt_node *root,
 /* ===== top level ========================================================= */
 
 static void scale_batch(wl_layer *l, uint64_t bt) {
-  switch (l->type) {
-    case DSE_LAYER_CONV2D:
-    case DSE_LAYER_GEMM:
-      l->geo.n = MUL(l->geo.n, bt);
-      l->m = MUL(l->m, bt);
-      l->macs = MUL(l->macs, bt);
-      l->a_elems = MUL(l->a_elems, bt);
-      l->out_elems = MUL(l->out_elems, bt);
-      break;
-    case DSE_LAYER_MATMUL:
-      l->geo.groups = MUL(l->geo.groups, bt);
-      l->g = MUL(l->g, bt);
-      l->macs = MUL(l->macs, bt);
-      l->a_elems = MUL(l->a_elems, bt);
-      l->b_elems = MUL(l->b_elems, bt);
-      l->out_elems = MUL(l->out_elems, bt);
-      l->persistent_elems = MUL(l->persistent_elems, bt);
-      break;
-    default:
-      l->a_elems = MUL(l->a_elems, bt);
-      l->out_elems = MUL(l->out_elems, bt);
-      l->vector_ops = MUL(l->vector_ops, bt);
-      break;
+  /* every layer: its activations in and out, and its work */
+  l->a_elems = MUL(l->a_elems, bt);
+  l->out_elems = MUL(l->out_elems, bt);
+  l->macs = MUL(l->macs, bt);
+  l->vector_ops = MUL(l->vector_ops, bt);
+  if (l->type == DSE_LAYER_MATMUL) {
+    /* more independent products, of two activations (and KV caches) */
+    l->geo.groups = MUL(l->geo.groups, bt);
+    l->g = MUL(l->g, bt);
+    l->b_elems = MUL(l->b_elems, bt);
+    l->persistent_elems = MUL(l->persistent_elems, bt);
+  } else if (l->type == DSE_LAYER_CONV2D || l->type == DSE_LAYER_GEMM) {
+    /* more rows against the same weights */
+    l->geo.n = MUL(l->geo.n, bt);
+    l->m = MUL(l->m, bt);
   }
 }
 
