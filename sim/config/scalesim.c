@@ -27,6 +27,16 @@ static void stem(const char *path, char *buf, size_t n) {
 
 /* ===== CSV =============================================================== */
 
+/* Beyond this a field is left as written, for the loader's range checks. */
+#define SS_NUM_MAX 1000000000ull
+
+/* s is all digits and fits in 64 bits. */
+static int plain_uint(const char *s, uint64_t *out) {
+  if (!*s || strspn(s, "0123456789") != strlen(s) || strlen(s) > 19) return 0;
+  *out = strtoull(s, NULL, 10);
+  return 1;
+}
+
 typedef struct csv_field {
   char text[128];
   int col; /* 1-based column of the first non-blank character */
@@ -209,7 +219,8 @@ int ss_topology_text(dse_ctx *ctx, const char *path, char *text,
       unsigned long long H, W, R, S, st;
       if (sscanf(f[1].text, "%llu", &H) == 1 && sscanf(f[2].text, "%llu", &W) == 1 &&
           sscanf(f[3].text, "%llu", &R) == 1 && sscanf(f[4].text, "%llu", &S) == 1 &&
-          sscanf(f[7].text, "%llu", &st) == 1 && st > 0 && H >= R && W >= S) {
+          sscanf(f[7].text, "%llu", &st) == 1 && st > 0 && H >= R && W >= S &&
+          H <= SS_NUM_MAX && W <= SS_NUM_MAX && st <= SS_NUM_MAX) {
         unsigned long long P = (H - R + st + st - 1) / st, Q = (W - S + st + st - 1) / st;
         snprintf(hb, sizeof hb, "%llu", (P - 1) * st + R);
         snprintf(wb, sizeof wb, "%llu", (Q - 1) * st + S);
@@ -222,11 +233,21 @@ int ss_topology_text(dse_ctx *ctx, const char *path, char *text,
       put(doc, lm, &k, "s", f[4].text, line_no, f[4].col, 0);
       put(doc, lm, &k, "c", f[5].text, line_no, f[5].col, 0);
       if (dw) {
-        char *end;
-        unsigned long long c = strtoull(f[5].text, &end, 10);
-        unsigned long long kf = strtoull(f[6].text, &end, 10);
-        char kbuf[48];
-        snprintf(kbuf, sizeof kbuf, "%llu", c * kf);
+        /* filters per channel x channels; anything but two plain numbers
+         * goes on as written, for the loader to report */
+        uint64_t c, kf;
+        char kbuf[sizeof f[6].text];
+        snprintf(kbuf, sizeof kbuf, "%s", f[6].text);
+        if (plain_uint(f[5].text, &c) && plain_uint(f[6].text, &kf)) {
+          if (core_mul_sat(c, kf) == UINT64_MAX) {
+            core_diag(ctx, path, line_no, f[6].col,
+                      "depthwise layer '%s': %s filters per channel x %s channels do not "
+                      "fit in 64 bits", f[0].text, f[6].text, f[5].text);
+            nerr++;
+            continue;
+          }
+          snprintf(kbuf, sizeof kbuf, "%llu", (unsigned long long)(c * kf));
+        }
         put(doc, lm, &k, "k", kbuf, line_no, f[6].col, 0);
         put(doc, lm, &k, "groups", f[5].text, line_no, f[5].col, 0);
       } else {
@@ -289,6 +310,9 @@ int ss_config_text(dse_ctx *ctx, const char *path, char *text, yt_doc **out) {
   enum { RUN, AH, AW, ISZ, FSZ, OSZ, IOFF, FOFF, OOFF, BW, DF, BANKS, IFBW, NE };
   int rc;
   char section[64] = "";
+  /* after a section header that names no known section, its keys are
+   * skipped, and missing keys are not reported: both follow from it */
+  int lost = 0, lost_any = 0;
   int line_no = 0, nerr = 0;
   char *p = text;
   while (p && *p) {
@@ -305,20 +329,28 @@ int ss_config_text(dse_ctx *ctx, const char *path, char *text, yt_doc **out) {
     } else if (*a == '[') {
       char *close = strchr(a, ']');
       if (!close || close[1]) {
-        core_diag(ctx, path, line_no, col0, "malformed section header '%s'", a);
+        core_diag(ctx, path, line_no, col0, "malformed section header '%s'%s", a,
+                  close ? ": text after ']'" : ": no closing ']'");
         nerr++;
-      } else {
-        *close = '\0';
-        snprintf(section, sizeof section, "%s", a + 1);
-        int known = 0;
-        for (int i = 0; i < NE; i++) known |= strcmp(e[i].section, section) == 0;
-        if (!known) {
-          core_diag(ctx, path, line_no, col0 + 1,
-                    "unknown section [%s]; expected [general], "
-                    "[architecture_presets] or [run_presets]", section);
-          nerr++;
-        }
       }
+      /* the name as far as it goes, so that a header missing its ']' still
+       * opens its section */
+      char *name = a + 1, *end = close ? close : a + l;
+      while (end > name && isspace((unsigned char)end[-1])) end--;
+      *end = '\0';
+      snprintf(section, sizeof section, "%s", name);
+      int known = 0;
+      for (int i = 0; i < NE; i++) known |= strcmp(e[i].section, section) == 0;
+      lost = !known;
+      lost_any |= lost;
+      if (!known && close && !close[1]) {
+        core_diag(ctx, path, line_no, col0 + 1,
+                  "unknown section [%s]; expected [general], "
+                  "[architecture_presets] or [run_presets]", section);
+        nerr++;
+      }
+    } else if (lost) {
+      /* a key of a section already reported */
     } else {
       char *sep = strpbrk(a, ":=");
       if (!sep) {
@@ -330,17 +362,37 @@ int ss_config_text(dse_ctx *ctx, const char *path, char *text, yt_doc **out) {
         *k_end = '\0';
         char *v = sep + 1;
         while (isspace((unsigned char)*v)) v++;
-        int found = -1;
+        int found = -1, elsewhere = -1;
         const char *keys[NE + 1];
         for (int i = 0; i < NE; i++) {
           keys[i] = e[i].key;
-          if (strcmp(e[i].key, a) == 0 && strcmp(e[i].section, section) == 0) found = i;
+          if (strcmp(e[i].key, a) == 0) {
+            if (strcmp(e[i].section, section) == 0)
+              found = i;
+            else
+              elsewhere = i;
+          }
         }
         keys[NE] = NULL;
-        if (found < 0) {
+        if (found < 0 && elsewhere >= 0) {
+          if (section[0])
+            core_diag(ctx, path, line_no, col0, "key '%s' belongs in [%s], not [%s]", a,
+                      e[elsewhere].section, section);
+          else
+            core_diag(ctx, path, line_no, col0,
+                      "key '%s' comes before any section header; it belongs in [%s]", a,
+                      e[elsewhere].section);
+          nerr++;
+        } else if (found < 0) {
           const char *s = core_did_you_mean(a, keys);
-          core_diag(ctx, path, line_no, col0, "unknown key '%s' in [%s]%s%s%s", a,
-                    section, s ? "; did you mean '" : "", s ? s : "", s ? "'?" : "");
+          char hint[128] = "";
+          for (int i = 0; s && i < NE; i++)
+            if (e[i].key == s)
+              snprintf(hint, sizeof hint, "; did you mean '%s'%s%s%s?", s,
+                       strcmp(e[i].section, section) ? " (in [" : "",
+                       strcmp(e[i].section, section) ? e[i].section : "",
+                       strcmp(e[i].section, section) ? "])" : "");
+          core_diag(ctx, path, line_no, col0, "unknown key '%s' in [%s]%s", a, section, hint);
           nerr++;
         } else if (e[found].seen) {
           core_diag(ctx, path, line_no, col0, "duplicate key '%s' (first at line %d)",
@@ -357,7 +409,7 @@ int ss_config_text(dse_ctx *ctx, const char *path, char *text, yt_doc **out) {
     p = nl ? nl + 1 : NULL;
   }
   static const int required[] = {AH, AW, ISZ, FSZ, OSZ, DF};
-  for (size_t i = 0; i < DSE_ARRAY_LEN(required); i++)
+  for (size_t i = 0; i < DSE_ARRAY_LEN(required) && !lost_any; i++)
     if (!e[required[i]].seen) {
       core_diag(ctx, path, line_no ? line_no : 1, 1,
                 "missing key '%s' in [%s]", e[required[i]].key,

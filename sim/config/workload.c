@@ -57,28 +57,60 @@ static const char *const *const k_layer_keys[] = {
 
 #define DIM_MAX 100000000ull /* 1e8: any single dimension */
 
+/* Counts are products of shape fields, taken with saturation (an overflow
+ * stays at UINT64_MAX) and held to WL_COUNT_MAX once batch is applied
+ * (docs/workloads.md, "Limits"). */
+#define MUL core_mul_sat
+static uint64_t mul3(uint64_t a, uint64_t b, uint64_t c) { return MUL(MUL(a, b), c); }
+static uint64_t mul4(uint64_t a, uint64_t b, uint64_t c, uint64_t d) {
+  return MUL(MUL(a, b), MUL(c, d));
+}
+
 typedef struct wl_builder {
   cfg c;
   dse_workload *wl;
   size_t cap;
+  int nomem;
 } wl_builder;
+
+size_t wl_layer_index(const dse_workload *wl, const char *name) {
+  size_t it = 0, i;
+  while (core_hindex_next(&wl->names, core_hash_str(name, 0), &it, &i))
+    if (strcmp(wl->layers[i].name, name) == 0) return i;
+  return SIZE_MAX;
+}
 
 static wl_layer *push_layer(wl_builder *b, const char *name) {
   dse_workload *wl = b->wl;
   if (wl->nlayers == b->cap) {
     size_t cap = b->cap ? b->cap * 2 : 64;
     wl_layer *p = core_arena_alloc(&wl->arena, cap * sizeof(*p));
-    if (!p) return NULL;
+    if (!p) {
+      b->nomem = 1;
+      return NULL;
+    }
     if (wl->nlayers) memcpy(p, wl->layers, wl->nlayers * sizeof(*p));
     wl->layers = p;
     b->cap = cap;
   }
-  wl_layer *l = &wl->layers[wl->nlayers++];
+  wl_layer *l = &wl->layers[wl->nlayers];
   memset(l, 0, sizeof(*l));
   l->name = core_arena_strdup(&wl->arena, name);
   l->precision = DSE_PREC_INHERIT;
   l->g = 1;
-  return l->name ? l : NULL;
+  if (!l->name || core_hindex_add(&wl->names, core_hash_str(name, 0), wl->nlayers)) {
+    b->nomem = 1;
+    return NULL;
+  }
+  wl->nlayers++;
+  return l;
+}
+
+/* Query-key pairs of causal attention: query i of m (the last at key
+ * position n-1) sees n-m+i+1 of n keys. */
+static uint64_t causal_pairs(uint64_t m, uint64_t n) {
+  uint64_t tri = m % 2 ? MUL(m, (m + 1) / 2) : MUL(m / 2, m + 1);
+  return core_add_sat(MUL(m, n - m), tri);
 }
 
 /* Output size of a sliding window; 0 when the window does not fit. */
@@ -115,14 +147,14 @@ static void set_conv(wl_layer *l, uint64_t n, uint64_t c, uint64_t h,
   set_geo(l, groups, n, c / groups, k / groups, h, w, r, s, p, q, stride, pad, dil);
   l->type = DSE_LAYER_CONV2D;
   l->g = groups;
-  l->m = n * p * q;
-  l->k = c / groups * r * s;
+  l->m = mul3(n, p, q);
+  l->k = mul3(c / groups, r, s);
   l->n = k / groups;
-  l->macs = l->g * l->m * l->k * l->n;
-  l->a_elems = n * c * h * w;
-  l->b_elems = k * (c / groups) * r * s;
+  l->macs = mul4(l->g, l->m, l->k, l->n);
+  l->a_elems = mul4(n, c, h, w);
+  l->b_elems = mul4(k, c / groups, r, s);
   l->b_is_weight = 1;
-  l->out_elems = n * k * p * q;
+  l->out_elems = mul4(n, k, p, q);
   snprintf(l->shape, sizeof l->shape, "c%llu %llux%llu k%llu %llux%llu/%llu%s",
            (unsigned long long)c, (unsigned long long)h, (unsigned long long)w,
            (unsigned long long)k, (unsigned long long)r, (unsigned long long)s,
@@ -136,11 +168,11 @@ static void set_gemm(wl_layer *l, uint64_t m, uint64_t n, uint64_t k) {
   l->m = m;
   l->k = k;
   l->n = n;
-  l->macs = m * n * k;
-  l->a_elems = m * k;
-  l->b_elems = k * n;
+  l->macs = mul3(m, n, k);
+  l->a_elems = MUL(m, k);
+  l->b_elems = MUL(k, n);
   l->b_is_weight = 1;
-  l->out_elems = m * n;
+  l->out_elems = MUL(m, n);
   snprintf(l->shape, sizeof l->shape, "m%llu n%llu k%llu", (unsigned long long)m,
            (unsigned long long)n, (unsigned long long)k);
 }
@@ -153,13 +185,11 @@ static void set_matmul(wl_layer *l, uint64_t batch, uint64_t m, uint64_t n,
   l->m = m;
   l->k = k;
   l->n = n;
-  /* Causal: query i of m (the last at key position n-1) sees n-m+i+1 keys. */
-  uint64_t pairs = causal ? m * (n - m) + m * (m + 1) / 2 : m * n;
-  l->macs = batch * pairs * k;
-  l->a_elems = batch * m * k;
-  l->b_elems = batch * k * n;
+  l->macs = mul3(batch, causal ? causal_pairs(m, n) : MUL(m, n), k);
+  l->a_elems = mul3(batch, m, k);
+  l->b_elems = mul3(batch, k, n);
   l->b_is_weight = 0;
-  l->out_elems = batch * m * n;
+  l->out_elems = mul3(batch, m, n);
   snprintf(l->shape, sizeof l->shape, "b%llu m%llu n%llu k%llu%s",
            (unsigned long long)batch, (unsigned long long)m,
            (unsigned long long)n, (unsigned long long)k, causal ? " causal" : "");
@@ -174,6 +204,26 @@ static void set_vector(wl_layer *l, dse_layer_type t, uint64_t in,
   l->b_is_weight = 1;
   l->out_elems = out;
   l->vector_ops = ops;
+}
+
+static void set_eltwise(wl_layer *l, uint64_t e, uint64_t inputs) {
+  set_vector(l, DSE_LAYER_ELTWISE, MUL(e, inputs), e, MUL(e, inputs - 1), 0);
+  snprintf(l->shape, sizeof l->shape, "%llu x %llu inputs", (unsigned long long)e,
+           (unsigned long long)inputs);
+}
+
+static void set_activation(wl_layer *l, int kind, uint64_t e) {
+  set_vector(l, DSE_LAYER_ACTIVATION, e, e, MUL(e, k_act_ops[kind]), 0);
+  snprintf(l->shape, sizeof l->shape, "%s %llu", k_act_kinds[kind], (unsigned long long)e);
+}
+
+/* softmax or layernorm over rows x cols (layernorm: gain and bias per col) */
+static void set_rows(wl_layer *l, dse_layer_type t, uint64_t rows, uint64_t cols) {
+  const int sm = t == DSE_LAYER_SOFTMAX;
+  const uint64_t e = MUL(rows, cols);
+  set_vector(l, t, e, e, MUL(e, sm ? SOFTMAX_OPS : LAYERNORM_OPS), sm ? 0 : 2 * cols);
+  snprintf(l->shape, sizeof l->shape, "%llu x %llu", (unsigned long long)rows,
+           (unsigned long long)cols);
 }
 
 /* Elements of an eltwise/activation layer: `elements` or n*c*h*w. */
@@ -195,7 +245,7 @@ static int vec_elements(cfg *c, const yt_node *ln, const char *path,
   rc |= cfg_uint(c, ln, path, "h", 0, 1, 1, DIM_MAX, &h);
   rc |= cfg_uint(c, ln, path, "w", 0, 1, 1, DIM_MAX, &w);
   if (rc < 0) return -1;
-  *out = n * ch * h * w;
+  *out = mul4(n, ch, h, w);
   return 0;
 }
 
@@ -210,11 +260,10 @@ static void load_layer(wl_builder *b, const yt_node *ln, size_t idx) {
   int type = 0;
   if (cfg_enum(c, ln, path, "type", 1, k_type_names, 0, &type)) return;
   cfg_check_keys(c, ln, path, k_layer_keys[type]);
-  for (size_t j = 0; name && j < b->wl->nlayers; j++)
-    if (strcmp(b->wl->layers[j].name, name) == 0) {
-      cfg_error(c, yt_get(ln, "name"), path, "duplicate layer name '%s'", name);
-      return;
-    }
+  if (name && wl_layer_index(b->wl, name) != SIZE_MAX) {
+    cfg_error(c, yt_get(ln, "name"), path, "duplicate layer name '%s'", name);
+    return;
+  }
   int prec = DSE_PREC_INHERIT;
   cfg_enum(c, ln, path, "precision", 0, k_precisions, DSE_PREC_INHERIT, &prec);
 
@@ -265,8 +314,8 @@ static void load_layer(wl_builder *b, const yt_node *ln, size_t idx) {
       if (conv) {
         set_conv(&tmp, n, ch, h, w, k, r, s, stride, pad, dil, groups, p, q);
       } else {
-        set_vector(&tmp, DSE_LAYER_POOL, n * ch * h * w, n * ch * p * q,
-                   n * ch * p * q * r * s, 0);
+        const uint64_t out = mul4(n, ch, p, q);
+        set_vector(&tmp, DSE_LAYER_POOL, mul4(n, ch, h, w), out, mul3(out, r, s), 0);
         snprintf(tmp.shape, sizeof tmp.shape, "%s c%llu %llux%llu %llux%llu/%llu",
                  k_pool_kinds[kind], (unsigned long long)ch,
                  (unsigned long long)h, (unsigned long long)w,
@@ -309,15 +358,10 @@ static void load_layer(wl_builder *b, const yt_node *ln, size_t idx) {
       else
         cfg_enum(c, ln, path, "kind", 1, k_act_kinds, 0, &kind);
       if (c->nerr != nerr0) return;
-      if (type == DSE_LAYER_ELTWISE) {
-        set_vector(&tmp, DSE_LAYER_ELTWISE, e * inputs, e, e * (inputs - 1), 0);
-        snprintf(tmp.shape, sizeof tmp.shape, "%llu x %llu inputs",
-                 (unsigned long long)e, (unsigned long long)inputs);
-      } else {
-        set_vector(&tmp, DSE_LAYER_ACTIVATION, e, e, e * k_act_ops[kind], 0);
-        snprintf(tmp.shape, sizeof tmp.shape, "%s %llu", k_act_kinds[kind],
-                 (unsigned long long)e);
-      }
+      if (type == DSE_LAYER_ELTWISE)
+        set_eltwise(&tmp, e, inputs);
+      else
+        set_activation(&tmp, kind, e);
       break;
     }
     case DSE_LAYER_SOFTMAX:
@@ -325,12 +369,7 @@ static void load_layer(wl_builder *b, const yt_node *ln, size_t idx) {
       cfg_uint(c, ln, path, "rows", 1, 0, 1, DIM_MAX, &rows);
       cfg_uint(c, ln, path, "cols", 1, 0, 1, DIM_MAX, &cols);
       if (c->nerr != nerr0) return;
-      int sm = type == DSE_LAYER_SOFTMAX;
-      set_vector(&tmp, (dse_layer_type)type, rows * cols, rows * cols,
-                 rows * cols * (sm ? SOFTMAX_OPS : LAYERNORM_OPS),
-                 sm ? 0 : 2 * cols);
-      snprintf(tmp.shape, sizeof tmp.shape, "%llu x %llu",
-               (unsigned long long)rows, (unsigned long long)cols);
+      set_rows(&tmp, (dse_layer_type)type, rows, cols);
       break;
     }
     case DSE_LAYER_COUNT:
@@ -338,10 +377,7 @@ static void load_layer(wl_builder *b, const yt_node *ln, size_t idx) {
   }
   if (!name) return; /* already reported */
   wl_layer *l = push_layer(b, name);
-  if (!l) {
-    c->nerr++;
-    return;
-  }
+  if (!l) return;
   const char *saved = l->name;
   *l = tmp;
   l->name = saved;
@@ -373,12 +409,7 @@ static wl_layer *tf_push(wl_builder *b, const char *fmt, uint64_t i) {
 static void tf_rows(wl_builder *b, const char *fmt, uint64_t i,
                     dse_layer_type t, uint64_t rows, uint64_t cols) {
   wl_layer *l = tf_push(b, fmt, i);
-  if (!l) return;
-  int sm = t == DSE_LAYER_SOFTMAX;
-  set_vector(l, t, rows * cols, rows * cols,
-             rows * cols * (sm ? SOFTMAX_OPS : LAYERNORM_OPS), sm ? 0 : 2 * cols);
-  snprintf(l->shape, sizeof l->shape, "%llu x %llu", (unsigned long long)rows,
-           (unsigned long long)cols);
+  if (l) set_rows(l, t, rows, cols);
 }
 
 static void tf_gemm(wl_builder *b, const char *fmt, uint64_t i, uint64_t m,
@@ -389,18 +420,13 @@ static void tf_gemm(wl_builder *b, const char *fmt, uint64_t i, uint64_t m,
 
 static void tf_elt(wl_builder *b, const char *fmt, uint64_t i, uint64_t e) {
   wl_layer *l = tf_push(b, fmt, i);
-  if (!l) return;
-  set_vector(l, DSE_LAYER_ELTWISE, 2 * e, e, e, 0);
-  snprintf(l->shape, sizeof l->shape, "%llu x 2 inputs", (unsigned long long)e);
+  if (l) set_eltwise(l, e, 2);
 }
 
 static void tf_act(wl_builder *b, const char *fmt, uint64_t i, int kind,
                    uint64_t e) {
   wl_layer *l = tf_push(b, fmt, i);
-  if (!l) return;
-  set_vector(l, DSE_LAYER_ACTIVATION, e, e, e * k_act_ops[kind], 0);
-  snprintf(l->shape, sizeof l->shape, "%s %llu", k_act_kinds[kind],
-           (unsigned long long)e);
+  if (l) set_activation(l, kind, e);
 }
 
 static void tf_generate(wl_builder *b, const tf_model *m, int decode,
@@ -409,44 +435,43 @@ static void tf_generate(wl_builder *b, const tf_model *m, int decode,
   uint64_t t = seq;              /* keys attended to */
   uint64_t dh = m->d / m->heads;
   int causal = m->decoder;
-  for (uint64_t i = 0; i < m->layers && !b->c.nerr; i++) {
+  for (uint64_t i = 0; i < m->layers && !b->nomem; i++) {
     tf_rows(b, "blk%llu.ln1", i, DSE_LAYER_LAYERNORM, q, m->d);
     tf_gemm(b, "blk%llu.qkv", i, q, 3 * m->d, m->d);
     wl_layer *l = tf_push(b, "blk%llu.qk", i);
     if (!l) break;
     set_matmul(l, m->heads, q, t, dh, causal);
     if (m->decoder) l->persistent_elems = l->b_elems; /* K cache */
-    tf_rows(b, "blk%llu.softmax", i, DSE_LAYER_SOFTMAX, m->heads * q, t);
+    tf_rows(b, "blk%llu.softmax", i, DSE_LAYER_SOFTMAX, MUL(m->heads, q), t);
     l = tf_push(b, "blk%llu.av", i);
     if (!l) break;
     set_matmul(l, m->heads, q, dh, t, 0);
     /* The AV product's "n" is the head width; causal masking applies over
      * the k (key) dimension, so count MACs from the QK pattern. */
     if (causal) {
-      uint64_t pairs = q * (t - q) + q * (q + 1) / 2;
-      l->macs = m->heads * pairs * dh;
+      l->macs = mul3(m->heads, causal_pairs(q, t), dh);
       snprintf(l->shape, sizeof l->shape, "b%llu m%llu n%llu k%llu causal",
                (unsigned long long)m->heads, (unsigned long long)q,
                (unsigned long long)dh, (unsigned long long)t);
     }
     if (m->decoder) l->persistent_elems = l->b_elems; /* V cache */
     tf_gemm(b, "blk%llu.proj", i, q, m->d, m->d);
-    tf_elt(b, "blk%llu.add1", i, q * m->d);
+    tf_elt(b, "blk%llu.add1", i, MUL(q, m->d));
     tf_rows(b, "blk%llu.ln2", i, DSE_LAYER_LAYERNORM, q, m->d);
     if (m->gated) {
       tf_gemm(b, "blk%llu.ffn_gate", i, q, m->dff, m->d);
       tf_gemm(b, "blk%llu.ffn_up", i, q, m->dff, m->d);
-      tf_act(b, "blk%llu.ffn_act", i, m->act, q * m->dff);
-      tf_elt(b, "blk%llu.ffn_mul", i, q * m->dff);
+      tf_act(b, "blk%llu.ffn_act", i, m->act, MUL(q, m->dff));
+      tf_elt(b, "blk%llu.ffn_mul", i, MUL(q, m->dff));
       tf_gemm(b, "blk%llu.ffn_down", i, q, m->d, m->dff);
     } else {
       tf_gemm(b, "blk%llu.ffn1", i, q, m->dff, m->d);
-      tf_act(b, "blk%llu.ffn_act", i, m->act, q * m->dff);
+      tf_act(b, "blk%llu.ffn_act", i, m->act, MUL(q, m->dff));
       tf_gemm(b, "blk%llu.ffn2", i, q, m->d, m->dff);
     }
-    tf_elt(b, "blk%llu.add2", i, q * m->d);
+    tf_elt(b, "blk%llu.add2", i, MUL(q, m->d));
   }
-  if (m->vocab && !b->c.nerr) {
+  if (m->vocab && !b->nomem) {
     tf_rows(b, "ln_f", 0, DSE_LAYER_LAYERNORM, q, m->d);
     tf_gemm(b, "lm_head", 0, q, m->vocab, m->d);
   }
@@ -503,33 +528,115 @@ static void load_family(wl_builder *b, const yt_node *root,
 
 /* ===== top level ========================================================= */
 
-static void apply_batch(dse_workload *wl) {
-  uint64_t bt = wl->batch;
+static void scale_batch(wl_layer *l, uint64_t bt) {
+  /* every layer: its activations in and out, and its work */
+  l->a_elems = MUL(l->a_elems, bt);
+  l->out_elems = MUL(l->out_elems, bt);
+  l->macs = MUL(l->macs, bt);
+  l->vector_ops = MUL(l->vector_ops, bt);
+  if (l->type == DSE_LAYER_MATMUL) {
+    /* more independent products, of two activations (and KV caches) */
+    l->geo.groups = MUL(l->geo.groups, bt);
+    l->g = MUL(l->g, bt);
+    l->b_elems = MUL(l->b_elems, bt);
+    l->persistent_elems = MUL(l->persistent_elems, bt);
+  } else if (l->type == DSE_LAYER_CONV2D || l->type == DSE_LAYER_GEMM) {
+    /* more rows against the same weights */
+    l->geo.n = MUL(l->geo.n, bt);
+    l->m = MUL(l->m, bt);
+  }
+}
+
+/* What the limit applies to: MACs (of the whole g x m x k x n product,
+ * before a causal mask), vector operations, and the elements of all
+ * operands (the KV cache is the second operand, counted once). */
+typedef struct wl_counts {
+  uint64_t dense, macs, vops, elems;
+} wl_counts;
+
+static wl_counts counts_of(const wl_layer *l) {
+  wl_counts n = {l->macs ? mul4(l->g, l->m, l->k, l->n) : 0, l->macs, l->vector_ops,
+                 core_add_sat(core_add_sat(l->a_elems, l->b_elems), l->out_elems)};
+  return n;
+}
+
+static void counts_add(wl_counts *t, const wl_counts *n) {
+  t->macs = core_add_sat(t->macs, n->macs);
+  t->dense = t->macs; /* totals count the MACs done */
+  t->vops = core_add_sat(t->vops, n->vops);
+  t->elems = core_add_sat(t->elems, n->elems);
+}
+
+/* The first count of n past the limit, as "3.77e+23 MACs" in buf, or NULL. */
+static const char *counts_over(const wl_counts *n, char *buf, size_t len) {
+  const uint64_t v = n->dense > WL_COUNT_MAX ? n->dense
+                     : n->vops > WL_COUNT_MAX ? n->vops
+                     : n->elems > WL_COUNT_MAX ? n->elems
+                                               : 0;
+  if (!v) return NULL;
+  const char *what = v == n->dense ? (n->macs < n->dense ? "MACs before causal masking" : "MACs")
+                     : v == n->vops ? "vector operations"
+                                    : "operand elements";
+  if (v == UINT64_MAX)
+    snprintf(buf, len, "more than 1.8e+19 %s", what);
+  else
+    snprintf(buf, len, "%.3g %s", (double)v, what);
+  return buf;
+}
+
+#define LIMIT_TEXT "exceeds the limit of 2^59 (5.76e+17)"
+
+/* Apply the batch and hold every layer, and the workload, to WL_COUNT_MAX.
+ * A layer too large by itself is reported where it is written (a listed
+ * layer) or at what sizes it (`blame`: the model, or params.seq); one that
+ * only the batch makes too large, at the batch; a total, at the layer that
+ * crosses the limit (or the batch).  Listed layers are layers->items. */
+static void check_counts(wl_builder *b, const yt_node *layers, const yt_node *blame,
+                         const char *blame_path, const yt_node *params) {
+  cfg *c = &b->c;
+  dse_workload *wl = b->wl;
+  const yt_node *batch = params ? yt_get(params, "batch") : NULL;
+  const int nerr0 = c->nerr;
+  wl_counts t1 = {0, 0, 0, 0}, tb = t1;
+  int batch_reported = 0, total_reported = 0;
+  char label[96], what[96];
   for (size_t i = 0; i < wl->nlayers; i++) {
     wl_layer *l = &wl->layers[i];
-    switch (l->type) {
-      case DSE_LAYER_CONV2D:
-      case DSE_LAYER_GEMM:
-        l->geo.n *= bt;
-        l->m *= bt;
-        l->macs *= bt;
-        l->a_elems *= bt;
-        l->out_elems *= bt;
-        break;
-      case DSE_LAYER_MATMUL:
-        l->geo.groups *= bt;
-        l->g *= bt;
-        l->macs *= bt;
-        l->a_elems *= bt;
-        l->b_elems *= bt;
-        l->out_elems *= bt;
-        l->persistent_elems *= bt;
-        break;
-      default:
-        l->a_elems *= bt;
-        l->out_elems *= bt;
-        l->vector_ops *= bt;
-        break;
+    if (layers)
+      snprintf(label, sizeof label, "layers[%zu] '%.60s'", i + 1, l->name);
+    else
+      snprintf(label, sizeof label, "generated layer '%.60s'", l->name);
+    wl_counts n = counts_of(l);
+    if (counts_over(&n, what, sizeof what)) {
+      if (layers)
+        cfg_error(c, layers->items[i], label, "%s " LIMIT_TEXT " per layer", what);
+      else
+        cfg_error(c, blame, blame_path, "%s: %s " LIMIT_TEXT " per layer", label, what);
+      continue;
+    }
+    counts_add(&t1, &n);
+    scale_batch(l, wl->batch);
+    wl_counts nb = counts_of(l);
+    if (counts_over(&nb, what, sizeof what)) {
+      if (!batch_reported++)
+        cfg_error(c, batch, "params.batch", "%s at batch %llu: %s " LIMIT_TEXT " per layer",
+                  label, (unsigned long long)wl->batch, what);
+      continue;
+    }
+    counts_add(&tb, &nb);
+    if (c->nerr != nerr0 || total_reported) continue;
+    if (counts_over(&t1, what, sizeof what)) {
+      total_reported = 1;
+      if (layers)
+        cfg_error(c, layers->items[i], label, "the workload's total up to here, %s, " LIMIT_TEXT
+                  " per workload", what);
+      else
+        cfg_error(c, blame, blame_path, "the workload's total up to %s, %s, " LIMIT_TEXT
+                  " per workload", label, what);
+    } else if (counts_over(&tb, what, sizeof what)) {
+      total_reported = 1;
+      cfg_error(c, batch, "params.batch", "the workload's total at batch %llu up to %s, %s, "
+                LIMIT_TEXT " per workload", (unsigned long long)wl->batch, label, what);
     }
   }
 }
@@ -539,7 +646,7 @@ int wl_from_doc(dse_ctx *ctx, const yt_doc *doc, dse_workload **out) {
   dse_workload *wl = calloc(1, sizeof(*wl));
   if (!wl) return DSE_ERR_NOMEM;
   core_arena_init(&wl->arena);
-  wl_builder b = {{ctx, 0}, wl, 0};
+  wl_builder b = {{ctx, 0}, wl, 0, 0};
   cfg *c = &b.c;
   const yt_node *root = doc->root;
   wl->precision = DSE_PREC_INHERIT;
@@ -571,6 +678,10 @@ int wl_from_doc(dse_ctx *ctx, const yt_doc *doc, dse_workload **out) {
                 "a generated workload ('family') cannot also list layers");
     else
       load_family(&b, root, params);
+    const yt_node *seq = params ? yt_get(params, "seq") : NULL;
+    if (!c->nerr && !b.nomem)
+      check_counts(&b, NULL, seq ? seq : yt_get(root, "model"), seq ? "params.seq" : "model",
+                   params);
   } else {
     if (yt_get(root, "model"))
       cfg_error(c, yt_get(root, "model"), "model",
@@ -580,16 +691,16 @@ int wl_from_doc(dse_ctx *ctx, const yt_doc *doc, dse_workload **out) {
       cfg_error(c, root, "layers", "missing required key 'layers'");
     } else if (!cfg_expect_kind(c, layers, "layers", YT_SEQ)) {
       if (layers->n == 0) cfg_error(c, layers, "layers", "must not be empty");
-      for (size_t i = 0; i < layers->n; i++) load_layer(&b, layers->items[i], i);
+      for (size_t i = 0; i < layers->n && !b.nomem; i++) load_layer(&b, layers->items[i], i);
+      if (!c->nerr && !b.nomem) check_counts(&b, layers, NULL, NULL, params);
     }
   }
-  if (!wl->name) c->nerr++;
+  if (!wl->name || !wl->description) b.nomem = 1;
 done:
-  if (c->nerr) {
+  if (c->nerr || b.nomem) {
     dse_workload_free(wl);
-    return DSE_ERR_INVALID;
+    return c->nerr ? DSE_ERR_INVALID : DSE_ERR_NOMEM;
   }
-  apply_batch(wl);
   *out = wl;
   return 0;
 }
@@ -645,6 +756,7 @@ int dse_workload_load(dse_ctx *ctx, const char *path_or_name,
 
 void dse_workload_free(dse_workload *wl) {
   if (!wl) return;
+  core_hindex_fini(&wl->names);
   core_arena_fini(&wl->arena);
   free(wl);
 }

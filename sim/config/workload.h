@@ -40,7 +40,18 @@ struct dse_workload {
   uint64_t seq;
   size_t nlayers;
   wl_layer *layers;
+  core_hindex names; /* layer name -> index */
 };
+
+/* Every count of a layer (MACs before any causal mask, vector operations,
+ * the elements of all its operands) and each total over the workload, batch
+ * included, is at most 2^59: then bytes at 32 bits, ops (2 per MAC) and the
+ * engine's traffic (at most a few bytes per MAC) stay within 64 bits.  The
+ * loader reports a workload past it (docs/workloads.md, "Limits"). */
+#define WL_COUNT_MAX (1ull << 59)
+
+/* Index of the layer named name, or SIZE_MAX. */
+DSE_INTERNAL size_t wl_layer_index(const dse_workload *wl, const char *name);
 
 /* Load with parameter overrides whose diagnostics point at (file, line). */
 DSE_INTERNAL int wl_load(dse_ctx *ctx, const char *path_or_name,

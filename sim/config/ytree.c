@@ -116,12 +116,12 @@ typedef struct yb_anchor {
   int height;
 } yb_anchor;
 
-/* Hash table slot: a map key (owner = the map's serial, val = its line) or
- * an anchor (owner 0, val = its index). */
-typedef struct yb_slot {
+/* A name in the key table: a map key (owner = the map's serial, val = its
+ * line) or an anchor (owner 0, val = its index). */
+typedef struct yb_name {
   const char *key;
   size_t owner, val;
-} yb_slot;
+} yb_name;
 
 typedef struct yb {
   dse_ctx *ctx;
@@ -135,11 +135,13 @@ typedef struct yb {
   size_t nent, capent;
   yb_anchor *anc;
   size_t nanc, capanc;
-  yb_slot *tab;
+  yb_name *tab; /* filed in ix by (key, owner) */
   size_t ntab, captab;
+  core_hindex ix;
   core_arena names; /* anchor names */
   yt_node *root;
   size_t nodes, serials;
+  int aliased;  /* an alias has been expanded */
   int docs;     /* documents started */
   int building; /* 0 after a content error */
   int stop;
@@ -175,14 +177,57 @@ static void yb_fatal(yb *b, int line, int col, const char *fmt, ...) {
   b->stop = 1;
 }
 
-/* The first content error; from here on nothing is built. */
-static void yb_content(yb *b, int line, int col, const char *fmt, ...)
-    DSE_PRINTF(4, 5);
-static void yb_content(yb *b, int line, int col, const char *fmt, ...) {
+/* The key path of the node being read, as the schema writes paths
+ * ("layers[2] 'conv1'.m", "mappings.conv1.spatial.K"): the key or 1-based
+ * index each open collection is filling (`key`, when not NULL, is the key
+ * just read by the innermost map),
+ * and the `name` of a list item read so far.  Only while building. */
+static void yb_path(const yb *b, const char *key, char *buf, size_t n) {
+  size_t used = 0;
+  buf[0] = '\0';
+  for (size_t i = 0; i < b->nfr && used < n; i++) {
+    const yb_frame *f = &b->fr[i];
+    const size_t end = i + 1 < b->nfr ? b->fr[i + 1].base : b->nent; /* its entries */
+    const int last = i + 1 == b->nfr;
+    const char *k = last && key                             ? key
+                    : f->kind == YT_MAP && (f->has_key || !last) ? b->ent[end - 1].key
+                                                                 : NULL;
+    int w = 0;
+    if (k)
+      w = snprintf(buf + used, n - used, "%s%s", used ? "." : "", k);
+    else if (f->kind == YT_SEQ)
+      w = snprintf(buf + used, n - used, "[%zu]", end - f->base + 1);
+    if (w < 0) break;
+    used += (size_t)w;
+    /* a list item's name */
+    const yb_frame *item = f->kind == YT_SEQ && i + 1 < b->nfr ? &b->fr[i + 1] : NULL;
+    const size_t iend = i + 2 < b->nfr ? b->fr[i + 2].base : b->nent;
+    for (size_t e = item && item->kind == YT_MAP ? item->base : iend; e < iend && used < n; e++) {
+      const yt_pair *p = &b->ent[e];
+      if (p->key && !strcmp(p->key, "name") && p->val && p->val->kind == YT_SCALAR) {
+        w = snprintf(buf + used, n - used, " '%.60s'", p->val->str);
+        if (w > 0) used += (size_t)w;
+        break;
+      }
+    }
+  }
+  if (used >= n) buf[n - 1] = '\0';
+}
+
+/* The first content error, under the key path of where it is (`key`: the
+ * key read, at a key); from here on nothing is built. */
+static void yb_content(yb *b, const char *key, int line, int col, const char *fmt, ...)
+    DSE_PRINTF(5, 6);
+static void yb_content(yb *b, const char *key, int line, int col, const char *fmt, ...) {
   if (!b->building) return;
+  char path[256];
+  yb_path(b, key, path, sizeof path);
+  size_t used = 0;
+  if (path[0]) used = (size_t)snprintf(b->pend, sizeof b->pend, "%s: ", path);
+  if (used >= sizeof b->pend) used = 0;
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(b->pend, sizeof b->pend, fmt, ap);
+  vsnprintf(b->pend + used, sizeof b->pend - used, fmt, ap);
   va_end(ap);
   b->pending = 1;
   b->pend_line = line;
@@ -190,37 +235,20 @@ static void yb_content(yb *b, int line, int col, const char *fmt, ...) {
   b->building = 0;
 }
 
-static size_t yb_hash(const char *k, size_t owner) {
-  uint64_t h = 1469598103934665603ull ^ ((uint64_t)owner * 0x9e3779b97f4a7c15ull);
-  for (; *k; k++) h = (h ^ (unsigned char)*k) * 1099511628211ull;
-  return (size_t)(h ^ (h >> 31));
-}
-
-/* The slot holding (owner, key), or the empty one where it would go. */
-static yb_slot *yb_find(const yb *b, const char *key, size_t owner) {
-  if (!b->captab) return NULL;
-  size_t mask = b->captab - 1;
-  for (size_t i = yb_hash(key, owner) & mask;; i = (i + 1) & mask) {
-    yb_slot *s = &b->tab[i];
-    if (!s->key || (s->owner == owner && strcmp(s->key, key) == 0)) return s;
-  }
+/* The entry for (owner, key), or NULL. */
+static const yb_name *yb_find(const yb *b, const char *key, size_t owner) {
+  size_t it = 0, i;
+  while (core_hindex_next(&b->ix, core_hash_str(key, owner), &it, &i))
+    if (b->tab[i].owner == owner && strcmp(b->tab[i].key, key) == 0) return &b->tab[i];
+  return NULL;
 }
 
 /* Add (owner, key) -> val; key must outlive the table and be absent. */
 static int yb_insert(yb *b, const char *key, size_t owner, size_t val) {
-  if (2 * (b->ntab + 1) > b->captab) {
-    size_t cap = b->captab ? 2 * b->captab : 64;
-    yb_slot *old = b->tab, *tab = calloc(cap, sizeof(*tab));
-    if (!tab) return DSE_ERR_NOMEM;
-    size_t oldcap = b->captab;
-    b->tab = tab;
-    b->captab = cap;
-    for (size_t i = 0; i < oldcap; i++)
-      if (old[i].key) *yb_find(b, old[i].key, old[i].owner) = old[i];
-    free(old);
-  }
-  *yb_find(b, key, owner) = (yb_slot){key, owner, val};
-  b->ntab++;
+  if (yb_grow((void **)&b->tab, &b->captab, b->ntab + 1, sizeof(*b->tab)) ||
+      core_hindex_add(&b->ix, core_hash_str(key, owner), b->ntab))
+    return DSE_ERR_NOMEM;
+  b->tab[b->ntab++] = (yb_name){key, owner, val};
   return 0;
 }
 
@@ -228,8 +256,8 @@ static int yb_insert(yb *b, const char *key, size_t owner, size_t val) {
  * error that stopped the parse). */
 static size_t yb_anchor_open(yb *b, const yaml_char_t *name, int line, int col) {
   if (!name) return 0;
-  const yb_slot *s = yb_find(b, (const char *)name, 0);
-  if (s && s->key) {
+  const yb_name *s = yb_find(b, (const char *)name, 0);
+  if (s) {
     yb_fatal(b, line, col, "YAML syntax: duplicate anchor '&%s' (first defined at line %d)",
              (const char *)name, b->anc[s->val].line);
     return 0;
@@ -271,8 +299,8 @@ static int yb_admit(yb *b, int line, int col, size_t nodes, int height) {
   }
   b->nodes += nodes;
   if (b->nodes > YT_MAX_NODES)
-    yb_fatal(b, line, col,
-             "document too large (more than 1,000,000 nodes after alias expansion)");
+    yb_fatal(b, line, col, "document too large (more than 1,000,000 nodes%s)",
+             b->aliased ? " after alias expansion" : "");
   else if (deep)
     yb_fatal(b, line, col, "document nested too deeply (limit 64)");
   return !b->stop;
@@ -283,9 +311,9 @@ static void yb_key(yb *b, const char *text, int line, int col) {
   yb_frame *f = yb_top(b);
   f->has_key = 1;
   if (!b->building) return;
-  const yb_slot *s = yb_find(b, text, f->serial);
-  if (s && s->key) {
-    yb_content(b, line, col, "duplicate key '%s' (first defined at line %d)", text,
+  const yb_name *s = yb_find(b, text, f->serial);
+  if (s) {
+    yb_content(b, text, line, col, "duplicate key '%s' (first defined at line %d)", text,
                (int)s->val);
     return;
   }
@@ -333,7 +361,7 @@ static void yb_scalar(yb *b, const yaml_event_t *ev) {
   size_t anchor = yb_anchor_open(b, ev->data.scalar.anchor, line, col);
   if (b->stop) return;
   if (!key && b->building && strlen(text) != ev->data.scalar.length)
-    yb_content(b, line, col, "scalar contains a NUL character");
+    yb_content(b, NULL, line, col, "scalar contains a NUL character");
   yt_node *n = NULL;
   if (b->building && (anchor || !key) &&
       !(n = yt_new_scalar(b->doc, b->doc->file, line, col, text, quoted))) {
@@ -353,7 +381,7 @@ static void yb_open(yb *b, const yaml_event_t *ev, yt_kind kind) {
                                            : ev->data.mapping_start.anchor;
   int flow = kind == YT_SEQ ? ev->data.sequence_start.style == YAML_FLOW_SEQUENCE_STYLE
                             : ev->data.mapping_start.style == YAML_FLOW_MAPPING_STYLE;
-  if (yb_at_key(b)) yb_content(b, line, col, "mapping keys must be plain names");
+  if (yb_at_key(b)) yb_content(b, NULL, line, col, "mapping keys must be plain names");
   if (!yb_admit(b, line, col, 1, 1)) return;
   size_t anchor = yb_anchor_open(b, name, line, col);
   if (b->stop) return;
@@ -395,15 +423,15 @@ static void yb_close(yb *b) {
 static void yb_alias(yb *b, const yaml_event_t *ev) {
   int line = (int)ev->start_mark.line + 1, col = (int)ev->start_mark.column + 1;
   const char *name = (const char *)ev->data.alias.anchor;
-  const yb_slot *s = yb_find(b, name, 0);
-  if (!s || !s->key) {
+  const yb_name *s = yb_find(b, name, 0);
+  if (!s) {
     yb_fatal(b, line, col, "YAML syntax: found undefined alias '*%s'", name);
     return;
   }
   const yb_anchor *a = &b->anc[s->val];
   if (yb_at_key(b)) {
     if (a->open || (a->node && a->node->kind != YT_SCALAR)) {
-      yb_content(b, line, col, "mapping keys must be plain names");
+      yb_content(b, NULL, line, col, "mapping keys must be plain names");
       yb_done(b, NULL, 1);
     } else {
       yb_key(b, a->node ? a->node->str : "", line, col);
@@ -411,8 +439,9 @@ static void yb_alias(yb *b, const yaml_event_t *ev) {
     return;
   }
   if (a->open)
-    yb_content(b, line, col, "alias '*%s' refers to a collection that contains it",
+    yb_content(b, NULL, line, col, "alias '*%s' refers to a collection that contains it",
                name);
+  b->aliased = 1;
   if (!yb_admit(b, line, col, a->nodes, b->building ? a->height : 1)) return;
   yt_node *n = NULL;
   if (b->building && !(n = yt_clone(b->doc, a->node))) {
@@ -554,6 +583,7 @@ int yt_parse(dse_ctx *ctx, const char *file, const char *text, size_t len,
   free(b.ent);
   free(b.anc);
   free(b.tab);
+  core_hindex_fini(&b.ix);
   if (b.rc) {
     yt_doc_free(b.doc);
     return b.rc;

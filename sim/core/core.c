@@ -162,11 +162,17 @@ const char *core_buf_str(const core_buf *b) { return b->data ? b->data : ""; }
 
 /* ===== context =========================================================== */
 
+enum { MAX_DIAGS = 50 };
+
 struct dse_ctx {
   char *data_dir;
   dse_diag *diags;
   size_t ndiags, cap;
   core_arena diag_arena;
+  /* diagnostics past MAX_DIAGS are counted, and shown as one more */
+  size_t dropped;
+  dse_diag more;      /* "... and N more errors", in the file they share */
+  char more_msg[64];
 };
 
 dse_ctx *dse_ctx_new(void) {
@@ -200,16 +206,20 @@ int dse_ctx_set_data_dir(dse_ctx *ctx, const char *dir) {
 
 const char *dse_ctx_data_dir(const dse_ctx *ctx) { return ctx->data_dir; }
 
-size_t dse_ctx_ndiags(const dse_ctx *ctx) { return ctx->ndiags; }
+size_t dse_ctx_ndiags(const dse_ctx *ctx) { return ctx->ndiags + (ctx->dropped > 0); }
 
 const dse_diag *dse_ctx_diag(const dse_ctx *ctx, size_t i) {
-  return i < ctx->ndiags ? &ctx->diags[i] : NULL;
+  if (i < ctx->ndiags) return &ctx->diags[i];
+  return i == ctx->ndiags && ctx->dropped ? &ctx->more : NULL;
 }
 
 void dse_ctx_clear_diags(dse_ctx *ctx) {
   ctx->ndiags = 0;
+  ctx->dropped = 0;
   core_arena_fini(&ctx->diag_arena);
 }
+
+int core_diag_full(const dse_ctx *ctx) { return ctx->ndiags >= MAX_DIAGS; }
 
 int dse_diag_format(const dse_diag *d, char *buf, size_t n) {
   if (d->file && d->file[0] && d->line > 0)
@@ -222,8 +232,20 @@ int dse_diag_format(const dse_diag *d, char *buf, size_t n) {
 
 void core_vdiag(dse_ctx *ctx, const char *file, int line, int col,
                 const char *fmt, va_list ap) {
-  enum { MAX_DIAGS = 50 };
-  if (ctx->ndiags >= MAX_DIAGS) return;
+  if (ctx->ndiags >= MAX_DIAGS) {
+    /* one line says how many more there were: in their file when they
+     * all share one, without a location */
+    if (!file) file = "";
+    if (!ctx->dropped++)
+      ctx->more.file = core_arena_strdup(&ctx->diag_arena, file);
+    if (ctx->more.file && strcmp(ctx->more.file, file) != 0) ctx->more.file = "";
+    if (!ctx->more.file) ctx->more.file = "";
+    ctx->more.line = ctx->more.col = 0;
+    snprintf(ctx->more_msg, sizeof ctx->more_msg, "... and %zu more error%s", ctx->dropped,
+             ctx->dropped == 1 ? "" : "s");
+    ctx->more.msg = ctx->more_msg;
+    return;
+  }
   if (ctx->ndiags == ctx->cap) {
     size_t cap = ctx->cap ? ctx->cap * 2 : 8;
     dse_diag *p = realloc(ctx->diags, cap * sizeof(*p));
@@ -249,6 +271,72 @@ void core_diag(dse_ctx *ctx, const char *file, int line, int col,
   core_vdiag(ctx, file, line, col, fmt, ap);
   va_end(ap);
 }
+
+/* ===== hash index ======================================================== */
+
+struct core_hslot {
+  uint64_t hash;
+  size_t val1; /* val + 1; 0 marks an empty slot */
+};
+
+void core_hindex_init(core_hindex *ix) { memset(ix, 0, sizeof(*ix)); }
+
+void core_hindex_fini(core_hindex *ix) {
+  free(ix->slot);
+  memset(ix, 0, sizeof(*ix));
+}
+
+/* Linear probing from the hash's home slot; the table is at most half full. */
+static void hindex_put(core_hslot *slot, size_t cap, uint64_t hash, size_t val1) {
+  size_t i = (size_t)hash & (cap - 1);
+  while (slot[i].val1) i = (i + 1) & (cap - 1);
+  slot[i].hash = hash;
+  slot[i].val1 = val1;
+}
+
+int core_hindex_add(core_hindex *ix, uint64_t hash, size_t val) {
+  if (2 * (ix->n + 1) > ix->cap) {
+    size_t cap = ix->cap ? 2 * ix->cap : 64;
+    core_hslot *slot = calloc(cap, sizeof(*slot));
+    if (!slot) return DSE_ERR_NOMEM;
+    for (size_t i = 0; i < ix->cap; i++)
+      if (ix->slot[i].val1) hindex_put(slot, cap, ix->slot[i].hash, ix->slot[i].val1);
+    free(ix->slot);
+    ix->slot = slot;
+    ix->cap = cap;
+  }
+  hindex_put(ix->slot, ix->cap, hash, val + 1);
+  ix->n++;
+  return 0;
+}
+
+int core_hindex_next(const core_hindex *ix, uint64_t hash, size_t *it, size_t *val) {
+  if (!ix->cap) return 0;
+  for (;; ++*it) {
+    const core_hslot *s = &ix->slot[((size_t)hash + *it) & (ix->cap - 1)];
+    if (!s->val1) return 0;
+    if (s->hash == hash) {
+      *val = s->val1 - 1;
+      ++*it;
+      return 1;
+    }
+  }
+}
+
+static uint64_t hash_mix(uint64_t h) {
+  h ^= h >> 33;
+  h *= 0xff51afd7ed558ccdull;
+  return h ^ (h >> 33);
+}
+
+uint64_t core_hash(const void *p, size_t n, uint64_t seed) {
+  const unsigned char *b = p;
+  uint64_t h = 1469598103934665603ull ^ (seed * 0x9e3779b97f4a7c15ull);
+  for (size_t i = 0; i < n; i++) h = (h ^ b[i]) * 1099511628211ull;
+  return hash_mix(h);
+}
+
+uint64_t core_hash_str(const char *s, uint64_t seed) { return core_hash(s, strlen(s), seed); }
 
 /* ===== helpers =========================================================== */
 

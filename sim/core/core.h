@@ -60,6 +60,50 @@ DSE_INTERNAL void core_diag(dse_ctx *ctx, const char *file, int line, int col,
 DSE_INTERNAL void core_vdiag(dse_ctx *ctx, const char *file, int line,
                              int col, const char *fmt, va_list ap);
 
+/* Whether further diagnostics will only be counted (the first 50 are kept;
+ * dse_ctx_diag then adds one that says how many more there were), so that
+ * a caller can skip work that only serves the message. */
+DSE_INTERNAL int core_diag_full(const dse_ctx *ctx);
+
+/* ===== checked arithmetic ================================================ */
+
+/* a*b and a+b, or UINT64_MAX when the result does not fit: a count that
+ * overflowed stays at UINT64_MAX through further products and sums, so one
+ * comparison with a limit at the end catches it. */
+static inline uint64_t core_mul_sat(uint64_t a, uint64_t b) {
+  return a && b > UINT64_MAX / a ? UINT64_MAX : a * b;
+}
+static inline uint64_t core_add_sat(uint64_t a, uint64_t b) {
+  return b > UINT64_MAX - a ? UINT64_MAX : a + b;
+}
+
+/* ===== hash index ======================================================== */
+
+/* Values (say, indices into an array of named things) filed under 64-bit
+ * hashes.  The caller keeps the keys and compares them itself, so the index
+ * holds no pointers and survives the keys' array moving:
+ *
+ *   size_t it = 0, j;
+ *   while (core_hindex_next(&ix, h, &it, &j))
+ *     if (strcmp(names[j], name) == 0) return j;
+ */
+typedef struct core_hslot core_hslot;
+typedef struct core_hindex {
+  core_hslot *slot; /* owned; NULL while empty */
+  size_t cap, n;
+} core_hindex;
+
+DSE_INTERNAL void core_hindex_init(core_hindex *ix);
+DSE_INTERNAL void core_hindex_fini(core_hindex *ix);
+/* File val under hash: 0, or DSE_ERR_NOMEM (the index is unchanged). */
+DSE_INTERNAL int core_hindex_add(core_hindex *ix, uint64_t hash, size_t val);
+/* The values filed under hash, one per call: start with *it = 0; returns 1 with *val set, 0 when there are no more. */
+DSE_INTERNAL int core_hindex_next(const core_hindex *ix, uint64_t hash,
+                                  size_t *it, size_t *val);
+/* 64-bit hashes (FNV-1a with a final mix) of bytes and of a string. */
+DSE_INTERNAL uint64_t core_hash(const void *p, size_t n, uint64_t seed);
+DSE_INTERNAL uint64_t core_hash_str(const char *s, uint64_t seed);
+
 /* ===== helpers =========================================================== */
 
 /* Levenshtein distance, capped at cap+1 for speed. */

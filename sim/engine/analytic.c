@@ -120,8 +120,14 @@ void eng_eval_layer(const eng_prep *p, const dse_workload *wl,
     r->folds = G * fr * fc;
     uint64_t cyc = r->folds * st;
     const uint64_t full = G * M * K * N;
-    if (l->macs < full) /* causal attention skips masked blocks */
-      cyc = ceil_div(cyc * (l->macs / G), full / G);
+    if (l->macs < full) { /* causal attention skips masked blocks */
+      const uint64_t done = l->macs / G, all = full / G;
+      /* the product can pass 64 bits (a long causal matmul): then in long
+       * double, whose 64-bit mantissa keeps the cycle count */
+      cyc = core_mul_sat(cyc, done) < UINT64_MAX
+                ? ceil_div(cyc * done, all)
+                : (uint64_t)ceill((long double)cyc * (long double)done / (long double)all);
+    }
     r->compute_cycles = cyc;
 
     /* Array-edge traffic (elements -> bytes), per dataflow. */

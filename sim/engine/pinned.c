@@ -13,7 +13,16 @@
 struct dse_mappings {
   yt_doc *doc;
   const yt_node *map; /* layer name -> entry */
+  core_hindex ix;     /* a key's hash -> its pair in map */
 };
+
+/* The entry of layer `name`, or NULL. */
+static const yt_pair *pin_entry(const dse_mappings *m, const char *name) {
+  size_t it = 0, i;
+  while (core_hindex_next(&m->ix, core_hash_str(name, 0), &it, &i))
+    if (strcmp(m->map->pairs[i].key, name) == 0) return &m->map->pairs[i];
+  return NULL;
+}
 
 static const char *const k_top[] = {"arch", "workload", "description", "mappings", NULL};
 static const char *const k_entry[] = {"spatial", "levels", NULL};
@@ -50,20 +59,16 @@ static void check_dim_map(cfg *c, const yt_node *m, const char *path) {
 static void check_names(cfg *c, const yt_node *seq, const char *path,
                         const char *const *names, int dims) {
   if (cfg_expect_kind(c, seq, path, YT_SEQ)) return;
+  unsigned seen = 0; /* the known names listed so far, one bit each */
   for (size_t i = 0; i < seq->n; i++) {
     const yt_node *it = seq->items[i];
-    for (size_t j = 0; j < i && it->kind == YT_SCALAR; j++)
-      if (seq->items[j]->kind == YT_SCALAR &&
-          (dims ? dim_of(seq->items[j]->str) == dim_of(it->str) && dim_of(it->str) >= 0
-                : !strcmp(seq->items[j]->str, it->str))) {
-        cfg_error(c, it, path, "'%s' is listed twice", it->str);
-        break;
-      }
-    int ok = it->kind == YT_SCALAR &&
-             (dims ? dim_of(it->str) >= 0 : 0);
+    int id = -1;
+    if (it->kind == YT_SCALAR && dims) id = dim_of(it->str);
     for (int j = 0; !dims && it->kind == YT_SCALAR && names[j]; j++)
-      ok |= !strcmp(it->str, names[j]);
-    if (!ok)
+      if (!strcmp(it->str, names[j])) id = j;
+    if (id >= 0 && (seen & 1u << id)) cfg_error(c, it, path, "'%s' is listed twice", it->str);
+    if (id >= 0) seen |= 1u << id;
+    if (id < 0)
       cfg_error(c, it, path, "unknown %s '%s'; expected %s", dims ? "dimension" : "operand",
                 it->kind == YT_SCALAR ? it->str : "?",
                 dims ? "G, N, K, C, P, Q, R or S" : "weight, input or output");
@@ -119,40 +124,49 @@ int dse_mappings_load(dse_ctx *ctx, const char *path, dse_mappings **out) {
   }
   m->doc = doc;
   m->map = maps;
+  for (size_t i = 0; i < maps->n; i++)
+    if (core_hindex_add(&m->ix, core_hash_str(maps->pairs[i].key, 0), i)) {
+      dse_mappings_free(m);
+      return DSE_ERR_NOMEM;
+    }
   *out = m;
   return 0;
 }
 
 void dse_mappings_free(dse_mappings *m) {
   if (!m) return;
+  core_hindex_fini(&m->ix);
   yt_doc_free(m->doc);
   free(m);
 }
 
-/* Unknown layer names in the file, against a workload. */
+/* Unknown layer names in the file, against a workload.  A suggestion for
+ * a misspelt name compares it with every layer's, so it is made only while
+ * the diagnostics are still shown. */
 int pin_check_layers(dse_ctx *ctx, const dse_mappings *m, const dse_workload *wl) {
   int bad = 0;
-  const char **names = malloc((wl->nlayers + 1) * sizeof(*names));
-  if (!names) return DSE_ERR_NOMEM;
-  for (size_t i = 0; i < wl->nlayers; i++) names[i] = wl->layers[i].name;
-  names[wl->nlayers] = NULL;
+  const char **names = NULL;
   for (size_t i = 0; i < m->map->n; i++) {
     const yt_pair *p = &m->map->pairs[i];
-    int found = -1;
-    for (size_t k = 0; k < wl->nlayers && found < 0; k++)
-      if (!strcmp(names[k], p->key)) found = (int)k;
-    if (found >= 0 && wl->layers[found].macs == 0) {
+    const size_t found = wl_layer_index(wl, p->key);
+    if (found != SIZE_MAX && wl->layers[found].macs == 0) {
       core_diag(ctx, m->map->file, p->line, p->col,
                 "mappings.%s: layer '%s' (%s) runs on the vector unit and "
                 "has no mapping", p->key, p->key, dse_layer_type_name(wl->layers[found].type));
       bad = 1;
     }
-    if (found >= 0) continue;
-    const char *s = core_did_you_mean(p->key, names);
+    if (found != SIZE_MAX) continue;
+    bad = 1;
+    if (!names && !core_diag_full(ctx)) {
+      names = malloc((wl->nlayers + 1) * sizeof(*names));
+      if (!names) return DSE_ERR_NOMEM;
+      for (size_t k = 0; k < wl->nlayers; k++) names[k] = wl->layers[k].name;
+      names[wl->nlayers] = NULL;
+    }
+    const char *s = names && !core_diag_full(ctx) ? core_did_you_mean(p->key, names) : NULL;
     core_diag(ctx, m->map->file, p->line, p->col,
               "mappings.%s: no layer '%s' in workload '%s'%s%s%s", p->key, p->key,
               wl->name, s ? "; did you mean '" : "", s ? s : "", s ? "'?" : "");
-    bad = 1;
   }
   free(names);
   return bad ? DSE_ERR_INVALID : 0;
@@ -162,7 +176,7 @@ int pin_check_layers(dse_ctx *ctx, const dse_mappings *m, const dse_workload *wl
  * built, 0 when absent, or a negative error with a located diagnostic. */
 int pin_build(dse_ctx *ctx, const dse_mappings *m, const char *name,
               const map_hier *h, const nest_problem *p, nest *out) {
-  const yt_pair *pair = yt_get_pair(m->map, name);
+  const yt_pair *pair = pin_entry(m, name);
   if (!pair) return 0;
   const yt_node *e = pair->val;
   map_pin_spec ps;

@@ -49,12 +49,21 @@ typedef struct map_cache_entry {
 typedef struct map_cache {
   map_cache_entry *e;
   size_t n, cap;
+  core_hindex ix; /* hash of (problem, bits, dataflow, chaining) -> entry */
 } map_cache;
+
+static void map_cache_free(map_cache *c) {
+  free(c->e);
+  core_hindex_fini(&c->ix);
+}
 
 static const map_cache_entry *map_cached(map_cache *c, const map_hier *h,
                                          const nest_problem *p, unsigned bits,
                                          const map_opts *mo) {
-  for (size_t i = 0; i < c->n; i++)
+  const uint64_t hash = core_hash(p, sizeof *p, bits | (uint64_t)h->df << 8 |
+                                                   (uint64_t)h->chained << 16);
+  size_t it = 0, i;
+  while (core_hindex_next(&c->ix, hash, &it, &i))
     if (c->e[i].bits == bits && c->e[i].df == h->df && c->e[i].chained == h->chained &&
         memcmp(&c->e[i].prob, p, sizeof *p) == 0)
       return &c->e[i];
@@ -65,6 +74,7 @@ static const map_cache_entry *map_cached(map_cache *c, const map_hier *h,
     c->e = ne;
     c->cap = cap;
   }
+  if (core_hindex_add(&c->ix, hash, c->n)) return NULL;
   map_cache_entry *x = &c->e[c->n];
   memset(x, 0, sizeof(*x));
   x->prob = *p;
@@ -414,7 +424,8 @@ int dse_simulate(dse_ctx *ctx, const dse_arch *arch, const dse_workload *wl,
   eng_prepare(arch, &prep);
   dse_total_result *t = &res->total;
   eng_link link = {0, 0};
-  map_cache cache = {NULL, 0, 0};
+  map_cache cache;
+  memset(&cache, 0, sizeof cache);
   dram_memo dmemo = {NULL, 0, 0, 0, 0};
   double ref_w = 0, bg_w = 0;
   if (arch->mem) dram_static_power(arch->mem, arch->mem_units, &ref_w, &bg_w);
@@ -435,7 +446,7 @@ int dse_simulate(dse_ctx *ctx, const dse_arch *arch, const dse_workload *wl,
     if (o.fidelity == DSE_FIDELITY_CYCLE && wl->layers[i].macs > 0) {
       int rc = eval_cycle(ctx, arch, wl, &wl->layers[i], &o, &cache, &dmemo, r);
       if (rc) {
-        free(cache.e);
+        map_cache_free(&cache);
         dram_memo_free(&dmemo);
         dse_result_free(res);
         return rc;
@@ -444,7 +455,7 @@ int dse_simulate(dse_ctx *ctx, const dse_arch *arch, const dse_workload *wl,
     if (arch->mem && o.fidelity == DSE_FIDELITY_CYCLE && wl->layers[i].macs == 0) {
       int rc = mem_vector_layer(arch, &dmemo, r);
       if (rc) {
-        free(cache.e);
+        map_cache_free(&cache);
         dram_memo_free(&dmemo);
         dse_result_free(res);
         return rc;
@@ -499,7 +510,7 @@ int dse_simulate(dse_ctx *ctx, const dse_arch *arch, const dse_workload *wl,
       t->vector_memory_bound_layers += !compute;
     }
   }
-  free(cache.e);
+  map_cache_free(&cache);
   dram_memo_free(&dmemo);
   if (arch->mem) {
     t->dram_row_hit_rate = t->dram_bytes ? t->dram_row_hit_rate / (double)t->dram_bytes : 0;

@@ -40,6 +40,7 @@ typedef enum { DA_CO, DA_CH, DA_PC, DA_BG, DA_BA, DA_RO, DA_COUNT } dram_digit;
 typedef struct dram_mark {
   const char *file; /* owned by the doc the field came from */
   int line, col;
+  char path[48];    /* its key path there ("dram.capacity", "timing.tRC") */
 } dram_mark;
 
 typedef struct dram_spec {

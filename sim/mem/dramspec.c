@@ -192,7 +192,8 @@ void dram_spec_parse(cfg *c, const yt_node *map, const char *path, int base,
       if (rc == 0) s->f[i] = (double)u;
     }
     if (rc == 0) {
-      dram_mark m = {v->file, v->line, v->col};
+      dram_mark m = {v->file, v->line, v->col, ""};
+      cfg_join(m.path, sizeof m.path, sp, fd->key);
       s->mark[i] = m;
     }
   }
@@ -211,13 +212,14 @@ static void rel_error(cfg *c, const dram_spec *s, dram_field f, const char *fmt,
   va_start(ap, fmt);
   vsnprintf(msg, sizeof msg, fmt, ap);
   va_end(ap);
-  char path[64];
-  snprintf(path, sizeof path, "%s%s%s", k_fields[f].section,
-           *k_fields[f].section ? "." : "", k_fields[f].key);
   const dram_mark *m = &s->mark[f];
   if (!m->file && f == DF_TRFCPB) m = &s->mark[DF_TRFC]; /* defaulted from it */
   if (!m->file && f == DF_TRCDWR) m = &s->mark[DF_TRCD];
-  cfg_error_at(c, m->file ? m->file : "", m->line, m->col, path, "%s", msg);
+  char path[64];
+  snprintf(path, sizeof path, "%s%s%s", k_fields[f].section,
+           *k_fields[f].section ? "." : "", k_fields[f].key);
+  cfg_error_at(c, m->file ? m->file : "", m->line, m->col, m->path[0] ? m->path : path, "%s",
+               msg);
 }
 
 void dram_spec_check(cfg *c, const dram_spec *s) {
@@ -260,7 +262,7 @@ void dram_spec_check(cfg *c, const dram_spec *s) {
     double r = f[DF_CAPACITY] / cap;
     if (r < 1 || r != floor(r))
       rel_error(c, s, DF_CAPACITY,
-                "capacity %.4g GiB is not a whole multiple of the organization "
+                "%.4g GiB is not a whole multiple of the organization "
                 "(%g pseudo-channels x %g banks x %g rows x %g B = %.4g GiB)",
                 f[DF_CAPACITY] / 1073741824.0, dram_pchs_per_unit(s), banks,
                 f[DF_ROWS], f[DF_ROW_BYTES], cap / 1073741824.0);

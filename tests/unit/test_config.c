@@ -1,4 +1,7 @@
-/* test_config.c: YAML tree, arch schema, presets. */
+/* test_config.c: YAML tree, arch schema, presets, mapping files. */
+#include <stdio.h>
+#include <stdlib.h>
+
 #include "config/ytree.h"
 #include "helpers.h"
 #include "task.h"
@@ -87,7 +90,7 @@ TEST_IMPL(arch_errors) {
       "test.yaml:4:7: error: dram.capacity: missing required key 'capacity'");
   expect_arch_error(
       "name: t\nclock: 1 GHz\nclock: 2 GHz\n",
-      "test.yaml:3:1: error: duplicate key 'clock' (first defined at line 2)");
+      "test.yaml:3:1: error: clock: duplicate key 'clock' (first defined at line 2)");
   expect_arch_error("name: t\nclock: [1 GHz\n",
                     "test.yaml:2:8: error: YAML syntax: unclosed '[': no matching ']'");
   expect_arch_error(
@@ -149,5 +152,88 @@ TEST_IMPL(ytree_set_path) {
   ASSERT_INT_EQ(yt_parse(ctx, "t.yaml", "k:\n  - 1\n  - [2, oops\n", 22, &doc), DSE_ERR_SYNTAX);
   ASSERT_CONTAINS(t_first_diag(ctx), "t.yaml:3:5: error: YAML syntax: unclosed '['");
   dse_ctx_free(ctx);
+  return 0;
+}
+
+/* The exact, only diagnostic of an arch that must fail. */
+static void expect_arch_only(const char *yaml, const char *want) {
+  dse_ctx *ctx = t_ctx();
+  t_arch_yaml(ctx, yaml, 1);
+  ASSERT_STR_EQ(t_first_diag(ctx), want);
+  ASSERT_INT_EQ(dse_ctx_ndiags(ctx), 1);
+  dse_ctx_free(ctx);
+}
+
+/* Review item 8: an organization check on a preset override names the
+ * arch's key path (it said "capacity: capacity 1 GiB ..."); a plain channel
+ * without capacity says so once. */
+TEST_IMPL(arch_dram_messages) {
+  static const char head[] =
+      "name: x\nclock: 1 GHz\npe_array: {rows: 4, cols: 4, dataflow: weight_stationary, "
+      "precision: int8}\nbuffers:\n  - {name: gb, size: 64 KiB, bandwidth: 64 B/cycle}\n";
+  char yaml[1024];
+  snprintf(yaml, sizeof yaml, "%sdram: {preset: hbm2e-3200, stacks: 2, capacity: 1 GiB}\n", head);
+  expect_arch_only(yaml, "test.yaml:6:49: error: dram.capacity: 1 GiB is not a whole multiple of "
+                         "the organization (16 pseudo-channels x 16 banks x 65536 rows x 1024 B = "
+                         "16 GiB)");
+  snprintf(yaml, sizeof yaml, "%sdram: {preset: hbm2e-3200, timing: {tREFI: 90}}\n", head);
+  expect_arch_only(yaml, "test.yaml:6:44: error: dram.timing.tREFI: tREFI (90) must exceed tRFC (720)");
+  snprintf(yaml, sizeof yaml,
+           "%sdram: {bandwidth: 10 GB/s, energy: 5 pJ/bit, technology: hbm3-6400}\n", head);
+  expect_arch_only(yaml, "test.yaml:6:7: error: dram.capacity: missing required key 'capacity'");
+  return 0;
+}
+
+/* Review item 4: a mapping file with an entry per layer of a 100,000-layer
+ * workload is checked and applied in linear time; each entry reaches its
+ * layer, and a misspelt one still gets its suggestion. */
+TEST_IMPL(mappings_many_layers) {
+  enum { N = 100000 };
+  core_buf y, m;
+  core_buf_init(&y);
+  core_buf_init(&m);
+  core_buf_puts(&y, "name: w\nlayers:\n");
+  core_buf_puts(&m, "mappings:\n");
+  for (int i = 0; i < N; i++) {
+    core_buf_printf(&y, "  - {name: l%d, type: gemm, m: 4, n: 8, k: 8}\n", i);
+    if (i % 2 == 0) core_buf_printf(&m, "  l%d: {spatial: {K: 2}}\n", i);
+  }
+  char path[] = "/tmp/dse_mapsXXXXXX";
+  int fd = mkstemp(path);
+  ASSERT(fd >= 0);
+  FILE *f = fdopen(fd, "w");
+  ASSERT(f && fputs(core_buf_str(&m), f) >= 0 && fclose(f) == 0);
+  dse_ctx *ctx = t_ctx();
+  dse_workload *wl = t_wl_yaml(ctx, core_buf_str(&y), 0);
+  dse_arch *a = t_arch(ctx, "tpu-v1");
+  dse_mappings *maps = NULL;
+  ASSERT_INT_EQ(dse_mappings_load(ctx, path, &maps), 0);
+  dse_sim_opts o = {DSE_FIDELITY_CYCLE, DSE_OBJ_LATENCY, 0, maps};
+  dse_result *r = t_sim_opts(ctx, a, wl, &o);
+  ASSERT_U64_EQ(r->nlayers, N);
+  /* pinned: K over 2 columns, 32 folds, one evaluation; searched: 1 fold */
+  for (size_t i = 0; i < N; i += 4999) {
+    ASSERT_U64_EQ(r->layers[i].folds, i % 2 ? 1 : 32);
+    if (i % 2 == 0) ASSERT_U64_EQ(r->layers[i].mappings_evaluated, 1);
+  }
+  ASSERT_U64_EQ(r->layers[N - 2].folds, 32);
+  dse_result_free(r);
+  dse_mappings_free(maps);
+  f = fopen(path, "a");
+  ASSERT(f && fputs("  l99999x: {spatial: {K: 2}}\n", f) >= 0 && fclose(f) == 0);
+  ASSERT_INT_EQ(dse_mappings_load(ctx, path, &maps), 0);
+  o.mappings = maps;
+  ASSERT(dse_simulate(ctx, a, wl, &o, &r) == DSE_ERR_INVALID);
+  char want[256];
+  snprintf(want, sizeof want, "%s:50002:3: error: mappings.l99999x: no layer 'l99999x' in workload "
+                              "'w'; did you mean 'l99999'?", path);
+  ASSERT_STR_EQ(t_first_diag(ctx), want);
+  dse_mappings_free(maps);
+  dse_arch_free(a);
+  dse_workload_free(wl);
+  dse_ctx_free(ctx);
+  ASSERT_INT_EQ(remove(path), 0);
+  core_buf_fini(&y);
+  core_buf_fini(&m);
   return 0;
 }

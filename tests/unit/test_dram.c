@@ -196,15 +196,15 @@ TEST_IMPL(dram_spec_errors) {
   static const struct {
     const char *over, *want;
   } k_cases[] = {
-      {"timing: {tRC: 30}\n", "over.yaml:1:15: error: timing.tRC: tRC (30) < tRAS + tRP"},
+      {"timing: {tRC: 30}\n", "over.yaml:1:15: error: dram.timing.tRC: tRC (30) < tRAS + tRP"},
       {"organization: {row_size: 1000 B}\n",
-       "over.yaml:1:26: error: organization.row_size: row size 1000 B is not a multiple"},
+       "over.yaml:1:26: error: dram.organization.row_size: row size 1000 B is not a multiple"},
       {"organization: {bank_group: 4}\n", "did you mean 'bank_groups'"},
       {"organization: {channels: 0}\n", "dram.organization.channels"},
       {"timing: {tREFI: 90}\n", "tREFI (90) must exceed tRFC (100)"},
       {"address_map: RoRoCoBgPcCh\n", "dram.address_map: expected the six digits"},
       {"energy: {act_pre: -1 nJ}\n", "must be positive"},
-      {"interleave: 100 B\n", "over.yaml:1:13: error: interleave: interleave 100 B must be a multiple"},
+      {"interleave: 100 B\n", "over.yaml:1:13: error: dram.interleave: interleave 100 B must be a multiple"},
       /* nothing read phy.power: refused, once, where it is written */
       {"phy: {power: 1 W}\n", "over.yaml:1:14: error: dram.phy.power: is not a preset key: the host "
                                "PHY's energy is part of energy.io, charged per bit moved "
@@ -312,7 +312,7 @@ TEST_IMPL(dram_arch_errors) {
       {"dram: {preset: hbm2e-3200, energy: 5 pJ/bit}\n", "'energy' comes from the preset"},
       /* tRFCpb defaults to tRFC on DDR5: the error points at tRFC */
       {"dram: {preset: ddr5-4800, refresh: per_bank, timing: {tREFI: 100}}\n",
-       "error: timing.tREFI: tREFI (100) must exceed tRFC"},
+       "error: dram.timing.tREFI: tREFI (100) must exceed tRFC"},
   };
   for (size_t i = 0; i < sizeof k_cases / sizeof *k_cases; i++) {
     dse_ctx *ctx = t_ctx();

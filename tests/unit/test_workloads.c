@@ -177,3 +177,141 @@ TEST_IMPL(workload_validation) {
   expect_wl_error("name: x\nlayers: []\n", "test.yaml:2:9: error: layers: must not be empty");
   return 0;
 }
+
+/* The first diagnostic of a workload that must fail, exactly. */
+static void expect_wl_exact(const char *yaml, const char *want) {
+  dse_ctx *ctx = t_ctx();
+  t_wl_yaml(ctx, yaml, 1);
+  ASSERT_STR_EQ(t_first_diag(ctx), want);
+  dse_ctx_free(ctx);
+}
+
+#define LIMIT "exceeds the limit of 2^59 (5.76e+17)"
+
+/* Counts are held to 2^59 per layer and per workload, batch included,
+ * instead of wrapping around 2^64: every layer type, the batch, the totals
+ * and the transformer family. */
+TEST_IMPL(workload_count_limits) {
+  /* exactly 2^59 MACs is allowed, one k more is not */
+  dse_ctx *ctx = t_ctx();
+  dse_workload *wl = t_wl_yaml(
+      ctx, "name: x\nlayers:\n  - {name: a, type: gemm, m: 1048576, n: 1048576, k: 524288}\n", 0);
+  dse_layer_info li;
+  ASSERT_INT_EQ(dse_workload_layer(wl, 0, &li), 0);
+  ASSERT_U64_EQ(li.macs, 1ull << 59);
+  dse_workload_free(wl);
+  dse_ctx_free(ctx);
+  expect_wl_exact("name: x\nlayers:\n  - {name: a, type: gemm, m: 1048576, n: 1048576, k: 524289}\n",
+                  "test.yaml:3:5: error: layers[1] 'a': 5.76e+17 MACs " LIMIT " per layer");
+  /* review item 3: 3.77e23 MACs used to show as 11636019681445281792 */
+  expect_wl_exact("name: x\nlayers:\n  - {name: ok, type: gemm, m: 1, n: 1, k: 1}\n"
+                  "  - {name: conv1, type: conv2d, c: 100000000, h: 4096, w: 4096, k: 100000000, "
+                  "r: 3, s: 3, stride: 2, pad: 1}\n",
+                  "test.yaml:4:5: error: layers[2] 'conv1': more than 1.8e+19 MACs " LIMIT
+                  " per layer");
+  expect_wl_exact("name: x\nlayers:\n  - {name: qk, type: matmul, m: 1048576, n: 1048576, k: 786432, "
+                  "causal: true}\n",
+                  "test.yaml:3:5: error: layers[1] 'qk': 8.65e+17 MACs before causal masking " LIMIT
+                  " per layer");
+  expect_wl_exact("name: x\nlayers:\n  - {name: p, type: pool, kind: max, c: 100000000, h: 100000000, "
+                  "w: 100000000, r: 1, s: 1}\n",
+                  "test.yaml:3:5: error: layers[1] 'p': more than 1.8e+19 vector operations " LIMIT
+                  " per layer");
+  expect_wl_exact("name: x\nlayers:\n  - {name: e, type: eltwise, c: 100000000, h: 100000000, "
+                  "inputs: 64}\n",
+                  "test.yaml:3:5: error: layers[1] 'e': 6.3e+17 vector operations " LIMIT " per layer");
+  expect_wl_exact("name: x\nlayers:\n  - {name: r, type: activation, kind: relu, c: 100000000, "
+                  "h: 100000000, w: 100}\n",
+                  "test.yaml:3:5: error: layers[1] 'r': 1e+18 vector operations " LIMIT " per layer");
+  /* a strided 1x1 conv: few MACs, but a huge input */
+  expect_wl_exact("name: x\nlayers:\n  - {name: s, type: conv2d, c: 100000000, h: 100000000, w: 100, "
+                  "k: 1, r: 1, s: 1, stride: 4096}\n",
+                  "test.yaml:3:5: error: layers[1] 's': 1e+18 operand elements " LIMIT " per layer");
+  /* the batch makes a layer too large: reported once, at the batch */
+  expect_wl_exact("name: x\nparams: {batch: 1000000}\nlayers:\n"
+                  "  - {name: a, type: gemm, m: 1000000, n: 1000000, k: 1}\n"
+                  "  - {name: b, type: gemm, m: 1000000, n: 1000000, k: 1}\n",
+                  "test.yaml:2:17: error: params.batch: layers[1] 'a' at batch 1000000: 1e+18 MACs "
+                  LIMIT " per layer");
+  /* totals: 2^58 + 2^58 is allowed, a third is not */
+  expect_wl_exact("name: x\nlayers:\n"
+                  "  - {name: a, type: gemm, m: 1048576, n: 1048576, k: 262144}\n"
+                  "  - {name: b, type: gemm, m: 1048576, n: 1048576, k: 262144}\n"
+                  "  - {name: c, type: gemm, m: 1048576, n: 1048576, k: 262144}\n",
+                  "test.yaml:5:5: error: layers[3] 'c': the workload's total up to here, 8.65e+17 "
+                  "MACs, " LIMIT " per workload");
+  expect_wl_exact("name: x\nparams: {batch: 512}\nlayers:\n"
+                  "  - {name: a, type: gemm, m: 1048576, n: 1048576, k: 1024}\n"
+                  "  - {name: b, type: gemm, m: 1048576, n: 1048576, k: 1024}\n",
+                  "test.yaml:2:17: error: params.batch: the workload's total at batch 512 up to "
+                  "layers[2] 'b', 1.15e+18 MACs, " LIMIT " per workload");
+  /* the transformer family: a generated layer, at the model or at seq */
+  expect_wl_exact("name: t\nfamily: transformer\nmodel: {kind: encoder, layers: 2, d_model: 1000000, "
+                  "heads: 1000, d_ff: 10000000}\nparams: {seq: 100000}\n",
+                  "test.yaml:4:15: error: params.seq: generated layer 'blk0.ffn1': 1e+18 MACs " LIMIT
+                  " per layer");
+  expect_wl_exact("name: t\nfamily: transformer\nmodel: {kind: encoder, layers: 2, d_model: 1000000, "
+                  "heads: 1000, d_ff: 10000000}\nparams: {batch: 1000}\n",
+                  "test.yaml:4:17: error: params.batch: generated layer 'blk0.ffn1' at batch 1000: "
+                  "1.28e+18 MACs " LIMIT " per layer");
+  ctx = t_ctx();
+  dse_param p[2] = {{"seq", "10000000"}, {"phase", "prefill"}};
+  ASSERT(dse_workload_load(ctx, "llama2_7b", p, 2, &wl) == DSE_ERR_INVALID);
+  ASSERT_STR_EQ(t_first_diag(ctx), "error: params.seq: the workload's total up to generated layer "
+                                   "'blk1.qk', 6.17e+17 MACs, " LIMIT " per workload");
+  dse_ctx_free(ctx);
+  return 0;
+}
+
+/* A long causal matmul: the level-1 compute cycles scale the dense ones
+ * by the unmasked fraction even when the product passes 64 bits (it
+ * wrapped to 4096 cycles here). */
+TEST_IMPL(workload_causal_cycles) {
+  dse_ctx *ctx = t_ctx();
+  dse_arch *a = t_arch_yaml(ctx, "name: big\nclock: 1 GHz\n"
+                                 "pe_array: {rows: 128, cols: 128, dataflow: weight_stationary, "
+                                 "precision: bf16}\n"
+                                 "buffers:\n  - {name: gb, size: 16 MiB, bandwidth: 2048 B/cycle}\n"
+                                 "dram: {bandwidth: 4 TB/s, energy: 4 pJ/bit, capacity: 8 TiB}\n", 0);
+  dse_workload *wl = t_wl_yaml(ctx, "name: c\nlayers:\n"
+                                    "  - {name: a, type: matmul, m: 1048576, n: 1048576, k: 128, causal: true}\n"
+                                    "  - {name: b, type: matmul, m: 1048576, n: 1048576, k: 128}\n", 0);
+  dse_result *r = t_sim(ctx, a, wl, DSE_FIDELITY_ANALYTIC);
+  const uint64_t dense = r->layers[1].compute_cycles, masked = r->layers[0].compute_cycles;
+  ASSERT_U64_EQ(dense, 8589934592ull);
+  /* (m (m + 1) / 2) / m^2 of the dense cycles, rounded up */
+  ASSERT_U64_EQ(masked, 4294971392ull);
+  dse_result_free(r);
+  dse_workload_free(wl);
+  dse_arch_free(a);
+  dse_ctx_free(ctx);
+  return 0;
+}
+
+/* 100,000 layers: names are checked in linear time (a hash of the names),
+ * a duplicate is still found, and every name is found by index. */
+TEST_IMPL(workload_many_layers) {
+  enum { N = 100000 };
+  core_buf y;
+  core_buf_init(&y);
+  core_buf_puts(&y, "name: w\nlayers:\n");
+  for (int i = 0; i < N; i++)
+    core_buf_printf(&y, "  - {name: l%d, type: gemm, m: 1, n: %d, k: 1}\n", i, i % 7 + 1);
+  dse_ctx *ctx = t_ctx();
+  dse_workload *wl = t_wl_yaml(ctx, core_buf_str(&y), 0);
+  ASSERT_U64_EQ(dse_workload_nlayers(wl), N);
+  char name[32];
+  for (int i = 0; i < N; i++) {
+    snprintf(name, sizeof name, "l%d", i);
+    ASSERT_U64_EQ(wl_layer_index(wl, name), i);
+  }
+  ASSERT(wl_layer_index(wl, "l100000") == SIZE_MAX);
+  dse_workload_free(wl);
+  core_buf_puts(&y, "  - {name: l99998, type: gemm, m: 1, n: 1, k: 1}\n");
+  t_wl_yaml(ctx, core_buf_str(&y), 1);
+  ASSERT_STR_EQ(t_first_diag(ctx),
+                "test.yaml:100003:12: error: layers[100001] 'l99998': duplicate layer name 'l99998'");
+  dse_ctx_free(ctx);
+  core_buf_fini(&y);
+  return 0;
+}

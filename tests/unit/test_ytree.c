@@ -1,7 +1,8 @@
 /* test_ytree.c: the YAML tree built from libyaml's events: limits stop the
  * parse where they are hit (deep nesting, alias bombs), errors at the end of
  * the file point at what was left open, and a directory named as a file
- * says so. */
+ * says so; and the core pieces the loaders use: the diagnostics cap and the
+ * hash index. */
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -103,7 +104,7 @@ TEST_IMPL(ytree_wide_map) {
   yt_doc_free(doc);
   sprintf(s + len, "key7: again\n");
   ASSERT(parse(ctx, s, strlen(s)) == NULL);
-  ASSERT_STR_EQ(t_first_diag(ctx), "f.yaml:200001:1: error: duplicate key 'key7' (first defined at line 8)");
+  ASSERT_STR_EQ(t_first_diag(ctx), "f.yaml:200001:1: error: key7: duplicate key 'key7' (first defined at line 8)");
   /* the same key in different maps is no duplicate */
   const char *two = "a: {x: 1, y: 2}\nb: {x: 3, y: 4}\nc: [{x: 5}, {x: 6}]\n";
   doc = parse(ctx, two, strlen(two));
@@ -142,10 +143,10 @@ TEST_IMPL(ytree_aliases) {
   expect_error("name: &a x\nclock: &a y\n",
                "f.yaml:2:8: error: YAML syntax: duplicate anchor '&a' (first defined at line 1)", 1);
   expect_error("name: x\nclock: &r [1, *r]\n",
-               "f.yaml:2:15: error: alias '*r' refers to a collection that contains it", 1);
-  expect_error("a: &m {b: {c: *m}}\n", "f.yaml:1:15: error: alias '*m' refers to a collection that contains it", 1);
+               "f.yaml:2:15: error: clock[2]: alias '*r' refers to a collection that contains it", 1);
+  expect_error("a: &m {b: {c: *m}}\n", "f.yaml:1:15: error: a.b.c: alias '*m' refers to a collection that contains it", 1);
   expect_error("a: &s [1]\n*s : 2\n", "f.yaml:2:1: error: mapping keys must be plain names", 1);
-  expect_error("&k name: x\n*k : y\n", "f.yaml:2:1: error: duplicate key 'name' (first defined at line 1)", 1);
+  expect_error("&k name: x\n*k : y\n", "f.yaml:2:1: error: name: duplicate key 'name' (first defined at line 1)", 1);
   /* 40 levels under the anchor, 30 above the alias */
   char *deep = repeat("a: &d ", "[", "]", 40), *tail = repeat("b: ", "[", "]", 30);
   char *both = malloc(strlen(deep) + strlen(tail) + 8);
@@ -169,6 +170,34 @@ TEST_IMPL(ytree_aliases) {
   expect_error(lol,
                "f.yaml:7:10: error: document too large (more than 1,000,000 nodes after alias expansion)",
                1);
+  return 0;
+}
+
+/* A content error carries the key path of where it is, list items named
+ * by a `name` read before it, as the schema writes paths; without an alias
+ * a too-large document does not mention aliases. */
+TEST_IMPL(ytree_error_paths) {
+  static const char *const cases[][2] = {
+      {"name: w\nlayers:\n  - {name: a, type: gemm, m: 1, n: 1, k: 1, m: 2}\n",
+       "f.yaml:3:45: error: layers[1] 'a'.m: duplicate key 'm' (first defined at line 3)"},
+      {"layers:\n  - {name: a}\n  - name: b\n    k: 1\n    k: 2\n",
+       "f.yaml:5:5: error: layers[2] 'b'.k: duplicate key 'k' (first defined at line 4)"},
+      {"layers:\n  - {k: 1, k: 2, name: late}\n",
+       "f.yaml:2:12: error: layers[1].k: duplicate key 'k' (first defined at line 2)"},
+      {"mappings:\n  conv1: {spatial: {K: 2, C: 1, K: 4}}\n",
+       "f.yaml:2:33: error: mappings.conv1.spatial.K: duplicate key 'K' (first defined at line 2)"},
+      {"x: [[1], {name: q, z: [1, {a: 1, a: 2}]}]\n",
+       "f.yaml:1:34: error: x[2] 'q'.z[2].a: duplicate key 'a' (first defined at line 1)"},
+      {"a: [1, \"\\0\"]\n", "f.yaml:1:8: error: a[2]: scalar contains a NUL character"},
+  };
+  for (size_t i = 0; i < DSE_ARRAY_LEN(cases); i++) expect_error(cases[i][0], cases[i][1], 1);
+  enum { N = 1000001 };
+  char *big = malloc((size_t)N * 16);
+  ASSERT(big);
+  size_t len = 0;
+  for (int i = 0; i < N; i++) len += (size_t)sprintf(big + len, "k%d: 1\n", i);
+  expect_error(big, "f.yaml:1000000:10: error: document too large (more than 1,000,000 nodes)", 1);
+  free(big);
   return 0;
 }
 
@@ -235,9 +264,9 @@ TEST_IMPL(ytree_error_order) {
       {"a: 1\na: 2\nb: *x\n",
        "f.yaml:3:4: error: YAML syntax: found undefined alias '*x'"},
       {"a: 1\na: 2\n",
-       "f.yaml:2:1: error: duplicate key 'a' (first defined at line 1)"},
+       "f.yaml:2:1: error: a: duplicate key 'a' (first defined at line 1)"},
       {"a: \"\\0\"\nb: [1, 2]\n",
-       "f.yaml:1:4: error: scalar contains a NUL character"},
+       "f.yaml:1:4: error: a: scalar contains a NUL character"},
       {"? [k]\n: v\n",
        "f.yaml:1:3: error: mapping keys must be plain names"},
       {"", "f.yaml:1:1: error: empty document"},
@@ -246,7 +275,7 @@ TEST_IMPL(ytree_error_order) {
   for (size_t i = 0; i < DSE_ARRAY_LEN(cases); i++) expect_error(cases[i][0], cases[i][1], 1);
   /* a content error, then nesting past the limit: the first is reported */
   char *deep = repeat("a: 1\na: 2\nb: ", "[", "]", 1000000);
-  expect_error(deep, "f.yaml:2:1: error: duplicate key 'a' (first defined at line 1)", 1);
+  expect_error(deep, "f.yaml:2:1: error: a: duplicate key 'a' (first defined at line 1)", 1);
   free(deep);
   return 0;
 }
@@ -282,5 +311,70 @@ TEST_IMPL(files_directory) {
   }
   dse_ctx_free(ctx);
   ASSERT_INT_EQ(rmdir(dir), 0);
+  return 0;
+}
+
+/* Past 50 diagnostics the rest are counted: one more line says how many,
+ * in their file when they share one. */
+TEST_IMPL(diag_cap) {
+  dse_ctx *ctx = t_ctx();
+  for (int i = 0; i < 200; i++) core_diag(ctx, "f.yaml", i + 1, 1, "error %d", i);
+  ASSERT_INT_EQ(dse_ctx_ndiags(ctx), 51);
+  ASSERT(core_diag_full(ctx));
+  char buf[256];
+  dse_diag_format(dse_ctx_diag(ctx, 49), buf, sizeof buf);
+  ASSERT_STR_EQ(buf, "f.yaml:50:1: error: error 49");
+  dse_diag_format(dse_ctx_diag(ctx, 50), buf, sizeof buf);
+  ASSERT_STR_EQ(buf, "f.yaml: error: ... and 150 more errors");
+  ASSERT(dse_ctx_diag(ctx, 51) == NULL);
+  core_diag(ctx, "g.yaml", 1, 1, "elsewhere");
+  dse_diag_format(dse_ctx_diag(ctx, 50), buf, sizeof buf);
+  ASSERT_STR_EQ(buf, "error: ... and 151 more errors");
+  dse_ctx_clear_diags(ctx);
+  ASSERT_INT_EQ(dse_ctx_ndiags(ctx), 0);
+  ASSERT(!core_diag_full(ctx));
+  for (int i = 0; i < 51; i++) core_diag(ctx, "f.yaml", 1, 1, "e");
+  dse_diag_format(dse_ctx_diag(ctx, 50), buf, sizeof buf);
+  ASSERT_STR_EQ(buf, "f.yaml: error: ... and 1 more error");
+  dse_ctx_free(ctx);
+  return 0;
+}
+
+/* The hash index returns every value filed under a hash, whatever else
+ * collides with it, across growth; 100,000 names stay found. */
+TEST_IMPL(hash_index) {
+  core_hindex ix;
+  core_hindex_init(&ix);
+  size_t it = 0, v;
+  ASSERT(!core_hindex_next(&ix, 42, &it, &v));
+  enum { N = 100000 };
+  char name[32];
+  for (size_t i = 0; i < N; i++) {
+    snprintf(name, sizeof name, "l%zu", i);
+    ASSERT_INT_EQ(core_hindex_add(&ix, core_hash_str(name, 0), i), 0);
+  }
+  /* the same hash twice (a collision the caller resolves) */
+  ASSERT_INT_EQ(core_hindex_add(&ix, core_hash_str("l7", 0), N), 0);
+  for (size_t i = 0; i < N; i += 997) {
+    snprintf(name, sizeof name, "l%zu", i);
+    size_t hits = 0, found = 0;
+    it = 0;
+    while (core_hindex_next(&ix, core_hash_str(name, 0), &it, &v)) {
+      hits++;
+      found |= v == i;
+    }
+    ASSERT(found);
+    ASSERT_U64_EQ(hits, 1);
+  }
+  size_t seen = 0;
+  it = 0;
+  while (core_hindex_next(&ix, core_hash_str("l7", 0), &it, &v)) seen |= v == 7 ? 1 : v == N ? 2 : 4;
+  ASSERT_U64_EQ(seen, 3);
+  ASSERT(core_hash_str("a", 1) != core_hash_str("a", 2));
+  ASSERT(core_mul_sat(1ull << 32, 1ull << 32) == UINT64_MAX);
+  ASSERT_U64_EQ(core_mul_sat(1ull << 31, 1ull << 32), 1ull << 63);
+  ASSERT(core_add_sat(UINT64_MAX - 1, 2) == UINT64_MAX);
+  ASSERT_U64_EQ(core_mul_sat(UINT64_MAX, 0), 0);
+  core_hindex_fini(&ix);
   return 0;
 }

@@ -7,6 +7,8 @@
   X(arch_schema)                    \
   X(arch_buffer_ports)              \
   X(arch_errors)                    \
+  X(arch_dram_messages)             \
+  X(mappings_many_layers)           \
   X(presets)                        \
   X(ytree_set_path)                 \
   X(ytree_deep_nesting)             \
@@ -14,11 +16,17 @@
   X(ytree_aliases)                  \
   X(ytree_unclosed)                 \
   X(ytree_error_order)              \
+  X(ytree_error_paths)              \
+  X(diag_cap)                       \
+  X(hash_index)                     \
   X(files_directory)                \
   X(zoo_cnn_totals)                 \
   X(zoo_transformer_totals)         \
   X(seed_conv_counts)               \
   X(workload_validation)            \
+  X(workload_count_limits)          \
+  X(workload_causal_cycles)         \
+  X(workload_many_layers)           \
   X(engine_fold_by_hand)            \
   X(engine_memory_bound_by_hand)    \
   X(engine_roofline_invariants)     \
