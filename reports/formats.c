@@ -254,8 +254,10 @@ void rpt_result_table(const dse_result *res, core_buf *out) {
   core_buf_printf(out, "%-24s %-10s %14s %12s %12s %10s %8s %-7s %-10s %12s\n",
                   "layer", "type", "MACs", "latency", "DRAM", "ops/B", "util",
                   "bound", "limit", "energy");
+  size_t fused = 0;
   for (size_t i = 0; i < res->nlayers; i++) {
     const dse_layer_result *r = &res->layers[i];
+    fused += r->fused != 0;
     si(r->latency_s, "s", b1, sizeof b1);
     core_fmt_bytes((double)r->dram_bytes, b2, sizeof b2);
     si(r->energy_j, "J", b3, sizeof b3);
@@ -267,11 +269,15 @@ void rpt_result_table(const dse_result *res, core_buf *out) {
     core_buf_printf(out, "%-24.24s %-10s %14llu %12s %12s %10s %7.1f%% %-7s %-10s %12s\n",
                     r->name, dse_layer_type_name(r->type), (unsigned long long)r->macs, b1, b2,
                     b4, 100.0 * r->utilization, dse_bound_name(r->bound),
-                    dse_limiter_name(r->limiter), b3);
+                    r->fused ? "fused" : dse_limiter_name(r->limiter), b3);
   }
   core_buf_puts(out, "(bound: memory when ops/B < ridge, vector layers vector ops/B < vector "
                      "ridge, else compute; ops/B -: no DRAM traffic; limit: what set the latency, "
                      "docs/engine.md 4c)\n");
+  if (fused)
+    core_buf_puts(out, "(limit fused: an activation run on the previous layer's output stream; its "
+                       "latency is only the time it adds to that layer's, 0 s when none; JSON and CSV "
+                       "give \"fused\" and the limiter of its own work)\n");
   si(t->latency_s, "s", b1, sizeof b1);
   core_fmt_bytes((double)t->dram_bytes, b2, sizeof b2);
   si(t->energy_j, "J", b3, sizeof b3);

@@ -55,6 +55,9 @@ local function check_options(opts)
   priv.check_keys(opts, "dse.report", { "path", "title", "intro", "results", "objectives", "columns" })
   if opts.path == nil then priv.fail("dse.report: missing 'path'") end
   if type(opts.path) ~= "string" then priv.fail("dse.report: path: expected a file name, got " .. type(opts.path)) end
+  -- the directory of the report and its charts: none is created
+  local dir = opts.path:match("^(.*)/[^/]*$")
+  if dir then priv.check_dir(dir == "" and "/" or dir) end
   for _, k in ipairs { "title", "intro" } do
     if opts[k] ~= nil and type(opts[k]) ~= "string" then
       priv.fail(string.format("dse.report: %s: expected a string, got %s", k, type(opts[k])))
@@ -254,6 +257,29 @@ local function legend(out, items)
   for _, it in ipairs(items) do out[#out + 1] = "- *" .. it[1] .. "*: " .. it[2] end
 end
 
+-- An energy-derived cell of a result whose energy leaves leakage and clock
+-- out (no technology.node): marked, as it reads lower than a full figure
+-- and does not compare with one.
+local DYNAMIC = " (dynamic only)"
+local function energy_cell(t, s)
+  return t.static_modelled == false and s .. DYNAMIC or s
+end
+
+-- The legend item for the marker, when a row of the table (shown) is
+-- marked; when the feasible points rs mix both kinds, it says that no
+-- energy objective ranks them (dse.pareto and dse.report refuse one).
+local function dynamic_legend(items, shown, rs, what)
+  local without, with = false, false
+  for _, r in ipairs(shown) do without = without or r.total.static_modelled == false end
+  if not without then return end
+  for _, r in ipairs(rs) do with = with or (r.feasible ~= false and r.total.static_modelled == true) end
+  items[#items + 1] = { DYNAMIC:sub(2), what .. ", for an arch that names no technology node: leakage and clock are not " ..
+    "modelled and left out, so the figure reads lower than a full one and does not compare with it" ..
+    (with and "; as this workload's points mix both kinds, no energy objective (`energy_j`, `pj_per_mac`, " ..
+      "`tops_per_w`, `power_w`, `edp_js`) can rank them: dse.report refuses one, as dse.pareto does, and " ..
+      "the front is not taken on energy." or ".") }
+end
+
 -- The Pareto-front table: its columns after the design ones, each with
 -- its meaning for the legend.
 local front_columns = {
@@ -267,8 +293,8 @@ local front_columns = {
   { "DRAM traffic", "bytes read and written per batch." },
   { "compute/memory-bound MAC layers", "how many MAC layers (conv, gemm, matmul) lie right / left of the ridge, as in the roofline table's *bound*; vector layers, against their own ridge, are not counted." },
   { "TOPS/W", "ops / energy, in 10^12 per joule." },
-  { "die area mm^2", "the die: PE array, buffers, vector unit, DRAM PHYs and controllers, the rest of the logic (docs/cost.md); `-`: no technology node." },
-  { "unit cost", "good die + memory + package + NRE share, per unit (docs/cost.md); `-`: no technology node." },
+  { "die area mm^2", "the die: PE array, buffers, vector unit, DRAM PHYs and controllers, the rest of the logic (docs/cost.md); `not modelled`: the arch names no technology node." },
+  { "unit cost", "good die + memory + package + NRE share, per unit (docs/cost.md); `not modelled`: the arch names no technology node, or its memory has no price (a plain DRAM channel)." },
 }
 
 local function design_row(out, r, keys, nm, best)
@@ -278,9 +304,9 @@ local function design_row(out, r, keys, nm, best)
   for _, c in ipairs({
     si(t.latency_s, "s"), si(t.throughput_inf_per_s, "inf/s"),
     si(t.achieved_ops_per_s, "OPS"), string.format("%.1f%%", 100 * t.utilization),
-    si(t.energy_j, "J"), sig3(t.pj_per_mac), bytes(t.dram_bytes),
+    energy_cell(t, si(t.energy_j, "J")), energy_cell(t, sig3(t.pj_per_mac)), bytes(t.dram_bytes),
     string.format("%d/%d", t.mac_compute_bound_layers, t.mac_memory_bound_layers),
-    sig3(t.tops_per_w or 0),
+    energy_cell(t, sig3(t.tops_per_w or 0)),
     t.area_mm2 and string.format("%.1f", t.area_mm2) or "not modelled",
     t.cost_usd and string.format("$%.0f", t.cost_usd) or "not modelled",
   }) do cells[#cells + 1] = c end
@@ -417,8 +443,10 @@ end
 
 -- Energy per inference against unit cost (or die area without a node):
 -- every feasible point grey, the Pareto front in blue.  log-log.  label(r)
--- names a point in its tooltip.
-local function tradeoff_svg(rs, front, title, label)
+-- names a point in its tooltip.  Returns the SVG (nil: no point to plot),
+-- the quantity on the x axis ("unit cost" or "die area") and the points
+-- left off: { front = {results}, others = count }.
+local function tradeoff_svg(rs, front, w, label)
   local xk = "cost_usd"
   local function ok(v) return type(v) == "number" and v > 0 and v < math.huge end
   local function yv(r) return r.total.energy_j / r.workload.batch end
@@ -430,11 +458,21 @@ local function tradeoff_svg(rs, front, title, label)
   end
   if not has_cost then xk = "area_mm2" end
   local function xv(r) return r.total[xk] end
-  local pts = {}
+  local cost = xk == "cost_usd"
+  local quantity = cost and "unit cost" or "die area"
+  local on = {}
+  for _, r in ipairs(front) do on[r] = true end
+  local pts, left = {}, { front = {}, others = 0 }
   for _, r in ipairs(rs) do
-    if r.feasible ~= false and ok(xv(r)) and ok(yv(r)) then pts[#pts + 1] = r end
+    if r.feasible ~= false and ok(xv(r)) and ok(yv(r)) then
+      pts[#pts + 1] = r
+    elseif r.feasible ~= false and on[r] then
+      left.front[#left.front + 1] = r
+    elseif r.feasible ~= false then
+      left.others = left.others + 1
+    end
   end
-  if #pts == 0 then return nil end
+  if #pts == 0 then return nil, quantity, left end
   local xmin, xmax, ymin, ymax = math.huge, 0, math.huge, 0
   for _, r in ipairs(pts) do
     xmin, xmax = math.min(xmin, xv(r)), math.max(xmax, xv(r))
@@ -443,14 +481,11 @@ local function tradeoff_svg(rs, front, title, label)
   local x0, x1 = 10 ^ math.floor(math.log(xmin, 10)), 10 ^ math.ceil(math.log(xmax * 1.0001, 10))
   local y0, y1 = 10 ^ math.floor(math.log(ymin, 10)), 10 ^ math.ceil(math.log(ymax * 1.0001, 10))
   local L, T = 80, 30
-  local cost = xk == "cost_usd"
   local o, X, Y = loglog_frame { W = 720, H = 400, L = L, T = T, R = 30, B = 50,
-    x0 = x0, x1 = x1, y0 = y0, y1 = y1, title = title,
+    x0 = x0, x1 = x1, y0 = y0, y1 = y1, title = w .. ": energy per inference vs " .. quantity,
     xlabel = cost and "unit cost (good die + memory + package + NRE share)" or "die area (mm^2)",
     xfmt = function(d) return string.format(cost and "$%g" or "%g", d) end,
     yfmt = function(d) return si(d, "J", true) end }
-  local on = {}
-  for _, r in ipairs(front) do on[r] = true end
   for _, r in ipairs(pts) do
     if not on[r] then
       o[#o + 1] = string.format('<circle cx="%.1f" cy="%.1f" r="3" fill="#999" fill-opacity="0.5"><title>%s</title></circle>',
@@ -467,7 +502,7 @@ local function tradeoff_svg(rs, front, title, label)
   o[#o + 1] = string.format('<text x="%d" y="%d" fill="#1f5fbf">Pareto front</text><text x="%d" y="%d" fill="#999">other feasible points</text>',
     L + 10, T + 16, L + 110, T + 16)
   o[#o + 1] = "</svg>\n"
-  return table.concat(o, "\n")
+  return table.concat(o, "\n"), quantity, left
 end
 
 -- The breakdown table's columns after the design ones, with their
@@ -488,7 +523,7 @@ local breakdown_columns = {
 }
 
 -- Where the energy, the area and the money go, per Pareto point.
-local function breakdown_section(out, front, keys, nm)
+local function breakdown_section(out, front, rs, keys, nm)
   local h = design_headers(keys, nm)
   for _, c in ipairs(breakdown_columns) do
     for _, k in ipairs(c.parts or { c[1] }) do h[#h + 1] = k end
@@ -498,12 +533,12 @@ local function breakdown_section(out, front, keys, nm)
     local t = r.total
     local eb, eo = t.energy_breakdown_j, t.energy_by_operand_j
     local cells = design_cells(r, keys, nm)
-    cells[#cells + 1] = si(t.energy_j / r.workload.batch, "J")
+    cells[#cells + 1] = energy_cell(t, si(t.energy_j / r.workload.batch, "J"))
     for _, k in ipairs(e_parts) do -- static and clock: nil without a node
-      cells[#cells + 1] = eb[k] and string.format("%.0f%%", 100 * eb[k] / t.energy_j) or "not modelled"
+      cells[#cells + 1] = eb[k] and energy_cell(t, string.format("%.0f%%", 100 * eb[k] / t.energy_j)) or "not modelled"
     end
-    cells[#cells + 1] = string.format("%.0f / %.0f / %.0f%%", 100 * eo.weight / t.energy_j,
-      100 * eo.input / t.energy_j, 100 * eo.output / t.energy_j)
+    cells[#cells + 1] = energy_cell(t, string.format("%.0f / %.0f / %.0f%%", 100 * eo.weight / t.energy_j,
+      100 * eo.input / t.energy_j, 100 * eo.output / t.energy_j))
     -- parts a result does not model are nil: say so, never 0
     local ab, cb = t.area_breakdown_mm2, t.cost_breakdown_usd
     cells[#cells + 1] = ab.pe and string.format("%.1f / %.1f / %.1f / %s / %.1f", ab.pe, ab.sram,
@@ -516,6 +551,7 @@ local function breakdown_section(out, front, keys, nm)
   end
   local items = design_legend(keys, nm)
   for _, c in ipairs(breakdown_columns) do items[#items + 1] = c end
+  dynamic_legend(items, front, rs, "energy per inference and its shares")
   legend(out, items)
 end
 
@@ -568,14 +604,17 @@ local function roofline_section(out, r, pkeys)
   for _, k in ipairs(limiters_of(macs)) do
     out[#out + 1] = "- `" .. k[1] .. "`: " .. k[4]
   end
-  local vec, vec_t = 0, 0
+  local vec, vec_t, fused = 0, 0, 0
   for _, l in ipairs(r.layers) do
     if l.macs == 0 then vec = vec + 1; vec_t = vec_t + l.latency_s end
+    if l.fused then fused = fused + 1 end
   end
   if vec > 0 then
     out[#out + 1] = ""
-    out[#out + 1] = string.format("Plus %d vector-unit layers (pool, eltwise, activation, softmax, layernorm) taking %s in all (%.1f%% of the latency).",
-      vec, si(vec_t, "s"), 100 * vec_t / r.total.latency_s)
+    out[#out + 1] = string.format("Plus %d vector-unit layers (pool, eltwise, activation, softmax, layernorm) taking %s in all (%.1f%% of the latency)%s.",
+      vec, si(vec_t, "s"), 100 * vec_t / r.total.latency_s, fused == 0 and "" or string.format(
+      "; %d of them are activations fused with the layer before, run on its output stream, " ..
+      "whose latency is only the time they add to it (0 s when none; docs/model.md, section 4)", fused))
   end
 end
 
@@ -632,6 +671,8 @@ return function(opts)
     table.sort(front, function(x, y)
       local a, b = x.total, y.total
       if a.latency_s ~= b.latency_s then return a.latency_s < b.latency_s end
+      -- energies compare only on one basis: with leakage and clock first
+      if a.static_modelled ~= b.static_modelled then return a.static_modelled == true end
       if a.energy_j ~= b.energy_j then return a.energy_j < b.energy_j end
       return index[x] < index[y]
     end)
@@ -645,6 +686,7 @@ return function(opts)
     for _, r in ipairs(front) do design_row(out, r, keys, nm, best[r]) end
     local items = design_legend(keys, nm)
     for _, c in ipairs(front_columns) do items[#items + 1] = c end
+    dynamic_legend(items, front, rs, "energy, pJ/MAC and TOPS/W")
     legend(out, items)
     local infeasible = {}
     for _, r in ipairs(rs) do
@@ -664,14 +706,31 @@ return function(opts)
       out[#out + 1] = ""
       out[#out + 1] = "### Energy, area and cost (Pareto points; docs/energy.md, docs/cost.md)"
       out[#out + 1] = ""
-      local tsvg = tradeoff_svg(rs, front, w .. ": energy per inference vs unit cost", label)
+      local tsvg, quantity, left = tradeoff_svg(rs, front, w, label)
       if tsvg then
         local name = "tradeoff-" .. slug .. ".svg"
         priv.write(dir .. name, tsvg)
-        out[#out + 1] = "![energy vs cost of " .. w .. "](" .. name .. ")"
+        out[#out + 1] = "![energy per inference vs " .. quantity .. " of " .. w .. "](" .. name .. ")"
         out[#out + 1] = ""
       end
-      breakdown_section(out, front, keys, nm)
+      -- what the chart leaves out, and why
+      if #left.front > 0 or left.others > 0 then
+        local names = {}
+        for _, r in ipairs(left.front) do names[#names + 1] = design_label(r, pkeys) end
+        local parts = {}
+        if #names > 0 then
+          parts[1] = string.format("%d Pareto point%s (%s)", #names, #names == 1 and "" or "s", table.concat(names, "; "))
+        end
+        if left.others > 0 then
+          parts[#parts + 1] = string.format("%d other feasible point%s", left.others, left.others == 1 and "" or "s")
+        end
+        local why = string.format("no %s (the arch names no technology node%s)", quantity,
+          quantity == "unit cost" and ", or its memory has no price" or "")
+        out[#out + 1] = tsvg and string.format("Not plotted, having %s: %s.", why, table.concat(parts, " and "))
+          or string.format("No energy-%s chart: no point has a %s.", quantity, why:sub(4))
+        out[#out + 1] = ""
+      end
+      breakdown_section(out, front, rs, keys, nm)
       out[#out + 1] = ""
       out[#out + 1] = "### Roofline position of each layer (fastest Pareto point)"
       out[#out + 1] = ""

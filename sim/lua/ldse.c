@@ -1756,9 +1756,23 @@ static int l_report_write(lua_State *L) {
   return 0;
 }
 
+/* check_dir(dir): the directory a report is written into exists; raise
+ * naming it, before anything is written.  [-0, +0, e] */
+static int l_report_check_dir(lua_State *L) {
+  const char *dir = luaL_checkstring(L, 1);
+  struct stat st;
+  if (stat(dir, &st) != 0)
+    return script_error(L, "dse.report: directory '%s' does not exist (create it with dse.mkdir first)",
+                        dir);
+  if (!S_ISDIR(st.st_mode))
+    return script_error(L, "dse.report: '%s' is not a directory", dir);
+  return 0;
+}
+
 static const luaL_Reg k_report_helpers[] = {
     {"fail", l_fail},
     {"write", l_report_write},
+    {"check_dir", l_report_check_dir},
     {"check_keys", l_check_keys},
     {"check_objectives", l_check_objectives},
     {NULL, NULL}};
