@@ -36,8 +36,12 @@ expect_out '"mac_compute_bound_layers": 0,
 # no DRAM traffic: intensity '-' in the table (0 in JSON and CSV, documented),
 # compute-bound; ResNet-50's conv1_relu and pool1 stay on chip on tpu-v1
 run "$DSE" sim tpu-v1 resnet50; expect_code 0 "tpu-v1 table"
-row conv1_relu | grep -Eq '^conv1_relu +activation +0 +0 s +0 B +- +0\.0% compute +vector ' && ok ||
+row conv1_relu | grep -Eq '^conv1_relu +activation +0 +0 s +0 B +- +0\.0% compute +fused ' && ok ||
   bad "no-traffic row: $(row conv1_relu)"
+# conv1_relu runs fused with conv1: its limit says so, and a legend line
+expect_out "
+(limit fused: an activation run on the previous layer's output stream; its latency is only the time it adds to that layer's, 0 s when none; JSON and CSV give \"fused\" and the limiter of its own work)
+" "fused legend"
 row pool1 | grep -Eq ' 0 B +- +0\.0% compute ' && ok || bad "no-traffic row: $(row pool1)"
 [ -z "$(echo "$OUT" | grep -E ' 0 B +0\.0 ')" ] && ok || bad "a 0 B row shows ops/B 0.0"
 run "$DSE" sim tpu-v1 resnet50 --format json; expect_code 0 "tpu-v1 json"
@@ -81,4 +85,6 @@ layers:
 YAML
 run "$DSE" sim "$TMP/far.yaml" "$TMP/g.yaml" --format csv; expect_code 0 "far DRAM"
 expect_out "g,gemm,int8,compute,latency," "far DRAM: right of the ridge, limited by latency"
+run "$DSE" sim "$TMP/far.yaml" "$TMP/g.yaml"; expect_code 0 "far DRAM table"
+[ -z "$(echo "$OUT" | grep -E 'fused')" ] && ok || bad "no fused legend without fused layers"
 finish

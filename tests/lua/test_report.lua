@@ -321,5 +321,92 @@ do
   for f in io.popen('ls "' .. dir .. '"'):lines() do os.remove(dir .. "/" .. f) end
 end
 
+-- A SCALE-Sim arch (no technology node: energy without leakage and clock,
+-- no die area) next to npu-gddr6 (with both), on latency and DRAM traffic:
+-- every energy-derived cell of the first is marked and the legends say what
+-- the mark means and that the two kinds do not compare; an energy objective
+-- is refused, as by dse.pareto; the trade-off chart is titled by the die
+-- area it plots and names the front point it leaves off.
+do
+  local a = dse.simulate(os.getenv("DSE_DATA_DIR") .. "/examples/scalesim/ws_32x32.cfg", "alexnet")
+  local b = dse.simulate("npu-gddr6", "alexnet")
+  H.eq(a.total.static_modelled, false, "ws_32x32 has no node")
+  H.fails(function() dse.report { path = dir .. "/mixed.md", results = { a, b } } end,
+    "dse.report: objective 'energy_j' does not compare: results[1] (arch 'ws_32x32') leaves leakage " ..
+    "and clock out (the arch names no technology.node: static_modelled false) and results[2] " ..
+    "(arch 'npu-gddr6') counts them; give every arch a technology.node or none", "mixed energy objective")
+  H.eq(io.open(dir .. "/mixed.md"), nil, "mixed energy objective: no report")
+  dse.report { path = dir .. "/mixed.md", results = { a, b }, objectives = { "latency_s", "dram_bytes" } }
+  local text = H.read(dir .. "/mixed.md")
+  local tbls = tables_of(text)
+  local front, brk = tbls[1], tbls[2]
+  local col = {}
+  for j, h in ipairs(front.header) do col[h] = j end
+  H.eq(front.rows[1][1], "npu-gddr6", "front row 1")
+  H.eq(front.rows[2][1], "ws_32x32", "front row 2")
+  H.eq(front.rows[1][col["energy per batch"]], "11.6 mJ", "full energy unmarked")
+  H.eq(front.rows[1][col["TOPS/W"]], "0.124", "full TOPS/W unmarked")
+  H.eq(front.rows[2][col["energy per batch"]], "11.4 mJ (dynamic only)", "dynamic energy marked")
+  H.eq(front.rows[2][col["pJ/MAC"]], "15.7 (dynamic only)", "dynamic pJ/MAC marked")
+  H.eq(front.rows[2][col["TOPS/W"]], "0.127 (dynamic only)", "dynamic TOPS/W marked")
+  H.eq(front.rows[2][col["die area mm^2"]], "not modelled", "no die area")
+  H.eq(front.rows[2][col["unit cost"]], "not modelled", "no unit cost")
+  H.eq(table.concat(brk.rows[2], " | "), "ws_32x32 | 11.4 mJ (dynamic only) | 2% (dynamic only) | " ..
+    "0% (dynamic only) | 2% (dynamic only) | 2% (dynamic only) | 93% (dynamic only) | 0% (dynamic only) | " ..
+    "not modelled | not modelled | 88 / 7 / 3% (dynamic only) | not modelled | not modelled", "breakdown row")
+  H.check(not table.concat(brk.rows[1], " | "):find("dynamic", 1, true), "full breakdown row unmarked")
+  for i, t in ipairs { front, brk } do
+    H.check(t.legend["(dynamic only)"], "table " .. i .. ": the mark in the legend")
+  end
+  local mark = "for an arch that names no technology node: leakage and clock are not modelled and left out, " ..
+    "so the figure reads lower than a full one and does not compare with it; as this workload's points mix " ..
+    "both kinds, no energy objective (`energy_j`, `pj_per_mac`, `tops_per_w`, `power_w`, `edp_js`) can rank " ..
+    "them: dse.report refuses one, as dse.pareto does, and the front is not taken on energy."
+  H.check(text:find("\n- *(dynamic only)*: energy, pJ/MAC and TOPS/W, " .. mark .. "\n", 1, true), "front legend: the mark")
+  H.check(text:find("\n- *(dynamic only)*: energy per inference and its shares, " .. mark .. "\n", 1, true),
+    "breakdown legend: the mark")
+  -- "not modelled", as printed, in the legend (not `-`)
+  H.check(text:find("(docs/cost.md); `not modelled`: the arch names no technology node.\n", 1, true), "area legend")
+  H.check(not text:find("`-`: no technology node", 1, true), "no `-` for no node")
+  -- the chart's axis is die area: its title, alt text and axis say so
+  local svg = H.read(dir .. "/tradeoff-alexnet-batch-1.svg")
+  H.check(svg:find(">alexnet (batch 1): energy per inference vs die area</text>", 1, true), "chart title")
+  H.check(svg:find(">die area (mm^2)</text>", 1, true), "chart axis")
+  H.check(not svg:find("cost", 1, true), "no cost on the chart")
+  H.check(text:find("\n![energy per inference vs die area of alexnet (batch 1)](tradeoff-alexnet-batch-1.svg)\n\n" ..
+    "Not plotted, having no die area (the arch names no technology node): 1 Pareto point (`ws_32x32`).\n", 1, true),
+    "alt text and the point left off")
+  for f in io.popen('ls "' .. dir .. '"'):lines() do os.remove(dir .. "/" .. f) end
+end
+
+-- Fused activations are said under the roofline table (tpu-v1 fuses 49 of
+-- ResNet-50's activations with their convolutions)
+do
+  local r = dse.simulate("tpu-v1", "resnet50")
+  local fused = 0
+  for _, l in ipairs(r.layers) do if l.fused then fused = fused + 1 end end
+  H.eq(fused, 49, "fused layers")
+  dse.report { path = dir .. "/fused.md", results = { r } }
+  H.check(H.read(dir .. "/fused.md"):find("; 49 of them are activations fused with the layer before, run on its " ..
+    "output stream, whose latency is only the time they add to it (0 s when none; docs/model.md, section 4).\n", 1, true),
+    "fused layers counted")
+  for f in io.popen('ls "' .. dir .. '"'):lines() do os.remove(dir .. "/" .. f) end
+end
+
+-- A report into a directory that does not exist (or is a file) names the
+-- directory and writes nothing.
+do
+  local r = dse.simulate("npu-hbm2e", "alexnet")
+  H.fails(function() dse.report { path = dir .. "/nodir/r.md", results = { r } } end,
+    "dse.report: directory '" .. dir .. "/nodir' does not exist (create it with dse.mkdir first)", "missing directory")
+  local f = assert(io.open(dir .. "/file", "w")); f:close()
+  H.fails(function() dse.report { path = dir .. "/file/r.md", results = { r } } end,
+    "dse.report: '" .. dir .. "/file' is not a directory", "a file as the directory")
+  local n = 0
+  for _ in io.popen('ls "' .. dir .. '"'):lines() do n = n + 1 end
+  H.eq(n, 1, "nothing written but the file")
+  os.remove(dir .. "/file")
+end
+
 os.remove(dir)
 H.finish()
