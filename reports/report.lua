@@ -441,7 +441,7 @@ local function roofline_svg(r, title)
   return table.concat(o, "\n")
 end
 
--- Energy per inference against unit cost (or die area without a node):
+-- Energy per inference against unit cost (die area when a point has none):
 -- every feasible point grey, the Pareto front in blue.  log-log.  label(r)
 -- names a point in its tooltip.  Returns the SVG (nil: no point to plot),
 -- the quantity on the x axis ("unit cost" or "die area") and the points

@@ -393,20 +393,5 @@ do
   for f in io.popen('ls "' .. dir .. '"'):lines() do os.remove(dir .. "/" .. f) end
 end
 
--- A report into a directory that does not exist (or is a file) names the
--- directory and writes nothing.
-do
-  local r = dse.simulate("npu-hbm2e", "alexnet")
-  H.fails(function() dse.report { path = dir .. "/nodir/r.md", results = { r } } end,
-    "dse.report: directory '" .. dir .. "/nodir' does not exist (create it with dse.mkdir first)", "missing directory")
-  local f = assert(io.open(dir .. "/file", "w")); f:close()
-  H.fails(function() dse.report { path = dir .. "/file/r.md", results = { r } } end,
-    "dse.report: '" .. dir .. "/file' is not a directory", "a file as the directory")
-  local n = 0
-  for _ in io.popen('ls "' .. dir .. '"'):lines() do n = n + 1 end
-  H.eq(n, 1, "nothing written but the file")
-  os.remove(dir .. "/file")
-end
-
 os.remove(dir)
 H.finish()

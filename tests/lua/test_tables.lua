@@ -123,7 +123,7 @@ local dir = H.tmpname("") .. ".d"
 dse.mkdir(dir)
 local md = dir .. "/report.md"
 local function noreport(what)
-  for _, f in ipairs { "report.md", "tradeoff-alexnet.svg", "roofline-alexnet.svg" } do
+  for _, f in ipairs { "report.md", "tradeoff-alexnet-batch-1.svg", "roofline-alexnet-batch-1.svg" } do
     H.eq(io.open(dir .. "/" .. f, "r"), nil, what .. ": no " .. f)
   end
 end
@@ -152,8 +152,14 @@ H.fails(function() dse.report { path = md, results = { r }, columns = { "pe_arra
 H.fails(function() dse.report { path = md, results = { r }, title = {} } end, "dse.report: title: expected a string, got table", "report title")
 H.fails(function() dse.report("x") end, "dse.report: expected a table of options, got string", "report not a table")
 noreport("bad report")
+-- a directory that does not exist, or a file, is named before anything is written
 H.fails(function() dse.report { path = dir .. "/no/report.md", results = { r } } end,
-  "dse.report: cannot write '" .. dir .. "/no/tradeoff-alexnet-batch-1.svg': No such file or directory", "report unwritable")
+  "dse.report: directory '" .. dir .. "/no' does not exist (create it with dse.mkdir first)", "report unwritable")
+dse.write_text(dir .. "/file", "x")
+H.fails(function() dse.report { path = dir .. "/file/report.md", results = { r } } end,
+  "dse.report: '" .. dir .. "/file' is not a directory", "report into a file")
+os.remove(dir .. "/file")
+noreport("report unwritable")
 dse.report { path = md, results = { r }, objectives = { "latency_s", "-throughput_inf_per_s" } }
 H.check(H.read(md):find("Pareto objectives (minimized unless marked): latency per batch (`latency_s`); " ..
   "throughput (`throughput_inf_per_s`), maximized.", 1, true) ~= nil, "good report")
