@@ -201,11 +201,18 @@ static void walk_leave(walk *w) { w->depth--; }
 
 /* ===== Lua value -> yt tree ============================================== */
 
-static void fmt_number(lua_State *L, int idx, char *buf, size_t n) {
+/* The number at idx as a configuration scalar.  NaN and infinities have no
+ * such form (the validator reads only finite numbers): they raise, named by
+ * w's path, as what they are.  [-0, +0, v] */
+static void fmt_number(const walk *w, int idx, char *buf, size_t n) {
+  lua_State *L = w->L;
   if (lua_isinteger(L, idx)) {
     snprintf(buf, n, "%lld", (long long)lua_tointeger(L, idx));
   } else {
     double v = lua_tonumber(L, idx);
+    if (!isfinite(v))
+      walk_error(w, "expected a finite number, got %s",
+                 isnan(v) ? "nan" : v > 0 ? "inf" : "-inf");
     core_buf b;
     core_buf_init(&b);
     core_buf_double(&b, v);
@@ -331,7 +338,7 @@ static yt_node *to_node(conv *c, int idx) {
   char buf[64];
   switch (lua_type(L, idx)) {
     case LUA_TNUMBER:
-      fmt_number(L, idx, buf, sizeof buf);
+      fmt_number(&c->w, idx, buf, sizeof buf);
       n = yt_new_scalar(c->doc, c->file, c->line, 1, buf, 0);
       break;
     case LUA_TBOOLEAN:
@@ -627,15 +634,16 @@ static size_t wl_params(lua_State *L, int pidx, dse_param *params, char (*vals)[
     lua_rawget(L, pidx);
     int t = lua_type(L, -1);
     params[i].key = keys[i];
+    size_t old = walk_push(&w, keys[i], 0);
     if (t == LUA_TNUMBER) {
-      fmt_number(L, -1, vals[i], sizeof vals[i]);
+      fmt_number(&w, -1, vals[i], sizeof vals[i]);
       params[i].value = vals[i];
     } else if (t == LUA_TSTRING) {
       params[i].value = lua_tostring(L, -1); /* anchored by the table */
     } else {
-      walk_push(&w, keys[i], 0);
       walk_error(&w, "expected a number or string, got %s", luaL_typename(L, -1));
     }
+    walk_pop(&w, old);
     lua_pop(L, 1);
   }
   return n;

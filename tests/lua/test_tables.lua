@@ -84,6 +84,14 @@ H.fails(function() dse.arch(with_key("s", "a\0b")) end, "s: string contains a NU
 H.fails(function() dse.arch { name = "x", [1] = 2 } end,
   "keys must be strings (got the number key 1); a table is either a list (keys 1..n, no holes) or has only string keys", "arch mixed keys")
 H.fails(function() dse.workload("gpt2", { phase = {} }) end, "dse.workload: params.phase: expected a number or string, got table", "param type")
+-- NaN and infinities are named as what they are (they read as 'null')
+H.fails(function() tpu:with { ["pe_array.rows"] = 0 / 0 } end, "pe_array.rows: expected a finite number, got nan", "with rows nan")
+H.fails(function() tpu:with { clock = math.huge } end, "clock: expected a finite number, got inf", "with clock inf")
+H.fails(function() tpu:with { dram = { stacks = -math.huge } } end, "dram.stacks: expected a finite number, got -inf", "with dram.stacks -inf")
+H.fails(function() dse.arch(with_key("clock", 0 / 0)) end, "clock: expected a finite number, got nan", "arch clock nan")
+H.fails(function() dse.workload("gpt2", { seq = 0 / 0 }) end, "dse.workload: params.seq: expected a finite number, got nan", "param nan")
+H.fails(function() dse.sweep { arch = tpu, workload = "alexnet", grid = { clock = { math.huge } } } end,
+  "clock: expected a finite number, got inf", "sweep grid inf")
 -- a string parameter is passed whole (it was cut at 63 characters)
 H.raises(function() dse.workload("gpt2", { phase = string.rep("d", 70) }) end, "unknown value '" .. string.rep("d", 70) .. "'", "long param")
 -- a shared (not cyclic) table is fine
