@@ -1536,8 +1536,18 @@ static int l_write_json(lua_State *L) {
   return 0;
 }
 
-static void csv_cell(lua_State *L, int idx, core_buf *b) {
+/* A CSV cell's text for the value at idx, before CSV quoting.  A table
+ * with a string name, type or preset is that string (an arch, a memory);
+ * any other table is written in YAML flow form, keys sorted, so a swept
+ * sub-table reads as it was given: {defect_density: 100, yield_model:
+ * poisson}, [1, 2], {}.  A string in a flow is double-quoted when it holds
+ * a flow character.  Other types raise, named by w's path.  [-0, +0, v] */
+static void csv_text(walk *w, int idx, core_buf *b, int in_flow) {
+  lua_State *L = w->L;
+  idx = lua_absindex(L, idx);
+  walk_value(w);
   switch (lua_type(L, idx)) {
+    case LUA_TNIL: break;
     case LUA_TNUMBER:
       if (lua_isinteger(L, idx))
         core_buf_printf(b, "%lld", (long long)lua_tointeger(L, idx));
@@ -1545,18 +1555,89 @@ static void csv_cell(lua_State *L, int idx, core_buf *b) {
         core_buf_double(b, lua_tonumber(L, idx));
       break;
     case LUA_TBOOLEAN: core_buf_puts(b, lua_toboolean(L, idx) ? "true" : "false"); break;
-    case LUA_TSTRING: rpt_csv_field(b, lua_tostring(L, idx)); break;
-    case LUA_TTABLE: /* a sub-config: show its name, type or preset */
-      for (int i = 0; i < 3; i++) {
-        static const char *const keys[] = {"name", "type", "preset"};
-        int t = lua_getfield(L, idx, keys[i]);
-        if (t == LUA_TSTRING) rpt_csv_field(b, lua_tostring(L, -1));
-        lua_pop(L, 1);
-        if (t == LUA_TSTRING) break;
+    case LUA_TSTRING: {
+      const char *str = lua_tostring(L, idx);
+      if (!in_flow || (str[0] && !strpbrk(str, ",:[]{}#\"'\\\n") && str[0] != ' ' &&
+                       str[strlen(str) - 1] != ' ')) {
+        core_buf_puts(b, str);
+        break;
       }
+      core_buf_puts(b, "\"");
+      for (; *str; str++) {
+        if (*str == '"' || *str == '\\') core_buf_puts(b, "\\");
+        if (*str == '\n') core_buf_puts(b, "\\n");
+        else core_buf_append(b, str, 1);
+      }
+      core_buf_puts(b, "\"");
       break;
-    default: break;
+    }
+    case LUA_TTABLE: {
+      static const char *const names[] = {"name", "type", "preset"};
+      for (int i = 0; i < 3; i++) {
+        int t = lua_getfield(L, idx, names[i]);
+        if (t == LUA_TSTRING) core_buf_puts(b, lua_tostring(L, -1));
+        lua_pop(L, 1);
+        if (t == LUA_TSTRING) return;
+      }
+      walk_enter(w, idx);
+      size_t len;
+      if (is_sequence(L, idx, &len)) {
+        core_buf_puts(b, "[");
+        for (size_t i = 0; i < len; i++) {
+          size_t old = walk_push(w, NULL, i + 1);
+          if (i) core_buf_puts(b, ", ");
+          lua_rawgeti(L, idx, (lua_Integer)(i + 1));
+          csv_text(w, -1, b, 1);
+          lua_pop(L, 1);
+          walk_pop(w, old);
+        }
+        core_buf_puts(b, "]");
+      } else {
+        size_t n;
+        const char **keys = sorted_keys(w, idx, &n);
+        core_buf_puts(b, "{");
+        for (size_t i = 0; i < n; i++) {
+          size_t old = walk_push(w, keys[i], 0);
+          core_buf_printf(b, "%s%s: ", i ? ", " : "", keys[i]);
+          lua_pushstring(L, keys[i]);
+          lua_rawget(L, idx);
+          csv_text(w, -1, b, 1);
+          lua_pop(L, 1);
+          walk_pop(w, old);
+        }
+        core_buf_puts(b, "}");
+        lua_pop(L, 1); /* keys */
+      }
+      walk_leave(w);
+      break;
+    }
+    default:
+      walk_error(w, "a %s has no CSV form", luaL_typename(L, idx));
   }
+}
+
+/* Cells are bounded like configuration tables (one value in a cell is
+ * rarely more than a swept sub-table). */
+enum { CSV_MAX_DEPTH = 32 };
+#define CSV_MAX_VALUES ((size_t)100000)
+
+/* Append the cell of column `col` in row `row` for the value at idx.
+ * [-0, +0, v] */
+static void csv_cell(lua_State *L, int idx, size_t row, const char *col, core_buf *b,
+                     core_buf *tmp) {
+  if (lua_type(L, idx) == LUA_TSTRING) { /* the common case, as is */
+    rpt_csv_field(b, lua_tostring(L, idx));
+    return;
+  }
+  char root[WALK_PATH];
+  snprintf(root, sizeof root, "rows[%zu].%s", row, col);
+  walk w;
+  walk_init(&w, L, "dse.write_csv", root, CSV_MAX_DEPTH, CSV_MAX_VALUES);
+  tmp->len = 0;
+  if (tmp->data) tmp->data[0] = '\0';
+  csv_text(&w, idx, tmp, 0);
+  if (tmp->oom) luaL_error(L, "out of memory");
+  rpt_csv_field(b, core_buf_str(tmp));
 }
 
 /* Value of column c in row r: top-level (arch/workload use .name), point,
@@ -1664,6 +1745,7 @@ static int l_write_csv(lua_State *L) {
     lua_pop(L, 1);
   }
   core_buf *b = new_buf(L);
+  core_buf *tmp = new_buf(L);
   for (lua_Integer c = 1; c <= nc; c++) {
     lua_rawgeti(L, cols, c);
     if (c > 1) core_buf_puts(b, ",");
@@ -1682,7 +1764,7 @@ static int l_write_csv(lua_State *L) {
       const char *name = lua_tostring(L, -1);
       if (c > 1) core_buf_puts(b, ",");
       csv_lookup(L, r, name);
-      csv_cell(L, -1, b);
+      csv_cell(L, -1, i, name, b, tmp);
       lua_pop(L, 2);
     }
     core_buf_puts(b, "\n");

@@ -171,6 +171,20 @@ os.remove(dir)
 -- writers
 H.fails(function() dse.write_csv(out, { r }, { "latency_s", 5 }) end, "dse.write_csv: columns[2]: expected a column name, got number", "csv column")
 H.fails(function() dse.write_csv(out, { r, 5 }) end, "dse.write_csv: rows[2]: expected a table, got number", "csv row")
+-- a table cell without a name is written in flow form (it was an empty
+-- cell); what has no text form raises at its path, and nothing is written
+local csv = H.tmpname(".csv")
+dse.write_csv(csv, { { a = 1 }, { a = {} }, { a = { yield_model = "poisson", defect_density = 100 } },
+  { a = { 1, "x, y", { b = true } } }, { a = { name = "n", x = 1 } }, { a = { s = 'say "hi"' } } })
+H.eq(H.read(csv), 'a\n1\n{}\n"{defect_density: 100, yield_model: poisson}"\n"[1, ""x, y"", {b: true}]"\nn\n' ..
+  '"{s: ""say \\""hi\\""""}"\n', "csv table cells")
+os.remove(csv)
+H.fails(function() dse.write_csv(out, { { a = 1 }, { a = { f = print } } }) end,
+  "dse.write_csv: rows[2].a.f: a function has no CSV form", "csv function cell")
+H.fails(function() dse.write_csv(out, { { a = print } }) end, "dse.write_csv: rows[1].a: a function has no CSV form", "csv function")
+H.fails(function() dse.write_csv(out, { { a = cyclic() } }) end, "dse.write_csv: cyclic table at rows[1].a.self", "csv cyclic cell")
+H.fails(function() dse.write_csv(out, { { a = chain(40, "b") } }) end,
+  "dse.write_csv: rows[1].a." .. path("b", 32, ".") .. ": tables nested too deeply (limit 32)", "csv deep cell")
 H.fails(function() dse.write_text("/nonexistent-dir/x.txt", "x") end,
   "dse.write_text: cannot write '/nonexistent-dir/x.txt': No such file or directory", "text unwritable")
 nofile("writers")
