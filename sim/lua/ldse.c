@@ -1641,12 +1641,12 @@ static void csv_cell(lua_State *L, int idx, size_t row, const char *col, core_bu
 }
 
 /* Value of column c in row r: top-level (arch/workload use .name), point,
- * then total.  Pushes one value.  */
+ * total, then workload (phase, seq).  Pushes one value.  */
 static void csv_lookup(lua_State *L, int r, const char *c) {
   if (lua_getfield(L, r, c) != LUA_TNIL) return;
   lua_pop(L, 1);
-  static const char *const subs[] = {"point", "total"};
-  for (int s = 0; s < 2; s++) {
+  static const char *const subs[] = {"point", "total", "workload"};
+  for (int s = 0; s < 3; s++) {
     if (lua_getfield(L, r, subs[s]) == LUA_TTABLE) {
       if (lua_getfield(L, -1, c) != LUA_TNIL) {
         lua_remove(L, -2);
@@ -1697,8 +1697,18 @@ static int l_write_csv(lua_State *L) {
                    luaL_typename(L, first));
     walk w;
     if (results) {
-      static const char *const lead[] = {"arch", "workload", "feasible"};
-      for (int i = 0; i < 3; i++) {
+      /* phase and seq, when a generated workload is among the rows: a
+       * workload's name alone does not tell seq 1024 from 2048 */
+      int params = 0;
+      for (size_t i = 1; i <= n && !params; i++) {
+        if (lua_rawgeti(L, 2, (lua_Integer)i) == LUA_TTABLE &&
+            lua_getfield(L, -1, "workload") == LUA_TTABLE)
+          params = lua_getfield(L, -1, "phase") == LUA_TSTRING;
+        lua_settop(L, first);
+      }
+      static const char *const lead[] = {"arch", "workload", "phase", "seq", "feasible"};
+      for (int i = 0; i < 5; i++) {
+        if ((i == 2 || i == 3) && !params) continue;
         lua_pushstring(L, lead[i]);
         lua_rawseti(L, cols, ++nc);
       }
