@@ -70,6 +70,22 @@ static void json_arch(rpt_json *j, const dse_arch *a) {
   rpt_json_end_obj(j);
 }
 
+/* " (decode, seq 1024)" for a generated workload, "" for a layer list. */
+static void wl_params_text(const dse_workload *wl, char *buf, size_t n) {
+  if (wl->phase)
+    snprintf(buf, n, " (%s, seq %llu)", wl->phase, (unsigned long long)wl->seq);
+  else
+    buf[0] = '\0';
+}
+
+/* A generated workload's parameters, which set its layers (a layer list
+ * has none: the keys are left out, as in the Lua result). */
+static void json_wl_params(rpt_json *j, const dse_workload *wl) {
+  if (!wl->phase) return;
+  rpt_json_key(j, "phase"); rpt_json_str(j, wl->phase);
+  rpt_json_key(j, "seq"); rpt_json_u64(j, wl->seq);
+}
+
 void rpt_result_json(const dse_result *res, core_buf *out) {
   rpt_json j;
   rpt_json_init(&j, out, 1);
@@ -83,6 +99,7 @@ void rpt_result_json(const dse_result *res, core_buf *out) {
   rpt_json_begin_obj(&j);
   rpt_json_key(&j, "name"); rpt_json_str(&j, wl->name);
   rpt_json_key(&j, "batch"); rpt_json_u64(&j, wl->batch);
+  json_wl_params(&j, wl);
   rpt_json_key(&j, "layers"); rpt_json_u64(&j, wl->nlayers);
   rpt_json_end_obj(&j);
   rpt_json_key(&j, "total");
@@ -246,7 +263,9 @@ void rpt_result_table(const dse_result *res, core_buf *out) {
                   a->name, (unsigned long long)a->rows, (unsigned long long)a->cols,
                   dse_dataflow_name(a->dataflow), dse_precision_name(a->precision),
                   a->clock_hz / 1e6, b1, b2, ridge, vridge);
-  core_buf_printf(out, "workload %s: batch %llu, %zu layers (%s)\n\n", wl->name,
+  char params[64];
+  wl_params_text(wl, params, sizeof params);
+  core_buf_printf(out, "workload %s%s: batch %llu, %zu layers (%s)\n\n", wl->name, params,
                   (unsigned long long)wl->batch, wl->nlayers,
                   res->fidelity == DSE_FIDELITY_CYCLE
                       ? "level 2: mapped, exact accesses, systolic timing"
@@ -365,9 +384,11 @@ static uint64_t bytes_of(uint64_t e, unsigned bits) { return (e * bits + 7) / 8;
 
 void rpt_workload_table(const dse_workload *wl, dse_precision prec,
                         core_buf *out) {
-  core_buf_printf(out, "workload %s: batch %llu, %zu layers, bytes at %s "
+  char params[64];
+  wl_params_text(wl, params, sizeof params);
+  core_buf_printf(out, "workload %s%s: batch %llu, %zu layers, bytes at %s "
                        "unless a layer sets its precision%s%s\n\n",
-                  wl->name, (unsigned long long)wl->batch, wl->nlayers,
+                  wl->name, params, (unsigned long long)wl->batch, wl->nlayers,
                   dse_precision_name(wl->precision != DSE_PREC_INHERIT ? wl->precision : prec),
                   wl->description && *wl->description ? "\n  " : "",
                   wl->description ? wl->description : "");
@@ -405,6 +426,7 @@ void rpt_workload_json(const dse_workload *wl, dse_precision prec,
   rpt_json_begin_obj(&j);
   rpt_json_key(&j, "name"); rpt_json_str(&j, wl->name);
   rpt_json_key(&j, "batch"); rpt_json_u64(&j, wl->batch);
+  json_wl_params(&j, wl);
   uint64_t tm = 0, tw = 0;
   rpt_json_key(&j, "layers");
   rpt_json_begin_arr(&j);

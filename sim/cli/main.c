@@ -173,6 +173,12 @@ static int is_help(const char *s) {
   return strcmp(s, "--help") == 0 || strcmp(s, "-h") == 0;
 }
 
+static int is_name(const char *s, const char *const *names) {
+  for (; *names; names++)
+    if (!strcmp(s, *names)) return 1;
+  return 0;
+}
+
 int cli_parse(const char *usage, const cli_opt *opts, int argc, char **argv,
               const char **pos, int maxpos, int *npos) {
   const char *names[40];
@@ -208,6 +214,11 @@ int cli_parse(const char *usage, const cli_opt *opts, int argc, char **argv,
     if (i + 1 >= argc) return cli_usage_error(usage, "%s needs a value", a);
     const char *v = argv[++i];
     if (!v[0]) return cli_usage_error(usage, "%s needs a value, got ''", a);
+    /* A value missing before the next option must not take that option
+     * (`--batch -o y.json`).  Only the subcommand's own option names are
+     * refused: "-1" still reaches the option's range check. */
+    if (v[0] == '-' && (is_help(v) || is_name(v, names)))
+      return cli_usage_error(usage, "%s needs a value (got the option '%s')", a, v);
     size_t given = o->n ? *o->n : o->value[0] != NULL;
     if (given >= (o->max > 1 ? o->max : 1)) {
       if (o->max > 1) return cli_usage_error(usage, "%s given more than %zu times", a, o->max);

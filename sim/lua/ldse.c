@@ -201,11 +201,18 @@ static void walk_leave(walk *w) { w->depth--; }
 
 /* ===== Lua value -> yt tree ============================================== */
 
-static void fmt_number(lua_State *L, int idx, char *buf, size_t n) {
+/* The number at idx as a configuration scalar.  NaN and infinities have no
+ * such form (the validator reads only finite numbers): they raise, named by
+ * w's path, as what they are.  [-0, +0, v] */
+static void fmt_number(const walk *w, int idx, char *buf, size_t n) {
+  lua_State *L = w->L;
   if (lua_isinteger(L, idx)) {
     snprintf(buf, n, "%lld", (long long)lua_tointeger(L, idx));
   } else {
     double v = lua_tonumber(L, idx);
+    if (!isfinite(v))
+      walk_error(w, "expected a finite number, got %s",
+                 isnan(v) ? "nan" : v > 0 ? "inf" : "-inf");
     core_buf b;
     core_buf_init(&b);
     core_buf_double(&b, v);
@@ -331,7 +338,7 @@ static yt_node *to_node(conv *c, int idx) {
   char buf[64];
   switch (lua_type(L, idx)) {
     case LUA_TNUMBER:
-      fmt_number(L, idx, buf, sizeof buf);
+      fmt_number(&c->w, idx, buf, sizeof buf);
       n = yt_new_scalar(c->doc, c->file, c->line, 1, buf, 0);
       break;
     case LUA_TBOOLEAN:
@@ -627,15 +634,16 @@ static size_t wl_params(lua_State *L, int pidx, dse_param *params, char (*vals)[
     lua_rawget(L, pidx);
     int t = lua_type(L, -1);
     params[i].key = keys[i];
+    size_t old = walk_push(&w, keys[i], 0);
     if (t == LUA_TNUMBER) {
-      fmt_number(L, -1, vals[i], sizeof vals[i]);
+      fmt_number(&w, -1, vals[i], sizeof vals[i]);
       params[i].value = vals[i];
     } else if (t == LUA_TSTRING) {
       params[i].value = lua_tostring(L, -1); /* anchored by the table */
     } else {
-      walk_push(&w, keys[i], 0);
       walk_error(&w, "expected a number or string, got %s", luaL_typename(L, -1));
     }
+    walk_pop(&w, old);
     lua_pop(L, 1);
   }
   return n;
@@ -1528,8 +1536,18 @@ static int l_write_json(lua_State *L) {
   return 0;
 }
 
-static void csv_cell(lua_State *L, int idx, core_buf *b) {
+/* A CSV cell's text for the value at idx, before CSV quoting.  A table
+ * with a string name, type or preset is that string (an arch, a memory);
+ * any other table is written in YAML flow form, keys sorted, so a swept
+ * sub-table reads as it was given: {defect_density: 100, yield_model:
+ * poisson}, [1, 2], {}.  A string in a flow is double-quoted when it holds
+ * a flow character.  Other types raise, named by w's path.  [-0, +0, v] */
+static void csv_text(walk *w, int idx, core_buf *b, int in_flow) {
+  lua_State *L = w->L;
+  idx = lua_absindex(L, idx);
+  walk_value(w);
   switch (lua_type(L, idx)) {
+    case LUA_TNIL: break;
     case LUA_TNUMBER:
       if (lua_isinteger(L, idx))
         core_buf_printf(b, "%lld", (long long)lua_tointeger(L, idx));
@@ -1537,27 +1555,98 @@ static void csv_cell(lua_State *L, int idx, core_buf *b) {
         core_buf_double(b, lua_tonumber(L, idx));
       break;
     case LUA_TBOOLEAN: core_buf_puts(b, lua_toboolean(L, idx) ? "true" : "false"); break;
-    case LUA_TSTRING: rpt_csv_field(b, lua_tostring(L, idx)); break;
-    case LUA_TTABLE: /* a sub-config: show its name, type or preset */
-      for (int i = 0; i < 3; i++) {
-        static const char *const keys[] = {"name", "type", "preset"};
-        int t = lua_getfield(L, idx, keys[i]);
-        if (t == LUA_TSTRING) rpt_csv_field(b, lua_tostring(L, -1));
-        lua_pop(L, 1);
-        if (t == LUA_TSTRING) break;
+    case LUA_TSTRING: {
+      const char *str = lua_tostring(L, idx);
+      if (!in_flow || (str[0] && !strpbrk(str, ",:[]{}#\"'\\\n") && str[0] != ' ' &&
+                       str[strlen(str) - 1] != ' ')) {
+        core_buf_puts(b, str);
+        break;
       }
+      core_buf_puts(b, "\"");
+      for (; *str; str++) {
+        if (*str == '"' || *str == '\\') core_buf_puts(b, "\\");
+        if (*str == '\n') core_buf_puts(b, "\\n");
+        else core_buf_append(b, str, 1);
+      }
+      core_buf_puts(b, "\"");
       break;
-    default: break;
+    }
+    case LUA_TTABLE: {
+      static const char *const names[] = {"name", "type", "preset"};
+      for (int i = 0; i < 3; i++) {
+        int t = lua_getfield(L, idx, names[i]);
+        if (t == LUA_TSTRING) core_buf_puts(b, lua_tostring(L, -1));
+        lua_pop(L, 1);
+        if (t == LUA_TSTRING) return;
+      }
+      walk_enter(w, idx);
+      size_t len;
+      if (is_sequence(L, idx, &len)) {
+        core_buf_puts(b, "[");
+        for (size_t i = 0; i < len; i++) {
+          size_t old = walk_push(w, NULL, i + 1);
+          if (i) core_buf_puts(b, ", ");
+          lua_rawgeti(L, idx, (lua_Integer)(i + 1));
+          csv_text(w, -1, b, 1);
+          lua_pop(L, 1);
+          walk_pop(w, old);
+        }
+        core_buf_puts(b, "]");
+      } else {
+        size_t n;
+        const char **keys = sorted_keys(w, idx, &n);
+        core_buf_puts(b, "{");
+        for (size_t i = 0; i < n; i++) {
+          size_t old = walk_push(w, keys[i], 0);
+          core_buf_printf(b, "%s%s: ", i ? ", " : "", keys[i]);
+          lua_pushstring(L, keys[i]);
+          lua_rawget(L, idx);
+          csv_text(w, -1, b, 1);
+          lua_pop(L, 1);
+          walk_pop(w, old);
+        }
+        core_buf_puts(b, "}");
+        lua_pop(L, 1); /* keys */
+      }
+      walk_leave(w);
+      break;
+    }
+    default:
+      walk_error(w, "a %s has no CSV form", luaL_typename(L, idx));
   }
 }
 
+/* Cells are bounded like configuration tables (one value in a cell is
+ * rarely more than a swept sub-table). */
+enum { CSV_MAX_DEPTH = 32 };
+#define CSV_MAX_VALUES ((size_t)100000)
+
+/* Append the cell of column `col` in row `row` for the value at idx.
+ * [-0, +0, v] */
+static void csv_cell(lua_State *L, int idx, size_t row, const char *col, core_buf *b,
+                     core_buf *tmp) {
+  if (lua_type(L, idx) == LUA_TSTRING) { /* the common case, as is */
+    rpt_csv_field(b, lua_tostring(L, idx));
+    return;
+  }
+  char root[WALK_PATH];
+  snprintf(root, sizeof root, "rows[%zu].%s", row, col);
+  walk w;
+  walk_init(&w, L, "dse.write_csv", root, CSV_MAX_DEPTH, CSV_MAX_VALUES);
+  tmp->len = 0;
+  if (tmp->data) tmp->data[0] = '\0';
+  csv_text(&w, idx, tmp, 0);
+  if (tmp->oom) luaL_error(L, "out of memory");
+  rpt_csv_field(b, core_buf_str(tmp));
+}
+
 /* Value of column c in row r: top-level (arch/workload use .name), point,
- * then total.  Pushes one value.  */
+ * total, then workload (phase, seq).  Pushes one value.  */
 static void csv_lookup(lua_State *L, int r, const char *c) {
   if (lua_getfield(L, r, c) != LUA_TNIL) return;
   lua_pop(L, 1);
-  static const char *const subs[] = {"point", "total"};
-  for (int s = 0; s < 2; s++) {
+  static const char *const subs[] = {"point", "total", "workload"};
+  for (int s = 0; s < 3; s++) {
     if (lua_getfield(L, r, subs[s]) == LUA_TTABLE) {
       if (lua_getfield(L, -1, c) != LUA_TNIL) {
         lua_remove(L, -2);
@@ -1608,8 +1697,18 @@ static int l_write_csv(lua_State *L) {
                    luaL_typename(L, first));
     walk w;
     if (results) {
-      static const char *const lead[] = {"arch", "workload", "feasible"};
-      for (int i = 0; i < 3; i++) {
+      /* phase and seq, when a generated workload is among the rows: a
+       * workload's name alone does not tell seq 1024 from 2048 */
+      int params = 0;
+      for (size_t i = 1; i <= n && !params; i++) {
+        if (lua_rawgeti(L, 2, (lua_Integer)i) == LUA_TTABLE &&
+            lua_getfield(L, -1, "workload") == LUA_TTABLE)
+          params = lua_getfield(L, -1, "phase") == LUA_TSTRING;
+        lua_settop(L, first);
+      }
+      static const char *const lead[] = {"arch", "workload", "phase", "seq", "feasible"};
+      for (int i = 0; i < 5; i++) {
+        if ((i == 2 || i == 3) && !params) continue;
         lua_pushstring(L, lead[i]);
         lua_rawseti(L, cols, ++nc);
       }
@@ -1656,6 +1755,7 @@ static int l_write_csv(lua_State *L) {
     lua_pop(L, 1);
   }
   core_buf *b = new_buf(L);
+  core_buf *tmp = new_buf(L);
   for (lua_Integer c = 1; c <= nc; c++) {
     lua_rawgeti(L, cols, c);
     if (c > 1) core_buf_puts(b, ",");
@@ -1674,7 +1774,7 @@ static int l_write_csv(lua_State *L) {
       const char *name = lua_tostring(L, -1);
       if (c > 1) core_buf_puts(b, ",");
       csv_lookup(L, r, name);
-      csv_cell(L, -1, b);
+      csv_cell(L, -1, i, name, b, tmp);
       lua_pop(L, 2);
     }
     core_buf_puts(b, "\n");

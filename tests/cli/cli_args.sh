@@ -31,6 +31,11 @@ rejects "--batch 8 KiB: expected a plain integer, got '8 KiB' (a size)" "${S[@]}
 rejects "--batch needs a value" "${S[@]}" --batch
 rejects "--batch needs a value, got ''" "${S[@]}" --batch ""
 rejects "--batch given twice ('2', then '3')" "${S[@]}" --batch 2 --batch 3
+# a missing value does not take the next option (it said "unexpected
+# argument 'y.json'"); a negative number is still a value
+rejects "--batch needs a value (got the option '-o')" sim tpu-v1 alexnet --batch -o "$O"
+rejects "--format needs a value (got the option '--batch')" "${S[@]}" --format --batch 2
+rejects "--param needs a value (got the option '--help')" "${S[@]}" --param --help
 G=(sim npu-hbm2e gpt2 -o "$O")
 rejects "--param phse=decode: unknown parameter 'phse' of workload 'gpt2'; did you mean 'phase'?" \
   "${G[@]}" --param phse=decode
@@ -133,6 +138,8 @@ rejects "--bytes: '4 GHz' is a frequency; expected a plain number (e.g. '4') or 
 rejects "--bytes: expected a plain number (e.g. '4') or a size (e.g. '2 MiB'), got 'lots'" \
   "${M[@]}" --bytes lots
 rejects "--stride '0' is under the minimum of 1 B" "${M[@]}" --pattern strided --stride 0
+rejects "--stride '-1' is under the minimum of 1 B" "${M[@]}" --pattern strided --stride -1
+rejects "--stride needs a value (got the option '--pattern')" "${M[@]}" --stride --pattern strided
 rejects "--stride '32 GiB' is larger than the memory (hbm3-6400 x 1: 16 GiB)" \
   "${M[@]}" --pattern strided --stride "32 GiB"
 rejects "--stride applies to --pattern strided only" "${M[@]}" --stride 8KiB

@@ -54,7 +54,17 @@ run "$DSE" sim edge-npu mobilenet_v2 --format csv; expect_code 0 "sim csv"
 expect_out "layer,type,precision,bound,limiter,macs" "csv header"
 [ "$(echo "$OUT" | wc -l)" -eq 101 ] && ok || bad "csv rows: $(echo "$OUT" | wc -l)"
 run "$DSE" sim npu-hbm2e gpt2 --batch 4 --param seq=512; expect_code 0 "sim table"
-expect_out "workload gpt2: batch 4" "sim table"; expect_out "total:" "sim table"
+expect_out "workload gpt2 (decode, seq 512): batch 4, 146 layers" "sim table"; expect_out "total:" "sim table"
+# the parameters a generated workload was made with are in its result (two
+# files for seq 1024 and 2048 read alike) and its JSON; a layer list has none
+run "$DSE" sim npu-hbm2e gpt2 --batch 8 --param phase=decode --param seq=2048 --format json
+expect_out $'"workload": {\n    "name": "gpt2",\n    "batch": 8,\n    "phase": "decode",\n    "seq": 2048,\n    "layers": 146\n  },' "sim json phase/seq"
+run "$DSE" sim tpu-v1 alexnet --format json
+expect_out $'"workload": {\n    "name": "alexnet",\n    "batch": 1,\n    "layers": 19\n  },' "sim json layer list"
+run "$DSE" show workload bert_base --param seq=384 --format json
+expect_out $'"batch": 1,\n  "phase": "prefill",\n  "seq": 384,\n  "layers": [' "show json phase/seq"
+run "$DSE" show workload bert_base --param seq=384
+expect_out "workload bert_base (prefill, seq 384): batch 1," "show table phase/seq"
 run "$DSE" sim tpu-v1 "$SRC/workloads/vgg16.yaml" --fidelity analytic; expect_code 0 "sim path"
 
 # sim: bad input, never a half-written file

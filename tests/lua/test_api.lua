@@ -134,6 +134,17 @@ dse.write_csv(csv, { { x = 1, y = "a,b" }, { x = 2.5, y = "c" } })
 H.eq(H.read(csv), 'x,y\n1,"a,b"\n2.5,c\n', "write_csv plain rows")
 dse.write_csv(csv, { r }, { "arch", "workload", "macs", "latency_s" })
 H.check(H.read(csv):find("^arch,workload,macs,latency_s\ntpu%-v1,resnet50,15431892992,"), "write_csv results")
+-- a generated workload's phase and seq get columns (the name alone does
+-- not tell seq 64 from 128); a layer list leaves them empty
+local gen = dse.sweep { arch = "npu-hbm2e", fidelity = "analytic",
+  workloads = { dse.workload("gpt2", { seq = 64 }), dse.workload("gpt2", { phase = "prefill", seq = 128 }), "alexnet" } }
+dse.write_csv(csv, gen)
+local lines = {}
+for l in H.read(csv):gmatch("[^\n]+") do lines[#lines + 1] = l:match("^[^,]*,[^,]*,[^,]*,[^,]*,[^,]*,[^,]*") end
+H.eq(table.concat(lines, "|"), "arch,workload,phase,seq,feasible,macs|npu-hbm2e,gpt2,decode,64,true,124711680|" ..
+  "npu-hbm2e,gpt2,prefill,128,true,15964274688|npu-hbm2e,alexnet,,,true,724406816", "write_csv phase and seq")
+dse.write_csv(csv, gen, { "workload", "batch", "seq" })
+H.eq(H.read(csv), "workload,batch,seq\ngpt2,1,64\ngpt2,1,128\nalexnet,1,\n", "write_csv named workload columns")
 local js = H.tmpname(".json")
 dse.write_json(js, { b = { 1, 2, 3 }, a = "x\"y", c = true })
 H.eq(H.read(js), '{\n  "a": "x\\"y",\n  "b": [\n    1,\n    2,\n    3\n  ],\n  "c": true\n}\n', "write_json")

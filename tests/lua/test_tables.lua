@@ -84,6 +84,14 @@ H.fails(function() dse.arch(with_key("s", "a\0b")) end, "s: string contains a NU
 H.fails(function() dse.arch { name = "x", [1] = 2 } end,
   "keys must be strings (got the number key 1); a table is either a list (keys 1..n, no holes) or has only string keys", "arch mixed keys")
 H.fails(function() dse.workload("gpt2", { phase = {} }) end, "dse.workload: params.phase: expected a number or string, got table", "param type")
+-- NaN and infinities are named as what they are (they read as 'null')
+H.fails(function() tpu:with { ["pe_array.rows"] = 0 / 0 } end, "pe_array.rows: expected a finite number, got nan", "with rows nan")
+H.fails(function() tpu:with { clock = math.huge } end, "clock: expected a finite number, got inf", "with clock inf")
+H.fails(function() tpu:with { dram = { stacks = -math.huge } } end, "dram.stacks: expected a finite number, got -inf", "with dram.stacks -inf")
+H.fails(function() dse.arch(with_key("clock", 0 / 0)) end, "clock: expected a finite number, got nan", "arch clock nan")
+H.fails(function() dse.workload("gpt2", { seq = 0 / 0 }) end, "dse.workload: params.seq: expected a finite number, got nan", "param nan")
+H.fails(function() dse.sweep { arch = tpu, workload = "alexnet", grid = { clock = { math.huge } } } end,
+  "clock: expected a finite number, got inf", "sweep grid inf")
 -- a string parameter is passed whole (it was cut at 63 characters)
 H.raises(function() dse.workload("gpt2", { phase = string.rep("d", 70) }) end, "unknown value '" .. string.rep("d", 70) .. "'", "long param")
 -- a shared (not cyclic) table is fine
@@ -169,6 +177,20 @@ os.remove(dir)
 -- writers
 H.fails(function() dse.write_csv(out, { r }, { "latency_s", 5 }) end, "dse.write_csv: columns[2]: expected a column name, got number", "csv column")
 H.fails(function() dse.write_csv(out, { r, 5 }) end, "dse.write_csv: rows[2]: expected a table, got number", "csv row")
+-- a table cell without a name is written in flow form (it was an empty
+-- cell); what has no text form raises at its path, and nothing is written
+local csv = H.tmpname(".csv")
+dse.write_csv(csv, { { a = 1 }, { a = {} }, { a = { yield_model = "poisson", defect_density = 100 } },
+  { a = { 1, "x, y", { b = true } } }, { a = { name = "n", x = 1 } }, { a = { s = 'say "hi"' } } })
+H.eq(H.read(csv), 'a\n1\n{}\n"{defect_density: 100, yield_model: poisson}"\n"[1, ""x, y"", {b: true}]"\nn\n' ..
+  '"{s: ""say \\""hi\\""""}"\n', "csv table cells")
+os.remove(csv)
+H.fails(function() dse.write_csv(out, { { a = 1 }, { a = { f = print } } }) end,
+  "dse.write_csv: rows[2].a.f: a function has no CSV form", "csv function cell")
+H.fails(function() dse.write_csv(out, { { a = print } }) end, "dse.write_csv: rows[1].a: a function has no CSV form", "csv function")
+H.fails(function() dse.write_csv(out, { { a = cyclic() } }) end, "dse.write_csv: cyclic table at rows[1].a.self", "csv cyclic cell")
+H.fails(function() dse.write_csv(out, { { a = chain(40, "b") } }) end,
+  "dse.write_csv: rows[1].a." .. path("b", 32, ".") .. ": tables nested too deeply (limit 32)", "csv deep cell")
 H.fails(function() dse.write_text("/nonexistent-dir/x.txt", "x") end,
   "dse.write_text: cannot write '/nonexistent-dir/x.txt': No such file or directory", "text unwritable")
 nofile("writers")
