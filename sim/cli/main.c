@@ -12,6 +12,7 @@
 
 #include "cli/cli.h"
 #include "config/arch.h"
+#include "config/memspec.h"
 #include "config/scalesim.h"
 #include "config/schema.h"
 #include "config/workload.h"
@@ -590,8 +591,8 @@ static int cmd_check(dse_ctx *ctx, int argc, char **argv) {
         dram_spec spec;
         cfg c = {ctx, 0};
         what = "memory preset";
-        dram_spec_parse(&c, root, "", 1, NULL, &spec);
-        if (!c.nerr) dram_spec_check(&c, &spec);
+        cfg_memspec_parse(&c, root, "", 1, NULL, &spec);
+        if (!c.nerr) cfg_memspec_check(&c, &spec);
         rc = c.nerr ? DSE_ERR_INVALID : 0;
         if (!rc)
           snprintf(detail, sizeof detail, "'%s', %s, %.4g GB/s and %.4g GiB per %s",

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "config/memspec.h"
 #include "config/scalesim.h"
 #include "config/schema.h"
 #include "tech/area.h"
@@ -288,7 +289,7 @@ static int load_mem_preset(cfg *c, const yt_node *pn, const char *key, const cha
     cfg_error(c, pn, "dram", "out of memory");
     return -1;
   }
-  if (dram_spec_load(c->ctx, name, *out, doc)) {
+  if (cfg_memspec_load(c->ctx, name, *out, doc)) {
     cfg_error(c, pn, key, "memory preset '%s' is invalid (see above)", name);
     return -1;
   }
@@ -397,8 +398,8 @@ static void load_dram_preset(cfg *c, const yt_node *dram, dse_arch *a) {
                 "data_rate, organization or energy.* instead", *k);
   a->mem_units = load_mem_units(c, dram, name, a->mem);
   if (!a->mem_units) a->mem_units = 1;
-  dram_spec_parse(c, dram, "dram", 0, own, a->mem);
-  dram_spec_check(c, a->mem);
+  cfg_memspec_parse(c, dram, "dram", 0, own, a->mem);
+  cfg_memspec_check(c, a->mem);
   if (c->nerr) return;
   const double u = (double)a->mem_units;
   a->dram_type = a->mem->standard;
