@@ -450,12 +450,12 @@ static int cmd_list(dse_ctx *ctx, int argc, char **argv) {
     char dir[4096];
     snprintf(dir, sizeof dir, "%s/%s", dse_ctx_data_dir(ctx), dirs[k]);
     size_t n;
-    char **names = core_list_yaml(dir, &n);
+    char **names = cfg_list_yaml(dir, &n);
     if (!names) return CLI_FAIL;
     if (!what) printf("%s:\n", kinds[k]);
     for (size_t i = 0; i < n; i++) printf("%s%s\n", what ? "" : "  ", names[i]);
     if (!n && !what) printf("  (none)\n");
-    core_free_names(names);
+    cfg_free_names(names);
   }
   if (!found) {
     const char *s = core_did_you_mean(what, kinds);

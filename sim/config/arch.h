@@ -2,6 +2,7 @@
 #ifndef DSE_ARCH_H
 #define DSE_ARCH_H
 
+#include "config/preset.h"
 #include "config/ytree.h"
 #include "core/core.h"
 #include "mem/dram.h"
@@ -103,15 +104,6 @@ DSE_INTERNAL int arch_from_doc(dse_ctx *ctx, yt_doc *doc, dse_arch **out);
  * diagnostic listing the known presets. */
 DSE_INTERNAL int arch_resolve(dse_ctx *ctx, const char *name, char *buf,
                               size_t n);
-
-/* List preset names under DATA_DIR/sub (sorted, NULL-terminated, malloc'd
- * array of malloc'd strings; free with core_free_names). */
-DSE_INTERNAL char **core_list_yaml(const char *dir, size_t *count);
-DSE_INTERNAL void core_free_names(char **names);
-/* "unknown WHAT 'NAME'; did you mean ...? (known: ...)" for the presets in
- * dir, into msg. */
-DSE_INTERNAL void core_unknown_name(const char *dir, const char *what, const char *name,
-                                    char *msg, size_t n);
 
 /* Cycles a buffer needs to read rd and write wr bytes: one shared port,
  * or separate read and write ports working in parallel. */

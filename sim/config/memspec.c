@@ -1,9 +1,11 @@
 /* memspec.c: DRAM technology presets (arch/memory) and an arch's dram
  * overrides -> a validated dram_spec (docs/memory.md). */
+#include "config/memspec.h"
+
 #include <stdio.h>
 #include <string.h>
 
-#include "config/memspec.h"
+#include "config/preset.h"
 
 /* One numeric field: the section it lives in ("" = top level), its key,
  * the units it takes (0 = a plain number), whether a preset must give it,
@@ -207,7 +209,7 @@ void cfg_memspec_parse(cfg *c, const yt_node *map, const char *path, int base,
 int cfg_memspec_load(dse_ctx *ctx, const char *name, dram_spec *s, yt_doc **doc) {
   char path[4096];
   *doc = NULL;
-  int rc = core_resolve(ctx, "arch/memory", "memory preset", name, path, sizeof path);
+  int rc = cfg_resolve(ctx, "arch/memory", "memory preset", name, path, sizeof path);
   if (rc) return rc;
   rc = yt_load_file(ctx, path, doc);
   if (rc) return rc;

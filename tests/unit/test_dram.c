@@ -347,9 +347,9 @@ TEST_IMPL(dram_presets) {
   char dir[2048];
   dse_ctx *ctx = t_ctx();
   snprintf(dir, sizeof dir, "%s/arch/memory", dse_ctx_data_dir(ctx));
-  char **names = core_list_yaml(dir, &count);
+  char **names = cfg_list_yaml(dir, &count);
   ASSERT_U64_EQ(count, sizeof k_presets / sizeof *k_presets); /* all listed here */
-  core_free_names(names);
+  cfg_free_names(names);
   for (size_t i = 0; i < sizeof k_presets / sizeof *k_presets; i++) {
     dram_spec s;
     yt_doc *doc = NULL;
