@@ -480,7 +480,7 @@ static int cmd_show(dse_ctx *ctx, int argc, char **argv) {
   if (npos < 2) return cli_usage_error(k_show_usage, "expected a workload NAME");
   const char *name = pos[1];
   if (!prec) prec = "int8";
-  int p = core_parse_precision(prec);
+  int p = arch_parse_precision(prec);
   if (p < 0)
     return cli_usage_error(
         k_show_usage,

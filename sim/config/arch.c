@@ -33,7 +33,7 @@ unsigned dse_precision_bits(dse_precision p) {
   return (unsigned)p < DSE_PREC_COUNT ? bits[p] : 0;
 }
 
-int core_parse_precision(const char *s) {
+int arch_parse_precision(const char *s) {
   for (int i = 0; k_precisions[i]; i++)
     if (strcmp(s, k_precisions[i]) == 0) return i;
   return -1;

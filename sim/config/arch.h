@@ -97,6 +97,9 @@ static inline const dram_spec *arch_mem_tech(const dse_arch *a) {
   return a->mem ? a->mem : a->cost_mem;
 }
 
+/* Precision by name ("int8"); -1 when unknown. */
+DSE_INTERNAL int arch_parse_precision(const char *s);
+
 /* Validate a tree into an arch; takes ownership of doc in every case. */
 DSE_INTERNAL int arch_from_doc(dse_ctx *ctx, yt_doc *doc, dse_arch **out);
 

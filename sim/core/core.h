@@ -131,8 +131,4 @@ DSE_INTERNAL int core_load_file(dse_ctx *ctx, const char *path, char **out,
 /* Human-readable byte count ("24 MiB", "1.5 GB"), into buf. */
 DSE_INTERNAL void core_fmt_bytes(double bytes, char *buf, size_t n);
 
-
-
-/* Precision by name ("int8"); -1 when unknown.  (arch.c) */
-DSE_INTERNAL int core_parse_precision(const char *s);
 #endif /* DSE_CORE_H */
