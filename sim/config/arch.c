@@ -51,6 +51,28 @@ double arch_default_sram_j_per_byte(double size_bytes) {
   return 0.67e-12 * pow(kb, 0.52) / 8.0;
 }
 
+void arch_area_spec(const dse_arch *a, area_spec *out) {
+  memset(out, 0, sizeof(*out));
+  out->node_nm = a->node_nm;
+  out->precision = a->precision;
+  out->pes = (double)(a->rows * a->cols);
+  out->reg_bytes = a->reg_bytes;
+  out->reg_given = a->reg_given;
+  out->nbuf = a->nbuf;
+  for (size_t i = 0; i < a->nbuf; i++) out->buf_bytes[i] = a->buf[i].size_bytes;
+  out->vector_lanes = (double)a->vector_lanes;
+  out->mem = arch_mem_tech(a);
+  out->mem_units = a->mem_units;
+  out->sram_cells = a->sram_cells;
+  out->leak_per_tr_w = a->leak_per_tr_w;
+  out->clock_hz = a->clock_hz;
+  out->clock_share = a->clock_share;
+  out->mac_energy_j = a->mac_energy_j;
+  out->reg_j = a->reg_j;
+  out->hop_j_per_bit = a->hop_j_per_bit;
+  out->vector_op_j = a->vector_op_j;
+}
+
 /* ===== loading =========================================================== */
 
 static const char *const k_top_keys[] = {"name", "description", "source",
@@ -562,14 +584,16 @@ int arch_from_doc(dse_ctx *ctx, yt_doc *doc, dse_arch **out) {
 
   load_cost(&c, yt_get(root, "cost"), node, a);
 
-  if (!c.nerr && area_of(a, node ? &fit : NULL, &a->area))
+  area_spec as;
+  arch_area_spec(a, &as);
+  if (!c.nerr && area_of(&as, node ? &fit : NULL, &a->area))
     cfg_error(&c, root, "technology", "out of memory");
   if (!c.nerr) arch_cost(a);
   /* static power and clock from the die (docs/energy.md), unless
    * technology.static_power / clock_power give the chip's */
   if (!c.nerr) {
-    arch_power p;
-    area_power(a, &p);
+    area_power_out p;
+    area_power(&as, &a->area, &p);
     a->sram_leak_w = p.sram_w;
     a->logic_leak_w = p.logic_w;
     a->static_w = p.sram_w + p.logic_w;
