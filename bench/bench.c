@@ -30,6 +30,7 @@
 #include <time.h>
 
 #include "config/arch.h"
+#include "config/memspec.h"
 #include "config/workload.h"
 #include "engine/engine.h"
 #include "engine/mapper.h"
@@ -374,7 +375,7 @@ static void bench_dram(bench *b) {
   for (size_t m = 0; m < DSE_ARRAY_LEN(mems); m++) {
     dram_spec s;
     yt_doc *doc = NULL;
-    if (dram_spec_load(b->ctx, mems[m], &s, &doc)) die(b->ctx, mems[m]);
+    if (cfg_memspec_load(b->ctx, mems[m], &s, &doc)) die(b->ctx, mems[m]);
     double cost[2];
     for (int pat = 0; pat < 2; pat++) {
       dram_char_opts co = {pat ? DRAM_PAT_RANDOM : DRAM_PAT_SEQ, 32u << 20, 64, 0, 1.0, 1};

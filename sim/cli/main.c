@@ -12,6 +12,7 @@
 
 #include "cli/cli.h"
 #include "config/arch.h"
+#include "config/memspec.h"
 #include "config/scalesim.h"
 #include "config/schema.h"
 #include "config/workload.h"
@@ -449,12 +450,12 @@ static int cmd_list(dse_ctx *ctx, int argc, char **argv) {
     char dir[4096];
     snprintf(dir, sizeof dir, "%s/%s", dse_ctx_data_dir(ctx), dirs[k]);
     size_t n;
-    char **names = core_list_yaml(dir, &n);
+    char **names = cfg_list_yaml(dir, &n);
     if (!names) return CLI_FAIL;
     if (!what) printf("%s:\n", kinds[k]);
     for (size_t i = 0; i < n; i++) printf("%s%s\n", what ? "" : "  ", names[i]);
     if (!n && !what) printf("  (none)\n");
-    core_free_names(names);
+    cfg_free_names(names);
   }
   if (!found) {
     const char *s = core_did_you_mean(what, kinds);
@@ -479,7 +480,7 @@ static int cmd_show(dse_ctx *ctx, int argc, char **argv) {
   if (npos < 2) return cli_usage_error(k_show_usage, "expected a workload NAME");
   const char *name = pos[1];
   if (!prec) prec = "int8";
-  int p = core_parse_precision(prec);
+  int p = arch_parse_precision(prec);
   if (p < 0)
     return cli_usage_error(
         k_show_usage,
@@ -590,8 +591,8 @@ static int cmd_check(dse_ctx *ctx, int argc, char **argv) {
         dram_spec spec;
         cfg c = {ctx, 0};
         what = "memory preset";
-        dram_spec_parse(&c, root, "", 1, NULL, &spec);
-        if (!c.nerr) dram_spec_check(&c, &spec);
+        cfg_memspec_parse(&c, root, "", 1, NULL, &spec);
+        if (!c.nerr) cfg_memspec_check(&c, &spec);
         rc = c.nerr ? DSE_ERR_INVALID : 0;
         if (!rc)
           snprintf(detail, sizeof detail, "'%s', %s, %.4g GB/s and %.4g GiB per %s",

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "config/memspec.h"
 #include "core/units.h"
 #include "mem/dram.h"
 
@@ -132,7 +133,7 @@ int cli_mem(dse_ctx *ctx, int argc, char **argv) {
 
   dram_spec s;
   yt_doc *doc = NULL;
-  int rc = dram_spec_load(ctx, preset, &s, &doc);
+  int rc = cfg_memspec_load(ctx, preset, &s, &doc);
   if (rc) {
     yt_doc_free(doc);
     return cli_report(ctx, rc, "PRESET");

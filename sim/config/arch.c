@@ -1,12 +1,13 @@
 /* arch.c: arch YAML schema v1 -> dse_arch, presets, accessors. */
 #include "config/arch.h"
 
-#include <dirent.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "config/memspec.h"
+#include "config/preset.h"
 #include "config/scalesim.h"
 #include "config/schema.h"
 #include "tech/area.h"
@@ -32,7 +33,7 @@ unsigned dse_precision_bits(dse_precision p) {
   return (unsigned)p < DSE_PREC_COUNT ? bits[p] : 0;
 }
 
-int core_parse_precision(const char *s) {
+int arch_parse_precision(const char *s) {
   for (int i = 0; k_precisions[i]; i++)
     if (strcmp(s, k_precisions[i]) == 0) return i;
   return -1;
@@ -48,6 +49,28 @@ double arch_default_sram_j_per_byte(double size_bytes) {
   double kb = size_bytes / 1024.0;
   if (kb < 1) kb = 1;
   return 0.67e-12 * pow(kb, 0.52) / 8.0;
+}
+
+void arch_area_spec(const dse_arch *a, area_spec *out) {
+  memset(out, 0, sizeof(*out));
+  out->node_nm = a->node_nm;
+  out->precision = a->precision;
+  out->pes = (double)(a->rows * a->cols);
+  out->reg_bytes = a->reg_bytes;
+  out->reg_given = a->reg_given;
+  out->nbuf = a->nbuf;
+  for (size_t i = 0; i < a->nbuf; i++) out->buf_bytes[i] = a->buf[i].size_bytes;
+  out->vector_lanes = (double)a->vector_lanes;
+  out->mem = arch_mem_tech(a);
+  out->mem_units = a->mem_units;
+  out->sram_cells = a->sram_cells;
+  out->leak_per_tr_w = a->leak_per_tr_w;
+  out->clock_hz = a->clock_hz;
+  out->clock_share = a->clock_share;
+  out->mac_energy_j = a->mac_energy_j;
+  out->reg_j = a->reg_j;
+  out->hop_j_per_bit = a->hop_j_per_bit;
+  out->vector_op_j = a->vector_op_j;
 }
 
 /* ===== loading =========================================================== */
@@ -279,7 +302,7 @@ static int load_mem_preset(cfg *c, const yt_node *pn, const char *key, const cha
   }
   if (!strchr(name, '/') && !core_file_exists(path)) {
     char msg[1280];
-    core_unknown_name(dir, "memory preset", name, msg, sizeof msg);
+    cfg_unknown_name(dir, "memory preset", name, msg, sizeof msg);
     cfg_error(c, pn, key, "%s", msg);
     return -1;
   }
@@ -288,7 +311,7 @@ static int load_mem_preset(cfg *c, const yt_node *pn, const char *key, const cha
     cfg_error(c, pn, "dram", "out of memory");
     return -1;
   }
-  if (dram_spec_load(c->ctx, name, *out, doc)) {
+  if (cfg_memspec_load(c->ctx, name, *out, doc)) {
     cfg_error(c, pn, key, "memory preset '%s' is invalid (see above)", name);
     return -1;
   }
@@ -397,8 +420,8 @@ static void load_dram_preset(cfg *c, const yt_node *dram, dse_arch *a) {
                 "data_rate, organization or energy.* instead", *k);
   a->mem_units = load_mem_units(c, dram, name, a->mem);
   if (!a->mem_units) a->mem_units = 1;
-  dram_spec_parse(c, dram, "dram", 0, own, a->mem);
-  dram_spec_check(c, a->mem);
+  cfg_memspec_parse(c, dram, "dram", 0, own, a->mem);
+  cfg_memspec_check(c, a->mem);
   if (c->nerr) return;
   const double u = (double)a->mem_units;
   a->dram_type = a->mem->standard;
@@ -561,14 +584,16 @@ int arch_from_doc(dse_ctx *ctx, yt_doc *doc, dse_arch **out) {
 
   load_cost(&c, yt_get(root, "cost"), node, a);
 
-  if (!c.nerr && area_of(a, node ? &fit : NULL, &a->area))
+  area_spec as;
+  arch_area_spec(a, &as);
+  if (!c.nerr && area_of(&as, node ? &fit : NULL, &a->area))
     cfg_error(&c, root, "technology", "out of memory");
   if (!c.nerr) arch_cost(a);
   /* static power and clock from the die (docs/energy.md), unless
    * technology.static_power / clock_power give the chip's */
   if (!c.nerr) {
-    arch_power p;
-    area_power(a, &p);
+    area_power_out p;
+    area_power(&as, &a->area, &p);
     a->sram_leak_w = p.sram_w;
     a->logic_leak_w = p.logic_w;
     a->static_w = p.sram_w + p.logic_w;
@@ -592,94 +617,8 @@ done:
 
 /* ===== presets =========================================================== */
 
-static int cmp_str(const void *x, const void *y) {
-  return strcmp(*(char *const *)x, *(char *const *)y);
-}
-
-char **core_list_yaml(const char *dir, size_t *count) {
-  *count = 0;
-  size_t cap = 16, n = 0;
-  char **names = calloc(cap + 1, sizeof(*names));
-  if (!names) return NULL;
-  DIR *d = opendir(dir);
-  if (d) {
-    struct dirent *e;
-    while ((e = readdir(d))) {
-      size_t len = strlen(e->d_name);
-      if (len <= 5 || strcmp(e->d_name + len - 5, ".yaml") != 0) continue;
-      if (n == cap) {
-        char **p = realloc(names, (cap * 2 + 1) * sizeof(*names));
-        if (!p) break;
-        names = p;
-        cap *= 2;
-      }
-      names[n] = malloc(len - 4);
-      if (!names[n]) break;
-      memcpy(names[n], e->d_name, len - 5);
-      names[n][len - 5] = '\0';
-      n++;
-    }
-    closedir(d);
-  }
-  names[n] = NULL;
-  qsort(names, n, sizeof(*names), cmp_str);
-  *count = n;
-  return names;
-}
-
-void core_free_names(char **names) {
-  if (!names) return;
-  for (size_t i = 0; names[i]; i++) free(names[i]);
-  free(names);
-}
-
-void core_unknown_name(const char *dir, const char *what, const char *name, char *msg,
-                       size_t n) {
-  size_t cnt;
-  char **names = core_list_yaml(dir, &cnt);
-  char list[1024] = "";
-  const char *sugg = NULL;
-  if (names) {
-    core_join_names((const char *const *)names, list, sizeof list);
-    sugg = core_did_you_mean(name, (const char *const *)names);
-  }
-  if (sugg)
-    snprintf(msg, n, "unknown %s '%s'; did you mean '%s'? (known: %s)", what, name, sugg, list);
-  else
-    snprintf(msg, n, "unknown %s '%s'; known: %s", what, name, cnt ? list : "(none found)");
-  core_free_names(names);
-}
-
-/* Shared by arch and workload lookup: a name with '/' or ending in .yaml is
- * a path; otherwise DATA_DIR/sub/NAME.yaml. */
-int core_resolve(dse_ctx *ctx, const char *sub, const char *what,
-                 const char *name, char *buf, size_t n) {
-  size_t len = strlen(name);
-  if (strchr(name, '/') || (len > 5 && strcmp(name + len - 5, ".yaml") == 0) ||
-      (len > 4 && strcmp(name + len - 4, ".yml") == 0) || ss_is_topology(name) ||
-      ss_is_config(name)) {
-    snprintf(buf, n, "%s", name);
-    return core_check_file(ctx, buf);
-  }
-  char dir[2048];
-  snprintf(dir, sizeof dir, "%s/%s", dse_ctx_data_dir(ctx), sub);
-  if ((size_t)snprintf(buf, n, "%s/%s.yaml", dir, name) >= n) {
-    core_diag(ctx, "", 0, 0, "%s name too long: '%s'", what, name);
-    return DSE_ERR_INVALID;
-  }
-  if (core_file_exists(buf)) return 0;
-  if (core_is_dir(name)) {
-    core_diag(ctx, name, 0, 0, "is a directory, not a file (nor a known %s)", what);
-    return DSE_ERR_INVALID;
-  }
-  char msg[1280];
-  core_unknown_name(dir, what, name, msg, sizeof msg);
-  core_diag(ctx, "", 0, 0, "%s", msg);
-  return DSE_ERR_NOTFOUND;
-}
-
 int arch_resolve(dse_ctx *ctx, const char *name, char *buf, size_t n) {
-  return core_resolve(ctx, "arch", "arch preset", name, buf, n);
+  return cfg_resolve(ctx, "arch", "arch preset", name, buf, n);
 }
 
 int dse_arch_load(dse_ctx *ctx, const char *path_or_preset, dse_arch **out) {

@@ -2,9 +2,11 @@
 #ifndef DSE_ARCH_H
 #define DSE_ARCH_H
 
+#include "config/preset.h"
 #include "config/ytree.h"
 #include "core/core.h"
 #include "mem/dram.h"
+#include "tech/area.h"
 #include "tech/cost.h"
 
 #define ARCH_MAX_BUFFERS DSE_MAX_BUFFERS /* <= NEST_MAX_LEVELS - 2 */
@@ -30,11 +32,6 @@ typedef struct arch_buffer {
   unsigned holds;       /* OP_* mask */
 } arch_buffer;
 
-/* Die area by part, mm^2 (tech/area.c); all zero without a node. */
-typedef struct arch_area {
-  double pe, sram, vector, phy, controller, other, total;
-  double pe_registers; /* of pe: the register files written in the arch */
-} arch_area;
 
 struct dse_arch {
   yt_doc *doc; /* owned source tree (names and marks point into it) */
@@ -46,7 +43,7 @@ struct dse_arch {
   dse_precision precision;
   double node_nm;      /* technology.node, 0 when not given */
   arch_mark node_mark; /* where technology.node is written */
-  arch_area area;      /* computed once at load */
+  area_breakdown area; /* computed once at load (tech/area.c) */
   double memory_usd;   /* DRAM: capacity x the technology's $/GB (0 when none is named) */
   cost_unit_out cost;  /* unit cost, computed once at load when cost_ok */
   int cost_ok;         /* a node, and a die within the reticle */
@@ -96,6 +93,12 @@ static inline const dram_spec *arch_mem_tech(const dse_arch *a) {
   return a->mem ? a->mem : a->cost_mem;
 }
 
+/* Precision by name ("int8"); -1 when unknown. */
+DSE_INTERNAL int arch_parse_precision(const char *s);
+
+/* What the area and power models (tech/area.h) need of a. */
+DSE_INTERNAL void arch_area_spec(const dse_arch *a, area_spec *out);
+
 /* Validate a tree into an arch; takes ownership of doc in every case. */
 DSE_INTERNAL int arch_from_doc(dse_ctx *ctx, yt_doc *doc, dse_arch **out);
 
@@ -103,15 +106,6 @@ DSE_INTERNAL int arch_from_doc(dse_ctx *ctx, yt_doc *doc, dse_arch **out);
  * diagnostic listing the known presets. */
 DSE_INTERNAL int arch_resolve(dse_ctx *ctx, const char *name, char *buf,
                               size_t n);
-
-/* List preset names under DATA_DIR/sub (sorted, NULL-terminated, malloc'd
- * array of malloc'd strings; free with core_free_names). */
-DSE_INTERNAL char **core_list_yaml(const char *dir, size_t *count);
-DSE_INTERNAL void core_free_names(char **names);
-/* "unknown WHAT 'NAME'; did you mean ...? (known: ...)" for the presets in
- * dir, into msg. */
-DSE_INTERNAL void core_unknown_name(const char *dir, const char *what, const char *name,
-                                    char *msg, size_t n);
 
 /* Cycles a buffer needs to read rd and write wr bytes: one shared port,
  * or separate read and write ports working in parallel. */

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "config/preset.h"
 #include "config/scalesim.h"
 #include "config/schema.h"
 
@@ -710,7 +711,7 @@ int wl_load(dse_ctx *ctx, const char *path_or_name, const dse_param *params,
             dse_workload **out) {
   char path[4096];
   *out = NULL;
-  int rc = core_resolve(ctx, "workloads", "workload", path_or_name, path,
+  int rc = cfg_resolve(ctx, "workloads", "workload", path_or_name, path,
                         sizeof path);
   if (rc) return rc;
   yt_doc *doc;

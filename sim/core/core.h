@@ -131,12 +131,4 @@ DSE_INTERNAL int core_load_file(dse_ctx *ctx, const char *path, char **out,
 /* Human-readable byte count ("24 MiB", "1.5 GB"), into buf. */
 DSE_INTERNAL void core_fmt_bytes(double bytes, char *buf, size_t n);
 
-
-
-/* Precision by name ("int8"); -1 when unknown.  (arch.c) */
-DSE_INTERNAL int core_parse_precision(const char *s);
-/* Resolve NAME to DATA_DIR/sub/NAME.yaml or a path; NOTFOUND with a
- * diagnostic listing what exists.  (arch.c) */
-DSE_INTERNAL int core_resolve(dse_ctx *ctx, const char *sub, const char *what,
-                              const char *name, char *buf, size_t n);
 #endif /* DSE_CORE_H */

@@ -7,10 +7,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "config/ytree.h"
 #include "core/core.h"
-
-struct cfg; /* config/schema.h */
 
 /* Every numeric field of a spec, in one array (table-driven loading). */
 typedef enum {
@@ -37,8 +34,9 @@ typedef enum { DRAM_REF_ALL_BANK, DRAM_REF_PER_BANK } dram_refresh;
 /* Address-mapping digits, least significant first in dram_spec.amap. */
 typedef enum { DA_CO, DA_CH, DA_PC, DA_BG, DA_BA, DA_RO, DA_COUNT } dram_digit;
 
+/* Where a field was set, for diagnostics (the loader fills it). */
 typedef struct dram_mark {
-  const char *file; /* owned by the doc the field came from */
+  const char *file; /* owned by the doc the field came from; NULL: not set */
   int line, col;
   char path[48];    /* its key path there ("dram.capacity", "timing.tRC") */
 } dram_mark;
@@ -51,19 +49,10 @@ typedef struct dram_spec {
   uint8_t amap[DA_COUNT];   /* digit order, least significant first */
 } dram_spec;
 
-/* Load a spec from a preset tree (base = 1: every required key must be
- * present) or apply overrides from an arch's `dram` map (base = 0: keys
- * absent keep their value; `skip` lists keys the caller handles).  Errors go
- * to c; marks point into the tree, which must outlive the spec's marks. */
-DSE_INTERNAL void dram_spec_parse(struct cfg *c, const yt_node *map, const char *path,
-                                  int base, const char *const *skip,
-                                  dram_spec *s);
-/* Check organization and JEDEC relations; errors at the fields' marks. */
-DSE_INTERNAL void dram_spec_check(struct cfg *c, const dram_spec *s);
-/* Load DATA_DIR/arch/memory/NAME.yaml (or a path).  *doc receives the tree
- * the marks point into (caller frees it with yt_doc_free, also on error). */
-DSE_INTERNAL int dram_spec_load(dse_ctx *ctx, const char *name, dram_spec *s,
-                                yt_doc **doc);
+/* Check organization and JEDEC relations of a spec (config/memspec.c
+ * loads and calls it): each error is a diagnostic on ctx at the field's
+ * mark.  Returns how many there were (0: the spec is fit for the model). */
+DSE_INTERNAL int dram_spec_check(dse_ctx *ctx, const dram_spec *s);
 
 /* Derived figures of one unit (stack, device or DIMM). */
 static inline double dram_burst_bytes(const dram_spec *s) {

@@ -1,212 +1,18 @@
-/* dramspec.c: DRAM technology presets -> dram_spec (docs/memory.md). */
+/* dramspec.c: a DRAM spec's consistency (organization and JEDEC relations)
+ * and figures derived from it (docs/memory.md).  Specs come validated from
+ * config/memspec.c, which calls dram_spec_check; nothing here reads YAML. */
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
-#include <string.h>
 
 #include "mem/dram.h"
 
-#include "config/schema.h"
-
-/* One numeric field: the section it lives in ("" = top level), its key,
- * the units it takes (0 = a plain number), whether a preset must give it,
- * and its range. */
-typedef struct field_def {
-  const char *section, *key;
-  unsigned units;
-  int required;
-  double min, max;
-} field_def;
-
-#define U(k) UNIT_BIT(UNIT_##k)
-static const field_def k_fields[DF_COUNT] = {
-    [DF_CHANNELS] = {"organization", "channels", 0, 1, 1, 1024},
-    [DF_PCHS] = {"organization", "pseudo_channels", 0, 1, 1, 16},
-    [DF_WIDTH] = {"organization", "channel_width", 0, 1, 1, 1024},
-    [DF_BANK_GROUPS] = {"organization", "bank_groups", 0, 1, 1, 64},
-    [DF_BANKS_PER_GROUP] = {"organization", "banks_per_group", 0, 1, 1, 64},
-    [DF_ROWS] = {"organization", "rows", 0, 1, 1, 1 << 24},
-    [DF_ROW_BYTES] = {"organization", "row_size", U(BYTES), 1, 16, 1 << 20},
-    [DF_BURST_LENGTH] = {"organization", "burst_length", 0, 1, 1, 256},
-    [DF_DATA_RATE] = {"", "data_rate", U(BYTES_PER_S), 1, 1e7, 1e11},
-    [DF_CAPACITY] = {"", "capacity", U(BYTES), 1, 1e6, 1e13},
-    [DF_TCK] = {"timing", "tCK", U(SECONDS), 1, 1e-11, 1e-7},
-    [DF_CL] = {"timing", "CL", 0, 1, 1, 1000},
-    [DF_CWL] = {"timing", "CWL", 0, 1, 0, 1000},
-    [DF_TRCD] = {"timing", "tRCD", 0, 1, 1, 1000},
-    [DF_TRCDWR] = {"timing", "tRCDWR", 0, 0, 1, 1000},
-    [DF_TRP] = {"timing", "tRP", 0, 1, 1, 1000},
-    [DF_TRAS] = {"timing", "tRAS", 0, 1, 1, 10000},
-    [DF_TRC] = {"timing", "tRC", 0, 1, 1, 10000},
-    [DF_TCCD_S] = {"timing", "tCCD_S", 0, 1, 1, 100},
-    [DF_TCCD_L] = {"timing", "tCCD_L", 0, 1, 1, 100},
-    [DF_TRRD_S] = {"timing", "tRRD_S", 0, 1, 1, 1000},
-    [DF_TRRD_L] = {"timing", "tRRD_L", 0, 1, 1, 1000},
-    [DF_TFAW] = {"timing", "tFAW", 0, 1, 1, 10000},
-    [DF_TWR] = {"timing", "tWR", 0, 1, 1, 1000},
-    [DF_TWTR] = {"timing", "tWTR", 0, 1, 1, 1000},
-    [DF_TRTP] = {"timing", "tRTP", 0, 1, 1, 1000},
-    [DF_TRFC] = {"timing", "tRFC", 0, 1, 1, 100000},
-    [DF_TRFCPB] = {"timing", "tRFCpb", 0, 0, 1, 100000},
-    [DF_TREFI] = {"timing", "tREFI", 0, 1, 1, 1e7},
-    [DF_E_ACT] = {"energy", "act_pre", U(JOULES), 1, 1e-13, 1e-7},
-    [DF_E_READ] = {"energy", "read", U(JOULES_PER_BIT), 1, 1e-15, 1e-9},
-    [DF_E_WRITE] = {"energy", "write", U(JOULES_PER_BIT), 1, 1e-15, 1e-9},
-    [DF_E_IO] = {"energy", "io", U(JOULES_PER_BIT), 1, 1e-15, 1e-9},
-    [DF_E_REF] = {"energy", "refresh", U(JOULES), 1, 1e-12, 1e-3},
-    [DF_P_BACKGROUND] = {"energy", "background", U(WATTS), 1, 1e-6, 1e3},
-    [DF_COST_PER_GB] = {"", "cost_per_gb", 0, 1, 0.01, 1e4},
-    [DF_PHY_AREA] = {"phy", "area", U(MM2), 1, 1e-3, 1e3},
-    [DF_INTERLEAVE] = {"", "interleave", U(BYTES), 0, 1, 1 << 20},
-};
-#undef U
-
-static const char *const k_sections[] = {"organization", "timing", "energy",
-                                         "phy", NULL};
-static const char *const k_top[] = {
-    "name",        "description", "standard", "unit",  "refresh",
-    "address_map", "interleave",  "data_rate", "capacity", "cost_per_gb", "organization",
-    "timing",      "energy",      "phy",      NULL};
-static const char *const k_standards[] = {
-    "hbm2",  "hbm2e",  "hbm3",   "hbm3e",   "gddr6", "gddr6x",
-    "gddr7", "lpddr5", "lpddr5x", "ddr4",   "ddr5",  NULL};
-static const char *const k_units[] = {"stack", "device", "dimm", NULL};
-static const char *const k_refresh[] = {"all_bank", "per_bank", NULL};
-static const char *const k_digits[DA_COUNT] = {"Co", "Ch", "Pc",
-                                               "Bg", "Ba", "Ro"};
-
-/* Keys of one section, NULL-terminated, into out (size >= 24). */
-static void section_keys(const char *section, const char **out) {
-  size_t n = 0;
-  for (int i = 0; i < DF_COUNT; i++)
-    if (strcmp(k_fields[i].section, section) == 0) out[n++] = k_fields[i].key;
-  out[n] = NULL;
-}
-
-/* "RoBaCoBgPcCh" (most significant first) -> digit order LSB first. */
-static int parse_amap(const char *txt, uint8_t *amap) {
-  size_t len = strlen(txt);
-  if (len != 2 * DA_COUNT) return -1;
-  unsigned seen = 0;
-  for (int i = 0; i < DA_COUNT; i++) {
-    const char *p = txt + 2 * (DA_COUNT - 1 - i);
-    int d = -1;
-    for (int k = 0; k < DA_COUNT; k++)
-      if (p[0] == k_digits[k][0] && p[1] == k_digits[k][1]) d = k;
-    if (d < 0 || (seen & (1u << d))) return -1;
-    seen |= 1u << d;
-    amap[i] = (uint8_t)d;
-  }
-  return 0;
-}
-
-static void copy_str(char *dst, size_t n, const char *src) {
-  snprintf(dst, n, "%s", src ? src : "");
-}
-
-void dram_spec_parse(cfg *c, const yt_node *map, const char *path, int base,
-                     const char *const *skip, dram_spec *s) {
-  if (cfg_expect_kind(c, map, path, YT_MAP)) return;
-  if (base) {
-    memset(s, 0, sizeof(*s));
-    parse_amap("RoBaCoBgPcCh", s->amap);
-  }
-  char kp[256];
-  /* unknown keys: the preset's own plus the caller's */
-  const char *allowed[40];
-  size_t na = 0;
-  for (size_t i = 0; k_top[i]; i++) allowed[na++] = k_top[i];
-  for (size_t i = 0; skip && skip[i] && na < 39; i++) allowed[na++] = skip[i];
-  allowed[na] = NULL;
-  cfg_check_keys(c, map, path, allowed);
-  for (size_t i = 0; k_sections[i]; i++) {
-    const yt_node *sec = yt_get(map, k_sections[i]);
-    if (!sec) {
-      if (base) cfg_error(c, map, path, "missing required key '%s'", k_sections[i]);
-      continue;
-    }
-    cfg_join(kp, sizeof kp, path, k_sections[i]);
-    if (cfg_expect_kind(c, sec, kp, YT_MAP)) continue;
-    const char *keys[24];
-    section_keys(k_sections[i], keys);
-    /* phy.power was the host share of energy.io at peak bandwidth: charging
-     * it as well would count the host PHY twice, and nothing read it */
-    const yt_node *pw = strcmp(k_sections[i], "phy") == 0 ? yt_get(sec, "power") : NULL;
-    if (pw) {
-      char pp[256];
-      cfg_join(pp, sizeof pp, kp, "power");
-      cfg_error(c, pw, pp, "is not a preset key: the host PHY's energy is part of energy.io, "
-                "charged per bit moved (docs/memory.md); remove it");
-      size_t n = 0;
-      while (keys[n]) n++;
-      keys[n] = "power"; /* reported above, not again as unknown */
-      keys[n + 1] = NULL;
-    }
-    cfg_check_keys(c, sec, kp, keys);
-  }
-
-  const char *str;
-  if (base || yt_get(map, "name")) {
-    if (cfg_string(c, map, path, "name", base, "", &str) >= 0)
-      copy_str(s->name, sizeof s->name, str);
-  }
-  int e;
-  if (cfg_enum(c, map, path, "standard", base, k_standards, 0, &e) == 0)
-    copy_str(s->standard, sizeof s->standard, k_standards[e]);
-  if (cfg_enum(c, map, path, "unit", base, k_units, 0, &e) == 0)
-    copy_str(s->unit, sizeof s->unit, k_units[e]);
-  cfg_enum(c, map, path, "refresh", 0, k_refresh, s->refresh, &s->refresh);
-  const yt_node *am = yt_get(map, "address_map");
-  if (am) {
-    cfg_join(kp, sizeof kp, path, "address_map");
-    if (am->kind != YT_SCALAR || parse_amap(am->str, s->amap))
-      cfg_error(c, am, kp,
-                "expected the six digits Ro Ba Bg Co Pc Ch once each, most "
-                "significant first (e.g. RoBaCoBgPcCh)");
-  }
-
-  for (int i = 0; i < DF_COUNT; i++) {
-    const field_def *fd = &k_fields[i];
-    const yt_node *sec = *fd->section ? yt_get(map, fd->section) : map;
-    if (!sec || sec->kind != YT_MAP) continue;
-    const char *sp = *fd->section ? cfg_join(kp, sizeof kp, path, fd->section) : path;
-    const yt_node *v = yt_get(sec, fd->key);
-    if (!v) {
-      if (base && fd->required)
-        cfg_error(c, sec, sp, "missing required key '%s'", fd->key);
-      continue;
-    }
-    int rc;
-    if (fd->units) {
-      rc = cfg_quantity(c, sec, sp, fd->key, 0, fd->units, 0, fd->min, fd->max,
-                        &s->f[i], NULL);
-      if (rc == 0 && i == DF_DATA_RATE) s->f[i] *= 8.0; /* bytes/s -> bits/s */
-    } else if (i == DF_COST_PER_GB) {
-      rc = cfg_quantity(c, sec, sp, fd->key, 0, UNIT_BIT(UNIT_NONE), 0, fd->min,
-                        fd->max, &s->f[i],
-                        NULL);
-    } else {
-      uint64_t u;
-      rc = cfg_uint(c, sec, sp, fd->key, 0, 0, (uint64_t)fd->min,
-                    (uint64_t)fd->max, &u);
-      if (rc == 0) s->f[i] = (double)u;
-    }
-    if (rc == 0) {
-      dram_mark m = {v->file, v->line, v->col, ""};
-      cfg_join(m.path, sizeof m.path, sp, fd->key);
-      s->mark[i] = m;
-    }
-  }
-  /* optional fields not given follow what they default to, also after an
-   * override of that (tRCD -> tRCDWR, tRFC -> tRFCpb) */
-  if (!s->mark[DF_TRCDWR].file) s->f[DF_TRCDWR] = s->f[DF_TRCD];
-  if (!s->mark[DF_TRFCPB].file) s->f[DF_TRFCPB] = s->f[DF_TRFC];
-}
-
-static void rel_error(cfg *c, const dram_spec *s, dram_field f, const char *fmt,
-                      ...) DSE_PRINTF(4, 5);
-static void rel_error(cfg *c, const dram_spec *s, dram_field f, const char *fmt,
-                      ...) {
+/* One error at field f's mark (tRCDWR and tRFCpb, when defaulted, at the
+ * field they follow), counted in *nerr. */
+static void rel_error(dse_ctx *ctx, int *nerr, const dram_spec *s, dram_field f,
+                      const char *fmt, ...) DSE_PRINTF(5, 6);
+static void rel_error(dse_ctx *ctx, int *nerr, const dram_spec *s, dram_field f,
+                      const char *fmt, ...) {
   char msg[512];
   va_list ap;
   va_start(ap, fmt);
@@ -215,45 +21,46 @@ static void rel_error(cfg *c, const dram_spec *s, dram_field f, const char *fmt,
   const dram_mark *m = &s->mark[f];
   if (!m->file && f == DF_TRFCPB) m = &s->mark[DF_TRFC]; /* defaulted from it */
   if (!m->file && f == DF_TRCDWR) m = &s->mark[DF_TRCD];
-  char path[64];
-  snprintf(path, sizeof path, "%s%s%s", k_fields[f].section,
-           *k_fields[f].section ? "." : "", k_fields[f].key);
-  cfg_error_at(c, m->file ? m->file : "", m->line, m->col, m->path[0] ? m->path : path, "%s",
-               msg);
+  if (m->path[0])
+    core_diag(ctx, m->file ? m->file : "", m->line, m->col, "%s: %s", m->path, msg);
+  else
+    core_diag(ctx, m->file ? m->file : "", m->line, m->col, "%s", msg);
+  (*nerr)++;
 }
 
-void dram_spec_check(cfg *c, const dram_spec *s) {
+int dram_spec_check(dse_ctx *ctx, const dram_spec *s) {
+  int nerr = 0;
   const double *f = s->f;
   double burst = dram_burst_bytes(s);
   if (burst != floor(burst))
-    rel_error(c, s, DF_BURST_LENGTH,
+    rel_error(ctx, &nerr, s, DF_BURST_LENGTH,
               "a burst of %g beats on %g bits is not a whole number of bytes",
               f[DF_BURST_LENGTH], f[DF_WIDTH]);
   else if (fmod(f[DF_ROW_BYTES], burst) != 0)
-    rel_error(c, s, DF_ROW_BYTES,
+    rel_error(ctx, &nerr, s, DF_ROW_BYTES,
               "row size %g B is not a multiple of the %g B burst "
               "(channel_width x burst_length / 8)",
               f[DF_ROW_BYTES], burst);
   if (f[DF_TRC] < f[DF_TRAS] + f[DF_TRP])
-    rel_error(c, s, DF_TRC, "tRC (%g) < tRAS + tRP (%g + %g = %g) violates JEDEC",
+    rel_error(ctx, &nerr, s, DF_TRC, "tRC (%g) < tRAS + tRP (%g + %g = %g) violates JEDEC",
               f[DF_TRC], f[DF_TRAS], f[DF_TRP], f[DF_TRAS] + f[DF_TRP]);
   if (f[DF_TRAS] < f[DF_TRCD])
-    rel_error(c, s, DF_TRAS, "tRAS (%g) < tRCD (%g): a row closes before it can be read",
+    rel_error(ctx, &nerr, s, DF_TRAS, "tRAS (%g) < tRCD (%g): a row closes before it can be read",
               f[DF_TRAS], f[DF_TRCD]);
   if (f[DF_TCCD_L] < f[DF_TCCD_S])
-    rel_error(c, s, DF_TCCD_L, "tCCD_L (%g) < tCCD_S (%g)", f[DF_TCCD_L], f[DF_TCCD_S]);
+    rel_error(ctx, &nerr, s, DF_TCCD_L, "tCCD_L (%g) < tCCD_S (%g)", f[DF_TCCD_L], f[DF_TCCD_S]);
   if (f[DF_TRRD_L] < f[DF_TRRD_S])
-    rel_error(c, s, DF_TRRD_L, "tRRD_L (%g) < tRRD_S (%g)", f[DF_TRRD_L], f[DF_TRRD_S]);
+    rel_error(ctx, &nerr, s, DF_TRRD_L, "tRRD_L (%g) < tRRD_S (%g)", f[DF_TRRD_L], f[DF_TRRD_S]);
   if (f[DF_TFAW] < f[DF_TRRD_S])
-    rel_error(c, s, DF_TFAW, "tFAW (%g) < tRRD_S (%g)", f[DF_TFAW], f[DF_TRRD_S]);
+    rel_error(ctx, &nerr, s, DF_TFAW, "tFAW (%g) < tRRD_S (%g)", f[DF_TFAW], f[DF_TRRD_S]);
   if (f[DF_TREFI] <= f[DF_TRFC])
-    rel_error(c, s, DF_TREFI, "tREFI (%g) must exceed tRFC (%g)", f[DF_TREFI],
+    rel_error(ctx, &nerr, s, DF_TREFI, "tREFI (%g) must exceed tRFC (%g)", f[DF_TREFI],
               f[DF_TRFC]);
   double banks = f[DF_BANK_GROUPS] * f[DF_BANKS_PER_GROUP];
   /* per-bank refresh: each bank is refreshed once per tREFI (refreshes of
    * different banks may overlap) */
   if (s->refresh == DRAM_REF_PER_BANK && f[DF_TREFI] <= f[DF_TRFCPB])
-    rel_error(c, s, DF_TRFCPB, "per-bank refresh: tREFI (%g) must exceed tRFCpb (%g)",
+    rel_error(ctx, &nerr, s, DF_TRFCPB, "per-bank refresh: tREFI (%g) must exceed tRFCpb (%g)",
               f[DF_TREFI], f[DF_TRFCPB]);
   double cap = dram_pchs_per_unit(s) * banks * f[DF_ROWS] * f[DF_ROW_BYTES];
   if (f[DF_CAPACITY] > 0 && fabs(cap - f[DF_CAPACITY]) > 1e-9 * cap) {
@@ -261,7 +68,7 @@ void dram_spec_check(cfg *c, const dram_spec *s) {
      * capacity must then be a whole multiple of one rank */
     double r = f[DF_CAPACITY] / cap;
     if (r < 1 || r != floor(r))
-      rel_error(c, s, DF_CAPACITY,
+      rel_error(ctx, &nerr, s, DF_CAPACITY,
                 "%.4g GiB is not a whole multiple of the organization "
                 "(%g pseudo-channels x %g banks x %g rows x %g B = %.4g GiB)",
                 f[DF_CAPACITY] / 1073741824.0, dram_pchs_per_unit(s), banks,
@@ -269,26 +76,14 @@ void dram_spec_check(cfg *c, const dram_spec *s) {
   }
   if (f[DF_INTERLEAVE] > 0 && !(burst == floor(burst) && fmod(f[DF_INTERLEAVE], burst) == 0 &&
                                  fmod(f[DF_ROW_BYTES], f[DF_INTERLEAVE]) == 0))
-    rel_error(c, s, DF_INTERLEAVE,
+    rel_error(ctx, &nerr, s, DF_INTERLEAVE,
               "interleave %g B must be a multiple of the %g B burst and divide the %g B row",
               f[DF_INTERLEAVE], burst, f[DF_ROW_BYTES]);
   double bl = dram_burst_cycles(s);
   if (bl < 0.25 || bl > 64)
-    rel_error(c, s, DF_DATA_RATE,
+    rel_error(ctx, &nerr, s, DF_DATA_RATE,
               "a burst lasts %.3g tCK at this data rate: data_rate and tCK disagree", bl);
-}
-
-int dram_spec_load(dse_ctx *ctx, const char *name, dram_spec *s, yt_doc **doc) {
-  char path[4096];
-  *doc = NULL;
-  int rc = core_resolve(ctx, "arch/memory", "memory preset", name, path, sizeof path);
-  if (rc) return rc;
-  rc = yt_load_file(ctx, path, doc);
-  if (rc) return rc;
-  cfg c = {ctx, 0};
-  dram_spec_parse(&c, (*doc)->root, "", 1, NULL, s);
-  if (!c.nerr) dram_spec_check(&c, s);
-  return c.nerr ? DSE_ERR_INVALID : 0;
+  return nerr;
 }
 
 double dram_idle_read_latency(const dram_spec *s) {

@@ -1,4 +1,5 @@
-/* area.c: die area from the technology library (docs/cost.md). */
+/* area.c: die area and static power from the technology library
+ * (docs/cost.md, docs/energy.md). */
 #include "tech/area.h"
 
 #include <math.h>
@@ -21,7 +22,7 @@ double area_controller_mtr(const dram_spec *mem, double dq_bits) {
   return dram_is_hbm(mem) ? 552.7 * dq_bits / 1024 : 90.4 * dq_bits / 32;
 }
 
-int area_of(const dse_arch *a, const sram_fit *fit, area_breakdown *out) {
+int area_of(const area_spec *a, const sram_fit *fit, area_breakdown *out) {
   memset(out, 0, sizeof(*out));
   const tech_node *node = a->node_nm > 0 ? tech_node_find(a->node_nm) : NULL;
   if (!node) return 0;
@@ -31,18 +32,18 @@ int area_of(const dse_arch *a, const sram_fit *fit, area_breakdown *out) {
     if (rc) return rc;
     fit = &own;
   }
-  const double pes = (double)(a->rows * a->cols);
+  const double pes = a->pes;
   out->pe = pes * tech_mac_area(a->precision, node) * AREA_K_PE;
   /* register files written in the arch (K_PE already holds TPU-like
    * registers of an element or two) */
   if (a->reg_given) out->pe_registers = pes * sram_area(fit, a->reg_bytes, node->nm) * AREA_K_SRAM;
   out->pe += out->pe_registers;
   for (size_t i = 0; i < a->nbuf; i++)
-    out->sram += sram_area(fit, a->buf[i].size_bytes, node->nm) * AREA_K_SRAM;
-  out->vector = (double)a->vector_lanes * tech_mac_area(a->precision, node) * AREA_K_VEC;
-  /* memory PHYs do not shrink with the node (LLMCompass); an arch that
+    out->sram += sram_area(fit, a->buf_bytes[i], node->nm) * AREA_K_SRAM;
+  out->vector = a->vector_lanes * tech_mac_area(a->precision, node) * AREA_K_VEC;
+  /* memory PHYs do not shrink with the node (LLMCompass); a design that
    * names no memory technology has none counted (memory_cost_modelled 0) */
-  const dram_spec *mt = arch_mem_tech(a);
+  const dram_spec *mt = a->mem;
   out->phy = mt ? mt->f[DF_PHY_AREA] * a->mem_units : 0;
   /* their controllers do */
   if (mt)
@@ -57,20 +58,19 @@ int area_of(const dse_arch *a, const sram_fit *fit, area_breakdown *out) {
   return 0;
 }
 
-void area_power(const dse_arch *a, arch_power *out) {
+void area_power(const area_spec *a, const area_breakdown *ab, area_power_out *out) {
   const tech_node *node = a->node_nm > 0 ? tech_node_find(a->node_nm) : NULL;
-  const double pes = (double)(a->rows * a->cols);
+  const double pes = a->pes;
   const sram_cells cells = (sram_cells)a->sram_cells;
   out->sram_w = out->logic_w = out->clock_w = 0;
   /* without a node neither the devices nor the die are known: not modelled */
   if (!node) return;
   const double nm = node->nm;
   for (size_t i = 0; i < a->nbuf; i++)
-    out->sram_w += sram_leakage(a->buf[i].size_bytes, nm, cells, a->leak_per_tr_w);
+    out->sram_w += sram_leakage(a->buf_bytes[i], nm, cells, a->leak_per_tr_w);
   if (a->reg_given) /* PE register files as SRAM cells */
     out->sram_w += sram_leakage(pes * a->reg_bytes, nm, cells, a->leak_per_tr_w);
-  if (!(a->area.total > 0)) return;
-  const arch_area *ab = &a->area;
+  if (!(ab->total > 0)) return;
   const double logic_mm2 = ab->pe - ab->pe_registers + ab->vector + ab->other + ab->controller;
   out->logic_w = logic_mm2 * area_density_mtr(node->nm) * 1e6 * a->leak_per_tr_w;
   /* a busy PE: one MAC, one stationary-register access, two operands
@@ -78,6 +78,6 @@ void area_power(const dse_arch *a, arch_power *out) {
   const double bits = dse_precision_bits(a->precision);
   const double busy_w =
       a->clock_hz * (pes * (a->mac_energy_j + a->reg_j + 2 * bits * a->hop_j_per_bit) +
-                     (double)a->vector_lanes * a->vector_op_j);
+                     a->vector_lanes * a->vector_op_j);
   out->clock_w = a->clock_share / (1 - a->clock_share) * busy_w;
 }

@@ -188,7 +188,7 @@ TEST_IMPL(cost_preset_memory) {
   size_t n;
   char dir[2048];
   snprintf(dir, sizeof dir, "%s/arch", dse_ctx_data_dir(ctx));
-  char **names = core_list_yaml(dir, &n);
+  char **names = cfg_list_yaml(dir, &n);
   ASSERT(names && n >= 9);
   for (size_t i = 0; i < n; i++) {
     dse_arch *a = t_arch(ctx, names[i]);
@@ -197,7 +197,7 @@ TEST_IMPL(cost_preset_memory) {
       FAIL_AT("%s: memory technology %s", names[i], arch_mem_tech(a) ? "named" : "missing");
     dse_arch_free(a);
   }
-  core_free_names(names);
+  cfg_free_names(names);
   dse_ctx_free(ctx);
   return 0;
 }

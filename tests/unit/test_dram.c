@@ -1,6 +1,6 @@
 /* test_dram.c: DRAM specs and the burst-level model against timelines
  * worked by hand (docs/memory.md, "Checking the model by hand"). */
-#include "config/schema.h"
+#include "config/memspec.h"
 #include "helpers.h"
 #include "mem/dram.h"
 #include "task.h"
@@ -28,12 +28,12 @@ static int spec_from(dse_ctx *ctx, const char *text, const char *over, dram_spec
   *d1 = *d2 = NULL;
   if (yt_parse(ctx, "toy.yaml", text, strlen(text), d1)) return -1;
   cfg c = {ctx, 0};
-  dram_spec_parse(&c, (*d1)->root, "", 1, NULL, s);
+  cfg_memspec_parse(&c, (*d1)->root, "", 1, NULL, s);
   if (over && !c.nerr) {
     if (yt_parse(ctx, "over.yaml", over, strlen(over), d2)) return -1;
-    dram_spec_parse(&c, (*d2)->root, "dram", 0, NULL, s);
+    cfg_memspec_parse(&c, (*d2)->root, "dram", 0, NULL, s);
   }
-  if (!c.nerr) dram_spec_check(&c, s);
+  if (!c.nerr) cfg_memspec_check(&c, s);
   return c.nerr ? -1 : 0;
 }
 
@@ -347,13 +347,13 @@ TEST_IMPL(dram_presets) {
   char dir[2048];
   dse_ctx *ctx = t_ctx();
   snprintf(dir, sizeof dir, "%s/arch/memory", dse_ctx_data_dir(ctx));
-  char **names = core_list_yaml(dir, &count);
+  char **names = cfg_list_yaml(dir, &count);
   ASSERT_U64_EQ(count, sizeof k_presets / sizeof *k_presets); /* all listed here */
-  core_free_names(names);
+  cfg_free_names(names);
   for (size_t i = 0; i < sizeof k_presets / sizeof *k_presets; i++) {
     dram_spec s;
     yt_doc *doc = NULL;
-    if (dram_spec_load(ctx, k_presets[i].name, &s, &doc))
+    if (cfg_memspec_load(ctx, k_presets[i].name, &s, &doc))
       FAIL_AT("%s: %s", k_presets[i].name, t_first_diag(ctx));
     ASSERT_NEAR(dram_peak_bw(&s), k_presets[i].peak, 1e-3);
     dram_opts o = {1, 0};

@@ -53,7 +53,7 @@ static void fuzz_dir(const char *sub, int is_arch, int rounds, int *accepted,
   const char *data = getenv("DSE_DATA_DIR");
   snprintf(dir, sizeof dir, "%s/%s", data ? data : ".", sub);
   size_t n;
-  char **names = core_list_yaml(dir, &n);
+  char **names = cfg_list_yaml(dir, &n);
   ASSERT(names && n > 0);
   uint64_t seed = 0x9e3779b97f4a7c15ull;
   for (size_t i = 0; i < n; i++) {
@@ -62,7 +62,7 @@ static void fuzz_dir(const char *sub, int is_arch, int rounds, int *accepted,
     fuzz_file(path, is_arch ? F_YAML_ARCH : F_YAML_WL, rounds, &seed, accepted,
               rejected);
   }
-  core_free_names(names);
+  cfg_free_names(names);
 }
 
 static void fuzz_file(const char *path, int kind, int rounds, uint64_t *seed,

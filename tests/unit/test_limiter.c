@@ -272,9 +272,9 @@ TEST_IMPL(limiter_is_largest_term) {
   char dir[4096];
   size_t na, nw;
   snprintf(dir, sizeof dir, "%s/arch", dse_ctx_data_dir(ctx));
-  char **archs = core_list_yaml(dir, &na);
+  char **archs = cfg_list_yaml(dir, &na);
   snprintf(dir, sizeof dir, "%s/workloads", dse_ctx_data_dir(ctx));
-  char **zoo = core_list_yaml(dir, &nw);
+  char **zoo = cfg_list_yaml(dir, &nw);
   ASSERT(archs && zoo && na >= 9 && nw >= 8);
   unsigned seen[2][DSE_LIMIT_COUNT] = {{0}};
   size_t checked = 0;
@@ -378,8 +378,8 @@ TEST_IMPL(limiter_is_largest_term) {
     }
     dse_arch_free(a);
   }
-  core_free_names(archs);
-  core_free_names(zoo);
+  cfg_free_names(archs);
+  cfg_free_names(zoo);
   /* the kinds are real: each occurs in the zoo (latency needs a far DRAM) */
   static const dse_limiter l1[] = {DSE_LIMIT_COMPUTE, DSE_LIMIT_VECTOR, DSE_LIMIT_DRAM,
                                    DSE_LIMIT_SRAM};

@@ -126,8 +126,10 @@ TEST_IMPL(area_tpu_v1) {
   dse_ctx *ctx = t_ctx();
   dse_arch *a = t_arch(ctx, "tpu-v1"); /* technology: {node: 28 nm} */
   ASSERT_NEAR(a->node_nm, 28, 0);
+  area_spec as;
+  arch_area_spec(a, &as);
   area_breakdown ab;
-  ASSERT_INT_EQ(area_of(a, NULL, &ab), 0);
+  ASSERT_INT_EQ(area_of(&as, NULL, &ab), 0);
   sram_fit f;
   ASSERT_INT_EQ(sram_fit_compute(&f), 0);
   const double ub = sram_area(&f, 24.0 * 1048576, 28) * AREA_K_SRAM;
@@ -188,7 +190,8 @@ TEST_IMPL(area_tpu_v1) {
   dse_arch *plain = t_arch_yaml(ctx,
       "name: p\nclock: 1 GHz\npe_array: {rows: 8, cols: 8, dataflow: weight_stationary, "
       "precision: int8}\ndram: {bandwidth: 10 GB/s, energy: 5 pJ/bit, capacity: 1 GiB}\n", 0);
-  ASSERT_INT_EQ(area_of(plain, NULL, &ab), 0);
+  arch_area_spec(plain, &as);
+  ASSERT_INT_EQ(area_of(&as, NULL, &ab), 0);
   ASSERT(ab.total == 0);
   dse_arch_free(plain);
   dse_arch_free(a);
