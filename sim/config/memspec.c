@@ -3,6 +3,7 @@
 #include "config/memspec.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "config/preset.h"
@@ -71,8 +72,8 @@ static const char *const k_standards[] = {
     "gddr7", "lpddr5", "lpddr5x", "ddr4",   "ddr5",  NULL};
 static const char *const k_units[] = {"stack", "device", "dimm", NULL};
 static const char *const k_refresh[] = {"all_bank", "per_bank", NULL};
-static const char *const k_digits[DA_COUNT] = {"Co", "Ch", "Pc",
-                                               "Bg", "Ba", "Ro"};
+static const char *const k_digits[DA_COUNT + 1] = {"Co", "Ch", "Pc",
+                                               "Bg", "Ba", "Ro", NULL};
 
 /* Keys of one section, NULL-terminated, into out (size >= 24). */
 static void section_keys(const char *section, const char **out) {
@@ -82,11 +83,13 @@ static void section_keys(const char *section, const char **out) {
   out[n] = NULL;
 }
 
-/* "RoBaCoBgPcCh" (most significant first) -> digit order LSB first. */
-static int parse_amap(const char *txt, uint8_t *amap) {
+/* "RoBaCoBgPcCh" (most significant first) -> one piece per digit, least
+ * significant first. */
+static int parse_amap(const char *txt, dram_amap *m) {
   size_t len = strlen(txt);
   if (len != 2 * DA_COUNT) return -1;
   unsigned seen = 0;
+  dram_amap out = {.kind = DRAM_AMAP_FIELDS, .n = DA_COUNT, .mark = m->mark};
   for (int i = 0; i < DA_COUNT; i++) {
     const char *p = txt + 2 * (DA_COUNT - 1 - i);
     int d = -1;
@@ -94,9 +97,121 @@ static int parse_amap(const char *txt, uint8_t *amap) {
       if (p[0] == k_digits[k][0] && p[1] == k_digits[k][1]) d = k;
     if (d < 0 || (seen & (1u << d))) return -1;
     seen |= 1u << d;
-    amap[i] = (uint8_t)d;
+    out.p[i].digit = (uint8_t)d;
   }
+  *m = out;
   return 0;
+}
+
+/* Ramulator 2.1's mapper names (dram_amap_expand). */
+static const char *const k_amap_names[] = {"RoBaRaCoCh", "ChRaBaRoCo", "MOP4CLXOR", NULL};
+static const int k_amap_kinds[] = {DRAM_AMAP_ROBARACOCH, DRAM_AMAP_CHRABAROCO,
+                                   DRAM_AMAP_MOP4CLXOR};
+
+static int digit_of(const char *p, size_t len) {
+  for (int k = 0; k < DA_COUNT; k++)
+    if (len == 2 && p[0] == k_digits[k][0] && p[1] == k_digits[k][1]) return k;
+  return -1;
+}
+
+static void unknown_digit(cfg *c, const yt_node *n, const char *path, const char *word) {
+  const char *sugg = core_did_you_mean(word, k_digits);
+  cfg_error(c, n, path, "unknown address field '%s'%s%s%s (one of Co Ch Pc Bg Ba Ro)", word,
+            sugg ? "; did you mean '" : "", sugg ? sugg : "", sugg ? "'?" : "");
+}
+
+/* {fields: [Co:2, Ch, ...], xor: {Bg: Co.0-1, ...}} */
+static void parse_amap_fields(cfg *c, const yt_node *am, const char *path, dram_amap *m) {
+  static const char *const keys[] = {"fields", "xor", NULL};
+  cfg_check_keys(c, am, path, keys);
+  char kp[256];
+  const int nerr0 = c->nerr;
+  dram_amap out = {.kind = DRAM_AMAP_FIELDS, .mark = m->mark};
+  const yt_node *fl = yt_get(am, "fields");
+  if (!fl) {
+    cfg_error(c, am, path, "missing required key 'fields' (the digits, least significant "
+              "first, e.g. [Co:2, Ch, Pc, Bg, Ba, Co, Ro])");
+    return;
+  }
+  cfg_join(kp, sizeof kp, path, "fields");
+  if (cfg_expect_kind(c, fl, kp, YT_SEQ)) return;
+  if (fl->n > DRAM_AMAP_PIECES) {
+    cfg_error(c, fl, kp, "%zu pieces: at most %d", fl->n, DRAM_AMAP_PIECES);
+    return;
+  }
+  for (size_t i = 0; i < fl->n; i++) {
+    const yt_node *it = fl->items[i];
+    if (cfg_expect_kind(c, it, kp, YT_SCALAR)) continue;
+    const char *colon = strchr(it->str, ':');
+    const size_t len = colon ? (size_t)(colon - it->str) : strlen(it->str);
+    char word[32];
+    snprintf(word, sizeof word, "%.*s", (int)(len < 31 ? len : 31), it->str);
+    const int d = digit_of(it->str, len);
+    if (d < 0) {
+      unknown_digit(c, it, kp, word);
+      continue;
+    }
+    unsigned bits = 0;
+    if (colon) {
+      char *end;
+      unsigned long v = strtoul(colon + 1, &end, 10);
+      if (end == colon + 1 || *end || v < 1 || v > 63) {
+        cfg_error(c, it, kp, "'%s': expected FIELD or FIELD:BITS with BITS in 1..63", it->str);
+        continue;
+      }
+      bits = (unsigned)v;
+    }
+    dram_amap_piece p = {(uint8_t)d, (uint8_t)bits, it->line, it->col};
+    out.p[out.n++] = p;
+  }
+  const yt_node *xm = yt_get(am, "xor");
+  if (xm) {
+    cfg_join(kp, sizeof kp, path, "xor");
+    if (cfg_expect_kind(c, xm, kp, YT_MAP)) return;
+    if (xm->n > DRAM_AMAP_XORS) {
+      cfg_error(c, xm, kp, "%zu XORs: at most %d", xm->n, DRAM_AMAP_XORS);
+      return;
+    }
+    for (size_t i = 0; i < xm->n; i++) {
+      const yt_pair *pr = &xm->pairs[i];
+      char xp[256];
+      cfg_join(xp, sizeof xp, kp, pr->key);
+      const int t = digit_of(pr->key, strlen(pr->key));
+      if (t < 0) {
+        unknown_digit(c, pr->val, kp, pr->key);
+        continue;
+      }
+      const yt_node *v = pr->val;
+      if (cfg_expect_kind(c, v, xp, YT_SCALAR)) continue;
+      /* SRC.LO or SRC.LO-HI: source bits LO..HI onto target bits 0.. */
+      const char *dot = strchr(v->str, '.');
+      const size_t len = dot ? (size_t)(dot - v->str) : strlen(v->str);
+      char word[32];
+      snprintf(word, sizeof word, "%.*s", (int)(len < 31 ? len : 31), v->str);
+      const int src = digit_of(v->str, len);
+      if (src < 0) {
+        unknown_digit(c, v, xp, word);
+        continue;
+      }
+      char *end = NULL;
+      unsigned long lo = dot ? strtoul(dot + 1, &end, 10) : 0, hi = lo;
+      int ok = dot && end != dot + 1;
+      if (ok && *end == '-') {
+        const char *h = end + 1;
+        hi = strtoul(h, &end, 10);
+        ok = end != h;
+      }
+      if (!ok || *end || hi < lo || hi > 63) {
+        cfg_error(c, v, xp, "'%s': expected SOURCE.BIT or SOURCE.LO-HI (e.g. Co.0-1)",
+                  v->str);
+        continue;
+      }
+      dram_amap_xor x = {(uint8_t)t, (uint8_t)src, (uint8_t)lo, (uint8_t)(hi - lo + 1),
+                         v->line, v->col};
+      out.x[out.nxor++] = x;
+    }
+  }
+  if (c->nerr == nerr0) *m = out;
 }
 
 static void copy_str(char *dst, size_t n, const char *src) {
@@ -108,7 +223,7 @@ void cfg_memspec_parse(cfg *c, const yt_node *map, const char *path, int base,
   if (cfg_expect_kind(c, map, path, YT_MAP)) return;
   if (base) {
     memset(s, 0, sizeof(*s));
-    parse_amap("RoBaCoBgPcCh", s->amap);
+    parse_amap("RoBaCoBgPcCh", &s->amap);
     /* a field no file sets is named by its key path in dram_spec_check's
      * errors */
     for (int i = 0; i < DF_COUNT; i++)
@@ -162,10 +277,34 @@ void cfg_memspec_parse(cfg *c, const yt_node *map, const char *path, int base,
   const yt_node *am = yt_get(map, "address_map");
   if (am) {
     cfg_join(kp, sizeof kp, path, "address_map");
-    if (am->kind != YT_SCALAR || parse_amap(am->str, s->amap))
-      cfg_error(c, am, kp,
-                "expected the six digits Ro Ba Bg Co Pc Ch once each, most "
-                "significant first (e.g. RoBaCoBgPcCh)");
+    dram_mark mk = {am->file, am->line, am->col, ""};
+    cfg_join(mk.path, sizeof mk.path, path, "address_map");
+    s->amap.mark = mk;
+    if (am->kind == YT_MAP) {
+      parse_amap_fields(c, am, kp, &s->amap);
+    } else if (am->kind != YT_SCALAR) {
+      cfg_error(c, am, kp, "expected a map name (%s), six digits most significant first "
+                "(e.g. RoBaCoBgPcCh) or {fields: [...], xor: {...}}", "RoBaRaCoCh, ChRaBaRoCo, MOP4CLXOR");
+    } else {
+      int k = -1;
+      for (int i = 0; k_amap_names[i]; i++)
+        if (strcmp(am->str, k_amap_names[i]) == 0) k = i;
+      if (k >= 0) {
+        dram_amap named = {.kind = k_amap_kinds[k], .mark = mk};
+        s->amap = named;
+      } else if (strlen(am->str) == 2 * DA_COUNT) {
+        if (parse_amap(am->str, &s->amap))
+          cfg_error(c, am, kp,
+                    "expected the six digits Ro Ba Bg Co Pc Ch once each, most "
+                    "significant first (e.g. RoBaCoBgPcCh)");
+      } else {
+        const char *sugg = core_did_you_mean(am->str, k_amap_names);
+        cfg_error(c, am, kp, "unknown address map '%s'%s%s%s (named maps: RoBaRaCoCh, "
+                  "ChRaBaRoCo, MOP4CLXOR; or six digits most significant first, e.g. "
+                  "RoBaCoBgPcCh; or {fields: [...], xor: {...}})", am->str,
+                  sugg ? "; did you mean '" : "", sugg ? sugg : "", sugg ? "'?" : "");
+      }
+    }
   }
 
   for (int i = 0; i < DF_COUNT; i++) {

@@ -31,7 +31,7 @@ typedef enum {
 
 typedef enum { DRAM_REF_ALL_BANK, DRAM_REF_PER_BANK } dram_refresh;
 
-/* Address-mapping digits, least significant first in dram_spec.amap. */
+/* Address-mapping digits (fields of a burst address). */
 typedef enum { DA_CO, DA_CH, DA_PC, DA_BG, DA_BA, DA_RO, DA_COUNT } dram_digit;
 
 /* Where a field was set, for diagnostics (the loader fills it). */
@@ -41,18 +41,98 @@ typedef struct dram_mark {
   char path[48];    /* its key path there ("dram.capacity", "timing.tRC") */
 } dram_mark;
 
+/* An address map (docs/memory.md, "Address mapping"): pieces of digits
+ * listed least significant first, each `bits` wide (0: what the digit's
+ * other pieces leave of it), and XORs target[0, bits) ^= source[lo, lo+bits)
+ * applied after the pieces are cut.  A named map (kind != FIELDS) is
+ * expanded from the organization by dram_amap_expand. */
+typedef enum { DRAM_AMAP_FIELDS, DRAM_AMAP_ROBARACOCH, DRAM_AMAP_CHRABAROCO,
+               DRAM_AMAP_MOP4CLXOR } dram_amap_kind;
+#define DRAM_AMAP_PIECES 16
+#define DRAM_AMAP_XORS 8
+typedef struct dram_amap_piece {
+  uint8_t digit, bits;
+  int line, col; /* where it was written (0: expanded from a name) */
+} dram_amap_piece;
+typedef struct dram_amap_xor {
+  uint8_t target, source, lo, bits;
+  int line, col;
+} dram_amap_xor;
+typedef struct dram_amap {
+  int kind; /* dram_amap_kind */
+  unsigned n, nxor;
+  dram_amap_piece p[DRAM_AMAP_PIECES];
+  dram_amap_xor x[DRAM_AMAP_XORS];
+  dram_mark mark; /* the address_map key (file NULL: the default) */
+} dram_amap;
+
 typedef struct dram_spec {
   char name[64], standard[16], unit[8];
   double f[DF_COUNT];
   dram_mark mark[DF_COUNT]; /* where each field was last set */
   int refresh;              /* dram_refresh */
-  uint8_t amap[DA_COUNT];   /* digit order, least significant first */
+  dram_amap amap;
 } dram_spec;
 
 /* Check organization and JEDEC relations of a spec (config/memspec.c
  * loads and calls it): each error is a diagnostic on ctx at the field's
  * mark.  Returns how many there were (0: the spec is fit for the model). */
 DSE_INTERNAL int dram_spec_check(dse_ctx *ctx, const dram_spec *s);
+
+/* The map with a named one expanded from the organization's bit counts
+ * (sim/mem/dramamap.c cites Ramulator 2.1's mappers). */
+DSE_INTERNAL void dram_amap_expand(const dram_spec *s, dram_amap *out);
+/* Bits of digit d in one unit (column: per interleave block), -1 when its
+ * count is not a power of two. */
+DSE_INTERNAL int dram_digit_bits(const dram_spec *s, int d);
+/* Errors of the address map against the organization, counted (part of
+ * dram_spec_check). */
+DSE_INTERNAL int dram_amap_check(dse_ctx *ctx, const dram_spec *s);
+
+/* A compiled address map: per piece a radix (a shift when a power of two)
+ * and where it lands in its digit; XORs as shifts and masks. */
+typedef struct dram_decoder {
+  uint64_t cl;               /* bursts per channel block (the interleave) */
+  uint64_t radix[DA_COUNT];  /* values of each digit (channel: all units) */
+  unsigned n, nxor;
+  struct {
+    uint64_t radix, weight; /* weight = 1 << dst */
+    int shift;              /* log2 radix, -1 when not a power of two */
+    uint8_t digit, dst;
+  } p[DRAM_AMAP_PIECES];
+  struct {
+    uint64_t mask;
+    uint8_t target, source, lo;
+  } x[DRAM_AMAP_XORS];
+} dram_decoder;
+
+DSE_INTERNAL void dram_decoder_init(const dram_spec *s, unsigned units, dram_decoder *d);
+
+/* Burst index -> digits; pd[] (size d->n) receives each piece's value and
+ * cl the burst within its channel block. */
+static inline void dram_decode(const dram_decoder *d, uint64_t burst, uint64_t *dig,
+                               uint64_t *pd, uint64_t *cl) {
+  *cl = 0;
+  if (d->cl > 1) { /* below every digit of the map */
+    *cl = burst % d->cl;
+    burst /= d->cl;
+  }
+  for (int k = 0; k < DA_COUNT; k++) dig[k] = 0;
+  for (unsigned i = 0; i < d->n; i++) {
+    uint64_t v;
+    if (d->p[i].shift >= 0) {
+      v = burst & (d->p[i].radix - 1);
+      burst >>= d->p[i].shift;
+    } else {
+      v = burst % d->p[i].radix;
+      burst /= d->p[i].radix;
+    }
+    pd[i] = v;
+    dig[d->p[i].digit] += v << d->p[i].dst;
+  }
+  for (unsigned i = 0; i < d->nxor; i++)
+    dig[d->x[i].target] ^= (dig[d->x[i].source] >> d->x[i].lo) & d->x[i].mask;
+}
 
 /* Derived figures of one unit (stack, device or DIMM). */
 static inline double dram_burst_bytes(const dram_spec *s) {

@@ -48,14 +48,10 @@ int dram_profile_get(const dram_spec *s, unsigned units, dram_memo *m, const dou
      * (tensors at unrelated addresses do not all start in bank 0) */
     const uint64_t cl = (uint64_t)dram_interleave_bursts(s);
     uint64_t bank_stride = (uint64_t)burst * cl;
-    for (int i = 0; i < DA_COUNT && s->amap[i] != DA_BA; i++) {
-      const int d = s->amap[i];
-      bank_stride *= d == DA_CO   ? (uint64_t)(s->f[DF_ROW_BYTES] / burst) / cl
-                     : d == DA_CH ? (uint64_t)s->f[DF_CHANNELS] * units
-                     : d == DA_PC ? (uint64_t)s->f[DF_PCHS]
-                     : d == DA_BG ? (uint64_t)s->f[DF_BANK_GROUPS]
-                                  : (uint64_t)s->f[DF_ROWS];
-    }
+    dram_decoder dec;
+    dram_decoder_init(s, units, &dec);
+    for (unsigned i = 0; i < dec.n && dec.p[i].digit != DA_BA; i++)
+      bank_stride *= dec.p[i].radix;
     const uint64_t region = cap / 4 / (uint64_t)burst * (uint64_t)burst + bank_stride;
     dram_stream *st = malloc(3 * k * sizeof(*st));
     if (!st) return DSE_ERR_NOMEM;

@@ -304,39 +304,17 @@ static void run_channel(const tparams *p, const req *restrict q, size_t n, unsig
   }
 }
 
-/* Address decoding: mixed radix, digits least significant first. */
-typedef struct decoder {
-  uint64_t cl;         /* bursts per channel stride (the interleave) */
-  uint64_t radix[DA_COUNT];
-  int shift[DA_COUNT]; /* log2 of a power-of-two radix, else -1 */
-  const uint8_t *order;
-} decoder;
-
-static void decode(const decoder *d, uint64_t burst, uint64_t *dig, uint64_t *cl) {
-  *cl = 0;
-  if (d->cl > 1) { /* below every digit of the map */
-    *cl = burst % d->cl;
-    burst /= d->cl;
-  }
-  for (int i = 0; i < DA_COUNT; i++) {
-    const int k = d->order[i];
-    if (d->shift[k] >= 0) {
-      dig[k] = burst & (d->radix[k] - 1);
-      burst >>= d->shift[k];
-    } else {
-      dig[k] = burst % d->radix[k];
-      burst /= d->radix[k];
-    }
-  }
-}
-
-static void increment(const decoder *d, uint64_t *dig, uint64_t *cl) {
+/* The next burst's digits in an XOR-free map: a mixed-radix count over
+ * the pieces (dram_decode gives the first). */
+static inline void increment(const dram_decoder *d, uint64_t *dig, uint64_t *pd, uint64_t *cl) {
   if (++*cl < d->cl) return;
   *cl = 0;
-  for (int i = 0; i < DA_COUNT; i++) {
-    const int k = d->order[i];
-    if (++dig[k] < d->radix[k]) return;
-    dig[k] = 0;
+  for (unsigned i = 0; i < d->n; i++) {
+    const unsigned k = d->p[i].digit;
+    dig[k] += d->p[i].weight;
+    if (++pd[i] < d->p[i].radix) return;
+    dig[k] -= d->p[i].radix * d->p[i].weight;
+    pd[i] = 0;
   }
 }
 
@@ -349,22 +327,9 @@ int dram_simulate(const dram_spec *s, const dram_opts *o, const dram_stream *st,
   if (window > 256) window = 256;
   const double bb = dram_burst_bytes(s);
   const uint64_t burst = (uint64_t)bb;
-  decoder d;
-  d.order = s->amap;
-  d.cl = (uint64_t)dram_interleave_bursts(s);
-  d.radix[DA_CO] = (uint64_t)(f[DF_ROW_BYTES] / bb) / d.cl;
-  d.radix[DA_CH] = (uint64_t)f[DF_CHANNELS] * units;
-  d.radix[DA_PC] = (uint64_t)f[DF_PCHS];
-  d.radix[DA_BG] = (uint64_t)f[DF_BANK_GROUPS];
-  d.radix[DA_BA] = (uint64_t)f[DF_BANKS_PER_GROUP];
-  d.radix[DA_RO] = (uint64_t)f[DF_ROWS];
+  dram_decoder d;
+  dram_decoder_init(s, units, &d);
   const uint64_t nch = d.radix[DA_CH] * d.radix[DA_PC];
-  for (int k = 0; k < DA_COUNT; k++) {
-    d.shift[k] = -1;
-    if ((d.radix[k] & (d.radix[k] - 1)) == 0)
-      for (int b = 0; b < 64; b++)
-        if (d.radix[k] == 1ull << b) d.shift[k] = b;
-  }
 
   uint64_t total = 0, asked = 0;
   for (size_t i = 0; i < n; i++) {
@@ -409,15 +374,16 @@ int dram_simulate(const dram_spec *s, const dram_opts *o, const dram_stream *st,
         b0 = a / burst;
         b1 = (a + x->run_bytes - 1) / burst;
       }
-      uint64_t dig[DA_COUNT], cl;
-      decode(&d, b0, dig, &cl);
+      uint64_t dig[DA_COUNT], pd[DRAM_AMAP_PIECES], cl;
+      dram_decode(&d, b0, dig, pd, &cl);
       for (uint64_t b = b0; b <= b1; b++) {
+        if (d.nxor && b > b0) dram_decode(&d, b, dig, pd, &cl); /* hashed: no carry */
         chs[m] = (uint32_t)(dig[DA_CH] * d.radix[DA_PC] + dig[DA_PC]);
         req *r = &all[m++];
         r->bank = (uint16_t)(dig[DA_BG] * d.radix[DA_BA] + dig[DA_BA]);
         r->row = (uint32_t)dig[DA_RO];
         r->write = (uint16_t)(x->write != 0);
-        increment(&d, dig, &cl);
+        if (!d.nxor) increment(&d, dig, pd, &cl);
       }
     }
   }

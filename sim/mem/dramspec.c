@@ -79,6 +79,9 @@ int dram_spec_check(dse_ctx *ctx, const dram_spec *s) {
     rel_error(ctx, &nerr, s, DF_INTERLEAVE,
               "interleave %g B must be a multiple of the %g B burst and divide the %g B row",
               f[DF_INTERLEAVE], burst, f[DF_ROW_BYTES]);
+  const int org_ok = burst == floor(burst) && fmod(f[DF_ROW_BYTES], burst) == 0;
+  if (org_ok && !(f[DF_INTERLEAVE] > 0 && fmod(f[DF_ROW_BYTES], f[DF_INTERLEAVE]) != 0))
+    nerr += dram_amap_check(ctx, s);
   double bl = dram_burst_cycles(s);
   if (bl < 0.25 || bl > 64)
     rel_error(ctx, &nerr, s, DF_DATA_RATE,

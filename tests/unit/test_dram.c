@@ -1,5 +1,6 @@
 /* test_dram.c: DRAM specs and the burst-level model against timelines
  * worked by hand (docs/memory.md, "Checking the model by hand"). */
+#include <stdlib.h>
 #include "config/memspec.h"
 #include "helpers.h"
 #include "mem/dram.h"
@@ -370,5 +371,227 @@ TEST_IMPL(dram_presets) {
     yt_doc_free(doc);
   }
   dse_ctx_free(ctx);
+  return 0;
+}
+
+/* Ramulator 2.1's named mappers on the two reference parts: burst index ->
+ * (ch, pc, bg, ba, row, col), worked from the bit slices of
+ * docs/design/memory-controller-plan.md section 1 (DDR4: col 7, BG 2, bank 2,
+ * row 16 bits; HBM3: channel 4 bits lowest, then PC 1, SID 1 (the low bit
+ * of dse's 8 bank groups), BG 2, bank 2, row 14, col 5). */
+TEST_IMPL(dram_amap_named) {
+  static const struct {
+    const char *mem, *map;
+    uint64_t a, want[6];
+  } k_rows[] = {
+      {"ddr4-3200", "RoBaRaCoCh", 0x0, {0, 0, 0, 0, 0, 0}},
+      {"ddr4-3200", "RoBaRaCoCh", 0x1, {0, 0, 0, 0, 0, 1}},
+      {"ddr4-3200", "RoBaRaCoCh", 0x5, {0, 0, 0, 0, 0, 5}},
+      {"ddr4-3200", "RoBaRaCoCh", 0x7f, {0, 0, 0, 0, 0, 127}},
+      {"ddr4-3200", "RoBaRaCoCh", 0x80, {0, 0, 1, 0, 0, 0}},
+      {"ddr4-3200", "RoBaRaCoCh", 0x3c3, {0, 0, 3, 1, 0, 67}},
+      {"ddr4-3200", "RoBaRaCoCh", 0x12345, {0, 0, 2, 1, 36, 69}},
+      {"ddr4-3200", "RoBaRaCoCh", 0x5a5a5a, {0, 0, 0, 1, 2891, 90}},
+      {"ddr4-3200", "ChRaBaRoCo", 0x0, {0, 0, 0, 0, 0, 0}},
+      {"ddr4-3200", "ChRaBaRoCo", 0x1, {0, 0, 0, 0, 0, 1}},
+      {"ddr4-3200", "ChRaBaRoCo", 0x5, {0, 0, 0, 0, 0, 5}},
+      {"ddr4-3200", "ChRaBaRoCo", 0x7f, {0, 0, 0, 0, 0, 127}},
+      {"ddr4-3200", "ChRaBaRoCo", 0x80, {0, 0, 0, 0, 1, 0}},
+      {"ddr4-3200", "ChRaBaRoCo", 0x3c3, {0, 0, 0, 0, 7, 67}},
+      {"ddr4-3200", "ChRaBaRoCo", 0x12345, {0, 0, 0, 0, 582, 69}},
+      {"ddr4-3200", "ChRaBaRoCo", 0x5a5a5a, {0, 0, 0, 0, 46260, 90}},
+      {"ddr4-3200", "MOP4CLXOR", 0x0, {0, 0, 0, 0, 0, 0}},
+      {"ddr4-3200", "MOP4CLXOR", 0x1, {0, 0, 1, 0, 0, 1}},
+      {"ddr4-3200", "MOP4CLXOR", 0x5, {0, 0, 0, 0, 0, 1}},
+      {"ddr4-3200", "MOP4CLXOR", 0x7f, {0, 0, 0, 2, 0, 7}},
+      {"ddr4-3200", "MOP4CLXOR", 0x80, {0, 0, 0, 2, 0, 8}},
+      {"ddr4-3200", "MOP4CLXOR", 0x3c3, {0, 0, 3, 3, 3, 63}},
+      {"ddr4-3200", "MOP4CLXOR", 0x12345, {0, 0, 0, 1, 39, 53}},
+      {"ddr4-3200", "MOP4CLXOR", 0x5a5a5a, {0, 0, 0, 0, 2889, 38}},
+      {"hbm3-6400", "RoBaRaCoCh", 0x0, {0, 0, 0, 0, 0, 0}},
+      {"hbm3-6400", "RoBaRaCoCh", 0x1, {1, 0, 0, 0, 0, 0}},
+      {"hbm3-6400", "RoBaRaCoCh", 0x10, {0, 0, 0, 0, 0, 1}},
+      {"hbm3-6400", "RoBaRaCoCh", 0x35, {5, 0, 0, 0, 0, 3}},
+      {"hbm3-6400", "RoBaRaCoCh", 0x1f0, {0, 0, 0, 0, 0, 31}},
+      {"hbm3-6400", "RoBaRaCoCh", 0x4c21, {1, 0, 3, 2, 0, 2}},
+      {"hbm3-6400", "RoBaRaCoCh", 0x12345, {5, 1, 0, 1, 2, 20}},
+      {"hbm3-6400", "RoBaRaCoCh", 0x1abcdef, {15, 0, 3, 2, 855, 30}},
+      {"hbm3-6400", "ChRaBaRoCo", 0x0, {0, 0, 0, 0, 0, 0}},
+      {"hbm3-6400", "ChRaBaRoCo", 0x1, {0, 0, 0, 0, 0, 1}},
+      {"hbm3-6400", "ChRaBaRoCo", 0x10, {0, 0, 0, 0, 0, 16}},
+      {"hbm3-6400", "ChRaBaRoCo", 0x35, {0, 0, 0, 0, 1, 21}},
+      {"hbm3-6400", "ChRaBaRoCo", 0x1f0, {0, 0, 0, 0, 15, 16}},
+      {"hbm3-6400", "ChRaBaRoCo", 0x4c21, {0, 0, 0, 0, 609, 1}},
+      {"hbm3-6400", "ChRaBaRoCo", 0x12345, {0, 0, 0, 0, 2330, 5}},
+      {"hbm3-6400", "ChRaBaRoCo", 0x1abcdef, {0, 1, 5, 1, 7791, 15}},
+      {"hbm3-6400", "MOP4CLXOR", 0x0, {0, 0, 0, 0, 0, 0}},
+      {"hbm3-6400", "MOP4CLXOR", 0x1, {1, 0, 0, 0, 0, 0}},
+      {"hbm3-6400", "MOP4CLXOR", 0x10, {0, 1, 0, 0, 0, 1}},
+      {"hbm3-6400", "MOP4CLXOR", 0x35, {5, 1, 1, 0, 0, 3}},
+      {"hbm3-6400", "MOP4CLXOR", 0x1f0, {0, 0, 2, 0, 0, 3}},
+      {"hbm3-6400", "MOP4CLXOR", 0x4c21, {1, 0, 1, 2, 0, 18}},
+      {"hbm3-6400", "MOP4CLXOR", 0x12345, {5, 1, 2, 0, 2, 8}},
+      {"hbm3-6400", "MOP4CLXOR", 0x1abcdef, {15, 1, 2, 2, 855, 18}},
+  };
+  static const int k_order[6] = {DA_CH, DA_PC, DA_BG, DA_BA, DA_RO, DA_CO};
+  dse_ctx *ctx = t_ctx();
+  for (size_t i = 0; i < sizeof k_rows / sizeof *k_rows; i++) {
+    dram_spec s;
+    yt_doc *doc = NULL, *over = NULL;
+    if (cfg_memspec_load(ctx, k_rows[i].mem, &s, &doc)) FAIL_AT("%s", t_first_diag(ctx));
+    char text[64];
+    snprintf(text, sizeof text, "address_map: %s\n", k_rows[i].map);
+    ASSERT(yt_parse(ctx, "over.yaml", text, strlen(text), &over) == 0);
+    cfg c = {ctx, 0};
+    cfg_memspec_parse(&c, over->root, "dram", 0, NULL, &s);
+    cfg_memspec_check(&c, &s);
+    ASSERT(c.nerr == 0);
+    dram_decoder d;
+    dram_decoder_init(&s, 1, &d);
+    uint64_t dig[DA_COUNT], pd[DRAM_AMAP_PIECES], cl;
+    dram_decode(&d, k_rows[i].a, dig, pd, &cl);
+    for (int k = 0; k < 6; k++)
+      if (dig[k_order[k]] != k_rows[i].want[k])
+        FAIL_AT("%s %s 0x%llx: digit %d is %llu, want %llu", k_rows[i].mem, k_rows[i].map,
+                (unsigned long long)k_rows[i].a, k, (unsigned long long)dig[k_order[k]],
+                (unsigned long long)k_rows[i].want[k]);
+    yt_doc_free(over);
+    yt_doc_free(doc);
+  }
+  dse_ctx_free(ctx);
+  return 0;
+}
+
+static int cmp_u64(const void *a, const void *b) {
+  const uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+  return x < y ? -1 : x > y;
+}
+
+/* Every map is a bijection: 2^16 burst indices give 2^16 distinct digit
+ * tuples; the XOR-free maps' carry (increment) agrees with decoding, which
+ * the simulator relies on: results equal with a map written as fields. */
+TEST_IMPL(dram_amap_bijective) {
+  static const char *const k_maps[] = {
+      "RoBaRaCoCh", "ChRaBaRoCo", "MOP4CLXOR", "RoBaCoBgPcCh",
+      "{fields: [Co:2, Ch, Pc, Bg, Ba, Co, Ro], xor: {Bg: Co.0, Ba: Co.1-2, Ro: Co.3-4}}",
+      "{fields: [Ch, Co:1, Bg, Co:3, Ba, Ro, Co, Pc]}"};
+  static const char *const k_mems[] = {"ddr4-3200", "hbm3-6400", "gddr6-16000"};
+  const size_t n = 1u << 16;
+  uint64_t *keys = malloc(n * sizeof *keys);
+  ASSERT(keys != NULL);
+  dse_ctx *ctx = t_ctx();
+  for (size_t mi = 0; mi < 3; mi++)
+    for (size_t i = 0; i < sizeof k_maps / sizeof *k_maps; i++) {
+      dram_spec s;
+      yt_doc *doc = NULL, *over = NULL;
+      if (cfg_memspec_load(ctx, k_mems[mi], &s, &doc)) FAIL_AT("%s", t_first_diag(ctx));
+      char text[160];
+      snprintf(text, sizeof text, "address_map: %s\n", k_maps[i]);
+      ASSERT(yt_parse(ctx, "over.yaml", text, strlen(text), &over) == 0);
+      cfg c = {ctx, 0};
+      cfg_memspec_parse(&c, over->root, "dram", 0, NULL, &s);
+      cfg_memspec_check(&c, &s);
+      if (c.nerr) FAIL_AT("%s %s: %s", k_mems[mi], k_maps[i], t_first_diag(ctx));
+      for (unsigned units = 1; units <= 3; units += 2) {
+        dram_decoder d;
+        dram_decoder_init(&s, units, &d);
+        uint64_t dig[DA_COUNT], pd[DRAM_AMAP_PIECES], cl;
+        uint64_t cdig[DA_COUNT], cpd[DRAM_AMAP_PIECES], ccl;
+        dram_decode(&d, 0, cdig, cpd, &ccl);
+        for (size_t a = 0; a < n; a++) {
+          dram_decode(&d, a, dig, pd, &cl);
+          uint64_t key = 0;
+          for (int k = DA_COUNT - 1; k >= 0; k--) {
+            ASSERT(dig[k] < d.radix[k]);
+            key = key * d.radix[k] + dig[k];
+          }
+          keys[a] = key * d.cl + cl;
+          if (!d.nxor) { /* the carry path */
+            if (memcmp(dig, cdig, sizeof dig) != 0)
+              FAIL_AT("%s %s: increment disagrees at %zu", k_mems[mi], k_maps[i], a);
+            if (++ccl == d.cl) {
+              ccl = 0;
+              for (unsigned p = 0; p < d.n; p++) {
+                cdig[d.p[p].digit] += d.p[p].weight;
+                if (++cpd[p] < d.p[p].radix) break;
+                cdig[d.p[p].digit] -= d.p[p].radix * d.p[p].weight;
+                cpd[p] = 0;
+              }
+            }
+          }
+        }
+        qsort(keys, n, sizeof *keys, cmp_u64);
+        for (size_t a = 1; a < n; a++)
+          if (keys[a] == keys[a - 1])
+            FAIL_AT("%s %s x%u: two addresses decode alike", k_mems[mi], k_maps[i], units);
+      }
+      yt_doc_free(over);
+      yt_doc_free(doc);
+    }
+  free(keys);
+  dse_ctx_free(ctx);
+  return 0;
+}
+
+/* Bad maps on the toy (Co 4 bits, Bg 1, Ba 2, Ro 10; one channel and
+ * pseudo-channel), each at its place in the override. */
+TEST_IMPL(dram_amap_errors) {
+  static const struct {
+    const char *over, *want;
+  } k_cases[] = {
+      {"address_map: {fields: [Co, Bg, Ba]}\n",
+       "over.yaml:1:14: error: dram.address_map: missing Ro (10 bits): the fields must "
+       "cover every address bit"},
+      {"address_map: {fields: [Co:2, Bg, Ba, Co:1, Ro]}\n",
+       "over.yaml:1:38: error: dram.address_map: Co's pieces take 3 of its 4 bits: 1 missing"},
+      {"address_map: {fields: [Co, Bg, Ba, Co, Ro]}\n",
+       "over.yaml:1:36: error: dram.address_map: Co is listed twice without a width: both "
+       "pieces would take its remaining bits (overlapping)"},
+      {"address_map: {fields: [Co:5, Bg, Ba, Ro]}\n",
+       "over.yaml:1:24: error: dram.address_map: Co:5: a width larger than the organization "
+       "allows (Co has 4 bits, 0 of them in earlier pieces)"},
+      {"address_map: {fields: [Co:2, Bg, Ba, Co:3, Ro]}\n",
+       "over.yaml:1:38: error: dram.address_map: Co:3: a width larger than the organization "
+       "allows (Co has 4 bits, 2 of them in earlier pieces)"},
+      {"address_map: {fields: [Co, Bg, Ba, Ro], xor: {Ba: Ba.0-1}}\n",
+       "over.yaml:1:51: error: dram.address_map: Ba: an XOR source inside its own target "
+       "field: the map would not be invertible"},
+      {"address_map: {fields: [Co, Bg, Ba, Ro], xor: {Bg: Co.0, Co: Ba.0}}\n",
+       "over.yaml:1:51: error: dram.address_map: Bg: the XOR source Co is itself an XOR target"},
+      {"address_map: {fields: [Co, Bg, Ba, Ro], xor: {Bg: Co.0, Ro: Bg.0}}\n",
+       "over.yaml:1:61: error: dram.address_map: Ro: the XOR source Bg is itself an XOR "
+       "target: the map would not be invertible"},
+      {"address_map: {fields: [Co, Bg, Ba, Ro], xor: {Ba: Co.3-4}}\n",
+       "over.yaml:1:51: error: dram.address_map: Ba: source bits Co.3-4 lie outside Co's 4 bits"},
+      {"address_map: {fields: [Co, Bg, Ba, Ro], xor: {Bg: Co.0-1}}\n",
+       "over.yaml:1:51: error: dram.address_map: Bg: 2 source bits XORed into a field of 1 bits"},
+      {"address_map: {fields: [Co, Bg, Ba, Row]}\n",
+       "over.yaml:1:36: error: dram.address_map.fields: unknown address field 'Row'; did you "
+       "mean 'Ro'?"},
+      {"address_map: {fields: [Co, Bg, Ba, Ro], xor: {Rw: Co.0}}\n",
+       "unknown address field 'Rw'"},
+      {"address_map: {fields: [Co, Bg, Ba, Ro], xor: {Ro: Co}}\n",
+       "over.yaml:1:51: error: dram.address_map.xor.Ro: 'Co': expected SOURCE.BIT or "
+       "SOURCE.LO-HI (e.g. Co.0-1)"},
+      {"address_map: {fields: [Co:x, Bg, Ba, Ro]}\n",
+       "'Co:x': expected FIELD or FIELD:BITS with BITS in 1..63"},
+      {"address_map: {field: [Co, Bg, Ba, Ro]}\n", "did you mean 'fields'"},
+      {"address_map: MOP4CLXR\n",
+       "over.yaml:1:14: error: dram.address_map: unknown address map 'MOP4CLXR'; did you mean "
+       "'MOP4CLXOR'?"},
+      {"address_map: RoBaRaCoch\n", "did you mean 'RoBaRaCoCh'?"},
+  };
+  for (size_t i = 0; i < sizeof k_cases / sizeof *k_cases; i++) {
+    dse_ctx *ctx = t_ctx();
+    dram_spec s;
+    yt_doc *d1, *d2 = NULL;
+    ASSERT(spec_from(ctx, k_toy, k_cases[i].over, &s, &d1, &d2) != 0);
+    const char *msg = t_first_diag(ctx);
+    if (!strstr(msg, k_cases[i].want))
+      FAIL_AT("case %zu: '%s' does not contain '%s'", i, msg, k_cases[i].want);
+    yt_doc_free(d1);
+    yt_doc_free(d2);
+    dse_ctx_free(ctx);
+  }
   return 0;
 }

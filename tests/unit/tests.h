@@ -55,6 +55,9 @@
   X(dram_in_engine)                 \
   X(dram_arch_errors)               \
   X(dram_presets)                   \
+  X(dram_amap_named)                \
+  X(dram_amap_bijective)            \
+  X(dram_amap_errors)               \
   X(cost_worked_examples)           \
   X(cost_monotonic)                 \
   X(cost_unit_breakdown)                 \
