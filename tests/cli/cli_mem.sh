@@ -123,4 +123,15 @@ expect_no_file "$TMP/big.json" "reticle: no output"
 run "$DSE" sim "$SRC/tests/data/cost-keys.yaml" alexnet; expect_code 0 "cost keys"
 expect_out "yield 0.50;" "fixed yield in the table"
 expect_out "masks \$" "NRE in the table"
+# address maps: a Ramulator name works; a bad map is FILE:LINE:COL, exit 2, nothing written
+sed 's/^name: ddr4-3200/name: ddr4-mop\naddress_map: MOP4CLXOR/' "$SRC/arch/memory/ddr4-3200.yaml" > "$TMP/mop.yaml"
+run "$DSE" mem "$TMP/mop.yaml" --bytes 1MiB --format csv; expect_code 0 "MOP4CLXOR map"
+sed 's/^name: ddr4-3200/name: ddr4-bad\naddress_map: {fields: [Co, Bg, Ba, Co, Ro]}/' "$SRC/arch/memory/ddr4-3200.yaml" > "$TMP/badmap.yaml"
+run "$DSE" mem "$TMP/badmap.yaml" -o "$TMP/badmap.json"; expect_code 2 "overlapping map"
+expect_err "badmap.yaml:16:36: error: address_map: Co is listed twice without a width" "map error location"
+expect_no_file "$TMP/badmap.json" "bad map wrote output"
+sed 's/^name: ddr4-3200/name: ddr4-bad\naddress_map: MOP4CLXR/' "$SRC/arch/memory/ddr4-3200.yaml" > "$TMP/badname.yaml"
+run "$DSE" mem "$TMP/badname.yaml"; expect_code 2 "unknown map name"
+expect_err "did you mean 'MOP4CLXOR'?" "map name suggestion"
+
 finish
