@@ -1,5 +1,6 @@
 /* mem.c: `dse mem PRESET`: achieved bandwidth, latency and energy per bit
  * of a DRAM technology preset under a synthetic access pattern. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,12 +23,18 @@ static const char k_mem_usage[] =
     "  --stride B          strided: bytes between request starts (default 4 KiB,\n"
     "                      at most the memory's capacity)\n"
     "  --size B            bytes per request for random/strided (default 64 B)\n"
+    "  --region B          random/strided: addresses modulo B (default the\n"
+    "                      capacity; at least one request, at most the capacity)\n"
     "  --bytes B           traffic in all, in whole requests (default 16 MiB, at\n"
     "                      most 4 GiB and 2^26 requests)\n"
     "  --read-ratio R      fraction of reads, 0..1 (default 1)\n"
     "  --count N           stacks/devices/DIMMs (default 1)\n"
     "  --window N          FR-FCFS scheduling window per channel (default 32)\n"
     "  --seed N            random pattern seed (default 1)\n"
+    "  --steady            also report the steady state: bandwidth over the middle\n"
+    "                      80% of completions, average read latency and the row\n"
+    "                      hit/miss/conflict split (always in JSON; steady\n"
+    "                      figures null there without --steady)\n"
     "  --format table|csv|json  output format (default table)\n"
     "  -o FILE             write to FILE (atomically, in a directory that\n"
     "                      exists) instead of stdout\n";
@@ -71,18 +78,20 @@ typedef struct row {
 int cli_mem(dse_ctx *ctx, int argc, char **argv) {
   const char *preset, *format = NULL, *out_path = NULL, *pattern = NULL, *stride = NULL,
                       *size = NULL, *bytes = NULL, *ratio = NULL, *count_s = NULL,
-                      *window_s = NULL, *seed = NULL;
+                      *window_s = NULL, *seed = NULL, *region = NULL;
+  size_t steady = 0;
   const cli_opt opts[] = {{"--pattern", &pattern, NULL, 1}, {"--stride", &stride, NULL, 1},
                           {"--size", &size, NULL, 1},       {"--bytes", &bytes, NULL, 1},
                           {"--read-ratio", &ratio, NULL, 1}, {"--count", &count_s, NULL, 1},
                           {"--window", &window_s, NULL, 1}, {"--seed", &seed, NULL, 1},
+                          {"--region", &region, NULL, 1},   {"--steady", NULL, &steady, 0},
                           {"--format", &format, NULL, 1},   {"-o", &out_path, NULL, 1},
                           {NULL, NULL, NULL, 0}};
   int npos, prc = cli_parse(k_mem_usage, opts, argc, argv, &preset, 1, &npos);
   if (prc) return prc < 0 ? CLI_OK : prc;
   if (!npos) return cli_usage_error(k_mem_usage, "expected a memory PRESET");
   if (cli_check_out(out_path)) return CLI_BAD;
-  dram_char_opts c = {DRAM_PAT_SEQ, 16u << 20, 64, 4096, 1.0, 1};
+  dram_char_opts c = {DRAM_PAT_SEQ, 16u << 20, 64, 4096, 1.0, 1, 0};
   uint64_t count = 1, window = 32;
   static const char *const patterns[] = {"seq", "random", "strided", NULL};
   static const dram_pattern pattern_of[] = {DRAM_PAT_SEQ, DRAM_PAT_RANDOM, DRAM_PAT_STRIDED};
@@ -98,10 +107,16 @@ int cli_mem(dse_ctx *ctx, int argc, char **argv) {
   if (size && c.pattern == DRAM_PAT_SEQ)
     return cli_usage_error(k_mem_usage,
                            "--size applies to --pattern random or strided (seq walks 4 KiB requests)");
+  if (region && c.pattern == DRAM_PAT_SEQ)
+    return cli_usage_error(k_mem_usage, "--region applies to --pattern random or strided");
   if (bytes && size_arg("--bytes", bytes, k_max_bytes, " (a few seconds of simulation)", &c.bytes))
     return CLI_BAD;
   if (size && size_arg("--size", size, k_max_bytes, "", &c.request)) return CLI_BAD;
   if (stride && size_arg("--stride", stride, 1ull << 50, "", &c.stride)) return CLI_BAD;
+  if (region && size_arg("--region", region, 1ull << 50, "", &c.region)) return CLI_BAD;
+  if (region && c.region < c.request)
+    return cli_usage_error(k_mem_usage, "--region %llu B is less than one request (--size %llu B)",
+                           (unsigned long long)c.region, (unsigned long long)c.request);
   if (c.pattern != DRAM_PAT_SEQ && c.request > c.bytes)
     return cli_usage_error(k_mem_usage, "--bytes %llu B is less than one request (--size %llu B)",
                            (unsigned long long)c.bytes, (unsigned long long)c.request);
@@ -144,6 +159,8 @@ int cli_mem(dse_ctx *ctx, int argc, char **argv) {
     over = "--size", over_v = size;
   else if (stride && (double)c.stride > cap)
     over = "--stride", over_v = stride;
+  else if (region && (double)c.region > cap)
+    over = "--region", over_v = region;
   if (over) {
     char capb[32];
     unit_format(cap, UNIT_BYTES, capb, sizeof capb);
@@ -152,7 +169,7 @@ int cli_mem(dse_ctx *ctx, int argc, char **argv) {
     yt_doc_free(doc);
     return rc;
   }
-  dram_opts o = {(unsigned)count, (unsigned)window};
+  dram_opts o = {(unsigned)count, (unsigned)window, steady > 0};
   dram_result r;
   rc = dram_characterize(&s, &o, &c, &r);
   yt_doc_free(doc);
@@ -165,6 +182,7 @@ int cli_mem(dse_ctx *ctx, int argc, char **argv) {
   const double asked = (double)r.requested_bytes, bits = asked * 8;
   const double bw = r.time_s > 0 ? asked / r.time_s : 0;
   const uint64_t req = c.pattern == DRAM_PAT_SEQ ? 4096 : c.request;
+  const double sbw = steady ? r.steady_bandwidth : NAN;
   const row rows[] = {
       {"peak_bandwidth_bytes_per_s", peak, ROW_QTY, "GB/s", 1e-9},
       {"achieved_bandwidth_bytes_per_s", bw, ROW_QTY, "GB/s", 1e-9},
@@ -191,8 +209,19 @@ int cli_mem(dse_ctx *ctx, int argc, char **argv) {
       {"activates", (double)r.acts, ROW_COUNT, NULL, 1},
       {"precharges", (double)r.pres, ROW_COUNT, NULL, 1},
       {"refreshes", (double)r.refs, ROW_COUNT, NULL, 1},
+      /* the Ramulator validation metrics (--steady; always in JSON, the
+       * steady figures null there when not measured): whole bursts */
+      {"steady_bandwidth_bytes_per_s", sbw, ROW_QTY, "GB/s", 1e-9},
+      {"steady_efficiency", peak > 0 ? sbw / peak : NAN, ROW_QTY, "", 1},
+      {"steady_t10_s", steady ? r.t10_s : NAN, ROW_QTY, "us", 1e6},
+      {"steady_t90_s", steady ? r.t90_s : NAN, ROW_QTY, "us", 1e6},
+      {"read_latency_avg_s", r.read_lat_avg_s, ROW_QTY, "ns", 1e9},
+      {"row_hits", (double)r.row_hits, ROW_COUNT, NULL, 1},
+      {"row_misses", (double)r.row_misses, ROW_COUNT, NULL, 1},
+      {"row_conflicts", (double)r.row_conflicts, ROW_COUNT, NULL, 1},
   };
-  const size_t nrows = sizeof rows / sizeof *rows;
+  enum { NSTEADY = 8 }; /* the rows above from steady_bandwidth on */
+  const size_t nrows = sizeof rows / sizeof *rows - (steady || !strcmp(format, "json") ? 0 : NSTEADY);
   core_buf b;
   core_buf_init(&b);
   if (!strcmp(format, "table")) {

@@ -172,11 +172,16 @@ typedef struct dram_opts {
   unsigned units;  /* stacks/devices/DIMMs, interleaved at channel level */
   unsigned window; /* controller queue per channel, all of it visible to
                       FR-FCFS (requests); 0 = 32, at most 256 */
+  int record;      /* keep every burst's completion time (8 B each) for
+                      the steady-state figures; 0: they stay 0 */
 } dram_opts;
 
 typedef struct dram_result {
   uint64_t bursts, reads, writes;      /* column commands */
   uint64_t acts, pres, refs;           /* row and refresh commands */
+  /* classified at a burst's first command, as Ramulator 2.1 does: hit if
+   * its row is open, conflict if another row is, miss if the bank is
+   * closed; they sum to bursts */
   uint64_t row_hits, row_misses, row_conflicts;
   uint64_t bytes;                      /* data moved: whole bursts */
   uint64_t requested_bytes;            /* asked for by the streams (<= bytes:
@@ -186,6 +191,14 @@ typedef struct dram_result {
   double bandwidth;                    /* bytes / time_s (bus bandwidth) */
   double lat_avg_s, lat_p99_s, lat_max_s; /* queue entry to last data beat */
   double row_hit_rate;
+  double read_lat_avg_s;               /* reads only: entry to last data beat */
+  /* steady state (dram_opts.record only, else 0): a read completes at its
+   * last data beat, a write when its WR issues.  t10 and t90 are the
+   * completions of rank floor(0.1 (n-1)) and ceil(0.9 (n-1)) in time order;
+   * steady_bandwidth = burst bytes x completions in (t10, t90] / (t90 -
+   * t10), 0 when t90 = t10 (the middle 80% of completions, as the Ramulator
+   * validation method measures) */
+  double t10_s, t90_s, steady_bandwidth;
   /* energy (J): activate+precharge, core read/write, I/O, refresh,
    * background over time_s */
   double e_act, e_rw, e_io, e_ref, e_bg, energy_j;
@@ -209,6 +222,8 @@ typedef struct dram_char_opts {
   uint64_t stride;   /* strided: bytes between request starts */
   double read_ratio; /* fraction of requests that read, [0, 1] */
   uint64_t seed;     /* random addresses and read/write choice */
+  uint64_t region;   /* random, strided: addresses modulo this many bytes
+                        (0: the capacity of all units) */
 } dram_char_opts;
 
 /* The pattern's streams: *streams (owned by the caller, free()) holds

@@ -22,6 +22,8 @@ int dram_pattern_streams(const dram_spec *s, const dram_opts *o, const dram_char
   if (n < 1) n = 1;
   dram_stream *st = malloc(n * sizeof(*st));
   if (!st) return DSE_ERR_NOMEM;
+  /* random and strided addresses stay in the region (default: all of it) */
+  const uint64_t region = c->region && c->region < cap ? c->region : cap;
   uint64_t rng = c->seed, rd_addr = 0, wr_addr = cap / 2;
   for (uint64_t i = 0; i < n; i++) {
     /* read or write: a fixed random draw with probability read_ratio */
@@ -29,13 +31,13 @@ int dram_pattern_streams(const dram_spec *s, const dram_opts *o, const dram_char
     uint64_t a;
     switch (c->pattern) {
       case DRAM_PAT_RANDOM: {
-        const uint64_t slots = cap / req > 0 ? cap / req : 1; /* power of two: a mask */
+        const uint64_t slots = region / req > 0 ? region / req : 1; /* power of two: a mask */
         const uint64_t r = next_u64(&rng);
         a = ((slots & (slots - 1)) == 0 ? r & (slots - 1) : r % slots) * req;
         break;
       }
       case DRAM_PAT_STRIDED:
-        a = (i * (c->stride ? c->stride : req)) % cap;
+        a = (i * (c->stride ? c->stride : req)) % region;
         break;
       default: /* reads and writes each walk their own half */
         a = write ? wr_addr : rd_addr;

@@ -38,8 +38,10 @@ typedef struct tparams { /* spec timings as doubles, cycles */
 
 typedef struct acc {
   uint64_t reads, writes, acts, pres, hits, misses, conflicts;
-  double end, lat_sum, lat_max;
+  double end, lat_sum, lat_max, rd_lat_sum;
   uint32_t *hist;
+  double *done;  /* completion times, when recorded (else NULL) */
+  uint64_t ndone;
 } acc;
 
 /* Refresh until next_ref > t; returns the updated next_ref.  Per-bank
@@ -266,6 +268,9 @@ static void run_channel(const tparams *p, const req *restrict q, size_t n, unsig
     const double l = data_end - t0;
     a->lat_sum += l;
     if (l > a->lat_max) a->lat_max = l;
+    if (!wq[at].write) a->rd_lat_sum += l;
+    /* a write completes when its WR issues, a read with its data */
+    if (a->done) a->done[a->ndone++] = wq[at].write ? pl.tc : data_end;
     size_t bin = l < LAT_BINS - 1 ? (size_t)l : LAT_BINS - 1;
     a->hist[bin]++;
     if (data_end > a->end) a->end = data_end;
@@ -316,6 +321,50 @@ static inline void increment(const dram_decoder *d, uint64_t *dig, uint64_t *pd,
     dig[k] -= d->p[i].radix * d->p[i].weight;
     pd[i] = 0;
   }
+}
+
+/* The k-th smallest of x[0..n) (0-based), in expected linear time:
+ * quickselect with a three-way partition (ties are common: bursts of one
+ * batch complete together) and pivots from a fixed generator.  Reorders
+ * x so that x[k] is in place, smaller values before it, larger after. */
+static double select_kth(double *x, uint64_t n, uint64_t k) {
+  uint64_t lo = 0, hi = n, rng = 0x2545F4914F6CDD1Dull; /* [lo, hi) holds rank k */
+  while (hi - lo > 1) {
+    rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17; /* xorshift64 */
+    const double piv = x[lo + rng % (hi - lo)];
+    uint64_t lt = lo, i = lo, gt = hi; /* [lo,lt) < piv, [lt,i) = piv, [gt,hi) > piv */
+    while (i < gt) {
+      const double v = x[i];
+      if (v < piv) {
+        x[i++] = x[lt];
+        x[lt++] = v;
+      } else if (v > piv) {
+        x[i] = x[--gt];
+        x[gt] = v;
+      } else {
+        i++;
+      }
+    }
+    if (k < lt)
+      hi = lt;
+    else if (k >= gt)
+      lo = gt;
+    else
+      return piv;
+  }
+  return x[k];
+}
+
+/* t10, t90 and completions in (t10, t90] of n completion times (reordered). */
+static void steady_window(double *x, uint64_t n, double *t10, double *t90, uint64_t *mid) {
+  *t10 = *t90 = 0;
+  *mid = 0;
+  if (n < 2) return;
+  const uint64_t k10 = (n - 1) / 10, k90 = n - 1 - k10; /* floor(0.1 (n-1)), ceil(0.9 (n-1)) */
+  *t10 = select_kth(x, n, k10);
+  /* x[k10+1..n) are >= t10 now: rank k90 is among them */
+  *t90 = k90 > k10 ? select_kth(x + k10 + 1, n - k10 - 1, k90 - k10 - 1) : *t10;
+  for (uint64_t i = 0; i < n; i++) *mid += x[i] > *t10 && x[i] <= *t90;
 }
 
 int dram_simulate(const dram_spec *s, const dram_opts *o, const dram_stream *st, size_t n,
@@ -414,6 +463,13 @@ int dram_simulate(const dram_spec *s, const dram_opts *o, const dram_stream *st,
   acc a;
   memset(&a, 0, sizeof a);
   a.hist = hist;
+  if (o && o->record) {
+    a.done = malloc((m ? m : 1) * sizeof(*a.done));
+    if (!a.done) {
+      rc = DSE_ERR_NOMEM;
+      goto done;
+    }
+  }
   for (uint64_t c = 0; c < nch; c++) {
     size_t cn = (size_t)(count[c + 1] - count[c]);
     if (!cn) continue;
@@ -438,6 +494,16 @@ int dram_simulate(const dram_spec *s, const dram_opts *o, const dram_stream *st,
   out->row_hit_rate = m ? (double)a.hits / (double)m : 0;
   out->lat_avg_s = m ? a.lat_sum / (double)m * tck : 0;
   out->lat_max_s = a.lat_max * tck;
+  out->read_lat_avg_s = a.reads ? a.rd_lat_sum / (double)a.reads * tck : 0;
+  if (a.done) {
+    double t10, t90;
+    uint64_t mid;
+    steady_window(a.done, a.ndone, &t10, &t90, &mid);
+    out->t10_s = t10 * tck;
+    out->t90_s = t90 * tck;
+    out->steady_bandwidth = t90 > t10 ? (double)mid * bb / ((t90 - t10) * tck) : 0;
+    free(a.done);
+  }
   if (m) {
     uint64_t target = (uint64_t)ceil(0.99 * (double)m), cum = 0;
     size_t bin = 0;

@@ -62,6 +62,52 @@ run "$DSE" mem hbm3-6400 --bytes 5000 --format json; expect_out '"bytes": 4096, 
 run "$DSE" mem hbm3-6400 --bytes 100; expect_code 2 "seq less than one request"
 expect_err "dse: error: --bytes 100 B is less than one request (seq walks 4 KiB requests)" "seq less than one request"
 
+# the Ramulator validation metrics: always in JSON (steady figures null
+# unless --steady), in the table and CSV only with --steady
+run "$DSE" mem ddr4-3200 --format json
+expect_out '"refreshes": 88, "steady_bandwidth_bytes_per_s": null, "steady_efficiency": null, "steady_t10_s": null, "steady_t90_s": null, "read_latency_avg_s": ' "new JSON fields last"
+run "$DSE" mem ddr4-3200; case "$OUT" in *steady*|*row_misses*) bad "table without --steady: $OUT" ;; *) ok ;; esac
+run "$DSE" mem ddr4-3200 --format csv; case "$OUT" in *steady*) bad "csv without --steady" ;; *) ok ;; esac
+run "$DSE" mem hbm3-6400 --pattern strided --stride 64 --size 64 --read-ratio 0.5 --region 1GiB --steady --format json
+expect_code 0 "steady json"
+echo "$OUT" | python3 -c '
+import json, sys
+r = json.load(sys.stdin)
+assert r["row_hits"] + r["row_misses"] + r["row_conflicts"] == r["reads"] + r["writes"], r
+assert 0 < r["steady_t10_s"] < r["steady_t90_s"] < r["time_s"], r
+assert abs(r["steady_efficiency"] - r["steady_bandwidth_bytes_per_s"] / r["peak_bandwidth_bytes_per_s"]) < 1e-12
+# the middle 80% of a long stream runs at about its whole-run rate
+assert abs(r["steady_bandwidth_bytes_per_s"] / r["bus_bandwidth_bytes_per_s"] - 1) < 0.05, r
+assert r["read_latency_avg_s"] > r["idle_read_latency_s"], r
+' && ok || bad "steady json figures"
+run "$DSE" mem ddr4-3200 --steady --format csv
+expect_out ",refreshes,steady_bandwidth_bytes_per_s,steady_efficiency,steady_t10_s,steady_t90_s,read_latency_avg_s,row_hits,row_misses,row_conflicts" "steady csv header"
+run "$DSE" mem ddr4-3200 --steady; expect_out "  row_conflicts " "steady table"
+# --region: 16 MiB of random 64 B reads all at address 0 (region 64 B) open
+# one row, again after each of the 177 refreshes: 178 misses, no conflict
+run "$DSE" mem ddr4-3200 --pattern random --region 64 --format json
+expect_out '"activates": 178, "precharges": 177, "refreshes": 177,' "region 64 B: one row"
+expect_out '"row_hits": 261966, "row_misses": 178, "row_conflicts": 0}' "region 64 B: split"
+# the whole capacity is the default
+run "$DSE" mem ddr4-3200 --pattern random --format csv; a="$OUT"
+run "$DSE" mem ddr4-3200 --pattern random --region 8GiB --format csv
+[ "$a" = "$OUT" ] && ok || bad "--region at the capacity changes the result"
+# bad --region and --steady: exit 2, the option named
+for v in "0:--region '0' is under the minimum of 1 B" "1.5:--region '1.5' is not a whole number of bytes" \
+         "32:--region 32 B is less than one request (--size 64 B)" \
+         "1TiB:--region '1TiB' is larger than the memory (ddr4-3200 x 1: 8 GiB)" \
+         "-1:--region '-1' is under the minimum of 1 B"; do
+  run "$DSE" mem ddr4-3200 --pattern random --region "${v%%:*}" -o "$TMP/r.json"
+  expect_code 2 "bad --region ${v%%:*}"; expect_err "dse: error: ${v#*:}" "bad --region ${v%%:*}"
+  expect_no_file "$TMP/r.json"
+done
+run "$DSE" mem ddr4-3200 --region 1GiB; expect_code 2 "--region with seq"
+expect_err "dse: error: --region applies to --pattern random or strided" "--region with seq"
+run "$DSE" mem ddr4-3200 --pattern random --region; expect_code 2 "--region without value"
+expect_err "dse: error: --region needs a value" "--region without value"
+run "$DSE" mem ddr4-3200 --steady yes; expect_code 2 "--steady takes no value"
+expect_err "dse: error: unexpected argument 'yes'" "--steady takes no value"
+
 # bad input: exit 2, clear message, nothing written
 run "$DSE" mem hbm9; expect_code 2 "unknown preset"
 expect_err "unknown memory preset 'hbm9'" "unknown preset message"

@@ -52,7 +52,7 @@ static uint64_t burst_addr(unsigned bg, unsigned col, unsigned ba, unsigned row)
 }
 
 static dram_result run(const dram_spec *s, const dram_stream *st, size_t n) {
-  dram_opts o = {1, 0};
+  dram_opts o = {1, 0, 0};
   dram_result r;
   ASSERT_INT_EQ(dram_simulate(s, &o, st, n, &r), 0);
   return r;
@@ -113,6 +113,82 @@ TEST_IMPL(dram_timeline_by_hand) {
   ASSERT_NEAR(r.time_s, 37e-9, 1e-12);
   ASSERT_U64_EQ(r.writes, 1);
   ASSERT_U64_EQ(r.reads, 1);
+  dse_ctx_free(ctx);
+  return 0;
+}
+
+/* The Ramulator validation metrics on toy streams worked by hand: the
+ * steady-state bandwidth over the middle 80% of completions, the average
+ * read latency and the hit/miss/conflict split. */
+TEST_IMPL(dram_steady_by_hand) {
+  dse_ctx *ctx = t_ctx();
+  dram_spec s;
+  toy(ctx, NULL, &s);
+  dram_opts o = {1, 0, 1};
+  dram_result r;
+  /* 11 reads of one row in bank group 0: ACT at 0, RD i at 10 + 6i
+   * (tCCD_L), data ends (completions) at 24 + 6i.  n = 11: t10 is rank
+   * floor(0.1 x 10) = 1 (30 ns), t90 rank ceil(0.9 x 10) = 9 (78 ns); in
+   * (30, 78] complete i = 2..9, 8 bursts: 8 x 64 B / 48 ns = 64/6 GB/s.
+   * Average read latency: all enter at 0, mean of 24 + 6i = 54 ns. */
+  dram_stream row[11];
+  for (unsigned i = 0; i < 11; i++) {
+    dram_stream e = {burst_addr(0, i, 0, 0), 64, 0, 1, 0};
+    row[i] = e;
+  }
+  ASSERT_INT_EQ(dram_simulate(&s, &o, row, 11, &r), 0);
+  ASSERT_NEAR(r.t10_s, 30e-9, 1e-15);
+  ASSERT_NEAR(r.t90_s, 78e-9, 1e-15);
+  ASSERT_NEAR(r.steady_bandwidth, 64e9 / 6, 1e-3);
+  ASSERT_NEAR(r.read_lat_avg_s, 54e-9, 1e-15);
+  ASSERT_U64_EQ(r.row_misses, 1);
+  ASSERT_U64_EQ(r.row_hits, 10);
+  ASSERT_U64_EQ(r.row_conflicts, 0);
+  ASSERT_U64_EQ(r.row_hits + r.row_misses + r.row_conflicts, r.bursts);
+  /* the same stream in reverse order: same completions, same figures */
+  for (unsigned i = 0; i < 5; i++) {
+    dram_stream t = row[i];
+    row[i] = row[10 - i];
+    row[10 - i] = t;
+  }
+  ASSERT_INT_EQ(dram_simulate(&s, &o, row, 11, &r), 0);
+  ASSERT_NEAR(r.t10_s, 30e-9, 1e-15);
+  ASSERT_NEAR(r.t90_s, 78e-9, 1e-15);
+  /* not recorded: the steady figures stay 0, the others do not change */
+  dram_opts plain = {1, 0, 0};
+  ASSERT_INT_EQ(dram_simulate(&s, &plain, row, 11, &r), 0);
+  ASSERT_NEAR(r.steady_bandwidth, 0, 0);
+  ASSERT_NEAR(r.t90_s, 0, 0);
+  ASSERT_NEAR(r.read_lat_avg_s, 54e-9, 1e-15);
+
+  /* a write completes when its WR issues: WR at 10 (data 15..19), then
+   * the read of the same row waits tWTR after the write data: RD at 23,
+   * data ends at 37.  t10 = 10, t90 = 37, one completion in (10, 37]:
+   * 64 B / 27 ns.  Reads only in the read latency: 37 ns (both 28 ns). */
+  dram_stream wr[2] = {{0, 64, 0, 1, 1}, {burst_addr(0, 1, 0, 0), 64, 0, 1, 0}};
+  ASSERT_INT_EQ(dram_simulate(&s, &o, wr, 2, &r), 0);
+  ASSERT_NEAR(r.t10_s, 10e-9, 1e-15);
+  ASSERT_NEAR(r.t90_s, 37e-9, 1e-15);
+  ASSERT_NEAR(r.steady_bandwidth, 64e9 / 27, 1e-3);
+  ASSERT_NEAR(r.read_lat_avg_s, 37e-9, 1e-15);
+  ASSERT_NEAR(r.lat_avg_s, 28e-9, 1e-15);
+  ASSERT_U64_EQ(r.row_misses, 1);
+  ASSERT_U64_EQ(r.row_hits, 1);
+
+  /* miss, hit, conflict (bank 0 row 0, its next column, then row 1): the
+   * split at each burst's first command sums to the bursts */
+  dram_stream mix[3] = {{0, 64, 0, 1, 0},
+                        {burst_addr(0, 1, 0, 0), 64, 0, 1, 0},
+                        {burst_addr(0, 0, 0, 1), 64, 0, 1, 0}};
+  ASSERT_INT_EQ(dram_simulate(&s, &o, mix, 3, &r), 0);
+  ASSERT_U64_EQ(r.row_misses, 1);
+  ASSERT_U64_EQ(r.row_hits, 1);
+  ASSERT_U64_EQ(r.row_conflicts, 1);
+  ASSERT_U64_EQ(r.bursts, 3);
+  /* one completion: no interval, no steady figure */
+  dram_stream one = {0, 64, 0, 1, 0};
+  ASSERT_INT_EQ(dram_simulate(&s, &o, &one, 1, &r), 0);
+  ASSERT_NEAR(r.steady_bandwidth, 0, 0);
   dse_ctx_free(ctx);
   return 0;
 }
@@ -357,9 +433,9 @@ TEST_IMPL(dram_presets) {
     if (cfg_memspec_load(ctx, k_presets[i].name, &s, &doc))
       FAIL_AT("%s: %s", k_presets[i].name, t_first_diag(ctx));
     ASSERT_NEAR(dram_peak_bw(&s), k_presets[i].peak, 1e-3);
-    dram_opts o = {1, 0};
-    dram_char_opts seq = {DRAM_PAT_SEQ, 16u << 20, 64, 0, 1.0, 1};
-    dram_char_opts rnd = {DRAM_PAT_RANDOM, 4u << 20, 64, 0, 1.0, 1};
+    dram_opts o = {1, 0, 0};
+    dram_char_opts seq = {DRAM_PAT_SEQ, 16u << 20, 64, 0, 1.0, 1, 0};
+    dram_char_opts rnd = {DRAM_PAT_RANDOM, 4u << 20, 64, 0, 1.0, 1, 0};
     dram_result rs, rr;
     ASSERT_INT_EQ(dram_characterize(&s, &o, &seq, &rs), 0);
     ASSERT_INT_EQ(dram_characterize(&s, &o, &rnd, &rr), 0);
