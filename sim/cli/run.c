@@ -5,14 +5,13 @@
 #include <lauxlib.h>
 #include <lua.h>
 #include <lualib.h>
-#include <errno.h>
 #include <signal.h>
 #include <stdlib.h>
-#include <sys/stat.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "cli/cli.h"
+#include "core/core.h"
 #include "lua/ldse.h"
 
 enum { RUN_INTERRUPTED = 128 + SIGINT };
@@ -55,21 +54,11 @@ typedef struct run_args {
   char **argv;
 } run_args;
 
-/* Load the script, with the error in the form every other input error has:
- * "FILE: error: no such file" / "is a directory, not a file" before Lua
- * tries, and Lua's "FILE:LINE: msg" syntax errors as "FILE:LINE:1: error:
- * msg" (Lua gives no column; the module's own errors use 1 too). */
+/* Load the script (cli_run has checked it is a readable file), with Lua's
+ * "FILE:LINE: msg" syntax errors as "FILE:LINE:1: error: msg", the form of
+ * every other input error (Lua gives no column; the module's own errors use
+ * 1 too). */
 static int load_script(lua_State *L, const char *path) {
-  struct stat st;
-  if (stat(path, &st) != 0) {
-    lua_pushfstring(L, "%s: error: %s", path,
-                    errno == ENOENT ? "no such file" : strerror(errno));
-    return LUA_ERRFILE;
-  }
-  if (S_ISDIR(st.st_mode)) {
-    lua_pushfstring(L, "%s: error: is a directory, not a file", path);
-    return LUA_ERRFILE;
-  }
   int rc = luaL_loadfile(L, path);
   if (rc != LUA_ERRSYNTAX) return rc;
   const char *msg = lua_tostring(L, -1);
@@ -118,6 +107,9 @@ static int pmain(lua_State *L) {
 }
 
 int cli_run(dse_ctx *ctx, int argc, char **argv) {
+  /* a missing script or a directory: the message every loader gives */
+  int frc = core_check_file(ctx, argv[0]);
+  if (frc) return cli_report(ctx, frc, NULL);
   lua_State *L = luaL_newstate();
   if (!L) {
     fprintf(stderr, "dse: error: cannot create Lua state: out of memory\n");
