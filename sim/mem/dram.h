@@ -3,6 +3,7 @@
 #ifndef DSE_DRAM_H
 #define DSE_DRAM_H
 
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -40,6 +41,11 @@ typedef struct dram_mark {
   int line, col;
   char path[48];    /* its key path there ("dram.capacity", "timing.tRC") */
 } dram_mark;
+
+/* One error at m (at line:col instead when line > 0), prefixed with m's key
+ * path or, when m has none, with `path` (NULL: no prefix); counted in *nerr. */
+DSE_INTERNAL void dram_mark_verror(dse_ctx *ctx, int *nerr, const dram_mark *m, int line,
+                                   int col, const char *path, const char *fmt, va_list ap);
 
 /* An address map (docs/memory.md, "Address mapping"): pieces of digits
  * listed least significant first, each `bits` wide (0: what the digit's

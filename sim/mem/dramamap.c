@@ -89,19 +89,10 @@ static void map_error(dse_ctx *ctx, int *nerr, const dram_spec *s, int line, int
                       const char *fmt, ...) DSE_PRINTF(6, 7);
 static void map_error(dse_ctx *ctx, int *nerr, const dram_spec *s, int line, int col,
                       const char *fmt, ...) {
-  char msg[512];
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(msg, sizeof msg, fmt, ap);
+  dram_mark_verror(ctx, nerr, &s->amap.mark, line, col, "address_map", fmt, ap);
   va_end(ap);
-  const dram_mark *m = &s->amap.mark;
-  if (!line) {
-    line = m->line;
-    col = m->col;
-  }
-  core_diag(ctx, m->file ? m->file : "", line, col, "%s: %s",
-            m->path[0] ? m->path : "address_map", msg);
-  (*nerr)++;
 }
 
 int dram_amap_check(dse_ctx *ctx, const dram_spec *s) {

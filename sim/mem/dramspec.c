@@ -7,25 +7,35 @@
 
 #include "mem/dram.h"
 
+void dram_mark_verror(dse_ctx *ctx, int *nerr, const dram_mark *m, int line, int col,
+                      const char *path, const char *fmt, va_list ap) {
+  char msg[512];
+  vsnprintf(msg, sizeof msg, fmt, ap);
+  if (line <= 0) {
+    line = m->line;
+    col = m->col;
+  }
+  if (m->path[0]) path = m->path;
+  if (path)
+    core_diag(ctx, m->file ? m->file : "", line, col, "%s: %s", path, msg);
+  else
+    core_diag(ctx, m->file ? m->file : "", line, col, "%s", msg);
+  (*nerr)++;
+}
+
 /* One error at field f's mark (tRCDWR and tRFCpb, when defaulted, at the
  * field they follow), counted in *nerr. */
 static void rel_error(dse_ctx *ctx, int *nerr, const dram_spec *s, dram_field f,
                       const char *fmt, ...) DSE_PRINTF(5, 6);
 static void rel_error(dse_ctx *ctx, int *nerr, const dram_spec *s, dram_field f,
                       const char *fmt, ...) {
-  char msg[512];
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(msg, sizeof msg, fmt, ap);
-  va_end(ap);
   const dram_mark *m = &s->mark[f];
   if (!m->file && f == DF_TRFCPB) m = &s->mark[DF_TRFC]; /* defaulted from it */
   if (!m->file && f == DF_TRCDWR) m = &s->mark[DF_TRCD];
-  if (m->path[0])
-    core_diag(ctx, m->file ? m->file : "", m->line, m->col, "%s: %s", m->path, msg);
-  else
-    core_diag(ctx, m->file ? m->file : "", m->line, m->col, "%s", msg);
-  (*nerr)++;
+  va_list ap;
+  va_start(ap, fmt);
+  dram_mark_verror(ctx, nerr, m, 0, 0, NULL, fmt, ap);
+  va_end(ap);
 }
 
 int dram_spec_check(dse_ctx *ctx, const dram_spec *s) {
