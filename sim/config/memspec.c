@@ -114,10 +114,21 @@ static int digit_of(const char *p, size_t len) {
   return -1;
 }
 
-static void unknown_digit(cfg *c, const yt_node *n, const char *path, const char *word) {
+/* The digit named by the first len characters of p; -1 (with an error at n,
+ * under path, naming the word and the closest digit) when none is. */
+static int named_digit(cfg *c, const yt_node *n, const char *path, const char *p, size_t len) {
+  const int d = digit_of(p, len);
+  if (d >= 0) return d;
+  char buf[32];
+  const char *word = p; /* a whole string as it is; a prefix cut to 31 */
+  if (p[len]) {
+    snprintf(buf, sizeof buf, "%.*s", (int)(len < 31 ? len : 31), p);
+    word = buf;
+  }
   const char *sugg = core_did_you_mean(word, k_digits);
   cfg_error(c, n, path, "unknown address field '%s'%s%s%s (one of Co Ch Pc Bg Ba Ro)", word,
             sugg ? "; did you mean '" : "", sugg ? sugg : "", sugg ? "'?" : "");
+  return -1;
 }
 
 /* {fields: [Co:2, Ch, ...], xor: {Bg: Co.0-1, ...}} */
@@ -144,13 +155,8 @@ static void parse_amap_fields(cfg *c, const yt_node *am, const char *path, dram_
     if (cfg_expect_kind(c, it, kp, YT_SCALAR)) continue;
     const char *colon = strchr(it->str, ':');
     const size_t len = colon ? (size_t)(colon - it->str) : strlen(it->str);
-    char word[32];
-    snprintf(word, sizeof word, "%.*s", (int)(len < 31 ? len : 31), it->str);
-    const int d = digit_of(it->str, len);
-    if (d < 0) {
-      unknown_digit(c, it, kp, word);
-      continue;
-    }
+    const int d = named_digit(c, it, kp, it->str, len);
+    if (d < 0) continue;
     unsigned bits = 0;
     if (colon) {
       char *end;
@@ -176,23 +182,15 @@ static void parse_amap_fields(cfg *c, const yt_node *am, const char *path, dram_
       const yt_pair *pr = &xm->pairs[i];
       char xp[256];
       cfg_join(xp, sizeof xp, kp, pr->key);
-      const int t = digit_of(pr->key, strlen(pr->key));
-      if (t < 0) {
-        unknown_digit(c, pr->val, kp, pr->key);
-        continue;
-      }
+      const int t = named_digit(c, pr->val, kp, pr->key, strlen(pr->key));
+      if (t < 0) continue;
       const yt_node *v = pr->val;
       if (cfg_expect_kind(c, v, xp, YT_SCALAR)) continue;
       /* SRC.LO or SRC.LO-HI: source bits LO..HI onto target bits 0.. */
       const char *dot = strchr(v->str, '.');
       const size_t len = dot ? (size_t)(dot - v->str) : strlen(v->str);
-      char word[32];
-      snprintf(word, sizeof word, "%.*s", (int)(len < 31 ? len : 31), v->str);
-      const int src = digit_of(v->str, len);
-      if (src < 0) {
-        unknown_digit(c, v, xp, word);
-        continue;
-      }
+      const int src = named_digit(c, v, xp, v->str, len);
+      if (src < 0) continue;
       char *end = NULL;
       unsigned long lo = dot ? strtoul(dot + 1, &end, 10) : 0, hi = lo;
       int ok = dot && end != dot + 1;
