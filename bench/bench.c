@@ -379,7 +379,7 @@ static void bench_dram(bench *b) {
     double cost[2];
     for (int pat = 0; pat < 2; pat++) {
       dram_char_opts co = {pat ? DRAM_PAT_RANDOM : DRAM_PAT_SEQ, 32u << 20, 64, 0, 1.0, 1, 0};
-      dram_opts o = {1, 0, 0};
+      dram_opts o = {.units = 1};
       dram_stream *st;
       size_t nst;
       if (dram_pattern_streams(&s, &o, &co, &st, &nst)) die(b->ctx, "dram_pattern_streams");

@@ -169,7 +169,7 @@ int cli_mem(dse_ctx *ctx, int argc, char **argv) {
     yt_doc_free(doc);
     return rc;
   }
-  dram_opts o = {(unsigned)count, (unsigned)window, steady > 0};
+  dram_opts o = {.units = (unsigned)count, .window = (unsigned)window, .record = steady > 0};
   dram_result r;
   rc = dram_characterize(&s, &o, &c, &r);
   yt_doc_free(doc);

@@ -72,12 +72,31 @@ typedef struct dram_amap {
   dram_mark mark; /* the address_map key (file NULL: the default) */
 } dram_amap;
 
+/* The memory controller of each channel (docs/memory.md, "Controller").
+ * A zero field takes its default, Ramulator 2.1's (dram_ctl_defaults). */
+typedef enum { DRAM_SCHED_FRFCFS, DRAM_SCHED_FRFCFS_ROWHIT } dram_sched;
+typedef enum { DRAM_ROW_OPEN, DRAM_ROW_CLOSED, DRAM_ROW_TIMEOUT } dram_row_policy;
+typedef enum { DRAM_SCOPE_DEFAULT, DRAM_SCOPE_CHANNEL, DRAM_SCOPE_PSEUDO_CHANNEL } dram_scope;
+typedef struct dram_ctl_cfg {
+  unsigned read_queue, write_queue; /* entries per controller (32, 32) */
+  double wm_high, wm_low;           /* write drain: enter above wm_high x write_queue,
+                                       leave below wm_low x it (0.8, 0.2) */
+  int scheduler;                    /* dram_sched (FRFCFS: the oldest ready command) */
+  int row_policy;                   /* dram_row_policy (open) */
+  unsigned row_cap;                 /* closed: column accesses before a row closes (4) */
+  unsigned row_timeout;             /* timeout: idle tCK before a row closes (0: tRAS) */
+  int queue_scope;                  /* dram_scope: who shares a controller (HBM: the
+                                       two pseudo-channels of a channel; else each
+                                       pseudo-channel has its own) */
+} dram_ctl_cfg;
+
 typedef struct dram_spec {
   char name[64], standard[16], unit[8];
   double f[DF_COUNT];
   dram_mark mark[DF_COUNT]; /* where each field was last set */
   int refresh;              /* dram_refresh */
   dram_amap amap;
+  dram_ctl_cfg ctl;         /* the preset's controller (zero fields: defaults) */
 } dram_spec;
 
 /* Check organization and JEDEC relations of a spec (config/memspec.c
@@ -174,12 +193,24 @@ typedef struct dram_stream {
   int write;
 } dram_stream;
 
+/* How requests reach the controllers.  INORDER is one program-order feed
+ * for all channels that stops at the first request a controller refuses
+ * (head-of-line, as a DMA engine or Ramulator's frontend does); PER_CHANNEL
+ * feeds each channel its own requests in order, independently. */
+typedef enum { DRAM_FE_DEFAULT, DRAM_FE_INORDER, DRAM_FE_PER_CHANNEL } dram_frontend;
+
 typedef struct dram_opts {
   unsigned units;  /* stacks/devices/DIMMs, interleaved at channel level */
-  unsigned window; /* controller queue per channel, all of it visible to
-                      FR-FCFS (requests); 0 = 32, at most 256 */
+  unsigned window; /* legacy: read and write queue size per controller, when
+                      ctl leaves them 0; 0 = the spec's (32) */
   int record;      /* keep every burst's completion time (8 B each) for
                       the steady-state figures; 0: they stay 0 */
+  dram_ctl_cfg ctl;     /* overrides of the spec's controller (zero fields:
+                           the spec's) */
+  unsigned outstanding; /* closed loop: at most this many requests in the
+                           memory system at once (1: unloaded latency);
+                           0 = open loop */
+  int frontend;         /* dram_frontend */
 } dram_opts;
 
 typedef struct dram_result {

@@ -63,7 +63,7 @@ int dram_profile_get(const dram_spec *s, unsigned units, dram_memo *m, const dou
         dram_stream e = {((uint64_t)i * region + j * len) % cap, len, 0, 1, i == 2};
         st[n++] = e;
       }
-    dram_opts o = {units, 0, 0};
+    dram_opts o = {.units = units};
     dram_result res;
     int rc = dram_simulate(s, &o, st, n, &res);
     free(st);

@@ -52,7 +52,7 @@ static uint64_t burst_addr(unsigned bg, unsigned col, unsigned ba, unsigned row)
 }
 
 static dram_result run(const dram_spec *s, const dram_stream *st, size_t n) {
-  dram_opts o = {1, 0, 0};
+  dram_opts o = {.units = 1};
   dram_result r;
   ASSERT_INT_EQ(dram_simulate(s, &o, st, n, &r), 0);
   return r;
@@ -124,7 +124,7 @@ TEST_IMPL(dram_steady_by_hand) {
   dse_ctx *ctx = t_ctx();
   dram_spec s;
   toy(ctx, NULL, &s);
-  dram_opts o = {1, 0, 1};
+  dram_opts o = {.units = 1, .record = 1};
   dram_result r;
   /* 11 reads of one row in bank group 0: ACT at 0, RD i at 10 + 6i
    * (tCCD_L), data ends (completions) at 24 + 6i.  n = 11: t10 is rank
@@ -155,7 +155,7 @@ TEST_IMPL(dram_steady_by_hand) {
   ASSERT_NEAR(r.t10_s, 30e-9, 1e-15);
   ASSERT_NEAR(r.t90_s, 78e-9, 1e-15);
   /* not recorded: the steady figures stay 0, the others do not change */
-  dram_opts plain = {1, 0, 0};
+  dram_opts plain = {.units = 1};
   ASSERT_INT_EQ(dram_simulate(&s, &plain, row, 11, &r), 0);
   ASSERT_NEAR(r.steady_bandwidth, 0, 0);
   ASSERT_NEAR(r.t90_s, 0, 0);
@@ -433,7 +433,7 @@ TEST_IMPL(dram_presets) {
     if (cfg_memspec_load(ctx, k_presets[i].name, &s, &doc))
       FAIL_AT("%s: %s", k_presets[i].name, t_first_diag(ctx));
     ASSERT_NEAR(dram_peak_bw(&s), k_presets[i].peak, 1e-3);
-    dram_opts o = {1, 0, 0};
+    dram_opts o = {.units = 1};
     dram_char_opts seq = {DRAM_PAT_SEQ, 16u << 20, 64, 0, 1.0, 1, 0};
     dram_char_opts rnd = {DRAM_PAT_RANDOM, 4u << 20, 64, 0, 1.0, 1, 0};
     dram_result rs, rr;
