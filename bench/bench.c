@@ -275,7 +275,7 @@ typedef struct point_work {
 
 static double point_once(void *ud) {
   point_work *w = ud;
-  dse_sim_opts o = {w->f, DSE_OBJ_LATENCY, 0, NULL};
+  dse_sim_opts o = {w->f, DSE_OBJ_LATENCY, 0, NULL, DSE_DRAM_PROFILE};
   dse_result *r = NULL;
   if (dse_simulate(w->ctx, w->l->arch, w->l->wl, &o, &r)) die(w->ctx, "dse_simulate");
   dse_result_free(r);

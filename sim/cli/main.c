@@ -55,7 +55,10 @@ static const char k_sim_usage[] =
     "  --map-budget N          exact mapping evaluations per layer\n"
     "  --mapping               print each layer's loop nest under the table\n"
     "  --mappings FILE.yaml    pinned mappings: layers evaluated exactly as given\n"
-    "                          (these four are level 2's: --fidelity cycle)\n"
+    "  --dram-model profile|full  a memory technology's timing per layer: a\n"
+    "                          memoized profile of the traffic shape (default)\n"
+    "                          or the layer's whole DMA stream (up to 2^22 bursts)\n"
+    "                          (these five are level 2's: --fidelity cycle)\n"
     "  -o FILE                 write to FILE (atomically, in a directory that\n"
     "                          exists) instead of stdout\n";
 
@@ -340,7 +343,7 @@ static int wl_args_load(dse_ctx *ctx, const char *name, const wl_args *w, dse_wo
 
 static int cmd_sim(dse_ctx *ctx, int argc, char **argv) {
   const char *pos[2], *format = NULL, *out = NULL, *fidelity = NULL, *objective = NULL,
-                      *budget = NULL, *pins_path = NULL;
+                      *budget = NULL, *pins_path = NULL, *dram_model = NULL;
   size_t show_mapping = 0;
   wl_args w;
   memset(&w, 0, sizeof w);
@@ -351,12 +354,13 @@ static int cmd_sim(dse_ctx *ctx, int argc, char **argv) {
                           {"--map-budget", &budget, NULL, 1},
                           {"--mapping", NULL, &show_mapping, 0},
                           {"--mappings", &pins_path, NULL, 1},
+                          {"--dram-model", &dram_model, NULL, 1},
                           {"-o", &out, NULL, 1},
                           {NULL, NULL, NULL, 0}};
   int npos, prc = cli_parse(k_sim_usage, opts, argc, argv, pos, 2, &npos);
   if (prc) return prc < 0 ? CLI_OK : prc;
   if (npos < 2) return cli_usage_error(k_sim_usage, "expected ARCH and WORKLOAD");
-  dse_sim_opts so = {DSE_FIDELITY_CYCLE, DSE_OBJ_LATENCY, 0, NULL};
+  dse_sim_opts so = {DSE_FIDELITY_CYCLE, DSE_OBJ_LATENCY, 0, NULL, DSE_DRAM_PROFILE};
   static const char *const formats[] = {"table", "csv", "json", NULL};
   static const char *const fidelities[] = {"analytic", "cycle", NULL};
   static const dse_fidelity fidelity_of[] = {DSE_FIDELITY_ANALYTIC, DSE_FIDELITY_CYCLE};
@@ -366,7 +370,10 @@ static int cmd_sim(dse_ctx *ctx, int argc, char **argv) {
   const int f = cli_choice(k_sim_usage, "--format", format, formats, 0);
   const int fi = f < 0 ? -1 : cli_choice(k_sim_usage, "--fidelity", fidelity, fidelities, 1);
   const int ob = fi < 0 ? -1 : cli_choice(k_sim_usage, "--objective", objective, objectives, 0);
-  if (ob < 0) return CLI_BAD;
+  static const char *const dram_models[] = {"profile", "full", NULL};
+  const int dmo = ob < 0 ? -1 : cli_choice(k_sim_usage, "--dram-model", dram_model, dram_models, 0);
+  if (dmo < 0) return CLI_BAD;
+  so.dram_model = dmo ? DSE_DRAM_FULL : DSE_DRAM_PROFILE;
   format = formats[f];
   so.fidelity = fidelity_of[fi];
   so.objective = objective_of[ob];
@@ -379,6 +386,7 @@ static int cmd_sim(dse_ctx *ctx, int argc, char **argv) {
   }
   /* level 2's options do nothing at level 1: say so rather than ignore them */
   const char *level2_only = pins_path      ? "--mappings"
+                            : dram_model   ? "--dram-model"
                             : budget       ? "--map-budget"
                             : objective    ? "--objective"
                             : show_mapping ? "--mapping"

@@ -24,6 +24,10 @@ const char *dse_fidelity_name(dse_fidelity f) {
   return f == DSE_FIDELITY_CYCLE ? "cycle" : "analytic";
 }
 
+const char *dse_dram_model_name(dse_dram_model m) {
+  return m == DSE_DRAM_FULL ? "full" : "profile";
+}
+
 const char *dse_objective_name(dse_objective o) {
   static const char *const names[] = {"latency", "energy", "edp", "dram"};
   return (unsigned)o < 4 ? names[o] : "?";
@@ -213,7 +217,9 @@ static int eval_cycle(dse_ctx *ctx, const dse_arch *a, const dse_workload *wl,
         (double)(e->counts.reads[top][OPD_W] + e->counts.reads[top][OPD_O]) * bytes * scale / steps,
         (double)dram_wr / steps};
     dram_profile pr;
-    int prc = dram_profile_get(a->mem, a->mem_units, dm, runs, &pr);
+    int prc = opts->dram_model == DSE_DRAM_FULL
+                  ? dram_layer_full(a->mem, a->mem_units, runs, steps, &pr)
+                  : dram_profile_get(a->mem, a->mem_units, dm, runs, &pr);
     if (prc) return prc;
     if (pr.bandwidth > 0) dram_bpc = pr.bandwidth / a->clock_hz;
     const double b = (double)r->dram_bytes;
@@ -314,11 +320,14 @@ static int eval_cycle(dse_ctx *ctx, const dse_arch *a, const dse_workload *wl,
 /* A vector layer's DRAM traffic through the memory technology: its
  * streams (read the inputs, write the output) at the profiled bandwidth,
  * and the energy split of the burst model. */
-static int mem_vector_layer(const dse_arch *a, dram_memo *dm, dse_layer_result *r) {
+static int mem_vector_layer(const dse_arch *a, const dse_sim_opts *opts, dram_memo *dm,
+                            dse_layer_result *r) {
   if (!r->dram_bytes) return 0;
   const double runs[3] = {(double)r->dram_read_bytes, 0, (double)r->dram_write_bytes};
   dram_profile pr;
-  int rc = dram_profile_get(a->mem, a->mem_units, dm, runs, &pr);
+  int rc = opts->dram_model == DSE_DRAM_FULL
+               ? dram_layer_full(a->mem, a->mem_units, runs, 1, &pr)
+               : dram_profile_get(a->mem, a->mem_units, dm, runs, &pr);
   if (rc) return rc;
   const double b = (double)r->dram_bytes;
   if (pr.bandwidth > 0) {
@@ -409,7 +418,7 @@ int dse_simulate(dse_ctx *ctx, const dse_arch *arch, const dse_workload *wl,
   }
   res->arch = arch;
   res->workload = wl;
-  dse_sim_opts o = {DSE_FIDELITY_CYCLE, DSE_OBJ_LATENCY, 0, NULL};
+  dse_sim_opts o = {DSE_FIDELITY_CYCLE, DSE_OBJ_LATENCY, 0, NULL, DSE_DRAM_PROFILE};
   if (opts) o = *opts;
   if (o.mappings && o.fidelity == DSE_FIDELITY_CYCLE) {
     int rc = pin_check_layers(ctx, o.mappings, wl);
@@ -453,7 +462,7 @@ int dse_simulate(dse_ctx *ctx, const dse_arch *arch, const dse_workload *wl,
       }
     }
     if (arch->mem && o.fidelity == DSE_FIDELITY_CYCLE && wl->layers[i].macs == 0) {
-      int rc = mem_vector_layer(arch, &dmemo, r);
+      int rc = mem_vector_layer(arch, &o, &dmemo, r);
       if (rc) {
         map_cache_free(&cache);
         dram_memo_free(&dmemo);

@@ -942,19 +942,23 @@ static int name_value(lua_State *L, const char *fn, const char *what,
 }
 
 static const char *const k_sim_opts[] = {"fidelity", "objective", "map_budget",
-                                         "mappings", NULL};
+                                         "mappings", "dram_model", NULL};
 
 /* The simulation options among the keys of the table at idx (fn names the
  * caller in messages).  [-0, +0, e] */
 static void sim_options(lua_State *L, int idx, const char *fn, dse_sim_opts *o) {
   static const char *const fidelities[] = {"analytic", "cycle", NULL};
   static const char *const objectives[] = {"latency", "energy", "edp", "dram", NULL};
+  static const char *const dram_models[] = {"profile", "full", NULL};
   idx = lua_absindex(L, idx);
   if (lua_getfield(L, idx, "fidelity") != LUA_TNIL)
     o->fidelity = name_value(L, fn, "fidelity", fidelities) ? DSE_FIDELITY_CYCLE
                                                             : DSE_FIDELITY_ANALYTIC;
   if (lua_getfield(L, idx, "objective") != LUA_TNIL)
     o->objective = (dse_objective)name_value(L, fn, "objective", objectives);
+  if (lua_getfield(L, idx, "dram_model") != LUA_TNIL)
+    o->dram_model = name_value(L, fn, "dram_model", dram_models) ? DSE_DRAM_FULL
+                                                                 : DSE_DRAM_PROFILE;
   if (lua_getfield(L, idx, "map_budget") != LUA_TNIL) {
     int isint = 0;
     lua_Integer b = lua_tointegerx(L, -1, &isint);
@@ -1000,7 +1004,7 @@ static int simulate_push(lua_State *L, const dse_arch *a, const dse_workload *wl
 static int l_simulate(lua_State *L) {
   luaL_checkany(L, 1);
   luaL_checkany(L, 2);
-  dse_sim_opts o = {DSE_FIDELITY_CYCLE, DSE_OBJ_LATENCY, 0, NULL};
+  dse_sim_opts o = {DSE_FIDELITY_CYCLE, DSE_OBJ_LATENCY, 0, NULL, DSE_DRAM_PROFILE};
   if (!lua_isnoneornil(L, 3)) {
     luaL_checktype(L, 3, LUA_TTABLE);
     check_keys(L, 3, "dse.simulate", "option", k_sim_opts);
@@ -1075,7 +1079,7 @@ static const char **sweep_grid(lua_State *L, int grid, size_t *nk, size_t counts
 
 static const char *const k_sweep_keys[] = {"arch", "workload", "workloads", "grid",
                                            "fidelity", "objective", "map_budget",
-                                           "mappings", NULL};
+                                           "mappings", "dram_model", NULL};
 
 /* dse.sweep{arch=..., workload=... | workloads={...}, grid={path={values}}}
  * -> list of results.  [-0, +1, e] */
@@ -1083,7 +1087,7 @@ static int l_sweep(lua_State *L) {
   luaL_checktype(L, 1, LUA_TTABLE);
   lua_settop(L, 1);
   check_keys(L, 1, "dse.sweep", "key", k_sweep_keys);
-  dse_sim_opts so = {DSE_FIDELITY_CYCLE, DSE_OBJ_LATENCY, 0, NULL};
+  dse_sim_opts so = {DSE_FIDELITY_CYCLE, DSE_OBJ_LATENCY, 0, NULL, DSE_DRAM_PROFILE};
   sim_options(L, 1, "dse.sweep", &so);
   /* Base arch (index base). */
   if (lua_getfield(L, 1, "arch") == LUA_TNIL) script_error(L, "dse.sweep: missing 'arch'");

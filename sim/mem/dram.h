@@ -304,6 +304,13 @@ typedef struct dram_memo {
 DSE_INTERNAL int dram_profile_get(const dram_spec *s, unsigned units, dram_memo *m,
                                   const double runs[3], dram_profile *out);
 DSE_INTERNAL void dram_memo_free(dram_memo *m);
+/* The whole layer instead of a profile: `steps` tile steps of runs[3] bytes
+ * (rounded up to bursts, not quantized) in issue order, the first
+ * DRAM_FULL_BURSTS bursts of them when there are more (whole steps; one
+ * step above that is scaled down).  Returns 0 or DSE_ERR_NOMEM. */
+#define DRAM_FULL_BURSTS 4194304.0 /* 2^22 */
+DSE_INTERNAL int dram_layer_full(const dram_spec *s, unsigned units, const double runs[3],
+                                 double steps, dram_profile *out);
 /* Refresh and background power of `units` units, watts. */
 DSE_INTERNAL double dram_static_power(const dram_spec *s, unsigned units, double *refresh_w,
                                       double *background_w);

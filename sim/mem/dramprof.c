@@ -18,6 +18,46 @@ static uint64_t quant(double bytes, double burst) {
   return (uint64_t)(ceil(b / unit) * unit);
 }
 
+/* The DMA stream of k tile steps of key[i] bursts each (input read, weight
+ * read, output write), in issue order, through the burst model.  The three
+ * tensors sit in regions a quarter of the memory apart, each shifted to its
+ * own bank (tensors at unrelated addresses do not all start in bank 0). */
+static int simulate_steps(const dram_spec *s, unsigned units, const uint64_t key[3], uint64_t k,
+                          dram_profile *out) {
+  memset(out, 0, sizeof(*out));
+  const double burst = dram_burst_bytes(s);
+  const uint64_t cap = (uint64_t)(s->f[DF_CAPACITY] * units);
+  const uint64_t cl = (uint64_t)dram_interleave_bursts(s);
+  uint64_t bank_stride = (uint64_t)burst * cl;
+  dram_decoder dec;
+  dram_decoder_init(s, units, &dec);
+  for (unsigned i = 0; i < dec.n && dec.p[i].digit != DA_BA; i++) bank_stride *= dec.p[i].radix;
+  const uint64_t region = cap / 4 / (uint64_t)burst * (uint64_t)burst + bank_stride;
+  dram_stream *st = malloc(3 * k * sizeof(*st));
+  if (!st) return DSE_ERR_NOMEM;
+  size_t n = 0;
+  for (uint64_t j = 0; j < k; j++)
+    for (int i = 0; i < 3; i++) {
+      if (!key[i]) continue;
+      const uint64_t len = key[i] * (uint64_t)burst;
+      dram_stream e = {((uint64_t)i * region + j * len) % cap, len, 0, 1, i == 2};
+      st[n++] = e;
+    }
+  dram_opts o = {.units = units};
+  dram_result res;
+  const int rc = dram_simulate(s, &o, st, n, &res);
+  free(st);
+  if (rc) return rc;
+  const double bytes = (double)res.bytes;
+  out->bandwidth = res.bandwidth;
+  out->latency_s = res.lat_avg_s;
+  out->row_hit_rate = res.row_hit_rate;
+  out->act_j_per_byte = res.e_act / bytes;
+  out->rw_j_per_byte = res.e_rw / bytes;
+  out->io_j_per_byte = res.e_io / bytes;
+  return 0;
+}
+
 int dram_profile_get(const dram_spec *s, unsigned units, dram_memo *m, const double runs[3],
                      dram_profile *out) {
   const double burst = dram_burst_bytes(s);
@@ -43,38 +83,8 @@ int dram_profile_get(const dram_spec *s, unsigned units, dram_memo *m, const dou
   if (bursts_per_step > 0) {
     uint64_t k = (uint64_t)ceil(PROFILE_BURSTS / bursts_per_step);
     if (k < 2) k = 2;
-    const uint64_t cap = (uint64_t)(s->f[DF_CAPACITY] * units);
-    /* regions a quarter of the memory apart, each shifted to its own bank
-     * (tensors at unrelated addresses do not all start in bank 0) */
-    const uint64_t cl = (uint64_t)dram_interleave_bursts(s);
-    uint64_t bank_stride = (uint64_t)burst * cl;
-    dram_decoder dec;
-    dram_decoder_init(s, units, &dec);
-    for (unsigned i = 0; i < dec.n && dec.p[i].digit != DA_BA; i++)
-      bank_stride *= dec.p[i].radix;
-    const uint64_t region = cap / 4 / (uint64_t)burst * (uint64_t)burst + bank_stride;
-    dram_stream *st = malloc(3 * k * sizeof(*st));
-    if (!st) return DSE_ERR_NOMEM;
-    size_t n = 0;
-    for (uint64_t j = 0; j < k; j++)
-      for (int i = 0; i < 3; i++) {
-        if (!key[i]) continue;
-        uint64_t len = key[i] * (uint64_t)burst;
-        dram_stream e = {((uint64_t)i * region + j * len) % cap, len, 0, 1, i == 2};
-        st[n++] = e;
-      }
-    dram_opts o = {.units = units};
-    dram_result res;
-    int rc = dram_simulate(s, &o, st, n, &res);
-    free(st);
+    const int rc = simulate_steps(s, units, key, k, out);
     if (rc) return rc;
-    const double bytes = (double)res.bytes;
-    out->bandwidth = res.bandwidth;
-    out->latency_s = res.lat_avg_s;
-    out->row_hit_rate = res.row_hit_rate;
-    out->act_j_per_byte = res.e_act / bytes;
-    out->rw_j_per_byte = res.e_rw / bytes;
-    out->io_j_per_byte = res.e_io / bytes;
   }
   if (m->n == m->cap) {
     size_t cap = m->cap ? 2 * m->cap : 32;
@@ -86,6 +96,28 @@ int dram_profile_get(const dram_spec *s, unsigned units, dram_memo *m, const dou
   memcpy(m->e[m->n].key, key, sizeof key);
   m->e[m->n++].p = *out;
   return 0;
+}
+
+int dram_layer_full(const dram_spec *s, unsigned units, const double runs[3], double steps,
+                    dram_profile *out) {
+  memset(out, 0, sizeof(*out));
+  const double burst = dram_burst_bytes(s);
+  double per_step = 0;
+  for (int i = 0; i < 3; i++) per_step += runs[i] > 0 ? ceil(runs[i] / burst) : 0;
+  if (per_step <= 0 || !(steps >= 1)) return 0;
+  /* whole steps up to the cap; a single step above it is cut with its
+   * proportions kept, as the profile does */
+  const double scale = per_step > DRAM_FULL_BURSTS ? DRAM_FULL_BURSTS / per_step : 1;
+  uint64_t key[3];
+  double n = 0;
+  for (int i = 0; i < 3; i++) {
+    key[i] = runs[i] > 0 ? (uint64_t)ceil(ceil(runs[i] / burst) * scale) : 0;
+    n += (double)key[i];
+  }
+  double k = floor(DRAM_FULL_BURSTS / n);
+  if (k > ceil(steps)) k = ceil(steps);
+  if (k < 1) k = 1;
+  return simulate_steps(s, units, key, (uint64_t)k, out);
 }
 
 void dram_memo_free(dram_memo *m) {

@@ -58,6 +58,8 @@ many=()
 for i in $(seq 33); do many+=(--param "k$i=1"); done
 rejects "--param given more than 32 times" "${G[@]}" "${many[@]}"
 # the other sim options
+rejects "unknown --dram-model 'ful'; expected profile or full" \
+  "${S[@]}" --dram-model ful
 for v in 0 -5 100001 abc " 5" 2.5 0x10 1_000 1e6 "5 B"; do
   rejects "--map-budget expects an integer from 1 to 100000, got '$v'" "${S[@]}" --map-budget "$v"
 done
@@ -85,7 +87,7 @@ rejects "--seed expects an integer from 0 to 18446744073709551615, got '18446744
   mem hbm3-6400 --pattern random --seed 18446744073709551616
 # level 2's options at level 1 are an error, not ignored; --mapping has a
 # place only in the table
-for o in "--map-budget 5" "--objective energy" "--mapping"; do
+for o in "--map-budget 5" "--objective energy" "--mapping" "--dram-model full"; do
   rejects "${o%% *} needs --fidelity cycle: level 1 (analytic) maps no loop nests" \
     "${S[@]}" --fidelity analytic $o
 done

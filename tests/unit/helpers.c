@@ -97,7 +97,7 @@ dse_result *t_sim_opts(dse_ctx *ctx, const dse_arch *a, const dse_workload *wl,
 
 dse_result *t_sim(dse_ctx *ctx, const dse_arch *a, const dse_workload *wl,
                   dse_fidelity f) {
-  dse_sim_opts o = {f, DSE_OBJ_LATENCY, 0, NULL};
+  dse_sim_opts o = {f, DSE_OBJ_LATENCY, 0, NULL, DSE_DRAM_PROFILE};
   return t_sim_opts(ctx, a, wl, &o);
 }
 

@@ -208,7 +208,7 @@ TEST_IMPL(mappings_many_layers) {
   dse_arch *a = t_arch(ctx, "tpu-v1");
   dse_mappings *maps = NULL;
   ASSERT_INT_EQ(dse_mappings_load(ctx, path, &maps), 0);
-  dse_sim_opts o = {DSE_FIDELITY_CYCLE, DSE_OBJ_LATENCY, 0, maps};
+  dse_sim_opts o = {DSE_FIDELITY_CYCLE, DSE_OBJ_LATENCY, 0, maps, DSE_DRAM_PROFILE};
   dse_result *r = t_sim_opts(ctx, a, wl, &o);
   ASSERT_U64_EQ(r->nlayers, N);
   /* pinned: K over 2 columns, 32 folds, one evaluation; searched: 1 fold */

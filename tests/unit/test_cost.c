@@ -213,7 +213,7 @@ typedef struct priced {
 static void priced_run(dse_ctx *ctx, const char *arch, priced *p) {
   p->arch = t_arch(ctx, arch);
   p->wl = t_wl(ctx, "alexnet", NULL, NULL, NULL, NULL);
-  dse_sim_opts o = {DSE_FIDELITY_ANALYTIC, DSE_OBJ_LATENCY, 0, NULL};
+  dse_sim_opts o = {DSE_FIDELITY_ANALYTIC, DSE_OBJ_LATENCY, 0, NULL, DSE_DRAM_PROFILE};
   ASSERT_INT_EQ(dse_simulate(ctx, p->arch, p->wl, &o, &p->r), 0);
   core_buf_init(&p->json);
   core_buf_init(&p->table);

@@ -321,7 +321,7 @@ TEST_IMPL(dram_in_engine) {
   ASSERT_NEAR(mem->dram_capacity, 2 * mem->mem->f[DF_CAPACITY], 0);
   ASSERT_U64_EQ(mem->mem_units, 2);
   dse_workload *wl = t_wl(ctx, "resnet50", NULL, NULL, NULL, NULL);
-  dse_sim_opts o = {DSE_FIDELITY_CYCLE, DSE_OBJ_LATENCY, 0, NULL};
+  dse_sim_opts o = {DSE_FIDELITY_CYCLE, DSE_OBJ_LATENCY, 0, NULL, DSE_DRAM_PROFILE};
   dse_result *rp = NULL, *rm = NULL;
   ASSERT_INT_EQ(dse_simulate(ctx, plain, wl, &o, &rp), 0);
   ASSERT_INT_EQ(dse_simulate(ctx, mem, wl, &o, &rm), 0);
@@ -372,6 +372,59 @@ TEST_IMPL(dram_in_engine) {
   dse_workload_free(wl);
   dse_arch_free(plain);
   dse_arch_free(mem);
+  dse_ctx_free(ctx);
+  return 0;
+}
+
+/* The whole-layer stream (dse_sim_opts.dram_model = full): a long read-only
+ * layer streams as the seq pattern does; the mapping and the traffic are
+ * the profile's; a layer above 2^22 bursts is simulated in whole steps. */
+TEST_IMPL(dram_layer_full) {
+  dse_ctx *ctx = t_ctx();
+  dram_spec s;
+  yt_doc *doc = NULL;
+  if (cfg_memspec_load(ctx, "hbm3-6400", &s, &doc)) FAIL_AT("%s", t_first_diag(ctx));
+  /* 256 steps of 64 KiB of input: 16 MiB, 2^19 bursts, all simulated */
+  const double runs[3] = {65536, 0, 0};
+  dram_profile full;
+  ASSERT_INT_EQ(dram_layer_full(&s, 1, runs, 256, &full), 0);
+  dram_opts o = {.units = 1};
+  dram_char_opts c = {DRAM_PAT_SEQ, 16u << 20, 64, 0, 1.0, 1, 0};
+  dram_result seq;
+  ASSERT_INT_EQ(dram_characterize(&s, &o, &c, &seq), 0);
+  ASSERT(fabs(full.bandwidth / seq.bandwidth - 1) < 0.02);
+  ASSERT(full.row_hit_rate > 0.9);
+  /* 2^23 bursts asked: the first 2^22 (128 whole steps of 2^15) give the
+   * bandwidth of the same steps simulated alone */
+  const double big[3] = {1 << 20, 0, 0};
+  dram_profile capped, half;
+  ASSERT_INT_EQ(dram_layer_full(&s, 1, big, 256, &capped), 0);
+  ASSERT_INT_EQ(dram_layer_full(&s, 1, big, 128, &half), 0);
+  ASSERT_NEAR(capped.bandwidth, half.bandwidth, 0);
+  /* no traffic, no steps: nothing simulated */
+  const double none[3] = {0, 0, 0};
+  ASSERT_INT_EQ(dram_layer_full(&s, 1, none, 10, &full), 0);
+  ASSERT_NEAR(full.bandwidth, 0, 0);
+  /* in the engine: same DRAM bytes, its own DRAM time */
+  dse_arch *mem = t_arch_yaml(ctx, NPU_HEAD "dram: {preset: hbm3-6400}\n", 0);
+  dse_workload *wl = t_wl(ctx, "resnet50", NULL, NULL, NULL, NULL);
+  dse_sim_opts po = {DSE_FIDELITY_CYCLE, DSE_OBJ_LATENCY, 0, NULL, DSE_DRAM_PROFILE};
+  dse_sim_opts fo = po;
+  fo.dram_model = DSE_DRAM_FULL;
+  dse_result *rp = NULL, *rf = NULL;
+  ASSERT_INT_EQ(dse_simulate(ctx, mem, wl, &po, &rp), 0);
+  ASSERT_INT_EQ(dse_simulate(ctx, mem, wl, &fo, &rf), 0);
+  ASSERT_U64_EQ(rf->total.dram_bytes, rp->total.dram_bytes);
+  int differ = 0;
+  for (size_t i = 0; i < wl->nlayers; i++)
+    differ |= rf->layers[i].dram_cycles != rp->layers[i].dram_cycles;
+  ASSERT(differ);
+  ASSERT_STR_EQ(dse_dram_model_name(DSE_DRAM_FULL), "full");
+  dse_result_free(rp);
+  dse_result_free(rf);
+  dse_workload_free(wl);
+  dse_arch_free(mem);
+  yt_doc_free(doc);
   dse_ctx_free(ctx);
   return 0;
 }

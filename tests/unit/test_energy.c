@@ -88,7 +88,7 @@ TEST_IMPL(energy_exact_counts) {
               t->energy_j, 1e-12);
   dse_result_free(res);
   /* level 1 splits the same way */
-  dse_sim_opts o = {DSE_FIDELITY_ANALYTIC, DSE_OBJ_LATENCY, 0, NULL};
+  dse_sim_opts o = {DSE_FIDELITY_ANALYTIC, DSE_OBJ_LATENCY, 0, NULL, DSE_DRAM_PROFILE};
   ASSERT_INT_EQ(dse_simulate(ctx, a, wl, &o, &res), 0);
   t = &res->total;
   ASSERT(t->noc_energy_j > 0);
@@ -205,7 +205,7 @@ TEST_IMPL(energy_matmul_operands) {
   dse_arch *a = t_arch(ctx, "npu-hbm3");
   dse_workload *wl = t_wl(ctx, "gpt2", "phase", "decode", "seq", "256");
   for (int fid = 0; fid < 2; fid++) {
-    dse_sim_opts o = {fid ? DSE_FIDELITY_CYCLE : DSE_FIDELITY_ANALYTIC, DSE_OBJ_LATENCY, 0, NULL};
+    dse_sim_opts o = {fid ? DSE_FIDELITY_CYCLE : DSE_FIDELITY_ANALYTIC, DSE_OBJ_LATENCY, 0, NULL, DSE_DRAM_PROFILE};
     dse_result *res = NULL;
     ASSERT_INT_EQ(dse_simulate(ctx, a, wl, &o, &res), 0);
     size_t mm = 0, gemm = 0;

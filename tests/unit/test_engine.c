@@ -132,7 +132,7 @@ TEST_IMPL(engine_roofline_invariants) {
     for (size_t w = 0; k_zoo[w]; w++) {
       dse_workload *wl = t_wl(ctx, k_zoo[w], "batch", "2", NULL, NULL);
       dse_result *r = NULL;
-      dse_sim_opts lo = {DSE_FIDELITY_ANALYTIC, DSE_OBJ_LATENCY, 0, NULL};
+      dse_sim_opts lo = {DSE_FIDELITY_ANALYTIC, DSE_OBJ_LATENCY, 0, NULL, DSE_DRAM_PROFILE};
       int rc = dse_simulate(ctx, arch, wl, &lo, &r);
       if (rc == DSE_ERR_INFEASIBLE) {
         /* Only Llama-2-7B (6.7 GB of int8 weights) overflows the

@@ -13,7 +13,7 @@ static const char *const k_zoo[] = {"alexnet", "vgg16", "resnet50",
 
 static dse_result *sim2(dse_ctx *ctx, const dse_arch *a, const dse_workload *wl,
                         dse_objective obj) {
-  dse_sim_opts o = {DSE_FIDELITY_CYCLE, obj, 0, NULL};
+  dse_sim_opts o = {DSE_FIDELITY_CYCLE, obj, 0, NULL, DSE_DRAM_PROFILE};
   return t_sim_opts(ctx, a, wl, &o);
 }
 
@@ -64,7 +64,7 @@ TEST_IMPL(level2_invariants) {
     dse_arch *a = t_arch(ctx, k_presets[ai]);
     for (size_t wi = 0; k_zoo[wi]; wi++) {
       dse_workload *wl = t_wl(ctx, k_zoo[wi], NULL, NULL, NULL, NULL);
-      dse_sim_opts so = {DSE_FIDELITY_CYCLE, DSE_OBJ_LATENCY, 0, NULL};
+      dse_sim_opts so = {DSE_FIDELITY_CYCLE, DSE_OBJ_LATENCY, 0, NULL, DSE_DRAM_PROFILE};
       dse_result *r = NULL;
       int rc = dse_simulate(ctx, a, wl, &so, &r);
       if (rc == DSE_ERR_INFEASIBLE) { /* Llama-2-7B does not fit the edge NPU */
@@ -299,7 +299,7 @@ TEST_IMPL(level2_flexible_dataflow) {
   static const char *const dfs[] = {"weight_stationary", "output_stationary", "input_stationary"};
   dse_workload *wl = t_wl(ctx, "mobilenet_v2", NULL, NULL, NULL, NULL);
   for (int fid = 0; fid < 2; fid++) {
-    dse_sim_opts o = {fid ? DSE_FIDELITY_CYCLE : DSE_FIDELITY_ANALYTIC, DSE_OBJ_LATENCY, 0, NULL};
+    dse_sim_opts o = {fid ? DSE_FIDELITY_CYCLE : DSE_FIDELITY_ANALYTIC, DSE_OBJ_LATENCY, 0, NULL, DSE_DRAM_PROFILE};
     dse_result *rf = NULL;
     ASSERT_INT_EQ(dse_simulate(ctx, flex, wl, &o, &rf), 0);
     int used[3] = {0, 0, 0};

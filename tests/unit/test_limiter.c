@@ -285,7 +285,7 @@ TEST_IMPL(limiter_is_largest_term) {
       dse_workload *wl = t_wl(ctx, zoo[wi], NULL, NULL, NULL, NULL);
       for (int level2 = 0; level2 < 2; level2++) {
         dse_sim_opts o = {level2 ? DSE_FIDELITY_CYCLE : DSE_FIDELITY_ANALYTIC,
-                          DSE_OBJ_LATENCY, 0, NULL};
+                          DSE_OBJ_LATENCY, 0, NULL, DSE_DRAM_PROFILE};
         dse_result *r = NULL;
         int rc = dse_simulate(ctx, a, wl, &o, &r);
         if (rc == DSE_ERR_INFEASIBLE) { /* a workload larger than the DRAM */

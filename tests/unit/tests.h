@@ -54,6 +54,7 @@
   X(dram_streams)                   \
   X(dram_spec_errors)               \
   X(dram_in_engine)                 \
+  X(dram_layer_full)                \
   X(dram_arch_errors)               \
   X(dram_presets)                   \
   X(dram_amap_named)                \

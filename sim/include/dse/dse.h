@@ -218,11 +218,22 @@ typedef struct dse_mappings dse_mappings;
 int dse_mappings_load(dse_ctx *ctx, const char *path, dse_mappings **out);
 void dse_mappings_free(dse_mappings *m);
 
+/* How level 2 times a layer's DRAM traffic through a memory technology
+ * (docs/memory.md, "In the engine").  The mapper ranks mappings by the
+ * profile either way. */
+typedef enum {
+  DSE_DRAM_PROFILE, /* a memoized profile of the traffic shape (default) */
+  DSE_DRAM_FULL     /* the layer's whole DMA stream (up to 2^22 bursts) */
+} dse_dram_model;
+
+const char *dse_dram_model_name(dse_dram_model m);
+
 typedef struct dse_sim_opts {
   dse_fidelity fidelity;
   dse_objective objective; /* what the level-2 mapper minimizes */
   int map_budget;          /* exact mapping evaluations per layer; 0 = default */
   const dse_mappings *mappings; /* borrowed; NULL = search every layer */
+  dse_dram_model dram_model;    /* level 2 with a memory technology */
 } dse_sim_opts;
 
 #define DSE_MAX_BUFFERS 8 /* on-chip buffer levels an arch may have */

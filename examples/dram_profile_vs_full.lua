@@ -1,0 +1,38 @@
+-- dram_profile_vs_full.lua: how far the memoized DRAM profile that level 2
+-- times each layer with is from simulating the layer's whole DMA stream
+-- (docs/memory.md, "In the engine").  Per layer with DRAM traffic: bytes,
+-- the DRAM time and row-hit rate under each model, and the error.
+--   build/dse run examples/dram_profile_vs_full.lua [ARCH] [WORKLOAD]
+local dse = require "dse"
+
+local arch = dse.arch(arg[1] or "npu-hbm3")
+local wl = dse.workload(arg[2] or "resnet50")
+local prof = dse.simulate(arch, wl, { fidelity = "cycle" })
+local full = dse.simulate(arch, wl, { fidelity = "cycle", dram_model = "full" })
+
+print(string.format("%s on %s, level 2: DRAM time per layer, profile vs full stream", wl.name,
+  arch.name))
+print("| layer | DRAM MB | profile GB/s | full GB/s | error | row hits profile / full |")
+print("|---|---:|---:|---:|---:|---|")
+local n, within5, worst, worst_name = 0, 0, 0, ""
+local tp, tf = 0, 0
+for i, p in ipairs(prof.layers) do
+  local f = full.layers[i]
+  if p.dram_bytes > 0 and p.dram_cycles > 0 then
+    local clock = arch.clock_hz
+    local bp = p.dram_bytes / p.dram_cycles * clock / 1e9
+    local bf = f.dram_bytes / f.dram_cycles * clock / 1e9
+    local err = bp / bf - 1
+    n = n + 1
+    if math.abs(err) <= 0.05 then within5 = within5 + 1 end
+    if math.abs(err) > math.abs(worst) then worst, worst_name = err, p.name end
+    tp, tf = tp + p.dram_cycles, tf + f.dram_cycles
+    print(string.format("| %s | %.2f | %.1f | %.1f | %+.1f%% | %.3f / %.3f |", p.name,
+      p.dram_bytes / 1e6, bp, bf, 100 * err, p.dram_row_hit_rate, f.dram_row_hit_rate))
+  end
+end
+print(string.format("%d layers with DRAM traffic: %d within 5%%, worst %s %+.1f%%; "
+  .. "DRAM cycles in all: profile %.0f, full %.0f (%+.1f%%)", n, within5, worst_name,
+  100 * worst, tp, tf, 100 * (tp / tf - 1)))
+print(string.format("network latency: profile %.4g s, full %.4g s", prof.total.latency_s,
+  full.total.latency_s))
