@@ -6,7 +6,8 @@
 
 #include "mem/dram.h"
 
-#define PROFILE_BURSTS 4096.0 /* bursts simulated per profile, about */
+#define PROFILE_BURSTS_PER_PCH 256.0 /* bursts simulated per profile and
+                                        pseudo-channel, about */
 #define STEP_CAP (256.0 * 1024) /* bytes per step simulated, at most */
 
 /* Quantize a byte count to bursts with 3 significant bits. */
@@ -43,13 +44,16 @@ static int simulate_steps(const dram_spec *s, unsigned units, const uint64_t key
       dram_stream e = {((uint64_t)i * region + j * len) % cap, len, 0, 1, i == 2};
       st[n++] = e;
     }
-  dram_opts o = {.units = units};
+  dram_opts o = {.units = units, .record = 1};
   dram_result res;
   const int rc = dram_simulate(s, &o, st, n, &res);
   free(st);
   if (rc) return rc;
   const double bytes = (double)res.bytes;
-  out->bandwidth = res.bandwidth;
+  /* the rate once the stream runs (the middle 80% of completions): a
+   * layer's DMA starts while the layer before computes, so the ramp-up is
+   * hidden; a stream too short for a steady state keeps bytes / time */
+  out->bandwidth = res.steady_bandwidth > 0 ? res.steady_bandwidth : res.bandwidth;
   out->latency_s = res.lat_avg_s;
   out->row_hit_rate = res.row_hit_rate;
   out->act_j_per_byte = res.e_act / bytes;
@@ -81,7 +85,9 @@ int dram_profile_get(const dram_spec *s, unsigned units, dram_memo *m, const dou
   memset(out, 0, sizeof(*out));
   const double bursts_per_step = (double)(key[0] + key[1] + key[2]);
   if (bursts_per_step > 0) {
-    uint64_t k = (uint64_t)ceil(PROFILE_BURSTS / bursts_per_step);
+    /* enough steps to keep every pseudo-channel busy past its ramp-up */
+    const double want = PROFILE_BURSTS_PER_PCH * dram_pchs_per_unit(s) * units;
+    uint64_t k = (uint64_t)ceil(want / bursts_per_step);
     if (k < 2) k = 2;
     const int rc = simulate_steps(s, units, key, k, out);
     if (rc) return rc;
