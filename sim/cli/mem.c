@@ -91,7 +91,7 @@ int cli_mem(dse_ctx *ctx, int argc, char **argv) {
   if (prc) return prc < 0 ? CLI_OK : prc;
   if (!npos) return cli_usage_error(k_mem_usage, "expected a memory PRESET");
   if (cli_check_out(out_path)) return CLI_BAD;
-  dram_char_opts c = {DRAM_PAT_SEQ, 16u << 20, 64, 4096, 1.0, 1, 0};
+  dram_char_opts c = {DRAM_PAT_SEQ, 16u << 20, 64, 4096, 1.0, 1, 0, DRAM_RNG_SPLITMIX};
   uint64_t count = 1, window = 32;
   static const char *const patterns[] = {"seq", "random", "strided", NULL};
   static const dram_pattern pattern_of[] = {DRAM_PAT_SEQ, DRAM_PAT_RANDOM, DRAM_PAT_STRIDED};

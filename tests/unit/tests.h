@@ -59,6 +59,7 @@
   X(dram_amap_named)                \
   X(dram_amap_bijective)            \
   X(dram_amap_errors)               \
+  X(dram_mt19937_64)                \
   X(cost_worked_examples)           \
   X(cost_monotonic)                 \
   X(cost_unit_breakdown)                 \
