@@ -367,7 +367,7 @@ static int replay_file(dse_ctx *ctx, const char *path, int print, replay_counts 
     replay_row *r = &rows[i];
     unsigned units;
     const int c = config_of(r->config, specs, &units);
-    char key[160];
+    char key[sizeof r->config + sizeof r->mapper + sizeof r->pattern + 4];
     snprintf(key, sizeof key, "%s [%s] %s", r->config, r->mapper, r->pattern);
     for (size_t j = 0; j < sizeof k_not_yet / sizeof *k_not_yet; j++)
       if (!strcmp(key, k_not_yet[j].row)) r->why = k_not_yet[j].why;
