@@ -378,7 +378,7 @@ static void bench_dram(bench *b) {
     if (cfg_memspec_load(b->ctx, mems[m], &s, &doc)) die(b->ctx, mems[m]);
     double cost[2];
     for (int pat = 0; pat < 2; pat++) {
-      dram_char_opts co = {pat ? DRAM_PAT_RANDOM : DRAM_PAT_SEQ, 32u << 20, 64, 0, 1.0, 1, 0};
+      dram_char_opts co = {pat ? DRAM_PAT_RANDOM : DRAM_PAT_SEQ, 32u << 20, 64, 0, 1.0, 1, 0, DRAM_RNG_SPLITMIX};
       dram_opts o = {.units = 1};
       dram_stream *st;
       size_t nst;

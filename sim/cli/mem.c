@@ -20,6 +20,11 @@ static const char k_mem_usage[] =
     "\n"
     "options:\n"
     "  --pattern seq|random|strided  access pattern (default seq)\n"
+    "  --pattern ramulator:NAME  a Ramulator 2.1 reference pattern (seq_rd, seq_wr,\n"
+    "                      seq_rw, rand_rd, stride4k_rd, lat_rand, lat_seq): 64 B\n"
+    "                      requests in 1 GiB, mt19937_64 seed 12345 (--seed\n"
+    "                      changes it), in-order frontend, lat_ with one request\n"
+    "                      outstanding; implies --steady\n"
     "  --stride B          strided: bytes between request starts (default 4 KiB,\n"
     "                      at most the memory's capacity)\n"
     "  --size B            bytes per request for random/strided (default 64 B)\n"
@@ -91,16 +96,40 @@ int cli_mem(dse_ctx *ctx, int argc, char **argv) {
   if (prc) return prc < 0 ? CLI_OK : prc;
   if (!npos) return cli_usage_error(k_mem_usage, "expected a memory PRESET");
   if (cli_check_out(out_path)) return CLI_BAD;
-  dram_char_opts c = {DRAM_PAT_SEQ, 16u << 20, 64, 4096, 1.0, 1, 0};
+  dram_char_opts c = {DRAM_PAT_SEQ, 16u << 20, 64, 4096, 1.0, 1, 0, DRAM_RNG_SPLITMIX};
   uint64_t count = 1, window = 32;
   static const char *const patterns[] = {"seq", "random", "strided", NULL};
   static const dram_pattern pattern_of[] = {DRAM_PAT_SEQ, DRAM_PAT_RANDOM, DRAM_PAT_STRIDED};
   static const char *const formats[] = {"table", "csv", "json", NULL};
-  const int p = cli_choice(k_mem_usage, "--pattern", pattern, patterns, 0);
+  /* ramulator:NAME fixes the request, stride, ratio, region and seed */
+  static const char k_ram[] = "ramulator:";
+  const char *ram = pattern && !strncmp(pattern, k_ram, sizeof k_ram - 1)
+                        ? pattern + sizeof k_ram - 1 : NULL;
+  unsigned outstanding = 0;
+  if (ram && dram_ramulator_pattern(ram, &c, &outstanding)) {
+    char list[160];
+    const char *sugg = core_did_you_mean(ram, dram_ramulator_patterns);
+    return cli_usage_error(k_mem_usage,
+                           "unknown --pattern '%s'%s%s%s; the Ramulator patterns are %s", pattern,
+                           sugg ? " (did you mean 'ramulator:" : "", sugg ? sugg : "",
+                           sugg ? "'?)" : "",
+                           core_join_names(dram_ramulator_patterns, list, sizeof list));
+  }
+  const char *fixed = !ram ? NULL : stride ? "--stride" : size ? "--size" : region ? "--region"
+                                  : ratio ? "--read-ratio" : NULL;
+  if (fixed)
+    return cli_usage_error(k_mem_usage, "%s does not apply to --pattern %s (it fixes 64 B "
+                           "requests, their stride and read ratio, and a 1 GiB region)",
+                           fixed, pattern);
+  const int p = ram ? 0 : cli_choice(k_mem_usage, "--pattern", pattern, patterns, 0);
   const int f = p < 0 ? -1 : cli_choice(k_mem_usage, "--format", format, formats, 0);
   if (f < 0) return CLI_BAD;
-  c.pattern = pattern_of[p];
-  pattern = patterns[p];
+  if (!ram) {
+    c.pattern = pattern_of[p];
+    pattern = patterns[p];
+  } else {
+    steady = 1;
+  }
   format = formats[f];
   if (stride && c.pattern != DRAM_PAT_STRIDED)
     return cli_usage_error(k_mem_usage, "--stride applies to --pattern strided only");
@@ -169,7 +198,8 @@ int cli_mem(dse_ctx *ctx, int argc, char **argv) {
     yt_doc_free(doc);
     return rc;
   }
-  dram_opts o = {.units = (unsigned)count, .window = (unsigned)window, .record = steady > 0};
+  dram_opts o = {.units = (unsigned)count, .window = (unsigned)window, .record = steady > 0,
+                 .outstanding = outstanding, .frontend = ram ? DRAM_FE_INORDER : DRAM_FE_DEFAULT};
   dram_result r;
   rc = dram_characterize(&s, &o, &c, &r);
   yt_doc_free(doc);

@@ -261,7 +261,43 @@ typedef struct dram_char_opts {
   uint64_t seed;     /* random addresses and read/write choice */
   uint64_t region;   /* random, strided: addresses modulo this many bytes
                         (0: the capacity of all units) */
+  int rng;           /* dram_rng: the generator of the draws */
 } dram_char_opts;
+
+/* The generator of a pattern's draws.  SPLITMIX (the default) draws the
+ * read/write choice of every request, then a random address; MT19937_64
+ * draws as a C++ harness with libstdc++ does (docs/memory.md, "Checking
+ * against Ramulator"): a random address with uniform_int_distribution,
+ * then, only when 0 < read_ratio < 1, the choice with
+ * bernoulli_distribution(1 - read_ratio) (true: a write). */
+typedef enum { DRAM_RNG_SPLITMIX, DRAM_RNG_MT19937_64 } dram_rng;
+
+/* mt19937_64 (Matsumoto and Nishimura's 64-bit Mersenne Twister, the
+ * parameters of the C++ standard's std::mt19937_64). */
+typedef struct dram_mt64 {
+  uint64_t s[312];
+  unsigned i;
+} dram_mt64;
+DSE_INTERNAL void dram_mt64_seed(dram_mt64 *g, uint64_t seed);
+DSE_INTERNAL uint64_t dram_mt64_next(dram_mt64 *g);
+/* A value in [0, n), n >= 1, as libstdc++'s uniform_int_distribution<
+ * uint64_t>(0, n - 1) draws it from a 64-bit generator (GCC 11 on:
+ * Lemire's multiply-and-reject; a power of two takes the top bits). */
+DSE_INTERNAL uint64_t dram_mt64_below(dram_mt64 *g, uint64_t n);
+/* True with probability p, as libstdc++'s bernoulli_distribution(p):
+ * generate_canonical<double, 53> (one draw / 2^64) < p. */
+DSE_INTERNAL int dram_mt64_bernoulli(dram_mt64 *g, double p);
+
+/* The patterns of the Ramulator 2.1 reference runs (../shared/validation/
+ * dram/README.md), by name: seq_rd, seq_wr, seq_rw, rand_rd, stride4k_rd,
+ * lat_rand, lat_seq.  Fills c's pattern, request (64 B), stride, read
+ * ratio, region (1 GiB), seed (12345) and rng (MT19937_64), leaving bytes;
+ * *outstanding receives 1 for the lat_ patterns (one request in flight),
+ * else 0.  Returns 0, or -1 for an unknown name. */
+DSE_INTERNAL int dram_ramulator_pattern(const char *name, dram_char_opts *c,
+                                        unsigned *outstanding);
+/* The names dram_ramulator_pattern knows, NULL-terminated. */
+DSE_INTERNAL extern const char *const dram_ramulator_patterns[];
 
 /* The pattern's streams: *streams (owned by the caller, free()) holds
  * *count of them.  Returns 0 or DSE_ERR_NOMEM. */

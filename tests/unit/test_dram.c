@@ -389,7 +389,7 @@ TEST_IMPL(dram_layer_full) {
   dram_profile full;
   ASSERT_INT_EQ(dram_layer_full(&s, 1, runs, 256, &full), 0);
   dram_opts o = {.units = 1};
-  dram_char_opts c = {DRAM_PAT_SEQ, 16u << 20, 64, 0, 1.0, 1, 0};
+  dram_char_opts c = {DRAM_PAT_SEQ, 16u << 20, 64, 0, 1.0, 1, 0, DRAM_RNG_SPLITMIX};
   dram_result seq;
   ASSERT_INT_EQ(dram_characterize(&s, &o, &c, &seq), 0);
   ASSERT(fabs(full.bandwidth / seq.bandwidth - 1) < 0.02);
@@ -487,8 +487,8 @@ TEST_IMPL(dram_presets) {
       FAIL_AT("%s: %s", k_presets[i].name, t_first_diag(ctx));
     ASSERT_NEAR(dram_peak_bw(&s), k_presets[i].peak, 1e-3);
     dram_opts o = {.units = 1};
-    dram_char_opts seq = {DRAM_PAT_SEQ, 16u << 20, 64, 0, 1.0, 1, 0};
-    dram_char_opts rnd = {DRAM_PAT_RANDOM, 4u << 20, 64, 0, 1.0, 1, 0};
+    dram_char_opts seq = {DRAM_PAT_SEQ, 16u << 20, 64, 0, 1.0, 1, 0, DRAM_RNG_SPLITMIX};
+    dram_char_opts rnd = {DRAM_PAT_RANDOM, 4u << 20, 64, 0, 1.0, 1, 0, DRAM_RNG_SPLITMIX};
     dram_result rs, rr;
     ASSERT_INT_EQ(dram_characterize(&s, &o, &seq, &rs), 0);
     ASSERT_INT_EQ(dram_characterize(&s, &o, &rnd, &rr), 0);

@@ -60,6 +60,9 @@
   X(dram_amap_named)                \
   X(dram_amap_bijective)            \
   X(dram_amap_errors)               \
+  X(dram_mt19937_64)                \
+  X(dram_ramulator)                 \
+  X(dram_ramulator_rules)           \
   X(cost_worked_examples)           \
   X(cost_monotonic)                 \
   X(cost_unit_breakdown)                 \
