@@ -286,6 +286,61 @@ TEST_IMPL(dram_spec_errors) {
       {"phy: {power: 1 W}\n", "over.yaml:1:14: error: dram.phy.power: is not a preset key: the host "
                                "PHY's energy is part of energy.io, charged per bit moved "
                                "(docs/memory.md); remove it"},
+      /* JEDEC relations, one bad value each (the toy: CL 10, CWL 5, BL 4 tCK,
+       * tRCD 10, tRP 10, tCCD 4/6, tWTR 4, tRRD 3/5, tRFC 100) */
+      {"timing: {tRAS: 5}\n",
+       "over.yaml:1:16: error: dram.timing.tRAS: tRAS (5) < tRCD (10): a row closes before"},
+      {"timing: {tCCD_L: 3}\n", "over.yaml:1:18: error: dram.timing.tCCD_L: tCCD_L (3) < tCCD_S (4)"},
+      {"timing: {tCCD_S_WR: 3}\n",
+       "over.yaml:1:21: error: dram.timing.tCCD_S_WR: tCCD_S_WR (3) < tCCD_S (4): a write "
+       "burst is no shorter than a read"},
+      {"timing: {tCCD_L_WR: 5}\n",
+       "over.yaml:1:21: error: dram.timing.tCCD_L_WR: tCCD_L_WR (5) < tCCD_L (6)"},
+      {"timing: {tWTR_S: 5}\n",
+       "over.yaml:1:18: error: dram.timing.tWTR_S: tWTR (4) < tWTR_S (5) (tWTR_L, same bank "
+       "group, against tWTR_S)"},
+      {"timing: {tRRD_L: 2}\n", "over.yaml:1:18: error: dram.timing.tRRD_L: tRRD_L (2) < tRRD_S (3)"},
+      {"timing: {tFAW: 2}\n", "over.yaml:1:16: error: dram.timing.tFAW: tFAW (2) < tRRD_S (3)"},
+      {"timing: {tRPab: 9}\n",
+       "over.yaml:1:17: error: dram.timing.tRPab: tRPab (9) < tRP (10): closing all banks"},
+      {"timing: {tRFCpb: 101}\n",
+       "over.yaml:1:18: error: dram.timing.tRFCpb: tRFC (100) < tRFCpb (101): refreshing all"},
+      {"timing: {tCCDR: 3}\n",
+       "over.yaml:1:17: error: dram.timing.tCCDR: tCCDR (3) < tCCD_S (4): switching stack IDs"},
+      {"timing: {tRTW: 8}\n",
+       "over.yaml:1:16: error: dram.timing.tRTW: tRTW (8) < CL + BL - CWL (10 + 4 - 5 = 9): "
+       "the write's data would collide with the read's"},
+      {"timing: {tWTR: 4, tWTR_L: 4}\n",
+       "over.yaml:1:16: error: dram.timing.tWTR: is tWTR_L under its older name, and tWTR_L is "
+       "given too: write one of the two"},
+      {"timing: {act_cycles: 1.2}\n",
+       "over.yaml:1:22: error: dram.timing.act_cycles: 1.2: command-bus cycles come in halves"},
+      /* the organization: 2 ranks of 8 MiB in an 8 MiB part; SIDs on DDR4 */
+      {"organization: {ranks: 2}\n",
+       "over.yaml:1:23: error: dram.organization.ranks: 2 ranks need 16 MiB (1 pseudo-channels x 2 x 8 "
+       "banks x 1024 rows x 1024 B), more than the capacity of 8 MiB"},
+      {"organization: {stack_ids: 2}\n",
+       "over.yaml:1:27: error: dram.organization.stack_ids: stack IDs are an HBM3 organization; "
+       "ddr4 has ranks (write organization.ranks)"},
+      {"command_bus: sngle\n",
+       "over.yaml:1:14: error: dram.command_bus: unknown value 'sngle'; did you mean 'single'?"},
+      /* the controller block */
+      {"controller: {read_queue: 0}\n",
+       "over.yaml:1:26: error: dram.controller.read_queue"},
+      {"controller: {write_queue: 1000}\n", "over.yaml:1:27: error: dram.controller.write_queue"},
+      {"controller: {wm_high: 0.5, wm_low: 0.5}\n",
+       "over.yaml:1:23: error: dram.controller.wm_high: wm_high (0.5) must exceed wm_low (0.5): "
+       "writes drain from above wm_high x write_queue down to wm_low x it"},
+      {"controller: {wm_low: 0.9}\n",
+       "over.yaml:1:22: error: dram.controller.wm_low: wm_high (0.8) must exceed wm_low (0.9)"},
+      {"controller: {wm_high: 1.5}\n", "over.yaml:1:23: error: dram.controller.wm_high"},
+      {"controller: {scheduler: frfcfs_rowhits}\n",
+       "over.yaml:1:25: error: dram.controller.scheduler: unknown value 'frfcfs_rowhits'; did "
+       "you mean 'frfcfs_rowhit'?"},
+      {"controller: {row_policy: close}\n", "did you mean 'closed'?"},
+      {"controller: {queue_scope: pseudochannel}\n", "did you mean 'pseudo_channel'?"},
+      {"controller: {read_queues: 8}\n", "did you mean 'read_queue'"},
+      {"controller: {row_cap: 0}\n", "over.yaml:1:23: error: dram.controller.row_cap"},
   };
   for (size_t i = 0; i < sizeof k_cases / sizeof *k_cases; i++) {
     dse_ctx *ctx = t_ctx();
@@ -299,6 +354,48 @@ TEST_IMPL(dram_spec_errors) {
     yt_doc_free(d2);
     dse_ctx_free(ctx);
   }
+  return 0;
+}
+
+/* Optional timings take their documented defaults (docs/memory.md,
+ * "Timing"), and follow the field they default to through an override. */
+TEST_IMPL(dram_spec_defaults) {
+  dse_ctx *ctx = t_ctx();
+  dram_spec s;
+  toy(ctx, NULL, &s);
+  const double *f = s.f;
+  /* the toy: CL 10, CWL 5, a 4 tCK burst: tRTW = 10 + 4 + 2 - 5 */
+  ASSERT_NEAR(f[DF_TRTW], 11, 0);
+  ASSERT_NEAR(f[DF_TCCD_S_WR], 4, 0);
+  ASSERT_NEAR(f[DF_TCCD_L_WR], 6, 0);
+  ASSERT_NEAR(f[DF_TWTR], 4, 0); /* written as tWTR */
+  ASSERT_NEAR(f[DF_TWTR_S], 4, 0);
+  ASSERT_NEAR(f[DF_TCCDR], 4, 0);
+  ASSERT_NEAR(f[DF_TRPAB], 10, 0);
+  ASSERT_NEAR(f[DF_TPPD] + f[DF_TRREFD] + f[DF_TCS] + f[DF_TAAD] + f[DF_WCK_SYNC] +
+                  f[DF_TWCKPST], 0, 0);
+  ASSERT_NEAR(f[DF_ACT_CYCLES], 1, 0);
+  ASSERT_NEAR(f[DF_CAS_CYCLES], 1, 0);
+  ASSERT_NEAR(f[DF_RANKS], 1, 0);
+  ASSERT_NEAR(f[DF_STACK_IDS], 1, 0);
+  ASSERT_INT_EQ(s.cmd_bus, DRAM_CMD_SINGLE);
+  ASSERT_INT_EQ((int)(s.ctl.read_queue + s.ctl.write_queue), 0); /* 0: the default */
+  toy(ctx, "timing: {CL: 20, tCCD_L: 8, tWTR_L: 6}\ncommand_bus: dual\n"
+      "controller: {read_queue: 64, wm_low: 0.5, scheduler: frfcfs_rowhit, "
+      "row_policy: timeout, row_timeout: 100, queue_scope: pseudo_channel}\n", &s);
+  ASSERT_NEAR(s.f[DF_TRTW], 21, 0);
+  ASSERT_NEAR(s.f[DF_TCCD_L_WR], 8, 0);
+  ASSERT_NEAR(s.f[DF_TWTR_S], 6, 0);
+  ASSERT_INT_EQ(s.cmd_bus, DRAM_CMD_DUAL);
+  ASSERT_INT_EQ((int)s.ctl.read_queue, 64);
+  ASSERT_INT_EQ((int)s.ctl.write_queue, 0);
+  ASSERT_NEAR(s.ctl.wm_low, 0.5, 0);
+  ASSERT_NEAR(s.ctl.wm_high, 0, 0);
+  ASSERT_INT_EQ(s.ctl.scheduler, DRAM_SCHED_FRFCFS_ROWHIT);
+  ASSERT_INT_EQ(s.ctl.row_policy, DRAM_ROW_TIMEOUT);
+  ASSERT_INT_EQ((int)s.ctl.row_timeout, 100);
+  ASSERT_INT_EQ(s.ctl.queue_scope, DRAM_SCOPE_PSEUDO_CHANNEL);
+  dse_ctx_free(ctx);
   return 0;
 }
 
