@@ -548,65 +548,66 @@ TEST_IMPL(dram_presets) {
 }
 
 /* Ramulator 2.1's named mappers on the two reference parts: burst index ->
- * (ch, pc, bg, ba, row, col), worked from the bit slices of
+ * (ch, pc, sid, bg, ba, row, col), worked from the bit slices of
  * docs/design/memory-controller-plan.md section 1 (DDR4: col 7, BG 2, bank 2,
- * row 16 bits; HBM3: channel 4 bits lowest, then PC 1, SID 1 (the low bit
- * of dse's 8 bank groups), BG 2, bank 2, row 14, col 5). */
+ * row 16 bits; HBM3: channel 4 bits lowest, then PC 1, SID 1, BG 2, bank 2,
+ * row 14, col 5; ChRaBaRoCo from the column up: col, row, bank, BG, SID,
+ * PC, channel). */
 TEST_IMPL(dram_amap_named) {
   static const struct {
     const char *mem, *map;
-    uint64_t a, want[6];
+    uint64_t a, want[7];
   } k_rows[] = {
-      {"ddr4-3200", "RoBaRaCoCh", 0x0, {0, 0, 0, 0, 0, 0}},
-      {"ddr4-3200", "RoBaRaCoCh", 0x1, {0, 0, 0, 0, 0, 1}},
-      {"ddr4-3200", "RoBaRaCoCh", 0x5, {0, 0, 0, 0, 0, 5}},
-      {"ddr4-3200", "RoBaRaCoCh", 0x7f, {0, 0, 0, 0, 0, 127}},
-      {"ddr4-3200", "RoBaRaCoCh", 0x80, {0, 0, 1, 0, 0, 0}},
-      {"ddr4-3200", "RoBaRaCoCh", 0x3c3, {0, 0, 3, 1, 0, 67}},
-      {"ddr4-3200", "RoBaRaCoCh", 0x12345, {0, 0, 2, 1, 36, 69}},
-      {"ddr4-3200", "RoBaRaCoCh", 0x5a5a5a, {0, 0, 0, 1, 2891, 90}},
-      {"ddr4-3200", "ChRaBaRoCo", 0x0, {0, 0, 0, 0, 0, 0}},
-      {"ddr4-3200", "ChRaBaRoCo", 0x1, {0, 0, 0, 0, 0, 1}},
-      {"ddr4-3200", "ChRaBaRoCo", 0x5, {0, 0, 0, 0, 0, 5}},
-      {"ddr4-3200", "ChRaBaRoCo", 0x7f, {0, 0, 0, 0, 0, 127}},
-      {"ddr4-3200", "ChRaBaRoCo", 0x80, {0, 0, 0, 0, 1, 0}},
-      {"ddr4-3200", "ChRaBaRoCo", 0x3c3, {0, 0, 0, 0, 7, 67}},
-      {"ddr4-3200", "ChRaBaRoCo", 0x12345, {0, 0, 0, 0, 582, 69}},
-      {"ddr4-3200", "ChRaBaRoCo", 0x5a5a5a, {0, 0, 0, 0, 46260, 90}},
-      {"ddr4-3200", "MOP4CLXOR", 0x0, {0, 0, 0, 0, 0, 0}},
-      {"ddr4-3200", "MOP4CLXOR", 0x1, {0, 0, 1, 0, 0, 1}},
-      {"ddr4-3200", "MOP4CLXOR", 0x5, {0, 0, 0, 0, 0, 1}},
-      {"ddr4-3200", "MOP4CLXOR", 0x7f, {0, 0, 0, 2, 0, 7}},
-      {"ddr4-3200", "MOP4CLXOR", 0x80, {0, 0, 0, 2, 0, 8}},
-      {"ddr4-3200", "MOP4CLXOR", 0x3c3, {0, 0, 3, 3, 3, 63}},
-      {"ddr4-3200", "MOP4CLXOR", 0x12345, {0, 0, 0, 1, 39, 53}},
-      {"ddr4-3200", "MOP4CLXOR", 0x5a5a5a, {0, 0, 0, 0, 2889, 38}},
-      {"hbm3-6400", "RoBaRaCoCh", 0x0, {0, 0, 0, 0, 0, 0}},
-      {"hbm3-6400", "RoBaRaCoCh", 0x1, {1, 0, 0, 0, 0, 0}},
-      {"hbm3-6400", "RoBaRaCoCh", 0x10, {0, 0, 0, 0, 0, 1}},
-      {"hbm3-6400", "RoBaRaCoCh", 0x35, {5, 0, 0, 0, 0, 3}},
-      {"hbm3-6400", "RoBaRaCoCh", 0x1f0, {0, 0, 0, 0, 0, 31}},
-      {"hbm3-6400", "RoBaRaCoCh", 0x4c21, {1, 0, 3, 2, 0, 2}},
-      {"hbm3-6400", "RoBaRaCoCh", 0x12345, {5, 1, 0, 1, 2, 20}},
-      {"hbm3-6400", "RoBaRaCoCh", 0x1abcdef, {15, 0, 3, 2, 855, 30}},
-      {"hbm3-6400", "ChRaBaRoCo", 0x0, {0, 0, 0, 0, 0, 0}},
-      {"hbm3-6400", "ChRaBaRoCo", 0x1, {0, 0, 0, 0, 0, 1}},
-      {"hbm3-6400", "ChRaBaRoCo", 0x10, {0, 0, 0, 0, 0, 16}},
-      {"hbm3-6400", "ChRaBaRoCo", 0x35, {0, 0, 0, 0, 1, 21}},
-      {"hbm3-6400", "ChRaBaRoCo", 0x1f0, {0, 0, 0, 0, 15, 16}},
-      {"hbm3-6400", "ChRaBaRoCo", 0x4c21, {0, 0, 0, 0, 609, 1}},
-      {"hbm3-6400", "ChRaBaRoCo", 0x12345, {0, 0, 0, 0, 2330, 5}},
-      {"hbm3-6400", "ChRaBaRoCo", 0x1abcdef, {0, 1, 5, 1, 7791, 15}},
-      {"hbm3-6400", "MOP4CLXOR", 0x0, {0, 0, 0, 0, 0, 0}},
-      {"hbm3-6400", "MOP4CLXOR", 0x1, {1, 0, 0, 0, 0, 0}},
-      {"hbm3-6400", "MOP4CLXOR", 0x10, {0, 1, 0, 0, 0, 1}},
-      {"hbm3-6400", "MOP4CLXOR", 0x35, {5, 1, 1, 0, 0, 3}},
-      {"hbm3-6400", "MOP4CLXOR", 0x1f0, {0, 0, 2, 0, 0, 3}},
-      {"hbm3-6400", "MOP4CLXOR", 0x4c21, {1, 0, 1, 2, 0, 18}},
-      {"hbm3-6400", "MOP4CLXOR", 0x12345, {5, 1, 2, 0, 2, 8}},
-      {"hbm3-6400", "MOP4CLXOR", 0x1abcdef, {15, 1, 2, 2, 855, 18}},
+      {"ddr4-3200", "RoBaRaCoCh", 0x0, {0, 0, 0, 0, 0, 0, 0}},
+      {"ddr4-3200", "RoBaRaCoCh", 0x1, {0, 0, 0, 0, 0, 0, 1}},
+      {"ddr4-3200", "RoBaRaCoCh", 0x5, {0, 0, 0, 0, 0, 0, 5}},
+      {"ddr4-3200", "RoBaRaCoCh", 0x7f, {0, 0, 0, 0, 0, 0, 127}},
+      {"ddr4-3200", "RoBaRaCoCh", 0x80, {0, 0, 0, 1, 0, 0, 0}},
+      {"ddr4-3200", "RoBaRaCoCh", 0x3c3, {0, 0, 0, 3, 1, 0, 67}},
+      {"ddr4-3200", "RoBaRaCoCh", 0x12345, {0, 0, 0, 2, 1, 36, 69}},
+      {"ddr4-3200", "RoBaRaCoCh", 0x5a5a5a, {0, 0, 0, 0, 1, 2891, 90}},
+      {"ddr4-3200", "ChRaBaRoCo", 0x0, {0, 0, 0, 0, 0, 0, 0}},
+      {"ddr4-3200", "ChRaBaRoCo", 0x1, {0, 0, 0, 0, 0, 0, 1}},
+      {"ddr4-3200", "ChRaBaRoCo", 0x5, {0, 0, 0, 0, 0, 0, 5}},
+      {"ddr4-3200", "ChRaBaRoCo", 0x7f, {0, 0, 0, 0, 0, 0, 127}},
+      {"ddr4-3200", "ChRaBaRoCo", 0x80, {0, 0, 0, 0, 0, 1, 0}},
+      {"ddr4-3200", "ChRaBaRoCo", 0x3c3, {0, 0, 0, 0, 0, 7, 67}},
+      {"ddr4-3200", "ChRaBaRoCo", 0x12345, {0, 0, 0, 0, 0, 582, 69}},
+      {"ddr4-3200", "ChRaBaRoCo", 0x5a5a5a, {0, 0, 0, 0, 0, 46260, 90}},
+      {"ddr4-3200", "MOP4CLXOR", 0x0, {0, 0, 0, 0, 0, 0, 0}},
+      {"ddr4-3200", "MOP4CLXOR", 0x1, {0, 0, 0, 1, 0, 0, 1}},
+      {"ddr4-3200", "MOP4CLXOR", 0x5, {0, 0, 0, 0, 0, 0, 1}},
+      {"ddr4-3200", "MOP4CLXOR", 0x7f, {0, 0, 0, 0, 2, 0, 7}},
+      {"ddr4-3200", "MOP4CLXOR", 0x80, {0, 0, 0, 0, 2, 0, 8}},
+      {"ddr4-3200", "MOP4CLXOR", 0x3c3, {0, 0, 0, 3, 3, 3, 63}},
+      {"ddr4-3200", "MOP4CLXOR", 0x12345, {0, 0, 0, 0, 1, 39, 53}},
+      {"ddr4-3200", "MOP4CLXOR", 0x5a5a5a, {0, 0, 0, 0, 0, 2889, 38}},
+      {"hbm3-6400", "RoBaRaCoCh", 0x0, {0, 0, 0, 0, 0, 0, 0}},
+      {"hbm3-6400", "RoBaRaCoCh", 0x1, {1, 0, 0, 0, 0, 0, 0}},
+      {"hbm3-6400", "RoBaRaCoCh", 0x10, {0, 0, 0, 0, 0, 0, 1}},
+      {"hbm3-6400", "RoBaRaCoCh", 0x35, {5, 0, 0, 0, 0, 0, 3}},
+      {"hbm3-6400", "RoBaRaCoCh", 0x1f0, {0, 0, 0, 0, 0, 0, 31}},
+      {"hbm3-6400", "RoBaRaCoCh", 0x4c21, {1, 0, 1, 1, 2, 0, 2}},
+      {"hbm3-6400", "RoBaRaCoCh", 0x12345, {5, 1, 0, 0, 1, 2, 20}},
+      {"hbm3-6400", "RoBaRaCoCh", 0x1abcdef, {15, 0, 1, 1, 2, 855, 30}},
+      {"hbm3-6400", "ChRaBaRoCo", 0x0, {0, 0, 0, 0, 0, 0, 0}},
+      {"hbm3-6400", "ChRaBaRoCo", 0x1, {0, 0, 0, 0, 0, 0, 1}},
+      {"hbm3-6400", "ChRaBaRoCo", 0x10, {0, 0, 0, 0, 0, 0, 16}},
+      {"hbm3-6400", "ChRaBaRoCo", 0x35, {0, 0, 0, 0, 0, 1, 21}},
+      {"hbm3-6400", "ChRaBaRoCo", 0x1f0, {0, 0, 0, 0, 0, 15, 16}},
+      {"hbm3-6400", "ChRaBaRoCo", 0x4c21, {0, 0, 0, 0, 0, 609, 1}},
+      {"hbm3-6400", "ChRaBaRoCo", 0x12345, {0, 0, 0, 0, 0, 2330, 5}},
+      {"hbm3-6400", "ChRaBaRoCo", 0x1abcdef, {0, 1, 1, 1, 1, 7791, 15}},
+      {"hbm3-6400", "MOP4CLXOR", 0x0, {0, 0, 0, 0, 0, 0, 0}},
+      {"hbm3-6400", "MOP4CLXOR", 0x1, {1, 0, 0, 0, 0, 0, 0}},
+      {"hbm3-6400", "MOP4CLXOR", 0x10, {0, 1, 0, 0, 0, 0, 1}},
+      {"hbm3-6400", "MOP4CLXOR", 0x35, {5, 1, 1, 0, 0, 0, 3}},
+      {"hbm3-6400", "MOP4CLXOR", 0x1f0, {0, 0, 0, 1, 0, 0, 3}},
+      {"hbm3-6400", "MOP4CLXOR", 0x4c21, {1, 0, 1, 0, 2, 0, 18}},
+      {"hbm3-6400", "MOP4CLXOR", 0x12345, {5, 1, 0, 1, 0, 2, 8}},
+      {"hbm3-6400", "MOP4CLXOR", 0x1abcdef, {15, 1, 0, 1, 2, 855, 18}},
   };
-  static const int k_order[6] = {DA_CH, DA_PC, DA_BG, DA_BA, DA_RO, DA_CO};
+  static const int k_order[7] = {DA_CH, DA_PC, DA_SI, DA_BG, DA_BA, DA_RO, DA_CO};
   dse_ctx *ctx = t_ctx();
   for (size_t i = 0; i < sizeof k_rows / sizeof *k_rows; i++) {
     dram_spec s;
@@ -623,7 +624,7 @@ TEST_IMPL(dram_amap_named) {
     dram_decoder_init(&s, 1, &d);
     uint64_t dig[DA_COUNT], pd[DRAM_AMAP_PIECES], cl;
     dram_decode(&d, k_rows[i].a, dig, pd, &cl);
-    for (int k = 0; k < 6; k++)
+    for (int k = 0; k < 7; k++)
       if (dig[k_order[k]] != k_rows[i].want[k])
         FAIL_AT("%s %s 0x%llx: digit %d is %llu, want %llu", k_rows[i].mem, k_rows[i].map,
                 (unsigned long long)k_rows[i].a, k, (unsigned long long)dig[k_order[k]],
@@ -645,9 +646,9 @@ static int cmp_u64(const void *a, const void *b) {
  * the simulator relies on: results equal with a map written as fields. */
 TEST_IMPL(dram_amap_bijective) {
   static const char *const k_maps[] = {
-      "RoBaRaCoCh", "ChRaBaRoCo", "MOP4CLXOR", "RoBaCoBgPcCh",
-      "{fields: [Co:2, Ch, Pc, Bg, Ba, Co, Ro], xor: {Bg: Co.0, Ba: Co.1-2, Ro: Co.3-4}}",
-      "{fields: [Ch, Co:1, Bg, Co:3, Ba, Ro, Co, Pc]}"};
+      "RoBaRaCoCh", "ChRaBaRoCo", "MOP4CLXOR", "RoBaCoSiBgPcCh",
+      "{fields: [Co:2, Ch, Pc, Si, Bg, Ba, Co, Ro], xor: {Bg: Co.0, Ba: Co.1-2, Ro: Co.3-4}}",
+      "{fields: [Ch, Co:1, Bg, Co:3, Ba, Ro, Co, Si, Pc]}"};
   static const char *const k_mems[] = {"ddr4-3200", "hbm3-6400", "gddr6-16000"};
   const size_t n = 1u << 16;
   uint64_t *keys = malloc(n * sizeof *keys);
@@ -753,6 +754,14 @@ TEST_IMPL(dram_amap_errors) {
        "over.yaml:1:14: error: dram.address_map: unknown address map 'MOP4CLXR'; did you mean "
        "'MOP4CLXOR'?"},
       {"address_map: RoBaRaCoch\n", "did you mean 'RoBaRaCoCh'?"},
+      /* a map written before ranks were digits: what to write instead */
+      {"organization: {ranks: 2}\ncapacity: 16 MiB\naddress_map: RoBaCoBgPcCh\n",
+       "over.yaml:3:14: error: dram.address_map: 'RoBaCoBgPcCh' does not name Ra, and this "
+       "organization has 2 ranks: add it, e.g. 'RoBaCoRaBgPcCh'"},
+      {"organization: {ranks: 2}\ncapacity: 16 MiB\naddress_map: RoBaCoRaBgPcCh\n"
+       "timing: {tRC: 1}\n", "over.yaml:4:15: error: dram.timing.tRC"},
+      {"address_map: RoBaCoBgPcChCh\n", "expected the six digits Ro Ba Bg Co Pc Ch once each, "
+       "and Ra, Si at most once"},
   };
   for (size_t i = 0; i < sizeof k_cases / sizeof *k_cases; i++) {
     dse_ctx *ctx = t_ctx();
