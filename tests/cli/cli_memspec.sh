@@ -18,7 +18,7 @@ refused() {
   run "$DSE" check "$f"; expect_code 2 "$1: dse check"
 }
 # ddr4-3200: CL 22, CWL 16, BL 4 tCK, tRCD 22, tRP 22, tRAS 52, tCCD 4/8,
-# tRRD 4/8, tWTR 12, tRFC 576
+# tRRD 4/8, tWTR_L 12 and tWTR_S 4, tRTW 12, tRFC 576
 refused trc 's/^  tRC: 74/  tRC: 70/' tRC "timing.tRC: tRC (70) < tRAS + tRP (52 + 22 = 74) violates JEDEC"
 refused tras 's/^  tRAS: 52/  tRAS: 20/' tRAS "timing.tRAS: tRAS (20) < tRCD (22): a row closes before it can be read"
 refused tccdl 's/^  tCCD_L: 8/  tCCD_L: 3/' tCCD_L "timing.tCCD_L: tCCD_L (3) < tCCD_S (4)"
@@ -26,8 +26,8 @@ refused tccdswr 's/^  tCCD_L: 8/&\n  tCCD_S_WR: 2/' tCCD_S_WR \
   "timing.tCCD_S_WR: tCCD_S_WR (2) < tCCD_S (4): a write burst is no shorter than a read"
 refused tccdlwr 's/^  tCCD_L: 8/&\n  tCCD_L_WR: 6/' tCCD_L_WR \
   "timing.tCCD_L_WR: tCCD_L_WR (6) < tCCD_L (8): a write burst is no shorter than a read"
-refused twtr 's/^  tRTP: 12/&\n  tWTR_S: 13/' tWTR_S \
-  "timing.tWTR_S: tWTR (12) < tWTR_S (13) (tWTR_L, same bank group, against tWTR_S)"
+refused twtr 's/^  tWTR_S: 4 /  tWTR_S: 13 /' tWTR_S \
+  "timing.tWTR_S: tWTR_L (12) < tWTR_S (13) (tWTR_L, same bank group, against tWTR_S)"
 refused trrdl 's/^  tRRD_L: 8 /  tRRD_L: 2 /' tRRD_L "timing.tRRD_L: tRRD_L (2) < tRRD_S (4)"
 refused tfaw 's/^  tFAW: 34 /  tFAW: 3 /' tFAW "timing.tFAW: tFAW (3) < tRRD_S (4)"
 refused trpab 's/^  tRTP: 12/&\n  tRPab: 20/' tRPab \
@@ -37,7 +37,7 @@ refused trfcpb 's/^  tRTP: 12/&\n  tRFCpb: 600/' tRFCpb \
   "timing.tRFCpb: tRFC (576) < tRFCpb (600): refreshing all banks takes no less than one"
 refused tccdr 's/^  tRTP: 12/&\n  tCCDR: 3/' tCCDR \
   "timing.tCCDR: tCCDR (3) < tCCD_S (4): switching stack IDs adds to the column gap"
-refused trtw 's/^  tRTP: 12/&\n  tRTW: 9/' tRTW \
+refused trtw 's/^  tRTW: 12 /  tRTW: 9 /' tRTW \
   "timing.tRTW: tRTW (9) < CL + BL - CWL (22 + 4 - 16 = 10): the write's data would collide with the read's"
 # 4 ranks of 8 GiB are more than the 8 GiB DIMM; stack IDs are HBM3's
 refused ranks 's/^  burst_length: 8 /&\n  ranks: 4\n /' ranks \

@@ -399,6 +399,51 @@ TEST_IMPL(dram_spec_defaults) {
   return 0;
 }
 
+/* The presets carry Ramulator 2.1's values for the new keys
+ * (docs/memory-presets.md, "The rest of the JEDEC set"). */
+TEST_IMPL(dram_presets_jedec) {
+  static const struct {
+    const char *mem;
+    int f;
+    double want;
+  } k_vals[] = {
+      {"ddr4-3200", DF_TWTR_S, 4},      {"ddr4-3200", DF_TWTR, 12},
+      {"ddr4-3200", DF_TRTW, 12},       {"ddr4-3200", DF_TCS, 2},
+      {"ddr4-3200", DF_RANKS, 1},       {"ddr5-4800", DF_TCCD_S_WR, 8},
+      {"ddr5-4800", DF_TCCD_L_WR, 48},  {"ddr5-4800", DF_TWTR_S, 6},
+      {"ddr5-4800", DF_TWTR, 24},       {"ddr5-4800", DF_TRTW, 14},
+      {"ddr5-4800", DF_TPPD, 2},        {"ddr5-4800", DF_ACT_CYCLES, 2},
+      {"ddr5-4800", DF_CAS_CYCLES, 2},  {"ddr5-6400", DF_TCCD_L_WR, 64},
+      {"ddr5-6400", DF_TWTR_S, 5},      {"hbm3-6400", DF_BANK_GROUPS, 4},
+      {"hbm3-6400", DF_STACK_IDS, 2},   {"hbm3-6400", DF_TWTR_S, 7},
+      {"hbm3-6400", DF_TWTR, 10},       {"hbm3-6400", DF_TRTW, 20},
+      {"hbm3-6400", DF_TCCDR, 3},       {"hbm3-6400", DF_TPPD, 2},
+      {"hbm3-6400", DF_TRREFD, 8},      {"hbm3-6400", DF_ACT_CYCLES, 1.5},
+      {"hbm3-6400", DF_TRPAB, 26},      {"hbm3e-9200", DF_STACK_IDS, 2},
+      {"hbm3e-9200", DF_CWL, 14},       {"hbm3e-9200", DF_TRP, 37},
+      {"hbm3e-9200", DF_TRRD_L, 7},     {"hbm3e-9200", DF_TWR, 47},
+      {"hbm3e-9200", DF_TWTR, 14},      {"hbm3e-9200", DF_TCCDR, 4},
+      {"hbm3e-9200", DF_TRTW, 29},      {"lpddr5-6400", DF_TRPAB, 17},
+      {"lpddr5-6400", DF_TAAD, 8},      {"lpddr5-6400", DF_WCK_SYNC, 1},
+      {"lpddr5-6400", DF_TRFCPB, 112},  {"lpddr5-6400", DF_TRTW, 12},
+      {"gddr7-28000", DF_TRTW, 24},     {"hbm2-2000", DF_TWTR_S, 6},
+  };
+  dse_ctx *ctx = t_ctx();
+  for (size_t i = 0; i < sizeof k_vals / sizeof *k_vals; i++) {
+    dram_spec s;
+    yt_doc *doc = NULL;
+    if (cfg_memspec_load(ctx, k_vals[i].mem, &s, &doc)) FAIL_AT("%s", t_first_diag(ctx));
+    if (s.f[k_vals[i].f] != k_vals[i].want)
+      FAIL_AT("%s: %s is %g, want %g", k_vals[i].mem, s.mark[k_vals[i].f].path,
+              s.f[k_vals[i].f], k_vals[i].want);
+    ASSERT_INT_EQ(s.cmd_bus, dram_is_hbm(&s) || strncmp(s.standard, "gddr7", 5) == 0
+                                 ? DRAM_CMD_DUAL : DRAM_CMD_SINGLE);
+    yt_doc_free(doc);
+  }
+  dse_ctx_free(ctx);
+  return 0;
+}
+
 /* The datacenter NPU with its DRAM as a plain channel or as a preset. */
 #define NPU_HEAD                                                              \
   "name: npu\nclock: 1.5 GHz\n"                                               \

@@ -54,6 +54,7 @@
   X(dram_streams)                   \
   X(dram_spec_errors)               \
   X(dram_spec_defaults)             \
+  X(dram_presets_jedec)             \
   X(dram_in_engine)                 \
   X(dram_arch_errors)               \
   X(dram_presets)                   \
