@@ -503,8 +503,11 @@ TEST_IMPL(dram_in_engine) {
   /* overrides: an energy section entry; tRCDWR follows an overridden tRCD
    * where the preset leaves it to default */
   dse_arch *ov = t_arch_yaml(ctx, NPU_HEAD
-      "dram: {preset: ddr5-4800, dimms: 2, energy: {read: 1.5 pJ/bit}, timing: {tRCD: 40}}\n",
+      "dram: {preset: ddr5-4800, dimms: 2, energy: {read: 1.5 pJ/bit}, timing: {tRCD: 40},\n"
+      "  controller: {read_queue: 64, row_policy: closed}}\n",
       0);
+  ASSERT_INT_EQ((int)ov->mem->ctl.read_queue, 64);
+  ASSERT_INT_EQ(ov->mem->ctl.row_policy, DRAM_ROW_CLOSED);
   ASSERT_NEAR(ov->mem->f[DF_E_READ], 1.5e-12, 1e-12);
   ASSERT_NEAR(ov->mem->f[DF_TRCD], 40, 0);
   ASSERT_NEAR(ov->mem->f[DF_TRCDWR], 40, 0);
@@ -526,6 +529,12 @@ TEST_IMPL(dram_arch_errors) {
       {"dram: {preset: hbm2e-3200, devices: 2}\n", "'hbm2e-3200' counts stacks; write 'stacks: N'"},
       {"dram: {preset: hbm2e-3200, bandwidth: 1 TB/s}\n", "'bandwidth' comes from the preset"},
       {"dram: {preset: hbm2e-3200, stacks: 0}\n", "dram.stacks"},
+      /* the arch's controller block, against the default wm_low 0.2 */
+      {"dram: {preset: hbm3-6400, controller: {wm_high: 0.1}}\n",
+       "8:49: error: dram.controller.wm_high: wm_high (0.1) must exceed wm_low (0.2)"},
+      /* an override is reported where it is written, not at the preset */
+      {"dram: {preset: hbm3-6400, timing: {tCCD_S: 5}}\n",
+       "8:44: error: dram.timing.tCCD_S: tCCD_L (4) < tCCD_S (5)"},
       {"dram: {preset: hbm2e-3200, timing: {tRP: 100}}\n", "tRC"},
       {"dram: {preset: hbm2e-3200, organization: {row_sise: 1 KiB}}\n", "did you mean 'row_size'"},
       {"dram: {preset: hbm2e-3200, energy: 5 pJ/bit}\n", "'energy' comes from the preset"},
