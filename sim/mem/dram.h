@@ -15,13 +15,35 @@ typedef enum {
   /* organization */
   DF_CHANNELS, DF_PCHS, DF_WIDTH, DF_BANK_GROUPS, DF_BANKS_PER_GROUP, DF_ROWS,
   DF_ROW_BYTES, DF_BURST_LENGTH,
+  DF_RANKS,     /* ranks behind one channel (DDR4/DDR5 DIMMs; default 1) */
+  DF_STACK_IDS, /* HBM3 stack IDs (SIDs) per pseudo-channel (default 1) */
   /* top level */
   DF_DATA_RATE, /* bits/s per pin */
   DF_CAPACITY,  /* bytes per unit */
   /* timing, cycles of tCK (tCK itself in seconds) */
   DF_TCK, DF_CL, DF_CWL, DF_TRCD, DF_TRCDWR, DF_TRP, DF_TRAS, DF_TRC,
-  DF_TCCD_S, DF_TCCD_L, DF_TRRD_S, DF_TRRD_L, DF_TFAW, DF_TWR, DF_TWTR,
+  DF_TCCD_S, DF_TCCD_L, DF_TRRD_S, DF_TRRD_L, DF_TFAW, DF_TWR,
+  DF_TWTR, /* tWTR_L: write to read, same bank group ("tWTR" is its alias) */
   DF_TRTP, DF_TRFC, DF_TRFCPB, DF_TREFI,
+  /* the rest of the JEDEC set (docs/memory.md, "Timing"); optional, each
+   * defaulting as noted, so the model sees no change where a preset
+   * leaves them out */
+  DF_TCCD_S_WR, /* write to write, other bank group (tCCD_S) */
+  DF_TCCD_L_WR, /* write to write, same bank group (tCCD_L) */
+  DF_TWTR_S,    /* write to read, other bank group (tWTR_L) */
+  DF_TRTW,      /* read to write, same rank (CL + BL + 2 - CWL) */
+  DF_TCCDR,     /* column to column, other stack ID (tCCD_S) */
+  DF_TRPAB,     /* precharge all banks (tRP) */
+  DF_TPPD,      /* precharge to precharge (0) */
+  DF_TRREFD,    /* per-bank refresh to refresh or ACT, other bank (0) */
+  DF_TCS,       /* rank switch: extra bus cycles between ranks (0) */
+  DF_ACT_CYCLES, /* command-bus cycles an ACT takes (1; DDR5 2, HBM3 1.5) */
+  DF_CAS_CYCLES, /* command-bus cycles a RD or WR takes (1; DDR5 2) */
+  DF_TAAD,      /* LPDDR5 two-part ACT: ACT-1 to ACT-2 at most (0: one part) */
+  DF_WCK_SYNC,  /* LPDDR5: a CAS(WS) this many cycles before the first RD/WR
+                   after the WCK stopped (0: no WCK sync) */
+  DF_TWCKPST,   /* LPDDR5 WCK postamble: cycles the WCK stays synced after
+                   the last data beat (0) */
   /* energy */
   DF_E_ACT, DF_E_READ, DF_E_WRITE, DF_E_IO, DF_E_REF, DF_P_BACKGROUND,
   /* cost and PHY */
@@ -31,15 +53,21 @@ typedef enum {
 } dram_field;
 
 typedef enum { DRAM_REF_ALL_BANK, DRAM_REF_PER_BANK } dram_refresh;
+/* Command buses: one for all commands (DDR, GDDR, LPDDR), or a row bus and
+ * a column bus issuing in the same cycle (HBM). */
+typedef enum { DRAM_CMD_SINGLE, DRAM_CMD_DUAL } dram_cmd_bus;
 
-/* Address-mapping digits (fields of a burst address). */
-typedef enum { DA_CO, DA_CH, DA_PC, DA_BG, DA_BA, DA_RO, DA_COUNT } dram_digit;
+/* Address-mapping digits (fields of a burst address): column, channel,
+ * pseudo-channel, bank group, bank, row, rank, stack ID. */
+typedef enum { DA_CO, DA_CH, DA_PC, DA_BG, DA_BA, DA_RO, DA_RA, DA_SI, DA_COUNT } dram_digit;
 
 /* Where a field was set, for diagnostics (the loader fills it). */
 typedef struct dram_mark {
   const char *file; /* owned by the doc the field came from; NULL: not set */
   int line, col;
   char path[48];    /* its key path there ("dram.capacity", "timing.tRC") */
+  unsigned order;   /* when it was set, counting every field set (an arch's
+                       override after its preset's value); 0: not set */
 } dram_mark;
 
 /* One error at m (at line:col instead when line > 0), prefixed with m's key
@@ -65,7 +93,8 @@ typedef struct dram_amap_xor {
   int line, col;
 } dram_amap_xor;
 typedef struct dram_amap {
-  int kind; /* dram_amap_kind */
+  int kind;   /* dram_amap_kind */
+  int legacy; /* written as digits most significant first ("RoBaCoBgPcCh") */
   unsigned n, nxor;
   dram_amap_piece p[DRAM_AMAP_PIECES];
   dram_amap_xor x[DRAM_AMAP_XORS];
@@ -77,6 +106,11 @@ typedef struct dram_amap {
 typedef enum { DRAM_SCHED_FRFCFS, DRAM_SCHED_FRFCFS_ROWHIT } dram_sched;
 typedef enum { DRAM_ROW_OPEN, DRAM_ROW_CLOSED, DRAM_ROW_TIMEOUT } dram_row_policy;
 typedef enum { DRAM_SCOPE_DEFAULT, DRAM_SCOPE_CHANNEL, DRAM_SCOPE_PSEUDO_CHANNEL } dram_scope;
+#define DRAM_CTL_QUEUE 32       /* read and write queue entries (Ramulator 2.1) */
+#define DRAM_CTL_MAX_QUEUE 256  /* the most a preset may ask for */
+#define DRAM_CTL_WM_HIGH 0.8    /* write drain watermarks (Ramulator 2.1) */
+#define DRAM_CTL_WM_LOW 0.2
+#define DRAM_CTL_ROW_CAP 4      /* closed: Ramulator 2.1's ClosedCAP cap */
 typedef struct dram_ctl_cfg {
   unsigned read_queue, write_queue; /* entries per controller (32, 32) */
   double wm_high, wm_low;           /* write drain: enter above wm_high x write_queue,
@@ -94,10 +128,29 @@ typedef struct dram_spec {
   char name[64], standard[16], unit[8];
   double f[DF_COUNT];
   dram_mark mark[DF_COUNT]; /* where each field was last set */
+  unsigned nset;            /* fields set so far (the next mark's order) */
   int refresh;              /* dram_refresh */
+  int cmd_bus;              /* dram_cmd_bus (HBM: dual, else single) */
   dram_amap amap;
   dram_ctl_cfg ctl;         /* the preset's controller (zero fields: defaults) */
 } dram_spec;
+
+/* The field an optional timing takes its value from when no file sets it
+ * (tRCDWR -> tRCD, tCCD_L_WR -> tCCD_L, ...), -1 for none.  tRTW, which
+ * defaults to CL + BL + 2 - CWL (JEDEC DDR4), follows CL. */
+static inline int dram_field_follows(int f) {
+  switch (f) {
+  case DF_TRCDWR: return DF_TRCD;
+  case DF_TRFCPB: return DF_TRFC;
+  case DF_TCCD_S_WR: return DF_TCCD_S;
+  case DF_TCCD_L_WR: return DF_TCCD_L;
+  case DF_TWTR_S: return DF_TWTR;
+  case DF_TCCDR: return DF_TCCD_S;
+  case DF_TRPAB: return DF_TRP;
+  case DF_TRTW: return DF_CL;
+  default: return -1;
+  }
+}
 
 /* Check organization and JEDEC relations of a spec (config/memspec.c
  * loads and calls it): each error is a diagnostic on ctx at the field's
@@ -159,12 +212,31 @@ static inline void dram_decode(const dram_decoder *d, uint64_t burst, uint64_t *
     dig[d->x[i].target] ^= (dig[d->x[i].source] >> d->x[i].lo) & d->x[i].mask;
 }
 
+/* The model's bank of decoded digits: one flat index over (rank, stack
+ * ID, bank group, bank), rank most significant, so that each rank's and
+ * each stack ID's bank groups count as bank groups of their own (the old
+ * model's view: a SID was folded into the bank groups). */
+static inline uint64_t dram_flat_group(const dram_decoder *d, const uint64_t *dig) {
+  return (dig[DA_RA] * d->radix[DA_SI] + dig[DA_SI]) * d->radix[DA_BG] + dig[DA_BG];
+}
+static inline uint64_t dram_flat_bank(const dram_decoder *d, const uint64_t *dig) {
+  return dram_flat_group(d, dig) * d->radix[DA_BA] + dig[DA_BA];
+}
+/* Bank groups in that flat view (ranks x stack IDs x bank groups). */
+static inline uint64_t dram_flat_groups(const dram_decoder *d) {
+  return d->radix[DA_RA] * d->radix[DA_SI] * d->radix[DA_BG];
+}
+
 /* Derived figures of one unit (stack, device or DIMM). */
 static inline double dram_burst_bytes(const dram_spec *s) {
   return s->f[DF_WIDTH] * s->f[DF_BURST_LENGTH] / 8.0;
 }
 static inline double dram_pchs_per_unit(const dram_spec *s) {
   return s->f[DF_CHANNELS] * s->f[DF_PCHS];
+}
+/* Banks behind one pseudo-channel: ranks x stack IDs x groups x banks. */
+static inline double dram_banks_per_pch(const dram_spec *s) {
+  return s->f[DF_RANKS] * s->f[DF_STACK_IDS] * s->f[DF_BANK_GROUPS] * s->f[DF_BANKS_PER_GROUP];
 }
 static inline double dram_peak_bw(const dram_spec *s) { /* bytes/s per unit */
   return s->f[DF_DATA_RATE] * dram_pchs_per_unit(s) * s->f[DF_WIDTH] / 8.0;

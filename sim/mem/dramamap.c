@@ -8,7 +8,7 @@
 
 #include "mem/dram.h"
 
-static const char k_dnames[DA_COUNT][3] = {"Co", "Ch", "Pc", "Bg", "Ba", "Ro"};
+static const char k_dnames[DA_COUNT][3] = {"Co", "Ch", "Pc", "Bg", "Ba", "Ro", "Ra", "Si"};
 
 static uint64_t digit_count(const dram_spec *s, int d) {
   const double *f = s->f;
@@ -20,6 +20,8 @@ static uint64_t digit_count(const dram_spec *s, int d) {
   case DA_PC: return (uint64_t)f[DF_PCHS];
   case DA_BG: return (uint64_t)f[DF_BANK_GROUPS];
   case DA_BA: return (uint64_t)f[DF_BANKS_PER_GROUP];
+  case DA_RA: return (uint64_t)f[DF_RANKS];
+  case DA_SI: return (uint64_t)f[DF_STACK_IDS];
   default: return (uint64_t)f[DF_ROWS];
   }
 }
@@ -38,8 +40,9 @@ static void add_piece(dram_amap *m, int digit, int bits) {
 
 /* Ramulator 2.1 (CMU-SAFARI/ramulator2, src/ramulator/controller/
  * addr_mapper/impl/): the address above the transaction offset is cut into
- * the levels below the channel (rank or pseudo-channel, bank group, bank,
- * row, column), zero-bit levels taking nothing.  The channel is not the
+ * the levels below the channel in the standard's level order (rank,
+ * pseudo-channel, stack ID, bank group, bank, row; then the column),
+ * zero-bit levels taking nothing.  The channel is not the
  * mapper's (each channel has its own controller); it is placed where the
  * name puts it: lowest for RoBaRaCoCh and MOP4CLXOR (the reference runs
  * interleave channels right above the offset), highest for ChRaBaRoCo. */
@@ -47,18 +50,21 @@ void dram_amap_expand(const dram_spec *s, dram_amap *out) {
   *out = s->amap;
   if (s->amap.kind == DRAM_AMAP_FIELDS) return;
   out->n = out->nxor = 0;
-  static const int k_levels[] = {DA_PC, DA_BG, DA_BA, DA_RO}; /* top down */
+  /* top down: DDR4/5 Channel, Rank, BankGroup, Bank, Row; HBM3 Channel,
+   * PseudoChannel, Sid, BankGroup, Bank, Row (dram/ddr4.py, hbm3.py) */
+  static const int k_levels[] = {DA_RA, DA_PC, DA_SI, DA_BG, DA_BA, DA_RO};
+  enum { NLEV = sizeof k_levels / sizeof *k_levels };
   switch (s->amap.kind) {
   case DRAM_AMAP_ROBARACOCH: /* ro_ba_ra_co_ch.cpp: column lowest, then
                                 the levels top down */
     add_piece(out, DA_CH, 0);
     add_piece(out, DA_CO, 0);
-    for (int i = 0; i < 4; i++) add_piece(out, k_levels[i], 0);
+    for (int i = 0; i < NLEV; i++) add_piece(out, k_levels[i], 0);
     break;
   case DRAM_AMAP_CHRABAROCO: /* ch_ra_ba_ro_co.cpp: levels bottom up from
                                 the column */
     add_piece(out, DA_CO, 0);
-    for (int i = 3; i >= 0; i--) add_piece(out, k_levels[i], 0);
+    for (int i = NLEV - 1; i >= 0; i--) add_piece(out, k_levels[i], 0);
     add_piece(out, DA_CH, 0);
     break;
   default: { /* mop4clxor.cpp: two column bits, the levels above the row
@@ -67,11 +73,11 @@ void dram_amap_expand(const dram_spec *s, dram_amap *out) {
     const int cb = dram_digit_bits(s, DA_CO);
     add_piece(out, DA_CH, 0);
     add_piece(out, DA_CO, cb >= 2 ? 2 : 0);
-    for (int i = 0; i < 3; i++) add_piece(out, k_levels[i], 0);
+    for (int i = 0; i < NLEV - 1; i++) add_piece(out, k_levels[i], 0);
     if (cb >= 2) add_piece(out, DA_CO, 0);
     add_piece(out, DA_RO, 0);
     int k = 0;
-    for (int i = 0; i < 4 && cb >= 2; i++) {
+    for (int i = 0; i < NLEV && cb >= 2; i++) {
       const int b = dram_digit_bits(s, k_levels[i]);
       if (b <= 0) continue;
       const int nb = b < cb - k ? b : cb - k;
@@ -93,6 +99,24 @@ static void map_error(dse_ctx *ctx, int *nerr, const dram_spec *s, int line, int
   va_start(ap, fmt);
   dram_mark_verror(ctx, nerr, &s->amap.mark, line, col, "address_map", fmt, ap);
   va_end(ap);
+}
+
+/* A digit map written before ranks and stack IDs were digits ("RoBaCoBgPcCh")
+ * on an organization with several of digit d: say what to write, d placed
+ * right above the bank group (where a SID was when folded into the bank
+ * groups). */
+static void legacy_missing(dse_ctx *ctx, int *nerr, const dram_spec *s, const dram_amap *m,
+                           int d) {
+  char was[2 * DA_COUNT + 1] = "", fix[2 * DA_COUNT + 3] = "";
+  for (unsigned i = m->n; i-- > 0;) {
+    const int k = m->p[i].digit;
+    strcat(was, k_dnames[k]);
+    if (k == DA_BG) strcat(fix, k_dnames[d]);
+    strcat(fix, k_dnames[k]);
+  }
+  map_error(ctx, nerr, s, 0, 0, "'%s' does not name %s, and this organization has %llu %s: "
+            "add it, e.g. '%s'", was, k_dnames[d], (unsigned long long)digit_count(s, d),
+            d == DA_RA ? "ranks" : "stack IDs", fix);
 }
 
 int dram_amap_check(dse_ctx *ctx, const dram_spec *s) {
@@ -143,7 +167,9 @@ int dram_amap_check(dse_ctx *ctx, const dram_spec *s) {
                     k_dnames[d], (unsigned long long)cnt);
       continue;
     }
-    if (!pieces && bits > 0)
+    if (!pieces && bits > 0 && m.legacy)
+      legacy_missing(ctx, &nerr, s, &m, d);
+    else if (!pieces && bits > 0)
       map_error(ctx, &nerr, s, 0, 0, "missing %s (%d bits): the fields must cover every "
                 "address bit", k_dnames[d], bits);
     else if (pieces && !rest && given < bits)

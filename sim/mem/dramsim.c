@@ -394,12 +394,13 @@ int dram_simulate(const dram_spec *s, const dram_opts *o, const dram_stream *st,
   req *sorted = nch > 1 ? malloc((total ? total : 1) * sizeof(*sorted)) : NULL;
   uint64_t *count = calloc(nch + 1, sizeof(*count));
   uint32_t *hist = calloc(LAT_BINS, sizeof(*hist));
-  const unsigned nb = (unsigned)(d.radix[DA_BG] * d.radix[DA_BA]);
+  const unsigned ngrp = (unsigned)dram_flat_groups(&d); /* ranks x SIDs x groups */
+  const unsigned nb = ngrp * (unsigned)d.radix[DA_BA];
   bank *bk = malloc(nb * sizeof(*bk));
   uint32_t *orow = malloc(nb * sizeof(*orow));
   uint16_t *whit = malloc(nb * sizeof(*whit));
-  double *col_bg = malloc(d.radix[DA_BG] * sizeof(double));
-  double *act_bg = malloc(d.radix[DA_BG] * sizeof(double));
+  double *col_bg = malloc(ngrp * sizeof(double));
+  double *act_bg = malloc(ngrp * sizeof(double));
   int rc = 0;
   if (!all || !chs || (nch > 1 && !sorted) || !count || !hist || !bk || !orow || !whit || !col_bg || !act_bg) {
     rc = DSE_ERR_NOMEM;
@@ -429,7 +430,7 @@ int dram_simulate(const dram_spec *s, const dram_opts *o, const dram_stream *st,
         if (d.nxor && b > b0) dram_decode(&d, b, dig, pd, &cl); /* hashed: no carry */
         chs[m] = (uint32_t)(dig[DA_CH] * d.radix[DA_PC] + dig[DA_PC]);
         req *r = &all[m++];
-        r->bank = (uint16_t)(dig[DA_BG] * d.radix[DA_BA] + dig[DA_BA]);
+        r->bank = (uint16_t)dram_flat_bank(&d, dig);
         r->row = (uint32_t)dig[DA_RO];
         r->write = (uint16_t)(x->write != 0);
         if (!d.nxor) increment(&d, dig, pd, &cl);
@@ -458,7 +459,7 @@ int dram_simulate(const dram_spec *s, const dram_opts *o, const dram_stream *st,
       .ccdl = f[DF_TCCD_L], .rrds = f[DF_TRRD_S], .rrdl = f[DF_TRRD_L],
       .faw = f[DF_TFAW], .wr = f[DF_TWR], .wtr = f[DF_TWTR], .rtp = f[DF_TRTP],
       .rfc = f[DF_TRFC], .rfcpb = f[DF_TRFCPB], .refi = f[DF_TREFI],
-      .nbl = dram_burst_cycles(s), .bg = (unsigned)d.radix[DA_BG],
+      .nbl = dram_burst_cycles(s), .bg = ngrp,
       .bpg = (unsigned)d.radix[DA_BA], .per_bank = s->refresh == DRAM_REF_PER_BANK};
   acc a;
   memset(&a, 0, sizeof a);

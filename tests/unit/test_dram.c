@@ -286,6 +286,61 @@ TEST_IMPL(dram_spec_errors) {
       {"phy: {power: 1 W}\n", "over.yaml:1:14: error: dram.phy.power: is not a preset key: the host "
                                "PHY's energy is part of energy.io, charged per bit moved "
                                "(docs/memory.md); remove it"},
+      /* JEDEC relations, one bad value each (the toy: CL 10, CWL 5, BL 4 tCK,
+       * tRCD 10, tRP 10, tCCD 4/6, tWTR 4, tRRD 3/5, tRFC 100) */
+      {"timing: {tRAS: 5}\n",
+       "over.yaml:1:16: error: dram.timing.tRAS: tRAS (5) < tRCD (10): a row closes before"},
+      {"timing: {tCCD_L: 3}\n", "over.yaml:1:18: error: dram.timing.tCCD_L: tCCD_L (3) < tCCD_S (4)"},
+      {"timing: {tCCD_S_WR: 3}\n",
+       "over.yaml:1:21: error: dram.timing.tCCD_S_WR: tCCD_S_WR (3) < tCCD_S (4): a write "
+       "burst is no shorter than a read"},
+      {"timing: {tCCD_L_WR: 5}\n",
+       "over.yaml:1:21: error: dram.timing.tCCD_L_WR: tCCD_L_WR (5) < tCCD_L (6)"},
+      {"timing: {tWTR_S: 5}\n",
+       "over.yaml:1:18: error: dram.timing.tWTR_S: tWTR (4) < tWTR_S (5) (tWTR_L, same bank "
+       "group, against tWTR_S)"},
+      {"timing: {tRRD_L: 2}\n", "over.yaml:1:18: error: dram.timing.tRRD_L: tRRD_L (2) < tRRD_S (3)"},
+      {"timing: {tFAW: 2}\n", "over.yaml:1:16: error: dram.timing.tFAW: tFAW (2) < tRRD_S (3)"},
+      {"timing: {tRPab: 9}\n",
+       "over.yaml:1:17: error: dram.timing.tRPab: tRPab (9) < tRP (10): closing all banks"},
+      {"timing: {tRFCpb: 101}\n",
+       "over.yaml:1:18: error: dram.timing.tRFCpb: tRFC (100) < tRFCpb (101): refreshing all"},
+      {"timing: {tCCDR: 3}\n",
+       "over.yaml:1:17: error: dram.timing.tCCDR: tCCDR (3) < tCCD_S (4): switching stack IDs"},
+      {"timing: {tRTW: 8}\n",
+       "over.yaml:1:16: error: dram.timing.tRTW: tRTW (8) < CL + BL - CWL (10 + 4 - 5 = 9): "
+       "the write's data would collide with the read's"},
+      {"timing: {tWTR: 4, tWTR_L: 4}\n",
+       "over.yaml:1:16: error: dram.timing.tWTR: is tWTR_L under its older name, and tWTR_L is "
+       "given too: write one of the two"},
+      {"timing: {act_cycles: 1.2}\n",
+       "over.yaml:1:22: error: dram.timing.act_cycles: 1.2: command-bus cycles come in halves"},
+      /* the organization: 2 ranks of 8 MiB in an 8 MiB part; SIDs on DDR4 */
+      {"organization: {ranks: 2}\n",
+       "over.yaml:1:23: error: dram.organization.ranks: 2 ranks need 16 MiB (1 pseudo-channels x 2 x 8 "
+       "banks x 1024 rows x 1024 B), more than the capacity of 8 MiB"},
+      {"organization: {stack_ids: 2}\n",
+       "over.yaml:1:27: error: dram.organization.stack_ids: stack IDs are an HBM3 organization; "
+       "ddr4 has ranks (write organization.ranks)"},
+      {"command_bus: sngle\n",
+       "over.yaml:1:14: error: dram.command_bus: unknown value 'sngle'; did you mean 'single'?"},
+      /* the controller block */
+      {"controller: {read_queue: 0}\n",
+       "over.yaml:1:26: error: dram.controller.read_queue"},
+      {"controller: {write_queue: 1000}\n", "over.yaml:1:27: error: dram.controller.write_queue"},
+      {"controller: {wm_high: 0.5, wm_low: 0.5}\n",
+       "over.yaml:1:23: error: dram.controller.wm_high: wm_high (0.5) must exceed wm_low (0.5): "
+       "writes drain from above wm_high x write_queue down to wm_low x it"},
+      {"controller: {wm_low: 0.9}\n",
+       "over.yaml:1:22: error: dram.controller.wm_low: wm_high (0.8) must exceed wm_low (0.9)"},
+      {"controller: {wm_high: 1.5}\n", "over.yaml:1:23: error: dram.controller.wm_high"},
+      {"controller: {scheduler: frfcfs_rowhits}\n",
+       "over.yaml:1:25: error: dram.controller.scheduler: unknown value 'frfcfs_rowhits'; did "
+       "you mean 'frfcfs_rowhit'?"},
+      {"controller: {row_policy: close}\n", "did you mean 'closed'?"},
+      {"controller: {queue_scope: pseudochannel}\n", "did you mean 'pseudo_channel'?"},
+      {"controller: {read_queues: 8}\n", "did you mean 'read_queue'"},
+      {"controller: {row_cap: 0}\n", "over.yaml:1:23: error: dram.controller.row_cap"},
   };
   for (size_t i = 0; i < sizeof k_cases / sizeof *k_cases; i++) {
     dse_ctx *ctx = t_ctx();
@@ -299,6 +354,93 @@ TEST_IMPL(dram_spec_errors) {
     yt_doc_free(d2);
     dse_ctx_free(ctx);
   }
+  return 0;
+}
+
+/* Optional timings take their documented defaults (docs/memory.md,
+ * "Timing"), and follow the field they default to through an override. */
+TEST_IMPL(dram_spec_defaults) {
+  dse_ctx *ctx = t_ctx();
+  dram_spec s;
+  toy(ctx, NULL, &s);
+  const double *f = s.f;
+  /* the toy: CL 10, CWL 5, a 4 tCK burst: tRTW = 10 + 4 + 2 - 5 */
+  ASSERT_NEAR(f[DF_TRTW], 11, 0);
+  ASSERT_NEAR(f[DF_TCCD_S_WR], 4, 0);
+  ASSERT_NEAR(f[DF_TCCD_L_WR], 6, 0);
+  ASSERT_NEAR(f[DF_TWTR], 4, 0); /* written as tWTR */
+  ASSERT_NEAR(f[DF_TWTR_S], 4, 0);
+  ASSERT_NEAR(f[DF_TCCDR], 4, 0);
+  ASSERT_NEAR(f[DF_TRPAB], 10, 0);
+  ASSERT_NEAR(f[DF_TPPD] + f[DF_TRREFD] + f[DF_TCS] + f[DF_TAAD] + f[DF_WCK_SYNC] +
+                  f[DF_TWCKPST], 0, 0);
+  ASSERT_NEAR(f[DF_ACT_CYCLES], 1, 0);
+  ASSERT_NEAR(f[DF_CAS_CYCLES], 1, 0);
+  ASSERT_NEAR(f[DF_RANKS], 1, 0);
+  ASSERT_NEAR(f[DF_STACK_IDS], 1, 0);
+  ASSERT_INT_EQ(s.cmd_bus, DRAM_CMD_SINGLE);
+  ASSERT_INT_EQ((int)(s.ctl.read_queue + s.ctl.write_queue), 0); /* 0: the default */
+  toy(ctx, "timing: {CL: 20, tCCD_L: 8, tWTR_L: 6}\ncommand_bus: dual\n"
+      "controller: {read_queue: 64, wm_low: 0.5, scheduler: frfcfs_rowhit, "
+      "row_policy: timeout, row_timeout: 100, queue_scope: pseudo_channel}\n", &s);
+  ASSERT_NEAR(s.f[DF_TRTW], 21, 0);
+  ASSERT_NEAR(s.f[DF_TCCD_L_WR], 8, 0);
+  ASSERT_NEAR(s.f[DF_TWTR_S], 6, 0);
+  ASSERT_INT_EQ(s.cmd_bus, DRAM_CMD_DUAL);
+  ASSERT_INT_EQ((int)s.ctl.read_queue, 64);
+  ASSERT_INT_EQ((int)s.ctl.write_queue, 0);
+  ASSERT_NEAR(s.ctl.wm_low, 0.5, 0);
+  ASSERT_NEAR(s.ctl.wm_high, 0, 0);
+  ASSERT_INT_EQ(s.ctl.scheduler, DRAM_SCHED_FRFCFS_ROWHIT);
+  ASSERT_INT_EQ(s.ctl.row_policy, DRAM_ROW_TIMEOUT);
+  ASSERT_INT_EQ((int)s.ctl.row_timeout, 100);
+  ASSERT_INT_EQ(s.ctl.queue_scope, DRAM_SCOPE_PSEUDO_CHANNEL);
+  dse_ctx_free(ctx);
+  return 0;
+}
+
+/* The presets carry Ramulator 2.1's values for the new keys
+ * (docs/memory-presets.md, "The rest of the JEDEC set"). */
+TEST_IMPL(dram_presets_jedec) {
+  static const struct {
+    const char *mem;
+    int f;
+    double want;
+  } k_vals[] = {
+      {"ddr4-3200", DF_TWTR_S, 4},      {"ddr4-3200", DF_TWTR, 12},
+      {"ddr4-3200", DF_TRTW, 12},       {"ddr4-3200", DF_TCS, 2},
+      {"ddr4-3200", DF_RANKS, 1},       {"ddr5-4800", DF_TCCD_S_WR, 8},
+      {"ddr5-4800", DF_TCCD_L_WR, 48},  {"ddr5-4800", DF_TWTR_S, 6},
+      {"ddr5-4800", DF_TWTR, 24},       {"ddr5-4800", DF_TRTW, 14},
+      {"ddr5-4800", DF_TPPD, 2},        {"ddr5-4800", DF_ACT_CYCLES, 2},
+      {"ddr5-4800", DF_CAS_CYCLES, 2},  {"ddr5-6400", DF_TCCD_L_WR, 64},
+      {"ddr5-6400", DF_TWTR_S, 5},      {"hbm3-6400", DF_BANK_GROUPS, 4},
+      {"hbm3-6400", DF_STACK_IDS, 2},   {"hbm3-6400", DF_TWTR_S, 7},
+      {"hbm3-6400", DF_TWTR, 10},       {"hbm3-6400", DF_TRTW, 20},
+      {"hbm3-6400", DF_TCCDR, 3},       {"hbm3-6400", DF_TPPD, 2},
+      {"hbm3-6400", DF_TRREFD, 8},      {"hbm3-6400", DF_ACT_CYCLES, 1.5},
+      {"hbm3-6400", DF_TRPAB, 26},      {"hbm3e-9200", DF_STACK_IDS, 2},
+      {"hbm3e-9200", DF_CWL, 14},       {"hbm3e-9200", DF_TRP, 37},
+      {"hbm3e-9200", DF_TRRD_L, 7},     {"hbm3e-9200", DF_TWR, 47},
+      {"hbm3e-9200", DF_TWTR, 14},      {"hbm3e-9200", DF_TCCDR, 4},
+      {"hbm3e-9200", DF_TRTW, 29},      {"lpddr5-6400", DF_TRPAB, 17},
+      {"lpddr5-6400", DF_TAAD, 8},      {"lpddr5-6400", DF_WCK_SYNC, 1},
+      {"lpddr5-6400", DF_TRFCPB, 112},  {"lpddr5-6400", DF_TRTW, 12},
+      {"gddr7-28000", DF_TRTW, 24},     {"hbm2-2000", DF_TWTR_S, 6},
+  };
+  dse_ctx *ctx = t_ctx();
+  for (size_t i = 0; i < sizeof k_vals / sizeof *k_vals; i++) {
+    dram_spec s;
+    yt_doc *doc = NULL;
+    if (cfg_memspec_load(ctx, k_vals[i].mem, &s, &doc)) FAIL_AT("%s", t_first_diag(ctx));
+    if (s.f[k_vals[i].f] != k_vals[i].want)
+      FAIL_AT("%s: %s is %g, want %g", k_vals[i].mem, s.mark[k_vals[i].f].path,
+              s.f[k_vals[i].f], k_vals[i].want);
+    ASSERT_INT_EQ(s.cmd_bus, dram_is_hbm(&s) || strncmp(s.standard, "gddr7", 5) == 0
+                                 ? DRAM_CMD_DUAL : DRAM_CMD_SINGLE);
+    yt_doc_free(doc);
+  }
+  dse_ctx_free(ctx);
   return 0;
 }
 
@@ -361,8 +503,11 @@ TEST_IMPL(dram_in_engine) {
   /* overrides: an energy section entry; tRCDWR follows an overridden tRCD
    * where the preset leaves it to default */
   dse_arch *ov = t_arch_yaml(ctx, NPU_HEAD
-      "dram: {preset: ddr5-4800, dimms: 2, energy: {read: 1.5 pJ/bit}, timing: {tRCD: 40}}\n",
+      "dram: {preset: ddr5-4800, dimms: 2, energy: {read: 1.5 pJ/bit}, timing: {tRCD: 40},\n"
+      "  controller: {read_queue: 64, row_policy: closed}}\n",
       0);
+  ASSERT_INT_EQ((int)ov->mem->ctl.read_queue, 64);
+  ASSERT_INT_EQ(ov->mem->ctl.row_policy, DRAM_ROW_CLOSED);
   ASSERT_NEAR(ov->mem->f[DF_E_READ], 1.5e-12, 1e-12);
   ASSERT_NEAR(ov->mem->f[DF_TRCD], 40, 0);
   ASSERT_NEAR(ov->mem->f[DF_TRCDWR], 40, 0);
@@ -437,6 +582,12 @@ TEST_IMPL(dram_arch_errors) {
       {"dram: {preset: hbm2e-3200, devices: 2}\n", "'hbm2e-3200' counts stacks; write 'stacks: N'"},
       {"dram: {preset: hbm2e-3200, bandwidth: 1 TB/s}\n", "'bandwidth' comes from the preset"},
       {"dram: {preset: hbm2e-3200, stacks: 0}\n", "dram.stacks"},
+      /* the arch's controller block, against the default wm_low 0.2 */
+      {"dram: {preset: hbm3-6400, controller: {wm_high: 0.1}}\n",
+       "8:49: error: dram.controller.wm_high: wm_high (0.1) must exceed wm_low (0.2)"},
+      /* an override is reported where it is written, not at the preset */
+      {"dram: {preset: hbm3-6400, timing: {tCCD_S: 5}}\n",
+       "8:44: error: dram.timing.tCCD_S: tCCD_L (4) < tCCD_S (5)"},
       {"dram: {preset: hbm2e-3200, timing: {tRP: 100}}\n", "tRC"},
       {"dram: {preset: hbm2e-3200, organization: {row_sise: 1 KiB}}\n", "did you mean 'row_size'"},
       {"dram: {preset: hbm2e-3200, energy: 5 pJ/bit}\n", "'energy' comes from the preset"},
@@ -504,65 +655,66 @@ TEST_IMPL(dram_presets) {
 }
 
 /* Ramulator 2.1's named mappers on the two reference parts: burst index ->
- * (ch, pc, bg, ba, row, col), worked from the bit slices of
+ * (ch, pc, sid, bg, ba, row, col), worked from the bit slices of
  * docs/design/memory-controller-plan.md section 1 (DDR4: col 7, BG 2, bank 2,
- * row 16 bits; HBM3: channel 4 bits lowest, then PC 1, SID 1 (the low bit
- * of dse's 8 bank groups), BG 2, bank 2, row 14, col 5). */
+ * row 16 bits; HBM3: channel 4 bits lowest, then PC 1, SID 1, BG 2, bank 2,
+ * row 14, col 5; ChRaBaRoCo from the column up: col, row, bank, BG, SID,
+ * PC, channel). */
 TEST_IMPL(dram_amap_named) {
   static const struct {
     const char *mem, *map;
-    uint64_t a, want[6];
+    uint64_t a, want[7];
   } k_rows[] = {
-      {"ddr4-3200", "RoBaRaCoCh", 0x0, {0, 0, 0, 0, 0, 0}},
-      {"ddr4-3200", "RoBaRaCoCh", 0x1, {0, 0, 0, 0, 0, 1}},
-      {"ddr4-3200", "RoBaRaCoCh", 0x5, {0, 0, 0, 0, 0, 5}},
-      {"ddr4-3200", "RoBaRaCoCh", 0x7f, {0, 0, 0, 0, 0, 127}},
-      {"ddr4-3200", "RoBaRaCoCh", 0x80, {0, 0, 1, 0, 0, 0}},
-      {"ddr4-3200", "RoBaRaCoCh", 0x3c3, {0, 0, 3, 1, 0, 67}},
-      {"ddr4-3200", "RoBaRaCoCh", 0x12345, {0, 0, 2, 1, 36, 69}},
-      {"ddr4-3200", "RoBaRaCoCh", 0x5a5a5a, {0, 0, 0, 1, 2891, 90}},
-      {"ddr4-3200", "ChRaBaRoCo", 0x0, {0, 0, 0, 0, 0, 0}},
-      {"ddr4-3200", "ChRaBaRoCo", 0x1, {0, 0, 0, 0, 0, 1}},
-      {"ddr4-3200", "ChRaBaRoCo", 0x5, {0, 0, 0, 0, 0, 5}},
-      {"ddr4-3200", "ChRaBaRoCo", 0x7f, {0, 0, 0, 0, 0, 127}},
-      {"ddr4-3200", "ChRaBaRoCo", 0x80, {0, 0, 0, 0, 1, 0}},
-      {"ddr4-3200", "ChRaBaRoCo", 0x3c3, {0, 0, 0, 0, 7, 67}},
-      {"ddr4-3200", "ChRaBaRoCo", 0x12345, {0, 0, 0, 0, 582, 69}},
-      {"ddr4-3200", "ChRaBaRoCo", 0x5a5a5a, {0, 0, 0, 0, 46260, 90}},
-      {"ddr4-3200", "MOP4CLXOR", 0x0, {0, 0, 0, 0, 0, 0}},
-      {"ddr4-3200", "MOP4CLXOR", 0x1, {0, 0, 1, 0, 0, 1}},
-      {"ddr4-3200", "MOP4CLXOR", 0x5, {0, 0, 0, 0, 0, 1}},
-      {"ddr4-3200", "MOP4CLXOR", 0x7f, {0, 0, 0, 2, 0, 7}},
-      {"ddr4-3200", "MOP4CLXOR", 0x80, {0, 0, 0, 2, 0, 8}},
-      {"ddr4-3200", "MOP4CLXOR", 0x3c3, {0, 0, 3, 3, 3, 63}},
-      {"ddr4-3200", "MOP4CLXOR", 0x12345, {0, 0, 0, 1, 39, 53}},
-      {"ddr4-3200", "MOP4CLXOR", 0x5a5a5a, {0, 0, 0, 0, 2889, 38}},
-      {"hbm3-6400", "RoBaRaCoCh", 0x0, {0, 0, 0, 0, 0, 0}},
-      {"hbm3-6400", "RoBaRaCoCh", 0x1, {1, 0, 0, 0, 0, 0}},
-      {"hbm3-6400", "RoBaRaCoCh", 0x10, {0, 0, 0, 0, 0, 1}},
-      {"hbm3-6400", "RoBaRaCoCh", 0x35, {5, 0, 0, 0, 0, 3}},
-      {"hbm3-6400", "RoBaRaCoCh", 0x1f0, {0, 0, 0, 0, 0, 31}},
-      {"hbm3-6400", "RoBaRaCoCh", 0x4c21, {1, 0, 3, 2, 0, 2}},
-      {"hbm3-6400", "RoBaRaCoCh", 0x12345, {5, 1, 0, 1, 2, 20}},
-      {"hbm3-6400", "RoBaRaCoCh", 0x1abcdef, {15, 0, 3, 2, 855, 30}},
-      {"hbm3-6400", "ChRaBaRoCo", 0x0, {0, 0, 0, 0, 0, 0}},
-      {"hbm3-6400", "ChRaBaRoCo", 0x1, {0, 0, 0, 0, 0, 1}},
-      {"hbm3-6400", "ChRaBaRoCo", 0x10, {0, 0, 0, 0, 0, 16}},
-      {"hbm3-6400", "ChRaBaRoCo", 0x35, {0, 0, 0, 0, 1, 21}},
-      {"hbm3-6400", "ChRaBaRoCo", 0x1f0, {0, 0, 0, 0, 15, 16}},
-      {"hbm3-6400", "ChRaBaRoCo", 0x4c21, {0, 0, 0, 0, 609, 1}},
-      {"hbm3-6400", "ChRaBaRoCo", 0x12345, {0, 0, 0, 0, 2330, 5}},
-      {"hbm3-6400", "ChRaBaRoCo", 0x1abcdef, {0, 1, 5, 1, 7791, 15}},
-      {"hbm3-6400", "MOP4CLXOR", 0x0, {0, 0, 0, 0, 0, 0}},
-      {"hbm3-6400", "MOP4CLXOR", 0x1, {1, 0, 0, 0, 0, 0}},
-      {"hbm3-6400", "MOP4CLXOR", 0x10, {0, 1, 0, 0, 0, 1}},
-      {"hbm3-6400", "MOP4CLXOR", 0x35, {5, 1, 1, 0, 0, 3}},
-      {"hbm3-6400", "MOP4CLXOR", 0x1f0, {0, 0, 2, 0, 0, 3}},
-      {"hbm3-6400", "MOP4CLXOR", 0x4c21, {1, 0, 1, 2, 0, 18}},
-      {"hbm3-6400", "MOP4CLXOR", 0x12345, {5, 1, 2, 0, 2, 8}},
-      {"hbm3-6400", "MOP4CLXOR", 0x1abcdef, {15, 1, 2, 2, 855, 18}},
+      {"ddr4-3200", "RoBaRaCoCh", 0x0, {0, 0, 0, 0, 0, 0, 0}},
+      {"ddr4-3200", "RoBaRaCoCh", 0x1, {0, 0, 0, 0, 0, 0, 1}},
+      {"ddr4-3200", "RoBaRaCoCh", 0x5, {0, 0, 0, 0, 0, 0, 5}},
+      {"ddr4-3200", "RoBaRaCoCh", 0x7f, {0, 0, 0, 0, 0, 0, 127}},
+      {"ddr4-3200", "RoBaRaCoCh", 0x80, {0, 0, 0, 1, 0, 0, 0}},
+      {"ddr4-3200", "RoBaRaCoCh", 0x3c3, {0, 0, 0, 3, 1, 0, 67}},
+      {"ddr4-3200", "RoBaRaCoCh", 0x12345, {0, 0, 0, 2, 1, 36, 69}},
+      {"ddr4-3200", "RoBaRaCoCh", 0x5a5a5a, {0, 0, 0, 0, 1, 2891, 90}},
+      {"ddr4-3200", "ChRaBaRoCo", 0x0, {0, 0, 0, 0, 0, 0, 0}},
+      {"ddr4-3200", "ChRaBaRoCo", 0x1, {0, 0, 0, 0, 0, 0, 1}},
+      {"ddr4-3200", "ChRaBaRoCo", 0x5, {0, 0, 0, 0, 0, 0, 5}},
+      {"ddr4-3200", "ChRaBaRoCo", 0x7f, {0, 0, 0, 0, 0, 0, 127}},
+      {"ddr4-3200", "ChRaBaRoCo", 0x80, {0, 0, 0, 0, 0, 1, 0}},
+      {"ddr4-3200", "ChRaBaRoCo", 0x3c3, {0, 0, 0, 0, 0, 7, 67}},
+      {"ddr4-3200", "ChRaBaRoCo", 0x12345, {0, 0, 0, 0, 0, 582, 69}},
+      {"ddr4-3200", "ChRaBaRoCo", 0x5a5a5a, {0, 0, 0, 0, 0, 46260, 90}},
+      {"ddr4-3200", "MOP4CLXOR", 0x0, {0, 0, 0, 0, 0, 0, 0}},
+      {"ddr4-3200", "MOP4CLXOR", 0x1, {0, 0, 0, 1, 0, 0, 1}},
+      {"ddr4-3200", "MOP4CLXOR", 0x5, {0, 0, 0, 0, 0, 0, 1}},
+      {"ddr4-3200", "MOP4CLXOR", 0x7f, {0, 0, 0, 0, 2, 0, 7}},
+      {"ddr4-3200", "MOP4CLXOR", 0x80, {0, 0, 0, 0, 2, 0, 8}},
+      {"ddr4-3200", "MOP4CLXOR", 0x3c3, {0, 0, 0, 3, 3, 3, 63}},
+      {"ddr4-3200", "MOP4CLXOR", 0x12345, {0, 0, 0, 0, 1, 39, 53}},
+      {"ddr4-3200", "MOP4CLXOR", 0x5a5a5a, {0, 0, 0, 0, 0, 2889, 38}},
+      {"hbm3-6400", "RoBaRaCoCh", 0x0, {0, 0, 0, 0, 0, 0, 0}},
+      {"hbm3-6400", "RoBaRaCoCh", 0x1, {1, 0, 0, 0, 0, 0, 0}},
+      {"hbm3-6400", "RoBaRaCoCh", 0x10, {0, 0, 0, 0, 0, 0, 1}},
+      {"hbm3-6400", "RoBaRaCoCh", 0x35, {5, 0, 0, 0, 0, 0, 3}},
+      {"hbm3-6400", "RoBaRaCoCh", 0x1f0, {0, 0, 0, 0, 0, 0, 31}},
+      {"hbm3-6400", "RoBaRaCoCh", 0x4c21, {1, 0, 1, 1, 2, 0, 2}},
+      {"hbm3-6400", "RoBaRaCoCh", 0x12345, {5, 1, 0, 0, 1, 2, 20}},
+      {"hbm3-6400", "RoBaRaCoCh", 0x1abcdef, {15, 0, 1, 1, 2, 855, 30}},
+      {"hbm3-6400", "ChRaBaRoCo", 0x0, {0, 0, 0, 0, 0, 0, 0}},
+      {"hbm3-6400", "ChRaBaRoCo", 0x1, {0, 0, 0, 0, 0, 0, 1}},
+      {"hbm3-6400", "ChRaBaRoCo", 0x10, {0, 0, 0, 0, 0, 0, 16}},
+      {"hbm3-6400", "ChRaBaRoCo", 0x35, {0, 0, 0, 0, 0, 1, 21}},
+      {"hbm3-6400", "ChRaBaRoCo", 0x1f0, {0, 0, 0, 0, 0, 15, 16}},
+      {"hbm3-6400", "ChRaBaRoCo", 0x4c21, {0, 0, 0, 0, 0, 609, 1}},
+      {"hbm3-6400", "ChRaBaRoCo", 0x12345, {0, 0, 0, 0, 0, 2330, 5}},
+      {"hbm3-6400", "ChRaBaRoCo", 0x1abcdef, {0, 1, 1, 1, 1, 7791, 15}},
+      {"hbm3-6400", "MOP4CLXOR", 0x0, {0, 0, 0, 0, 0, 0, 0}},
+      {"hbm3-6400", "MOP4CLXOR", 0x1, {1, 0, 0, 0, 0, 0, 0}},
+      {"hbm3-6400", "MOP4CLXOR", 0x10, {0, 1, 0, 0, 0, 0, 1}},
+      {"hbm3-6400", "MOP4CLXOR", 0x35, {5, 1, 1, 0, 0, 0, 3}},
+      {"hbm3-6400", "MOP4CLXOR", 0x1f0, {0, 0, 0, 1, 0, 0, 3}},
+      {"hbm3-6400", "MOP4CLXOR", 0x4c21, {1, 0, 1, 0, 2, 0, 18}},
+      {"hbm3-6400", "MOP4CLXOR", 0x12345, {5, 1, 0, 1, 0, 2, 8}},
+      {"hbm3-6400", "MOP4CLXOR", 0x1abcdef, {15, 1, 0, 1, 2, 855, 18}},
   };
-  static const int k_order[6] = {DA_CH, DA_PC, DA_BG, DA_BA, DA_RO, DA_CO};
+  static const int k_order[7] = {DA_CH, DA_PC, DA_SI, DA_BG, DA_BA, DA_RO, DA_CO};
   dse_ctx *ctx = t_ctx();
   for (size_t i = 0; i < sizeof k_rows / sizeof *k_rows; i++) {
     dram_spec s;
@@ -579,7 +731,7 @@ TEST_IMPL(dram_amap_named) {
     dram_decoder_init(&s, 1, &d);
     uint64_t dig[DA_COUNT], pd[DRAM_AMAP_PIECES], cl;
     dram_decode(&d, k_rows[i].a, dig, pd, &cl);
-    for (int k = 0; k < 6; k++)
+    for (int k = 0; k < 7; k++)
       if (dig[k_order[k]] != k_rows[i].want[k])
         FAIL_AT("%s %s 0x%llx: digit %d is %llu, want %llu", k_rows[i].mem, k_rows[i].map,
                 (unsigned long long)k_rows[i].a, k, (unsigned long long)dig[k_order[k]],
@@ -601,9 +753,9 @@ static int cmp_u64(const void *a, const void *b) {
  * the simulator relies on: results equal with a map written as fields. */
 TEST_IMPL(dram_amap_bijective) {
   static const char *const k_maps[] = {
-      "RoBaRaCoCh", "ChRaBaRoCo", "MOP4CLXOR", "RoBaCoBgPcCh",
-      "{fields: [Co:2, Ch, Pc, Bg, Ba, Co, Ro], xor: {Bg: Co.0, Ba: Co.1-2, Ro: Co.3-4}}",
-      "{fields: [Ch, Co:1, Bg, Co:3, Ba, Ro, Co, Pc]}"};
+      "RoBaRaCoCh", "ChRaBaRoCo", "MOP4CLXOR", "RoBaCoSiBgPcCh",
+      "{fields: [Co:2, Ch, Pc, Si, Bg, Ba, Co, Ro], xor: {Bg: Co.0, Ba: Co.1-2, Ro: Co.3-4}}",
+      "{fields: [Ch, Co:1, Bg, Co:3, Ba, Ro, Co, Si, Pc]}"};
   static const char *const k_mems[] = {"ddr4-3200", "hbm3-6400", "gddr6-16000"};
   const size_t n = 1u << 16;
   uint64_t *keys = malloc(n * sizeof *keys);
@@ -709,6 +861,14 @@ TEST_IMPL(dram_amap_errors) {
        "over.yaml:1:14: error: dram.address_map: unknown address map 'MOP4CLXR'; did you mean "
        "'MOP4CLXOR'?"},
       {"address_map: RoBaRaCoch\n", "did you mean 'RoBaRaCoCh'?"},
+      /* a map written before ranks were digits: what to write instead */
+      {"organization: {ranks: 2}\ncapacity: 16 MiB\naddress_map: RoBaCoBgPcCh\n",
+       "over.yaml:3:14: error: dram.address_map: 'RoBaCoBgPcCh' does not name Ra, and this "
+       "organization has 2 ranks: add it, e.g. 'RoBaCoRaBgPcCh'"},
+      {"organization: {ranks: 2}\ncapacity: 16 MiB\naddress_map: RoBaCoRaBgPcCh\n"
+       "timing: {tRC: 1}\n", "over.yaml:4:15: error: dram.timing.tRC"},
+      {"address_map: RoBaCoBgPcChCh\n", "expected the six digits Ro Ba Bg Co Pc Ch once each, "
+       "and Ra, Si at most once"},
   };
   for (size_t i = 0; i < sizeof k_cases / sizeof *k_cases; i++) {
     dse_ctx *ctx = t_ctx();

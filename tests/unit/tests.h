@@ -53,6 +53,8 @@
   X(dram_steady_by_hand)            \
   X(dram_streams)                   \
   X(dram_spec_errors)               \
+  X(dram_spec_defaults)             \
+  X(dram_presets_jedec)             \
   X(dram_in_engine)                 \
   X(dram_layer_full)                \
   X(dram_arch_errors)               \
