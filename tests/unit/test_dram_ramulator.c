@@ -112,6 +112,26 @@ static const struct {
 } k_configs[] = {
     {"DDR4_8Gb_x8", "3200AA", "ddr4-3200", 64, NULL},
     {"HBM3_16Gb_8hi", "6400Mbps", "hbm3-6400", 32, NULL},
+    /* DDR3: 64-bit channel, BL8, no bank groups; tRFC 160/260/350 ns for
+     * 2/4/8 Gb; 1600H/J differ from 1600K in CL = tRCD = tRP, tRC and so
+     * RD to WR (nCL + nBL + 2 - nCWL) */
+#define D3_4G "organization: {rows: 65536}\ncapacity: 4 GiB\n"
+#define D3_2G "organization: {rows: 32768}\ncapacity: 2 GiB\n"
+#define D3_J "CL: 10, tRCD: 10, tRP: 10, tRC: 38, tRTW: 8"
+#define D3_H "CL: 9, tRCD: 9, tRP: 9, tRC: 37, tRTW: 7"
+    {"DDR3_8Gb_x8", "1600K", "ddr3-1600", 64, NULL},
+    {"DDR3_4Gb_x8", "1600K", "ddr3-1600", 64, D3_4G "timing: {tRFC: 208}\n"},
+    {"DDR3_2Gb_x8", "1600K", "ddr3-1600", 64, D3_2G "timing: {tRFC: 128}\n"},
+    {"DDR3_8Gb_x8", "1600J", "ddr3-1600", 64, "timing: {" D3_J "}\n"},
+    {"DDR3_4Gb_x8", "1600J", "ddr3-1600", 64, D3_4G "timing: {tRFC: 208, " D3_J "}\n"},
+    {"DDR3_2Gb_x8", "1600J", "ddr3-1600", 64, D3_2G "timing: {tRFC: 128, " D3_J "}\n"},
+    {"DDR3_8Gb_x8", "1600H", "ddr3-1600", 64, "timing: {" D3_H "}\n"},
+    {"DDR3_4Gb_x8", "1600H", "ddr3-1600", 64, D3_4G "timing: {tRFC: 208, " D3_H "}\n"},
+    {"DDR3_2Gb_x8", "1600H", "ddr3-1600", 64, D3_2G "timing: {tRFC: 128, " D3_H "}\n"},
+#undef D3_4G
+#undef D3_2G
+#undef D3_J
+#undef D3_H
     /* DDR5: 32-bit channels, BL16; tRFC 195/295/410 ns by density, tFAW
      * 20 ns (x4/x8) or 25 ns (x16), at least 32 tCK */
     {"DDR5_16Gb_x8", "4800AN", "ddr5-4800", 64, NULL},
@@ -637,7 +657,10 @@ TEST_IMPL(dram_ramulator_rules) {
   ASSERT_INT_EQ(config_of("HBM3_16Gb_8hi_6400Mbps", &nch), -1);
   ASSERT_INT_EQ(config_of("HBM3_16Gb_8hi_6400Mbps_0ch", &nch), -1);
   ASSERT_INT_EQ(config_of("HBM3_16Gb_6400Mbps_16ch", &nch), -1); /* not an org here */
-  ASSERT_INT_EQ(config_of("DDR5_16Gb_x8_4800AN_1ch", &nch), 2); /* one 32-bit subchannel */
+  const int d5 = config_of("DDR5_16Gb_x8_4800AN_1ch", &nch); /* one 32-bit subchannel */
+  ASSERT(d5 >= 0);
+  ASSERT_STR_EQ(k_configs[d5].preset, "ddr5-4800");
+  ASSERT_U64_EQ(nch, 1);
   replay(ctx, &s[0], 1, 0, &a);
   replay(ctx, &s[1], 1, 0, &b);
   replay(ctx, &s[1], 2, 0, &c);
@@ -668,7 +691,7 @@ TEST_IMPL(dram_ramulator_rules) {
           (unsigned long long)c.requests, c.d_gbps * 1.11, c.d_hits);
   /* unknown: no preset line, a channel count that is neither whole
    * stacks nor part of one, a mapper and a pattern dse does not know */
-  fprintf(fp, "R,\"DDR3_8Gb_x8_1600K_1ch [RoBaRaCoCh]\",seq_rd,1000,10,,0.9,\n");
+  fprintf(fp, "R,\"HBM4_32Gb_8Hi_8000Mbps_16ch [RoBaRaCoCh]\",seq_rd,1000,500,,0.9,\n");
   fprintf(fp, "R,\"HBM3_16Gb_8hi_6400Mbps_24ch [RoBaRaCoCh]\",seq_rd,1000,300,,0.9,\n");
   fprintf(fp, "R,\"HBM3_16Gb_8hi_6400Mbps_16ch [RoCoBa]\",seq_rd,1000,300,,0.9,\n");
   fprintf(fp, "R,\"HBM3_16Gb_8hi_6400Mbps_16ch [MOP4CLXOR]\",seq_rd_2,1000,300,,0.9,\n");
@@ -738,8 +761,8 @@ TEST_IMPL(dram_ramulator_configs) {
     yt_doc_free(doc[0]);
     yt_doc_free(doc[1]);
   }
-  ASSERT_U64_EQ(names, 50);
-  ASSERT_U64_EQ(rows, 50 * 2 * 2 * 7);
+  ASSERT_U64_EQ(names, 59);
+  ASSERT_U64_EQ(rows, 59 * 2 * 2 * 7);
 
   /* numbers derived from the org name, each as Ramulator resolves it */
   static const struct {
@@ -747,6 +770,8 @@ TEST_IMPL(dram_ramulator_configs) {
     int f;
     double want;
   } k_vals[] = {
+      {"DDR3_2Gb_x8_1600K_1ch", DF_TRFC, 128},            /* 160 ns at 1250 ps */
+      {"DDR3_4Gb_x8_1600H_1ch", DF_TRTW, 7},             /* 9 + 4 + 2 - 8 */
       {"DDR5_8Gb_x8_4800AN_1ch", DF_BANKS_PER_GROUP, 2}, /* bank 2 */
       {"DDR5_8Gb_x8_4800AN_1ch", DF_TRFC, 469},          /* 195 ns at 416 ps */
       {"DDR5_8Gb_x8_4800AN_1ch", DF_CAPACITY, 4294967296.0},
