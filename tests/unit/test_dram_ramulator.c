@@ -136,6 +136,10 @@ static const struct {
      * 20 ns (x4/x8) or 25 ns (x16), at least 32 tCK */
     {"DDR5_16Gb_x8", "4800AN", "ddr5-4800", 64, NULL},
     {"DDR5_16Gb_x8", "6400AN", "ddr5-6400", 64, NULL},
+    {"DDR5_16Gb_x8", "4800BN", "ddr5-4800", 64,
+     "timing: {CL: 36, tRCD: 36, tRP: 36, tRC: 113, CWL: 34}\n"},
+    {"DDR5_16Gb_x8", "4800C", "ddr5-4800", 64,
+     "timing: {CL: 38, tRCD: 38, tRP: 38, tRC: 115, CWL: 36}\n"},
     {"DDR5_8Gb_x8", "4800AN", "ddr5-4800", 64,
      "organization: {banks_per_group: 2}\ncapacity: 8 GiB\ntiming: {tRFC: 469}\n"},
     {"DDR5_8Gb_x8", "6400AN", "ddr5-6400", 64,
@@ -189,6 +193,10 @@ static const struct {
     {"HBM2_8Gb", "2000Mbps", "hbm2-2000", 32, "organization: {rows: 65536}\ncapacity: 16 GiB\n"},
     {"HBM2_2Gb", "2000Mbps", "hbm2-2000", 32,
      "organization: {rows: 16384}\ncapacity: 4 GiB\ntiming: {tRFC: 160}\n"},
+    {"HBM2_4Gb", "2400Mbps", "hbm2-2400", 32, "timing: {tRFC: 313}\n"},
+    {"HBM2_8Gb", "2400Mbps", "hbm2-2400", 32, "organization: {rows: 65536}\ncapacity: 16 GiB\n"},
+    {"HBM2_2Gb", "2400Mbps", "hbm2-2400", 32,
+     "organization: {rows: 16384}\ncapacity: 4 GiB\ntiming: {tRFC: 193}\n"},
     /* HBM3: 16 channels x 2 pseudo-channels x 32 bits, BL8; tRFC 260 /
      * 350 / 450 ns by channel density (die / stack IDs) */
     {"HBM3_8Gb_8hi", "6400Mbps", "hbm3-6400", 32,
@@ -761,8 +769,8 @@ TEST_IMPL(dram_ramulator_configs) {
     yt_doc_free(doc[0]);
     yt_doc_free(doc[1]);
   }
-  ASSERT_U64_EQ(names, 59);
-  ASSERT_U64_EQ(rows, 59 * 2 * 2 * 7);
+  ASSERT_U64_EQ(names, 64);
+  ASSERT_U64_EQ(rows, 64 * 2 * 2 * 7);
 
   /* numbers derived from the org name, each as Ramulator resolves it */
   static const struct {
@@ -785,6 +793,8 @@ TEST_IMPL(dram_ramulator_configs) {
       {"GDDR6_32Gb_x8_14000_1350mV_double_2ch", DF_ROWS, 65536},
       {"HBM2_8Gb_2000Mbps_8ch", DF_ROWS, 65536},
       {"HBM2_4Gb_2000Mbps_8ch", DF_TRFC, 260},
+      {"HBM2_2Gb_2400Mbps_1ch", DF_TRFC, 193},           /* 160 ns at 833 ps */
+      {"DDR5_16Gb_x8_4800C_2ch", DF_TRC, 115},
       {"HBM3_16Gb_8hi_9200Mbps_16ch", DF_TRFC, 805},     /* 350 ns at 435 ps */
       {"HBM3_16Gb_8hi_9200Mbps_16ch", DF_ROWS, 16384},
       {"HBM3_32Gb_16hi_6400Mbps_16ch", DF_STACK_IDS, 4},
