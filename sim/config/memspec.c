@@ -86,7 +86,7 @@ static const char *const k_top[] = {
     "timing",      "energy",      "phy",      NULL};
 static const char *const k_standards[] = {
     "hbm2",  "hbm2e",  "hbm3",   "hbm3e",   "gddr6", "gddr6x",
-    "gddr7", "lpddr5", "lpddr5x", "ddr4",   "ddr5",  NULL};
+    "gddr7", "lpddr5", "lpddr5x", "ddr3",   "ddr4",  "ddr5",  NULL};
 static const char *const k_units[] = {"stack", "device", "dimm", NULL};
 static const char *const k_refresh[] = {"all_bank", "per_bank", NULL};
 static const char *const k_cmd_bus[] = {"single", "dual", NULL};

@@ -178,7 +178,7 @@ Z="known: alexnet, alexnet_conv, bert_base, gpt2, llama2_7b, mobilenet_v2, resne
 rejects "ARCH: unknown arch preset 'nope'; $K" sim nope resnet50 -o "$O"
 rejects "WORKLOAD: unknown workload 'nope'; $Z" sim tpu-v1 nope -o "$O"
 rejects "NAME: unknown workload 'nope'; $Z" show workload nope
-rejects "PRESET: unknown memory preset 'hbm3-640'; did you mean 'hbm3-6400'? (known: ddr4-3200, ddr5-4800, ddr5-6400, gddr6-16000, gddr6x-21000, gddr7-28000, gddr7-32000, hbm2-2000, hbm2e-3200, hbm3-6400, hbm3e-9200, lpddr5-6400, lpddr5x-8533)" \
+rejects "PRESET: unknown memory preset 'hbm3-640'; did you mean 'hbm3-6400'? (known: ddr3-1600, ddr4-3200, ddr5-4800, ddr5-6400, gddr6-14000, gddr6-16000, gddr6x-21000, gddr7-28000, gddr7-32000, hbm2-2000, hbm2-2400, hbm2e-3200, hbm3-6400, hbm3e-9200, lpddr5-6400, lpddr5x-8533)" \
   mem hbm3-640 -o "$O"
 # -o: a directory, a missing directory, a file as a directory, a place
 # nothing can be written; all found before any work, nothing written

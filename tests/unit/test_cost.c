@@ -329,7 +329,7 @@ static void expect_plain_error(const char *yaml, const char *want) {
 /* Bad dram.technology values: located at the key, exit 2 from the CLI. */
 TEST_IMPL(cost_technology_errors) {
   expect_plain_error(PLAIN_ARCH("{bandwidth: 800 GB/s, energy: 6 pJ/bit, capacity: 32 GiB, technology: hbm9}"),
-                     "test.yaml:7:77: error: dram.technology: unknown memory preset 'hbm9'; known: ddr4-3200,");
+                     "test.yaml:7:77: error: dram.technology: unknown memory preset 'hbm9'; known: ddr3-1600, ddr4-3200,");
   expect_plain_error(PLAIN_ARCH("{bandwidth: 400 GB/s, energy: 6 pJ/bit, capacity: 16 GiB, technology: gddr6-16000, stacks: 2}"),
                      "test.yaml:7:98: error: dram.stacks: 'gddr6-16000' counts devices; write 'devices: N'");
   expect_plain_error(PLAIN_ARCH("{bandwidth: 400 GB/s, energy: 6 pJ/bit, capacity: 16 GiB, stacks: 2}"),

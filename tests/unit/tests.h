@@ -65,6 +65,7 @@
   X(dram_mt19937_64)                \
   X(dram_ramulator)                 \
   X(dram_ramulator_rules)           \
+  X(dram_ramulator_configs)         \
   X(cost_worked_examples)           \
   X(cost_monotonic)                 \
   X(cost_unit_breakdown)                 \
