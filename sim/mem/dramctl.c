@@ -1,0 +1,720 @@
+/* dramctl.c: the command-level, event-driven memory controller
+ * (docs/memory.md, "Controller").  Per controller: a read and a write
+ * queue, an active buffer (a request whose ACT has issued, its queue slot
+ * freed), refresh, and FR-FCFS: the oldest request whose next command
+ * (PRE, ACT, RD, WR) meets every timing constraint issues, one command per
+ * tick.  The decision order is Ramulator 2.1's GenericDDR controller:
+ * active buffer, then refresh, then the queue the write-drain mode picks.
+ * State changes only when a command issues, a request arrives or a refresh
+ * falls due, and every constraint is a max, so the controller jumps from
+ * one such event to the next instead of ticking. */
+#include <math.h>
+#ifdef DRAMCTL_TRACE
+#include <stdio.h>
+#endif
+#include <stdlib.h>
+#include <string.h>
+
+#include "mem/dramctl.h"
+
+enum { C_ACT, C_PRE, C_RD, C_WR, C_PREA, C_REFAB, C_REFPB, C_N };
+enum { L_BANK, L_GROUP, L_RANK };
+#define NEVER INT64_MAX
+#define CLOSED (-1)
+#define FEED_PER_TICK 64 /* requests the frontend hands over per memory clock */
+
+/* ===== timing ============================================================ */
+
+/* Cycles to whole ticks: spec values are whole cycles, and a burst derived
+ * from a rounded tCK is within 1% of one (gddr7-28000: 32 bits at 28 Gb/s
+ * in tCK 0.571 ns is 2.0015 tCK: 2); a true fraction is rounded up. */
+static dram_tick ticks(double cycles) {
+  if (cycles <= 0) return 0;
+  const double r = round(cycles);
+  return (dram_tick)(fabs(r - cycles) <= 0.01 * cycles ? r : ceil(cycles));
+}
+
+void dram_ctl_timing_from_spec(const dram_spec *s, dram_ctl_timing *t) {
+  const double *f = s->f;
+  memset(t, 0, sizeof(*t));
+  t->cl = ticks(f[DF_CL]);
+  t->cwl = ticks(f[DF_CWL]);
+  t->bl = ticks(dram_burst_cycles(s));
+  t->rcd = ticks(f[DF_TRCD]);
+  t->rcdwr = ticks(f[DF_TRCDWR]);
+  t->rp = ticks(f[DF_TRP]);
+  t->ras = ticks(f[DF_TRAS]);
+  t->rc = ticks(f[DF_TRC]);
+  t->ccd_s = ticks(f[DF_TCCD_S]);
+  t->ccd_l = ticks(f[DF_TCCD_L]);
+  t->rrd_s = ticks(f[DF_TRRD_S]);
+  t->rrd_l = ticks(f[DF_TRRD_L]);
+  t->faw = ticks(f[DF_TFAW]);
+  t->wr = ticks(f[DF_TWR]);
+  t->wtr_l = ticks(f[DF_TWTR]);
+  t->rtp = ticks(f[DF_TRTP]);
+  t->rfc = ticks(f[DF_TRFC]);
+  t->rfcpb = ticks(f[DF_TRFCPB]);
+  t->refi = ticks(f[DF_TREFI]);
+  t->groups = (unsigned)f[DF_BANK_GROUPS];
+  t->banks_per_group = (unsigned)f[DF_BANKS_PER_GROUP];
+  t->per_bank_refresh = s->refresh == DRAM_REF_PER_BANK;
+  /* Not in the spec yet (the lead wires the new keys in here): JEDEC DDR4's
+   * defaults where a relation gives one, else the nearest given value. */
+  t->wtr_s = t->wtr_l;                       /* tWTR_S = tWTR */
+  t->rtw = t->cl + t->bl + 2 - t->cwl;       /* tRTW = CL + BL + 2 - CWL */
+  if (t->rtw < 0) t->rtw = 0;
+  t->ccd_s_wr = t->ccd_s;                    /* write CCDs = the read ones */
+  t->ccd_l_wr = t->ccd_l;
+  t->ccdr = t->ccd_s;                        /* stack switch: tCCD_S */
+  t->rpab = t->rp;                           /* tRPab = tRP */
+  t->ppd = 0;                                /* no PRE-to-PRE spacing */
+  t->rrefd = 0;
+  t->cs = 0;                                 /* rank switch */
+  t->ranks = 1;
+  t->sids = 1;
+}
+
+void dram_ctl_effective(const dram_spec *s, const dram_opts *o, dram_ctl_cfg *c) {
+  static const dram_ctl_cfg k_def = {32, 32, 0.8, 0.2, DRAM_SCHED_FRFCFS, DRAM_ROW_OPEN, 4, 0,
+                                     DRAM_SCOPE_DEFAULT};
+  const dram_ctl_cfg *os = o ? &o->ctl : NULL, *ss = &s->ctl;
+#define PICK(f) c->f = os && os->f ? os->f : ss->f ? ss->f : k_def.f
+  PICK(read_queue);
+  PICK(write_queue);
+  PICK(wm_high);
+  PICK(wm_low);
+  PICK(scheduler);
+  PICK(row_policy);
+  PICK(row_cap);
+  PICK(row_timeout);
+  PICK(queue_scope);
+#undef PICK
+  /* the legacy window sets both queues where nothing else does */
+  if (o && o->window) {
+    if (!o->ctl.read_queue) c->read_queue = o->window;
+    if (!o->ctl.write_queue) c->write_queue = o->window;
+  }
+}
+
+/* The constraint table: issuing `prev` at t makes `next` wait until
+ * t + lat on the node of `level` the command addressed. */
+typedef struct rule {
+  uint8_t level, prev, next;
+  dram_tick lat;
+} rule;
+
+static unsigned build_rules(const dram_ctl_timing *t, rule *r) {
+  const dram_tick wr_rec = t->cwl + t->bl + t->wr; /* WR to PRE */
+  const rule k[] = {
+      /* same bank */
+      {L_BANK, C_ACT, C_ACT, t->rc},       {L_BANK, C_ACT, C_RD, t->rcd},
+      {L_BANK, C_ACT, C_WR, t->rcdwr},     {L_BANK, C_ACT, C_PRE, t->ras},
+      {L_BANK, C_PRE, C_ACT, t->rp},       {L_BANK, C_RD, C_PRE, t->rtp},
+      {L_BANK, C_WR, C_PRE, wr_rec},       {L_BANK, C_ACT, C_REFPB, t->rc},
+      {L_BANK, C_PRE, C_REFPB, t->rp},     {L_BANK, C_REFPB, C_ACT, t->rfcpb},
+      /* same bank group */
+      {L_GROUP, C_RD, C_RD, t->ccd_l},     {L_GROUP, C_WR, C_WR, t->ccd_l_wr},
+      {L_GROUP, C_WR, C_RD, t->cwl + t->bl + t->wtr_l},
+      {L_GROUP, C_ACT, C_ACT, t->rrd_l},
+      /* the rank (and the channel's data bus: one rank) */
+      {L_RANK, C_RD, C_RD, t->ccd_s},      {L_RANK, C_RD, C_RD, t->bl},
+      {L_RANK, C_WR, C_WR, t->ccd_s_wr},   {L_RANK, C_WR, C_WR, t->bl},
+      {L_RANK, C_RD, C_WR, t->rtw},        {L_RANK, C_WR, C_RD, t->cwl + t->bl + t->wtr_s},
+      {L_RANK, C_ACT, C_ACT, t->rrd_s},    {L_RANK, C_PRE, C_PRE, t->ppd},
+      {L_RANK, C_ACT, C_PREA, t->ras},     {L_RANK, C_RD, C_PREA, t->rtp},
+      {L_RANK, C_WR, C_PREA, wr_rec},      {L_RANK, C_PREA, C_ACT, t->rpab},
+      {L_RANK, C_ACT, C_REFAB, t->rc},     {L_RANK, C_PRE, C_REFAB, t->rp},
+      {L_RANK, C_PREA, C_REFAB, t->rpab},  {L_RANK, C_RD, C_REFAB, t->rtp + t->rp},
+      {L_RANK, C_WR, C_REFAB, wr_rec + t->rp}, {L_RANK, C_REFAB, C_ACT, t->rfc},
+      {L_RANK, C_REFAB, C_REFAB, t->rfc},  {L_RANK, C_REFAB, C_PREA, t->rfc},
+      {L_RANK, C_REFPB, C_REFPB, t->rrefd}, {L_RANK, C_REFPB, C_ACT, t->rrefd},
+  };
+  unsigned n = 0;
+  for (size_t i = 0; i < sizeof k / sizeof *k; i++)
+    if (k[i].lat > 0) r[n++] = k[i];
+  return n;
+}
+
+/* ===== one controller ==================================================== */
+
+typedef struct ent { /* a request: a burst in a queue or the active buffer */
+  dram_tick arrive;
+  uint64_t seq; /* age: admission order */
+  uint32_t row, req;
+  int32_t prev, next; /* its bank's list in its queue */
+  uint16_t bank;
+  uint8_t write, started;
+} ent;
+
+typedef struct bankq { /* one bank's requests in one queue, oldest first */
+  int32_t head, tail, ohit, onon; /* oldest row hit, oldest other */
+  uint32_t n, nhit;
+} bankq;
+
+typedef struct plan {
+  dram_tick when; /* NEVER: nothing to do */
+  int kind;       /* 0 a command, 1 a refresh falls due */
+  int cmd, bank;
+  int32_t e;      /* the request, or -1 (refresh) */
+} plan;
+
+typedef struct ctl {
+  ent *pool;
+  int32_t free_top, *free_stk;
+  bankq *bq[2];      /* [queue][bank] */
+  int32_t *open;     /* open row per bank, CLOSED */
+  int32_t *active;   /* the active request per bank, -1 */
+  uint8_t *refpend;  /* per-bank refresh pending on the bank */
+  dram_tick *bt, *gt, rt[C_N]; /* ready times per bank, group, rank */
+  dram_tick faw[4];
+  unsigned faw_head, nwords;
+  uint64_t *ne[2], *act_mask; /* non-empty banks per queue; banks with an active request */
+  unsigned nq[2], cap[2], nactive, nopen;
+  int wmode;
+  /* refresh */
+  dram_tick next_ref;
+  uint64_t nref;        /* refreshes fallen due so far */
+  unsigned ref_pend;    /* all-bank REFs waiting */
+  uint32_t *pb_fifo;    /* per-bank refresh: banks waiting, in order */
+  unsigned pb_head, pb_n;
+  uint64_t seq;
+  dram_tick lb;  /* no command before this tick */
+  int dirty;
+  plan p;
+} ctl;
+
+typedef struct eng {
+  const dram_ctl_timing *t;
+  const dram_ctl_cfg *cfg;
+  unsigned nb;
+  rule rules[64];
+  unsigned nrules;
+  /* rules by previous command and level */
+  struct { uint8_t next; dram_tick lat; } by[C_N][3][16];
+  uint8_t nby[C_N][3];
+  dram_ctl_acc *acc;
+  /* closed loop */
+  unsigned outstanding, inflight;
+  uint32_t *remaining;
+  dram_tick *heap_t;
+  uint32_t *heap_r;
+  unsigned heap_n, heap_cap;
+  int nomem;
+} eng;
+
+static inline dram_tick max2(dram_tick a, dram_tick b) { return a > b ? a : b; }
+
+static inline unsigned group_of(const eng *g, unsigned b) { return b / g->t->banks_per_group; }
+
+/* When command c to bank b meets every constraint. */
+static inline dram_tick ready(const eng *g, const ctl *c, int cmd, unsigned b) {
+  dram_tick r = max2(c->rt[cmd], max2(c->bt[b * C_N + cmd], c->gt[group_of(g, b) * C_N + cmd]));
+  if (cmd == C_ACT && g->t->faw) r = max2(r, c->faw[c->faw_head] + g->t->faw);
+  return r;
+}
+
+static inline int is_hit(const ctl *c, const ent *e) { return c->open[e->bank] == (int32_t)e->row; }
+
+/* Recount one bank's hits in queue q (its row changed). */
+static void recount(ctl *c, unsigned q, unsigned b) {
+  bankq *k = &c->bq[q][b];
+  k->nhit = 0;
+  k->ohit = k->onon = -1;
+  for (int32_t i = k->head; i >= 0; i = c->pool[i].next) {
+    if (is_hit(c, &c->pool[i])) {
+      if (!k->nhit++) k->ohit = i;
+    } else if (k->onon < 0) {
+      k->onon = i;
+    }
+  }
+}
+
+static void row_changed(ctl *c, unsigned b) {
+  recount(c, 0, b);
+  recount(c, 1, b);
+}
+
+/* The first entry from i on that is (hit = 1) or is not a row hit. */
+static int32_t next_of(const ctl *c, int32_t i, int hit) {
+  for (; i >= 0; i = c->pool[i].next)
+    if (is_hit(c, &c->pool[i]) == hit) return i;
+  return -1;
+}
+
+static void bank_push(ctl *c, int32_t i) {
+  ent *e = &c->pool[i];
+  const unsigned q = e->write, b = e->bank;
+  bankq *k = &c->bq[q][b];
+  e->next = -1;
+  e->prev = k->tail;
+  if (k->tail >= 0)
+    c->pool[k->tail].next = i;
+  else
+    k->head = i;
+  k->tail = i;
+  if (!k->n++) c->ne[q][b >> 6] |= 1ull << (b & 63);
+  if (is_hit(c, e)) {
+    if (!k->nhit++) k->ohit = i;
+  } else if (k->onon < 0) {
+    k->onon = i;
+  }
+  c->nq[q]++;
+}
+
+static void bank_remove(ctl *c, int32_t i) {
+  ent *e = &c->pool[i];
+  const unsigned q = e->write, b = e->bank;
+  bankq *k = &c->bq[q][b];
+  if (e->prev >= 0)
+    c->pool[e->prev].next = e->next;
+  else
+    k->head = e->next;
+  if (e->next >= 0)
+    c->pool[e->next].prev = e->prev;
+  else
+    k->tail = e->prev;
+  if (!--k->n) c->ne[q][b >> 6] &= ~(1ull << (b & 63));
+  if (is_hit(c, e)) {
+    k->nhit--;
+    if (k->ohit == i) k->ohit = k->nhit ? next_of(c, e->next, 1) : -1;
+  } else if (k->onon == i) {
+    k->onon = k->n > k->nhit ? next_of(c, e->next, 0) : -1;
+  }
+  c->nq[q]--;
+}
+
+/* Ramulator's set_write_mode: drain writes above the high watermark or when
+ * no read waits; back to reads below the low one when a read waits. */
+static void set_write_mode(const eng *g, ctl *c) {
+  const double w = (double)c->nq[1], cap = (double)g->cfg->write_queue;
+  if (!c->wmode) {
+    if (w > g->cfg->wm_high * cap || c->nq[0] == 0) c->wmode = 1;
+  } else if (w < g->cfg->wm_low * cap && c->nq[0] != 0) {
+    c->wmode = 0;
+  }
+}
+
+typedef struct cand {
+  dram_tick at;
+  uint64_t seq;
+  int cmd, bank;
+  int32_t e;
+} cand;
+
+/* Keep the earlier candidate, the older at equal times. */
+static inline void consider(cand *best, dram_tick at, uint64_t seq, int cmd, int bank, int32_t e) {
+  if (at < best->at || (at == best->at && seq < best->seq)) {
+    best->at = at;
+    best->seq = seq;
+    best->cmd = cmd;
+    best->bank = bank;
+    best->e = e;
+  }
+}
+
+/* Plan c's next command at `now` or later (exact until a request arrives). */
+static void decide(const eng *g, ctl *c, dram_tick now) {
+  const cand none = {NEVER, UINT64_MAX, 0, 0, -1};
+  cand a = none, pr = none, q = none;
+  /* 1. the active buffer: requests whose ACT has issued */
+  for (unsigned w = 0; w < c->nwords && c->nactive; w++)
+    for (uint64_t m = c->act_mask[w]; m; m &= m - 1) {
+      const unsigned b = w * 64 + (unsigned)__builtin_ctzll(m);
+      const int32_t i = c->active[b];
+      const int cmd = c->pool[i].write ? C_WR : C_RD;
+      consider(&a, max2(now, ready(g, c, cmd, b)), c->pool[i].seq, cmd, (int)b, i);
+    }
+  /* 2. refresh */
+  int blocks = 0;
+  if (c->ref_pend) {
+    blocks = 1; /* while an all-bank refresh waits no read or write leaves */
+    if (c->nopen) {
+      if (!c->nactive) consider(&pr, max2(now, c->rt[C_PREA]), 0, C_PREA, 0, -1);
+    } else {
+      consider(&pr, max2(now, c->rt[C_REFAB]), 0, C_REFAB, 0, -1);
+    }
+  } else if (c->pb_n) {
+    const unsigned b = c->pb_fifo[c->pb_head];
+    if (c->open[b] != CLOSED) {
+      if (c->active[b] < 0) consider(&pr, max2(now, ready(g, c, C_PRE, b)), 0, C_PRE, (int)b, -1);
+    } else {
+      consider(&pr, max2(now, ready(g, c, C_REFPB, b)), 0, C_REFPB, (int)b, -1);
+    }
+  }
+  /* 3. the queue the write-drain mode picks */
+  if (!blocks) {
+    set_write_mode(g, c);
+    const unsigned qi = (unsigned)c->wmode;
+    const int rowhit = g->cfg->scheduler == DRAM_SCHED_FRFCFS_ROWHIT;
+    for (unsigned w = 0; w < c->nwords; w++)
+      for (uint64_t m = c->ne[qi][w]; m; m &= m - 1) {
+        const unsigned b = w * 64 + (unsigned)__builtin_ctzll(m);
+        if (c->refpend[b]) continue;
+        const bankq *k = &c->bq[qi][b];
+        if (c->open[b] == CLOSED) {
+          consider(&q, max2(now, ready(g, c, C_ACT, b)), c->pool[k->head].seq, C_ACT, (int)b,
+                   k->head);
+          continue;
+        }
+        if (k->ohit >= 0) {
+          const int cmd = qi ? C_WR : C_RD;
+          consider(&q, max2(now, ready(g, c, cmd, b)), c->pool[k->ohit].seq, cmd, (int)b, k->ohit);
+        }
+        /* a PRE never closes a row an active request waits on; with
+         * FRFCFS_ROWHIT nor one an older queued hit wants */
+        if (k->onon >= 0 && c->active[b] < 0 &&
+            !(rowhit && k->ohit >= 0 && c->pool[k->ohit].seq < c->pool[k->onon].seq))
+          consider(&q, max2(now, ready(g, c, C_PRE, b)), c->pool[k->onon].seq, C_PRE, (int)b,
+                   k->onon);
+      }
+  }
+  /* the earliest time anything issues; at that time the active buffer goes
+   * first, then refresh, then the queue */
+  dram_tick t = a.at;
+  if (pr.at < t) t = pr.at;
+  if (q.at < t) t = q.at;
+  const dram_tick nref = max2(now, c->next_ref);
+  if (nref <= t) {
+    c->p = (plan){nref, 1, 0, 0, -1};
+    return;
+  }
+  const cand *w = a.at == t ? &a : pr.at == t ? &pr : &q;
+  c->p = (plan){w->at, 0, w->cmd, w->bank, w->e};
+}
+
+static void apply_rules(const eng *g, ctl *c, int cmd, unsigned b, dram_tick t) {
+  dram_tick *node[3] = {&c->bt[b * C_N], &c->gt[group_of(g, b) * C_N], c->rt};
+  for (int l = 0; l < 3; l++)
+    for (unsigned i = 0; i < g->nby[cmd][l]; i++) {
+      dram_tick *x = &node[l][g->by[cmd][l][i].next];
+      const dram_tick v = t + g->by[cmd][l][i].lat;
+      if (v > *x) *x = v;
+    }
+}
+
+static int heap_push(eng *g, dram_tick t, uint32_t r) {
+  if (g->heap_n == g->heap_cap) {
+    const unsigned cap = g->heap_cap ? 2 * g->heap_cap : 256;
+    dram_tick *nt = realloc(g->heap_t, cap * sizeof(*nt));
+    if (!nt) return DSE_ERR_NOMEM;
+    g->heap_t = nt;
+    uint32_t *nr = realloc(g->heap_r, cap * sizeof(*nr));
+    if (!nr) return DSE_ERR_NOMEM;
+    g->heap_r = nr;
+    g->heap_cap = cap;
+  }
+  unsigned i = g->heap_n++;
+  while (i && g->heap_t[(i - 1) / 2] > t) {
+    g->heap_t[i] = g->heap_t[(i - 1) / 2];
+    g->heap_r[i] = g->heap_r[(i - 1) / 2];
+    i = (i - 1) / 2;
+  }
+  g->heap_t[i] = t;
+  g->heap_r[i] = r;
+  return 0;
+}
+
+static void heap_pop(eng *g) {
+  const dram_tick t = g->heap_t[--g->heap_n];
+  const uint32_t r = g->heap_r[g->heap_n];
+  unsigned i = 0;
+  for (;;) {
+    unsigned k = 2 * i + 1;
+    if (k >= g->heap_n) break;
+    if (k + 1 < g->heap_n && g->heap_t[k + 1] < g->heap_t[k]) k++;
+    if (g->heap_t[k] >= t) break;
+    g->heap_t[i] = g->heap_t[k];
+    g->heap_r[i] = g->heap_r[k];
+    i = k;
+  }
+  g->heap_t[i] = t;
+  g->heap_r[i] = r;
+}
+
+/* A request of the closed loop completes when its last burst does. */
+static void burst_done(eng *g, uint32_t req) {
+  if (!--g->remaining[req]) g->inflight--;
+}
+
+/* Issue c's planned command at t.  Returns 1 when a queue slot or (closed
+ * loop) a request was freed: the frontend may go on. */
+static int issue(eng *g, ctl *c, dram_tick t) {
+  const plan *p = &c->p;
+  const int cmd = p->cmd;
+  const unsigned b = (unsigned)p->bank;
+  dram_ctl_acc *a = g->acc;
+  int freed = 0;
+  if (p->e >= 0) {
+    ent *e = &c->pool[p->e];
+    if (!e->started) { /* classified at its first command */
+      e->started = 1;
+      if (cmd == C_PRE)
+        a->conflicts++;
+      else if (cmd == C_ACT)
+        a->misses++;
+      else
+        a->hits++;
+    }
+  }
+#ifdef DRAMCTL_TRACE
+  fprintf(stderr, "t=%lld cmd=%d bank=%u e=%d\n", (long long)t, cmd, b, p->e);
+#endif
+  apply_rules(g, c, cmd, b, t);
+  switch (cmd) {
+    case C_ACT: {
+      ent *e = &c->pool[p->e];
+      c->faw[c->faw_head] = t;
+      c->faw_head = (c->faw_head + 1) & 3;
+      bank_remove(c, p->e); /* to the active buffer: its queue slot is free */
+      c->open[b] = (int32_t)e->row;
+      c->nopen++;
+      c->active[b] = p->e;
+      c->act_mask[b >> 6] |= 1ull << (b & 63);
+      c->nactive++;
+      row_changed(c, b);
+      a->acts++;
+      freed = 1;
+      break;
+    }
+    case C_PRE:
+      c->open[b] = CLOSED;
+      c->nopen--;
+      row_changed(c, b);
+      a->pres++;
+      break;
+    case C_PREA:
+      for (unsigned k = 0; k < g->nb; k++)
+        if (c->open[k] != CLOSED) {
+          c->open[k] = CLOSED;
+          row_changed(c, k);
+          a->pres++;
+        }
+      c->nopen = 0;
+      break;
+    case C_REFAB:
+      c->ref_pend--;
+      a->refs++;
+      break;
+    case C_REFPB:
+      c->refpend[b] = 0;
+      c->pb_head = (c->pb_head + 1) % g->nb;
+      c->pb_n--;
+      a->refs++;
+      break;
+    default: { /* RD, WR: the request retires */
+      const int32_t i = p->e;
+      ent *e = &c->pool[i];
+      if (c->active[b] == i) {
+        c->active[b] = -1;
+        c->act_mask[b >> 6] &= ~(1ull << (b & 63));
+        c->nactive--;
+      } else {
+        bank_remove(c, i);
+        freed = 1;
+      }
+      const dram_tick end = t + (e->write ? g->t->cwl : g->t->cl) + g->t->bl;
+      const dram_tick l = end - e->arrive;
+      a->lat_sum += (double)l;
+      if (l > a->lat_max) a->lat_max = l;
+      a->hist[l < (dram_tick)a->nhist - 1 ? (size_t)l : (size_t)a->nhist - 1]++;
+      if (end > a->end) a->end = end;
+      /* a write completes when its WR issues, a read with its data */
+      const dram_tick done = e->write ? t : end;
+      if (a->done) a->done[a->ndone++] = (double)done;
+      if (e->write) {
+        a->writes++;
+        if (g->outstanding) {
+          burst_done(g, e->req);
+          freed = 1;
+        }
+      } else {
+        a->reads++;
+        a->rd_lat_sum += (double)l;
+        if (g->outstanding && heap_push(g, end, e->req)) g->nomem = 1;
+      }
+      c->free_stk[c->free_top++] = i;
+      break;
+    }
+  }
+  return freed;
+}
+
+/* A refresh falls due at c->next_ref. */
+static void refresh_due(const eng *g, ctl *c) {
+  const dram_ctl_timing *t = g->t;
+  c->nref++;
+  if (t->per_bank_refresh) {
+    const unsigned b = (unsigned)((c->nref - 1) % g->nb);
+    if (!c->refpend[b] && c->pb_n < g->nb) {
+      c->refpend[b] = 1;
+      c->pb_fifo[(c->pb_head + c->pb_n++) % g->nb] = b;
+    }
+    c->next_ref = (dram_tick)((c->nref + 1) * (uint64_t)t->refi / g->nb);
+  } else {
+    c->ref_pend++;
+    c->next_ref = (dram_tick)(c->nref + 1) * t->refi;
+  }
+}
+
+static int ctl_init(const eng *g, ctl *c) {
+  const unsigned nb = g->nb, pool = g->cfg->read_queue + g->cfg->write_queue + nb;
+  memset(c, 0, sizeof(*c));
+  c->nwords = (nb + 63) / 64;
+  c->pool = malloc(pool * sizeof(*c->pool));
+  c->free_stk = malloc(pool * sizeof(*c->free_stk));
+  c->bq[0] = malloc(2 * nb * sizeof(bankq));
+  c->open = malloc(nb * sizeof(int32_t));
+  c->active = malloc(nb * sizeof(int32_t));
+  c->refpend = calloc(nb, 1);
+  c->pb_fifo = malloc(nb * sizeof(uint32_t));
+  c->bt = calloc((size_t)nb * C_N, sizeof(dram_tick));
+  c->gt = calloc((size_t)(nb / g->t->banks_per_group + 1) * C_N, sizeof(dram_tick));
+  c->ne[0] = calloc(3 * c->nwords, sizeof(uint64_t));
+  if (!c->pool || !c->free_stk || !c->bq[0] || !c->open || !c->active || !c->refpend ||
+      !c->pb_fifo || !c->bt || !c->gt || !c->ne[0])
+    return DSE_ERR_NOMEM;
+  c->bq[1] = c->bq[0] + nb;
+  c->ne[1] = c->ne[0] + c->nwords;
+  c->act_mask = c->ne[1] + c->nwords;
+  for (unsigned i = 0; i < pool; i++) c->free_stk[i] = (int32_t)(pool - 1 - i);
+  c->free_top = (int32_t)pool;
+  for (unsigned b = 0; b < nb; b++) {
+    c->open[b] = CLOSED;
+    c->active[b] = -1;
+    for (int q = 0; q < 2; q++) c->bq[q][b] = (bankq){-1, -1, -1, -1, 0, 0};
+  }
+  for (int k = 0; k < 4; k++) c->faw[k] = -g->t->faw;
+  c->cap[0] = g->cfg->read_queue;
+  c->cap[1] = g->cfg->write_queue;
+  /* the first refresh falls due at tREFI (per bank: tREFI / banks), all
+   * controllers aligned, as Ramulator's AllBank refresh does */
+  c->next_ref = g->t->per_bank_refresh ? g->t->refi / nb : g->t->refi;
+  if (c->next_ref < 1) c->next_ref = 1;
+  c->dirty = 1;
+  return 0;
+}
+
+static void ctl_fini(ctl *c) {
+  free(c->pool);
+  free(c->free_stk);
+  free(c->bq[0]);
+  free(c->open);
+  free(c->active);
+  free(c->refpend);
+  free(c->pb_fifo);
+  free(c->bt);
+  free(c->gt);
+  free(c->ne[0]);
+}
+
+/* ===== the frontend and the event loop =================================== */
+
+int dram_ctl_run(const dram_ctl_timing *t, const dram_ctl_cfg *cfg, unsigned outstanding,
+                 const dram_burst *bs, uint64_t n, uint32_t nreq, unsigned nch,
+                 dram_ctl_acc *acc) {
+  eng g;
+  memset(&g, 0, sizeof g);
+  g.t = t;
+  g.cfg = cfg;
+  g.acc = acc;
+  g.nb = t->ranks * t->sids * t->groups * t->banks_per_group;
+  g.nrules = build_rules(t, g.rules);
+  for (unsigned i = 0; i < g.nrules; i++) {
+    const rule *r = &g.rules[i];
+    const unsigned k = g.nby[r->prev][r->level]++;
+    g.by[r->prev][r->level][k].next = r->next;
+    g.by[r->prev][r->level][k].lat = r->lat;
+  }
+  g.outstanding = outstanding;
+  ctl *cs = calloc(nch, sizeof(*cs));
+  int rc = cs ? 0 : DSE_ERR_NOMEM;
+  for (unsigned i = 0; i < nch && !rc; i++) rc = ctl_init(&g, &cs[i]);
+  if (!rc && outstanding) {
+    g.remaining = calloc(nreq ? nreq : 1, sizeof(uint32_t));
+    if (!g.remaining) rc = DSE_ERR_NOMEM;
+    for (uint64_t i = 0; i < n && !rc; i++) g.remaining[bs[i].req]++;
+  }
+  uint64_t next = 0, done_bursts = 0;
+  dram_tick feed_at = 0, now = 0;
+  uint32_t cur_req = UINT32_MAX; /* the request being fed (closed loop) */
+  while (!rc && done_bursts < n) {
+    /* the earliest event: a controller's plan, a read completing, the feed */
+    dram_tick tmin = next < n ? feed_at : NEVER;
+    for (unsigned i = 0; i < nch; i++) {
+      ctl *c = &cs[i];
+      if (c->dirty) {
+        decide(&g, c, max2(c->lb, now));
+        c->dirty = 0;
+      }
+      if (c->p.when < tmin) tmin = c->p.when;
+    }
+    if (g.heap_n && g.heap_t[0] < tmin) tmin = g.heap_t[0];
+    if (tmin == NEVER) break; /* cannot happen: some request always progresses */
+    now = tmin;
+    while (g.heap_n && g.heap_t[0] <= now) {
+      burst_done(&g, g.heap_r[0]);
+      heap_pop(&g);
+      if (next < n && feed_at > now) feed_at = now;
+    }
+    for (unsigned i = 0; i < nch; i++) {
+      ctl *c = &cs[i];
+      if (c->p.when != now) continue;
+      c->dirty = 1;
+      if (c->p.kind) {
+        refresh_due(&g, c);
+        c->lb = now;
+        continue;
+      }
+      const int cmd = c->p.cmd;
+      if (issue(&g, c, now) && next < n && feed_at > now) feed_at = now;
+      if (cmd == C_RD || cmd == C_WR) done_bursts++;
+      c->lb = now + 1;
+    }
+    if (g.nomem) rc = DSE_ERR_NOMEM;
+    /* the frontend: program order, up to FEED_PER_TICK a clock, stopping at
+     * the first request a controller (or the closed loop) refuses */
+    if (next < n && feed_at <= now) {
+      unsigned fed = 0;
+      feed_at = NEVER;
+      while (next < n) {
+        if (fed == FEED_PER_TICK) {
+          feed_at = now + 1;
+          break;
+        }
+        const dram_burst *x = &bs[next];
+        ctl *c = &cs[nch == 1 ? 0 : x->ch];
+        const unsigned q = x->write;
+        if (c->nq[q] >= c->cap[q]) break;
+        if (outstanding && x->req != cur_req) {
+          if (g.inflight >= outstanding) break;
+          g.inflight++;
+          cur_req = x->req;
+        }
+        const int32_t i = c->free_stk[--c->free_top];
+        ent *e = &c->pool[i];
+        e->arrive = now;
+        e->seq = c->seq++;
+        e->row = x->row;
+        e->req = x->req;
+        e->bank = x->bank;
+        e->write = x->write;
+        e->started = 0;
+        bank_push(c, i);
+        /* admitted at `now`, its first command goes at now + 1 at the
+         * earliest (Ramulator: accepted in the frontend's tick, issued in
+         * the controller's next one) */
+        if (c->lb < now + 1) c->lb = now + 1;
+        c->dirty = 1;
+        next++;
+        fed++;
+      }
+    }
+  }
+  for (unsigned i = 0; i < nch && cs; i++) ctl_fini(&cs[i]);
+  free(cs);
+  free(g.remaining);
+  free(g.heap_t);
+  free(g.heap_r);
+  return rc;
+}
