@@ -9,7 +9,7 @@
  * falls due, and every constraint is a max, so the controller jumps from
  * one such event to the next instead of ticking. */
 #include <math.h>
-#ifdef DRAMCTL_TRACE
+#if defined DRAMCTL_TRACE || defined DRAMCTL_COUNT
 #include <stdio.h>
 #endif
 #include <stdlib.h>
@@ -170,6 +170,16 @@ typedef struct ctl {
   dram_tick faw[4];
   unsigned faw_head, nwords;
   uint64_t *ne[2], *act_mask; /* non-empty banks per queue; banks with an active request */
+  /* Each bank's candidates, kept up to date as the bank, its group or its
+   * queues change: per queue a row command (ACT or PRE, of the oldest
+   * request that is not a row hit) and a column command (of the oldest
+   * row hit), and the active request's RD/WR.  B is the bank and group
+   * part of the ready time; the rank part is added at decision time. */
+  dram_tick *rs_b[2], *cs_b[2], *as_b;
+  uint64_t *rs_seq[2], *cs_seq[2];
+  int32_t *rs_e[2], *cs_e[2];
+  uint8_t *rs_cmd[2];
+  uint64_t *rmask[2], *cmask[2];
   unsigned nq[2], cap[2], nactive, nopen;
   int wmode;
   /* refresh */
@@ -206,13 +216,6 @@ typedef struct eng {
 static inline dram_tick max2(dram_tick a, dram_tick b) { return a > b ? a : b; }
 
 static inline unsigned group_of(const eng *g, unsigned b) { return b / g->t->banks_per_group; }
-
-/* When command c to bank b meets every constraint. */
-static inline dram_tick ready(const eng *g, const ctl *c, int cmd, unsigned b) {
-  dram_tick r = max2(c->rt[cmd], max2(c->bt[b * C_N + cmd], c->gt[group_of(g, b) * C_N + cmd]));
-  if (cmd == C_ACT && g->t->faw) r = max2(r, c->faw[c->faw_head] + g->t->faw);
-  return r;
-}
 
 static inline int is_hit(const ctl *c, const ent *e) { return c->open[e->bank] == (int32_t)e->row; }
 
@@ -284,6 +287,63 @@ static void bank_remove(ctl *c, int32_t i) {
   c->nq[q]--;
 }
 
+static inline void mask_set(uint64_t *m, unsigned b, int on) {
+  if (on)
+    m[b >> 6] |= 1ull << (b & 63);
+  else
+    m[b >> 6] &= ~(1ull << (b & 63));
+}
+
+static inline dram_tick bank_part(const eng *g, const ctl *c, int cmd, unsigned b) {
+  return max2(c->bt[b * C_N + cmd], c->gt[group_of(g, b) * C_N + cmd]);
+}
+
+/* Bank b's candidates in queue q. */
+static void slots_q(const eng *g, ctl *c, unsigned q, unsigned b) {
+  const bankq *k = &c->bq[q][b];
+  int row = 0, col = 0;
+  if (k->n && !c->refpend[b]) {
+    if (c->open[b] == CLOSED) {
+      row = 1;
+      c->rs_cmd[q][b] = C_ACT;
+      c->rs_e[q][b] = k->head;
+    } else {
+      if (k->ohit >= 0) {
+        col = 1;
+        c->cs_e[q][b] = k->ohit;
+        c->cs_seq[q][b] = c->pool[k->ohit].seq;
+        c->cs_b[q][b] = bank_part(g, c, q ? C_WR : C_RD, b);
+      }
+      /* a PRE never closes a row an active request waits on; with
+       * FRFCFS_ROWHIT nor one an older queued hit wants */
+      if (k->onon >= 0 && c->active[b] < 0 &&
+          !(g->cfg->scheduler == DRAM_SCHED_FRFCFS_ROWHIT && k->ohit >= 0 &&
+            c->pool[k->ohit].seq < c->pool[k->onon].seq)) {
+        row = 1;
+        c->rs_cmd[q][b] = C_PRE;
+        c->rs_e[q][b] = k->onon;
+      }
+    }
+    if (row) {
+      c->rs_seq[q][b] = c->pool[c->rs_e[q][b]].seq;
+      c->rs_b[q][b] = bank_part(g, c, c->rs_cmd[q][b], b);
+    }
+  }
+  mask_set(c->rmask[q], b, row);
+  mask_set(c->cmask[q], b, col);
+}
+
+static void slots_a(const eng *g, ctl *c, unsigned b) {
+  if (c->active[b] >= 0)
+    c->as_b[b] = bank_part(g, c, c->pool[c->active[b]].write ? C_WR : C_RD, b);
+}
+
+static void slots_bank(const eng *g, ctl *c, unsigned b) {
+  slots_q(g, c, 0, b);
+  slots_q(g, c, 1, b);
+  slots_a(g, c, b);
+}
+
 /* Ramulator's set_write_mode: drain writes above the high watermark or when
  * no read waits; back to reads below the low one when a read waits. */
 static void set_write_mode(const eng *g, ctl *c) {
@@ -314,60 +374,78 @@ static inline void consider(cand *best, dram_tick at, uint64_t seq, int cmd, int
 }
 
 /* Plan c's next command at `now` or later (exact until a request arrives). */
+#ifdef DRAMCTL_COUNT
+static uint64_t n_decide, n_loop, n_cand;
+#endif
 static void decide(const eng *g, ctl *c, dram_tick now) {
+#ifdef DRAMCTL_COUNT
+  n_decide++;
+  for (unsigned w = 0; w < c->nwords; w++) n_cand += (uint64_t)__builtin_popcountll(c->rmask[c->wmode][w]) + (uint64_t)__builtin_popcountll(c->cmask[c->wmode][w]);
+#endif
   const cand none = {NEVER, UINT64_MAX, 0, 0, -1};
   cand a = none, pr = none, q = none;
+  dram_tick R[C_N];
+  for (int k = 0; k < C_N; k++) R[k] = max2(now, c->rt[k]);
+  if (g->t->faw) R[C_ACT] = max2(R[C_ACT], c->faw[c->faw_head] + g->t->faw);
   /* 1. the active buffer: requests whose ACT has issued */
   for (unsigned w = 0; w < c->nwords && c->nactive; w++)
     for (uint64_t m = c->act_mask[w]; m; m &= m - 1) {
       const unsigned b = w * 64 + (unsigned)__builtin_ctzll(m);
       const int32_t i = c->active[b];
       const int cmd = c->pool[i].write ? C_WR : C_RD;
-      consider(&a, max2(now, ready(g, c, cmd, b)), c->pool[i].seq, cmd, (int)b, i);
+      consider(&a, max2(R[cmd], c->as_b[b]), c->pool[i].seq, cmd, (int)b, i);
     }
   /* 2. refresh */
   int blocks = 0;
   if (c->ref_pend) {
     blocks = 1; /* while an all-bank refresh waits no read or write leaves */
     if (c->nopen) {
-      if (!c->nactive) consider(&pr, max2(now, c->rt[C_PREA]), 0, C_PREA, 0, -1);
+      if (!c->nactive) consider(&pr, R[C_PREA], 0, C_PREA, 0, -1);
     } else {
-      consider(&pr, max2(now, c->rt[C_REFAB]), 0, C_REFAB, 0, -1);
+      consider(&pr, R[C_REFAB], 0, C_REFAB, 0, -1);
     }
   } else if (c->pb_n) {
     const unsigned b = c->pb_fifo[c->pb_head];
     if (c->open[b] != CLOSED) {
-      if (c->active[b] < 0) consider(&pr, max2(now, ready(g, c, C_PRE, b)), 0, C_PRE, (int)b, -1);
+      if (c->active[b] < 0) consider(&pr, max2(R[C_PRE], bank_part(g, c, C_PRE, b)), 0, C_PRE, (int)b, -1);
     } else {
-      consider(&pr, max2(now, ready(g, c, C_REFPB, b)), 0, C_REFPB, (int)b, -1);
+      consider(&pr, max2(R[C_REFPB], bank_part(g, c, C_REFPB, b)), 0, C_REFPB, (int)b, -1);
     }
   }
   /* 3. the queue the write-drain mode picks */
   if (!blocks) {
     set_write_mode(g, c);
     const unsigned qi = (unsigned)c->wmode;
-    const int rowhit = g->cfg->scheduler == DRAM_SCHED_FRFCFS_ROWHIT;
-    for (unsigned w = 0; w < c->nwords; w++)
-      for (uint64_t m = c->ne[qi][w]; m; m &= m - 1) {
+    const dram_tick rcol = R[qi ? C_WR : C_RD];
+    /* the scan is branch-free: the best so far is kept with selects */
+    dram_tick bat = NEVER;
+    uint64_t bseq = UINT64_MAX;
+    unsigned bb = 0, bcol = 0;
+    for (unsigned w = 0; w < c->nwords; w++) {
+      for (uint64_t m = c->rmask[qi][w]; m; m &= m - 1) {
         const unsigned b = w * 64 + (unsigned)__builtin_ctzll(m);
-        if (c->refpend[b]) continue;
-        const bankq *k = &c->bq[qi][b];
-        if (c->open[b] == CLOSED) {
-          consider(&q, max2(now, ready(g, c, C_ACT, b)), c->pool[k->head].seq, C_ACT, (int)b,
-                   k->head);
-          continue;
-        }
-        if (k->ohit >= 0) {
-          const int cmd = qi ? C_WR : C_RD;
-          consider(&q, max2(now, ready(g, c, cmd, b)), c->pool[k->ohit].seq, cmd, (int)b, k->ohit);
-        }
-        /* a PRE never closes a row an active request waits on; with
-         * FRFCFS_ROWHIT nor one an older queued hit wants */
-        if (k->onon >= 0 && c->active[b] < 0 &&
-            !(rowhit && k->ohit >= 0 && c->pool[k->ohit].seq < c->pool[k->onon].seq))
-          consider(&q, max2(now, ready(g, c, C_PRE, b)), c->pool[k->onon].seq, C_PRE, (int)b,
-                   k->onon);
+        const dram_tick at = max2(R[c->rs_cmd[qi][b]], c->rs_b[qi][b]);
+        const uint64_t sq = c->rs_seq[qi][b];
+        const int better = (at < bat) | ((at == bat) & (sq < bseq));
+        bat = better ? at : bat;
+        bseq = better ? sq : bseq;
+        bb = better ? b : bb;
+        bcol = better ? 0 : bcol;
       }
+      for (uint64_t m = c->cmask[qi][w]; m; m &= m - 1) {
+        const unsigned b = w * 64 + (unsigned)__builtin_ctzll(m);
+        const dram_tick at = max2(rcol, c->cs_b[qi][b]);
+        const uint64_t sq = c->cs_seq[qi][b];
+        const int better = (at < bat) | ((at == bat) & (sq < bseq));
+        bat = better ? at : bat;
+        bseq = better ? sq : bseq;
+        bb = better ? b : bb;
+        bcol = better ? 1 : bcol;
+      }
+    }
+    if (bat != NEVER)
+      q = (cand){bat, bseq, bcol ? (qi ? C_WR : C_RD) : c->rs_cmd[qi][bb], (int)bb,
+                 bcol ? c->cs_e[qi][bb] : c->rs_e[qi][bb]};
   }
   /* the earliest time anything issues; at that time the active buffer goes
    * first, then refresh, then the queue */
@@ -537,6 +615,29 @@ static int issue(eng *g, ctl *c, dram_tick t) {
       break;
     }
   }
+  /* the candidates the command changed: its bank's and, through the group
+   * constraints, its group's (all banks after PREab); rank constraints are
+   * added at decision time */
+  if (cmd == C_PREA) {
+    for (unsigned k = 0; k < g->nb; k++) slots_bank(g, c, k);
+  } else if (cmd != C_REFAB) {
+    slots_bank(g, c, b);
+    /* group constraints: ACT -> ACT (tRRD_L), column -> column (tCCD_L,
+     * tWTR_L); PRE and REFpb have none */
+    const unsigned bpg = g->t->banks_per_group, g0 = b / bpg * bpg;
+    if (cmd == C_ACT) {
+      for (unsigned k = g0; k < g0 + bpg; k++)
+        for (unsigned q = 0; q < 2; q++)
+          if (k != b && c->rs_cmd[q][k] == C_ACT) c->rs_b[q][k] = bank_part(g, c, C_ACT, k);
+    } else if (cmd == C_RD || cmd == C_WR) {
+      for (unsigned k = g0; k < g0 + bpg; k++) {
+        if (k == b) continue;
+        c->cs_b[0][k] = bank_part(g, c, C_RD, k);
+        c->cs_b[1][k] = bank_part(g, c, C_WR, k);
+        slots_a(g, c, k);
+      }
+    }
+  }
   return freed;
 }
 
@@ -549,6 +650,7 @@ static void refresh_due(const eng *g, ctl *c) {
     if (!c->refpend[b] && c->pb_n < g->nb) {
       c->refpend[b] = 1;
       c->pb_fifo[(c->pb_head + c->pb_n++) % g->nb] = b;
+      slots_bank(g, c, b);
     }
     c->next_ref = (dram_tick)((c->nref + 1) * (uint64_t)t->refi / g->nb);
   } else {
@@ -570,13 +672,34 @@ static int ctl_init(const eng *g, ctl *c) {
   c->pb_fifo = malloc(nb * sizeof(uint32_t));
   c->bt = calloc((size_t)nb * C_N, sizeof(dram_tick));
   c->gt = calloc((size_t)(nb / g->t->banks_per_group + 1) * C_N, sizeof(dram_tick));
-  c->ne[0] = calloc(3 * c->nwords, sizeof(uint64_t));
+  c->ne[0] = calloc(7 * c->nwords, sizeof(uint64_t));
+  c->rs_b[0] = malloc(5 * (size_t)nb * sizeof(dram_tick));
+  c->rs_seq[0] = malloc(4 * (size_t)nb * sizeof(uint64_t));
+  c->rs_e[0] = malloc(4 * (size_t)nb * sizeof(int32_t));
+  c->rs_cmd[0] = malloc(2 * (size_t)nb);
   if (!c->pool || !c->free_stk || !c->bq[0] || !c->open || !c->active || !c->refpend ||
-      !c->pb_fifo || !c->bt || !c->gt || !c->ne[0])
+      !c->pb_fifo || !c->bt || !c->gt || !c->ne[0] || !c->rs_b[0] || !c->rs_seq[0] ||
+      !c->rs_e[0] || !c->rs_cmd[0])
     return DSE_ERR_NOMEM;
+  c->rs_b[1] = c->rs_b[0] + nb;
+  c->cs_b[0] = c->rs_b[1] + nb;
+  c->cs_b[1] = c->cs_b[0] + nb;
+  c->as_b = c->cs_b[1] + nb;
+  c->rs_seq[1] = c->rs_seq[0] + nb;
+  c->cs_seq[0] = c->rs_seq[1] + nb;
+  c->cs_seq[1] = c->cs_seq[0] + nb;
+  c->rs_e[1] = c->rs_e[0] + nb;
+  c->cs_e[0] = c->rs_e[1] + nb;
+  c->cs_e[1] = c->cs_e[0] + nb;
+  c->rs_cmd[1] = c->rs_cmd[0] + nb;
+
   c->bq[1] = c->bq[0] + nb;
   c->ne[1] = c->ne[0] + c->nwords;
   c->act_mask = c->ne[1] + c->nwords;
+  c->rmask[0] = c->act_mask + c->nwords;
+  c->rmask[1] = c->rmask[0] + c->nwords;
+  c->cmask[0] = c->rmask[1] + c->nwords;
+  c->cmask[1] = c->cmask[0] + c->nwords;
   for (unsigned i = 0; i < pool; i++) c->free_stk[i] = (int32_t)(pool - 1 - i);
   c->free_top = (int32_t)pool;
   for (unsigned b = 0; b < nb; b++) {
@@ -606,6 +729,10 @@ static void ctl_fini(ctl *c) {
   free(c->bt);
   free(c->gt);
   free(c->ne[0]);
+  free(c->rs_b[0]);
+  free(c->rs_seq[0]);
+  free(c->rs_e[0]);
+  free(c->rs_cmd[0]);
 }
 
 /* ===== the frontend and the event loop =================================== */
@@ -639,6 +766,9 @@ int dram_ctl_run(const dram_ctl_timing *t, const dram_ctl_cfg *cfg, unsigned out
   dram_tick feed_at = 0, now = 0;
   uint32_t cur_req = UINT32_MAX; /* the request being fed (closed loop) */
   while (!rc && done_bursts < n) {
+#ifdef DRAMCTL_COUNT
+    n_loop++;
+#endif
     /* the earliest event: a controller's plan, a read completing, the feed */
     dram_tick tmin = next < n ? feed_at : NEVER;
     for (unsigned i = 0; i < nch; i++) {
@@ -701,6 +831,7 @@ int dram_ctl_run(const dram_ctl_timing *t, const dram_ctl_cfg *cfg, unsigned out
         e->write = x->write;
         e->started = 0;
         bank_push(c, i);
+        slots_q(&g, c, q, x->bank);
         /* admitted at `now`, its first command goes at now + 1 at the
          * earliest (Ramulator: accepted in the frontend's tick, issued in
          * the controller's next one) */
@@ -711,6 +842,9 @@ int dram_ctl_run(const dram_ctl_timing *t, const dram_ctl_cfg *cfg, unsigned out
       }
     }
   }
+#ifdef DRAMCTL_COUNT
+  fprintf(stderr, "bursts %llu loops %llu decides %llu cands %llu\n", (unsigned long long)n, (unsigned long long)n_loop, (unsigned long long)n_decide, (unsigned long long)n_cand);
+#endif
   for (unsigned i = 0; i < nch && cs; i++) ctl_fini(&cs[i]);
   free(cs);
   free(g.remaining);
