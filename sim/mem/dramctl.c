@@ -211,11 +211,12 @@ typedef struct eng {
   uint32_t *heap_r;
   unsigned heap_n, heap_cap;
   int nomem;
+  uint16_t *grp; /* bank -> its group (no division on the hot path) */
 } eng;
 
 static inline dram_tick max2(dram_tick a, dram_tick b) { return a > b ? a : b; }
 
-static inline unsigned group_of(const eng *g, unsigned b) { return b / g->t->banks_per_group; }
+static inline unsigned group_of(const eng *g, unsigned b) { return g->grp[b]; }
 
 static inline int is_hit(const ctl *c, const ent *e) { return c->open[e->bank] == (int32_t)e->row; }
 
@@ -624,7 +625,7 @@ static int issue(eng *g, ctl *c, dram_tick t) {
     slots_bank(g, c, b);
     /* group constraints: ACT -> ACT (tRRD_L), column -> column (tCCD_L,
      * tWTR_L); PRE and REFpb have none */
-    const unsigned bpg = g->t->banks_per_group, g0 = b / bpg * bpg;
+    const unsigned bpg = g->t->banks_per_group, g0 = group_of(g, b) * bpg;
     if (cmd == C_ACT) {
       for (unsigned k = g0; k < g0 + bpg; k++)
         for (unsigned q = 0; q < 2; q++)
@@ -755,7 +756,9 @@ int dram_ctl_run(const dram_ctl_timing *t, const dram_ctl_cfg *cfg, unsigned out
   }
   g.outstanding = outstanding;
   ctl *cs = calloc(nch, sizeof(*cs));
-  int rc = cs ? 0 : DSE_ERR_NOMEM;
+  g.grp = malloc(g.nb * sizeof(*g.grp));
+  int rc = cs && g.grp ? 0 : DSE_ERR_NOMEM;
+  for (unsigned b = 0; b < g.nb && !rc; b++) g.grp[b] = (uint16_t)(b / t->banks_per_group);
   for (unsigned i = 0; i < nch && !rc; i++) rc = ctl_init(&g, &cs[i]);
   if (!rc && outstanding) {
     g.remaining = calloc(nreq ? nreq : 1, sizeof(uint32_t));
@@ -847,6 +850,7 @@ int dram_ctl_run(const dram_ctl_timing *t, const dram_ctl_cfg *cfg, unsigned out
 #endif
   for (unsigned i = 0; i < nch && cs; i++) ctl_fini(&cs[i]);
   free(cs);
+  free(g.grp);
   free(g.remaining);
   free(g.heap_t);
   free(g.heap_r);
