@@ -181,6 +181,8 @@ typedef struct ctl {
   uint8_t *rs_cmd[2];
   uint64_t *rmask[2], *cmask[2];
   unsigned nq[2], cap[2], nactive, nopen;
+  uint32_t *ncol;     /* row policies: column accesses since the bank's ACT */
+  dram_tick *lastuse; /* and when it was last used (ACT or column command) */
   int wmode;
   /* refresh */
   dram_tick next_ref;
@@ -212,6 +214,7 @@ typedef struct eng {
   unsigned heap_n, heap_cap;
   int nomem;
   uint16_t *grp; /* bank -> its group (no division on the hot path) */
+  dram_tick timeout; /* row_timeout in ticks (timeout policy) */
 } eng;
 
 static inline dram_tick max2(dram_tick a, dram_tick b) { return a > b ? a : b; }
@@ -453,6 +456,20 @@ static void decide(const eng *g, ctl *c, dram_tick now) {
   dram_tick t = a.at;
   if (pr.at < t) t = pr.at;
   if (q.at < t) t = q.at;
+  /* timeout rows (dse's own policy): a row no request wants closes
+   * row_timeout ticks after its last use, when nothing else goes first */
+  if (g->cfg->row_policy == DRAM_ROW_TIMEOUT && c->nopen && !c->ref_pend) {
+    cand to = none;
+    for (unsigned b = 0; b < g->nb; b++)
+      if (c->open[b] != CLOSED && c->active[b] < 0 && !c->bq[0][b].n && !c->bq[1][b].n &&
+          !c->refpend[b])
+        consider(&to, max2(max2(R[C_PRE], bank_part(g, c, C_PRE, b)), c->lastuse[b] + g->timeout),
+                 0, C_PRE, (int)b, -1);
+    if (to.at < t && to.at < max2(now, c->next_ref)) {
+      c->p = (plan){to.at, 0, C_PRE, to.bank, -1};
+      return;
+    }
+  }
   const dram_tick nref = max2(now, c->next_ref);
   if (nref <= t) {
     c->p = (plan){nref, 1, 0, 0, -1};
@@ -553,6 +570,8 @@ static int issue(eng *g, ctl *c, dram_tick t) {
       c->nactive++;
       row_changed(c, b);
       a->acts++;
+      c->ncol[b] = 0;
+      c->lastuse[b] = t;
       freed = 1;
       break;
     }
@@ -613,6 +632,18 @@ static int issue(eng *g, ctl *c, dram_tick t) {
         if (g->outstanding && heap_push(g, end, e->req)) g->nomem = 1;
       }
       c->free_stk[c->free_top++] = i;
+      c->lastuse[b] = t;
+      /* closed rows (Ramulator's ClosedCAP): the cap-th column access of a
+       * row is a RDA/WRA, its bank precharges as soon as tRAS and tRTP
+       * (tWR after a write) allow */
+      if (g->cfg->row_policy == DRAM_ROW_CLOSED && ++c->ncol[b] >= g->cfg->row_cap) {
+        const dram_tick tp = c->bt[b * C_N + C_PRE];
+        apply_rules(g, c, C_PRE, b, tp > t ? tp : t);
+        c->open[b] = CLOSED;
+        c->nopen--;
+        row_changed(c, b);
+        a->pres++;
+      }
       break;
     }
   }
@@ -678,7 +709,9 @@ static int ctl_init(const eng *g, ctl *c) {
   c->rs_seq[0] = malloc(4 * (size_t)nb * sizeof(uint64_t));
   c->rs_e[0] = malloc(4 * (size_t)nb * sizeof(int32_t));
   c->rs_cmd[0] = malloc(2 * (size_t)nb);
-  if (!c->pool || !c->free_stk || !c->bq[0] || !c->open || !c->active || !c->refpend ||
+  c->ncol = calloc(nb, sizeof(*c->ncol));
+  c->lastuse = calloc(nb, sizeof(*c->lastuse));
+  if (!c->ncol || !c->lastuse ||!c->pool || !c->free_stk || !c->bq[0] || !c->open || !c->active || !c->refpend ||
       !c->pb_fifo || !c->bt || !c->gt || !c->ne[0] || !c->rs_b[0] || !c->rs_seq[0] ||
       !c->rs_e[0] || !c->rs_cmd[0])
     return DSE_ERR_NOMEM;
@@ -734,6 +767,8 @@ static void ctl_fini(ctl *c) {
   free(c->rs_seq[0]);
   free(c->rs_e[0]);
   free(c->rs_cmd[0]);
+  free(c->ncol);
+  free(c->lastuse);
 }
 
 /* ===== the frontend and the event loop =================================== */
@@ -755,6 +790,7 @@ int dram_ctl_run(const dram_ctl_timing *t, const dram_ctl_cfg *cfg, unsigned out
     g.by[r->prev][r->level][k].lat = r->lat;
   }
   g.outstanding = outstanding;
+  g.timeout = cfg->row_timeout ? (dram_tick)cfg->row_timeout : t->ras;
   ctl *cs = calloc(nch, sizeof(*cs));
   g.grp = malloc(g.nb * sizeof(*g.grp));
   int rc = cs && g.grp ? 0 : DSE_ERR_NOMEM;

@@ -234,6 +234,77 @@ TEST_IMPL(dram_timeline_by_hand) {
   return 0;
 }
 
+/* Row policies on the toy, worked by hand: closed (Ramulator's ClosedCAP:
+ * the cap-th column access of a row auto-precharges) and timeout (dse's
+ * own: a row no request wants closes row_timeout ticks after its last
+ * use). */
+TEST_IMPL(dram_row_policies) {
+  dse_ctx *ctx = t_ctx();
+  dram_spec s;
+  toy(ctx, NULL, &s);
+  /* cap 4, 16 reads of bank 0 row 0: RD at 11, 17, 23 and the fourth at
+   * 29 as a RDA: the bank precharges at max(ACT + tRAS = 26, 29 + tRTP) =
+   * 33, the next ACT at 33 + tRP = 43 (tRC: 36), its RD at 53: 42 ticks
+   * for every 4 reads.  The last RD at 11 + 3 x 42 + 18 = 155, data ends
+   * at 169; 4 ACTs, 4 precharges, 4 misses and 12 hits */
+  dram_opts cap4 = {.units = 1, .ctl = {.row_policy = DRAM_ROW_CLOSED}};
+  dram_stream row[16];
+  for (unsigned i = 0; i < 16; i++) row[i] = rq(0, i, 0, 0, 0);
+  dram_result r = run_o(&s, &cap4, row, 16);
+  ASSERT_NEAR(r.time_s, 169e-9, 1e-12);
+  ASSERT_U64_EQ(r.acts, 4);
+  ASSERT_U64_EQ(r.pres, 4);
+  ASSERT_U64_EQ(r.row_misses, 4);
+  ASSERT_U64_EQ(r.row_hits, 12);
+  /* open rows: one ACT, RDs 6 apart, the last at 101: 115 */
+  r = run(&s, row, 16);
+  ASSERT_NEAR(r.time_s, 115e-9, 1e-12);
+  ASSERT_U64_EQ(r.acts, 1);
+  /* cap 1: every access closes its row: no conflict among random reads,
+   * and a sequential stream pays an ACT per burst */
+  dram_opts cap1 = {.units = 1, .ctl = {.row_policy = DRAM_ROW_CLOSED, .row_cap = 1}};
+  enum { N = 4000 };
+  dram_stream *rnd = malloc(N * sizeof(*rnd));
+  ASSERT(rnd != NULL);
+  uint64_t x = 99;
+  for (int i = 0; i < N; i++) {
+    x = x * 6364136223846793005ull + 1442695040888963407ull;
+    dram_stream e = {((x >> 20) % (8u << 20)) & ~63ull, 64, 0, 1, 0};
+    rnd[i] = e;
+  }
+  r = run_o(&s, &cap1, rnd, N);
+  ASSERT_U64_EQ(r.row_conflicts, 0);
+  ASSERT_U64_EQ(r.acts, N);
+  const dram_result ro = run(&s, rnd, N);
+  ASSERT(ro.row_conflicts > N / 2);
+  free(rnd);
+  dram_stream seq = {0, 64u << 10, 0, 1, 0};
+  r = run_o(&s, &cap1, &seq, 1);
+  ASSERT_U64_EQ(r.acts, r.bursts);
+  ASSERT_U64_EQ(r.row_hits, 0);
+
+  /* timeout 2 with one request outstanding: r1 bank 0 row 0 (ACT 1, RD
+   * 11, data ends 25), r2 bank 4 (enters at 25, ACT 26, RD 36, ends 50),
+   * r3 bank 0 row 0 again.  Bank 0 idles from 11: its PRE at max(13, ACT
+   * + tRAS = 26), but r2's ACT takes 26: PRE 27.  r3 enters at 50 and
+   * finds bank 0 closed: ACT 51 (bank 4's timeout PRE, due at 51 too,
+   * waits: 52), RD 61, data ends 75; three misses, two precharges.  Open
+   * rows: r3 hits, RD 51, 65 */
+  dram_stream three[3] = {rq(0, 0, 0, 0, 0), rq(1, 0, 0, 0, 0), rq(0, 1, 0, 0, 0)};
+  dram_opts to2 = {.units = 1, .outstanding = 1,
+                   .ctl = {.row_policy = DRAM_ROW_TIMEOUT, .row_timeout = 2}};
+  r = run_o(&s, &to2, three, 3);
+  ASSERT_NEAR(r.time_s, 75e-9, 1e-12);
+  ASSERT_U64_EQ(r.row_misses, 3);
+  ASSERT_U64_EQ(r.pres, 2);
+  dram_opts open1 = {.units = 1, .outstanding = 1};
+  r = run_o(&s, &open1, three, 3);
+  ASSERT_NEAR(r.time_s, 65e-9, 1e-12);
+  ASSERT_U64_EQ(r.row_hits, 1);
+  dse_ctx_free(ctx);
+  return 0;
+}
+
 /* The Ramulator validation metrics on toy streams worked by hand: the
  * steady-state bandwidth over the middle 80% of completions, the average
  * read latency and the hit/miss/conflict split. */

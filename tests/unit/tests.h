@@ -51,6 +51,7 @@
   X(limiter_is_largest_term)        \
   X(dram_timeline_by_hand)          \
   X(dram_steady_by_hand)            \
+  X(dram_row_policies)              \
   X(dram_streams)                   \
   X(dram_spec_errors)               \
   X(dram_in_engine)                 \
