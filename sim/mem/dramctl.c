@@ -19,6 +19,7 @@
 
 enum { C_ACT, C_PRE, C_RD, C_WR, C_PREA, C_REFAB, C_REFPB, C_N };
 enum { L_BANK, L_GROUP, L_RANK };
+#define MAX_RANKS 8 /* rank-level nodes per controller */
 #define NEVER INT64_MAX
 #define CLOSED (-1)
 #define FEED_PER_TICK 64 /* requests the frontend hands over per memory clock */
@@ -73,6 +74,27 @@ void dram_ctl_timing_from_spec(const dram_spec *s, dram_ctl_timing *t) {
   t->cs = 0;                                 /* rank switch */
   t->ranks = 1;
   t->sids = 1;
+  /* command buses: HBM3 issues a column command per CK on its rising edge
+   * and a row command per half CK, ACT taking 1.5 CK (Ramulator 2.1
+   * hbm3.py, tick_multiplier 2, and hbm34_controller.cpp); every other
+   * part one command a CK (HBM2's separate buses are not modelled yet) */
+  t->mult = 1;
+  t->act_ticks = 1;
+  if (!strncmp(s->standard, "hbm3", 4)) {
+    dram_tick *v[] = {&t->cl, &t->cwl, &t->bl, &t->rcd, &t->rcdwr, &t->rp, &t->rpab,
+                      &t->ras, &t->rc, &t->ccd_s, &t->ccd_l, &t->ccd_s_wr, &t->ccd_l_wr,
+                      &t->rrd_s, &t->rrd_l, &t->faw, &t->wr, &t->wtr_s, &t->wtr_l,
+                      &t->rtw, &t->rtp, &t->rfc, &t->rfcpb, &t->refi, &t->ppd, &t->rrefd,
+                      &t->ccdr, &t->cs};
+    for (size_t i = 0; i < sizeof v / sizeof *v; i++) *v[i] *= 2;
+    t->mult = 2;
+    t->dual = 1;
+    t->act_ticks = 3;
+  }
+}
+
+int dram_ctl_shared(const dram_ctl_timing *t, const dram_ctl_cfg *c) {
+  return c->queue_scope == DRAM_SCOPE_CHANNEL || (c->queue_scope == DRAM_SCOPE_DEFAULT && t->dual);
 }
 
 void dram_ctl_effective(const dram_spec *s, const dram_opts *o, dram_ctl_cfg *c) {
@@ -130,9 +152,20 @@ static unsigned build_rules(const dram_ctl_timing *t, rule *r) {
       {L_RANK, C_REFAB, C_REFAB, t->rfc},  {L_RANK, C_REFAB, C_PREA, t->rfc},
       {L_RANK, C_REFPB, C_REFPB, t->rrefd}, {L_RANK, C_REFPB, C_ACT, t->rrefd},
   };
+  /* a command of several ticks (HBM3's ACT, 3; a column command, 2)
+   * constrains from its last tick to the next one's first, as Ramulator
+   * 2.1 adjusts multi-cycle commands: + (prev ticks - 1) - (next ticks - 1) */
+  int cyc[C_N] = {1, 1, 1, 1, 1, 1, 1};
+  if (t->dual) {
+    cyc[C_ACT] = (int)t->act_ticks;
+    cyc[C_RD] = cyc[C_WR] = (int)t->mult;
+  }
   unsigned n = 0;
-  for (size_t i = 0; i < sizeof k / sizeof *k; i++)
-    if (k[i].lat > 0) r[n++] = k[i];
+  for (size_t i = 0; i < sizeof k / sizeof *k; i++) {
+    rule x = k[i];
+    if (x.lat > 0) x.lat += cyc[x.prev] - cyc[x.next];
+    if (x.lat > 0) r[n++] = x;
+  }
   return n;
 }
 
@@ -166,9 +199,11 @@ typedef struct ctl {
   int32_t *open;     /* open row per bank, CLOSED */
   int32_t *active;   /* the active request per bank, -1 */
   uint8_t *refpend;  /* per-bank refresh pending on the bank */
-  dram_tick *bt, *gt, rt[C_N]; /* ready times per bank, group, rank */
-  dram_tick faw[4];
-  unsigned faw_head, nwords;
+  dram_tick *bt, *gt, *rt; /* ready times per bank, group, rank ([node][cmd]) */
+  dram_tick *faw;          /* per rank the last four ACTs, a ring */
+  unsigned *faw_head, nwords;
+  unsigned *nopen_r, *nactive_r, *ref_pend_r; /* per rank */
+  dram_tick colfree, rowfree; /* dual command issue: when each bus is free */
   uint64_t *ne[2], *act_mask; /* non-empty banks per queue; banks with an active request */
   /* Each bank's candidates, kept up to date as the bank, its group or its
    * queues change: per queue a row command (ACT or PRE, of the oldest
@@ -214,6 +249,8 @@ typedef struct eng {
   unsigned heap_n, heap_cap;
   int nomem;
   uint16_t *grp; /* bank -> its group (no division on the hot path) */
+  uint16_t *rank; /* bank -> its rank */
+  unsigned bpr;   /* banks per rank */
   dram_tick timeout; /* row_timeout in ticks (timeout policy) */
 } eng;
 
@@ -302,6 +339,12 @@ static inline dram_tick bank_part(const eng *g, const ctl *c, int cmd, unsigned 
   return max2(c->bt[b * C_N + cmd], c->gt[group_of(g, b) * C_N + cmd]);
 }
 
+/* A request's first command goes the tick after its admission at the
+ * earliest. */
+static inline dram_tick not_before_arrival(const ctl *c, int32_t e, dram_tick v) {
+  return max2(v, c->pool[e].arrive + 1);
+}
+
 /* Bank b's candidates in queue q. */
 static void slots_q(const eng *g, ctl *c, unsigned q, unsigned b) {
   const bankq *k = &c->bq[q][b];
@@ -316,7 +359,7 @@ static void slots_q(const eng *g, ctl *c, unsigned q, unsigned b) {
         col = 1;
         c->cs_e[q][b] = k->ohit;
         c->cs_seq[q][b] = c->pool[k->ohit].seq;
-        c->cs_b[q][b] = bank_part(g, c, q ? C_WR : C_RD, b);
+        c->cs_b[q][b] = not_before_arrival(c, k->ohit, bank_part(g, c, q ? C_WR : C_RD, b));
       }
       /* a PRE never closes a row an active request waits on; with
        * FRFCFS_ROWHIT nor one an older queued hit wants */
@@ -330,7 +373,7 @@ static void slots_q(const eng *g, ctl *c, unsigned q, unsigned b) {
     }
     if (row) {
       c->rs_seq[q][b] = c->pool[c->rs_e[q][b]].seq;
-      c->rs_b[q][b] = bank_part(g, c, c->rs_cmd[q][b], b);
+      c->rs_b[q][b] = not_before_arrival(c, c->rs_e[q][b], bank_part(g, c, c->rs_cmd[q][b], b));
     }
   }
   mask_set(c->rmask[q], b, row);
@@ -386,76 +429,106 @@ static void decide(const eng *g, ctl *c, dram_tick now) {
   n_decide++;
   for (unsigned w = 0; w < c->nwords; w++) n_cand += (uint64_t)__builtin_popcountll(c->rmask[c->wmode][w]) + (uint64_t)__builtin_popcountll(c->cmask[c->wmode][w]);
 #endif
+  const dram_ctl_timing *tm = g->t;
   const cand none = {NEVER, UINT64_MAX, 0, 0, -1};
-  cand a = none, pr = none, q = none;
-  dram_tick R[C_N];
-  for (int k = 0; k < C_N; k++) R[k] = max2(now, c->rt[k]);
-  if (g->t->faw) R[C_ACT] = max2(R[C_ACT], c->faw[c->faw_head] + g->t->faw);
+  cand a = none, pr = none, qr = none, qc = none;
+  /* the rank part of every command's ready time, with the buses */
+  dram_tick R[MAX_RANKS][C_N];
+  const dram_tick odd = tm->dual && tm->mult == 2; /* column commands on rising edges */
+  for (unsigned r = 0; r < tm->ranks; r++) {
+    for (int k = 0; k < C_N; k++) R[r][k] = max2(now, c->rt[r * C_N + k]);
+    if (tm->faw)
+      R[r][C_ACT] = max2(R[r][C_ACT], c->faw[r * 4 + c->faw_head[r]] + tm->faw);
+    if (tm->dual) {
+      for (int k = 0; k < C_N; k++)
+        R[r][k] = k == C_RD || k == C_WR ? max2(R[r][k], c->colfree) | odd
+                                         : max2(R[r][k], c->rowfree);
+    }
+  }
   /* 1. the active buffer: requests whose ACT has issued */
   for (unsigned w = 0; w < c->nwords && c->nactive; w++)
     for (uint64_t m = c->act_mask[w]; m; m &= m - 1) {
       const unsigned b = w * 64 + (unsigned)__builtin_ctzll(m);
       const int32_t i = c->active[b];
       const int cmd = c->pool[i].write ? C_WR : C_RD;
-      consider(&a, max2(R[cmd], c->as_b[b]), c->pool[i].seq, cmd, (int)b, i);
+      consider(&a, max2(R[g->rank[b]][cmd], c->as_b[b]) | odd, c->pool[i].seq, cmd, (int)b, i);
     }
-  /* 2. refresh */
+  /* 2. refresh: the lowest rank with an all-bank refresh due (they fall
+   * due together and queue in rank order) */
   int blocks = 0;
   if (c->ref_pend) {
     blocks = 1; /* while an all-bank refresh waits no read or write leaves */
-    if (c->nopen) {
-      if (!c->nactive) consider(&pr, R[C_PREA], 0, C_PREA, 0, -1);
+    unsigned r = 0;
+    while (!c->ref_pend_r[r]) r++;
+    const int b0 = (int)(r * g->bpr);
+    if (c->nopen_r[r]) {
+      if (!c->nactive_r[r]) consider(&pr, R[r][C_PREA], 0, C_PREA, b0, -1);
     } else {
-      consider(&pr, R[C_REFAB], 0, C_REFAB, 0, -1);
+      consider(&pr, R[r][C_REFAB], 0, C_REFAB, b0, -1);
     }
   } else if (c->pb_n) {
     const unsigned b = c->pb_fifo[c->pb_head];
     if (c->open[b] != CLOSED) {
-      if (c->active[b] < 0) consider(&pr, max2(R[C_PRE], bank_part(g, c, C_PRE, b)), 0, C_PRE, (int)b, -1);
+      if (c->active[b] < 0)
+        consider(&pr, max2(R[g->rank[b]][C_PRE], bank_part(g, c, C_PRE, b)), 0, C_PRE, (int)b, -1);
     } else {
-      consider(&pr, max2(R[C_REFPB], bank_part(g, c, C_REFPB, b)), 0, C_REFPB, (int)b, -1);
+      consider(&pr, max2(R[g->rank[b]][C_REFPB], bank_part(g, c, C_REFPB, b)), 0, C_REFPB,
+               (int)b, -1);
     }
   }
-  /* 3. the queue the write-drain mode picks */
+  /* 3. the queue the write-drain mode picks: its row and its column
+   * candidates, each scan branch-free (the best kept with selects) */
   if (!blocks) {
     set_write_mode(g, c);
     const unsigned qi = (unsigned)c->wmode;
-    const dram_tick rcol = R[qi ? C_WR : C_RD];
-    /* the scan is branch-free: the best so far is kept with selects */
+    const int ccmd = qi ? C_WR : C_RD;
     dram_tick bat = NEVER;
     uint64_t bseq = UINT64_MAX;
-    unsigned bb = 0, bcol = 0;
-    for (unsigned w = 0; w < c->nwords; w++) {
+    unsigned bb = 0;
+    for (unsigned w = 0; w < c->nwords; w++)
       for (uint64_t m = c->rmask[qi][w]; m; m &= m - 1) {
         const unsigned b = w * 64 + (unsigned)__builtin_ctzll(m);
-        const dram_tick at = max2(R[c->rs_cmd[qi][b]], c->rs_b[qi][b]);
+        const dram_tick at = max2(R[g->rank[b]][c->rs_cmd[qi][b]], c->rs_b[qi][b]);
         const uint64_t sq = c->rs_seq[qi][b];
         const int better = (at < bat) | ((at == bat) & (sq < bseq));
         bat = better ? at : bat;
         bseq = better ? sq : bseq;
         bb = better ? b : bb;
-        bcol = better ? 0 : bcol;
       }
+    if (bat != NEVER) qr = (cand){bat, bseq, c->rs_cmd[qi][bb], (int)bb, c->rs_e[qi][bb]};
+    bat = NEVER;
+    bseq = UINT64_MAX;
+    for (unsigned w = 0; w < c->nwords; w++)
       for (uint64_t m = c->cmask[qi][w]; m; m &= m - 1) {
         const unsigned b = w * 64 + (unsigned)__builtin_ctzll(m);
-        const dram_tick at = max2(rcol, c->cs_b[qi][b]);
+        const dram_tick at = max2(R[g->rank[b]][ccmd], c->cs_b[qi][b]) | odd;
         const uint64_t sq = c->cs_seq[qi][b];
         const int better = (at < bat) | ((at == bat) & (sq < bseq));
         bat = better ? at : bat;
         bseq = better ? sq : bseq;
         bb = better ? b : bb;
-        bcol = better ? 1 : bcol;
       }
-    }
-    if (bat != NEVER)
-      q = (cand){bat, bseq, bcol ? (qi ? C_WR : C_RD) : c->rs_cmd[qi][bb], (int)bb,
-                 bcol ? c->cs_e[qi][bb] : c->rs_e[qi][bb]};
+    if (bat != NEVER) qc = (cand){bat, bseq, ccmd, (int)bb, c->cs_e[qi][bb]};
   }
-  /* the earliest time anything issues; at that time the active buffer goes
-   * first, then refresh, then the queue */
-  dram_tick t = a.at;
-  if (pr.at < t) t = pr.at;
-  if (q.at < t) t = q.at;
+  /* the earliest command; at one tick the active buffer goes first, then
+   * refresh, then the queue (the oldest of its candidates).  With dual
+   * issue each bus picks so (Ramulator: the column slot, then the row
+   * slot): the column bus from the active buffer and the queue's hits, the
+   * row bus from refresh and the queue's ACT/PRE */
+  const cand *w;
+  if (tm->dual) {
+    const cand *col = qc.at < a.at ? &qc : &a;
+    const cand *row = qr.at < pr.at ? &qr : &pr;
+    w = col->at <= row->at ? col : row;
+  } else {
+    const cand *q = qr.at < qc.at || (qr.at == qc.at && qr.seq < qc.seq) ? &qr : &qc;
+    dram_tick t = a.at;
+    if (pr.at < t) t = pr.at;
+    if (q->at < t) t = q->at;
+    w = a.at == t ? &a : pr.at == t ? &pr : q;
+  }
+  const dram_tick t = w->at;
+  const dram_tick nref = max2(now, c->next_ref);
   /* timeout rows (dse's own policy): a row no request wants closes
    * row_timeout ticks after its last use, when nothing else goes first */
   if (g->cfg->row_policy == DRAM_ROW_TIMEOUT && c->nopen && !c->ref_pend) {
@@ -463,24 +536,24 @@ static void decide(const eng *g, ctl *c, dram_tick now) {
     for (unsigned b = 0; b < g->nb; b++)
       if (c->open[b] != CLOSED && c->active[b] < 0 && !c->bq[0][b].n && !c->bq[1][b].n &&
           !c->refpend[b])
-        consider(&to, max2(max2(R[C_PRE], bank_part(g, c, C_PRE, b)), c->lastuse[b] + g->timeout),
+        consider(&to, max2(max2(R[g->rank[b]][C_PRE], bank_part(g, c, C_PRE, b)),
+                           c->lastuse[b] + g->timeout),
                  0, C_PRE, (int)b, -1);
-    if (to.at < t && to.at < max2(now, c->next_ref)) {
+    if (to.at < t && to.at < nref) {
       c->p = (plan){to.at, 0, C_PRE, to.bank, -1};
       return;
     }
   }
-  const dram_tick nref = max2(now, c->next_ref);
   if (nref <= t) {
     c->p = (plan){nref, 1, 0, 0, -1};
     return;
   }
-  const cand *w = a.at == t ? &a : pr.at == t ? &pr : &q;
-  c->p = (plan){w->at, 0, w->cmd, w->bank, w->e};
+  c->p = (plan){t, 0, w->cmd, w->bank, w->e};
 }
 
 static void apply_rules(const eng *g, ctl *c, int cmd, unsigned b, dram_tick t) {
-  dram_tick *node[3] = {&c->bt[b * C_N], &c->gt[group_of(g, b) * C_N], c->rt};
+  dram_tick *node[3] = {&c->bt[b * C_N], &c->gt[group_of(g, b) * C_N],
+                        &c->rt[g->rank[b] * C_N]};
   for (int l = 0; l < 3; l++)
     for (unsigned i = 0; i < g->nby[cmd][l]; i++) {
       dram_tick *x = &node[l][g->by[cmd][l][i].next];
@@ -538,7 +611,7 @@ static void burst_done(eng *g, uint32_t req) {
 static int issue(eng *g, ctl *c, dram_tick t) {
   const plan *p = &c->p;
   const int cmd = p->cmd;
-  const unsigned b = (unsigned)p->bank;
+  const unsigned b = (unsigned)p->bank, r = g->rank[b];
   dram_ctl_acc *a = g->acc;
   int freed = 0;
   if (p->e >= 0) {
@@ -560,14 +633,16 @@ static int issue(eng *g, ctl *c, dram_tick t) {
   switch (cmd) {
     case C_ACT: {
       ent *e = &c->pool[p->e];
-      c->faw[c->faw_head] = t;
-      c->faw_head = (c->faw_head + 1) & 3;
+      c->faw[r * 4 + c->faw_head[r]] = t;
+      c->faw_head[r] = (c->faw_head[r] + 1) & 3;
       bank_remove(c, p->e); /* to the active buffer: its queue slot is free */
       c->open[b] = (int32_t)e->row;
       c->nopen++;
+      c->nopen_r[r]++;
       c->active[b] = p->e;
       c->act_mask[b >> 6] |= 1ull << (b & 63);
       c->nactive++;
+      c->nactive_r[r]++;
       row_changed(c, b);
       a->acts++;
       c->ncol[b] = 0;
@@ -578,20 +653,23 @@ static int issue(eng *g, ctl *c, dram_tick t) {
     case C_PRE:
       c->open[b] = CLOSED;
       c->nopen--;
+      c->nopen_r[r]--;
       row_changed(c, b);
       a->pres++;
       break;
-    case C_PREA:
-      for (unsigned k = 0; k < g->nb; k++)
+    case C_PREA: /* b: the rank's first bank */
+      for (unsigned k = b; k < b + g->bpr; k++)
         if (c->open[k] != CLOSED) {
           c->open[k] = CLOSED;
           row_changed(c, k);
           a->pres++;
         }
-      c->nopen = 0;
+      c->nopen -= c->nopen_r[r];
+      c->nopen_r[r] = 0;
       break;
     case C_REFAB:
       c->ref_pend--;
+      c->ref_pend_r[r]--;
       a->refs++;
       break;
     case C_REFPB:
@@ -607,6 +685,7 @@ static int issue(eng *g, ctl *c, dram_tick t) {
         c->active[b] = -1;
         c->act_mask[b >> 6] &= ~(1ull << (b & 63));
         c->nactive--;
+        c->nactive_r[r]--;
       } else {
         bank_remove(c, i);
         freed = 1;
@@ -641,6 +720,7 @@ static int issue(eng *g, ctl *c, dram_tick t) {
         apply_rules(g, c, C_PRE, b, tp > t ? tp : t);
         c->open[b] = CLOSED;
         c->nopen--;
+        c->nopen_r[r]--;
         row_changed(c, b);
         a->pres++;
       }
@@ -651,7 +731,7 @@ static int issue(eng *g, ctl *c, dram_tick t) {
    * constraints, its group's (all banks after PREab); rank constraints are
    * added at decision time */
   if (cmd == C_PREA) {
-    for (unsigned k = 0; k < g->nb; k++) slots_bank(g, c, k);
+    for (unsigned k = b; k < b + g->bpr; k++) slots_bank(g, c, k);
   } else if (cmd != C_REFAB) {
     slots_bank(g, c, b);
     /* group constraints: ACT -> ACT (tRRD_L), column -> column (tCCD_L,
@@ -660,15 +740,25 @@ static int issue(eng *g, ctl *c, dram_tick t) {
     if (cmd == C_ACT) {
       for (unsigned k = g0; k < g0 + bpg; k++)
         for (unsigned q = 0; q < 2; q++)
-          if (k != b && c->rs_cmd[q][k] == C_ACT) c->rs_b[q][k] = bank_part(g, c, C_ACT, k);
+          if (k != b && (c->rmask[q][k >> 6] >> (k & 63) & 1) && c->rs_cmd[q][k] == C_ACT)
+            c->rs_b[q][k] = not_before_arrival(c, c->rs_e[q][k], bank_part(g, c, C_ACT, k));
     } else if (cmd == C_RD || cmd == C_WR) {
       for (unsigned k = g0; k < g0 + bpg; k++) {
         if (k == b) continue;
-        c->cs_b[0][k] = bank_part(g, c, C_RD, k);
-        c->cs_b[1][k] = bank_part(g, c, C_WR, k);
+        for (unsigned q = 0; q < 2; q++)
+          if (c->cmask[q][k >> 6] >> (k & 63) & 1)
+            c->cs_b[q][k] = not_before_arrival(c, c->cs_e[q][k], bank_part(g, c, q ? C_WR : C_RD, k));
         slots_a(g, c, k);
       }
     }
+  }
+  /* dual command issue: a column command holds its bus a CK, an ACT the
+   * row bus act_ticks, any other row command a tick */
+  if (g->t->dual) {
+    if (cmd == C_RD || cmd == C_WR)
+      c->colfree = t + g->t->mult;
+    else
+      c->rowfree = t + (cmd == C_ACT ? g->t->act_ticks : 1);
   }
   return freed;
 }
@@ -685,8 +775,9 @@ static void refresh_due(const eng *g, ctl *c) {
       slots_bank(g, c, b);
     }
     c->next_ref = (dram_tick)((c->nref + 1) * (uint64_t)t->refi / g->nb);
-  } else {
-    c->ref_pend++;
+  } else { /* one REFab per rank, queued in rank order */
+    for (unsigned r = 0; r < t->ranks; r++) c->ref_pend_r[r]++;
+    c->ref_pend += t->ranks;
     c->next_ref = (dram_tick)(c->nref + 1) * t->refi;
   }
 }
@@ -709,6 +800,14 @@ static int ctl_init(const eng *g, ctl *c) {
   c->rs_seq[0] = malloc(4 * (size_t)nb * sizeof(uint64_t));
   c->rs_e[0] = malloc(4 * (size_t)nb * sizeof(int32_t));
   c->rs_cmd[0] = malloc(2 * (size_t)nb);
+  const unsigned nr = g->t->ranks;
+  c->rt = calloc((size_t)nr * C_N, sizeof(dram_tick));
+  c->faw = malloc((size_t)nr * 4 * sizeof(dram_tick));
+  c->faw_head = calloc(4 * nr, sizeof(unsigned));
+  if (!c->rt || !c->faw || !c->faw_head) return DSE_ERR_NOMEM;
+  c->nopen_r = c->faw_head + nr;
+  c->nactive_r = c->nopen_r + nr;
+  c->ref_pend_r = c->nactive_r + nr;
   c->ncol = calloc(nb, sizeof(*c->ncol));
   c->lastuse = calloc(nb, sizeof(*c->lastuse));
   if (!c->ncol || !c->lastuse ||!c->pool || !c->free_stk || !c->bq[0] || !c->open || !c->active || !c->refpend ||
@@ -741,7 +840,7 @@ static int ctl_init(const eng *g, ctl *c) {
     c->active[b] = -1;
     for (int q = 0; q < 2; q++) c->bq[q][b] = (bankq){-1, -1, -1, -1, 0, 0};
   }
-  for (int k = 0; k < 4; k++) c->faw[k] = -g->t->faw;
+  for (unsigned k = 0; k < 4 * nr; k++) c->faw[k] = -g->t->faw;
   c->cap[0] = g->cfg->read_queue;
   c->cap[1] = g->cfg->write_queue;
   /* the first refresh falls due at tREFI (per bank: tREFI / banks), all
@@ -769,6 +868,9 @@ static void ctl_fini(ctl *c) {
   free(c->rs_cmd[0]);
   free(c->ncol);
   free(c->lastuse);
+  free(c->rt);
+  free(c->faw);
+  free(c->faw_head);
 }
 
 /* ===== the frontend and the event loop =================================== */
@@ -794,7 +896,13 @@ int dram_ctl_run(const dram_ctl_timing *t, const dram_ctl_cfg *cfg, unsigned out
   ctl *cs = calloc(nch, sizeof(*cs));
   g.grp = malloc(g.nb * sizeof(*g.grp));
   int rc = cs && g.grp ? 0 : DSE_ERR_NOMEM;
-  for (unsigned b = 0; b < g.nb && !rc; b++) g.grp[b] = (uint16_t)(b / t->banks_per_group);
+  g.rank = malloc(g.nb * sizeof(*g.rank));
+  g.bpr = g.nb / t->ranks;
+  if (!g.rank || t->ranks > MAX_RANKS) rc = rc ? rc : DSE_ERR_NOMEM;
+  for (unsigned b = 0; b < g.nb && !rc; b++) {
+    g.grp[b] = (uint16_t)(b / t->banks_per_group);
+    g.rank[b] = (uint16_t)(b / g.bpr);
+  }
   for (unsigned i = 0; i < nch && !rc; i++) rc = ctl_init(&g, &cs[i]);
   if (!rc && outstanding) {
     g.remaining = calloc(nreq ? nreq : 1, sizeof(uint32_t));
@@ -838,7 +946,8 @@ int dram_ctl_run(const dram_ctl_timing *t, const dram_ctl_cfg *cfg, unsigned out
       const int cmd = c->p.cmd;
       if (issue(&g, c, now) && next < n && feed_at > now) feed_at = now;
       if (cmd == C_RD || cmd == C_WR) done_bursts++;
-      c->lb = now + 1;
+      /* one command a tick; with dual issue the other bus may still go */
+      c->lb = t->dual ? now : now + 1;
     }
     if (g.nomem) rc = DSE_ERR_NOMEM;
     /* the frontend: program order, up to FEED_PER_TICK a clock, stopping at
@@ -874,7 +983,7 @@ int dram_ctl_run(const dram_ctl_timing *t, const dram_ctl_cfg *cfg, unsigned out
         /* admitted at `now`, its first command goes at now + 1 at the
          * earliest (Ramulator: accepted in the frontend's tick, issued in
          * the controller's next one) */
-        if (c->lb < now + 1) c->lb = now + 1;
+        if (!t->dual && c->lb < now + 1) c->lb = now + 1;
         c->dirty = 1;
         next++;
         fed++;
@@ -887,6 +996,7 @@ int dram_ctl_run(const dram_ctl_timing *t, const dram_ctl_cfg *cfg, unsigned out
   for (unsigned i = 0; i < nch && cs; i++) ctl_fini(&cs[i]);
   free(cs);
   free(g.grp);
+  free(g.rank);
   free(g.remaining);
   free(g.heap_t);
   free(g.heap_r);

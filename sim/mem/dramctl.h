@@ -18,11 +18,23 @@ typedef struct dram_ctl_timing {
   dram_tick cl, cwl, bl, rcd, rcdwr, rp, rpab, ras, rc, ccd_s, ccd_l, ccd_s_wr, ccd_l_wr,
       rrd_s, rrd_l, faw, wr, wtr_s, wtr_l, rtw, rtp, rfc, rfcpb, refi, ppd, rrefd, ccdr, cs;
   unsigned ranks, sids, groups, banks_per_group; /* flat bank = ((rank x sids + sid) x
-                                                    groups + bg) x banks_per_group + ba */
+                                                    groups + bg) x banks_per_group + ba;
+                                                    a rank is a rank-level node: a DIMM
+                                                    rank, or a pseudo-channel of a
+                                                    controller that serves two */
   int per_bank_refresh;
+  unsigned mult;  /* ticks per tCK (2: half-CK ticks, HBM3) */
+  int dual;       /* separate row and column command buses (HBM3's dual
+                     command issue): a column command a CK, on rising edges,
+                     and a row command a tick, ACT taking act_ticks */
+  unsigned act_ticks;
 } dram_ctl_timing;
 
 DSE_INTERNAL void dram_ctl_timing_from_spec(const dram_spec *s, dram_ctl_timing *t);
+/* Whether one controller serves both pseudo-channels of a channel (queue
+ * scope channel; by default where the part has dual command issue, as
+ * Ramulator 2.1's HBM34 controller does). */
+DSE_INTERNAL int dram_ctl_shared(const dram_ctl_timing *t, const dram_ctl_cfg *c);
 /* The effective controller: o's nonzero fields, else s's, else the
  * defaults (32/32, 0.8/0.2, FR-FCFS, open rows, cap 4). */
 DSE_INTERNAL void dram_ctl_effective(const dram_spec *s, const dram_opts *o, dram_ctl_cfg *c);

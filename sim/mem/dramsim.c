@@ -78,11 +78,17 @@ int dram_simulate(const dram_spec *s, const dram_opts *o, const dram_stream *st,
   const uint64_t burst = (uint64_t)bb;
   dram_decoder d;
   dram_decoder_init(s, units, &d);
-  const uint64_t nch = d.radix[DA_CH] * d.radix[DA_PC];
+  const uint64_t npc = d.radix[DA_CH] * d.radix[DA_PC]; /* pseudo-channels */
   dram_ctl_timing tm;
   dram_ctl_timing_from_spec(s, &tm);
   dram_ctl_cfg cfg;
   dram_ctl_effective(s, o, &cfg);
+  /* one controller per pseudo-channel, or per channel serving both, each
+   * pseudo-channel a rank-level node of it */
+  const int shared = dram_ctl_shared(&tm, &cfg) && d.radix[DA_PC] > 1;
+  if (shared) tm.ranks = (unsigned)d.radix[DA_PC];
+  const uint64_t nch = shared ? d.radix[DA_CH] : npc;
+  const uint64_t bpc = d.radix[DA_BG] * d.radix[DA_BA]; /* banks per pseudo-channel */
   const unsigned outstanding = o ? o->outstanding : 0;
   /* the default frontend is the program-order feed (a DMA engine's, and
    * Ramulator's) */
@@ -133,8 +139,14 @@ int dram_simulate(const dram_spec *s, const dram_opts *o, const dram_stream *st,
       for (uint64_t b = b0; b <= b1; b++) {
         if (d.nxor && b > b0) dram_decode(&d, b, dig, pd, &cl); /* hashed: no carry */
         dram_burst *r = &all[m++];
-        r->ch = (uint32_t)(dig[DA_CH] * d.radix[DA_PC] + dig[DA_PC]);
-        r->bank = (uint16_t)(dig[DA_BG] * d.radix[DA_BA] + dig[DA_BA]);
+        const uint64_t bank = dig[DA_BG] * d.radix[DA_BA] + dig[DA_BA];
+        if (shared) {
+          r->ch = (uint32_t)dig[DA_CH];
+          r->bank = (uint16_t)(dig[DA_PC] * bpc + bank);
+        } else {
+          r->ch = (uint32_t)(dig[DA_CH] * d.radix[DA_PC] + dig[DA_PC]);
+          r->bank = (uint16_t)bank;
+        }
         r->row = (uint32_t)dig[DA_RO];
         r->req = req;
         r->write = (uint8_t)(x->write != 0);
@@ -174,15 +186,15 @@ int dram_simulate(const dram_spec *s, const dram_opts *o, const dram_stream *st,
   }
   if (rc) goto done;
 
-  const double tck = f[DF_TCK];
-  const double refi = (double)tm.refi, nb = (double)(d.radix[DA_BG] * d.radix[DA_BA]);
+  const double tck = f[DF_TCK] / tm.mult; /* seconds per tick */
+  const double refi = (double)tm.refi, nb = (double)bpc;
   out->bursts = m;
   out->reads = a.reads;
   out->writes = a.writes;
   out->acts = a.acts;
   out->pres = a.pres;
   /* every pseudo-channel refreshes over the whole interval, busy or not */
-  out->refs = (uint64_t)((double)a.end / refi) * nch * (tm.per_bank_refresh ? (uint64_t)nb : 1);
+  out->refs = (uint64_t)((double)a.end / refi) * npc * (tm.per_bank_refresh ? bpc : 1);
   out->row_hits = a.hits;
   out->row_misses = a.misses;
   out->row_conflicts = a.conflicts;
@@ -218,7 +230,7 @@ int dram_simulate(const dram_spec *s, const dram_opts *o, const dram_stream *st,
   out->e_rw = bits_rd * f[DF_E_READ] + bits_wr * f[DF_E_WRITE];
   out->e_io = (bits_rd + bits_wr) * f[DF_E_IO];
   /* refresh energy for the whole interval on every pseudo-channel */
-  out->e_ref = (double)a.end / refi * (double)nch * (tm.per_bank_refresh ? nb : 1) * e_ref;
+  out->e_ref = (double)a.end / refi * (double)npc * (tm.per_bank_refresh ? nb : 1) * e_ref;
   out->e_bg = f[DF_P_BACKGROUND] * units * out->time_s;
   out->energy_j = out->e_act + out->e_rw + out->e_io + out->e_ref + out->e_bg;
 done:

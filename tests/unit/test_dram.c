@@ -305,6 +305,60 @@ TEST_IMPL(dram_row_policies) {
   return 0;
 }
 
+/* The toy as an HBM3 part with two pseudo-channels: dual command issue in
+ * half-CK ticks (every timing x 2; a column command on a rising edge,
+ * i.e. an odd tick, one a CK; a row command a tick, ACT holding the row
+ * bus 3 ticks; a constraint after a multi-tick command counts from its
+ * last tick: ACT -> RD = 2 tRCD + 3 - 2 = 21) and one controller for both
+ * pseudo-channels, each its own rank-level node (tRRD, tFAW, data bus),
+ * as Ramulator 2.1's HBM34 controller. */
+TEST_IMPL(dram_dual_issue) {
+  static const char k_hbm[] =
+      "name: toyhbm\nstandard: hbm3\nunit: stack\n"
+      "organization: {channels: 1, pseudo_channels: 2, channel_width: 64,\n"
+      "  bank_groups: 2, banks_per_group: 4, rows: 1024, row_size: 1 KiB,\n"
+      "  burst_length: 8}\n"
+      "data_rate: 2 Gb/s\ncapacity: 16 MiB\n"
+      "timing: {tCK: 1 ns, CL: 10, CWL: 5, tRCD: 10, tRCDWR: 5, tRP: 10, tRAS: 25,\n"
+      "  tRC: 35, tCCD_S: 4, tCCD_L: 6, tRRD_S: 3, tRRD_L: 5, tFAW: 20, tWR: 8,\n"
+      "  tWTR: 4, tRTP: 4, tRFC: 100, tREFI: 4000}\n"
+      "energy: {act_pre: 1 nJ, read: 1 pJ/bit, write: 2 pJ/bit, io: 0.5 pJ/bit,\n"
+      "  refresh: 10 nJ, background: 100 mW}\n"
+      "cost_per_gb: 3\nphy: {area: 1 mm^2}\n";
+  dse_ctx *ctx = t_ctx();
+  dram_spec s;
+  yt_doc *d1, *d2;
+  if (spec_from(ctx, k_hbm, NULL, &s, &d1, &d2)) FAIL_AT("toy hbm3 rejected: %s", t_first_diag(ctx));
+  yt_doc_free(d1);
+  yt_doc_free(d2);
+  /* the default map (RoBaCoBgPcCh) puts the pseudo-channel lowest:
+   * burst index = pc + 2 x (bg + 2 x (col + 16 x (ba + 4 x row))) */
+  /* an idle read: ACT at tick 1, RD at 1 + 21 = 22, on the rising edge 23,
+   * data ends 28 ticks later (CL + BL): 51 ticks = 25.5 ns */
+  dram_stream one = {0, 64, 0, 1, 0};
+  dram_result r = run(&s, &one, 1);
+  ASSERT_NEAR(r.time_s, 25.5e-9, 1e-12);
+  /* a read of pseudo-channel 0 and a write of pseudo-channel 1, both
+   * admitted at 0 into the one controller's queues.  ACT (read) at 1; the
+   * read queue is empty then: write mode.  The write's ACT needs no tRRD
+   * (another pseudo-channel) but the row bus, held by the first ACT for 3
+   * ticks: at 4; its WR at 4 + 2 tRCDWR + 1 = 15 (odd), data ends 15 + 2
+   * (CWL + BL) = 33; the RD at 23, data ends 51.  Latencies 51 and 33
+   * ticks: mean 21 ns */
+  dram_stream two[2] = {{0, 64, 0, 1, 0}, {64, 64, 0, 1, 1}};
+  r = run(&s, two, 2);
+  ASSERT_NEAR(r.lat_avg_s, 21e-9, 1e-12);
+  ASSERT_NEAR(r.time_s, 25.5e-9, 1e-12);
+  /* each pseudo-channel its own controller (queue scope pseudo_channel),
+   * with its own buses: the write's ACT at 1, WR at 12 -> 13, data ends
+   * 31.  Mean (51 + 31) / 2 ticks = 20.5 ns */
+  dram_opts pcs = {.units = 1, .ctl = {.queue_scope = DRAM_SCOPE_PSEUDO_CHANNEL}};
+  r = run_o(&s, &pcs, two, 2);
+  ASSERT_NEAR(r.lat_avg_s, 20.5e-9, 1e-12);
+  dse_ctx_free(ctx);
+  return 0;
+}
+
 /* The Ramulator validation metrics on toy streams worked by hand: the
  * steady-state bandwidth over the middle 80% of completions, the average
  * read latency and the hit/miss/conflict split. */
@@ -616,8 +670,8 @@ TEST_IMPL(dram_presets) {
       {"ddr5-6400", 51.2e9, 0.917},     {"gddr6-16000", 64e9, 0.886},
       {"gddr6x-21000", 84e9, 0.876},    {"gddr7-28000", 112e9, 0.886},
       {"gddr7-32000", 128e9, 0.860},    {"hbm2-2000", 256e9, 0.904},
-      {"hbm2e-3200", 409.6e9, 0.884},   {"hbm3-6400", 819.2e9, 0.910},
-      {"hbm3e-9200", 1177.6e9, 0.848}, {"lpddr5-6400", 25.6e9, 0.916},
+      {"hbm2e-3200", 409.6e9, 0.884},   {"hbm3-6400", 819.2e9, 0.877},
+      {"hbm3e-9200", 1177.6e9, 0.807}, {"lpddr5-6400", 25.6e9, 0.916},
       {"lpddr5x-8533", 34.132e9, 0.915},
   };
   size_t count;
