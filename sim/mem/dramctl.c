@@ -3,15 +3,13 @@
  * queue, an active buffer (a request whose ACT has issued, its queue slot
  * freed), refresh, and FR-FCFS: the oldest request whose next command
  * (PRE, ACT, RD, WR) meets every timing constraint issues, one command per
- * tick.  The decision order is Ramulator 2.1's GenericDDR controller:
- * active buffer, then refresh, then the queue the write-drain mode picks.
+ * tick (HBM3: a row and a column command, dual issue).  The decision
+ * order is Ramulator 2.1's GenericDDR controller: active buffer, then
+ * refresh, then the queue the write-drain mode picks.
  * State changes only when a command issues, a request arrives or a refresh
  * falls due, and every constraint is a max, so the controller jumps from
  * one such event to the next instead of ticking. */
 #include <math.h>
-#if defined DRAMCTL_TRACE || defined DRAMCTL_COUNT
-#include <stdio.h>
-#endif
 #include <stdlib.h>
 #include <string.h>
 
@@ -139,7 +137,8 @@ static unsigned build_rules(const dram_ctl_timing *t, rule *r) {
       {L_GROUP, C_RD, C_RD, t->ccd_l},     {L_GROUP, C_WR, C_WR, t->ccd_l_wr},
       {L_GROUP, C_WR, C_RD, t->cwl + t->bl + t->wtr_l},
       {L_GROUP, C_ACT, C_ACT, t->rrd_l},
-      /* the rank (and the channel's data bus: one rank) */
+      /* the rank (a DIMM rank, or a pseudo-channel of a controller that
+       * serves two), whose data bus it holds */
       {L_RANK, C_RD, C_RD, t->ccd_s},      {L_RANK, C_RD, C_RD, t->bl},
       {L_RANK, C_WR, C_WR, t->ccd_s_wr},   {L_RANK, C_WR, C_WR, t->bl},
       {L_RANK, C_RD, C_WR, t->rtw},        {L_RANK, C_WR, C_RD, t->cwl + t->bl + t->wtr_s},
@@ -421,14 +420,7 @@ static inline void consider(cand *best, dram_tick at, uint64_t seq, int cmd, int
 }
 
 /* Plan c's next command at `now` or later (exact until a request arrives). */
-#ifdef DRAMCTL_COUNT
-static uint64_t n_decide, n_loop, n_cand;
-#endif
 static void decide(const eng *g, ctl *c, dram_tick now) {
-#ifdef DRAMCTL_COUNT
-  n_decide++;
-  for (unsigned w = 0; w < c->nwords; w++) n_cand += (uint64_t)__builtin_popcountll(c->rmask[c->wmode][w]) + (uint64_t)__builtin_popcountll(c->cmask[c->wmode][w]);
-#endif
   const dram_ctl_timing *tm = g->t;
   const cand none = {NEVER, UINT64_MAX, 0, 0, -1};
   cand a = none, pr = none, qr = none, qc = none;
@@ -606,6 +598,15 @@ static void burst_done(eng *g, uint32_t req) {
   if (!--g->remaining[req]) g->inflight--;
 }
 
+/* Bank b's row closes (a PRE, or a column command's auto-precharge). */
+static void close_bank(const eng *g, ctl *c, unsigned b) {
+  c->open[b] = CLOSED;
+  c->nopen--;
+  c->nopen_r[g->rank[b]]--;
+  row_changed(c, b);
+  g->acc->pres++;
+}
+
 /* Issue c's planned command at t.  Returns 1 when a queue slot or (closed
  * loop) a request was freed: the frontend may go on. */
 static int issue(eng *g, ctl *c, dram_tick t) {
@@ -626,9 +627,6 @@ static int issue(eng *g, ctl *c, dram_tick t) {
         a->hits++;
     }
   }
-#ifdef DRAMCTL_TRACE
-  fprintf(stderr, "t=%lld cmd=%d bank=%u e=%d\n", (long long)t, cmd, b, p->e);
-#endif
   apply_rules(g, c, cmd, b, t);
   switch (cmd) {
     case C_ACT: {
@@ -651,11 +649,7 @@ static int issue(eng *g, ctl *c, dram_tick t) {
       break;
     }
     case C_PRE:
-      c->open[b] = CLOSED;
-      c->nopen--;
-      c->nopen_r[r]--;
-      row_changed(c, b);
-      a->pres++;
+      close_bank(g, c, b);
       break;
     case C_PREA: /* b: the rank's first bank */
       for (unsigned k = b; k < b + g->bpr; k++)
@@ -718,11 +712,7 @@ static int issue(eng *g, ctl *c, dram_tick t) {
       if (g->cfg->row_policy == DRAM_ROW_CLOSED && ++c->ncol[b] >= g->cfg->row_cap) {
         const dram_tick tp = c->bt[b * C_N + C_PRE];
         apply_rules(g, c, C_PRE, b, tp > t ? tp : t);
-        c->open[b] = CLOSED;
-        c->nopen--;
-        c->nopen_r[r]--;
-        row_changed(c, b);
-        a->pres++;
+        close_bank(g, c, b);
       }
       break;
     }
@@ -898,7 +888,8 @@ int dram_ctl_run(const dram_ctl_timing *t, const dram_ctl_cfg *cfg, unsigned out
   int rc = cs && g.grp ? 0 : DSE_ERR_NOMEM;
   g.rank = malloc(g.nb * sizeof(*g.rank));
   g.bpr = g.nb / t->ranks;
-  if (!g.rank || t->ranks > MAX_RANKS) rc = rc ? rc : DSE_ERR_NOMEM;
+  if (!rc && !g.rank) rc = DSE_ERR_NOMEM;
+  if (!rc && t->ranks > MAX_RANKS) rc = DSE_ERR_INTERNAL; /* a limit of this file */
   for (unsigned b = 0; b < g.nb && !rc; b++) {
     g.grp[b] = (uint16_t)(b / t->banks_per_group);
     g.rank[b] = (uint16_t)(b / g.bpr);
@@ -913,9 +904,6 @@ int dram_ctl_run(const dram_ctl_timing *t, const dram_ctl_cfg *cfg, unsigned out
   dram_tick feed_at = 0, now = 0;
   uint32_t cur_req = UINT32_MAX; /* the request being fed (closed loop) */
   while (!rc && done_bursts < n) {
-#ifdef DRAMCTL_COUNT
-    n_loop++;
-#endif
     /* the earliest event: a controller's plan, a read completing, the feed */
     dram_tick tmin = next < n ? feed_at : NEVER;
     for (unsigned i = 0; i < nch; i++) {
@@ -990,9 +978,6 @@ int dram_ctl_run(const dram_ctl_timing *t, const dram_ctl_cfg *cfg, unsigned out
       }
     }
   }
-#ifdef DRAMCTL_COUNT
-  fprintf(stderr, "bursts %llu loops %llu decides %llu cands %llu\n", (unsigned long long)n, (unsigned long long)n_loop, (unsigned long long)n_decide, (unsigned long long)n_cand);
-#endif
   for (unsigned i = 0; i < nch && cs; i++) ctl_fini(&cs[i]);
   free(cs);
   free(g.grp);

@@ -10,7 +10,7 @@
 
 #include "mem/dram.h"
 
-typedef int64_t dram_tick; /* controller ticks (one tCK) */
+typedef int64_t dram_tick; /* controller ticks (one tCK; half of one with mult 2) */
 
 /* Timings in ticks, with what the spec does not give yet derived in one
  * place (dram_ctl_timing_from_spec). */
@@ -62,8 +62,8 @@ typedef struct dram_ctl_acc {
 /* Run bursts b[0..n) through nch controllers, fed in program order (one
  * feed for all; the caller runs one controller at a time for the
  * per-channel frontend).  outstanding: at most so many requests (b->req,
- * numbered 0..nreq) in flight, 0 = open loop.  Returns 0 or
- * DSE_ERR_NOMEM. */
+ * numbered 0..nreq) in flight, 0 = open loop.  Returns 0, DSE_ERR_NOMEM,
+ * or DSE_ERR_INTERNAL past this file's limit of 8 ranks a controller. */
 DSE_INTERNAL int dram_ctl_run(const dram_ctl_timing *t, const dram_ctl_cfg *cfg,
                               unsigned outstanding, const dram_burst *b, uint64_t n,
                               uint32_t nreq, unsigned nch, dram_ctl_acc *acc);
