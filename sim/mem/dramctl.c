@@ -213,7 +213,8 @@ typedef struct ctl {
   uint64_t *rs_seq[2], *cs_seq[2];
   int32_t *rs_e[2], *cs_e[2];
   uint8_t *rs_cmd[2];
-  uint64_t *rmask[2], *cmask[2];
+  uint64_t *amask[2], *pmask[2], *cmask[2]; /* banks with an ACT, a PRE, a column
+                                               candidate, per queue */
   unsigned nq[2], cap[2], nactive, nopen;
   uint32_t *ncol;     /* row policies: column accesses since the bank's ACT */
   dram_tick *lastuse; /* and when it was last used (ACT or column command) */
@@ -249,6 +250,7 @@ typedef struct eng {
   int nomem;
   uint16_t *grp; /* bank -> its group (no division on the hot path) */
   uint16_t *rank; /* bank -> its rank */
+  uint64_t *rmw;  /* [rank][word]: the rank's banks as a mask */
   unsigned bpr;   /* banks per rank */
   dram_tick timeout; /* row_timeout in ticks (timeout policy) */
 } eng;
@@ -375,7 +377,8 @@ static void slots_q(const eng *g, ctl *c, unsigned q, unsigned b) {
       c->rs_b[q][b] = not_before_arrival(c, c->rs_e[q][b], bank_part(g, c, c->rs_cmd[q][b], b));
     }
   }
-  mask_set(c->rmask[q], b, row);
+  mask_set(c->amask[q], b, row && c->rs_cmd[q][b] == C_ACT);
+  mask_set(c->pmask[q], b, row && c->rs_cmd[q][b] == C_PRE);
   mask_set(c->cmask[q], b, col);
 }
 
@@ -417,6 +420,31 @@ static inline void consider(cand *best, dram_tick at, uint64_t seq, int cmd, int
     best->bank = bank;
     best->e = e;
   }
+}
+
+/* The best (earliest, then oldest) of the banks in mask & the rank's
+ * banks (rmw) for one command, whose rank part of the ready time is rk:
+ * branch-free, the best so far kept with selects. */
+typedef struct best {
+  dram_tick at;
+  uint64_t seq;
+  unsigned bank, cmd;
+} best;
+
+static inline void scan(best *x, const uint64_t *mask, const uint64_t *rmw, unsigned nw,
+                        dram_tick rk, const dram_tick *bpart, const uint64_t *seq, dram_tick odd,
+                        unsigned cmd) {
+  for (unsigned w = 0; w < nw; w++)
+    for (uint64_t m = mask[w] & rmw[w]; m; m &= m - 1) {
+      const unsigned b = w * 64 + (unsigned)__builtin_ctzll(m);
+      const dram_tick at = max2(rk, bpart[b]) | odd;
+      const uint64_t sq = seq[b];
+      const int better = (at < x->at) | ((at == x->at) & (sq < x->seq));
+      x->at = better ? at : x->at;
+      x->seq = better ? sq : x->seq;
+      x->bank = better ? b : x->bank;
+      x->cmd = better ? cmd : x->cmd;
+    }
 }
 
 /* Plan c's next command at `now` or later (exact until a request arrives). */
@@ -474,33 +502,16 @@ static void decide(const eng *g, ctl *c, dram_tick now) {
     set_write_mode(g, c);
     const unsigned qi = (unsigned)c->wmode;
     const int ccmd = qi ? C_WR : C_RD;
-    dram_tick bat = NEVER;
-    uint64_t bseq = UINT64_MAX;
-    unsigned bb = 0;
-    for (unsigned w = 0; w < c->nwords; w++)
-      for (uint64_t m = c->rmask[qi][w]; m; m &= m - 1) {
-        const unsigned b = w * 64 + (unsigned)__builtin_ctzll(m);
-        const dram_tick at = max2(R[g->rank[b]][c->rs_cmd[qi][b]], c->rs_b[qi][b]);
-        const uint64_t sq = c->rs_seq[qi][b];
-        const int better = (at < bat) | ((at == bat) & (sq < bseq));
-        bat = better ? at : bat;
-        bseq = better ? sq : bseq;
-        bb = better ? b : bb;
-      }
-    if (bat != NEVER) qr = (cand){bat, bseq, c->rs_cmd[qi][bb], (int)bb, c->rs_e[qi][bb]};
-    bat = NEVER;
-    bseq = UINT64_MAX;
-    for (unsigned w = 0; w < c->nwords; w++)
-      for (uint64_t m = c->cmask[qi][w]; m; m &= m - 1) {
-        const unsigned b = w * 64 + (unsigned)__builtin_ctzll(m);
-        const dram_tick at = max2(R[g->rank[b]][ccmd], c->cs_b[qi][b]) | odd;
-        const uint64_t sq = c->cs_seq[qi][b];
-        const int better = (at < bat) | ((at == bat) & (sq < bseq));
-        bat = better ? at : bat;
-        bseq = better ? sq : bseq;
-        bb = better ? b : bb;
-      }
-    if (bat != NEVER) qc = (cand){bat, bseq, ccmd, (int)bb, c->cs_e[qi][bb]};
+    best xr = {NEVER, UINT64_MAX, 0, 0}, xc = xr;
+    for (unsigned r = 0; r < tm->ranks; r++) {
+      const uint64_t *rmw = &g->rmw[r * c->nwords];
+      scan(&xr, c->pmask[qi], rmw, c->nwords, R[r][C_PRE], c->rs_b[qi], c->rs_seq[qi], 0, C_PRE);
+      scan(&xr, c->amask[qi], rmw, c->nwords, R[r][C_ACT], c->rs_b[qi], c->rs_seq[qi], 0, C_ACT);
+      scan(&xc, c->cmask[qi], rmw, c->nwords, R[r][ccmd], c->cs_b[qi], c->cs_seq[qi], odd,
+           (unsigned)ccmd);
+    }
+    if (xr.at != NEVER) qr = (cand){xr.at, xr.seq, (int)xr.cmd, (int)xr.bank, c->rs_e[qi][xr.bank]};
+    if (xc.at != NEVER) qc = (cand){xc.at, xc.seq, ccmd, (int)xc.bank, c->cs_e[qi][xc.bank]};
   }
   /* the earliest command; at one tick the active buffer goes first, then
    * refresh, then the queue (the oldest of its candidates).  With dual
@@ -730,7 +741,7 @@ static int issue(eng *g, ctl *c, dram_tick t) {
     if (cmd == C_ACT) {
       for (unsigned k = g0; k < g0 + bpg; k++)
         for (unsigned q = 0; q < 2; q++)
-          if (k != b && (c->rmask[q][k >> 6] >> (k & 63) & 1) && c->rs_cmd[q][k] == C_ACT)
+          if (k != b && (c->amask[q][k >> 6] >> (k & 63) & 1))
             c->rs_b[q][k] = not_before_arrival(c, c->rs_e[q][k], bank_part(g, c, C_ACT, k));
     } else if (cmd == C_RD || cmd == C_WR) {
       for (unsigned k = g0; k < g0 + bpg; k++) {
@@ -785,7 +796,7 @@ static int ctl_init(const eng *g, ctl *c) {
   c->pb_fifo = malloc(nb * sizeof(uint32_t));
   c->bt = calloc((size_t)nb * C_N, sizeof(dram_tick));
   c->gt = calloc((size_t)(nb / g->t->banks_per_group + 1) * C_N, sizeof(dram_tick));
-  c->ne[0] = calloc(7 * c->nwords, sizeof(uint64_t));
+  c->ne[0] = calloc(9 * c->nwords, sizeof(uint64_t));
   c->rs_b[0] = malloc(5 * (size_t)nb * sizeof(dram_tick));
   c->rs_seq[0] = malloc(4 * (size_t)nb * sizeof(uint64_t));
   c->rs_e[0] = malloc(4 * (size_t)nb * sizeof(int32_t));
@@ -819,9 +830,11 @@ static int ctl_init(const eng *g, ctl *c) {
   c->bq[1] = c->bq[0] + nb;
   c->ne[1] = c->ne[0] + c->nwords;
   c->act_mask = c->ne[1] + c->nwords;
-  c->rmask[0] = c->act_mask + c->nwords;
-  c->rmask[1] = c->rmask[0] + c->nwords;
-  c->cmask[0] = c->rmask[1] + c->nwords;
+  c->amask[0] = c->act_mask + c->nwords;
+  c->amask[1] = c->amask[0] + c->nwords;
+  c->pmask[0] = c->amask[1] + c->nwords;
+  c->pmask[1] = c->pmask[0] + c->nwords;
+  c->cmask[0] = c->pmask[1] + c->nwords;
   c->cmask[1] = c->cmask[0] + c->nwords;
   for (unsigned i = 0; i < pool; i++) c->free_stk[i] = (int32_t)(pool - 1 - i);
   c->free_top = (int32_t)pool;
@@ -890,9 +903,13 @@ int dram_ctl_run(const dram_ctl_timing *t, const dram_ctl_cfg *cfg, unsigned out
   g.bpr = g.nb / t->ranks;
   if (!rc && !g.rank) rc = DSE_ERR_NOMEM;
   if (!rc && t->ranks > MAX_RANKS) rc = DSE_ERR_INTERNAL; /* a limit of this file */
+  const unsigned nw = (g.nb + 63) / 64;
+  g.rmw = calloc((size_t)t->ranks * nw, sizeof(*g.rmw));
+  if (!rc && !g.rmw) rc = DSE_ERR_NOMEM;
   for (unsigned b = 0; b < g.nb && !rc; b++) {
     g.grp[b] = (uint16_t)(b / t->banks_per_group);
     g.rank[b] = (uint16_t)(b / g.bpr);
+    g.rmw[g.rank[b] * nw + b / 64] |= 1ull << (b & 63);
   }
   for (unsigned i = 0; i < nch && !rc; i++) rc = ctl_init(&g, &cs[i]);
   if (!rc && outstanding) {
@@ -982,6 +999,7 @@ int dram_ctl_run(const dram_ctl_timing *t, const dram_ctl_cfg *cfg, unsigned out
   free(cs);
   free(g.grp);
   free(g.rank);
+  free(g.rmw);
   free(g.remaining);
   free(g.heap_t);
   free(g.heap_r);
