@@ -895,7 +895,7 @@ int dram_ctl_run(const dram_ctl_timing *t, const dram_ctl_cfg *cfg, unsigned out
     g.by[r->prev][r->level][k].lat = r->lat;
   }
   g.outstanding = outstanding;
-  g.timeout = cfg->row_timeout ? (dram_tick)cfg->row_timeout : t->ras;
+  g.timeout = cfg->row_timeout ? (dram_tick)cfg->row_timeout * t->mult : t->ras; /* tCK -> ticks */
   ctl *cs = calloc(nch, sizeof(*cs));
   g.grp = malloc(g.nb * sizeof(*g.grp));
   int rc = cs && g.grp ? 0 : DSE_ERR_NOMEM;
