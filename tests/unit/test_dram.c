@@ -1,5 +1,6 @@
-/* test_dram.c: DRAM specs and the burst-level model against timelines
- * worked by hand (docs/memory.md, "Checking the model by hand"). */
+/* test_dram.c: DRAM specs and the command-level controller against
+ * timelines worked by hand (docs/memory.md, "Controller" and "Checking the
+ * model by hand"). */
 #include <stdlib.h>
 #include "config/memspec.h"
 #include "helpers.h"
@@ -9,19 +10,21 @@
 /* A toy part with round numbers: one 64-bit channel, BL8 (64 B bursts) at
  * 2 Gb/s = 4 ns per burst, tCK 1 ns, 2 bank groups x 4 banks, 1 KiB rows
  * (16 bursts).  Default map RoBaCoBgPcCh: burst index = bg + 2 x (col +
- * 16 x (ba + 4 x row)). */
-static const char k_toy[] =
-    "name: toy\nstandard: ddr4\nunit: dimm\n"
-    "organization: {channels: 1, pseudo_channels: 1, channel_width: 64,\n"
-    "  bank_groups: 2, banks_per_group: 4, rows: 1024, row_size: 1 KiB,\n"
-    "  burst_length: 8}\n"
-    "data_rate: 2 Gb/s\ncapacity: 8 MiB\n"
-    "timing: {tCK: 1 ns, CL: 10, CWL: 5, tRCD: 10, tRP: 10, tRAS: 25, tRC: 35,\n"
-    "  tCCD_S: 4, tCCD_L: 6, tRRD_S: 3, tRRD_L: 5, tFAW: 20, tWR: 8, tWTR: 4,\n"
-    "  tRTP: 4, tRFC: 100, tREFI: 4000}\n"
-    "energy: {act_pre: 1 nJ, read: 1 pJ/bit, write: 2 pJ/bit, io: 0.5 pJ/bit,\n"
-    "  refresh: 10 nJ, background: 100 mW}\n"
-    "cost_per_gb: 3\nphy: {area: 1 mm^2}\n";
+ * 16 x (ba + 4 x row)).  TOY_TEXT makes variants of it (dram_dual_issue:
+ * an HBM3 with two pseudo-channels). */
+#define TOY_TEXT(standard, unit, pchs, capacity, timing)                          \
+  "name: toy\nstandard: " standard "\nunit: " unit "\n"                          \
+  "organization: {channels: 1, pseudo_channels: " pchs ", channel_width: 64,\n"   \
+  "  bank_groups: 2, banks_per_group: 4, rows: 1024, row_size: 1 KiB,\n"          \
+  "  burst_length: 8}\n"                                                          \
+  "data_rate: 2 Gb/s\ncapacity: " capacity "\n"                                  \
+  "timing: {tCK: 1 ns, CL: 10, CWL: 5, tRCD: 10, tRP: 10, tRAS: 25, tRC: 35,\n"   \
+  "  tCCD_S: 4, tCCD_L: 6, tRRD_S: 3, tRRD_L: 5, tFAW: 20, tWR: 8, tWTR: 4,\n"    \
+  "  tRTP: 4, tRFC: 100, tREFI: 4000" timing "}\n"                                \
+  "energy: {act_pre: 1 nJ, read: 1 pJ/bit, write: 2 pJ/bit, io: 0.5 pJ/bit,\n"   \
+  "  refresh: 10 nJ, background: 100 mW}\n"                                       \
+  "cost_per_gb: 3\nphy: {area: 1 mm^2}\n"
+static const char k_toy[] = TOY_TEXT("ddr4", "dimm", "1", "8 MiB", "");
 
 /* Parse spec text (+ an optional override map in the same syntax). */
 static int spec_from(dse_ctx *ctx, const char *text, const char *over, dram_spec *s,
@@ -313,18 +316,7 @@ TEST_IMPL(dram_row_policies) {
  * pseudo-channels, each its own rank-level node (tRRD, tFAW, data bus),
  * as Ramulator 2.1's HBM34 controller. */
 TEST_IMPL(dram_dual_issue) {
-  static const char k_hbm[] =
-      "name: toyhbm\nstandard: hbm3\nunit: stack\n"
-      "organization: {channels: 1, pseudo_channels: 2, channel_width: 64,\n"
-      "  bank_groups: 2, banks_per_group: 4, rows: 1024, row_size: 1 KiB,\n"
-      "  burst_length: 8}\n"
-      "data_rate: 2 Gb/s\ncapacity: 16 MiB\n"
-      "timing: {tCK: 1 ns, CL: 10, CWL: 5, tRCD: 10, tRCDWR: 5, tRP: 10, tRAS: 25,\n"
-      "  tRC: 35, tCCD_S: 4, tCCD_L: 6, tRRD_S: 3, tRRD_L: 5, tFAW: 20, tWR: 8,\n"
-      "  tWTR: 4, tRTP: 4, tRFC: 100, tREFI: 4000}\n"
-      "energy: {act_pre: 1 nJ, read: 1 pJ/bit, write: 2 pJ/bit, io: 0.5 pJ/bit,\n"
-      "  refresh: 10 nJ, background: 100 mW}\n"
-      "cost_per_gb: 3\nphy: {area: 1 mm^2}\n";
+  static const char k_hbm[] = TOY_TEXT("hbm3", "stack", "2", "16 MiB", ", tRCDWR: 5");
   dse_ctx *ctx = t_ctx();
   dram_spec s;
   yt_doc *d1, *d2;
