@@ -8,7 +8,7 @@
 #include "cli/cli.h"
 #include "config/memspec.h"
 #include "core/units.h"
-#include "mem/dram.h"
+#include "mem/dramctl.h"
 
 static const char k_mem_usage[] =
     "usage: dse mem PRESET [options]\n"
@@ -34,7 +34,17 @@ static const char k_mem_usage[] =
     "                      most 4 GiB and 2^26 requests)\n"
     "  --read-ratio R      fraction of reads, 0..1 (default 1)\n"
     "  --count N           stacks/devices/DIMMs (default 1)\n"
-    "  --window N          FR-FCFS scheduling window per channel (default 32)\n"
+    "  --read-queue N      read queue entries per controller, 1..4096 (default the\n"
+    "                      preset's, else 32)\n"
+    "  --write-queue N     write queue entries per controller, 1..4096 (default\n"
+    "                      the preset's, else 32)\n"
+    "  --window N          both queues (--read-queue N --write-queue N)\n"
+    "  --outstanding N     closed loop: at most N requests in flight, 1 up to the\n"
+    "                      read queue plus the write queue (1: unloaded latency;\n"
+    "                      default open loop)\n"
+    "  --frontend inorder|per-channel  requests reach the controllers in one\n"
+    "                      program-order feed that stops at the first refusal\n"
+    "                      (default), or each channel's in its own feed\n"
     "  --seed N            random pattern seed (default 1)\n"
     "  --steady            also report the steady state: bandwidth over the middle\n"
     "                      80% of completions, average read latency and the row\n"
@@ -83,13 +93,16 @@ typedef struct row {
 int cli_mem(dse_ctx *ctx, int argc, char **argv) {
   const char *preset, *format = NULL, *out_path = NULL, *pattern = NULL, *stride = NULL,
                       *size = NULL, *bytes = NULL, *ratio = NULL, *count_s = NULL,
-                      *window_s = NULL, *seed = NULL, *region = NULL;
+                      *window_s = NULL, *seed = NULL, *region = NULL, *rq_s = NULL,
+                      *wq_s = NULL, *out_s = NULL, *fe_s = NULL;
   size_t steady = 0;
   const cli_opt opts[] = {{"--pattern", &pattern, NULL, 1}, {"--stride", &stride, NULL, 1},
                           {"--size", &size, NULL, 1},       {"--bytes", &bytes, NULL, 1},
                           {"--read-ratio", &ratio, NULL, 1}, {"--count", &count_s, NULL, 1},
                           {"--window", &window_s, NULL, 1}, {"--seed", &seed, NULL, 1},
                           {"--region", &region, NULL, 1},   {"--steady", NULL, &steady, 0},
+                          {"--read-queue", &rq_s, NULL, 1}, {"--write-queue", &wq_s, NULL, 1},
+                          {"--outstanding", &out_s, NULL, 1}, {"--frontend", &fe_s, NULL, 1},
                           {"--format", &format, NULL, 1},   {"-o", &out_path, NULL, 1},
                           {NULL, NULL, NULL, 0}};
   int npos, prc = cli_parse(k_mem_usage, opts, argc, argv, &preset, 1, &npos);
@@ -97,7 +110,7 @@ int cli_mem(dse_ctx *ctx, int argc, char **argv) {
   if (!npos) return cli_usage_error(k_mem_usage, "expected a memory PRESET");
   if (cli_check_out(out_path)) return CLI_BAD;
   dram_char_opts c = {DRAM_PAT_SEQ, 16u << 20, 64, 4096, 1.0, 1, 0, DRAM_RNG_SPLITMIX};
-  uint64_t count = 1, window = 32;
+  uint64_t count = 1, window = 0, rqn = 0, wqn = 0, outstanding = 0;
   static const char *const patterns[] = {"seq", "random", "strided", NULL};
   static const dram_pattern pattern_of[] = {DRAM_PAT_SEQ, DRAM_PAT_RANDOM, DRAM_PAT_STRIDED};
   static const char *const formats[] = {"table", "csv", "json", NULL};
@@ -105,8 +118,8 @@ int cli_mem(dse_ctx *ctx, int argc, char **argv) {
   static const char k_ram[] = "ramulator:";
   const char *ram = pattern && !strncmp(pattern, k_ram, sizeof k_ram - 1)
                         ? pattern + sizeof k_ram - 1 : NULL;
-  unsigned outstanding = 0;
-  if (ram && dram_ramulator_pattern(ram, &c, &outstanding)) {
+  unsigned ram_outstanding = 0;
+  if (ram && dram_ramulator_pattern(ram, &c, &ram_outstanding)) {
     char list[160];
     const char *sugg = core_did_you_mean(ram, dram_ramulator_patterns);
     return cli_usage_error(k_mem_usage,
@@ -168,9 +181,18 @@ int cli_mem(dse_ctx *ctx, int argc, char **argv) {
   if (count_s && cli_uint(count_s, 1, 4096, &count))
     return cli_usage_error(k_mem_usage, "--count expects an integer from 1 to 4096, got '%s'",
                            count_s);
-  if (window_s && cli_uint(window_s, 1, 256, &window))
-    return cli_usage_error(k_mem_usage, "--window expects an integer from 1 to 256, got '%s'",
+  if (window_s && cli_uint(window_s, 1, 4096, &window))
+    return cli_usage_error(k_mem_usage, "--window expects an integer from 1 to 4096, got '%s'",
                            window_s);
+  if (rq_s && cli_uint(rq_s, 1, 4096, &rqn))
+    return cli_usage_error(k_mem_usage, "--read-queue expects an integer from 1 to 4096, got '%s'",
+                           rq_s);
+  if (wq_s && cli_uint(wq_s, 1, 4096, &wqn))
+    return cli_usage_error(k_mem_usage,
+                           "--write-queue expects an integer from 1 to 4096, got '%s'", wq_s);
+  static const char *const frontends[] = {"inorder", "per-channel", NULL};
+  const int fe = fe_s ? cli_choice(k_mem_usage, "--frontend", fe_s, frontends, 0) : 0;
+  if (fe < 0) return CLI_BAD;
   if (seed && cli_uint(seed, 0, UINT64_MAX, &c.seed))
     return cli_usage_error(k_mem_usage, "--seed expects an integer from 0 to %llu, got '%s'",
                            (unsigned long long)UINT64_MAX, seed);
@@ -199,7 +221,23 @@ int cli_mem(dse_ctx *ctx, int argc, char **argv) {
     return rc;
   }
   dram_opts o = {.units = (unsigned)count, .window = (unsigned)window, .record = steady > 0,
-                 .outstanding = outstanding, .frontend = ram ? DRAM_FE_INORDER : DRAM_FE_DEFAULT};
+                 .frontend = fe ? DRAM_FE_PER_CHANNEL : DRAM_FE_INORDER};
+  o.ctl.read_queue = (unsigned)rqn;
+  o.ctl.write_queue = (unsigned)wqn;
+  /* the closed loop holds at most what the queues hold (the preset's
+   * queues when no option sets them) */
+  dram_ctl_cfg eff;
+  dram_ctl_effective(&s, &o, &eff);
+  const uint64_t window_max = (uint64_t)eff.read_queue + eff.write_queue;
+  if (out_s && cli_uint(out_s, 1, window_max, &outstanding)) {
+    rc = cli_usage_error(k_mem_usage,
+                         "--outstanding expects an integer from 1 to %llu (the read queue plus "
+                         "the write queue), got '%s'",
+                         (unsigned long long)window_max, out_s);
+    yt_doc_free(doc);
+    return rc;
+  }
+  o.outstanding = out_s ? (unsigned)outstanding : ram_outstanding;
   dram_result r;
   rc = dram_characterize(&s, &o, &c, &r);
   yt_doc_free(doc);

@@ -157,9 +157,22 @@ done
 for v in 0 4097 abc -1 2.5 1e4 0x10; do
   rejects "--count expects an integer from 1 to 4096, got '$v'" "${M[@]}" --count "$v"
 done
-for v in 0 257; do
-  rejects "--window expects an integer from 1 to 256, got '$v'" "${M[@]}" --window "$v"
+for v in 0 4097; do
+  rejects "--window expects an integer from 1 to 4096, got '$v'" "${M[@]}" --window "$v"
+  rejects "--read-queue expects an integer from 1 to 4096, got '$v'" "${M[@]}" --read-queue "$v"
+  rejects "--write-queue expects an integer from 1 to 4096, got '$v'" "${M[@]}" --write-queue "$v"
 done
+# the closed loop holds at most the two queues: 32 + 32 by default, or
+# what --read-queue / --write-queue / --window make them
+for v in 0 65 abc; do
+  rejects "--outstanding expects an integer from 1 to 64 (the read queue plus the write queue), got '$v'" \
+    "${M[@]}" --outstanding "$v"
+done
+rejects "--outstanding expects an integer from 1 to 24 (the read queue plus the write queue), got '25'" \
+  "${M[@]}" --read-queue 16 --write-queue 8 --outstanding 25
+rejects "--outstanding expects an integer from 1 to 8 (the read queue plus the write queue), got '9'" \
+  "${M[@]}" --window 4 --outstanding 9
+rejects "unknown --frontend 'fifo'; expected inorder or per-channel" "${M[@]}" --frontend fifo
 for v in -1 99999999999999999999999; do
   rejects "--seed expects an integer from 0 to 18446744073709551615, got '$v'" "${M[@]}" --seed "$v"
 done

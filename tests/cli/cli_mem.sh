@@ -39,8 +39,10 @@ t = r["time_s"]
 assert abs(r["achieved_bandwidth_bytes_per_s"] - 16777216 / t) < 1e-9 * r["achieved_bandwidth_bytes_per_s"]
 assert abs(r["bus_bandwidth_bytes_per_s"] - 536870912 / t) < 1e-9 * r["bus_bandwidth_bytes_per_s"]
 assert abs(r["efficiency"] - r["achieved_bandwidth_bytes_per_s"] / r["peak_bandwidth_bytes_per_s"]) < 1e-12
-assert 3e9 < r["achieved_bandwidth_bytes_per_s"] < 4e9, r["achieved_bandwidth_bytes_per_s"]
-assert 100e9 < r["bus_bandwidth_bytes_per_s"] < 120e9, r["bus_bandwidth_bytes_per_s"]
+# random 32 B bursts: FR-FCFS keeps the banks busy, tFAW bounds it (about
+# 230 GB/s on the bus; Ramulator 2.1 reaches 219 on 64 B requests)
+assert 6e9 < r["achieved_bandwidth_bytes_per_s"] < 8e9, r["achieved_bandwidth_bytes_per_s"]
+assert 200e9 < r["bus_bandwidth_bytes_per_s"] < 250e9, r["bus_bandwidth_bytes_per_s"]
 ' && ok || bad "1 B requests: bandwidths"
 run "$DSE" mem hbm3-6400 --pattern random --size 1
 expect_out "
@@ -84,10 +86,10 @@ run "$DSE" mem ddr4-3200 --steady --format csv
 expect_out ",refreshes,steady_bandwidth_bytes_per_s,steady_efficiency,steady_t10_s,steady_t90_s,read_latency_avg_s,row_hits,row_misses,row_conflicts" "steady csv header"
 run "$DSE" mem ddr4-3200 --steady; expect_out "  row_conflicts " "steady table"
 # --region: 16 MiB of random 64 B reads all at address 0 (region 64 B) open
-# one row, again after each of the 177 refreshes: 178 misses, no conflict
+# one row, again after each of the 176 refreshes: 177 misses, no conflict
 run "$DSE" mem ddr4-3200 --pattern random --region 64 --format json
-expect_out '"activates": 178, "precharges": 177, "refreshes": 177,' "region 64 B: one row"
-expect_out '"row_hits": 261966, "row_misses": 178, "row_conflicts": 0}' "region 64 B: split"
+expect_out '"activates": 177, "precharges": 176, "refreshes": 176,' "region 64 B: one row"
+expect_out '"row_hits": 261967, "row_misses": 177, "row_conflicts": 0}' "region 64 B: split"
 # the whole capacity is the default
 run "$DSE" mem ddr4-3200 --pattern random --format csv; a="$OUT"
 run "$DSE" mem ddr4-3200 --pattern random --region 8GiB --format csv
@@ -180,4 +182,33 @@ sed 's/^name: ddr4-3200/name: ddr4-bad\naddress_map: MOP4CLXR/' "$SRC/arch/memor
 run "$DSE" mem "$TMP/badname.yaml"; expect_code 2 "unknown map name"
 expect_err "did you mean 'MOP4CLXOR'?" "map name suggestion"
 
+# the closed loop: one request outstanding gives unloaded latency.  DDR4
+# random reads in 1 GiB mostly find another row open: tRP + tRCD + CL + BL
+# + the tick between admission and the first command = 71 tCK = 44.375 ns,
+# a little more where a refresh closed the bank or holds it
+run "$DSE" mem ddr4-3200 --pattern random --region 1GiB --bytes 1280000 --outstanding 1 --steady --format json
+expect_code 0 "closed loop"
+echo "$OUT" | python3 -c '
+import json, sys
+r = json.load(sys.stdin)
+assert 44.375e-9 <= r["read_latency_avg_s"] < 46e-9, r["read_latency_avg_s"]
+assert r["row_conflicts"] > 0.9 * r["reads"], r
+' && ok || bad "closed loop: unloaded random latency"
+run "$DSE" mem ddr4-3200 --pattern random --region 1GiB --bytes 1280000 --steady --format json
+echo "$OUT" | python3 -c '
+import json, sys
+assert json.load(sys.stdin)["read_latency_avg_s"] > 150e-9
+' && ok || bad "open loop: queueing in the latency"
+# --window N is --read-queue N --write-queue N; a smaller queue changes the result
+run "$DSE" mem ddr4-3200 --pattern random --read-ratio 0.5 --window 8 --format csv; a="$OUT"
+run "$DSE" mem ddr4-3200 --pattern random --read-ratio 0.5 --read-queue 8 --write-queue 8 --format csv
+[ "$a" = "$OUT" ] && ok || bad "--window 8 differs from --read-queue 8 --write-queue 8"
+run "$DSE" mem ddr4-3200 --pattern random --read-ratio 0.5 --format csv
+[ "$a" != "$OUT" ] && ok || bad "--window 8 changes nothing"
+# each channel fed on its own: runs, and equals the program-order feed on a
+# one-channel part
+run "$DSE" mem gddr7-28000 --frontend per-channel --format csv; expect_code 0 "per-channel frontend"
+run "$DSE" mem ddr4-3200 --pattern random --frontend per-channel --format csv; a="$OUT"
+run "$DSE" mem ddr4-3200 --pattern random --frontend inorder --format csv
+[ "$a" = "$OUT" ] && ok || bad "one channel: per-channel and inorder differ"
 finish

@@ -1,5 +1,6 @@
-/* test_dram.c: DRAM specs and the burst-level model against timelines
- * worked by hand (docs/memory.md, "Checking the model by hand"). */
+/* test_dram.c: DRAM specs and the command-level controller against
+ * timelines worked by hand (docs/memory.md, "Controller" and "Checking the
+ * model by hand"). */
 #include <stdlib.h>
 #include "config/memspec.h"
 #include "helpers.h"
@@ -9,19 +10,21 @@
 /* A toy part with round numbers: one 64-bit channel, BL8 (64 B bursts) at
  * 2 Gb/s = 4 ns per burst, tCK 1 ns, 2 bank groups x 4 banks, 1 KiB rows
  * (16 bursts).  Default map RoBaCoBgPcCh: burst index = bg + 2 x (col +
- * 16 x (ba + 4 x row)). */
-static const char k_toy[] =
-    "name: toy\nstandard: ddr4\nunit: dimm\n"
-    "organization: {channels: 1, pseudo_channels: 1, channel_width: 64,\n"
-    "  bank_groups: 2, banks_per_group: 4, rows: 1024, row_size: 1 KiB,\n"
-    "  burst_length: 8}\n"
-    "data_rate: 2 Gb/s\ncapacity: 8 MiB\n"
-    "timing: {tCK: 1 ns, CL: 10, CWL: 5, tRCD: 10, tRP: 10, tRAS: 25, tRC: 35,\n"
-    "  tCCD_S: 4, tCCD_L: 6, tRRD_S: 3, tRRD_L: 5, tFAW: 20, tWR: 8, tWTR: 4,\n"
-    "  tRTP: 4, tRFC: 100, tREFI: 4000}\n"
-    "energy: {act_pre: 1 nJ, read: 1 pJ/bit, write: 2 pJ/bit, io: 0.5 pJ/bit,\n"
-    "  refresh: 10 nJ, background: 100 mW}\n"
-    "cost_per_gb: 3\nphy: {area: 1 mm^2}\n";
+ * 16 x (ba + 4 x row)).  TOY_TEXT makes variants of it (dram_dual_issue:
+ * an HBM3 with two pseudo-channels). */
+#define TOY_TEXT(standard, unit, pchs, capacity, timing)                          \
+  "name: toy\nstandard: " standard "\nunit: " unit "\n"                          \
+  "organization: {channels: 1, pseudo_channels: " pchs ", channel_width: 64,\n"   \
+  "  bank_groups: 2, banks_per_group: 4, rows: 1024, row_size: 1 KiB,\n"          \
+  "  burst_length: 8}\n"                                                          \
+  "data_rate: 2 Gb/s\ncapacity: " capacity "\n"                                  \
+  "timing: {tCK: 1 ns, CL: 10, CWL: 5, tRCD: 10, tRP: 10, tRAS: 25, tRC: 35,\n"   \
+  "  tCCD_S: 4, tCCD_L: 6, tRRD_S: 3, tRRD_L: 5, tFAW: 20, tWR: 8, tWTR: 4,\n"    \
+  "  tRTP: 4, tRFC: 100, tREFI: 4000" timing "}\n"                                \
+  "energy: {act_pre: 1 nJ, read: 1 pJ/bit, write: 2 pJ/bit, io: 0.5 pJ/bit,\n"   \
+  "  refresh: 10 nJ, background: 100 mW}\n"                                       \
+  "cost_per_gb: 3\nphy: {area: 1 mm^2}\n"
+static const char k_toy[] = TOY_TEXT("ddr4", "dimm", "1", "8 MiB", "");
 
 /* Parse spec text (+ an optional override map in the same syntax). */
 static int spec_from(dse_ctx *ctx, const char *text, const char *over, dram_spec *s,
@@ -58,6 +61,25 @@ static dram_result run(const dram_spec *s, const dram_stream *st, size_t n) {
   return r;
 }
 
+static dram_result run_o(const dram_spec *s, const dram_opts *o, const dram_stream *st,
+                         size_t n) {
+  dram_result r;
+  ASSERT_INT_EQ(dram_simulate(s, o, st, n, &r), 0);
+  return r;
+}
+
+/* One 64 B read (write: w) of the toy at (bg, col, ba, row). */
+static dram_stream rq(unsigned bg, unsigned col, unsigned ba, unsigned row, int w) {
+  dram_stream e = {burst_addr(bg, col, ba, row), 64, 0, 1, w};
+  return e;
+}
+
+/* The command-level controller on the toy, each time worked by hand
+ * (docs/memory.md, "Controller").  All requests enter at tick 0 (up to 64
+ * a tick); a request admitted at t issues its first command at t + 1 at
+ * the earliest, as in Ramulator 2.1 (the frontend hands it over in one
+ * tick, the controller schedules it in the next).  Flat bank = bg x 4 +
+ * ba; tWTR_S = tWTR and tRTW = CL + BL + 2 - CWL = 11 (derived). */
 TEST_IMPL(dram_timeline_by_hand) {
   dse_ctx *ctx = t_ctx();
   dram_spec s;
@@ -66,53 +88,265 @@ TEST_IMPL(dram_timeline_by_hand) {
   ASSERT_NEAR(dram_burst_cycles(&s), 4, 1e-12);
   ASSERT_NEAR(dram_peak_bw(&s), 16e9, 1e-12); /* 2 Gb/s x 64 pins / 8 */
 
-  /* an idle read: ACT at 0, RD at tRCD, data CL later for a burst */
-  dram_stream one = {0, 64, 0, 1, 0};
+  /* an idle read: ACT at 1, RD at 1 + tRCD = 11, data ends CL + BL later */
+  dram_stream one = rq(0, 0, 0, 0, 0);
   dram_result r = run(&s, &one, 1);
-  ASSERT_NEAR(r.time_s, (10 + 10 + 4) * 1e-9, 1e-12);
+  ASSERT_NEAR(r.time_s, 25e-9, 1e-12);
   ASSERT_NEAR(dram_idle_read_latency(&s), 24e-9, 1e-12);
-  ASSERT_NEAR(r.lat_avg_s, 24e-9, 1e-12);
+  ASSERT_NEAR(r.lat_avg_s, 25e-9, 1e-12);
   ASSERT_U64_EQ(r.acts, 1);
   ASSERT_U64_EQ(r.row_misses, 1);
 
-  /* a row conflict in the same bank: PRE waits for tRAS, then tRP, then a
-   * new ACT: 25 + 10 + 10 + 10 + 4 = 59 */
-  dram_stream conf[2] = {{0, 64, 0, 1, 0}, {burst_addr(0, 0, 0, 1), 64, 0, 1, 0}};
+  /* a row conflict in the same bank: the second request's PRE may not
+   * close the row the first (active) one waits on; after its RD at 11 the
+   * PRE waits for tRAS (1 + 25 = 26), ACT at 26 + tRP = 36 (= 1 + tRC),
+   * RD at 46, data ends at 60 */
+  dram_stream conf[2] = {rq(0, 0, 0, 0, 0), rq(0, 0, 0, 1, 0)};
   r = run(&s, conf, 2);
-  ASSERT_NEAR(r.time_s, 59e-9, 1e-12);
+  ASSERT_NEAR(r.time_s, 60e-9, 1e-12);
   ASSERT_U64_EQ(r.pres, 1);
   ASSERT_U64_EQ(r.row_conflicts, 1);
-  /* and a row hit after the first read costs only the burst: the second
-   * RD issues tCCD_L after the first (same bank group) */
-  dram_stream hit[2] = {{0, 64, 0, 1, 0}, {burst_addr(0, 1, 0, 0), 64, 0, 1, 0}};
+  /* a row hit after the first read: its RD goes tCCD_L after the first
+   * (same bank group), 17; data ends at 31 */
+  dram_stream hit[2] = {rq(0, 0, 0, 0, 0), rq(0, 1, 0, 0, 0)};
   r = run(&s, hit, 2);
-  ASSERT_NEAR(r.time_s, (10 + 6 + 10 + 4) * 1e-9, 1e-12);
+  ASSERT_NEAR(r.time_s, 31e-9, 1e-12);
   ASSERT_U64_EQ(r.row_hits, 1);
 
-  /* tFAW: five ACTs to five banks.  ACTs at 0, 3 (tRRD_S), 6, 9 (tRRD_L
-   * from bg 0 is 5: 6 >= 0 + 5, 9 >= 3 + 5), fifth at max(12, 11, 0 + tFAW
-   * = 20) = 20; its RD at 30, data 40..44. */
-  dram_stream five[5] = {{burst_addr(0, 0, 0, 0), 64, 0, 1, 0},
-                         {burst_addr(1, 0, 0, 0), 64, 0, 1, 0},
-                         {burst_addr(0, 0, 1, 0), 64, 0, 1, 0},
-                         {burst_addr(1, 0, 1, 0), 64, 0, 1, 0},
-                         {burst_addr(0, 0, 2, 0), 64, 0, 1, 0}};
+  /* tFAW: five ACTs to five banks, bank groups 0 1 0 1 0.  ACTs at 1, 4
+   * (tRRD_S), 7 (tRRD_L from 1 is 6, tRRD_S 7), 10, and the fifth at
+   * max(13, 12, 1 + tFAW = 21) = 21.  RDs at 11, 15, 19, 23 (tCCD_S and
+   * the data bus, 4 apart; tCCD_L 6 within a group), the fifth at 21 +
+   * tRCD = 31: data ends at 45 */
+  dram_stream five[5] = {rq(0, 0, 0, 0, 0), rq(1, 0, 0, 0, 0), rq(0, 0, 1, 0, 0),
+                         rq(1, 0, 1, 0, 0), rq(0, 0, 2, 0, 0)};
   r = run(&s, five, 5);
-  ASSERT_NEAR(r.time_s, 44e-9, 1e-12);
-  /* without the four-activate window the fifth ACT goes at 12, RD at 26
-   * (bus-limited), data ends at 40 */
+  ASSERT_NEAR(r.time_s, 45e-9, 1e-12);
+  /* without the four-activate window the fifth ACT goes at 13 and its RD
+   * at max(23, tCCD_L from 19 = 25, tCCD_S from 23 = 27) = 27: 41 */
   toy(ctx, "timing: {tFAW: 3}\n", &s);
   r = run(&s, five, 5);
-  ASSERT_NEAR(r.time_s, 40e-9, 1e-12);
+  ASSERT_NEAR(r.time_s, 41e-9, 1e-12);
 
-  /* write then read of the same row: WR at 10, data 15..19; the read waits
-   * tWTR after the write data: RD at 23, data 33..37 */
+  /* (a) a younger row hit that is ready issues before an older conflict
+   * whose PRE waits on tRAS; the older goes once it is ready.  Bank 0:
+   * r1 row 0, r2 row 1, r3-r5 row 0.  ACT r1 1, RD r1 11; RD r3 17, RD r4
+   * 23 (tCCD_L) while r2's PRE waits for tRAS (26) and then RD r4 + tRTP
+   * (27); at 27 r2's PRE is ready and r5's RD (29) is not: PRE 27, ACT 37,
+   * RD r2 47; r5 is now a conflict: PRE at 37 + tRAS = 62, ACT 72, RD 82,
+   * data ends at 96.  Latencies 25, 61, 31, 37, 96: mean 50 */
   toy(ctx, NULL, &s);
-  dram_stream wr[2] = {{0, 64, 0, 1, 1}, {burst_addr(0, 1, 0, 0), 64, 0, 1, 0}};
-  r = run(&s, wr, 2);
-  ASSERT_NEAR(r.time_s, 37e-9, 1e-12);
-  ASSERT_U64_EQ(r.writes, 1);
-  ASSERT_U64_EQ(r.reads, 1);
+  dram_stream ya[5] = {rq(0, 0, 0, 0, 0), rq(0, 0, 0, 1, 0), rq(0, 1, 0, 0, 0),
+                       rq(0, 2, 0, 0, 0), rq(0, 3, 0, 0, 0)};
+  r = run(&s, ya, 5);
+  ASSERT_NEAR(r.time_s, 96e-9, 1e-12);
+  ASSERT_NEAR(r.lat_avg_s, 50e-9, 1e-12);
+  ASSERT_U64_EQ(r.row_hits, 2);
+  ASSERT_U64_EQ(r.row_misses, 1);
+  ASSERT_U64_EQ(r.row_conflicts, 2);
+  ASSERT_U64_EQ(r.acts, 3);
+
+  /* (b) an ACT to another bank is not held by bank 0's tRC: r1 bank 0 row
+   * 0, r2 bank 0 row 1, r3 bank group 1.  ACT r1 1, ACT r3 4 (tRRD_S),
+   * RD r1 11, RD r3 15 (data bus), r2: PRE 26, ACT 36, RD 46, data ends
+   * 60.  Latencies 25, 60, 29: mean 38 */
+  dram_stream yb[3] = {rq(0, 0, 0, 0, 0), rq(0, 0, 0, 1, 0), rq(1, 0, 0, 0, 0)};
+  r = run(&s, yb, 3);
+  ASSERT_NEAR(r.time_s, 60e-9, 1e-12);
+  ASSERT_NEAR(r.lat_avg_s, 38e-9, 1e-12);
+
+  /* (c) write drain: 30 writes to row 0 of banks 0 and 4 (bursts 0..29,
+   * the bank groups alternate), then a read of bank 0 row 0 column 15.
+   * 30 writes > 0.8 x 32: write mode.  ACTs 1, 4; WR k at 11 + 4k (tCCD_S
+   * and the bus; tRCDWR 10).  After WR 23 (bank group 1, at 103) 6 writes
+   * are left (< 0.2 x 32) and a read waits: read mode.  The read (bank
+   * group 0, a hit) goes at WR 23 + CWL + BL + tWTR_S = 116 (tWTR_L from
+   * WR 22 at 99: 112), data ends at 130.  The queue of reads is empty:
+   * the six writes go from RD + tRTW = 127, 4 apart: the last at 147, its
+   * data ends at 156 */
+  dram_stream yc[31];
+  for (unsigned i = 0; i < 30; i++) yc[i] = rq(i & 1, i / 2, 0, 0, 1);
+  yc[30] = rq(0, 15, 0, 0, 0);
+  r = run(&s, yc, 31);
+  ASSERT_NEAR(r.read_lat_avg_s, 130e-9, 1e-12);
+  ASSERT_NEAR(r.time_s, 156e-9, 1e-12);
+  ASSERT_U64_EQ(r.writes, 30);
+  ASSERT_U64_EQ(r.row_hits, 29);
+
+  /* (d) RD then WR of one row: separate queues, reads first (a write waits
+   * in its queue until the reads are done or it fills).  ACT 1, RD 11,
+   * then WR at RD + tRTW = 22, data ends 22 + CWL + BL = 31.  In program
+   * order the write came first: it still waits for the read */
+  dram_stream yd[2] = {rq(0, 0, 0, 0, 0), rq(0, 1, 0, 0, 1)};
+  r = run(&s, yd, 2);
+  ASSERT_NEAR(r.time_s, 31e-9, 1e-12);
+  dram_stream yd2[2] = {rq(0, 0, 0, 0, 1), rq(0, 1, 0, 0, 0)};
+  r = run(&s, yd2, 2);
+  ASSERT_NEAR(r.time_s, 31e-9, 1e-12);
+  ASSERT_NEAR(r.read_lat_avg_s, 25e-9, 1e-12);
+
+  /* (e) one command a tick: with tRRD 10, r3's ACT (bank group 1) and r1's
+   * RD are both ready at 11; the active buffer goes first, the ACT at 12.
+   * RD r2 (hit) 17, RD r3 at max(12 + tRCD, 17 + 4) = 22: data ends at 36
+   * (35 if two commands could issue at 11) */
+  toy(ctx, "timing: {tRRD_S: 10, tRRD_L: 10, tFAW: 40}\n", &s);
+  dram_stream ye[3] = {rq(0, 0, 0, 0, 0), rq(0, 1, 0, 0, 0), rq(1, 0, 0, 0, 0)};
+  r = run(&s, ye, 3);
+  ASSERT_NEAR(r.time_s, 36e-9, 1e-12);
+
+  /* (f) all-bank refresh (tREFI 150): 25 reads of bank 0 row 0, RD i at
+   * 11 + 6i (tCCD_L).  RD 23 at 149; the refresh falls due at 150 and
+   * holds the queue: PREab at max(ACT + tRAS, RD 23 + tRTP = 153), REFab
+   * at 153 + tRPab = 163, the last read's ACT at 163 + tRFC = 263 (a miss),
+   * RD 273, data ends at 287 */
+  toy(ctx, "timing: {tREFI: 150}\n", &s);
+  dram_stream yf[25];
+  for (unsigned i = 0; i < 25; i++) yf[i] = rq(0, i % 16, 0, 0, 0);
+  r = run(&s, yf, 25);
+  ASSERT_NEAR(r.time_s, 287e-9, 1e-12);
+  ASSERT_NEAR(r.lat_max_s, 287e-9, 1e-12);
+  ASSERT_U64_EQ(r.row_misses, 2);
+  ASSERT_U64_EQ(r.row_hits, 23);
+  ASSERT_U64_EQ(r.pres, 1);
+
+  /* (g) the read slot is freed at ACT: with a one-entry read queue r2
+   * (bank group 1) enters at 1, when r1's ACT issues, not at its RD (11).
+   * ACT r2 at 4 (tRRD_S), RD at 15 (data bus), data ends at 29 (at 36 if
+   * it entered at 11).  Latencies 25 and 28 */
+  toy(ctx, NULL, &s);
+  dram_opts q1 = {.units = 1, .ctl = {.read_queue = 1}};
+  dram_stream yg[2] = {rq(0, 0, 0, 0, 0), rq(1, 0, 0, 0, 0)};
+  r = run_o(&s, &q1, yg, 2);
+  ASSERT_NEAR(r.time_s, 29e-9, 1e-12);
+  ASSERT_NEAR(r.lat_avg_s, 26.5e-9, 1e-12);
+
+  /* closed loop, one request outstanding: an idle read takes tRCD + CL +
+   * BL + the one-tick issue offset = 25; the next request (a conflict in
+   * the same bank) enters when the first's data ends (25), PRE at
+   * max(26, ACT + tRAS = 26), ACT 36, RD 46, data ends 60: tRP + tRCD +
+   * CL + BL + 1 = 35 */
+  dram_opts n1 = {.units = 1, .outstanding = 1};
+  r = run_o(&s, &n1, conf, 2);
+  ASSERT_NEAR(r.time_s, 60e-9, 1e-12);
+  ASSERT_NEAR(r.read_lat_avg_s, (25 + 35) / 2.0 * 1e-9, 1e-12);
+  ASSERT_NEAR(r.lat_max_s, 35e-9, 1e-12);
+  /* open loop, the same two: both enter at 0, 25 and 60 */
+  r = run(&s, conf, 2);
+  ASSERT_NEAR(r.lat_max_s, 60e-9, 1e-12);
+  dse_ctx_free(ctx);
+  return 0;
+}
+
+/* Row policies on the toy, worked by hand: closed (Ramulator's ClosedCAP:
+ * the cap-th column access of a row auto-precharges) and timeout (dse's
+ * own: a row no request wants closes row_timeout ticks after its last
+ * use). */
+TEST_IMPL(dram_row_policies) {
+  dse_ctx *ctx = t_ctx();
+  dram_spec s;
+  toy(ctx, NULL, &s);
+  /* cap 4, 16 reads of bank 0 row 0: RD at 11, 17, 23 and the fourth at
+   * 29 as a RDA: the bank precharges at max(ACT + tRAS = 26, 29 + tRTP) =
+   * 33, the next ACT at 33 + tRP = 43 (tRC: 36), its RD at 53: 42 ticks
+   * for every 4 reads.  The last RD at 11 + 3 x 42 + 18 = 155, data ends
+   * at 169; 4 ACTs, 4 precharges, 4 misses and 12 hits */
+  dram_opts cap4 = {.units = 1, .ctl = {.row_policy = DRAM_ROW_CLOSED}};
+  dram_stream row[16];
+  for (unsigned i = 0; i < 16; i++) row[i] = rq(0, i, 0, 0, 0);
+  dram_result r = run_o(&s, &cap4, row, 16);
+  ASSERT_NEAR(r.time_s, 169e-9, 1e-12);
+  ASSERT_U64_EQ(r.acts, 4);
+  ASSERT_U64_EQ(r.pres, 4);
+  ASSERT_U64_EQ(r.row_misses, 4);
+  ASSERT_U64_EQ(r.row_hits, 12);
+  /* open rows: one ACT, RDs 6 apart, the last at 101: 115 */
+  r = run(&s, row, 16);
+  ASSERT_NEAR(r.time_s, 115e-9, 1e-12);
+  ASSERT_U64_EQ(r.acts, 1);
+  /* cap 1: every access closes its row: no conflict among random reads,
+   * and a sequential stream pays an ACT per burst */
+  dram_opts cap1 = {.units = 1, .ctl = {.row_policy = DRAM_ROW_CLOSED, .row_cap = 1}};
+  enum { N = 4000 };
+  dram_stream *rnd = malloc(N * sizeof(*rnd));
+  ASSERT(rnd != NULL);
+  uint64_t x = 99;
+  for (int i = 0; i < N; i++) {
+    x = x * 6364136223846793005ull + 1442695040888963407ull;
+    dram_stream e = {((x >> 20) % (8u << 20)) & ~63ull, 64, 0, 1, 0};
+    rnd[i] = e;
+  }
+  r = run_o(&s, &cap1, rnd, N);
+  ASSERT_U64_EQ(r.row_conflicts, 0);
+  ASSERT_U64_EQ(r.acts, N);
+  const dram_result ro = run(&s, rnd, N);
+  ASSERT(ro.row_conflicts > N / 2);
+  free(rnd);
+  dram_stream seq = {0, 64u << 10, 0, 1, 0};
+  r = run_o(&s, &cap1, &seq, 1);
+  ASSERT_U64_EQ(r.acts, r.bursts);
+  ASSERT_U64_EQ(r.row_hits, 0);
+
+  /* timeout 2 with one request outstanding: r1 bank 0 row 0 (ACT 1, RD
+   * 11, data ends 25), r2 bank 4 (enters at 25, ACT 26, RD 36, ends 50),
+   * r3 bank 0 row 0 again.  Bank 0 idles from 11: its PRE at max(13, ACT
+   * + tRAS = 26), but r2's ACT takes 26: PRE 27.  r3 enters at 50 and
+   * finds bank 0 closed: ACT 51 (bank 4's timeout PRE, due at 51 too,
+   * waits: 52), RD 61, data ends 75; three misses, two precharges.  Open
+   * rows: r3 hits, RD 51, 65 */
+  dram_stream three[3] = {rq(0, 0, 0, 0, 0), rq(1, 0, 0, 0, 0), rq(0, 1, 0, 0, 0)};
+  dram_opts to2 = {.units = 1, .outstanding = 1,
+                   .ctl = {.row_policy = DRAM_ROW_TIMEOUT, .row_timeout = 2}};
+  r = run_o(&s, &to2, three, 3);
+  ASSERT_NEAR(r.time_s, 75e-9, 1e-12);
+  ASSERT_U64_EQ(r.row_misses, 3);
+  ASSERT_U64_EQ(r.pres, 2);
+  dram_opts open1 = {.units = 1, .outstanding = 1};
+  r = run_o(&s, &open1, three, 3);
+  ASSERT_NEAR(r.time_s, 65e-9, 1e-12);
+  ASSERT_U64_EQ(r.row_hits, 1);
+  dse_ctx_free(ctx);
+  return 0;
+}
+
+/* The toy as an HBM3 part with two pseudo-channels: dual command issue in
+ * half-CK ticks (every timing x 2; a column command on a rising edge,
+ * i.e. an odd tick, one a CK; a row command a tick, ACT holding the row
+ * bus 3 ticks; a constraint after a multi-tick command counts from its
+ * last tick: ACT -> RD = 2 tRCD + 3 - 2 = 21) and one controller for both
+ * pseudo-channels, each its own rank-level node (tRRD, tFAW, data bus),
+ * as Ramulator 2.1's HBM34 controller. */
+TEST_IMPL(dram_dual_issue) {
+  static const char k_hbm[] = TOY_TEXT("hbm3", "stack", "2", "16 MiB", ", tRCDWR: 5");
+  dse_ctx *ctx = t_ctx();
+  dram_spec s;
+  yt_doc *d1, *d2;
+  if (spec_from(ctx, k_hbm, NULL, &s, &d1, &d2)) FAIL_AT("toy hbm3 rejected: %s", t_first_diag(ctx));
+  yt_doc_free(d1);
+  yt_doc_free(d2);
+  /* the default map (RoBaCoBgPcCh) puts the pseudo-channel lowest:
+   * burst index = pc + 2 x (bg + 2 x (col + 16 x (ba + 4 x row))) */
+  /* an idle read: ACT at tick 1, RD at 1 + 21 = 22, on the rising edge 23,
+   * data ends 28 ticks later (CL + BL): 51 ticks = 25.5 ns */
+  dram_stream one = {0, 64, 0, 1, 0};
+  dram_result r = run(&s, &one, 1);
+  ASSERT_NEAR(r.time_s, 25.5e-9, 1e-12);
+  /* a read of pseudo-channel 0 and a write of pseudo-channel 1, both
+   * admitted at 0 into the one controller's queues.  ACT (read) at 1; the
+   * read queue is empty then: write mode.  The write's ACT needs no tRRD
+   * (another pseudo-channel) but the row bus, held by the first ACT for 3
+   * ticks: at 4; its WR at 4 + 2 tRCDWR + 1 = 15 (odd), data ends 15 + 2
+   * (CWL + BL) = 33; the RD at 23, data ends 51.  Latencies 51 and 33
+   * ticks: mean 21 ns */
+  dram_stream two[2] = {{0, 64, 0, 1, 0}, {64, 64, 0, 1, 1}};
+  r = run(&s, two, 2);
+  ASSERT_NEAR(r.lat_avg_s, 21e-9, 1e-12);
+  ASSERT_NEAR(r.time_s, 25.5e-9, 1e-12);
+  /* each pseudo-channel its own controller (queue scope pseudo_channel),
+   * with its own buses: the write's ACT at 1, WR at 12 -> 13, data ends
+   * 31.  Mean (51 + 31) / 2 ticks = 20.5 ns */
+  dram_opts pcs = {.units = 1, .ctl = {.queue_scope = DRAM_SCOPE_PSEUDO_CHANNEL}};
+  r = run_o(&s, &pcs, two, 2);
+  ASSERT_NEAR(r.lat_avg_s, 20.5e-9, 1e-12);
   dse_ctx_free(ctx);
   return 0;
 }
@@ -126,21 +360,21 @@ TEST_IMPL(dram_steady_by_hand) {
   toy(ctx, NULL, &s);
   dram_opts o = {.units = 1, .record = 1};
   dram_result r;
-  /* 11 reads of one row in bank group 0: ACT at 0, RD i at 10 + 6i
-   * (tCCD_L), data ends (completions) at 24 + 6i.  n = 11: t10 is rank
-   * floor(0.1 x 10) = 1 (30 ns), t90 rank ceil(0.9 x 10) = 9 (78 ns); in
-   * (30, 78] complete i = 2..9, 8 bursts: 8 x 64 B / 48 ns = 64/6 GB/s.
-   * Average read latency: all enter at 0, mean of 24 + 6i = 54 ns. */
+  /* 11 reads of one row in bank group 0: ACT at 1, RD i at 11 + 6i
+   * (tCCD_L), data ends (completions) at 25 + 6i.  n = 11: t10 is rank
+   * floor(0.1 x 10) = 1 (31 ns), t90 rank ceil(0.9 x 10) = 9 (79 ns); in
+   * (31, 79] complete i = 2..9, 8 bursts: 8 x 64 B / 48 ns = 64/6 GB/s.
+   * Average read latency: all enter at 0, mean of 25 + 6i = 55 ns. */
   dram_stream row[11];
   for (unsigned i = 0; i < 11; i++) {
     dram_stream e = {burst_addr(0, i, 0, 0), 64, 0, 1, 0};
     row[i] = e;
   }
   ASSERT_INT_EQ(dram_simulate(&s, &o, row, 11, &r), 0);
-  ASSERT_NEAR(r.t10_s, 30e-9, 1e-15);
-  ASSERT_NEAR(r.t90_s, 78e-9, 1e-15);
+  ASSERT_NEAR(r.t10_s, 31e-9, 1e-15);
+  ASSERT_NEAR(r.t90_s, 79e-9, 1e-15);
   ASSERT_NEAR(r.steady_bandwidth, 64e9 / 6, 1e-3);
-  ASSERT_NEAR(r.read_lat_avg_s, 54e-9, 1e-15);
+  ASSERT_NEAR(r.read_lat_avg_s, 55e-9, 1e-15);
   ASSERT_U64_EQ(r.row_misses, 1);
   ASSERT_U64_EQ(r.row_hits, 10);
   ASSERT_U64_EQ(r.row_conflicts, 0);
@@ -152,25 +386,27 @@ TEST_IMPL(dram_steady_by_hand) {
     row[10 - i] = t;
   }
   ASSERT_INT_EQ(dram_simulate(&s, &o, row, 11, &r), 0);
-  ASSERT_NEAR(r.t10_s, 30e-9, 1e-15);
-  ASSERT_NEAR(r.t90_s, 78e-9, 1e-15);
+  ASSERT_NEAR(r.t10_s, 31e-9, 1e-15);
+  ASSERT_NEAR(r.t90_s, 79e-9, 1e-15);
   /* not recorded: the steady figures stay 0, the others do not change */
   dram_opts plain = {.units = 1};
   ASSERT_INT_EQ(dram_simulate(&s, &plain, row, 11, &r), 0);
   ASSERT_NEAR(r.steady_bandwidth, 0, 0);
   ASSERT_NEAR(r.t90_s, 0, 0);
-  ASSERT_NEAR(r.read_lat_avg_s, 54e-9, 1e-15);
+  ASSERT_NEAR(r.read_lat_avg_s, 55e-9, 1e-15);
 
-  /* a write completes when its WR issues: WR at 10 (data 15..19), then
-   * the read of the same row waits tWTR after the write data: RD at 23,
-   * data ends at 37.  t10 = 10, t90 = 37, one completion in (10, 37]:
-   * 64 B / 27 ns.  Reads only in the read latency: 37 ns (both 28 ns). */
+  /* a write completes when its WR issues.  A write, then a read of the
+   * same row: the read queue goes first (write drain waits for the high
+   * watermark or an empty read queue): ACT 1 (the read's, a miss), RD 11,
+   * data ends 25; the WR (a hit) at RD + tRTW = 22, its data ends 31.
+   * t10 = 22, t90 = 25, one completion in (22, 25]: 64 B / 3 ns.  Reads
+   * only in the read latency: 25 ns (both: (25 + 31) / 2 = 28 ns). */
   dram_stream wr[2] = {{0, 64, 0, 1, 1}, {burst_addr(0, 1, 0, 0), 64, 0, 1, 0}};
   ASSERT_INT_EQ(dram_simulate(&s, &o, wr, 2, &r), 0);
-  ASSERT_NEAR(r.t10_s, 10e-9, 1e-15);
-  ASSERT_NEAR(r.t90_s, 37e-9, 1e-15);
-  ASSERT_NEAR(r.steady_bandwidth, 64e9 / 27, 1e-3);
-  ASSERT_NEAR(r.read_lat_avg_s, 37e-9, 1e-15);
+  ASSERT_NEAR(r.t10_s, 22e-9, 1e-15);
+  ASSERT_NEAR(r.t90_s, 25e-9, 1e-15);
+  ASSERT_NEAR(r.steady_bandwidth, 64e9 / 3, 1e-3);
+  ASSERT_NEAR(r.read_lat_avg_s, 25e-9, 1e-15);
   ASSERT_NEAR(r.lat_avg_s, 28e-9, 1e-15);
   ASSERT_U64_EQ(r.row_misses, 1);
   ASSERT_U64_EQ(r.row_hits, 1);
@@ -230,7 +466,16 @@ TEST_IMPL(dram_streams) {
     rnd[i] = e;
   }
   dram_result rr = run(&s, rnd, N);
-  ASSERT(rr.bandwidth < 0.5 * r.bandwidth);
+  /* FR-FCFS keeps ACTs to other banks going while one waits on tRC: the
+   * bound is tFAW, 4 x 64 B per 20 ns = 12.8 GB/s, less refresh (2.5%)
+   * = 12.48; the 32-entry queues reach over 85% of it */
+  ASSERT(rr.bandwidth < 12.8e9 * (1 - 100.0 / 4000));
+  ASSERT(rr.bandwidth > 0.85 * 12.8e9 * (1 - 100.0 / 4000));
+  /* a deeper queue finds more ready banks: 256 entries beat 16 (12.3
+   * against 11.1 GB/s when this was written) */
+  dram_opts w16 = {.units = 1, .window = 16}, w256 = {.units = 1, .window = 256};
+  const dram_result a16 = run_o(&s, &w16, rnd, N), a256 = run_o(&s, &w256, rnd, N);
+  ASSERT(a256.bandwidth > 1.08 * a16.bandwidth);
   ASSERT(rr.row_hit_rate < 0.1);
   /* the address map's digit order does not change random statistics: a
    * row digit below the bank digits decodes by division like the others */
@@ -610,20 +855,20 @@ TEST_IMPL(dram_arch_errors) {
 
 /* Every preset: peak per unit = pin rate x width (published figures), a
  * long sequential read reaches the fraction docs/memory.md states (within
- * 1.5 points), random 64-byte reads far less. */
+ * 1.5 points), random 64-byte reads far less (under 0.7 of it: FR-FCFS
+ * keeps every bank busy, tFAW and tRRD bound them). */
 TEST_IMPL(dram_presets) {
   static const struct {
     const char *name;
     double peak, seq;
   } k_presets[] = {
-      {"ddr3-1600", 12.8e9, 0.950},     {"ddr4-3200", 25.6e9, 0.949},
-      {"ddr5-4800", 38.4e9, 0.914},     {"ddr5-6400", 51.2e9, 0.902},
-      {"gddr6-14000", 56e9, 0.897},     {"gddr6-16000", 64e9, 0.808},
-      {"gddr6x-21000", 84e9, 0.764},    {"gddr7-28000", 112e9, 0.881},
-      {"gddr7-32000", 128e9, 0.864},    {"hbm2-2000", 256e9, 0.899},
-      {"hbm2-2400", 307.2e9, 0.897},    {"hbm2e-3200", 409.6e9, 0.882},
-      {"hbm3-6400", 819.2e9, 0.905},    {"hbm3e-9200", 1177.6e9, 0.804},
-      {"lpddr5-6400", 25.6e9, 0.901},   {"lpddr5x-8533", 34.132e9, 0.733},
+      {"ddr3-1600", 12.8e9, 0.951},     {"ddr4-3200", 25.6e9, 0.950},     {"ddr5-4800", 38.4e9, 0.917},
+      {"ddr5-6400", 51.2e9, 0.917},     {"gddr6-14000", 56e9, 0.921},     {"gddr6-16000", 64e9, 0.886},
+      {"gddr6x-21000", 84e9, 0.876},    {"gddr7-28000", 112e9, 0.886},
+      {"gddr7-32000", 128e9, 0.860},    {"hbm2-2000", 256e9, 0.904},
+      {"hbm2-2400", 307.2e9, 0.904},    {"hbm2e-3200", 409.6e9, 0.884},   {"hbm3-6400", 819.2e9, 0.877},
+      {"hbm3e-9200", 1177.6e9, 0.807}, {"lpddr5-6400", 25.6e9, 0.916},
+      {"lpddr5x-8533", 34.132e9, 0.915},
   };
   size_t count;
   char dir[2048];
@@ -648,7 +893,7 @@ TEST_IMPL(dram_presets) {
     if (fabs(eff - k_presets[i].seq) > 0.015)
       FAIL_AT("%s: sequential efficiency %.3f, docs/memory.md says %.3f", k_presets[i].name,
               eff, k_presets[i].seq);
-    ASSERT(rr.bandwidth < 0.4 * rs.bandwidth);
+    ASSERT(rr.bandwidth < 0.7 * rs.bandwidth);
     yt_doc_free(doc);
   }
   dse_ctx_free(ctx);

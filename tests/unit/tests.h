@@ -51,6 +51,8 @@
   X(limiter_is_largest_term)        \
   X(dram_timeline_by_hand)          \
   X(dram_steady_by_hand)            \
+  X(dram_row_policies)              \
+  X(dram_dual_issue)                \
   X(dram_streams)                   \
   X(dram_spec_errors)               \
   X(dram_spec_defaults)             \
