@@ -12,8 +12,10 @@ local full = dse.simulate(arch, wl, { fidelity = "cycle", dram_model = "full" })
 
 print(string.format("%s on %s, level 2: DRAM time per layer, profile vs full stream", wl.name,
   arch.name))
-print("| layer | DRAM MB | profile GB/s | full GB/s | error | row hits profile / full |")
+print("| layer (and its repeats) | DRAM MB | profile GB/s | full GB/s | error | row hits profile / full |")
 print("|---|---:|---:|---:|---:|---|")
+-- layers with the same numbers (ResNet's repeated blocks) share a line
+local rows, order = {}, {}
 local n, within5, worst, worst_name = 0, 0, 0, ""
 local tp, tf = 0, 0
 for i, p in ipairs(prof.layers) do
@@ -27,9 +29,19 @@ for i, p in ipairs(prof.layers) do
     if math.abs(err) <= 0.05 then within5 = within5 + 1 end
     if math.abs(err) > math.abs(worst) then worst, worst_name = err, p.name end
     tp, tf = tp + p.dram_cycles, tf + f.dram_cycles
-    print(string.format("| %s | %.2f | %.1f | %.1f | %+.1f%% | %.3f / %.3f |", p.name,
-      p.dram_bytes / 1e6, bp, bf, 100 * err, p.dram_row_hit_rate, f.dram_row_hit_rate))
+    local line = string.format("| %.2f | %.1f | %.1f | %+.1f%% | %.3f / %.3f |",
+      p.dram_bytes / 1e6, bp, bf, 100 * err, p.dram_row_hit_rate, f.dram_row_hit_rate)
+    if rows[line] then
+      rows[line].count = rows[line].count + 1
+    else
+      rows[line] = { name = p.name, count = 1 }
+      order[#order + 1] = line
+    end
   end
+end
+for _, line in ipairs(order) do
+  local r = rows[line]
+  print(string.format("| %s%s %s", r.name, r.count > 1 and (" (x" .. r.count .. ")") or "", line))
 end
 print(string.format("%d layers with DRAM traffic: %d within 5%%, worst %s %+.1f%%; "
   .. "DRAM cycles in all: profile %.0f, full %.0f (%+.1f%%)", n, within5, worst_name,
