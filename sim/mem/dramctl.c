@@ -201,13 +201,14 @@ typedef struct ctl {
   unsigned *nopen_r, *nactive_r, *ref_pend_r; /* per rank */
   dram_tick colfree, rowfree; /* dual command issue: when each bus is free */
   uint64_t *ne[2], *act_mask; /* non-empty banks per queue; banks with an active request */
+  uint64_t *actw;             /* banks whose active request is a write */
   /* Each bank's candidates, kept up to date as the bank, its group or its
    * queues change: per queue a row command (ACT or PRE, of the oldest
    * request that is not a row hit) and a column command (of the oldest
    * row hit), and the active request's RD/WR.  B is the bank and group
    * part of the ready time; the rank part is added at decision time. */
   dram_tick *rs_b[2], *cs_b[2], *as_b;
-  uint64_t *rs_seq[2], *cs_seq[2];
+  uint64_t *rs_seq[2], *cs_seq[2], *as_seq;
   int32_t *rs_e[2], *cs_e[2];
   uint8_t *rs_cmd[2];
   uint64_t *amask[2], *pmask[2], *cmask[2]; /* banks with an ACT, a PRE, a column
@@ -428,11 +429,11 @@ typedef struct best {
   unsigned bank, cmd;
 } best;
 
-static inline void scan(best *x, const uint64_t *mask, const uint64_t *rmw, unsigned nw,
-                        dram_tick rk, const dram_tick *bpart, const uint64_t *seq, dram_tick odd,
-                        unsigned cmd) {
+static inline void scan(best *x, const uint64_t *mask, const uint64_t *sel, uint64_t flip,
+                        const uint64_t *rmw, unsigned nw, dram_tick rk, const dram_tick *bpart,
+                        const uint64_t *seq, dram_tick odd, unsigned cmd) {
   for (unsigned w = 0; w < nw; w++)
-    for (uint64_t m = mask[w] & rmw[w]; m; m &= m - 1) {
+    for (uint64_t m = mask[w] & (sel[w] ^ flip) & rmw[w]; m; m &= m - 1) {
       const unsigned b = w * 64 + (unsigned)__builtin_ctzll(m);
       const dram_tick at = max2(rk, bpart[b]) | odd;
       const uint64_t sq = seq[b];
@@ -462,14 +463,18 @@ static void decide(const eng *g, ctl *c, dram_tick now) {
                                          : max2(R[r][k], c->rowfree);
     }
   }
-  /* 1. the active buffer: requests whose ACT has issued */
-  for (unsigned w = 0; w < c->nwords && c->nactive; w++)
-    for (uint64_t m = c->act_mask[w]; m; m &= m - 1) {
-      const unsigned b = w * 64 + (unsigned)__builtin_ctzll(m);
-      const int32_t i = c->active[b];
-      const int cmd = c->pool[i].write ? C_WR : C_RD;
-      consider(&a, max2(R[g->rank[b]][cmd], c->as_b[b]) | odd, c->pool[i].seq, cmd, (int)b, i);
+  /* 1. the active buffer: requests whose ACT has issued, reads and
+   * writes scanned apart (SoA: no request is read) */
+  if (c->nactive) {
+    best xa = {NEVER, UINT64_MAX, 0, 0};
+    for (unsigned r = 0; r < tm->ranks; r++) {
+      const uint64_t *rmw = &g->rmw[r * c->nwords];
+      scan(&xa, c->act_mask, c->actw, ~0ull, rmw, c->nwords, R[r][C_RD], c->as_b, c->as_seq, odd,
+           C_RD);
+      scan(&xa, c->act_mask, c->actw, 0, rmw, c->nwords, R[r][C_WR], c->as_b, c->as_seq, odd, C_WR);
     }
+    if (xa.at != NEVER) a = (cand){xa.at, xa.seq, (int)xa.cmd, (int)xa.bank, c->active[xa.bank]};
+  }
   /* 2. refresh: the lowest rank with an all-bank refresh due (they fall
    * due together and queue in rank order) */
   int blocks = 0;
@@ -502,9 +507,11 @@ static void decide(const eng *g, ctl *c, dram_tick now) {
     best xr = {NEVER, UINT64_MAX, 0, 0}, xc = xr;
     for (unsigned r = 0; r < tm->ranks; r++) {
       const uint64_t *rmw = &g->rmw[r * c->nwords];
-      scan(&xr, c->pmask[qi], rmw, c->nwords, R[r][C_PRE], c->rs_b[qi], c->rs_seq[qi], 0, C_PRE);
-      scan(&xr, c->amask[qi], rmw, c->nwords, R[r][C_ACT], c->rs_b[qi], c->rs_seq[qi], 0, C_ACT);
-      scan(&xc, c->cmask[qi], rmw, c->nwords, R[r][ccmd], c->cs_b[qi], c->cs_seq[qi], odd,
+      scan(&xr, c->pmask[qi], rmw, 0, rmw, c->nwords, R[r][C_PRE], c->rs_b[qi], c->rs_seq[qi], 0,
+           C_PRE);
+      scan(&xr, c->amask[qi], rmw, 0, rmw, c->nwords, R[r][C_ACT], c->rs_b[qi], c->rs_seq[qi], 0,
+           C_ACT);
+      scan(&xc, c->cmask[qi], rmw, 0, rmw, c->nwords, R[r][ccmd], c->cs_b[qi], c->cs_seq[qi], odd,
            (unsigned)ccmd);
     }
     if (xr.at != NEVER) qr = (cand){xr.at, xr.seq, (int)xr.cmd, (int)xr.bank, c->rs_e[qi][xr.bank]};
@@ -647,6 +654,8 @@ static int issue(eng *g, ctl *c, dram_tick t) {
       c->nopen_r[r]++;
       c->active[b] = p->e;
       c->act_mask[b >> 6] |= 1ull << (b & 63);
+      mask_set(c->actw, b, e->write);
+      c->as_seq[b] = e->seq;
       c->nactive++;
       c->nactive_r[r]++;
       row_changed(c, b);
@@ -686,6 +695,7 @@ static int issue(eng *g, ctl *c, dram_tick t) {
       if (c->active[b] == i) {
         c->active[b] = -1;
         c->act_mask[b >> 6] &= ~(1ull << (b & 63));
+        c->actw[b >> 6] &= ~(1ull << (b & 63));
         c->nactive--;
         c->nactive_r[r]--;
       } else {
@@ -793,9 +803,9 @@ static int ctl_init(const eng *g, ctl *c) {
   c->pb_fifo = malloc(nb * sizeof(uint32_t));
   c->bt = calloc((size_t)nb * C_N, sizeof(dram_tick));
   c->gt = calloc((size_t)(nb / g->t->banks_per_group + 1) * C_N, sizeof(dram_tick));
-  c->ne[0] = calloc(9 * c->nwords, sizeof(uint64_t));
+  c->ne[0] = calloc(10 * c->nwords, sizeof(uint64_t));
   c->rs_b[0] = malloc(5 * (size_t)nb * sizeof(dram_tick));
-  c->rs_seq[0] = malloc(4 * (size_t)nb * sizeof(uint64_t));
+  c->rs_seq[0] = malloc(5 * (size_t)nb * sizeof(uint64_t));
   c->rs_e[0] = malloc(4 * (size_t)nb * sizeof(int32_t));
   c->rs_cmd[0] = malloc(2 * (size_t)nb);
   const unsigned nr = g->t->ranks;
@@ -819,6 +829,7 @@ static int ctl_init(const eng *g, ctl *c) {
   c->rs_seq[1] = c->rs_seq[0] + nb;
   c->cs_seq[0] = c->rs_seq[1] + nb;
   c->cs_seq[1] = c->cs_seq[0] + nb;
+  c->as_seq = c->cs_seq[1] + nb;
   c->rs_e[1] = c->rs_e[0] + nb;
   c->cs_e[0] = c->rs_e[1] + nb;
   c->cs_e[1] = c->cs_e[0] + nb;
@@ -833,6 +844,7 @@ static int ctl_init(const eng *g, ctl *c) {
   c->pmask[1] = c->pmask[0] + c->nwords;
   c->cmask[0] = c->pmask[1] + c->nwords;
   c->cmask[1] = c->cmask[0] + c->nwords;
+  c->actw = c->cmask[1] + c->nwords;
   for (unsigned i = 0; i < pool; i++) c->free_stk[i] = (int32_t)(pool - 1 - i);
   c->free_top = (int32_t)pool;
   for (unsigned b = 0; b < nb; b++) {
