@@ -211,7 +211,7 @@ typedef struct ctl {
   uint64_t *rs_seq[2], *cs_seq[2], *as_seq;
   int32_t *rs_e[2], *cs_e[2];
   uint8_t *rs_cmd[2];
-  uint64_t *amask[2], *pmask[2], *cmask[2]; /* banks with an ACT, a PRE, a column
+  uint64_t *amask[2], *rmask[2], *cmask[2]; /* banks with an ACT, a row (ACT or PRE), a column
                                                candidate, per queue */
   unsigned nq[2], cap[2], nactive, nopen;
   uint32_t *ncol;     /* row policies: column accesses since the bank's ACT */
@@ -376,7 +376,7 @@ static void slots_q(const eng *g, ctl *c, unsigned q, unsigned b) {
     }
   }
   mask_set(c->amask[q], b, row && c->rs_cmd[q][b] == C_ACT);
-  mask_set(c->pmask[q], b, row && c->rs_cmd[q][b] == C_PRE);
+  mask_set(c->rmask[q], b, row);
   mask_set(c->cmask[q], b, col);
 }
 
@@ -429,20 +429,26 @@ typedef struct best {
   unsigned bank, cmd;
 } best;
 
-static inline void scan(best *x, const uint64_t *mask, const uint64_t *sel, uint64_t flip,
-                        const uint64_t *rmw, unsigned nw, dram_tick rk, const dram_tick *bpart,
-                        const uint64_t *seq, dram_tick odd, unsigned cmd) {
-  for (unsigned w = 0; w < nw; w++)
-    for (uint64_t m = mask[w] & (sel[w] ^ flip) & rmw[w]; m; m &= m - 1) {
-      const unsigned b = w * 64 + (unsigned)__builtin_ctzll(m);
-      const dram_tick at = max2(rk, bpart[b]) | odd;
+/* Two commands in one scan (one loop, so one mispredicted exit): the
+ * banks in mask whose bit in sel is set are candidates for cmd1, with rank
+ * part rk1, the others for cmd0 with rk0. */
+static inline void scan(best *x, const uint64_t *mask, const uint64_t *sel, const uint64_t *rmw,
+                        unsigned nw, dram_tick rk0, dram_tick rk1, const dram_tick *bpart,
+                        const uint64_t *seq, dram_tick odd, unsigned cmd0, unsigned cmd1) {
+  for (unsigned w = 0; w < nw; w++) {
+    const uint64_t sw = sel[w];
+    for (uint64_t m = mask[w] & rmw[w]; m; m &= m - 1) {
+      const unsigned i = (unsigned)__builtin_ctzll(m), b = w * 64 + i;
+      const int one = (int)(sw >> i & 1);
+      const dram_tick at = max2(one ? rk1 : rk0, bpart[b]) | odd;
       const uint64_t sq = seq[b];
       const int better = (at < x->at) | ((at == x->at) & (sq < x->seq));
       x->at = better ? at : x->at;
       x->seq = better ? sq : x->seq;
       x->bank = better ? b : x->bank;
-      x->cmd = better ? cmd : x->cmd;
+      x->cmd = better ? (one ? cmd1 : cmd0) : x->cmd;
     }
+  }
 }
 
 /* Plan c's next command at `now` or later (exact until a request arrives). */
@@ -469,9 +475,8 @@ static void decide(const eng *g, ctl *c, dram_tick now) {
     best xa = {NEVER, UINT64_MAX, 0, 0};
     for (unsigned r = 0; r < tm->ranks; r++) {
       const uint64_t *rmw = &g->rmw[r * c->nwords];
-      scan(&xa, c->act_mask, c->actw, ~0ull, rmw, c->nwords, R[r][C_RD], c->as_b, c->as_seq, odd,
-           C_RD);
-      scan(&xa, c->act_mask, c->actw, 0, rmw, c->nwords, R[r][C_WR], c->as_b, c->as_seq, odd, C_WR);
+      scan(&xa, c->act_mask, c->actw, rmw, c->nwords, R[r][C_RD], R[r][C_WR], c->as_b, c->as_seq,
+           odd, C_RD, C_WR);
     }
     if (xa.at != NEVER) a = (cand){xa.at, xa.seq, (int)xa.cmd, (int)xa.bank, c->active[xa.bank]};
   }
@@ -507,12 +512,10 @@ static void decide(const eng *g, ctl *c, dram_tick now) {
     best xr = {NEVER, UINT64_MAX, 0, 0}, xc = xr;
     for (unsigned r = 0; r < tm->ranks; r++) {
       const uint64_t *rmw = &g->rmw[r * c->nwords];
-      scan(&xr, c->pmask[qi], rmw, 0, rmw, c->nwords, R[r][C_PRE], c->rs_b[qi], c->rs_seq[qi], 0,
-           C_PRE);
-      scan(&xr, c->amask[qi], rmw, 0, rmw, c->nwords, R[r][C_ACT], c->rs_b[qi], c->rs_seq[qi], 0,
-           C_ACT);
-      scan(&xc, c->cmask[qi], rmw, 0, rmw, c->nwords, R[r][ccmd], c->cs_b[qi], c->cs_seq[qi], odd,
-           (unsigned)ccmd);
+      scan(&xr, c->rmask[qi], c->amask[qi], rmw, c->nwords, R[r][C_PRE], R[r][C_ACT], c->rs_b[qi],
+           c->rs_seq[qi], 0, C_PRE, C_ACT);
+      scan(&xc, c->cmask[qi], c->cmask[qi], rmw, c->nwords, R[r][ccmd], R[r][ccmd], c->cs_b[qi],
+           c->cs_seq[qi], odd, (unsigned)ccmd, (unsigned)ccmd);
     }
     if (xr.at != NEVER) qr = (cand){xr.at, xr.seq, (int)xr.cmd, (int)xr.bank, c->rs_e[qi][xr.bank]};
     if (xc.at != NEVER) qc = (cand){xc.at, xc.seq, ccmd, (int)xc.bank, c->cs_e[qi][xc.bank]};
@@ -840,9 +843,9 @@ static int ctl_init(const eng *g, ctl *c) {
   c->act_mask = c->ne[1] + c->nwords;
   c->amask[0] = c->act_mask + c->nwords;
   c->amask[1] = c->amask[0] + c->nwords;
-  c->pmask[0] = c->amask[1] + c->nwords;
-  c->pmask[1] = c->pmask[0] + c->nwords;
-  c->cmask[0] = c->pmask[1] + c->nwords;
+  c->rmask[0] = c->amask[1] + c->nwords;
+  c->rmask[1] = c->rmask[0] + c->nwords;
+  c->cmask[0] = c->rmask[1] + c->nwords;
   c->cmask[1] = c->cmask[0] + c->nwords;
   c->actw = c->cmask[1] + c->nwords;
   for (unsigned i = 0; i < pool; i++) c->free_stk[i] = (int32_t)(pool - 1 - i);
