@@ -202,11 +202,12 @@ typedef struct ctl {
   dram_tick colfree, rowfree; /* dual command issue: when each bus is free */
   uint64_t *ne[2], *act_mask; /* non-empty banks per queue; banks with an active request */
   uint64_t *actw;             /* banks whose active request is a write */
-  /* Each bank's candidates, kept up to date as the bank, its group or its
-   * queues change: per queue a row command (ACT or PRE, of the oldest
-   * request that is not a row hit) and a column command (of the oldest
-   * row hit), and the active request's RD/WR.  B is the bank and group
-   * part of the ready time; the rank part is added at decision time. */
+  /* Each bank's candidates, kept up to date as the bank or its queues
+   * change: per queue a row command (ACT or PRE, of the oldest request
+   * that is not a row hit) and a column command (of the oldest row hit),
+   * and the active request's RD/WR.  B is the bank part of the ready time
+   * (with the request's arrival); the group and rank parts are added at
+   * decision time, so a command updates its own bank's candidates only. */
   dram_tick *rs_b[2], *cs_b[2], *as_b;
   uint64_t *rs_seq[2], *cs_seq[2], *as_seq;
   int32_t *rs_e[2], *cs_e[2];
@@ -248,7 +249,6 @@ typedef struct eng {
   int nomem;
   uint16_t *grp; /* bank -> its group (no division on the hot path) */
   uint16_t *rank; /* bank -> its rank */
-  uint64_t *rmw;  /* [rank][word]: the rank's banks as a mask */
   unsigned bpr;   /* banks per rank */
   dram_tick timeout; /* row_timeout in ticks (timeout policy) */
 } eng;
@@ -358,7 +358,7 @@ static void slots_q(const eng *g, ctl *c, unsigned q, unsigned b) {
         col = 1;
         c->cs_e[q][b] = k->ohit;
         c->cs_seq[q][b] = c->pool[k->ohit].seq;
-        c->cs_b[q][b] = not_before_arrival(c, k->ohit, bank_part(g, c, q ? C_WR : C_RD, b));
+        c->cs_b[q][b] = not_before_arrival(c, k->ohit, c->bt[b * C_N + (q ? C_WR : C_RD)]);
       }
       /* a PRE never closes a row an active request waits on; with
        * FRFCFS_ROWHIT nor one an older queued hit wants */
@@ -372,7 +372,7 @@ static void slots_q(const eng *g, ctl *c, unsigned q, unsigned b) {
     }
     if (row) {
       c->rs_seq[q][b] = c->pool[c->rs_e[q][b]].seq;
-      c->rs_b[q][b] = not_before_arrival(c, c->rs_e[q][b], bank_part(g, c, c->rs_cmd[q][b], b));
+      c->rs_b[q][b] = not_before_arrival(c, c->rs_e[q][b], c->bt[b * C_N + c->rs_cmd[q][b]]);
     }
   }
   mask_set(c->amask[q], b, row && c->rs_cmd[q][b] == C_ACT);
@@ -380,15 +380,15 @@ static void slots_q(const eng *g, ctl *c, unsigned q, unsigned b) {
   mask_set(c->cmask[q], b, col);
 }
 
-static void slots_a(const eng *g, ctl *c, unsigned b) {
+static void slots_a(ctl *c, unsigned b) {
   if (c->active[b] >= 0)
-    c->as_b[b] = bank_part(g, c, c->pool[c->active[b]].write ? C_WR : C_RD, b);
+    c->as_b[b] = c->bt[b * C_N + (c->actw[b >> 6] >> (b & 63) & 1 ? C_WR : C_RD)];
 }
 
 static void slots_bank(const eng *g, ctl *c, unsigned b) {
   slots_q(g, c, 0, b);
   slots_q(g, c, 1, b);
-  slots_a(g, c, b);
+  slots_a(c, b);
 }
 
 /* Ramulator's set_write_mode: drain writes above the high watermark or when
@@ -420,9 +420,9 @@ static inline void consider(cand *best, dram_tick at, uint64_t seq, int cmd, int
   }
 }
 
-/* The best (earliest, then oldest) of the banks in mask & the rank's
- * banks (rmw) for one command, whose rank part of the ready time is rk:
- * branch-free, the best so far kept with selects. */
+/* The best (earliest, then oldest) of the banks in a mask, their ready
+ * time the max of the bank, group and rank parts: branch-free, the best so
+ * far kept with selects. */
 typedef struct best {
   dram_tick at;
   uint64_t seq;
@@ -430,23 +430,25 @@ typedef struct best {
 } best;
 
 /* Two commands in one scan (one loop, so one mispredicted exit): the
- * banks in mask whose bit in sel is set are candidates for cmd1, with rank
- * part rk1, the others for cmd0 with rk0. */
-static inline void scan(best *x, const uint64_t *mask, const uint64_t *sel, const uint64_t *rmw,
-                        unsigned nw, dram_tick rk0, dram_tick rk1, const dram_tick *bpart,
+ * banks in mask whose bit in sel is set are candidates for cmd1, the
+ * others for cmd0; R holds the rank part per rank and command. */
+static inline void scan(best *x, const eng *g, const ctl *c, const uint64_t *mask,
+                        const uint64_t *sel, const dram_tick (*R)[C_N], const dram_tick *bpart,
                         const uint64_t *seq, dram_tick odd, unsigned cmd0, unsigned cmd1) {
-  for (unsigned w = 0; w < nw; w++) {
+  for (unsigned w = 0; w < c->nwords; w++) {
     const uint64_t sw = sel[w];
-    for (uint64_t m = mask[w] & rmw[w]; m; m &= m - 1) {
+    for (uint64_t m = mask[w]; m; m &= m - 1) {
       const unsigned i = (unsigned)__builtin_ctzll(m), b = w * 64 + i;
       const int one = (int)(sw >> i & 1);
-      const dram_tick at = max2(one ? rk1 : rk0, bpart[b]) | odd;
+      const unsigned cmd = one ? cmd1 : cmd0;
+      const dram_tick gp = c->gt[group_of(g, b) * C_N + cmd]; /* the group part */
+      const dram_tick at = max2(max2(R[g->rank[b]][cmd], bpart[b]), gp) | odd;
       const uint64_t sq = seq[b];
       const int better = (at < x->at) | ((at == x->at) & (sq < x->seq));
       x->at = better ? at : x->at;
       x->seq = better ? sq : x->seq;
       x->bank = better ? b : x->bank;
-      x->cmd = better ? (one ? cmd1 : cmd0) : x->cmd;
+      x->cmd = better ? cmd : x->cmd;
     }
   }
 }
@@ -473,11 +475,8 @@ static void decide(const eng *g, ctl *c, dram_tick now) {
    * writes scanned apart (SoA: no request is read) */
   if (c->nactive) {
     best xa = {NEVER, UINT64_MAX, 0, 0};
-    for (unsigned r = 0; r < tm->ranks; r++) {
-      const uint64_t *rmw = &g->rmw[r * c->nwords];
-      scan(&xa, c->act_mask, c->actw, rmw, c->nwords, R[r][C_RD], R[r][C_WR], c->as_b, c->as_seq,
-           odd, C_RD, C_WR);
-    }
+    scan(&xa, g, c, c->act_mask, c->actw, (const dram_tick(*)[C_N])R, c->as_b, c->as_seq, odd, C_RD,
+         C_WR);
     if (xa.at != NEVER) a = (cand){xa.at, xa.seq, (int)xa.cmd, (int)xa.bank, c->active[xa.bank]};
   }
   /* 2. refresh: the lowest rank with an all-bank refresh due (they fall
@@ -510,13 +509,10 @@ static void decide(const eng *g, ctl *c, dram_tick now) {
     const unsigned qi = (unsigned)c->wmode;
     const int ccmd = qi ? C_WR : C_RD;
     best xr = {NEVER, UINT64_MAX, 0, 0}, xc = xr;
-    for (unsigned r = 0; r < tm->ranks; r++) {
-      const uint64_t *rmw = &g->rmw[r * c->nwords];
-      scan(&xr, c->rmask[qi], c->amask[qi], rmw, c->nwords, R[r][C_PRE], R[r][C_ACT], c->rs_b[qi],
-           c->rs_seq[qi], 0, C_PRE, C_ACT);
-      scan(&xc, c->cmask[qi], c->cmask[qi], rmw, c->nwords, R[r][ccmd], R[r][ccmd], c->cs_b[qi],
-           c->cs_seq[qi], odd, (unsigned)ccmd, (unsigned)ccmd);
-    }
+    const dram_tick(*Rc)[C_N] = (const dram_tick(*)[C_N])R;
+    scan(&xr, g, c, c->rmask[qi], c->amask[qi], Rc, c->rs_b[qi], c->rs_seq[qi], 0, C_PRE, C_ACT);
+    scan(&xc, g, c, c->cmask[qi], c->cmask[qi], Rc, c->cs_b[qi], c->cs_seq[qi], odd,
+         (unsigned)ccmd, (unsigned)ccmd);
     if (xr.at != NEVER) qr = (cand){xr.at, xr.seq, (int)xr.cmd, (int)xr.bank, c->rs_e[qi][xr.bank]};
     if (xc.at != NEVER) qc = (cand){xc.at, xc.seq, ccmd, (int)xc.bank, c->cs_e[qi][xc.bank]};
   }
@@ -738,30 +734,12 @@ static int issue(eng *g, ctl *c, dram_tick t) {
       break;
     }
   }
-  /* the candidates the command changed: its bank's and, through the group
-   * constraints, its group's (all banks after PREab); rank constraints are
-   * added at decision time */
+  /* the candidates the command changed: its bank's (all banks after
+   * PREab); group and rank constraints are added at decision time */
   if (cmd == C_PREA) {
     for (unsigned k = b; k < b + g->bpr; k++) slots_bank(g, c, k);
   } else if (cmd != C_REFAB) {
     slots_bank(g, c, b);
-    /* group constraints: ACT -> ACT (tRRD_L), column -> column (tCCD_L,
-     * tWTR_L); PRE and REFpb have none */
-    const unsigned bpg = g->t->banks_per_group, g0 = group_of(g, b) * bpg;
-    if (cmd == C_ACT) {
-      for (unsigned k = g0; k < g0 + bpg; k++)
-        for (unsigned q = 0; q < 2; q++)
-          if (k != b && (c->amask[q][k >> 6] >> (k & 63) & 1))
-            c->rs_b[q][k] = not_before_arrival(c, c->rs_e[q][k], bank_part(g, c, C_ACT, k));
-    } else if (cmd == C_RD || cmd == C_WR) {
-      for (unsigned k = g0; k < g0 + bpg; k++) {
-        if (k == b) continue;
-        for (unsigned q = 0; q < 2; q++)
-          if (c->cmask[q][k >> 6] >> (k & 63) & 1)
-            c->cs_b[q][k] = not_before_arrival(c, c->cs_e[q][k], bank_part(g, c, q ? C_WR : C_RD, k));
-        slots_a(g, c, k);
-      }
-    }
   }
   /* dual command issue: a column command holds its bus a CK, an ACT the
    * row bus act_ticks, any other row command a tick */
@@ -915,13 +893,9 @@ int dram_ctl_run(const dram_ctl_timing *t, const dram_ctl_cfg *cfg, unsigned out
   g.bpr = g.nb / t->ranks;
   if (!rc && !g.rank) rc = DSE_ERR_NOMEM;
   if (!rc && t->ranks > MAX_RANKS) rc = DSE_ERR_INTERNAL; /* a limit of this file */
-  const unsigned nw = (g.nb + 63) / 64;
-  g.rmw = calloc((size_t)t->ranks * nw, sizeof(*g.rmw));
-  if (!rc && !g.rmw) rc = DSE_ERR_NOMEM;
   for (unsigned b = 0; b < g.nb && !rc; b++) {
     g.grp[b] = (uint16_t)(b / t->banks_per_group);
     g.rank[b] = (uint16_t)(b / g.bpr);
-    g.rmw[g.rank[b] * nw + b / 64] |= 1ull << (b & 63);
   }
   for (unsigned i = 0; i < nch && !rc; i++) rc = ctl_init(&g, &cs[i]);
   if (!rc && outstanding) {
@@ -1011,7 +985,6 @@ int dram_ctl_run(const dram_ctl_timing *t, const dram_ctl_cfg *cfg, unsigned out
   free(cs);
   free(g.grp);
   free(g.rank);
-  free(g.rmw);
   free(g.remaining);
   free(g.heap_t);
   free(g.heap_r);
