@@ -20,6 +20,8 @@ enum { L_BANK, L_GROUP, L_RANK };
 #define MAX_RANKS 8 /* rank-level nodes per controller */
 #define NEVER INT64_MAX
 #define CLOSED (-1)
+#define WALK_BANKS 32 /* controllers of so many banks keep age arrays (walk_col) */
+#define WALK_MIN 8     /* column candidates from which walk_col beats a scan */
 #define FEED_PER_TICK 64 /* requests the frontend hands over per memory clock */
 
 /* ===== timing ============================================================ */
@@ -172,6 +174,7 @@ typedef struct ent { /* a request: a burst in a queue or the active buffer */
   uint64_t seq; /* age: admission order */
   uint32_t row, req;
   int32_t prev, next; /* its bank's list in its queue */
+  uint32_t apos;      /* its slot in its queue's age array */
   uint16_t bank;
   uint8_t write, started;
 } ent;
@@ -192,6 +195,13 @@ typedef struct ctl {
   ent *pool;
   int32_t free_top, *free_stk;
   bankq *bq[2];      /* [queue][bank] */
+  /* with WALK_BANKS banks or more (use_age), per queue its requests in
+   * admission (seq) order: pool indices, -1 for one gone, in slots
+   * [ahead, alen) of acap; compacted when full */
+  int32_t *age[2];
+  uint16_t *abank[2];
+  unsigned ahead[2], alen[2], acap[2];
+  int use_age;
   int32_t *open;     /* open row per bank, CLOSED */
   int32_t *active;   /* the active request per bank, -1 */
   uint8_t *refpend;  /* per-bank refresh pending on the bank */
@@ -285,10 +295,35 @@ static int32_t next_of(const ctl *c, int32_t i, int hit) {
   return -1;
 }
 
+/* Append request i to its queue's age array (compacting it when full). */
+static void age_push(ctl *c, unsigned q, int32_t i) {
+  if (c->alen[q] == c->acap[q]) {
+    unsigned n = 0;
+    for (unsigned p = c->ahead[q]; p < c->alen[q]; p++)
+      if (c->age[q][p] >= 0) {
+        c->age[q][n] = c->age[q][p];
+        c->abank[q][n] = c->abank[q][p];
+        c->pool[c->age[q][n]].apos = n;
+        n++;
+      }
+    c->ahead[q] = 0;
+    c->alen[q] = n;
+  }
+  c->pool[i].apos = c->alen[q];
+  c->abank[q][c->alen[q]] = c->pool[i].bank;
+  c->age[q][c->alen[q]++] = i;
+}
+
+static void age_remove(ctl *c, unsigned q, int32_t i) {
+  c->age[q][c->pool[i].apos] = -1;
+  while (c->ahead[q] < c->alen[q] && c->age[q][c->ahead[q]] < 0) c->ahead[q]++;
+}
+
 static void bank_push(ctl *c, int32_t i) {
   ent *e = &c->pool[i];
   const unsigned q = e->write, b = e->bank;
   bankq *k = &c->bq[q][b];
+  if (c->use_age) age_push(c, q, i);
   e->next = -1;
   e->prev = k->tail;
   if (k->tail >= 0)
@@ -309,6 +344,7 @@ static void bank_remove(ctl *c, int32_t i) {
   ent *e = &c->pool[i];
   const unsigned q = e->write, b = e->bank;
   bankq *k = &c->bq[q][b];
+  if (c->use_age) age_remove(c, q, i);
   if (e->prev >= 0)
     c->pool[e->prev].next = e->next;
   else
@@ -453,6 +489,35 @@ static inline void scan(best *x, const eng *g, const ctl *c, const uint64_t *mas
   }
 }
 
+/* The queue's best column candidate (the earliest, the oldest at equal
+ * times), visiting its requests oldest first: a younger one wins only when
+ * strictly earlier, and the walk stops once every candidate has been seen
+ * or one is at the lower bound (the least rank part of the command: none
+ * can be earlier).  Where many banks have a row hit (sequential streams)
+ * the oldest usually goes first and the walk ends there. */
+static void walk_col(const eng *g, const ctl *c, unsigned q, unsigned nc,
+                     const dram_tick (*R)[C_N], dram_tick odd, best *x) {
+  const unsigned ccmd = q ? C_WR : C_RD;
+  dram_tick lc = NEVER;
+  for (unsigned r = 0; r < g->t->ranks; r++) lc = R[r][ccmd] < lc ? R[r][ccmd] : lc;
+  const int32_t *age = c->age[q];
+  const uint16_t *ab = c->abank[q];
+  for (unsigned p = c->ahead[q]; p < c->alen[q] && nc; p++) {
+    const int32_t i = age[p];
+    const unsigned b = ab[p];
+    if (i < 0 || !(c->cmask[q][b >> 6] >> (b & 63) & 1) || c->cs_e[q][b] != i) continue;
+    const dram_tick at =
+        max2(max2(R[g->rank[b]][ccmd], c->cs_b[q][b]), c->gt[group_of(g, b) * C_N + ccmd]) | odd;
+    if (at < x->at) {
+      x->at = at;
+      x->seq = c->cs_seq[q][b];
+      x->bank = b;
+      x->cmd = ccmd;
+    }
+    nc = x->at <= lc ? 0 : nc - 1;
+  }
+}
+
 /* Plan c's next command at `now` or later (exact until a request arrives). */
 static void decide(const eng *g, ctl *c, dram_tick now) {
   const dram_ctl_timing *tm = g->t;
@@ -503,7 +568,7 @@ static void decide(const eng *g, ctl *c, dram_tick now) {
     }
   }
   /* 3. the queue the write-drain mode picks: its row and its column
-   * candidates, each scan branch-free (the best kept with selects) */
+   * candidates (a scan, or for many column candidates a walk) */
   if (!blocks) {
     set_write_mode(g, c);
     const unsigned qi = (unsigned)c->wmode;
@@ -511,8 +576,13 @@ static void decide(const eng *g, ctl *c, dram_tick now) {
     best xr = {NEVER, UINT64_MAX, 0, 0}, xc = xr;
     const dram_tick(*Rc)[C_N] = (const dram_tick(*)[C_N])R;
     scan(&xr, g, c, c->rmask[qi], c->amask[qi], Rc, c->rs_b[qi], c->rs_seq[qi], 0, C_PRE, C_ACT);
-    scan(&xc, g, c, c->cmask[qi], c->cmask[qi], Rc, c->cs_b[qi], c->cs_seq[qi], odd,
-         (unsigned)ccmd, (unsigned)ccmd);
+    unsigned nc = 0;
+    for (unsigned w = 0; w < c->nwords; w++) nc += (unsigned)__builtin_popcountll(c->cmask[qi][w]);
+    if (c->use_age && nc >= WALK_MIN)
+      walk_col(g, c, qi, nc, Rc, odd, &xc);
+    else
+      scan(&xc, g, c, c->cmask[qi], c->cmask[qi], Rc, c->cs_b[qi], c->cs_seq[qi], odd,
+           (unsigned)ccmd, (unsigned)ccmd);
     if (xr.at != NEVER) qr = (cand){xr.at, xr.seq, (int)xr.cmd, (int)xr.bank, c->rs_e[qi][xr.bank]};
     if (xc.at != NEVER) qc = (cand){xc.at, xc.seq, ccmd, (int)xc.bank, c->cs_e[qi][xc.bank]};
   }
@@ -778,6 +848,13 @@ static int ctl_init(const eng *g, ctl *c) {
   c->pool = malloc(pool * sizeof(*c->pool));
   c->free_stk = malloc(pool * sizeof(*c->free_stk));
   c->bq[0] = malloc(2 * nb * sizeof(bankq));
+  c->use_age = nb >= WALK_BANKS;
+  for (unsigned q = 0; q < 2 && c->use_age; q++) {
+    c->acap[q] = 2 * (q ? g->cfg->write_queue : g->cfg->read_queue);
+    c->age[q] = malloc(c->acap[q] * sizeof(int32_t));
+    c->abank[q] = malloc(c->acap[q] * sizeof(uint16_t));
+    if (!c->age[q] || !c->abank[q]) return DSE_ERR_NOMEM;
+  }
   c->open = malloc(nb * sizeof(int32_t));
   c->active = malloc(nb * sizeof(int32_t));
   c->refpend = calloc(nb, 1);
@@ -848,6 +925,10 @@ static void ctl_fini(ctl *c) {
   free(c->pool);
   free(c->free_stk);
   free(c->bq[0]);
+  for (unsigned q = 0; q < 2; q++) {
+    free(c->age[q]);
+    free(c->abank[q]);
+  }
   free(c->open);
   free(c->active);
   free(c->refpend);
