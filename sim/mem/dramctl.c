@@ -959,11 +959,19 @@ int dram_ctl_run(const dram_ctl_timing *t, const dram_ctl_cfg *cfg, unsigned out
   g.acc = acc;
   g.nb = t->ranks * t->sids * t->groups * t->banks_per_group;
   g.nrules = build_rules(t, g.rules);
+  /* by previous command and level, rules of one next command merged into
+   * their largest latency (each is a max: t + max(a, b)) */
   for (unsigned i = 0; i < g.nrules; i++) {
     const rule *r = &g.rules[i];
-    const unsigned k = g.nby[r->prev][r->level]++;
-    g.by[r->prev][r->level][k].next = r->next;
-    g.by[r->prev][r->level][k].lat = r->lat;
+    unsigned k = 0;
+    while (k < g.nby[r->prev][r->level] && g.by[r->prev][r->level][k].next != r->next) k++;
+    if (k == g.nby[r->prev][r->level]) {
+      g.nby[r->prev][r->level]++;
+      g.by[r->prev][r->level][k].next = r->next;
+      g.by[r->prev][r->level][k].lat = r->lat;
+    } else {
+      g.by[r->prev][r->level][k].lat = max2(g.by[r->prev][r->level][k].lat, r->lat);
+    }
   }
   g.outstanding = outstanding;
   g.timeout = cfg->row_timeout ? (dram_tick)cfg->row_timeout * t->mult : t->ras; /* tCK -> ticks */
