@@ -20,6 +20,8 @@ enum { L_BANK, L_GROUP, L_RANK };
 #define MAX_RANKS 8 /* rank-level nodes per controller */
 #define NEVER INT64_MAX
 #define CLOSED (-1)
+#define WALK_BANKS 32 /* controllers of so many banks keep age arrays (walk_col) */
+#define WALK_MIN 8     /* column candidates from which walk_col beats a scan */
 #define FEED_PER_TICK 64 /* requests the frontend hands over per memory clock */
 
 /* ===== timing ============================================================ */
@@ -172,6 +174,7 @@ typedef struct ent { /* a request: a burst in a queue or the active buffer */
   uint64_t seq; /* age: admission order */
   uint32_t row, req;
   int32_t prev, next; /* its bank's list in its queue */
+  uint32_t apos;      /* its slot in its queue's age array */
   uint16_t bank;
   uint8_t write, started;
 } ent;
@@ -192,6 +195,13 @@ typedef struct ctl {
   ent *pool;
   int32_t free_top, *free_stk;
   bankq *bq[2];      /* [queue][bank] */
+  /* with WALK_BANKS banks or more (use_age), per queue its requests in
+   * admission (seq) order: pool indices, -1 for one gone, in slots
+   * [ahead, alen) of acap; compacted when full */
+  int32_t *age[2];
+  uint16_t *abank[2];
+  unsigned ahead[2], alen[2], acap[2];
+  int use_age;
   int32_t *open;     /* open row per bank, CLOSED */
   int32_t *active;   /* the active request per bank, -1 */
   uint8_t *refpend;  /* per-bank refresh pending on the bank */
@@ -201,16 +211,18 @@ typedef struct ctl {
   unsigned *nopen_r, *nactive_r, *ref_pend_r; /* per rank */
   dram_tick colfree, rowfree; /* dual command issue: when each bus is free */
   uint64_t *ne[2], *act_mask; /* non-empty banks per queue; banks with an active request */
-  /* Each bank's candidates, kept up to date as the bank, its group or its
-   * queues change: per queue a row command (ACT or PRE, of the oldest
-   * request that is not a row hit) and a column command (of the oldest
-   * row hit), and the active request's RD/WR.  B is the bank and group
-   * part of the ready time; the rank part is added at decision time. */
+  uint64_t *actw;             /* banks whose active request is a write */
+  /* Each bank's candidates, kept up to date as the bank or its queues
+   * change: per queue a row command (ACT or PRE, of the oldest request
+   * that is not a row hit) and a column command (of the oldest row hit),
+   * and the active request's RD/WR.  B is the bank part of the ready time
+   * (with the request's arrival); the group and rank parts are added at
+   * decision time, so a command updates its own bank's candidates only. */
   dram_tick *rs_b[2], *cs_b[2], *as_b;
-  uint64_t *rs_seq[2], *cs_seq[2];
+  uint64_t *rs_seq[2], *cs_seq[2], *as_seq;
   int32_t *rs_e[2], *cs_e[2];
   uint8_t *rs_cmd[2];
-  uint64_t *amask[2], *pmask[2], *cmask[2]; /* banks with an ACT, a PRE, a column
+  uint64_t *amask[2], *rmask[2], *cmask[2]; /* banks with an ACT, a row (ACT or PRE), a column
                                                candidate, per queue */
   unsigned nq[2], cap[2], nactive, nopen;
   uint32_t *ncol;     /* row policies: column accesses since the bank's ACT */
@@ -247,7 +259,6 @@ typedef struct eng {
   int nomem;
   uint16_t *grp; /* bank -> its group (no division on the hot path) */
   uint16_t *rank; /* bank -> its rank */
-  uint64_t *rmw;  /* [rank][word]: the rank's banks as a mask */
   unsigned bpr;   /* banks per rank */
   dram_tick timeout; /* row_timeout in ticks (timeout policy) */
 } eng;
@@ -284,10 +295,35 @@ static int32_t next_of(const ctl *c, int32_t i, int hit) {
   return -1;
 }
 
+/* Append request i to its queue's age array (compacting it when full). */
+static void age_push(ctl *c, unsigned q, int32_t i) {
+  if (c->alen[q] == c->acap[q]) {
+    unsigned n = 0;
+    for (unsigned p = c->ahead[q]; p < c->alen[q]; p++)
+      if (c->age[q][p] >= 0) {
+        c->age[q][n] = c->age[q][p];
+        c->abank[q][n] = c->abank[q][p];
+        c->pool[c->age[q][n]].apos = n;
+        n++;
+      }
+    c->ahead[q] = 0;
+    c->alen[q] = n;
+  }
+  c->pool[i].apos = c->alen[q];
+  c->abank[q][c->alen[q]] = c->pool[i].bank;
+  c->age[q][c->alen[q]++] = i;
+}
+
+static void age_remove(ctl *c, unsigned q, int32_t i) {
+  c->age[q][c->pool[i].apos] = -1;
+  while (c->ahead[q] < c->alen[q] && c->age[q][c->ahead[q]] < 0) c->ahead[q]++;
+}
+
 static void bank_push(ctl *c, int32_t i) {
   ent *e = &c->pool[i];
   const unsigned q = e->write, b = e->bank;
   bankq *k = &c->bq[q][b];
+  if (c->use_age) age_push(c, q, i);
   e->next = -1;
   e->prev = k->tail;
   if (k->tail >= 0)
@@ -308,6 +344,7 @@ static void bank_remove(ctl *c, int32_t i) {
   ent *e = &c->pool[i];
   const unsigned q = e->write, b = e->bank;
   bankq *k = &c->bq[q][b];
+  if (c->use_age) age_remove(c, q, i);
   if (e->prev >= 0)
     c->pool[e->prev].next = e->next;
   else
@@ -357,7 +394,7 @@ static void slots_q(const eng *g, ctl *c, unsigned q, unsigned b) {
         col = 1;
         c->cs_e[q][b] = k->ohit;
         c->cs_seq[q][b] = c->pool[k->ohit].seq;
-        c->cs_b[q][b] = not_before_arrival(c, k->ohit, bank_part(g, c, q ? C_WR : C_RD, b));
+        c->cs_b[q][b] = not_before_arrival(c, k->ohit, c->bt[b * C_N + (q ? C_WR : C_RD)]);
       }
       /* a PRE never closes a row an active request waits on; with
        * FRFCFS_ROWHIT nor one an older queued hit wants */
@@ -371,23 +408,23 @@ static void slots_q(const eng *g, ctl *c, unsigned q, unsigned b) {
     }
     if (row) {
       c->rs_seq[q][b] = c->pool[c->rs_e[q][b]].seq;
-      c->rs_b[q][b] = not_before_arrival(c, c->rs_e[q][b], bank_part(g, c, c->rs_cmd[q][b], b));
+      c->rs_b[q][b] = not_before_arrival(c, c->rs_e[q][b], c->bt[b * C_N + c->rs_cmd[q][b]]);
     }
   }
   mask_set(c->amask[q], b, row && c->rs_cmd[q][b] == C_ACT);
-  mask_set(c->pmask[q], b, row && c->rs_cmd[q][b] == C_PRE);
+  mask_set(c->rmask[q], b, row);
   mask_set(c->cmask[q], b, col);
 }
 
-static void slots_a(const eng *g, ctl *c, unsigned b) {
+static void slots_a(ctl *c, unsigned b) {
   if (c->active[b] >= 0)
-    c->as_b[b] = bank_part(g, c, c->pool[c->active[b]].write ? C_WR : C_RD, b);
+    c->as_b[b] = c->bt[b * C_N + (c->actw[b >> 6] >> (b & 63) & 1 ? C_WR : C_RD)];
 }
 
 static void slots_bank(const eng *g, ctl *c, unsigned b) {
   slots_q(g, c, 0, b);
   slots_q(g, c, 1, b);
-  slots_a(g, c, b);
+  slots_a(c, b);
 }
 
 /* Ramulator's set_write_mode: drain writes above the high watermark or when
@@ -419,22 +456,29 @@ static inline void consider(cand *best, dram_tick at, uint64_t seq, int cmd, int
   }
 }
 
-/* The best (earliest, then oldest) of the banks in mask & the rank's
- * banks (rmw) for one command, whose rank part of the ready time is rk:
- * branch-free, the best so far kept with selects. */
+/* The best (earliest, then oldest) of the banks in a mask, their ready
+ * time the max of the bank, group and rank parts: branch-free, the best so
+ * far kept with selects. */
 typedef struct best {
   dram_tick at;
   uint64_t seq;
   unsigned bank, cmd;
 } best;
 
-static inline void scan(best *x, const uint64_t *mask, const uint64_t *rmw, unsigned nw,
-                        dram_tick rk, const dram_tick *bpart, const uint64_t *seq, dram_tick odd,
-                        unsigned cmd) {
-  for (unsigned w = 0; w < nw; w++)
-    for (uint64_t m = mask[w] & rmw[w]; m; m &= m - 1) {
-      const unsigned b = w * 64 + (unsigned)__builtin_ctzll(m);
-      const dram_tick at = max2(rk, bpart[b]) | odd;
+/* Two commands in one scan (one loop, so one mispredicted exit): the
+ * banks in mask whose bit in sel is set are candidates for cmd1, the
+ * others for cmd0; R holds the rank part per rank and command. */
+static inline void scan(best *x, const eng *g, const ctl *c, const uint64_t *mask,
+                        const uint64_t *sel, const dram_tick (*R)[C_N], const dram_tick *bpart,
+                        const uint64_t *seq, dram_tick odd, unsigned cmd0, unsigned cmd1) {
+  for (unsigned w = 0; w < c->nwords; w++) {
+    const uint64_t sw = sel[w];
+    for (uint64_t m = mask[w]; m; m &= m - 1) {
+      const unsigned i = (unsigned)__builtin_ctzll(m), b = w * 64 + i;
+      const int one = (int)(sw >> i & 1);
+      const unsigned cmd = one ? cmd1 : cmd0;
+      const dram_tick gp = c->gt[group_of(g, b) * C_N + cmd]; /* the group part */
+      const dram_tick at = max2(max2(R[g->rank[b]][cmd], bpart[b]), gp) | odd;
       const uint64_t sq = seq[b];
       const int better = (at < x->at) | ((at == x->at) & (sq < x->seq));
       x->at = better ? at : x->at;
@@ -442,6 +486,36 @@ static inline void scan(best *x, const uint64_t *mask, const uint64_t *rmw, unsi
       x->bank = better ? b : x->bank;
       x->cmd = better ? cmd : x->cmd;
     }
+  }
+}
+
+/* The queue's best column candidate (the earliest, the oldest at equal
+ * times), visiting its requests oldest first: a younger one wins only when
+ * strictly earlier, and the walk stops once every candidate has been seen
+ * or one is at the lower bound (the least rank part of the command: none
+ * can be earlier).  Where many banks have a row hit (sequential streams)
+ * the oldest usually goes first and the walk ends there. */
+static void walk_col(const eng *g, const ctl *c, unsigned q, unsigned nc,
+                     const dram_tick (*R)[C_N], dram_tick odd, best *x) {
+  const unsigned ccmd = q ? C_WR : C_RD;
+  dram_tick lc = NEVER;
+  for (unsigned r = 0; r < g->t->ranks; r++) lc = R[r][ccmd] < lc ? R[r][ccmd] : lc;
+  const int32_t *age = c->age[q];
+  const uint16_t *ab = c->abank[q];
+  for (unsigned p = c->ahead[q]; p < c->alen[q] && nc; p++) {
+    const int32_t i = age[p];
+    const unsigned b = ab[p];
+    if (i < 0 || !(c->cmask[q][b >> 6] >> (b & 63) & 1) || c->cs_e[q][b] != i) continue;
+    const dram_tick at =
+        max2(max2(R[g->rank[b]][ccmd], c->cs_b[q][b]), c->gt[group_of(g, b) * C_N + ccmd]) | odd;
+    if (at < x->at) {
+      x->at = at;
+      x->seq = c->cs_seq[q][b];
+      x->bank = b;
+      x->cmd = ccmd;
+    }
+    nc = x->at <= lc ? 0 : nc - 1;
+  }
 }
 
 /* Plan c's next command at `now` or later (exact until a request arrives). */
@@ -462,14 +536,14 @@ static void decide(const eng *g, ctl *c, dram_tick now) {
                                          : max2(R[r][k], c->rowfree);
     }
   }
-  /* 1. the active buffer: requests whose ACT has issued */
-  for (unsigned w = 0; w < c->nwords && c->nactive; w++)
-    for (uint64_t m = c->act_mask[w]; m; m &= m - 1) {
-      const unsigned b = w * 64 + (unsigned)__builtin_ctzll(m);
-      const int32_t i = c->active[b];
-      const int cmd = c->pool[i].write ? C_WR : C_RD;
-      consider(&a, max2(R[g->rank[b]][cmd], c->as_b[b]) | odd, c->pool[i].seq, cmd, (int)b, i);
-    }
+  /* 1. the active buffer: requests whose ACT has issued, reads and
+   * writes scanned apart (SoA: no request is read) */
+  if (c->nactive) {
+    best xa = {NEVER, UINT64_MAX, 0, 0};
+    scan(&xa, g, c, c->act_mask, c->actw, (const dram_tick(*)[C_N])R, c->as_b, c->as_seq, odd, C_RD,
+         C_WR);
+    if (xa.at != NEVER) a = (cand){xa.at, xa.seq, (int)xa.cmd, (int)xa.bank, c->active[xa.bank]};
+  }
   /* 2. refresh: the lowest rank with an all-bank refresh due (they fall
    * due together and queue in rank order) */
   int blocks = 0;
@@ -494,19 +568,21 @@ static void decide(const eng *g, ctl *c, dram_tick now) {
     }
   }
   /* 3. the queue the write-drain mode picks: its row and its column
-   * candidates, each scan branch-free (the best kept with selects) */
+   * candidates (a scan, or for many column candidates a walk) */
   if (!blocks) {
     set_write_mode(g, c);
     const unsigned qi = (unsigned)c->wmode;
     const int ccmd = qi ? C_WR : C_RD;
     best xr = {NEVER, UINT64_MAX, 0, 0}, xc = xr;
-    for (unsigned r = 0; r < tm->ranks; r++) {
-      const uint64_t *rmw = &g->rmw[r * c->nwords];
-      scan(&xr, c->pmask[qi], rmw, c->nwords, R[r][C_PRE], c->rs_b[qi], c->rs_seq[qi], 0, C_PRE);
-      scan(&xr, c->amask[qi], rmw, c->nwords, R[r][C_ACT], c->rs_b[qi], c->rs_seq[qi], 0, C_ACT);
-      scan(&xc, c->cmask[qi], rmw, c->nwords, R[r][ccmd], c->cs_b[qi], c->cs_seq[qi], odd,
-           (unsigned)ccmd);
-    }
+    const dram_tick(*Rc)[C_N] = (const dram_tick(*)[C_N])R;
+    scan(&xr, g, c, c->rmask[qi], c->amask[qi], Rc, c->rs_b[qi], c->rs_seq[qi], 0, C_PRE, C_ACT);
+    unsigned nc = 0;
+    for (unsigned w = 0; w < c->nwords; w++) nc += (unsigned)__builtin_popcountll(c->cmask[qi][w]);
+    if (c->use_age && nc >= WALK_MIN)
+      walk_col(g, c, qi, nc, Rc, odd, &xc);
+    else
+      scan(&xc, g, c, c->cmask[qi], c->cmask[qi], Rc, c->cs_b[qi], c->cs_seq[qi], odd,
+           (unsigned)ccmd, (unsigned)ccmd);
     if (xr.at != NEVER) qr = (cand){xr.at, xr.seq, (int)xr.cmd, (int)xr.bank, c->rs_e[qi][xr.bank]};
     if (xc.at != NEVER) qc = (cand){xc.at, xc.seq, ccmd, (int)xc.bank, c->cs_e[qi][xc.bank]};
   }
@@ -647,6 +723,8 @@ static int issue(eng *g, ctl *c, dram_tick t) {
       c->nopen_r[r]++;
       c->active[b] = p->e;
       c->act_mask[b >> 6] |= 1ull << (b & 63);
+      mask_set(c->actw, b, e->write);
+      c->as_seq[b] = e->seq;
       c->nactive++;
       c->nactive_r[r]++;
       row_changed(c, b);
@@ -686,6 +764,7 @@ static int issue(eng *g, ctl *c, dram_tick t) {
       if (c->active[b] == i) {
         c->active[b] = -1;
         c->act_mask[b >> 6] &= ~(1ull << (b & 63));
+        c->actw[b >> 6] &= ~(1ull << (b & 63));
         c->nactive--;
         c->nactive_r[r]--;
       } else {
@@ -725,30 +804,12 @@ static int issue(eng *g, ctl *c, dram_tick t) {
       break;
     }
   }
-  /* the candidates the command changed: its bank's and, through the group
-   * constraints, its group's (all banks after PREab); rank constraints are
-   * added at decision time */
+  /* the candidates the command changed: its bank's (all banks after
+   * PREab); group and rank constraints are added at decision time */
   if (cmd == C_PREA) {
     for (unsigned k = b; k < b + g->bpr; k++) slots_bank(g, c, k);
   } else if (cmd != C_REFAB) {
     slots_bank(g, c, b);
-    /* group constraints: ACT -> ACT (tRRD_L), column -> column (tCCD_L,
-     * tWTR_L); PRE and REFpb have none */
-    const unsigned bpg = g->t->banks_per_group, g0 = group_of(g, b) * bpg;
-    if (cmd == C_ACT) {
-      for (unsigned k = g0; k < g0 + bpg; k++)
-        for (unsigned q = 0; q < 2; q++)
-          if (k != b && (c->amask[q][k >> 6] >> (k & 63) & 1))
-            c->rs_b[q][k] = not_before_arrival(c, c->rs_e[q][k], bank_part(g, c, C_ACT, k));
-    } else if (cmd == C_RD || cmd == C_WR) {
-      for (unsigned k = g0; k < g0 + bpg; k++) {
-        if (k == b) continue;
-        for (unsigned q = 0; q < 2; q++)
-          if (c->cmask[q][k >> 6] >> (k & 63) & 1)
-            c->cs_b[q][k] = not_before_arrival(c, c->cs_e[q][k], bank_part(g, c, q ? C_WR : C_RD, k));
-        slots_a(g, c, k);
-      }
-    }
   }
   /* dual command issue: a column command holds its bus a CK, an ACT the
    * row bus act_ticks, any other row command a tick */
@@ -787,15 +848,22 @@ static int ctl_init(const eng *g, ctl *c) {
   c->pool = malloc(pool * sizeof(*c->pool));
   c->free_stk = malloc(pool * sizeof(*c->free_stk));
   c->bq[0] = malloc(2 * nb * sizeof(bankq));
+  c->use_age = nb >= WALK_BANKS;
+  for (unsigned q = 0; q < 2 && c->use_age; q++) {
+    c->acap[q] = 2 * (q ? g->cfg->write_queue : g->cfg->read_queue);
+    c->age[q] = malloc(c->acap[q] * sizeof(int32_t));
+    c->abank[q] = malloc(c->acap[q] * sizeof(uint16_t));
+    if (!c->age[q] || !c->abank[q]) return DSE_ERR_NOMEM;
+  }
   c->open = malloc(nb * sizeof(int32_t));
   c->active = malloc(nb * sizeof(int32_t));
   c->refpend = calloc(nb, 1);
   c->pb_fifo = malloc(nb * sizeof(uint32_t));
   c->bt = calloc((size_t)nb * C_N, sizeof(dram_tick));
   c->gt = calloc((size_t)(nb / g->t->banks_per_group + 1) * C_N, sizeof(dram_tick));
-  c->ne[0] = calloc(9 * c->nwords, sizeof(uint64_t));
+  c->ne[0] = calloc(10 * c->nwords, sizeof(uint64_t));
   c->rs_b[0] = malloc(5 * (size_t)nb * sizeof(dram_tick));
-  c->rs_seq[0] = malloc(4 * (size_t)nb * sizeof(uint64_t));
+  c->rs_seq[0] = malloc(5 * (size_t)nb * sizeof(uint64_t));
   c->rs_e[0] = malloc(4 * (size_t)nb * sizeof(int32_t));
   c->rs_cmd[0] = malloc(2 * (size_t)nb);
   const unsigned nr = g->t->ranks;
@@ -819,6 +887,7 @@ static int ctl_init(const eng *g, ctl *c) {
   c->rs_seq[1] = c->rs_seq[0] + nb;
   c->cs_seq[0] = c->rs_seq[1] + nb;
   c->cs_seq[1] = c->cs_seq[0] + nb;
+  c->as_seq = c->cs_seq[1] + nb;
   c->rs_e[1] = c->rs_e[0] + nb;
   c->cs_e[0] = c->rs_e[1] + nb;
   c->cs_e[1] = c->cs_e[0] + nb;
@@ -829,10 +898,11 @@ static int ctl_init(const eng *g, ctl *c) {
   c->act_mask = c->ne[1] + c->nwords;
   c->amask[0] = c->act_mask + c->nwords;
   c->amask[1] = c->amask[0] + c->nwords;
-  c->pmask[0] = c->amask[1] + c->nwords;
-  c->pmask[1] = c->pmask[0] + c->nwords;
-  c->cmask[0] = c->pmask[1] + c->nwords;
+  c->rmask[0] = c->amask[1] + c->nwords;
+  c->rmask[1] = c->rmask[0] + c->nwords;
+  c->cmask[0] = c->rmask[1] + c->nwords;
   c->cmask[1] = c->cmask[0] + c->nwords;
+  c->actw = c->cmask[1] + c->nwords;
   for (unsigned i = 0; i < pool; i++) c->free_stk[i] = (int32_t)(pool - 1 - i);
   c->free_top = (int32_t)pool;
   for (unsigned b = 0; b < nb; b++) {
@@ -855,6 +925,10 @@ static void ctl_fini(ctl *c) {
   free(c->pool);
   free(c->free_stk);
   free(c->bq[0]);
+  for (unsigned q = 0; q < 2; q++) {
+    free(c->age[q]);
+    free(c->abank[q]);
+  }
   free(c->open);
   free(c->active);
   free(c->refpend);
@@ -885,11 +959,19 @@ int dram_ctl_run(const dram_ctl_timing *t, const dram_ctl_cfg *cfg, unsigned out
   g.acc = acc;
   g.nb = t->ranks * t->sids * t->groups * t->banks_per_group;
   g.nrules = build_rules(t, g.rules);
+  /* by previous command and level, rules of one next command merged into
+   * their largest latency (each is a max: t + max(a, b)) */
   for (unsigned i = 0; i < g.nrules; i++) {
     const rule *r = &g.rules[i];
-    const unsigned k = g.nby[r->prev][r->level]++;
-    g.by[r->prev][r->level][k].next = r->next;
-    g.by[r->prev][r->level][k].lat = r->lat;
+    unsigned k = 0;
+    while (k < g.nby[r->prev][r->level] && g.by[r->prev][r->level][k].next != r->next) k++;
+    if (k == g.nby[r->prev][r->level]) {
+      g.nby[r->prev][r->level]++;
+      g.by[r->prev][r->level][k].next = r->next;
+      g.by[r->prev][r->level][k].lat = r->lat;
+    } else {
+      g.by[r->prev][r->level][k].lat = max2(g.by[r->prev][r->level][k].lat, r->lat);
+    }
   }
   g.outstanding = outstanding;
   g.timeout = cfg->row_timeout ? (dram_tick)cfg->row_timeout * t->mult : t->ras; /* tCK -> ticks */
@@ -900,13 +982,9 @@ int dram_ctl_run(const dram_ctl_timing *t, const dram_ctl_cfg *cfg, unsigned out
   g.bpr = g.nb / t->ranks;
   if (!rc && !g.rank) rc = DSE_ERR_NOMEM;
   if (!rc && t->ranks > MAX_RANKS) rc = DSE_ERR_INTERNAL; /* a limit of this file */
-  const unsigned nw = (g.nb + 63) / 64;
-  g.rmw = calloc((size_t)t->ranks * nw, sizeof(*g.rmw));
-  if (!rc && !g.rmw) rc = DSE_ERR_NOMEM;
   for (unsigned b = 0; b < g.nb && !rc; b++) {
     g.grp[b] = (uint16_t)(b / t->banks_per_group);
     g.rank[b] = (uint16_t)(b / g.bpr);
-    g.rmw[g.rank[b] * nw + b / 64] |= 1ull << (b & 63);
   }
   for (unsigned i = 0; i < nch && !rc; i++) rc = ctl_init(&g, &cs[i]);
   if (!rc && outstanding) {
@@ -996,7 +1074,6 @@ int dram_ctl_run(const dram_ctl_timing *t, const dram_ctl_cfg *cfg, unsigned out
   free(cs);
   free(g.grp);
   free(g.rank);
-  free(g.rmw);
   free(g.remaining);
   free(g.heap_t);
   free(g.heap_r);
