@@ -16,8 +16,11 @@
 #include "mem/dramctl.h"
 
 enum { C_ACT, C_PRE, C_RD, C_WR, C_PREA, C_REFAB, C_REFPB, C_N };
-enum { L_BANK, L_GROUP, L_RANK };
-#define MAX_RANKS 8 /* rank-level nodes per controller */
+/* The levels a rule applies at: the command's bank, its bank group, its
+ * rank-level node, the data bus that node shares with its sibling ranks
+ * (the channel level), and each sibling rank on that bus. */
+enum { L_BANK, L_GROUP, L_RANK, L_CHAN, L_SIB, L_N };
+#define MAX_RANKS 16 /* rank-level nodes per controller */
 #define NEVER INT64_MAX
 #define CLOSED (-1)
 #define FEED_PER_TICK 64 /* requests the frontend hands over per memory clock */
@@ -68,6 +71,7 @@ void dram_ctl_timing_from_spec(const dram_spec *s, dram_ctl_timing *t) {
   t->rrefd = ticks(f[DF_TRREFD]);
   t->cs = ticks(f[DF_TCS]);
   t->ranks = (unsigned)f[DF_RANKS];
+  t->bus_ranks = t->ranks; /* a DIMM's ranks share the channel's data bus */
   t->sids = (unsigned)f[DF_STACK_IDS];
   /* command buses: HBM3 issues a column command per CK on its rising edge
    * and a row command per half CK, ACT taking 1.5 CK (Ramulator 2.1
@@ -147,6 +151,15 @@ static unsigned build_rules(const dram_ctl_timing *t, rule *r) {
       {L_RANK, C_WR, C_REFAB, wr_rec + t->rp}, {L_RANK, C_REFAB, C_ACT, t->rfc},
       {L_RANK, C_REFAB, C_REFAB, t->rfc},  {L_RANK, C_REFAB, C_PREA, t->rfc},
       {L_RANK, C_REFPB, C_REFPB, t->rrefd}, {L_RANK, C_REFPB, C_ACT, t->rrefd},
+      /* ranks that share a data bus (DIMM ranks, not pseudo-channels):
+       * one burst at a time on it, and a rank switch costs tCS (Ramulator
+       * 2.1 ddr4.py / ddr5.py, the Channel level and the Rank level's
+       * sibling rules) */
+      {L_CHAN, C_RD, C_RD, t->bus_ranks > 1 ? t->bl : 0},
+      {L_CHAN, C_WR, C_WR, t->bus_ranks > 1 ? t->bl : 0},
+      {L_SIB, C_RD, C_RD, t->bus_ranks > 1 ? t->bl + t->cs : 0},
+      {L_SIB, C_RD, C_WR, t->bus_ranks > 1 ? t->bl + t->cs : 0},
+      {L_SIB, C_WR, C_RD, t->bus_ranks > 1 ? t->cwl + t->bl + t->cs - t->cl : 0},
   };
   /* a command of several ticks (HBM3's ACT, 3; a column command, 2)
    * constrains from its last tick to the next one's first, as Ramulator
@@ -195,7 +208,8 @@ typedef struct ctl {
   int32_t *open;     /* open row per bank, CLOSED */
   int32_t *active;   /* the active request per bank, -1 */
   uint8_t *refpend;  /* per-bank refresh pending on the bank */
-  dram_tick *bt, *gt, *rt; /* ready times per bank, group, rank ([node][cmd]) */
+  dram_tick *bt, *gt, *rt, *ct; /* ready times per bank, group, rank, data bus
+                                   shared by bus_ranks ranks ([node][cmd]) */
   dram_tick *faw;          /* per rank the last four ACTs, a ring */
   unsigned *faw_head, nwords;
   unsigned *nopen_r, *nactive_r, *ref_pend_r; /* per rank */
@@ -235,8 +249,8 @@ typedef struct eng {
   rule rules[64];
   unsigned nrules;
   /* rules by previous command and level */
-  struct { uint8_t next; dram_tick lat; } by[C_N][3][16];
-  uint8_t nby[C_N][3];
+  struct { uint8_t next; dram_tick lat; } by[C_N][L_N][16];
+  uint8_t nby[C_N][L_N];
   dram_ctl_acc *acc;
   /* closed loop */
   unsigned outstanding, inflight;
@@ -453,7 +467,8 @@ static void decide(const eng *g, ctl *c, dram_tick now) {
   dram_tick R[MAX_RANKS][C_N];
   const dram_tick odd = tm->dual && tm->mult == 2; /* column commands on rising edges */
   for (unsigned r = 0; r < tm->ranks; r++) {
-    for (int k = 0; k < C_N; k++) R[r][k] = max2(now, c->rt[r * C_N + k]);
+    const dram_tick *bus = &c->ct[r / tm->bus_ranks * C_N];
+    for (int k = 0; k < C_N; k++) R[r][k] = max2(max2(now, c->rt[r * C_N + k]), bus[k]);
     if (tm->faw)
       R[r][C_ACT] = max2(R[r][C_ACT], c->faw[r * 4 + c->faw_head[r]] + tm->faw);
     if (tm->dual) {
@@ -551,15 +566,25 @@ static void decide(const eng *g, ctl *c, dram_tick now) {
   c->p = (plan){t, 0, w->cmd, w->bank, w->e};
 }
 
+/* Rules of level l after cmd at t, on the node whose ready times are n. */
+static inline void apply_level(const eng *g, int cmd, int l, dram_tick *n, dram_tick t) {
+  for (unsigned i = 0; i < g->nby[cmd][l]; i++) {
+    dram_tick *x = &n[g->by[cmd][l][i].next];
+    const dram_tick v = t + g->by[cmd][l][i].lat;
+    if (v > *x) *x = v;
+  }
+}
+
 static void apply_rules(const eng *g, ctl *c, int cmd, unsigned b, dram_tick t) {
-  dram_tick *node[3] = {&c->bt[b * C_N], &c->gt[group_of(g, b) * C_N],
-                        &c->rt[g->rank[b] * C_N]};
-  for (int l = 0; l < 3; l++)
-    for (unsigned i = 0; i < g->nby[cmd][l]; i++) {
-      dram_tick *x = &node[l][g->by[cmd][l][i].next];
-      const dram_tick v = t + g->by[cmd][l][i].lat;
-      if (v > *x) *x = v;
-    }
+  const unsigned r = g->rank[b], nr = g->t->bus_ranks, r0 = r - r % nr;
+  apply_level(g, cmd, L_BANK, &c->bt[b * C_N], t);
+  apply_level(g, cmd, L_GROUP, &c->gt[group_of(g, b) * C_N], t);
+  apply_level(g, cmd, L_RANK, &c->rt[r * C_N], t);
+  if (nr > 1) {
+    apply_level(g, cmd, L_CHAN, &c->ct[r / nr * C_N], t);
+    for (unsigned k = r0; k < r0 + nr; k++)
+      if (k != r) apply_level(g, cmd, L_SIB, &c->rt[k * C_N], t);
+  }
 }
 
 static int heap_push(eng *g, dram_tick t, uint32_t r) {
@@ -800,9 +825,10 @@ static int ctl_init(const eng *g, ctl *c) {
   c->rs_cmd[0] = malloc(2 * (size_t)nb);
   const unsigned nr = g->t->ranks;
   c->rt = calloc((size_t)nr * C_N, sizeof(dram_tick));
+  c->ct = calloc((size_t)(nr / g->t->bus_ranks) * C_N, sizeof(dram_tick));
   c->faw = malloc((size_t)nr * 4 * sizeof(dram_tick));
   c->faw_head = calloc(4 * nr, sizeof(unsigned));
-  if (!c->rt || !c->faw || !c->faw_head) return DSE_ERR_NOMEM;
+  if (!c->rt || !c->ct || !c->faw || !c->faw_head) return DSE_ERR_NOMEM;
   c->nopen_r = c->faw_head + nr;
   c->nactive_r = c->nopen_r + nr;
   c->ref_pend_r = c->nactive_r + nr;
@@ -869,6 +895,7 @@ static void ctl_fini(ctl *c) {
   free(c->ncol);
   free(c->lastuse);
   free(c->rt);
+  free(c->ct);
   free(c->faw);
   free(c->faw_head);
 }
@@ -899,7 +926,8 @@ int dram_ctl_run(const dram_ctl_timing *t, const dram_ctl_cfg *cfg, unsigned out
   g.rank = malloc(g.nb * sizeof(*g.rank));
   g.bpr = g.nb / t->ranks;
   if (!rc && !g.rank) rc = DSE_ERR_NOMEM;
-  if (!rc && t->ranks > MAX_RANKS) rc = DSE_ERR_INTERNAL; /* a limit of this file */
+  if (!rc && (t->ranks > MAX_RANKS || !t->bus_ranks || t->ranks % t->bus_ranks))
+    rc = DSE_ERR_INTERNAL; /* a limit of this file; buses hold whole ranks */
   const unsigned nw = (g.nb + 63) / 64;
   g.rmw = calloc((size_t)t->ranks * nw, sizeof(*g.rmw));
   if (!rc && !g.rmw) rc = DSE_ERR_NOMEM;

@@ -351,6 +351,80 @@ TEST_IMPL(dram_dual_issue) {
   return 0;
 }
 
+/* Two ranks on the toy's channel (ranks: 2, 16 MiB, map RoBaCoRaBgPcCh:
+ * burst index = bg + 2 x (ra + 2 x (col + 16 x (ba + 4 x row)))), worked
+ * by hand: the ranks share the channel's data bus (RD -> RD and WR -> WR
+ * BL apart) and a rank switch costs tCS more (Ramulator 2.1 ddr4.py's
+ * sibling rules: RD -> RD or WR BL + tCS, WR -> RD CWL + BL + tCS - CL),
+ * and each rank refreshes on its own.  The pseudo-channels of an HBM3
+ * controller are rank-level nodes too, each with its own data bus. */
+static uint64_t rank_addr(unsigned ra, unsigned col) { return 64ull * 2 * (ra + 2ull * col); }
+
+TEST_IMPL(dram_ranks) {
+  dse_ctx *ctx = t_ctx();
+  dram_spec s;
+  toy(ctx, "organization: {ranks: 2}\ncapacity: 16 MiB\naddress_map: RoBaCoRaBgPcCh\n"
+           "timing: {tCS: 2}\n", &s);
+  /* RD r0, RD r1 (bank 0, row 0 of each): ACT r0 at 1, ACT r1 at 2 (no
+   * tRRD across ranks, one command a tick), RD r0 at 11, RD r1 at max(2 +
+   * tRCD, 11 + BL + tCS = 17) = 17: data ends 17 + CL + BL = 31 (26 if
+   * each rank had its own data bus) */
+  dram_stream rr[2] = {{rank_addr(0, 0), 64, 0, 1, 0}, {rank_addr(1, 0), 64, 0, 1, 0}};
+  dram_result r = run(&s, rr, 2);
+  ASSERT_NEAR(r.time_s, 31e-9, 1e-12);
+  ASSERT_NEAR(r.lat_avg_s, 28e-9, 1e-12); /* 25 and 31 */
+  /* RD r0, WR r1: the read's ACT at 1 empties the read queue (write mode),
+   * the write's ACT at 2, RD r0 at 11, WR r1 at 11 + BL + tCS = 17 (tRTW,
+   * 11, within one rank: 22), data ends 17 + CWL + BL = 26 */
+  dram_stream rw[2] = {{rank_addr(0, 0), 64, 0, 1, 0}, {rank_addr(1, 0), 64, 0, 1, 1}};
+  r = run(&s, rw, 2);
+  ASSERT_NEAR(r.time_s, 26e-9, 1e-12);
+  ASSERT_NEAR(r.lat_avg_s, 25.5e-9, 1e-12); /* 25 and 26 */
+  /* tCS 0: the shared bus alone, RD r1 at 11 + BL = 15, data ends 29 */
+  toy(ctx, "organization: {ranks: 2}\ncapacity: 16 MiB\naddress_map: RoBaCoRaBgPcCh\n", &s);
+  r = run(&s, rr, 2);
+  ASSERT_NEAR(r.time_s, 29e-9, 1e-12);
+
+  /* per-rank refresh, one request outstanding (tRFC 20, tREFI 45): q1 r0
+   * (ACT 1, RD 11, ends 25), q2 r1 (enters 25: ACT 26, RD 36, ends 50).
+   * At 45 both ranks' REFab fall due and hold the queues: PREab r0 45,
+   * REFab r0 45 + tRPab = 55; PREab r1 56 (ACT 26 + tRAS = 51), REFab r1
+   * 66: r1's refresh does not wait for r0's tRFC (75).  q3, row 0 again,
+   * enters at 50 and finds its bank closed (a miss): on r1 ACT at 66 +
+   * tRFC = 86, RD 96, ends 110; on r0 ACT at 55 + tRFC = 75, RD 85, ends
+   * 99.  Each rank refreshes every tREFI: 2 x floor(110 / 45) = 4 REFab */
+  toy(ctx, "organization: {ranks: 2}\ncapacity: 16 MiB\naddress_map: RoBaCoRaBgPcCh\n"
+           "timing: {tCS: 2, tRFC: 20, tREFI: 45}\n", &s);
+  dram_opts n1 = {.units = 1, .outstanding = 1};
+  dram_stream q[3] = {{rank_addr(0, 0), 64, 0, 1, 0}, {rank_addr(1, 0), 64, 0, 1, 0},
+                      {rank_addr(1, 1), 64, 0, 1, 0}};
+  r = run_o(&s, &n1, q, 3);
+  ASSERT_NEAR(r.time_s, 110e-9, 1e-12);
+  ASSERT_NEAR(r.lat_max_s, 60e-9, 1e-12);
+  ASSERT_U64_EQ(r.row_misses, 3);
+  ASSERT_U64_EQ(r.refs, 4);
+  q[2] = (dram_stream){rank_addr(0, 1), 64, 0, 1, 0};
+  r = run_o(&s, &n1, q, 3);
+  ASSERT_NEAR(r.time_s, 99e-9, 1e-12);
+  ASSERT_NEAR(r.lat_max_s, 49e-9, 1e-12);
+
+  /* HBM3's two pseudo-channels in one controller are rank-level nodes
+   * with a data bus each (no channel level, no tCS): reads of PC 0 and
+   * PC 1, ACTs at ticks 1 and 4 (the row bus), RDs at 23 and 25 (4 + 21),
+   * data ends 25 + 28 = 53 ticks = 26.5 ns (on one shared bus the second
+   * RD would wait for 23 + BL = 31) */
+  static const char k_hbm[] = TOY_TEXT("hbm3", "stack", "2", "16 MiB", "");
+  yt_doc *d1, *d2;
+  if (spec_from(ctx, k_hbm, NULL, &s, &d1, &d2)) FAIL_AT("toy hbm3 rejected: %s", t_first_diag(ctx));
+  yt_doc_free(d1);
+  yt_doc_free(d2);
+  dram_stream pc[2] = {{0, 64, 0, 1, 0}, {64, 64, 0, 1, 0}};
+  r = run(&s, pc, 2);
+  ASSERT_NEAR(r.time_s, 26.5e-9, 1e-12);
+  dse_ctx_free(ctx);
+  return 0;
+}
+
 /* The Ramulator validation metrics on toy streams worked by hand: the
  * steady-state bandwidth over the middle 80% of completions, the average
  * read latency and the hit/miss/conflict split. */
