@@ -18,9 +18,12 @@
 enum { C_ACT, C_PRE, C_RD, C_WR, C_PREA, C_REFAB, C_REFPB, C_N };
 /* The levels a rule applies at: the command's bank, its bank group, its
  * rank-level node, the data bus that node shares with its sibling ranks
- * (the channel level), and each sibling rank on that bus. */
-enum { L_BANK, L_GROUP, L_RANK, L_CHAN, L_SIB, L_N };
+ * (the channel level), each sibling rank on that bus, the command's stack
+ * ID (HBM3's Sid level, between the rank and the bank groups) and each
+ * sibling SID of its rank. */
+enum { L_BANK, L_GROUP, L_RANK, L_CHAN, L_SIB, L_SID, L_SIDSIB, L_N };
 #define MAX_RANKS 16 /* rank-level nodes per controller */
+#define MAX_SIDN 64  /* (rank, SID) nodes per controller */
 #define NEVER INT64_MAX
 #define CLOSED (-1)
 #define FEED_PER_TICK 64 /* requests the frontend hands over per memory clock */
@@ -160,6 +163,12 @@ static unsigned build_rules(const dram_ctl_timing *t, rule *r) {
       {L_SIB, C_RD, C_RD, t->bus_ranks > 1 ? t->bl + t->cs : 0},
       {L_SIB, C_RD, C_WR, t->bus_ranks > 1 ? t->bl + t->cs : 0},
       {L_SIB, C_WR, C_RD, t->bus_ranks > 1 ? t->cwl + t->bl + t->cs - t->cl : 0},
+      /* stack IDs (hbm3.py's Sid level): reads tCCDR apart across SIDs
+       * of a pseudo-channel (within one, tCCD_S: the rank's rule).  Writes
+       * keep tCCD_S: hbm3.py's revisions differ there (300e25f has nCCDR,
+       * later ones nCCDS or no rule), and the reference rows agree only
+       * without it (RoBaRaCoCh seq_wr -9% with it, +0.4% without) */
+      {L_SIDSIB, C_RD, C_RD, t->sids > 1 ? t->ccdr : 0},
   };
   /* a command of several ticks (HBM3's ACT, 3; a column command, 2)
    * constrains from its last tick to the next one's first, as Ramulator
@@ -210,6 +219,7 @@ typedef struct ctl {
   uint8_t *refpend;  /* per-bank refresh pending on the bank */
   dram_tick *bt, *gt, *rt, *ct; /* ready times per bank, group, rank, data bus
                                    shared by bus_ranks ranks ([node][cmd]) */
+  dram_tick *sdt; /* per (rank, SID) node the column commands' ([node][2]: RD, WR) */
   dram_tick *faw;          /* per rank the last four ACTs, a ring */
   unsigned *faw_head, nwords;
   unsigned *nopen_r, *nactive_r, *ref_pend_r; /* per rank */
@@ -262,6 +272,9 @@ typedef struct eng {
   uint16_t *grp; /* bank -> its group (no division on the hot path) */
   uint16_t *rank; /* bank -> its rank */
   uint64_t *rmw;  /* [rank][word]: the rank's banks as a mask */
+  uint16_t *sidn; /* bank -> its (rank, SID) node, rank x sids + SID */
+  uint64_t *smw;  /* [node][word]: the node's banks as a mask */
+  unsigned nsidn; /* ranks x sids */
   unsigned bpr;   /* banks per rank */
   dram_tick timeout; /* row_timeout in ticks (timeout policy) */
 } eng;
@@ -477,13 +490,20 @@ static void decide(const eng *g, ctl *c, dram_tick now) {
                                          : max2(R[r][k], c->rowfree);
     }
   }
+  /* the column commands' part per (rank, SID) node: the rank's and the
+   * SID's (one node per rank where there are no SIDs) */
+  dram_tick S[MAX_SIDN][2];
+  for (unsigned n = 0; n < g->nsidn; n++)
+    for (int k = 0; k < 2; k++)
+      S[n][k] = max2(R[n / tm->sids][C_RD + k], c->sdt[n * 2 + k]);
   /* 1. the active buffer: requests whose ACT has issued */
   for (unsigned w = 0; w < c->nwords && c->nactive; w++)
     for (uint64_t m = c->act_mask[w]; m; m &= m - 1) {
       const unsigned b = w * 64 + (unsigned)__builtin_ctzll(m);
       const int32_t i = c->active[b];
       const int cmd = c->pool[i].write ? C_WR : C_RD;
-      consider(&a, max2(R[g->rank[b]][cmd], c->as_b[b]) | odd, c->pool[i].seq, cmd, (int)b, i);
+      consider(&a, max2(S[g->sidn[b]][cmd - C_RD], c->as_b[b]) | odd, c->pool[i].seq, cmd,
+               (int)b, i);
     }
   /* 2. refresh: the lowest rank with an all-bank refresh due (they fall
    * due together and queue in rank order) */
@@ -519,9 +539,10 @@ static void decide(const eng *g, ctl *c, dram_tick now) {
       const uint64_t *rmw = &g->rmw[r * c->nwords];
       scan(&xr, c->pmask[qi], rmw, c->nwords, R[r][C_PRE], c->rs_b[qi], c->rs_seq[qi], 0, C_PRE);
       scan(&xr, c->amask[qi], rmw, c->nwords, R[r][C_ACT], c->rs_b[qi], c->rs_seq[qi], 0, C_ACT);
-      scan(&xc, c->cmask[qi], rmw, c->nwords, R[r][ccmd], c->cs_b[qi], c->cs_seq[qi], odd,
-           (unsigned)ccmd);
     }
+    for (unsigned n = 0; n < g->nsidn; n++)
+      scan(&xc, c->cmask[qi], &g->smw[n * c->nwords], c->nwords, S[n][qi], c->cs_b[qi],
+           c->cs_seq[qi], odd, (unsigned)ccmd);
     if (xr.at != NEVER) qr = (cand){xr.at, xr.seq, (int)xr.cmd, (int)xr.bank, c->rs_e[qi][xr.bank]};
     if (xc.at != NEVER) qc = (cand){xc.at, xc.seq, ccmd, (int)xc.bank, c->cs_e[qi][xc.bank]};
   }
@@ -584,6 +605,19 @@ static void apply_rules(const eng *g, ctl *c, int cmd, unsigned b, dram_tick t) 
     apply_level(g, cmd, L_CHAN, &c->ct[r / nr * C_N], t);
     for (unsigned k = r0; k < r0 + nr; k++)
       if (k != r) apply_level(g, cmd, L_SIB, &c->rt[k * C_N], t);
+  }
+  if (g->t->sids > 1 && (cmd == C_RD || cmd == C_WR)) {
+    /* the (rank, SID) nodes hold column commands' times only: [node][2],
+     * so a rule's next RD or WR is at offset next - C_RD */
+    const unsigned n = g->sidn[b], ns = g->t->sids, n0 = n - n % ns;
+    for (unsigned k = n0; k < n0 + ns; k++) {
+      const int l = k == n ? L_SID : L_SIDSIB;
+      for (unsigned i = 0; i < g->nby[cmd][l]; i++) {
+        dram_tick *x = &c->sdt[k * 2 + g->by[cmd][l][i].next - C_RD];
+        const dram_tick v = t + g->by[cmd][l][i].lat;
+        if (v > *x) *x = v;
+      }
+    }
   }
 }
 
@@ -826,9 +860,10 @@ static int ctl_init(const eng *g, ctl *c) {
   const unsigned nr = g->t->ranks;
   c->rt = calloc((size_t)nr * C_N, sizeof(dram_tick));
   c->ct = calloc((size_t)(nr / g->t->bus_ranks) * C_N, sizeof(dram_tick));
+  c->sdt = calloc((size_t)g->nsidn * 2, sizeof(dram_tick));
   c->faw = malloc((size_t)nr * 4 * sizeof(dram_tick));
   c->faw_head = calloc(4 * nr, sizeof(unsigned));
-  if (!c->rt || !c->ct || !c->faw || !c->faw_head) return DSE_ERR_NOMEM;
+  if (!c->rt || !c->ct || !c->sdt || !c->faw || !c->faw_head) return DSE_ERR_NOMEM;
   c->nopen_r = c->faw_head + nr;
   c->nactive_r = c->nopen_r + nr;
   c->ref_pend_r = c->nactive_r + nr;
@@ -896,6 +931,7 @@ static void ctl_fini(ctl *c) {
   free(c->lastuse);
   free(c->rt);
   free(c->ct);
+  free(c->sdt);
   free(c->faw);
   free(c->faw_head);
 }
@@ -926,15 +962,21 @@ int dram_ctl_run(const dram_ctl_timing *t, const dram_ctl_cfg *cfg, unsigned out
   g.rank = malloc(g.nb * sizeof(*g.rank));
   g.bpr = g.nb / t->ranks;
   if (!rc && !g.rank) rc = DSE_ERR_NOMEM;
-  if (!rc && (t->ranks > MAX_RANKS || !t->bus_ranks || t->ranks % t->bus_ranks))
-    rc = DSE_ERR_INTERNAL; /* a limit of this file; buses hold whole ranks */
+  g.nsidn = t->ranks * t->sids;
+  if (!rc && (t->ranks > MAX_RANKS || g.nsidn > MAX_SIDN || !t->bus_ranks ||
+              t->ranks % t->bus_ranks))
+    rc = DSE_ERR_INTERNAL; /* limits of this file; buses hold whole ranks */
   const unsigned nw = (g.nb + 63) / 64;
   g.rmw = calloc((size_t)t->ranks * nw, sizeof(*g.rmw));
-  if (!rc && !g.rmw) rc = DSE_ERR_NOMEM;
+  g.sidn = malloc(g.nb * sizeof(*g.sidn));
+  g.smw = calloc((size_t)g.nsidn * nw, sizeof(*g.smw));
+  if (!rc && (!g.rmw || !g.sidn || !g.smw)) rc = DSE_ERR_NOMEM;
   for (unsigned b = 0; b < g.nb && !rc; b++) {
     g.grp[b] = (uint16_t)(b / t->banks_per_group);
     g.rank[b] = (uint16_t)(b / g.bpr);
     g.rmw[g.rank[b] * nw + b / 64] |= 1ull << (b & 63);
+    g.sidn[b] = (uint16_t)(g.grp[b] / t->groups);
+    g.smw[g.sidn[b] * nw + b / 64] |= 1ull << (b & 63);
   }
   for (unsigned i = 0; i < nch && !rc; i++) rc = ctl_init(&g, &cs[i]);
   if (!rc && outstanding) {
@@ -1025,6 +1067,8 @@ int dram_ctl_run(const dram_ctl_timing *t, const dram_ctl_cfg *cfg, unsigned out
   free(g.grp);
   free(g.rank);
   free(g.rmw);
+  free(g.sidn);
+  free(g.smw);
   free(g.remaining);
   free(g.heap_t);
   free(g.heap_r);

@@ -347,6 +347,29 @@ TEST_IMPL(dram_dual_issue) {
   dram_opts pcs = {.units = 1, .ctl = {.queue_scope = DRAM_SCOPE_PSEUDO_CHANNEL}};
   r = run_o(&s, &pcs, two, 2);
   ASSERT_NEAR(r.lat_avg_s, 20.5e-9, 1e-12);
+
+  /* two stack IDs (hbm3.py's Sid level), map RoBaCoSiBgPcCh: burst index
+   * = pc + 2 x (bg + 2 x (sid + 2 x (col + 16 x (ba + 4 x row)))).  Reads
+   * of SID 0 and SID 1 on pseudo-channel 0: ACTs at 1 and 7 (tRRD_S, 6
+   * ticks), RDs at 23 and, tCCDR = 6 CK = 12 ticks after the first, 35:
+   * data ends 35 + 28 = 63 ticks = 31.5 ns.  With tCCDR = tCCD_S (its
+   * default) the second RD goes at 31 (tCCD_S, 8 ticks): 29.5 ns */
+  static const char k_sid[] = TOY_TEXT("hbm3", "stack", "2", "32 MiB", "");
+  if (spec_from(ctx, k_sid, "organization: {stack_ids: 2}\ncapacity: 32 MiB\n"
+                "address_map: RoBaCoSiBgPcCh\ntiming: {tCCDR: 6}\n", &s, &d1, &d2))
+    FAIL_AT("toy hbm3 with SIDs rejected: %s", t_first_diag(ctx));
+  yt_doc_free(d1);
+  yt_doc_free(d2);
+  dram_stream sids[2] = {{0, 64, 0, 1, 0}, {4 * 64, 64, 0, 1, 0}};
+  r = run(&s, sids, 2);
+  ASSERT_NEAR(r.time_s, 31.5e-9, 1e-12);
+  if (spec_from(ctx, k_sid, "organization: {stack_ids: 2}\ncapacity: 32 MiB\n"
+                "address_map: RoBaCoSiBgPcCh\n", &s, &d1, &d2))
+    FAIL_AT("toy hbm3 with SIDs rejected: %s", t_first_diag(ctx));
+  yt_doc_free(d1);
+  yt_doc_free(d2);
+  r = run(&s, sids, 2);
+  ASSERT_NEAR(r.time_s, 29.5e-9, 1e-12);
   dse_ctx_free(ctx);
   return 0;
 }
@@ -940,8 +963,8 @@ TEST_IMPL(dram_presets) {
       {"ddr5-6400", 51.2e9, 0.917},     {"gddr6-14000", 56e9, 0.921},     {"gddr6-16000", 64e9, 0.886},
       {"gddr6x-21000", 84e9, 0.876},    {"gddr7-28000", 112e9, 0.886},
       {"gddr7-32000", 128e9, 0.860},    {"hbm2-2000", 256e9, 0.904},
-      {"hbm2-2400", 307.2e9, 0.904},    {"hbm2e-3200", 409.6e9, 0.884},   {"hbm3-6400", 819.2e9, 0.877},
-      {"hbm3e-9200", 1177.6e9, 0.807}, {"lpddr5-6400", 25.6e9, 0.916},
+      {"hbm2-2400", 307.2e9, 0.904},    {"hbm2e-3200", 409.6e9, 0.884},   {"hbm3-6400", 819.2e9, 0.850},
+      {"hbm3e-9200", 1177.6e9, 0.787}, {"lpddr5-6400", 25.6e9, 0.916},
       {"lpddr5x-8533", 34.132e9, 0.915},
   };
   size_t count;
