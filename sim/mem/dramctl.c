@@ -224,6 +224,11 @@ typedef struct ctl {
   unsigned *faw_head, nwords;
   unsigned *nopen_r, *nactive_r, *ref_pend_r; /* per rank */
   dram_tick colfree, rowfree; /* dual command issue: when each bus is free */
+  /* half-CK ticks: the falling edge after a rising-edge row command (ACT:
+   * 3 ticks on, else 1), where only some PREs may pair with it */
+  dram_tick pair_at;
+  unsigned pair_rank; /* the rank-level node (pseudo-channel) it addressed */
+  int pair_all;       /* it was all-bank (PREab, REFab) */
   uint64_t *ne[2], *act_mask; /* non-empty banks per queue; banks with an active request */
   /* Each bank's candidates, kept up to date as the bank, its group or its
    * queues change: per queue a row command (ACT or PRE, of the oldest
@@ -478,7 +483,8 @@ static void decide(const eng *g, ctl *c, dram_tick now) {
   cand a = none, pr = none, qr = none, qc = none;
   /* the rank part of every command's ready time, with the buses */
   dram_tick R[MAX_RANKS][C_N];
-  const dram_tick odd = tm->dual && tm->mult == 2; /* column commands on rising edges */
+  /* half-CK ticks (HBM3): column commands, ACT and REF on rising edges */
+  const dram_tick odd = tm->dual && tm->mult == 2;
   for (unsigned r = 0; r < tm->ranks; r++) {
     const dram_tick *bus = &c->ct[r / tm->bus_ranks * C_N];
     for (int k = 0; k < C_N; k++) R[r][k] = max2(max2(now, c->rt[r * C_N + k]), bus[k]);
@@ -488,7 +494,20 @@ static void decide(const eng *g, ctl *c, dram_tick now) {
       for (int k = 0; k < C_N; k++)
         R[r][k] = k == C_RD || k == C_WR ? max2(R[r][k], c->colfree) | odd
                                          : max2(R[r][k], c->rowfree);
+      R[r][C_REFAB] |= odd;
+      R[r][C_REFPB] |= odd;
     }
+  }
+  /* the falling edge after a rising-edge row command (Ramulator 2.1's
+   * HBM34 controller): a PRE of another pseudo-channel may pair with it,
+   * on its own pseudo-channel only a per-bank PRE to another bank after a
+   * per-bank command.  The row bus is held until that edge, so a PRE of
+   * that pseudo-channel ready there is ready exactly there; a PRE to the
+   * ACT's own bank cannot be (tRAS) */
+  if (odd && c->pair_at >= now) {
+    dram_tick *x = R[c->pair_rank];
+    if (x[C_PREA] == c->pair_at) x[C_PREA]++;
+    if (c->pair_all && x[C_PRE] == c->pair_at) x[C_PRE]++;
   }
   /* the column commands' part per (rank, SID) node: the rank's and the
    * SID's (one node per rank where there are no SIDs) */
@@ -524,7 +543,7 @@ static void decide(const eng *g, ctl *c, dram_tick now) {
       if (c->active[b] < 0)
         consider(&pr, max2(R[g->rank[b]][C_PRE], bank_part(g, c, C_PRE, b)), 0, C_PRE, (int)b, -1);
     } else {
-      consider(&pr, max2(R[g->rank[b]][C_REFPB], bank_part(g, c, C_REFPB, b)), 0, C_REFPB,
+      consider(&pr, max2(R[g->rank[b]][C_REFPB], bank_part(g, c, C_REFPB, b)) | odd, 0, C_REFPB,
                (int)b, -1);
     }
   }
@@ -538,7 +557,7 @@ static void decide(const eng *g, ctl *c, dram_tick now) {
     for (unsigned r = 0; r < tm->ranks; r++) {
       const uint64_t *rmw = &g->rmw[r * c->nwords];
       scan(&xr, c->pmask[qi], rmw, c->nwords, R[r][C_PRE], c->rs_b[qi], c->rs_seq[qi], 0, C_PRE);
-      scan(&xr, c->amask[qi], rmw, c->nwords, R[r][C_ACT], c->rs_b[qi], c->rs_seq[qi], 0, C_ACT);
+      scan(&xr, c->amask[qi], rmw, c->nwords, R[r][C_ACT], c->rs_b[qi], c->rs_seq[qi], odd, C_ACT);
     }
     for (unsigned n = 0; n < g->nsidn; n++)
       scan(&xc, c->cmask[qi], &g->smw[n * c->nwords], c->nwords, S[n][qi], c->cs_b[qi],
@@ -812,10 +831,16 @@ static int issue(eng *g, ctl *c, dram_tick t) {
   /* dual command issue: a column command holds its bus a CK, an ACT the
    * row bus act_ticks, any other row command a tick */
   if (g->t->dual) {
-    if (cmd == C_RD || cmd == C_WR)
+    if (cmd == C_RD || cmd == C_WR) {
       c->colfree = t + g->t->mult;
-    else
+    } else {
       c->rowfree = t + (cmd == C_ACT ? g->t->act_ticks : 1);
+      if (g->t->mult == 2 && (t & 1)) { /* a rising edge: its falling pair */
+        c->pair_at = c->rowfree;
+        c->pair_rank = r;
+        c->pair_all = cmd == C_PREA || cmd == C_REFAB;
+      }
+    }
   }
   return freed;
 }
@@ -902,6 +927,7 @@ static int ctl_init(const eng *g, ctl *c) {
     for (int q = 0; q < 2; q++) c->bq[q][b] = (bankq){-1, -1, -1, -1, 0, 0};
   }
   for (unsigned k = 0; k < 4 * nr; k++) c->faw[k] = -g->t->faw;
+  c->pair_at = -1;
   c->cap[0] = g->cfg->read_queue;
   c->cap[1] = g->cfg->write_queue;
   /* the first refresh falls due at tREFI (per bank: tREFI / banks), all

@@ -334,12 +334,13 @@ TEST_IMPL(dram_dual_issue) {
    * admitted at 0 into the one controller's queues.  ACT (read) at 1; the
    * read queue is empty then: write mode.  The write's ACT needs no tRRD
    * (another pseudo-channel) but the row bus, held by the first ACT for 3
-   * ticks: at 4; its WR at 4 + 2 tRCDWR + 1 = 15 (odd), data ends 15 + 2
-   * (CWL + BL) = 33; the RD at 23, data ends 51.  Latencies 51 and 33
-   * ticks: mean 21 ns */
+   * ticks, and a rising edge (an ACT, as a column command, goes on an odd
+   * tick; only a PRE may use a falling one): at 5; its WR at 5 + 2 tRCDWR
+   * + 1 = 16, on the rising edge 17, data ends 17 + 2 (CWL + BL) = 35; the
+   * RD at 23, data ends 51.  Latencies 51 and 35 ticks: mean 21.5 ns */
   dram_stream two[2] = {{0, 64, 0, 1, 0}, {64, 64, 0, 1, 1}};
   r = run(&s, two, 2);
-  ASSERT_NEAR(r.lat_avg_s, 21e-9, 1e-12);
+  ASSERT_NEAR(r.lat_avg_s, 21.5e-9, 1e-12);
   ASSERT_NEAR(r.time_s, 25.5e-9, 1e-12);
   /* each pseudo-channel its own controller (queue scope pseudo_channel),
    * with its own buses: the write's ACT at 1, WR at 12 -> 13, data ends
@@ -433,9 +434,10 @@ TEST_IMPL(dram_ranks) {
 
   /* HBM3's two pseudo-channels in one controller are rank-level nodes
    * with a data bus each (no channel level, no tCS): reads of PC 0 and
-   * PC 1, ACTs at ticks 1 and 4 (the row bus), RDs at 23 and 25 (4 + 21),
-   * data ends 25 + 28 = 53 ticks = 26.5 ns (on one shared bus the second
-   * RD would wait for 23 + BL = 31) */
+   * PC 1, ACTs at ticks 1 and 5 (the row bus, then a rising edge), RDs at
+   * 23 and 27 (5 + 21 = 26, on a rising edge), data ends 27 + 28 = 55
+   * ticks = 27.5 ns (on one shared bus the second RD would wait for 23 +
+   * BL = 31) */
   static const char k_hbm[] = TOY_TEXT("hbm3", "stack", "2", "16 MiB", "");
   yt_doc *d1, *d2;
   if (spec_from(ctx, k_hbm, NULL, &s, &d1, &d2)) FAIL_AT("toy hbm3 rejected: %s", t_first_diag(ctx));
@@ -443,7 +445,7 @@ TEST_IMPL(dram_ranks) {
   yt_doc_free(d2);
   dram_stream pc[2] = {{0, 64, 0, 1, 0}, {64, 64, 0, 1, 0}};
   r = run(&s, pc, 2);
-  ASSERT_NEAR(r.time_s, 26.5e-9, 1e-12);
+  ASSERT_NEAR(r.time_s, 27.5e-9, 1e-12);
   dse_ctx_free(ctx);
   return 0;
 }
@@ -963,7 +965,7 @@ TEST_IMPL(dram_presets) {
       {"ddr5-6400", 51.2e9, 0.917},     {"gddr6-14000", 56e9, 0.921},     {"gddr6-16000", 64e9, 0.886},
       {"gddr6x-21000", 84e9, 0.876},    {"gddr7-28000", 112e9, 0.886},
       {"gddr7-32000", 128e9, 0.860},    {"hbm2-2000", 256e9, 0.904},
-      {"hbm2-2400", 307.2e9, 0.904},    {"hbm2e-3200", 409.6e9, 0.884},   {"hbm3-6400", 819.2e9, 0.850},
+      {"hbm2-2400", 307.2e9, 0.904},    {"hbm2e-3200", 409.6e9, 0.884},   {"hbm3-6400", 819.2e9, 0.849},
       {"hbm3e-9200", 1177.6e9, 0.787}, {"lpddr5-6400", 25.6e9, 0.916},
       {"lpddr5x-8533", 34.132e9, 0.915},
   };
