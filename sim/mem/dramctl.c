@@ -81,7 +81,14 @@ void dram_ctl_timing_from_spec(const dram_spec *s, dram_ctl_timing *t) {
    * hbm3.py, tick_multiplier 2, and hbm34_controller.cpp); every other
    * part one command a CK (HBM2's separate buses are not modelled yet) */
   t->mult = 1;
-  t->act_ticks = 1;
+  /* a single command bus with multi-cycle commands (DDR5: ACT, RD, WR two
+   * CA cycles, ddr5.py command_cycles): a command holds the bus that many
+   * ticks; dual buses (HBM2) keep one tick until they are modelled */
+  const int multi = s->cmd_bus == DRAM_CMD_SINGLE;
+  t->act_ticks = multi ? (unsigned)ticks(f[DF_ACT_CYCLES]) : 1;
+  t->cas_ticks = multi ? (unsigned)ticks(f[DF_CAS_CYCLES]) : 1;
+  if (!t->act_ticks) t->act_ticks = 1;
+  if (!t->cas_ticks) t->cas_ticks = 1;
   if (!strncmp(s->standard, "hbm3", 4)) {
     dram_tick *v[] = {&t->cl, &t->cwl, &t->bl, &t->rcd, &t->rcdwr, &t->rp, &t->rpab,
                       &t->ras, &t->rc, &t->ccd_s, &t->ccd_l, &t->ccd_s_wr, &t->ccd_l_wr,
@@ -92,6 +99,7 @@ void dram_ctl_timing_from_spec(const dram_spec *s, dram_ctl_timing *t) {
     t->mult = 2;
     t->dual = 1;
     t->act_ticks = 3;
+    t->cas_ticks = 2;
   }
 }
 
@@ -174,10 +182,8 @@ static unsigned build_rules(const dram_ctl_timing *t, rule *r) {
    * constrains from its last tick to the next one's first, as Ramulator
    * 2.1 adjusts multi-cycle commands: + (prev ticks - 1) - (next ticks - 1) */
   int cyc[C_N] = {1, 1, 1, 1, 1, 1, 1};
-  if (t->dual) {
-    cyc[C_ACT] = (int)t->act_ticks;
-    cyc[C_RD] = cyc[C_WR] = (int)t->mult;
-  }
+  cyc[C_ACT] = (int)t->act_ticks;
+  cyc[C_RD] = cyc[C_WR] = (int)t->cas_ticks;
   unsigned n = 0;
   for (size_t i = 0; i < sizeof k / sizeof *k; i++) {
     rule x = k[i];
@@ -832,7 +838,7 @@ static int issue(eng *g, ctl *c, dram_tick t) {
    * row bus act_ticks, any other row command a tick */
   if (g->t->dual) {
     if (cmd == C_RD || cmd == C_WR) {
-      c->colfree = t + g->t->mult;
+      c->colfree = t + g->t->cas_ticks;
     } else {
       c->rowfree = t + (cmd == C_ACT ? g->t->act_ticks : 1);
       if (g->t->mult == 2 && (t & 1)) { /* a rising edge: its falling pair */
@@ -1044,8 +1050,11 @@ int dram_ctl_run(const dram_ctl_timing *t, const dram_ctl_cfg *cfg, unsigned out
       const int cmd = c->p.cmd;
       if (issue(&g, c, now) && next < n && feed_at > now) feed_at = now;
       if (cmd == C_RD || cmd == C_WR) done_bursts++;
-      /* one command a tick; with dual issue the other bus may still go */
-      c->lb = t->dual ? now : now + 1;
+      /* one command a tick, a multi-cycle one holding the single bus its
+       * ticks; with dual issue the other bus may still go */
+      c->lb = t->dual ? now
+                      : now + (cmd == C_ACT ? t->act_ticks
+                               : cmd == C_RD || cmd == C_WR ? t->cas_ticks : 1);
     }
     if (g.nomem) rc = DSE_ERR_NOMEM;
     /* the frontend: program order, up to FEED_PER_TICK a clock, stopping at

@@ -31,7 +31,9 @@ typedef struct dram_ctl_timing {
   int dual;       /* separate row and column command buses (HBM3's dual
                      command issue): a column command a CK, on rising edges,
                      and a row command a tick, ACT taking act_ticks */
-  unsigned act_ticks;
+  unsigned act_ticks, cas_ticks; /* ticks an ACT, a RD or WR holds its command
+                                   bus (DDR5's two-cycle commands: 2 on the
+                                   single bus; HBM3: 3 and 2) */
 } dram_ctl_timing;
 
 DSE_INTERNAL void dram_ctl_timing_from_spec(const dram_spec *s, dram_ctl_timing *t);

@@ -193,6 +193,21 @@ TEST_IMPL(dram_timeline_by_hand) {
   dram_stream ye[3] = {rq(0, 0, 0, 0, 0), rq(0, 1, 0, 0, 0), rq(1, 0, 0, 0, 0)};
   r = run(&s, ye, 3);
   ASSERT_NEAR(r.time_s, 36e-9, 1e-12);
+  /* ... with DDR5's two-cycle ACT, RD and WR on the single command bus
+   * (act_cycles, cas_cycles 2): a command holds the bus two ticks, and a
+   * constraint counts from the previous command's last cycle to the next
+   * one's first (+ 1 after a two-cycle command, - 1 before one; ACT ->
+   * ACT, ACT -> RD, RD -> RD unchanged).  RD r1 at 11 holds the bus to 12:
+   * ACT r3 at 13, RD r2 17, RD r3 at 13 + tRCD = 23, data ends at 37 */
+  toy(ctx, "timing: {tRRD_S: 10, tRRD_L: 10, tFAW: 40, act_cycles: 2, cas_cycles: 2}\n", &s);
+  r = run(&s, ye, 3);
+  ASSERT_NEAR(r.time_s, 37e-9, 1e-12);
+  /* a conflict: PRE at ACT + tRAS + 1 = 27, ACT at PRE + tRP - 1 = 36 (and
+   * tRC), RD 46, data ends 60 as with one-cycle commands */
+  toy(ctx, "timing: {act_cycles: 2, cas_cycles: 2}\n", &s);
+  dram_stream c2[2] = {rq(0, 0, 0, 0, 0), rq(0, 0, 0, 1, 0)};
+  r = run(&s, c2, 2);
+  ASSERT_NEAR(r.time_s, 60e-9, 1e-12);
 
   /* (f) all-bank refresh (tREFI 150): 25 reads of bank 0 row 0, RD i at
    * 11 + 6i (tCCD_L).  RD 23 at 149; the refresh falls due at 150 and
