@@ -41,14 +41,17 @@ static int spec_from(dse_ctx *ctx, const char *text, const char *over, dram_spec
   return c.nerr ? -1 : 0;
 }
 
-static void toy(dse_ctx *ctx, const char *over, dram_spec *s) {
+/* A toy variant's spec (text, + over), which must be accepted. */
+static void toy_from(dse_ctx *ctx, const char *text, const char *over, dram_spec *s) {
   yt_doc *d1, *d2;
-  if (spec_from(ctx, k_toy, over, s, &d1, &d2))
+  if (spec_from(ctx, text, over, s, &d1, &d2))
     FAIL_AT("toy spec rejected: %s", t_first_diag(ctx));
   /* marks are not used after this point */
   yt_doc_free(d1);
   yt_doc_free(d2);
 }
+
+static void toy(dse_ctx *ctx, const char *over, dram_spec *s) { toy_from(ctx, k_toy, over, s); }
 
 static uint64_t burst_addr(unsigned bg, unsigned col, unsigned ba, unsigned row) {
   return 64ull * (bg + 2ull * (col + 16ull * (ba + 4ull * row)));
@@ -334,10 +337,7 @@ TEST_IMPL(dram_dual_issue) {
   static const char k_hbm[] = TOY_TEXT("hbm3", "stack", "2", "16 MiB", ", tRCDWR: 5");
   dse_ctx *ctx = t_ctx();
   dram_spec s;
-  yt_doc *d1, *d2;
-  if (spec_from(ctx, k_hbm, NULL, &s, &d1, &d2)) FAIL_AT("toy hbm3 rejected: %s", t_first_diag(ctx));
-  yt_doc_free(d1);
-  yt_doc_free(d2);
+  toy_from(ctx, k_hbm, NULL, &s);
   /* the default map (RoBaCoBgPcCh) puts the pseudo-channel lowest:
    * burst index = pc + 2 x (bg + 2 x (col + 16 x (ba + 4 x row))) */
   /* an idle read: ACT at tick 1, RD at 1 + 21 = 22, on the rising edge 23,
@@ -371,19 +371,13 @@ TEST_IMPL(dram_dual_issue) {
    * data ends 35 + 28 = 63 ticks = 31.5 ns.  With tCCDR = tCCD_S (its
    * default) the second RD goes at 31 (tCCD_S, 8 ticks): 29.5 ns */
   static const char k_sid[] = TOY_TEXT("hbm3", "stack", "2", "32 MiB", "");
-  if (spec_from(ctx, k_sid, "organization: {stack_ids: 2}\ncapacity: 32 MiB\n"
-                "address_map: RoBaCoSiBgPcCh\ntiming: {tCCDR: 6}\n", &s, &d1, &d2))
-    FAIL_AT("toy hbm3 with SIDs rejected: %s", t_first_diag(ctx));
-  yt_doc_free(d1);
-  yt_doc_free(d2);
+  toy_from(ctx, k_sid, "organization: {stack_ids: 2}\ncapacity: 32 MiB\n"
+           "address_map: RoBaCoSiBgPcCh\ntiming: {tCCDR: 6}\n", &s);
   dram_stream sids[2] = {{0, 64, 0, 1, 0}, {4 * 64, 64, 0, 1, 0}};
   r = run(&s, sids, 2);
   ASSERT_NEAR(r.time_s, 31.5e-9, 1e-12);
-  if (spec_from(ctx, k_sid, "organization: {stack_ids: 2}\ncapacity: 32 MiB\n"
-                "address_map: RoBaCoSiBgPcCh\n", &s, &d1, &d2))
-    FAIL_AT("toy hbm3 with SIDs rejected: %s", t_first_diag(ctx));
-  yt_doc_free(d1);
-  yt_doc_free(d2);
+  toy_from(ctx, k_sid, "organization: {stack_ids: 2}\ncapacity: 32 MiB\naddress_map: RoBaCoSiBgPcCh\n",
+           &s);
   r = run(&s, sids, 2);
   ASSERT_NEAR(r.time_s, 29.5e-9, 1e-12);
   dse_ctx_free(ctx);
@@ -397,12 +391,13 @@ TEST_IMPL(dram_dual_issue) {
  * sibling rules: RD -> RD or WR BL + tCS, WR -> RD CWL + BL + tCS - CL),
  * and each rank refreshes on its own.  The pseudo-channels of an HBM3
  * controller are rank-level nodes too, each with its own data bus. */
+#define RANKS2 "organization: {ranks: 2}\ncapacity: 16 MiB\naddress_map: RoBaCoRaBgPcCh\n"
 static uint64_t rank_addr(unsigned ra, unsigned col) { return 64ull * 2 * (ra + 2ull * col); }
 
 TEST_IMPL(dram_ranks) {
   dse_ctx *ctx = t_ctx();
   dram_spec s;
-  toy(ctx, "organization: {ranks: 2}\ncapacity: 16 MiB\naddress_map: RoBaCoRaBgPcCh\n"
+  toy(ctx, RANKS2
            "timing: {tCS: 2}\n", &s);
   /* RD r0, RD r1 (bank 0, row 0 of each): ACT r0 at 1, ACT r1 at 2 (no
    * tRRD across ranks, one command a tick), RD r0 at 11, RD r1 at max(2 +
@@ -420,7 +415,7 @@ TEST_IMPL(dram_ranks) {
   ASSERT_NEAR(r.time_s, 26e-9, 1e-12);
   ASSERT_NEAR(r.lat_avg_s, 25.5e-9, 1e-12); /* 25 and 26 */
   /* tCS 0: the shared bus alone, RD r1 at 11 + BL = 15, data ends 29 */
-  toy(ctx, "organization: {ranks: 2}\ncapacity: 16 MiB\naddress_map: RoBaCoRaBgPcCh\n", &s);
+  toy(ctx, RANKS2, &s);
   r = run(&s, rr, 2);
   ASSERT_NEAR(r.time_s, 29e-9, 1e-12);
 
@@ -432,7 +427,7 @@ TEST_IMPL(dram_ranks) {
    * enters at 50 and finds its bank closed (a miss): on r1 ACT at 66 +
    * tRFC = 86, RD 96, ends 110; on r0 ACT at 55 + tRFC = 75, RD 85, ends
    * 99.  Each rank refreshes every tREFI: 2 x floor(110 / 45) = 4 REFab */
-  toy(ctx, "organization: {ranks: 2}\ncapacity: 16 MiB\naddress_map: RoBaCoRaBgPcCh\n"
+  toy(ctx, RANKS2
            "timing: {tCS: 2, tRFC: 20, tREFI: 45}\n", &s);
   dram_opts n1 = {.units = 1, .outstanding = 1};
   dram_stream q[3] = {{rank_addr(0, 0), 64, 0, 1, 0}, {rank_addr(1, 0), 64, 0, 1, 0},
@@ -454,10 +449,7 @@ TEST_IMPL(dram_ranks) {
    * ticks = 27.5 ns (on one shared bus the second RD would wait for 23 +
    * BL = 31) */
   static const char k_hbm[] = TOY_TEXT("hbm3", "stack", "2", "16 MiB", "");
-  yt_doc *d1, *d2;
-  if (spec_from(ctx, k_hbm, NULL, &s, &d1, &d2)) FAIL_AT("toy hbm3 rejected: %s", t_first_diag(ctx));
-  yt_doc_free(d1);
-  yt_doc_free(d2);
+  toy_from(ctx, k_hbm, NULL, &s);
   dram_stream pc[2] = {{0, 64, 0, 1, 0}, {64, 64, 0, 1, 0}};
   r = run(&s, pc, 2);
   ASSERT_NEAR(r.time_s, 27.5e-9, 1e-12);
