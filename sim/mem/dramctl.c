@@ -18,10 +18,10 @@
 enum { C_ACT, C_PRE, C_RD, C_WR, C_PREA, C_REFAB, C_REFPB, C_N };
 /* The levels a rule applies at: the command's bank, its bank group, its
  * rank-level node, the data bus that node shares with its sibling ranks
- * (the channel level), each sibling rank on that bus, the command's stack
- * ID (HBM3's Sid level, between the rank and the bank groups) and each
- * sibling SID of its rank. */
-enum { L_BANK, L_GROUP, L_RANK, L_CHAN, L_SIB, L_SID, L_SIDSIB, L_N };
+ * (the channel level), each sibling rank on that bus, and each sibling
+ * stack ID of its rank (HBM3's Sid level, between the rank and the bank
+ * groups). */
+enum { L_BANK, L_GROUP, L_RANK, L_CHAN, L_SIB, L_SIDSIB, L_N };
 #define MAX_RANKS 16 /* rank-level nodes per controller */
 #define MAX_SIDN 64  /* (rank, SID) nodes per controller */
 #define NEVER INT64_MAX
@@ -635,14 +635,12 @@ static void apply_rules(const eng *g, ctl *c, int cmd, unsigned b, dram_tick t) 
     /* the (rank, SID) nodes hold column commands' times only: [node][2],
      * so a rule's next RD or WR is at offset next - C_RD */
     const unsigned n = g->sidn[b], ns = g->t->sids, n0 = n - n % ns;
-    for (unsigned k = n0; k < n0 + ns; k++) {
-      const int l = k == n ? L_SID : L_SIDSIB;
-      for (unsigned i = 0; i < g->nby[cmd][l]; i++) {
-        dram_tick *x = &c->sdt[k * 2 + g->by[cmd][l][i].next - C_RD];
-        const dram_tick v = t + g->by[cmd][l][i].lat;
+    for (unsigned k = n0; k < n0 + ns; k++)
+      for (unsigned i = 0; k != n && i < g->nby[cmd][L_SIDSIB]; i++) {
+        dram_tick *x = &c->sdt[k * 2 + g->by[cmd][L_SIDSIB][i].next - C_RD];
+        const dram_tick v = t + g->by[cmd][L_SIDSIB][i].lat;
         if (v > *x) *x = v;
       }
-    }
   }
 }
 
