@@ -492,8 +492,11 @@ static void decide(const eng *g, ctl *c, dram_tick now) {
   /* half-CK ticks (HBM3): column commands, ACT and REF on rising edges */
   const dram_tick odd = tm->dual && tm->mult == 2;
   for (unsigned r = 0; r < tm->ranks; r++) {
-    const dram_tick *bus = &c->ct[r / tm->bus_ranks * C_N];
-    for (int k = 0; k < C_N; k++) R[r][k] = max2(max2(now, c->rt[r * C_N + k]), bus[k]);
+    for (int k = 0; k < C_N; k++) R[r][k] = max2(now, c->rt[r * C_N + k]);
+    if (tm->bus_ranks > 1) {
+      const dram_tick *bus = &c->ct[r / tm->bus_ranks * C_N];
+      for (int k = 0; k < C_N; k++) R[r][k] = max2(R[r][k], bus[k]);
+    }
     if (tm->faw)
       R[r][C_ACT] = max2(R[r][C_ACT], c->faw[r * 4 + c->faw_head[r]] + tm->faw);
     if (tm->dual) {
@@ -518,16 +521,21 @@ static void decide(const eng *g, ctl *c, dram_tick now) {
   /* the column commands' part per (rank, SID) node: the rank's and the
    * SID's (one node per rank where there are no SIDs) */
   dram_tick S[MAX_SIDN][2];
-  for (unsigned n = 0; n < g->nsidn; n++)
-    for (int k = 0; k < 2; k++)
-      S[n][k] = max2(R[n / tm->sids][C_RD + k], c->sdt[n * 2 + k]);
+  const dram_tick *cp[MAX_SIDN]; /* per node its column part: [RD, WR] */
+  for (unsigned n = 0; n < g->nsidn; n++) {
+    cp[n] = &R[n / tm->sids][C_RD]; /* C_WR follows C_RD */
+    if (tm->sids > 1) {
+      for (int k = 0; k < 2; k++) S[n][k] = max2(cp[n][k], c->sdt[n * 2 + k]);
+      cp[n] = S[n];
+    }
+  }
   /* 1. the active buffer: requests whose ACT has issued */
   for (unsigned w = 0; w < c->nwords && c->nactive; w++)
     for (uint64_t m = c->act_mask[w]; m; m &= m - 1) {
       const unsigned b = w * 64 + (unsigned)__builtin_ctzll(m);
       const int32_t i = c->active[b];
       const int cmd = c->pool[i].write ? C_WR : C_RD;
-      consider(&a, max2(S[g->sidn[b]][cmd - C_RD], c->as_b[b]) | odd, c->pool[i].seq, cmd,
+      consider(&a, max2(cp[g->sidn[b]][cmd - C_RD], c->as_b[b]) | odd, c->pool[i].seq, cmd,
                (int)b, i);
     }
   /* 2. refresh: the lowest rank with an all-bank refresh due (they fall
@@ -566,7 +574,7 @@ static void decide(const eng *g, ctl *c, dram_tick now) {
       scan(&xr, c->amask[qi], rmw, c->nwords, R[r][C_ACT], c->rs_b[qi], c->rs_seq[qi], odd, C_ACT);
     }
     for (unsigned n = 0; n < g->nsidn; n++)
-      scan(&xc, c->cmask[qi], &g->smw[n * c->nwords], c->nwords, S[n][qi], c->cs_b[qi],
+      scan(&xc, c->cmask[qi], &g->smw[n * c->nwords], c->nwords, cp[n][qi], c->cs_b[qi],
            c->cs_seq[qi], odd, (unsigned)ccmd);
     if (xr.at != NEVER) qr = (cand){xr.at, xr.seq, (int)xr.cmd, (int)xr.bank, c->rs_e[qi][xr.bank]};
     if (xc.at != NEVER) qc = (cand){xc.at, xc.seq, ccmd, (int)xc.bank, c->cs_e[qi][xc.bank]};
