@@ -16,8 +16,14 @@
 #include "mem/dramctl.h"
 
 enum { C_ACT, C_PRE, C_RD, C_WR, C_PREA, C_REFAB, C_REFPB, C_N };
-enum { L_BANK, L_GROUP, L_RANK };
-#define MAX_RANKS 8 /* rank-level nodes per controller */
+/* The levels a rule applies at: the command's bank, its bank group, its
+ * rank-level node, the data bus that node shares with its sibling ranks
+ * (the channel level), each sibling rank on that bus, and each sibling
+ * stack ID of its rank (HBM3's Sid level, between the rank and the bank
+ * groups). */
+enum { L_BANK, L_GROUP, L_RANK, L_CHAN, L_SIB, L_SIDSIB, L_N };
+#define MAX_RANKS 16 /* rank-level nodes per controller */
+#define MAX_SIDN 64  /* (rank, SID) nodes per controller */
 #define NEVER INT64_MAX
 #define CLOSED (-1)
 #define WALK_BANKS 32 /* controllers of so many banks keep age arrays (walk_col) */
@@ -70,13 +76,21 @@ void dram_ctl_timing_from_spec(const dram_spec *s, dram_ctl_timing *t) {
   t->rrefd = ticks(f[DF_TRREFD]);
   t->cs = ticks(f[DF_TCS]);
   t->ranks = (unsigned)f[DF_RANKS];
+  t->bus_ranks = t->ranks; /* a DIMM's ranks share the channel's data bus */
   t->sids = (unsigned)f[DF_STACK_IDS];
   /* command buses: HBM3 issues a column command per CK on its rising edge
    * and a row command per half CK, ACT taking 1.5 CK (Ramulator 2.1
    * hbm3.py, tick_multiplier 2, and hbm34_controller.cpp); every other
    * part one command a CK (HBM2's separate buses are not modelled yet) */
   t->mult = 1;
-  t->act_ticks = 1;
+  /* a single command bus with multi-cycle commands (DDR5: ACT, RD, WR two
+   * CA cycles, ddr5.py command_cycles): a command holds the bus that many
+   * ticks; dual buses (HBM2) keep one tick until they are modelled */
+  const int multi = s->cmd_bus == DRAM_CMD_SINGLE;
+  t->act_ticks = multi ? (unsigned)ticks(f[DF_ACT_CYCLES]) : 1;
+  t->cas_ticks = multi ? (unsigned)ticks(f[DF_CAS_CYCLES]) : 1;
+  if (!t->act_ticks) t->act_ticks = 1;
+  if (!t->cas_ticks) t->cas_ticks = 1;
   if (!strncmp(s->standard, "hbm3", 4)) {
     dram_tick *v[] = {&t->cl, &t->cwl, &t->bl, &t->rcd, &t->rcdwr, &t->rp, &t->rpab,
                       &t->ras, &t->rc, &t->ccd_s, &t->ccd_l, &t->ccd_s_wr, &t->ccd_l_wr,
@@ -87,6 +101,7 @@ void dram_ctl_timing_from_spec(const dram_spec *s, dram_ctl_timing *t) {
     t->mult = 2;
     t->dual = 1;
     t->act_ticks = 3;
+    t->cas_ticks = 2;
   }
 }
 
@@ -149,15 +164,28 @@ static unsigned build_rules(const dram_ctl_timing *t, rule *r) {
       {L_RANK, C_WR, C_REFAB, wr_rec + t->rp}, {L_RANK, C_REFAB, C_ACT, t->rfc},
       {L_RANK, C_REFAB, C_REFAB, t->rfc},  {L_RANK, C_REFAB, C_PREA, t->rfc},
       {L_RANK, C_REFPB, C_REFPB, t->rrefd}, {L_RANK, C_REFPB, C_ACT, t->rrefd},
+      /* ranks that share a data bus (DIMM ranks, not pseudo-channels):
+       * one burst at a time on it, and a rank switch costs tCS (Ramulator
+       * 2.1 ddr4.py / ddr5.py, the Channel level and the Rank level's
+       * sibling rules) */
+      {L_CHAN, C_RD, C_RD, t->bus_ranks > 1 ? t->bl : 0},
+      {L_CHAN, C_WR, C_WR, t->bus_ranks > 1 ? t->bl : 0},
+      {L_SIB, C_RD, C_RD, t->bus_ranks > 1 ? t->bl + t->cs : 0},
+      {L_SIB, C_RD, C_WR, t->bus_ranks > 1 ? t->bl + t->cs : 0},
+      {L_SIB, C_WR, C_RD, t->bus_ranks > 1 ? t->cwl + t->bl + t->cs - t->cl : 0},
+      /* stack IDs (hbm3.py's Sid level): reads tCCDR apart across SIDs
+       * of a pseudo-channel (within one, tCCD_S: the rank's rule).  Writes
+       * keep tCCD_S: hbm3.py's revisions differ there (300e25f has nCCDR,
+       * later ones nCCDS or no rule), and the reference rows agree only
+       * without it (RoBaRaCoCh seq_wr -9% with it, +0.4% without) */
+      {L_SIDSIB, C_RD, C_RD, t->sids > 1 ? t->ccdr : 0},
   };
   /* a command of several ticks (HBM3's ACT, 3; a column command, 2)
    * constrains from its last tick to the next one's first, as Ramulator
    * 2.1 adjusts multi-cycle commands: + (prev ticks - 1) - (next ticks - 1) */
   int cyc[C_N] = {1, 1, 1, 1, 1, 1, 1};
-  if (t->dual) {
-    cyc[C_ACT] = (int)t->act_ticks;
-    cyc[C_RD] = cyc[C_WR] = (int)t->mult;
-  }
+  cyc[C_ACT] = (int)t->act_ticks;
+  cyc[C_RD] = cyc[C_WR] = (int)t->cas_ticks;
   unsigned n = 0;
   for (size_t i = 0; i < sizeof k / sizeof *k; i++) {
     rule x = k[i];
@@ -205,11 +233,18 @@ typedef struct ctl {
   int32_t *open;     /* open row per bank, CLOSED */
   int32_t *active;   /* the active request per bank, -1 */
   uint8_t *refpend;  /* per-bank refresh pending on the bank */
-  dram_tick *bt, *gt, *rt; /* ready times per bank, group, rank ([node][cmd]) */
+  dram_tick *bt, *gt, *rt, *ct; /* ready times per bank, group, rank, data bus
+                                   shared by bus_ranks ranks ([node][cmd]) */
+  dram_tick *sdt; /* per (rank, SID) node the column commands' ([node][2]: RD, WR) */
   dram_tick *faw;          /* per rank the last four ACTs, a ring */
   unsigned *faw_head, nwords;
   unsigned *nopen_r, *nactive_r, *ref_pend_r; /* per rank */
   dram_tick colfree, rowfree; /* dual command issue: when each bus is free */
+  /* half-CK ticks: the falling edge after a rising-edge row command (ACT:
+   * 3 ticks on, else 1), where only some PREs may pair with it */
+  dram_tick pair_at;
+  unsigned pair_rank; /* the rank-level node (pseudo-channel) it addressed */
+  int pair_all;       /* it was all-bank (PREab, REFab) */
   uint64_t *ne[2], *act_mask; /* non-empty banks per queue; banks with an active request */
   uint64_t *actw;             /* banks whose active request is a write */
   /* Each bank's candidates, kept up to date as the bank or its queues
@@ -247,8 +282,8 @@ typedef struct eng {
   rule rules[64];
   unsigned nrules;
   /* rules by previous command and level */
-  struct { uint8_t next; dram_tick lat; } by[C_N][3][16];
-  uint8_t nby[C_N][3];
+  struct { uint8_t next; dram_tick lat; } by[C_N][L_N][16];
+  uint8_t nby[C_N][L_N];
   dram_ctl_acc *acc;
   /* closed loop */
   unsigned outstanding, inflight;
@@ -259,6 +294,8 @@ typedef struct eng {
   int nomem;
   uint16_t *grp; /* bank -> its group (no division on the hot path) */
   uint16_t *rank; /* bank -> its rank */
+  uint16_t *sidn; /* bank -> its (rank, SID) node, rank x sids + SID */
+  unsigned nsidn; /* ranks x sids */
   unsigned bpr;   /* banks per rank */
   dram_tick timeout; /* row_timeout in ticks (timeout policy) */
 } eng;
@@ -469,8 +506,9 @@ typedef struct best {
  * banks in mask whose bit in sel is set are candidates for cmd1, the
  * others for cmd0; R holds the rank part per rank and command. */
 static inline void scan(best *x, const eng *g, const ctl *c, const uint64_t *mask,
-                        const uint64_t *sel, const dram_tick (*R)[C_N], const dram_tick *bpart,
-                        const uint64_t *seq, dram_tick odd, unsigned cmd0, unsigned cmd1) {
+                        const uint64_t *sel, const dram_tick (*R)[C_N], const uint16_t *node,
+                        const dram_tick *bpart, const uint64_t *seq, dram_tick odd0,
+                        dram_tick odd1, unsigned cmd0, unsigned cmd1) {
   for (unsigned w = 0; w < c->nwords; w++) {
     const uint64_t sw = sel[w];
     for (uint64_t m = mask[w]; m; m &= m - 1) {
@@ -478,7 +516,7 @@ static inline void scan(best *x, const eng *g, const ctl *c, const uint64_t *mas
       const int one = (int)(sw >> i & 1);
       const unsigned cmd = one ? cmd1 : cmd0;
       const dram_tick gp = c->gt[group_of(g, b) * C_N + cmd]; /* the group part */
-      const dram_tick at = max2(max2(R[g->rank[b]][cmd], bpart[b]), gp) | odd;
+      const dram_tick at = max2(max2(R[node[b]][cmd], bpart[b]), gp) | (one ? odd1 : odd0);
       const uint64_t sq = seq[b];
       const int better = (at < x->at) | ((at == x->at) & (sq < x->seq));
       x->at = better ? at : x->at;
@@ -496,10 +534,11 @@ static inline void scan(best *x, const eng *g, const ctl *c, const uint64_t *mas
  * can be earlier).  Where many banks have a row hit (sequential streams)
  * the oldest usually goes first and the walk ends there. */
 static void walk_col(const eng *g, const ctl *c, unsigned q, unsigned nc,
-                     const dram_tick (*R)[C_N], dram_tick odd, best *x) {
+                     const dram_tick (*R)[C_N], const uint16_t *node, unsigned nnode,
+                     dram_tick odd, best *x) {
   const unsigned ccmd = q ? C_WR : C_RD;
   dram_tick lc = NEVER;
-  for (unsigned r = 0; r < g->t->ranks; r++) lc = R[r][ccmd] < lc ? R[r][ccmd] : lc;
+  for (unsigned r = 0; r < nnode; r++) lc = R[r][ccmd] < lc ? R[r][ccmd] : lc;
   const int32_t *age = c->age[q];
   const uint16_t *ab = c->abank[q];
   for (unsigned p = c->ahead[q]; p < c->alen[q] && nc; p++) {
@@ -507,7 +546,7 @@ static void walk_col(const eng *g, const ctl *c, unsigned q, unsigned nc,
     const unsigned b = ab[p];
     if (i < 0 || !(c->cmask[q][b >> 6] >> (b & 63) & 1) || c->cs_e[q][b] != i) continue;
     const dram_tick at =
-        max2(max2(R[g->rank[b]][ccmd], c->cs_b[q][b]), c->gt[group_of(g, b) * C_N + ccmd]) | odd;
+        max2(max2(R[node[b]][ccmd], c->cs_b[q][b]), c->gt[group_of(g, b) * C_N + ccmd]) | odd;
     if (at < x->at) {
       x->at = at;
       x->seq = c->cs_seq[q][b];
@@ -525,23 +564,55 @@ static void decide(const eng *g, ctl *c, dram_tick now) {
   cand a = none, pr = none, qr = none, qc = none;
   /* the rank part of every command's ready time, with the buses */
   dram_tick R[MAX_RANKS][C_N];
-  const dram_tick odd = tm->dual && tm->mult == 2; /* column commands on rising edges */
+  /* half-CK ticks (HBM3): column commands, ACT and REF on rising edges */
+  const dram_tick odd = tm->dual && tm->mult == 2;
   for (unsigned r = 0; r < tm->ranks; r++) {
     for (int k = 0; k < C_N; k++) R[r][k] = max2(now, c->rt[r * C_N + k]);
+    if (tm->bus_ranks > 1) {
+      const dram_tick *bus = &c->ct[r / tm->bus_ranks * C_N];
+      for (int k = 0; k < C_N; k++) R[r][k] = max2(R[r][k], bus[k]);
+    }
     if (tm->faw)
       R[r][C_ACT] = max2(R[r][C_ACT], c->faw[r * 4 + c->faw_head[r]] + tm->faw);
     if (tm->dual) {
       for (int k = 0; k < C_N; k++)
         R[r][k] = k == C_RD || k == C_WR ? max2(R[r][k], c->colfree) | odd
                                          : max2(R[r][k], c->rowfree);
+      R[r][C_REFAB] |= odd;
+      R[r][C_REFPB] |= odd;
     }
+  }
+  /* the falling edge after a rising-edge row command (Ramulator 2.1's
+   * HBM34 controller): a PRE of another pseudo-channel may pair with it,
+   * on its own pseudo-channel only a per-bank PRE to another bank after a
+   * per-bank command.  The row bus is held until that edge, so a PRE of
+   * that pseudo-channel ready there is ready exactly there; a PRE to the
+   * ACT's own bank cannot be (tRAS) */
+  if (odd && c->pair_at >= now) {
+    dram_tick *x = R[c->pair_rank];
+    if (x[C_PREA] == c->pair_at) x[C_PREA]++;
+    if (c->pair_all && x[C_PRE] == c->pair_at) x[C_PRE]++;
+  }
+  /* the column commands' ready part per node: the rank's, or where there
+   * are stack IDs per (rank, SID) node the rank's and the SID's */
+  dram_tick Rs[MAX_SIDN][C_N];
+  const dram_tick(*Rc)[C_N] = (const dram_tick(*)[C_N])R;
+  const uint16_t *cnode = g->rank;
+  unsigned ncn = tm->ranks;
+  if (tm->sids > 1) {
+    for (unsigned n = 0; n < g->nsidn; n++) {
+      memcpy(Rs[n], R[n / tm->sids], sizeof Rs[n]);
+      for (int k = 0; k < 2; k++) Rs[n][C_RD + k] = max2(Rs[n][C_RD + k], c->sdt[n * 2 + k]);
+    }
+    Rc = (const dram_tick(*)[C_N])Rs;
+    cnode = g->sidn;
+    ncn = g->nsidn;
   }
   /* 1. the active buffer: requests whose ACT has issued, reads and
    * writes scanned apart (SoA: no request is read) */
   if (c->nactive) {
     best xa = {NEVER, UINT64_MAX, 0, 0};
-    scan(&xa, g, c, c->act_mask, c->actw, (const dram_tick(*)[C_N])R, c->as_b, c->as_seq, odd, C_RD,
-         C_WR);
+    scan(&xa, g, c, c->act_mask, c->actw, Rc, cnode, c->as_b, c->as_seq, odd, odd, C_RD, C_WR);
     if (xa.at != NEVER) a = (cand){xa.at, xa.seq, (int)xa.cmd, (int)xa.bank, c->active[xa.bank]};
   }
   /* 2. refresh: the lowest rank with an all-bank refresh due (they fall
@@ -563,7 +634,7 @@ static void decide(const eng *g, ctl *c, dram_tick now) {
       if (c->active[b] < 0)
         consider(&pr, max2(R[g->rank[b]][C_PRE], bank_part(g, c, C_PRE, b)), 0, C_PRE, (int)b, -1);
     } else {
-      consider(&pr, max2(R[g->rank[b]][C_REFPB], bank_part(g, c, C_REFPB, b)), 0, C_REFPB,
+      consider(&pr, max2(R[g->rank[b]][C_REFPB], bank_part(g, c, C_REFPB, b)) | odd, 0, C_REFPB,
                (int)b, -1);
     }
   }
@@ -574,15 +645,15 @@ static void decide(const eng *g, ctl *c, dram_tick now) {
     const unsigned qi = (unsigned)c->wmode;
     const int ccmd = qi ? C_WR : C_RD;
     best xr = {NEVER, UINT64_MAX, 0, 0}, xc = xr;
-    const dram_tick(*Rc)[C_N] = (const dram_tick(*)[C_N])R;
-    scan(&xr, g, c, c->rmask[qi], c->amask[qi], Rc, c->rs_b[qi], c->rs_seq[qi], 0, C_PRE, C_ACT);
+    scan(&xr, g, c, c->rmask[qi], c->amask[qi], (const dram_tick(*)[C_N])R, g->rank, c->rs_b[qi],
+         c->rs_seq[qi], 0, odd, C_PRE, C_ACT); /* ACT on a rising edge only */
     unsigned nc = 0;
     for (unsigned w = 0; w < c->nwords; w++) nc += (unsigned)__builtin_popcountll(c->cmask[qi][w]);
     if (c->use_age && nc >= WALK_MIN)
-      walk_col(g, c, qi, nc, Rc, odd, &xc);
+      walk_col(g, c, qi, nc, Rc, cnode, ncn, odd, &xc);
     else
-      scan(&xc, g, c, c->cmask[qi], c->cmask[qi], Rc, c->cs_b[qi], c->cs_seq[qi], odd,
-           (unsigned)ccmd, (unsigned)ccmd);
+      scan(&xc, g, c, c->cmask[qi], c->cmask[qi], Rc, cnode, c->cs_b[qi], c->cs_seq[qi], odd,
+           odd, (unsigned)ccmd, (unsigned)ccmd);
     if (xr.at != NEVER) qr = (cand){xr.at, xr.seq, (int)xr.cmd, (int)xr.bank, c->rs_e[qi][xr.bank]};
     if (xc.at != NEVER) qc = (cand){xc.at, xc.seq, ccmd, (int)xc.bank, c->cs_e[qi][xc.bank]};
   }
@@ -627,15 +698,36 @@ static void decide(const eng *g, ctl *c, dram_tick now) {
   c->p = (plan){t, 0, w->cmd, w->bank, w->e};
 }
 
+/* Rules of level l after cmd at t, on the node whose ready times are n. */
+static inline void apply_level(const eng *g, int cmd, int l, dram_tick *n, dram_tick t) {
+  for (unsigned i = 0; i < g->nby[cmd][l]; i++) {
+    dram_tick *x = &n[g->by[cmd][l][i].next];
+    const dram_tick v = t + g->by[cmd][l][i].lat;
+    if (v > *x) *x = v;
+  }
+}
+
 static void apply_rules(const eng *g, ctl *c, int cmd, unsigned b, dram_tick t) {
-  dram_tick *node[3] = {&c->bt[b * C_N], &c->gt[group_of(g, b) * C_N],
-                        &c->rt[g->rank[b] * C_N]};
-  for (int l = 0; l < 3; l++)
-    for (unsigned i = 0; i < g->nby[cmd][l]; i++) {
-      dram_tick *x = &node[l][g->by[cmd][l][i].next];
-      const dram_tick v = t + g->by[cmd][l][i].lat;
-      if (v > *x) *x = v;
-    }
+  const unsigned r = g->rank[b], nr = g->t->bus_ranks, r0 = r - r % nr;
+  apply_level(g, cmd, L_BANK, &c->bt[b * C_N], t);
+  apply_level(g, cmd, L_GROUP, &c->gt[group_of(g, b) * C_N], t);
+  apply_level(g, cmd, L_RANK, &c->rt[r * C_N], t);
+  if (nr > 1) {
+    apply_level(g, cmd, L_CHAN, &c->ct[r / nr * C_N], t);
+    for (unsigned k = r0; k < r0 + nr; k++)
+      if (k != r) apply_level(g, cmd, L_SIB, &c->rt[k * C_N], t);
+  }
+  if (g->t->sids > 1 && (cmd == C_RD || cmd == C_WR)) {
+    /* the (rank, SID) nodes hold column commands' times only: [node][2],
+     * so a rule's next RD or WR is at offset next - C_RD */
+    const unsigned n = g->sidn[b], ns = g->t->sids, n0 = n - n % ns;
+    for (unsigned k = n0; k < n0 + ns; k++)
+      for (unsigned i = 0; k != n && i < g->nby[cmd][L_SIDSIB]; i++) {
+        dram_tick *x = &c->sdt[k * 2 + g->by[cmd][L_SIDSIB][i].next - C_RD];
+        const dram_tick v = t + g->by[cmd][L_SIDSIB][i].lat;
+        if (v > *x) *x = v;
+      }
+  }
 }
 
 static int heap_push(eng *g, dram_tick t, uint32_t r) {
@@ -814,10 +906,16 @@ static int issue(eng *g, ctl *c, dram_tick t) {
   /* dual command issue: a column command holds its bus a CK, an ACT the
    * row bus act_ticks, any other row command a tick */
   if (g->t->dual) {
-    if (cmd == C_RD || cmd == C_WR)
-      c->colfree = t + g->t->mult;
-    else
+    if (cmd == C_RD || cmd == C_WR) {
+      c->colfree = t + g->t->cas_ticks;
+    } else {
       c->rowfree = t + (cmd == C_ACT ? g->t->act_ticks : 1);
+      if (g->t->mult == 2 && (t & 1)) { /* a rising edge: its falling pair */
+        c->pair_at = c->rowfree;
+        c->pair_rank = r;
+        c->pair_all = cmd == C_PREA || cmd == C_REFAB;
+      }
+    }
   }
   return freed;
 }
@@ -868,9 +966,11 @@ static int ctl_init(const eng *g, ctl *c) {
   c->rs_cmd[0] = malloc(2 * (size_t)nb);
   const unsigned nr = g->t->ranks;
   c->rt = calloc((size_t)nr * C_N, sizeof(dram_tick));
+  c->ct = calloc((size_t)(nr / g->t->bus_ranks) * C_N, sizeof(dram_tick));
+  c->sdt = calloc((size_t)g->nsidn * 2, sizeof(dram_tick));
   c->faw = malloc((size_t)nr * 4 * sizeof(dram_tick));
   c->faw_head = calloc(4 * nr, sizeof(unsigned));
-  if (!c->rt || !c->faw || !c->faw_head) return DSE_ERR_NOMEM;
+  if (!c->rt || !c->ct || !c->sdt || !c->faw || !c->faw_head) return DSE_ERR_NOMEM;
   c->nopen_r = c->faw_head + nr;
   c->nactive_r = c->nopen_r + nr;
   c->ref_pend_r = c->nactive_r + nr;
@@ -911,6 +1011,7 @@ static int ctl_init(const eng *g, ctl *c) {
     for (int q = 0; q < 2; q++) c->bq[q][b] = (bankq){-1, -1, -1, -1, 0, 0};
   }
   for (unsigned k = 0; k < 4 * nr; k++) c->faw[k] = -g->t->faw;
+  c->pair_at = -1;
   c->cap[0] = g->cfg->read_queue;
   c->cap[1] = g->cfg->write_queue;
   /* the first refresh falls due at tREFI (per bank: tREFI / banks), all
@@ -943,6 +1044,8 @@ static void ctl_fini(ctl *c) {
   free(c->ncol);
   free(c->lastuse);
   free(c->rt);
+  free(c->ct);
+  free(c->sdt);
   free(c->faw);
   free(c->faw_head);
 }
@@ -981,10 +1084,16 @@ int dram_ctl_run(const dram_ctl_timing *t, const dram_ctl_cfg *cfg, unsigned out
   g.rank = malloc(g.nb * sizeof(*g.rank));
   g.bpr = g.nb / t->ranks;
   if (!rc && !g.rank) rc = DSE_ERR_NOMEM;
-  if (!rc && t->ranks > MAX_RANKS) rc = DSE_ERR_INTERNAL; /* a limit of this file */
+  g.nsidn = t->ranks * t->sids;
+  if (!rc && (t->ranks > MAX_RANKS || g.nsidn > MAX_SIDN || !t->bus_ranks ||
+              t->ranks % t->bus_ranks))
+    rc = DSE_ERR_INTERNAL; /* limits of this file; buses hold whole ranks */
+  g.sidn = malloc(g.nb * sizeof(*g.sidn));
+  if (!rc && !g.sidn) rc = DSE_ERR_NOMEM;
   for (unsigned b = 0; b < g.nb && !rc; b++) {
     g.grp[b] = (uint16_t)(b / t->banks_per_group);
     g.rank[b] = (uint16_t)(b / g.bpr);
+    g.sidn[b] = (uint16_t)(g.grp[b] / t->groups);
   }
   for (unsigned i = 0; i < nch && !rc; i++) rc = ctl_init(&g, &cs[i]);
   if (!rc && outstanding) {
@@ -1026,8 +1135,11 @@ int dram_ctl_run(const dram_ctl_timing *t, const dram_ctl_cfg *cfg, unsigned out
       const int cmd = c->p.cmd;
       if (issue(&g, c, now) && next < n && feed_at > now) feed_at = now;
       if (cmd == C_RD || cmd == C_WR) done_bursts++;
-      /* one command a tick; with dual issue the other bus may still go */
-      c->lb = t->dual ? now : now + 1;
+      /* one command a tick, a multi-cycle one holding the single bus its
+       * ticks; with dual issue the other bus may still go */
+      c->lb = t->dual ? now
+                      : now + (cmd == C_ACT ? t->act_ticks
+                               : cmd == C_RD || cmd == C_WR ? t->cas_ticks : 1);
     }
     if (g.nomem) rc = DSE_ERR_NOMEM;
     /* the frontend: program order, up to FEED_PER_TICK a clock, stopping at
@@ -1074,6 +1186,7 @@ int dram_ctl_run(const dram_ctl_timing *t, const dram_ctl_cfg *cfg, unsigned out
   free(cs);
   free(g.grp);
   free(g.rank);
+  free(g.sidn);
   free(g.remaining);
   free(g.heap_t);
   free(g.heap_r);

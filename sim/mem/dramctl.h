@@ -22,12 +22,18 @@ typedef struct dram_ctl_timing {
                                                     a rank is a rank-level node: a DIMM
                                                     rank, or a pseudo-channel of a
                                                     controller that serves two */
+  unsigned bus_ranks; /* consecutive rank-level nodes that share one data bus:
+                         the DIMM ranks of a channel (> 1: the channel level's
+                         nBL and the sibling-rank tCS rules apply between
+                         them); pseudo-channels each have their own bus */
   int per_bank_refresh;
   unsigned mult;  /* ticks per tCK (2: half-CK ticks, HBM3) */
   int dual;       /* separate row and column command buses (HBM3's dual
                      command issue): a column command a CK, on rising edges,
                      and a row command a tick, ACT taking act_ticks */
-  unsigned act_ticks;
+  unsigned act_ticks, cas_ticks; /* ticks an ACT, a RD or WR holds its command
+                                   bus (DDR5's two-cycle commands: 2 on the
+                                   single bus; HBM3: 3 and 2) */
 } dram_ctl_timing;
 
 DSE_INTERNAL void dram_ctl_timing_from_spec(const dram_spec *s, dram_ctl_timing *t);
@@ -63,7 +69,8 @@ typedef struct dram_ctl_acc {
  * feed for all; the caller runs one controller at a time for the
  * per-channel frontend).  outstanding: at most so many requests (b->req,
  * numbered 0..nreq) in flight, 0 = open loop.  Returns 0, DSE_ERR_NOMEM,
- * or DSE_ERR_INTERNAL past this file's limit of 8 ranks a controller. */
+ * or DSE_ERR_INTERNAL past this file's limit of 16 rank-level nodes a
+ * controller. */
 DSE_INTERNAL int dram_ctl_run(const dram_ctl_timing *t, const dram_ctl_cfg *cfg,
                               unsigned outstanding, const dram_burst *b, uint64_t n,
                               uint32_t nreq, unsigned nch, dram_ctl_acc *acc);

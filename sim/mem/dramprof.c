@@ -134,9 +134,11 @@ void dram_memo_free(dram_memo *m) {
 double dram_static_power(const dram_spec *s, unsigned units, double *refresh_w,
                          double *background_w) {
   const double u = units ? units : 1;
-  /* one all-bank refresh per pseudo-channel every tREFI (per-bank refresh
-   * spreads the same work over the banks) */
-  *refresh_w = u * dram_pchs_per_unit(s) * s->f[DF_E_REF] / (s->f[DF_TREFI] * s->f[DF_TCK]);
+  /* one all-bank refresh per rank of each pseudo-channel every tREFI
+   * (per-bank refresh spreads the same work over the banks) */
+  const double ranks = s->f[DF_RANKS] > 1 ? s->f[DF_RANKS] : 1;
+  *refresh_w = u * dram_pchs_per_unit(s) * ranks * s->f[DF_E_REF] /
+               (s->f[DF_TREFI] * s->f[DF_TCK]);
   *background_w = u * s->f[DF_P_BACKGROUND];
   return *refresh_w + *background_w;
 }

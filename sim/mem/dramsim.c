@@ -84,9 +84,11 @@ int dram_simulate(const dram_spec *s, const dram_opts *o, const dram_stream *st,
   dram_ctl_cfg cfg;
   dram_ctl_effective(s, o, &cfg);
   /* one controller per pseudo-channel, or per channel serving both, each
-   * pseudo-channel a rank-level node of it */
+   * pseudo-channel's ranks rank-level nodes of it (on their pseudo-channel's
+   * data bus: tm.bus_ranks stays the DIMM's ranks) */
   const int shared = dram_ctl_shared(&tm, &cfg) && d.radix[DA_PC] > 1;
-  if (shared) tm.ranks = (unsigned)d.radix[DA_PC];
+  const unsigned ranks = tm.ranks; /* per pseudo-channel */
+  if (shared) tm.ranks *= (unsigned)d.radix[DA_PC];
   const uint64_t nch = shared ? d.radix[DA_CH] : npc;
   /* banks per pseudo-channel: ranks x stack IDs x bank groups x banks */
   const uint64_t bpc = dram_flat_groups(&d) * d.radix[DA_BA];
@@ -188,14 +190,15 @@ int dram_simulate(const dram_spec *s, const dram_opts *o, const dram_stream *st,
   if (rc) goto done;
 
   const double tck = f[DF_TCK] / tm.mult; /* seconds per tick */
-  const double refi = (double)tm.refi, nb = (double)bpc;
+  const double refi = (double)tm.refi, nb = (double)bpc / ranks; /* banks per rank */
   out->bursts = m;
   out->reads = a.reads;
   out->writes = a.writes;
   out->acts = a.acts;
   out->pres = a.pres;
-  /* every pseudo-channel refreshes over the whole interval, busy or not */
-  out->refs = (uint64_t)((double)a.end / refi) * npc * (tm.per_bank_refresh ? bpc : 1);
+  /* every rank of every pseudo-channel refreshes over the whole interval,
+   * busy or not */
+  out->refs = (uint64_t)((double)a.end / refi) * npc * (tm.per_bank_refresh ? bpc : ranks);
   out->row_hits = a.hits;
   out->row_misses = a.misses;
   out->row_conflicts = a.conflicts;
@@ -230,8 +233,9 @@ int dram_simulate(const dram_spec *s, const dram_opts *o, const dram_stream *st,
   out->e_act = (double)a.acts * f[DF_E_ACT];
   out->e_rw = bits_rd * f[DF_E_READ] + bits_wr * f[DF_E_WRITE];
   out->e_io = (bits_rd + bits_wr) * f[DF_E_IO];
-  /* refresh energy for the whole interval on every pseudo-channel */
-  out->e_ref = (double)a.end / refi * (double)npc * (tm.per_bank_refresh ? nb : 1) * e_ref;
+  /* refresh energy for the whole interval on every rank of every
+   * pseudo-channel */
+  out->e_ref = (double)a.end / refi * (double)(npc * ranks) * (tm.per_bank_refresh ? nb : 1) * e_ref;
   out->e_bg = f[DF_P_BACKGROUND] * units * out->time_s;
   out->energy_j = out->e_act + out->e_rw + out->e_io + out->e_ref + out->e_bg;
 done:

@@ -41,14 +41,17 @@ static int spec_from(dse_ctx *ctx, const char *text, const char *over, dram_spec
   return c.nerr ? -1 : 0;
 }
 
-static void toy(dse_ctx *ctx, const char *over, dram_spec *s) {
+/* A toy variant's spec (text, + over), which must be accepted. */
+static void toy_from(dse_ctx *ctx, const char *text, const char *over, dram_spec *s) {
   yt_doc *d1, *d2;
-  if (spec_from(ctx, k_toy, over, s, &d1, &d2))
+  if (spec_from(ctx, text, over, s, &d1, &d2))
     FAIL_AT("toy spec rejected: %s", t_first_diag(ctx));
   /* marks are not used after this point */
   yt_doc_free(d1);
   yt_doc_free(d2);
 }
+
+static void toy(dse_ctx *ctx, const char *over, dram_spec *s) { toy_from(ctx, k_toy, over, s); }
 
 static uint64_t burst_addr(unsigned bg, unsigned col, unsigned ba, unsigned row) {
   return 64ull * (bg + 2ull * (col + 16ull * (ba + 4ull * row)));
@@ -193,6 +196,21 @@ TEST_IMPL(dram_timeline_by_hand) {
   dram_stream ye[3] = {rq(0, 0, 0, 0, 0), rq(0, 1, 0, 0, 0), rq(1, 0, 0, 0, 0)};
   r = run(&s, ye, 3);
   ASSERT_NEAR(r.time_s, 36e-9, 1e-12);
+  /* ... with DDR5's two-cycle ACT, RD and WR on the single command bus
+   * (act_cycles, cas_cycles 2): a command holds the bus two ticks, and a
+   * constraint counts from the previous command's last cycle to the next
+   * one's first (+ 1 after a two-cycle command, - 1 before one; ACT ->
+   * ACT, ACT -> RD, RD -> RD unchanged).  RD r1 at 11 holds the bus to 12:
+   * ACT r3 at 13, RD r2 17, RD r3 at 13 + tRCD = 23, data ends at 37 */
+  toy(ctx, "timing: {tRRD_S: 10, tRRD_L: 10, tFAW: 40, act_cycles: 2, cas_cycles: 2}\n", &s);
+  r = run(&s, ye, 3);
+  ASSERT_NEAR(r.time_s, 37e-9, 1e-12);
+  /* a conflict: PRE at ACT + tRAS + 1 = 27, ACT at PRE + tRP - 1 = 36 (and
+   * tRC), RD 46, data ends 60 as with one-cycle commands */
+  toy(ctx, "timing: {act_cycles: 2, cas_cycles: 2}\n", &s);
+  dram_stream c2[2] = {rq(0, 0, 0, 0, 0), rq(0, 0, 0, 1, 0)};
+  r = run(&s, c2, 2);
+  ASSERT_NEAR(r.time_s, 60e-9, 1e-12);
 
   /* (f) all-bank refresh (tREFI 150): 25 reads of bank 0 row 0, RD i at
    * 11 + 6i (tCCD_L).  RD 23 at 149; the refresh falls due at 150 and
@@ -319,10 +337,7 @@ TEST_IMPL(dram_dual_issue) {
   static const char k_hbm[] = TOY_TEXT("hbm3", "stack", "2", "16 MiB", ", tRCDWR: 5");
   dse_ctx *ctx = t_ctx();
   dram_spec s;
-  yt_doc *d1, *d2;
-  if (spec_from(ctx, k_hbm, NULL, &s, &d1, &d2)) FAIL_AT("toy hbm3 rejected: %s", t_first_diag(ctx));
-  yt_doc_free(d1);
-  yt_doc_free(d2);
+  toy_from(ctx, k_hbm, NULL, &s);
   /* the default map (RoBaCoBgPcCh) puts the pseudo-channel lowest:
    * burst index = pc + 2 x (bg + 2 x (col + 16 x (ba + 4 x row))) */
   /* an idle read: ACT at tick 1, RD at 1 + 21 = 22, on the rising edge 23,
@@ -334,12 +349,13 @@ TEST_IMPL(dram_dual_issue) {
    * admitted at 0 into the one controller's queues.  ACT (read) at 1; the
    * read queue is empty then: write mode.  The write's ACT needs no tRRD
    * (another pseudo-channel) but the row bus, held by the first ACT for 3
-   * ticks: at 4; its WR at 4 + 2 tRCDWR + 1 = 15 (odd), data ends 15 + 2
-   * (CWL + BL) = 33; the RD at 23, data ends 51.  Latencies 51 and 33
-   * ticks: mean 21 ns */
+   * ticks, and a rising edge (an ACT, as a column command, goes on an odd
+   * tick; only a PRE may use a falling one): at 5; its WR at 5 + 2 tRCDWR
+   * + 1 = 16, on the rising edge 17, data ends 17 + 2 (CWL + BL) = 35; the
+   * RD at 23, data ends 51.  Latencies 51 and 35 ticks: mean 21.5 ns */
   dram_stream two[2] = {{0, 64, 0, 1, 0}, {64, 64, 0, 1, 1}};
   r = run(&s, two, 2);
-  ASSERT_NEAR(r.lat_avg_s, 21e-9, 1e-12);
+  ASSERT_NEAR(r.lat_avg_s, 21.5e-9, 1e-12);
   ASSERT_NEAR(r.time_s, 25.5e-9, 1e-12);
   /* each pseudo-channel its own controller (queue scope pseudo_channel),
    * with its own buses: the write's ACT at 1, WR at 12 -> 13, data ends
@@ -347,6 +363,96 @@ TEST_IMPL(dram_dual_issue) {
   dram_opts pcs = {.units = 1, .ctl = {.queue_scope = DRAM_SCOPE_PSEUDO_CHANNEL}};
   r = run_o(&s, &pcs, two, 2);
   ASSERT_NEAR(r.lat_avg_s, 20.5e-9, 1e-12);
+
+  /* two stack IDs (hbm3.py's Sid level), map RoBaCoSiBgPcCh: burst index
+   * = pc + 2 x (bg + 2 x (sid + 2 x (col + 16 x (ba + 4 x row)))).  Reads
+   * of SID 0 and SID 1 on pseudo-channel 0: ACTs at 1 and 7 (tRRD_S, 6
+   * ticks), RDs at 23 and, tCCDR = 6 CK = 12 ticks after the first, 35:
+   * data ends 35 + 28 = 63 ticks = 31.5 ns.  With tCCDR = tCCD_S (its
+   * default) the second RD goes at 31 (tCCD_S, 8 ticks): 29.5 ns */
+  static const char k_sid[] = TOY_TEXT("hbm3", "stack", "2", "32 MiB", "");
+  toy_from(ctx, k_sid, "organization: {stack_ids: 2}\ncapacity: 32 MiB\n"
+           "address_map: RoBaCoSiBgPcCh\ntiming: {tCCDR: 6}\n", &s);
+  dram_stream sids[2] = {{0, 64, 0, 1, 0}, {4 * 64, 64, 0, 1, 0}};
+  r = run(&s, sids, 2);
+  ASSERT_NEAR(r.time_s, 31.5e-9, 1e-12);
+  toy_from(ctx, k_sid, "organization: {stack_ids: 2}\ncapacity: 32 MiB\naddress_map: RoBaCoSiBgPcCh\n",
+           &s);
+  r = run(&s, sids, 2);
+  ASSERT_NEAR(r.time_s, 29.5e-9, 1e-12);
+  dse_ctx_free(ctx);
+  return 0;
+}
+
+/* Two ranks on the toy's channel (ranks: 2, 16 MiB, map RoBaCoRaBgPcCh:
+ * burst index = bg + 2 x (ra + 2 x (col + 16 x (ba + 4 x row)))), worked
+ * by hand: the ranks share the channel's data bus (RD -> RD and WR -> WR
+ * BL apart) and a rank switch costs tCS more (Ramulator 2.1 ddr4.py's
+ * sibling rules: RD -> RD or WR BL + tCS, WR -> RD CWL + BL + tCS - CL),
+ * and each rank refreshes on its own.  The pseudo-channels of an HBM3
+ * controller are rank-level nodes too, each with its own data bus. */
+#define RANKS2 "organization: {ranks: 2}\ncapacity: 16 MiB\naddress_map: RoBaCoRaBgPcCh\n"
+static uint64_t rank_addr(unsigned ra, unsigned col) { return 64ull * 2 * (ra + 2ull * col); }
+
+TEST_IMPL(dram_ranks) {
+  dse_ctx *ctx = t_ctx();
+  dram_spec s;
+  toy(ctx, RANKS2
+           "timing: {tCS: 2}\n", &s);
+  /* RD r0, RD r1 (bank 0, row 0 of each): ACT r0 at 1, ACT r1 at 2 (no
+   * tRRD across ranks, one command a tick), RD r0 at 11, RD r1 at max(2 +
+   * tRCD, 11 + BL + tCS = 17) = 17: data ends 17 + CL + BL = 31 (26 if
+   * each rank had its own data bus) */
+  dram_stream rr[2] = {{rank_addr(0, 0), 64, 0, 1, 0}, {rank_addr(1, 0), 64, 0, 1, 0}};
+  dram_result r = run(&s, rr, 2);
+  ASSERT_NEAR(r.time_s, 31e-9, 1e-12);
+  ASSERT_NEAR(r.lat_avg_s, 28e-9, 1e-12); /* 25 and 31 */
+  /* RD r0, WR r1: the read's ACT at 1 empties the read queue (write mode),
+   * the write's ACT at 2, RD r0 at 11, WR r1 at 11 + BL + tCS = 17 (tRTW,
+   * 11, within one rank: 22), data ends 17 + CWL + BL = 26 */
+  dram_stream rw[2] = {{rank_addr(0, 0), 64, 0, 1, 0}, {rank_addr(1, 0), 64, 0, 1, 1}};
+  r = run(&s, rw, 2);
+  ASSERT_NEAR(r.time_s, 26e-9, 1e-12);
+  ASSERT_NEAR(r.lat_avg_s, 25.5e-9, 1e-12); /* 25 and 26 */
+  /* tCS 0: the shared bus alone, RD r1 at 11 + BL = 15, data ends 29 */
+  toy(ctx, RANKS2, &s);
+  r = run(&s, rr, 2);
+  ASSERT_NEAR(r.time_s, 29e-9, 1e-12);
+
+  /* per-rank refresh, one request outstanding (tRFC 20, tREFI 45): q1 r0
+   * (ACT 1, RD 11, ends 25), q2 r1 (enters 25: ACT 26, RD 36, ends 50).
+   * At 45 both ranks' REFab fall due and hold the queues: PREab r0 45,
+   * REFab r0 45 + tRPab = 55; PREab r1 56 (ACT 26 + tRAS = 51), REFab r1
+   * 66: r1's refresh does not wait for r0's tRFC (75).  q3, row 0 again,
+   * enters at 50 and finds its bank closed (a miss): on r1 ACT at 66 +
+   * tRFC = 86, RD 96, ends 110; on r0 ACT at 55 + tRFC = 75, RD 85, ends
+   * 99.  Each rank refreshes every tREFI: 2 x floor(110 / 45) = 4 REFab */
+  toy(ctx, RANKS2
+           "timing: {tCS: 2, tRFC: 20, tREFI: 45}\n", &s);
+  dram_opts n1 = {.units = 1, .outstanding = 1};
+  dram_stream q[3] = {{rank_addr(0, 0), 64, 0, 1, 0}, {rank_addr(1, 0), 64, 0, 1, 0},
+                      {rank_addr(1, 1), 64, 0, 1, 0}};
+  r = run_o(&s, &n1, q, 3);
+  ASSERT_NEAR(r.time_s, 110e-9, 1e-12);
+  ASSERT_NEAR(r.lat_max_s, 60e-9, 1e-12);
+  ASSERT_U64_EQ(r.row_misses, 3);
+  ASSERT_U64_EQ(r.refs, 4);
+  q[2] = (dram_stream){rank_addr(0, 1), 64, 0, 1, 0};
+  r = run_o(&s, &n1, q, 3);
+  ASSERT_NEAR(r.time_s, 99e-9, 1e-12);
+  ASSERT_NEAR(r.lat_max_s, 49e-9, 1e-12);
+
+  /* HBM3's two pseudo-channels in one controller are rank-level nodes
+   * with a data bus each (no channel level, no tCS): reads of PC 0 and
+   * PC 1, ACTs at ticks 1 and 5 (the row bus, then a rising edge), RDs at
+   * 23 and 27 (5 + 21 = 26, on a rising edge), data ends 27 + 28 = 55
+   * ticks = 27.5 ns (on one shared bus the second RD would wait for 23 +
+   * BL = 31) */
+  static const char k_hbm[] = TOY_TEXT("hbm3", "stack", "2", "16 MiB", "");
+  toy_from(ctx, k_hbm, NULL, &s);
+  dram_stream pc[2] = {{0, 64, 0, 1, 0}, {64, 64, 0, 1, 0}};
+  r = run(&s, pc, 2);
+  ASSERT_NEAR(r.time_s, 27.5e-9, 1e-12);
   dse_ctx_free(ctx);
   return 0;
 }
@@ -866,8 +972,8 @@ TEST_IMPL(dram_presets) {
       {"ddr5-6400", 51.2e9, 0.917},     {"gddr6-14000", 56e9, 0.921},     {"gddr6-16000", 64e9, 0.886},
       {"gddr6x-21000", 84e9, 0.876},    {"gddr7-28000", 112e9, 0.886},
       {"gddr7-32000", 128e9, 0.860},    {"hbm2-2000", 256e9, 0.904},
-      {"hbm2-2400", 307.2e9, 0.904},    {"hbm2e-3200", 409.6e9, 0.884},   {"hbm3-6400", 819.2e9, 0.877},
-      {"hbm3e-9200", 1177.6e9, 0.807}, {"lpddr5-6400", 25.6e9, 0.916},
+      {"hbm2-2400", 307.2e9, 0.904},    {"hbm2e-3200", 409.6e9, 0.884},   {"hbm3-6400", 819.2e9, 0.849},
+      {"hbm3e-9200", 1177.6e9, 0.787}, {"lpddr5-6400", 25.6e9, 0.916},
       {"lpddr5x-8533", 34.132e9, 0.915},
   };
   size_t count;
