@@ -91,6 +91,8 @@ void dram_ctl_timing_from_spec(const dram_spec *s, dram_ctl_timing *t) {
   t->cas_ticks = multi ? (unsigned)ticks(f[DF_CAS_CYCLES]) : 1;
   if (!t->act_ticks) t->act_ticks = 1;
   if (!t->cas_ticks) t->cas_ticks = 1;
+  t->wck = f[DF_WCK_SYNC] > 0;
+  t->wckpst = ticks(f[DF_TWCKPST]);
   if (!strncmp(s->standard, "hbm3", 4)) {
     dram_tick *v[] = {&t->cl, &t->cwl, &t->bl, &t->rcd, &t->rcdwr, &t->rp, &t->rpab,
                       &t->ras, &t->rc, &t->ccd_s, &t->ccd_l, &t->ccd_s_wr, &t->ccd_l_wr,
@@ -271,6 +273,10 @@ typedef struct ctl {
   unsigned pb_head, pb_n;
   uint64_t seq;
   dram_tick lb;  /* no command before this tick */
+  /* WCK sync (t->wck): the WCK runs until wck_exp; cas_wait: the planned
+   * RD/WR's CAS went the tick before, the RD/WR goes now (no replanning) */
+  dram_tick wck_exp;
+  int cas_wait;
   int dirty;
   plan p;
 } ctl;
@@ -920,6 +926,26 @@ static int issue(eng *g, ctl *c, dram_tick t) {
   return freed;
 }
 
+/* LPDDR5 WCK sync (Ramulator 2.1 lpddr_controller_base.cpp): a RD or WR
+ * chosen at `now` with the WCK lapsed (now >= wck_exp) issues a CAS now and
+ * itself at now + 1, nothing else in between; returns 1 when that CAS went
+ * (the RD/WR is planned at now + 1).  Every RD/WR keeps the WCK running to
+ * its issue + latency (CL or CWL, + the burst) + the burst + tWCKPST, as
+ * extend_wck_expiry does with the base controller's read and write
+ * latencies. */
+static int wck_sync(const dram_ctl_timing *t, ctl *c, dram_tick now) {
+  if (c->cas_wait || now < c->wck_exp) {
+    c->cas_wait = 0;
+    const dram_tick e = now + (c->p.cmd == C_WR ? t->cwl : t->cl) + 2 * t->bl + t->wckpst;
+    if (e > c->wck_exp) c->wck_exp = e;
+    return 0;
+  }
+  c->cas_wait = 1;
+  c->p.when = now + 1;
+  c->lb = now + 1;
+  return 1;
+}
+
 /* A refresh falls due at c->next_ref. */
 static void refresh_due(const eng *g, ctl *c) {
   const dram_ctl_timing *t = g->t;
@@ -1109,7 +1135,7 @@ int dram_ctl_run(const dram_ctl_timing *t, const dram_ctl_cfg *cfg, unsigned out
     dram_tick tmin = next < n ? feed_at : NEVER;
     for (unsigned i = 0; i < nch; i++) {
       ctl *c = &cs[i];
-      if (c->dirty) {
+      if (c->dirty && !c->cas_wait) {
         decide(&g, c, max2(c->lb, now));
         c->dirty = 0;
       }
@@ -1133,6 +1159,7 @@ int dram_ctl_run(const dram_ctl_timing *t, const dram_ctl_cfg *cfg, unsigned out
         continue;
       }
       const int cmd = c->p.cmd;
+      if (t->wck && (cmd == C_RD || cmd == C_WR) && wck_sync(t, c, now)) continue;
       if (issue(&g, c, now) && next < n && feed_at > now) feed_at = now;
       if (cmd == C_RD || cmd == C_WR) done_bursts++;
       /* one command a tick, a multi-cycle one holding the single bus its
