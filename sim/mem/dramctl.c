@@ -93,6 +93,7 @@ void dram_ctl_timing_from_spec(const dram_spec *s, dram_ctl_timing *t) {
   if (!t->cas_ticks) t->cas_ticks = 1;
   t->wck = f[DF_WCK_SYNC] > 0;
   t->wckpst = ticks(f[DF_TWCKPST]);
+  t->aad = ticks(f[DF_TAAD]);
   if (!strncmp(s->standard, "hbm3", 4)) {
     dram_tick *v[] = {&t->cl, &t->cwl, &t->bl, &t->rcd, &t->rcdwr, &t->rp, &t->rpab,
                       &t->ras, &t->rc, &t->ccd_s, &t->ccd_l, &t->ccd_s_wr, &t->ccd_l_wr,
@@ -277,6 +278,8 @@ typedef struct ctl {
    * RD/WR's CAS went the tick before, the RD/WR goes now (no replanning) */
   dram_tick wck_exp;
   int cas_wait;
+  /* two-part activate (t->aad): the pending ACT-2's deadline, NEVER */
+  dram_tick act2_dl;
   int dirty;
   plan p;
 } ctl;
@@ -574,6 +577,7 @@ static void decide(const eng *g, ctl *c, dram_tick now) {
   const dram_tick odd = tm->dual && tm->mult == 2;
   for (unsigned r = 0; r < tm->ranks; r++) {
     for (int k = 0; k < C_N; k++) R[r][k] = max2(now, c->rt[r * C_N + k]);
+    if (c->act2_dl != NEVER) R[r][C_ACT] = NEVER; /* no ACT-1 while an ACT-2 waits */
     if (tm->bus_ranks > 1) {
       const dram_tick *bus = &c->ct[r / tm->bus_ranks * C_N];
       for (int k = 0; k < C_N; k++) R[r][k] = max2(R[r][k], bus[k]);
@@ -682,6 +686,12 @@ static void decide(const eng *g, ctl *c, dram_tick now) {
   }
   const dram_tick t = w->at;
   const dram_tick nref = max2(now, c->next_ref);
+  /* a pending ACT-2 (Ramulator 2.1 LPDDR5 controller): at the first tick
+   * no other command is ready, or at its deadline before anything */
+  if (c->act2_dl != NEVER && (t > now || now >= c->act2_dl) && nref > now) {
+    c->p = (plan){now, 2, 0, 0, -1};
+    return;
+  }
   /* timeout rows (dse's own policy): a row no request wants closes
    * row_timeout ticks after its last use, when nothing else goes first */
   if (g->cfg->row_policy == DRAM_ROW_TIMEOUT && c->nopen && !c->ref_pend) {
@@ -934,6 +944,13 @@ static int issue(eng *g, ctl *c, dram_tick t) {
  * extend_wck_expiry does with the base controller's read and write
  * latencies. */
 static int wck_sync(const dram_ctl_timing *t, ctl *c, dram_tick now) {
+  if (!c->cas_wait && now >= c->wck_exp && c->act2_dl <= now + 1) {
+    /* the RD/WR after a CAS would take the pending ACT-2's last slot: the
+     * ACT-2 goes instead (cas_would_block_deadline) */
+    c->act2_dl = NEVER;
+    c->lb = now + 1;
+    return 1;
+  }
   if (c->cas_wait || now < c->wck_exp) {
     c->cas_wait = 0;
     const dram_tick e = now + (c->p.cmd == C_WR ? t->cwl : t->cl) + 2 * t->bl + t->wckpst;
@@ -1038,6 +1055,7 @@ static int ctl_init(const eng *g, ctl *c) {
   }
   for (unsigned k = 0; k < 4 * nr; k++) c->faw[k] = -g->t->faw;
   c->pair_at = -1;
+  c->act2_dl = NEVER;
   c->cap[0] = g->cfg->read_queue;
   c->cap[1] = g->cfg->write_queue;
   /* the first refresh falls due at tREFI (per bank: tREFI / banks), all
@@ -1153,6 +1171,11 @@ int dram_ctl_run(const dram_ctl_timing *t, const dram_ctl_cfg *cfg, unsigned out
       ctl *c = &cs[i];
       if (c->p.when != now) continue;
       c->dirty = 1;
+      if (c->p.kind == 2) { /* ACT-2: the bank's row is open */
+        c->act2_dl = NEVER;
+        c->lb = now + 1;
+        continue;
+      }
       if (c->p.kind) {
         refresh_due(&g, c);
         c->lb = now;
@@ -1162,6 +1185,7 @@ int dram_ctl_run(const dram_ctl_timing *t, const dram_ctl_cfg *cfg, unsigned out
       if (t->wck && (cmd == C_RD || cmd == C_WR) && wck_sync(t, c, now)) continue;
       if (issue(&g, c, now) && next < n && feed_at > now) feed_at = now;
       if (cmd == C_RD || cmd == C_WR) done_bursts++;
+      if (cmd == C_ACT && t->aad) c->act2_dl = now + t->aad;
       /* one command a tick, a multi-cycle one holding the single bus its
        * ticks; with dual issue the other bus may still go */
       c->lb = t->dual ? now

@@ -37,6 +37,8 @@ typedef struct dram_ctl_timing {
   int wck;          /* LPDDR5 WCK sync: a RD/WR after the WCK lapsed is
                        preceded by a CAS the tick before, nothing between */
   dram_tick wckpst; /* tWCKPST: the WCK runs so long after the last data */
+  dram_tick aad;    /* LPDDR5 two-part activate: ACT-2 at most tAAD after
+                       ACT-1 (0: one-part ACT) */
 } dram_ctl_timing;
 
 DSE_INTERNAL void dram_ctl_timing_from_spec(const dram_spec *s, dram_ctl_timing *t);

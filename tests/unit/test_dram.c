@@ -388,7 +388,7 @@ TEST_IMPL(dram_dual_issue) {
  * a RD/WR with the WCK stopped goes a tick after its CAS, nothing issued
  * in between; each RD keeps the WCK to RD + CL + 2 BL + tWCKPST, a WR to
  * WR + CWL + 2 BL + tWCKPST (docs/memory.md, "WCK sync") */
-TEST_IMPL(dram_wck_sync) {
+TEST_IMPL(dram_lpddr5) {
   dse_ctx *ctx = t_ctx();
   dram_spec s;
   dram_result r;
@@ -429,6 +429,23 @@ TEST_IMPL(dram_wck_sync) {
   dram_stream ye[3] = {rq(0, 0, 0, 0, 0), rq(0, 1, 0, 0, 0), rq(1, 0, 0, 0, 0)};
   r = run(&s, ye, 3);
   ASSERT_NEAR(r.time_s, 37e-9, 1e-12);
+  /* (f) the two-part activate (tAAD): ACT-2 goes at the first tick no
+   * other command is ready, or at ACT-1 + tAAD before anything.  tRRD 9:
+   * ACT-1 r1 at 1, ACT-2 at 2 (idle), ACT-1 r2 (bank group 1) at 10.  With
+   * tAAD 2 r1's RD goes at 11 and ACT-2 at 12: r1's data ends at 25, r2's
+   * RD at 10 + tRCD = 20 ends at 34, mean latency 29.5 (as with one-part
+   * ACTs).  With tAAD 1 the ACT-2 is due at 11 and goes first: RD r1 at
+   * 12, data ends 26, mean 30 */
+  dram_stream yf[2] = {rq(0, 0, 0, 0, 0), rq(1, 0, 0, 0, 0)};
+  toy(ctx, "timing: {tRRD_S: 9, tRRD_L: 9, tFAW: 36, tAAD: 2}\n", &s);
+  r = run(&s, yf, 2);
+  ASSERT_NEAR(r.time_s, 34e-9, 1e-12);
+  ASSERT_NEAR(r.lat_avg_s, 29.5e-9, 1e-12);
+  toy(ctx, "timing: {tRRD_S: 9, tRRD_L: 9, tFAW: 36, tAAD: 1}\n", &s);
+  r = run(&s, yf, 2);
+  ASSERT_NEAR(r.time_s, 34e-9, 1e-12);
+  ASSERT_NEAR(r.lat_avg_s, 30e-9, 1e-12);
+  ASSERT_U64_EQ(r.acts, 2);
   dse_ctx_free(ctx);
   return 0;
 }
