@@ -91,6 +91,9 @@ void dram_ctl_timing_from_spec(const dram_spec *s, dram_ctl_timing *t) {
   t->cas_ticks = multi ? (unsigned)ticks(f[DF_CAS_CYCLES]) : 1;
   if (!t->act_ticks) t->act_ticks = 1;
   if (!t->cas_ticks) t->cas_ticks = 1;
+  t->wck = f[DF_WCK_SYNC] > 0;
+  t->wckpst = ticks(f[DF_TWCKPST]);
+  t->aad = ticks(f[DF_TAAD]);
   if (!strncmp(s->standard, "hbm3", 4)) {
     dram_tick *v[] = {&t->cl, &t->cwl, &t->bl, &t->rcd, &t->rcdwr, &t->rp, &t->rpab,
                       &t->ras, &t->rc, &t->ccd_s, &t->ccd_l, &t->ccd_s_wr, &t->ccd_l_wr,
@@ -271,6 +274,12 @@ typedef struct ctl {
   unsigned pb_head, pb_n;
   uint64_t seq;
   dram_tick lb;  /* no command before this tick */
+  /* WCK sync (t->wck): the WCK runs until wck_exp; cas_wait: the planned
+   * RD/WR's CAS went the tick before, the RD/WR goes now (no replanning) */
+  dram_tick wck_exp;
+  int cas_wait;
+  /* two-part activate (t->aad): the pending ACT-2's deadline, NEVER */
+  dram_tick act2_dl;
   int dirty;
   plan p;
 } ctl;
@@ -568,6 +577,7 @@ static void decide(const eng *g, ctl *c, dram_tick now) {
   const dram_tick odd = tm->dual && tm->mult == 2;
   for (unsigned r = 0; r < tm->ranks; r++) {
     for (int k = 0; k < C_N; k++) R[r][k] = max2(now, c->rt[r * C_N + k]);
+    if (c->act2_dl != NEVER) R[r][C_ACT] = NEVER; /* no ACT-1 while an ACT-2 waits */
     if (tm->bus_ranks > 1) {
       const dram_tick *bus = &c->ct[r / tm->bus_ranks * C_N];
       for (int k = 0; k < C_N; k++) R[r][k] = max2(R[r][k], bus[k]);
@@ -676,6 +686,12 @@ static void decide(const eng *g, ctl *c, dram_tick now) {
   }
   const dram_tick t = w->at;
   const dram_tick nref = max2(now, c->next_ref);
+  /* a pending ACT-2 (Ramulator 2.1 LPDDR5 controller): at the first tick
+   * no other command is ready, or at its deadline before anything */
+  if (c->act2_dl != NEVER && (t > now || now >= c->act2_dl) && nref > now) {
+    c->p = (plan){now, 2, 0, 0, -1};
+    return;
+  }
   /* timeout rows (dse's own policy): a row no request wants closes
    * row_timeout ticks after its last use, when nothing else goes first */
   if (g->cfg->row_policy == DRAM_ROW_TIMEOUT && c->nopen && !c->ref_pend) {
@@ -920,6 +936,33 @@ static int issue(eng *g, ctl *c, dram_tick t) {
   return freed;
 }
 
+/* LPDDR5 WCK sync (Ramulator 2.1 lpddr_controller_base.cpp): a RD or WR
+ * chosen at `now` with the WCK lapsed (now >= wck_exp) issues a CAS now and
+ * itself at now + 1, nothing else in between; returns 1 when that CAS went
+ * (the RD/WR is planned at now + 1).  Every RD/WR keeps the WCK running to
+ * its issue + latency (CL or CWL, + the burst) + the burst + tWCKPST, as
+ * extend_wck_expiry does with the base controller's read and write
+ * latencies. */
+static int wck_sync(const dram_ctl_timing *t, ctl *c, dram_tick now) {
+  if (!c->cas_wait && now >= c->wck_exp && c->act2_dl <= now + 1) {
+    /* the RD/WR after a CAS would take the pending ACT-2's last slot: the
+     * ACT-2 goes instead (cas_would_block_deadline) */
+    c->act2_dl = NEVER;
+    c->lb = now + 1;
+    return 1;
+  }
+  if (c->cas_wait || now < c->wck_exp) {
+    c->cas_wait = 0;
+    const dram_tick e = now + (c->p.cmd == C_WR ? t->cwl : t->cl) + 2 * t->bl + t->wckpst;
+    if (e > c->wck_exp) c->wck_exp = e;
+    return 0;
+  }
+  c->cas_wait = 1;
+  c->p.when = now + 1;
+  c->lb = now + 1;
+  return 1;
+}
+
 /* A refresh falls due at c->next_ref. */
 static void refresh_due(const eng *g, ctl *c) {
   const dram_ctl_timing *t = g->t;
@@ -1012,6 +1055,7 @@ static int ctl_init(const eng *g, ctl *c) {
   }
   for (unsigned k = 0; k < 4 * nr; k++) c->faw[k] = -g->t->faw;
   c->pair_at = -1;
+  c->act2_dl = NEVER;
   c->cap[0] = g->cfg->read_queue;
   c->cap[1] = g->cfg->write_queue;
   /* the first refresh falls due at tREFI (per bank: tREFI / banks), all
@@ -1109,7 +1153,7 @@ int dram_ctl_run(const dram_ctl_timing *t, const dram_ctl_cfg *cfg, unsigned out
     dram_tick tmin = next < n ? feed_at : NEVER;
     for (unsigned i = 0; i < nch; i++) {
       ctl *c = &cs[i];
-      if (c->dirty) {
+      if (c->dirty && !c->cas_wait) {
         decide(&g, c, max2(c->lb, now));
         c->dirty = 0;
       }
@@ -1127,14 +1171,21 @@ int dram_ctl_run(const dram_ctl_timing *t, const dram_ctl_cfg *cfg, unsigned out
       ctl *c = &cs[i];
       if (c->p.when != now) continue;
       c->dirty = 1;
+      if (c->p.kind == 2) { /* ACT-2: the bank's row is open */
+        c->act2_dl = NEVER;
+        c->lb = now + 1;
+        continue;
+      }
       if (c->p.kind) {
         refresh_due(&g, c);
         c->lb = now;
         continue;
       }
       const int cmd = c->p.cmd;
+      if (t->wck && (cmd == C_RD || cmd == C_WR) && wck_sync(t, c, now)) continue;
       if (issue(&g, c, now) && next < n && feed_at > now) feed_at = now;
       if (cmd == C_RD || cmd == C_WR) done_bursts++;
+      if (cmd == C_ACT && t->aad) c->act2_dl = now + t->aad;
       /* one command a tick, a multi-cycle one holding the single bus its
        * ticks; with dual issue the other bus may still go */
       c->lb = t->dual ? now

@@ -34,6 +34,11 @@ typedef struct dram_ctl_timing {
   unsigned act_ticks, cas_ticks; /* ticks an ACT, a RD or WR holds its command
                                    bus (DDR5's two-cycle commands: 2 on the
                                    single bus; HBM3: 3 and 2) */
+  int wck;          /* LPDDR5 WCK sync: a RD/WR after the WCK lapsed is
+                       preceded by a CAS the tick before, nothing between */
+  dram_tick wckpst; /* tWCKPST: the WCK runs so long after the last data */
+  dram_tick aad;    /* LPDDR5 two-part activate: ACT-2 at most tAAD after
+                       ACT-1 (0: one-part ACT) */
 } dram_ctl_timing;
 
 DSE_INTERNAL void dram_ctl_timing_from_spec(const dram_spec *s, dram_ctl_timing *t);

@@ -384,6 +384,72 @@ TEST_IMPL(dram_dual_issue) {
   return 0;
 }
 
+/* LPDDR5 WCK sync (wck_sync, tWCKPST) on the toy (CL 10, BL 4, tRCD 10):
+ * a RD/WR with the WCK stopped goes a tick after its CAS, nothing issued
+ * in between; each RD keeps the WCK to RD + CL + 2 BL + tWCKPST, a WR to
+ * WR + CWL + 2 BL + tWCKPST (docs/memory.md, "WCK sync") */
+TEST_IMPL(dram_lpddr5) {
+  dse_ctx *ctx = t_ctx();
+  dram_spec s;
+  dram_result r;
+  /* (a) one read: ACT 1, CAS 11, RD 12, data ends 26 (25 without) */
+  toy(ctx, "timing: {wck_sync: 1, tWCKPST: 1}\n", &s);
+  dram_stream one = rq(0, 0, 0, 0, 0);
+  r = run(&s, &one, 1);
+  ASSERT_NEAR(r.time_s, 26e-9, 1e-12);
+  /* (b) one write: ACT 1, CAS 11, WR 12, data ends 12 + CWL + BL = 21 */
+  dram_stream w = rq(0, 0, 0, 0, 1);
+  r = run(&s, &w, 1);
+  ASSERT_NEAR(r.time_s, 21e-9, 1e-12);
+  /* (c) two hits: CAS 11, RD 12 (WCK to 12 + 10 + 8 + 1 = 31), RD 18
+   * (tCCD_L) with the WCK running: no CAS, data ends 32 */
+  dram_stream two[2] = {rq(0, 0, 0, 0, 0), rq(0, 1, 0, 0, 0)};
+  r = run(&s, two, 2);
+  ASSERT_NEAR(r.time_s, 32e-9, 1e-12);
+  /* (d) a conflict: CAS 11, RD 12, PRE 26 (tRAS), ACT 36, r2's RD ready at
+   * 46 after the WCK stopped (31): CAS 46, RD 47, data ends 61; latencies
+   * 26 and 61 */
+  dram_stream conf[2] = {rq(0, 0, 0, 0, 0), rq(0, 0, 0, 1, 0)};
+  r = run(&s, conf, 2);
+  ASSERT_NEAR(r.time_s, 61e-9, 1e-12);
+  ASSERT_NEAR(r.lat_avg_s, 43.5e-9, 1e-12);
+  /* ... the WCK stops at RD + 30 + tWCKPST: tWCKPST 16 stops it at 46, a
+   * RD at 46 needs a CAS (ends 61); tWCKPST 17 at 47, it does not: RD 46,
+   * data ends 60 */
+  toy(ctx, "timing: {wck_sync: 1, tWCKPST: 16}\n", &s);
+  r = run(&s, conf, 2);
+  ASSERT_NEAR(r.time_s, 61e-9, 1e-12);
+  toy(ctx, "timing: {wck_sync: 1, tWCKPST: 17}\n", &s);
+  r = run(&s, conf, 2);
+  ASSERT_NEAR(r.time_s, 60e-9, 1e-12);
+  /* (e) nothing between CAS and RD: tRRD 10, r1's RD and r3's ACT (bank
+   * group 1) both ready at 11; the active buffer's RD wins: CAS 11, RD 12,
+   * ACT r3 13, RD r2 18 (tCCD_L), RD r3 at 13 + tRCD = 23, data ends 37 */
+  toy(ctx, "timing: {tRRD_S: 10, tRRD_L: 10, tFAW: 40, wck_sync: 1, tWCKPST: 1}\n", &s);
+  dram_stream ye[3] = {rq(0, 0, 0, 0, 0), rq(0, 1, 0, 0, 0), rq(1, 0, 0, 0, 0)};
+  r = run(&s, ye, 3);
+  ASSERT_NEAR(r.time_s, 37e-9, 1e-12);
+  /* (f) the two-part activate (tAAD): ACT-2 goes at the first tick no
+   * other command is ready, or at ACT-1 + tAAD before anything.  tRRD 9:
+   * ACT-1 r1 at 1, ACT-2 at 2 (idle), ACT-1 r2 (bank group 1) at 10.  With
+   * tAAD 2 r1's RD goes at 11 and ACT-2 at 12: r1's data ends at 25, r2's
+   * RD at 10 + tRCD = 20 ends at 34, mean latency 29.5 (as with one-part
+   * ACTs).  With tAAD 1 the ACT-2 is due at 11 and goes first: RD r1 at
+   * 12, data ends 26, mean 30 */
+  dram_stream yf[2] = {rq(0, 0, 0, 0, 0), rq(1, 0, 0, 0, 0)};
+  toy(ctx, "timing: {tRRD_S: 9, tRRD_L: 9, tFAW: 36, tAAD: 2}\n", &s);
+  r = run(&s, yf, 2);
+  ASSERT_NEAR(r.time_s, 34e-9, 1e-12);
+  ASSERT_NEAR(r.lat_avg_s, 29.5e-9, 1e-12);
+  toy(ctx, "timing: {tRRD_S: 9, tRRD_L: 9, tFAW: 36, tAAD: 1}\n", &s);
+  r = run(&s, yf, 2);
+  ASSERT_NEAR(r.time_s, 34e-9, 1e-12);
+  ASSERT_NEAR(r.lat_avg_s, 30e-9, 1e-12);
+  ASSERT_U64_EQ(r.acts, 2);
+  dse_ctx_free(ctx);
+  return 0;
+}
+
 /* Two ranks on the toy's channel (ranks: 2, 16 MiB, map RoBaCoRaBgPcCh:
  * burst index = bg + 2 x (ra + 2 x (col + 16 x (ba + 4 x row)))), worked
  * by hand: the ranks share the channel's data bus (RD -> RD and WR -> WR

@@ -54,6 +54,7 @@
   X(dram_row_policies)              \
   X(dram_dual_issue)                \
   X(dram_ranks)                     \
+  X(dram_lpddr5)                  \
   X(dram_streams)                   \
   X(dram_spec_errors)               \
   X(dram_spec_defaults)             \
