@@ -111,6 +111,12 @@ int dram_spec_check(dse_ctx *ctx, const dram_spec *s) {
                 "tRTW (%g) < CL + BL - CWL (%g + %g - %g = %g): the write's data would "
                 "collide with the read's", f[DF_TRTW], f[DF_CL], bl, f[DF_CWL], need);
   }
+  /* a two-part activate (LPDDR5): ACT-2 goes at most tAAD after ACT-1 and
+   * tRCD counts from ACT-1, so a read would otherwise pass its ACT-2 */
+  if (f[DF_TAAD] > 0 && f[DF_TRCD] <= f[DF_TAAD])
+    rel_error(ctx, &nerr, s, set_last(s, DF_TAAD, DF_TRCD),
+              "tRCD (%g) <= tAAD (%g): a read would issue before its row's second activate",
+              f[DF_TRCD], f[DF_TAAD]);
   static const int k_half[] = {DF_ACT_CYCLES, DF_CAS_CYCLES};
   for (size_t i = 0; i < 2; i++)
     if (f[k_half[i]] * 2 != floor(f[k_half[i]] * 2))

@@ -30,6 +30,8 @@ refused twtr 's/^  tWTR_S: 4 /  tWTR_S: 13 /' tWTR_S \
   "timing.tWTR_S: tWTR_L (12) < tWTR_S (13) (tWTR_L, same bank group, against tWTR_S)"
 refused trrdl 's/^  tRRD_L: 8 /  tRRD_L: 2 /' tRRD_L "timing.tRRD_L: tRRD_L (2) < tRRD_S (4)"
 refused tfaw 's/^  tFAW: 34 /  tFAW: 3 /' tFAW "timing.tFAW: tFAW (3) < tRRD_S (4)"
+refused taad 's/^  tRTP: 12/&\n  tAAD: 30/' tAAD \
+  "timing.tAAD: tRCD (22) <= tAAD (30): a read would issue before its row's second activate"
 refused trpab 's/^  tRTP: 12/&\n  tRPab: 20/' tRPab \
   "timing.tRPab: tRPab (20) < tRP (22): closing all banks takes no less than one"
 refused trefi 's/^  tREFI: 12480 /  tREFI: 500 /' tREFI "timing.tREFI: tREFI (500) must exceed tRFC (576)"
