@@ -238,7 +238,8 @@ typedef struct ctl {
   uint8_t *refpend;  /* per-bank refresh pending on the bank */
   dram_tick *bt, *gt, *rt, *ct; /* ready times per bank, group, rank, data bus
                                    shared by bus_ranks ranks ([node][cmd]) */
-  dram_tick *sdt; /* per (rank, SID) node the column commands' ([node][2]: RD, WR) */
+  dram_tick *sdt; /* per (rank, SID) node its ready times ([node][cmd]; the
+                     sibling-SID rules set only RD and WR) */
   dram_tick *faw;          /* per rank the last four ACTs, a ring */
   unsigned *faw_head, nwords;
   unsigned *nopen_r, *nactive_r, *ref_pend_r; /* per rank */
@@ -612,7 +613,7 @@ static void decide(const eng *g, ctl *c, dram_tick now) {
   if (tm->sids > 1) {
     for (unsigned n = 0; n < g->nsidn; n++) {
       memcpy(Rs[n], R[n / tm->sids], sizeof Rs[n]);
-      for (int k = 0; k < 2; k++) Rs[n][C_RD + k] = max2(Rs[n][C_RD + k], c->sdt[n * 2 + k]);
+      for (int k = 0; k < 2; k++) Rs[n][C_RD + k] = max2(Rs[n][C_RD + k], c->sdt[n * C_N + C_RD + k]);
     }
     Rc = (const dram_tick(*)[C_N])Rs;
     cnode = g->sidn;
@@ -734,15 +735,10 @@ static void apply_rules(const eng *g, ctl *c, int cmd, unsigned b, dram_tick t) 
       if (k != r) apply_level(g, cmd, L_SIB, &c->rt[k * C_N], t);
   }
   if (g->t->sids > 1 && (cmd == C_RD || cmd == C_WR)) {
-    /* the (rank, SID) nodes hold column commands' times only: [node][2],
-     * so a rule's next RD or WR is at offset next - C_RD */
+    /* each sibling stack ID of the rank */
     const unsigned n = g->sidn[b], ns = g->t->sids, n0 = n - n % ns;
     for (unsigned k = n0; k < n0 + ns; k++)
-      for (unsigned i = 0; k != n && i < g->nby[cmd][L_SIDSIB]; i++) {
-        dram_tick *x = &c->sdt[k * 2 + g->by[cmd][L_SIDSIB][i].next - C_RD];
-        const dram_tick v = t + g->by[cmd][L_SIDSIB][i].lat;
-        if (v > *x) *x = v;
-      }
+      if (k != n) apply_level(g, cmd, L_SIDSIB, &c->sdt[k * C_N], t);
   }
 }
 
@@ -1010,7 +1006,7 @@ static int ctl_init(const eng *g, ctl *c) {
   const unsigned nr = g->t->ranks;
   c->rt = calloc((size_t)nr * C_N, sizeof(dram_tick));
   c->ct = calloc((size_t)(nr / g->t->bus_ranks) * C_N, sizeof(dram_tick));
-  c->sdt = calloc((size_t)g->nsidn * 2, sizeof(dram_tick));
+  c->sdt = calloc((size_t)g->nsidn * C_N, sizeof(dram_tick));
   c->faw = malloc((size_t)nr * 4 * sizeof(dram_tick));
   c->faw_head = calloc(4 * nr, sizeof(unsigned));
   if (!c->rt || !c->ct || !c->sdt || !c->faw || !c->faw_head) return DSE_ERR_NOMEM;
