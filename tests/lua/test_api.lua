@@ -94,6 +94,13 @@ local conv1 = c.layers[1]
 H.check(conv1.mapping:find("parallel-for", 1, true), "mapping text")
 H.eq(conv1.accesses[1].level, "registers", "innermost level")
 H.eq(conv1.accesses[#conv1.accesses].level, "DRAM", "outermost level")
+-- the whole-layer DRAM stream: the same bytes, each layer's own DRAM time
+local prof = dse.simulate("npu-hbm3", "resnet50")
+local full = dse.simulate("npu-hbm3", "resnet50", { dram_model = "full" })
+H.eq(full.total.dram_bytes, prof.total.dram_bytes, "dram_model full: same bytes")
+local differ = false
+for i, l in ipairs(full.layers) do differ = differ or l.dram_cycles ~= prof.layers[i].dram_cycles end
+H.check(differ, "dram_model full: own DRAM time")
 H.eq(conv1.accesses[1].weight.reads, conv1.macs, "every MAC reads a stationary weight")
 H.eq(conv1.cycles, conv1.compute_cycles + conv1.stall_cycles, "cycles = compute + stalls")
 local sw = dse.sweep { arch = "edge-npu", workload = "alexnet", fidelity = "cycle",

@@ -28,6 +28,7 @@ H.raises(function() dse.simulate("tpu-v1") end, "bad argument #2 to 'simulate'",
 H.raises(function() dse.simulate("tpu-v1", 7) end, "bad argument #2 to 'simulate' (expected one workload (a zoo name, path, table or dse.Workload), got number)", "simulate(arch, 7)")
 H.raises(function() dse.simulate("tpu-v1", "resnet50", { fidelity = "cycles" }) end, "dse.simulate: unknown fidelity 'cycles'; did you mean 'cycle'?", "fidelity")
 H.raises(function() dse.simulate("tpu-v1", "resnet50", { objective = "speed" }) end, "unknown objective 'speed'", "objective")
+H.raises(function() dse.simulate("npu-hbm3", "resnet50", { dram_model = "ful" }) end, "unknown dram_model 'ful'", "dram_model")
 H.raises(function() dse.simulate("tpu-v1", "resnet50", { map_budget = 0 }) end, "map_budget must be an integer from 1 to 100000", "map_budget")
 H.raises(function() dse.simulate("tpu-v1", "resnet50", { fidelty = "analytic" }) end, "unknown option 'fidelty'", "sim option")
 H.raises(function() dse.pareto({}, {}) end, "expected 1 to 16 objective names", "pareto no objectives")
