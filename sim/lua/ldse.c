@@ -1364,7 +1364,7 @@ static void objective_values(lua_State *L, int idx, const char *fn, const char *
     ok[i] = !(lua_isboolean(L, -1) && !lua_toboolean(L, -1));
     lua_pop(L, 1);
     for (size_t k = 0; ok[i] && k < nobj; k++) {
-      double v;
+      double v = 0;
       if (objective(L, r, names[k], &v)) {
         check_modelled(L, r, i + 1, fn, names[k]);
         const char *s = objective_suggestion(names[k], objective_names(L, r));
