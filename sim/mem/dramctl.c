@@ -3,7 +3,7 @@
  * queue, an active buffer (a request whose ACT has issued, its queue slot
  * freed), refresh, and FR-FCFS: the oldest request whose next command
  * (PRE, ACT, RD, WR) meets every timing constraint issues, one command per
- * tick (HBM3: a row and a column command, dual issue).  The decision
+ * tick (HBM2 and HBM3: a row and a column command, dual issue).  The decision
  * order is Ramulator 2.1's GenericDDR controller: active buffer, then
  * refresh, then the queue the write-drain mode picks.
  * State changes only when a command issues, a request arrives or a refresh
@@ -78,17 +78,20 @@ void dram_ctl_timing_from_spec(const dram_spec *s, dram_ctl_timing *t) {
   t->ranks = (unsigned)f[DF_RANKS];
   t->bus_ranks = t->ranks; /* a DIMM's ranks share the channel's data bus */
   t->sids = (unsigned)f[DF_STACK_IDS];
-  /* command buses: HBM3 issues a column command per CK on its rising edge
-   * and a row command per half CK, ACT taking 1.5 CK (Ramulator 2.1
-   * hbm3.py, tick_multiplier 2, and hbm34_controller.cpp); every other
-   * part one command a CK (HBM2's separate buses are not modelled yet) */
+  /* command buses (Ramulator 2.1): HBM3 issues a column command per CK on
+   * its rising edge and a row command per half CK, ACT taking 1.5 CK
+   * (hbm3.py, tick_multiplier 2, and hbm34_controller.cpp; below).  HBM2
+   * and HBM2E a column and then a row command each CK, an ACT holding the
+   * row bus 2 CK, with no clock-edge rules (the HBM12 controller,
+   * hbm_controller_base.cpp tick(); hbm2.py: tick_multiplier 1,
+   * command_cycles ACT 2).  A single bus carries one command at a time,
+   * each holding it its CA cycles (DDR5: ACT, RD, WR two, ddr5.py).
+   * GDDR7's dual buses are not modelled: one command a CK. */
   t->mult = 1;
-  /* a single command bus with multi-cycle commands (DDR5: ACT, RD, WR two
-   * CA cycles, ddr5.py command_cycles): a command holds the bus that many
-   * ticks; dual buses (HBM2) keep one tick until they are modelled */
-  const int multi = s->cmd_bus == DRAM_CMD_SINGLE;
-  t->act_ticks = multi ? (unsigned)ticks(f[DF_ACT_CYCLES]) : 1;
-  t->cas_ticks = multi ? (unsigned)ticks(f[DF_CAS_CYCLES]) : 1;
+  t->dual = !strncmp(s->standard, "hbm2", 4) && s->cmd_bus == DRAM_CMD_DUAL;
+  const int single = s->cmd_bus == DRAM_CMD_SINGLE;
+  t->act_ticks = single || t->dual ? (unsigned)ticks(f[DF_ACT_CYCLES]) : 1;
+  t->cas_ticks = single ? (unsigned)ticks(f[DF_CAS_CYCLES]) : 1;
   if (!t->act_ticks) t->act_ticks = 1;
   if (!t->cas_ticks) t->cas_ticks = 1;
   t->wck = f[DF_WCK_SYNC] > 0;
@@ -183,7 +186,8 @@ static unsigned build_rules(const dram_ctl_timing *t, rule *r) {
        * without it (RoBaRaCoCh seq_wr -9% with it, +0.4% without) */
       {L_SIDSIB, C_RD, C_RD, t->sids > 1 ? t->ccdr : 0},
   };
-  /* a command of several ticks (HBM3's ACT, 3; a column command, 2)
+  /* a command of several ticks (HBM2's ACT, 2; HBM3's, 3, its column
+   * commands 2)
    * constrains from its last tick to the next one's first, as Ramulator
    * 2.1 adjusts multi-cycle commands: + (prev ticks - 1) - (next ticks - 1) */
   int cyc[C_N] = {1, 1, 1, 1, 1, 1, 1};

@@ -28,12 +28,13 @@ typedef struct dram_ctl_timing {
                          them); pseudo-channels each have their own bus */
   int per_bank_refresh;
   unsigned mult;  /* ticks per tCK (2: half-CK ticks, HBM3) */
-  int dual;       /* separate row and column command buses (HBM3's dual
-                     command issue): a column command a CK, on rising edges,
-                     and a row command a tick, ACT taking act_ticks */
+  int dual;       /* separate row and column command buses (HBM2's and
+                     HBM3's dual command issue): a column command a CK (on
+                     rising edges with mult 2) and a row command a tick,
+                     ACT taking act_ticks */
   unsigned act_ticks, cas_ticks; /* ticks an ACT, a RD or WR holds its command
                                    bus (DDR5's two-cycle commands: 2 on the
-                                   single bus; HBM3: 3 and 2) */
+                                   single bus; HBM2: 2 and 1; HBM3: 3 and 2) */
   int wck;          /* LPDDR5 WCK sync: a RD/WR after the WCK lapsed is
                        preceded by a CAS the tick before, nothing between */
   dram_tick wckpst; /* tWCKPST: the WCK runs so long after the last data */
@@ -44,7 +45,7 @@ typedef struct dram_ctl_timing {
 DSE_INTERNAL void dram_ctl_timing_from_spec(const dram_spec *s, dram_ctl_timing *t);
 /* Whether one controller serves both pseudo-channels of a channel (queue
  * scope channel; by default where the part has dual command issue, as
- * Ramulator 2.1's HBM34 controller does). */
+ * Ramulator 2.1's HBM12 and HBM34 controllers do). */
 DSE_INTERNAL int dram_ctl_shared(const dram_ctl_timing *t, const dram_ctl_cfg *c);
 /* The effective controller: o's nonzero fields, else s's, else the
  * defaults (32/32, 0.8/0.2, FR-FCFS, open rows, cap 4). */

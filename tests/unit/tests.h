@@ -53,6 +53,7 @@
   X(dram_steady_by_hand)            \
   X(dram_row_policies)              \
   X(dram_dual_issue)                \
+  X(dram_hbm2_dual_issue)           \
   X(dram_ranks)                     \
   X(dram_lpddr5)                  \
   X(dram_streams)                   \
