@@ -326,6 +326,19 @@ TEST_IMPL(dram_row_policies) {
   return 0;
 }
 
+/* On a two-pseudo-channel toy: an idle read of pseudo-channel 0 ends at
+ * `idle`; with a write of pseudo-channel 1 beside it the two average
+ * `mean` and the last ends at `end` (seconds). */
+static void pc_pair(const dram_spec *s, double idle, double mean, double end) {
+  dram_stream one = {0, 64, 0, 1, 0};
+  dram_result r = run(s, &one, 1);
+  ASSERT_NEAR(r.time_s, idle, 1e-12);
+  dram_stream two[2] = {{0, 64, 0, 1, 0}, {64, 64, 0, 1, 1}};
+  r = run(s, two, 2);
+  ASSERT_NEAR(r.lat_avg_s, mean, 1e-12);
+  ASSERT_NEAR(r.time_s, end, 1e-12);
+}
+
 /* The toy as an HBM3 part with two pseudo-channels: dual command issue in
  * half-CK ticks (every timing x 2; a column command on a rising edge,
  * i.e. an odd tick, one a CK; a row command a tick, ACT holding the row
@@ -341,11 +354,8 @@ TEST_IMPL(dram_dual_issue) {
   /* the default map (RoBaCoBgPcCh) puts the pseudo-channel lowest:
    * burst index = pc + 2 x (bg + 2 x (col + 16 x (ba + 4 x row))) */
   /* an idle read: ACT at tick 1, RD at 1 + 21 = 22, on the rising edge 23,
-   * data ends 28 ticks later (CL + BL): 51 ticks = 25.5 ns */
-  dram_stream one = {0, 64, 0, 1, 0};
-  dram_result r = run(&s, &one, 1);
-  ASSERT_NEAR(r.time_s, 25.5e-9, 1e-12);
-  /* a read of pseudo-channel 0 and a write of pseudo-channel 1, both
+   * data ends 28 ticks later (CL + BL): 51 ticks = 25.5 ns.
+   * A read of pseudo-channel 0 and a write of pseudo-channel 1, both
    * admitted at 0 into the one controller's queues.  ACT (read) at 1; the
    * read queue is empty then: write mode.  The write's ACT needs no tRRD
    * (another pseudo-channel) but the row bus, held by the first ACT for 3
@@ -353,15 +363,13 @@ TEST_IMPL(dram_dual_issue) {
    * tick; only a PRE may use a falling one): at 5; its WR at 5 + 2 tRCDWR
    * + 1 = 16, on the rising edge 17, data ends 17 + 2 (CWL + BL) = 35; the
    * RD at 23, data ends 51.  Latencies 51 and 35 ticks: mean 21.5 ns */
+  pc_pair(&s, 25.5e-9, 21.5e-9, 25.5e-9);
   dram_stream two[2] = {{0, 64, 0, 1, 0}, {64, 64, 0, 1, 1}};
-  r = run(&s, two, 2);
-  ASSERT_NEAR(r.lat_avg_s, 21.5e-9, 1e-12);
-  ASSERT_NEAR(r.time_s, 25.5e-9, 1e-12);
   /* each pseudo-channel its own controller (queue scope pseudo_channel),
    * with its own buses: the write's ACT at 1, WR at 12 -> 13, data ends
    * 31.  Mean (51 + 31) / 2 ticks = 20.5 ns */
   dram_opts pcs = {.units = 1, .ctl = {.queue_scope = DRAM_SCOPE_PSEUDO_CHANNEL}};
-  r = run_o(&s, &pcs, two, 2);
+  dram_result r = run_o(&s, &pcs, two, 2);
   ASSERT_NEAR(r.lat_avg_s, 20.5e-9, 1e-12);
 
   /* two stack IDs (hbm3.py's Sid level), map RoBaCoSiBgPcCh: burst index
@@ -397,19 +405,14 @@ TEST_IMPL(dram_hbm2_dual_issue) {
   dse_ctx *ctx = t_ctx();
   dram_spec s;
   toy_from(ctx, k_hbm, NULL, &s);
-  /* an idle read: ACT at 1, RD at 12, data ends 12 + CL + BL = 26 */
-  dram_stream one = {0, 64, 0, 1, 0};
-  dram_result r = run(&s, &one, 1);
-  ASSERT_NEAR(r.time_s, 26e-9, 1e-12);
-  /* a read of pseudo-channel 0 and a write of pseudo-channel 1: the
-   * read's ACT at 1, then write mode (the read queue is empty); the
-   * write's ACT needs no tRRD (another pseudo-channel) but the row bus,
-   * free at 3; its WR at 9 (before the RD: the column bus is free),
-   * data ends 9 + CWL + BL = 18; the RD at 12, data ends 26.  Mean 22 */
-  dram_stream two[2] = {{0, 64, 0, 1, 0}, {64, 64, 0, 1, 1}};
-  r = run(&s, two, 2);
-  ASSERT_NEAR(r.lat_avg_s, 22e-9, 1e-12);
-  ASSERT_NEAR(r.time_s, 26e-9, 1e-12);
+  /* an idle read: ACT at 1, RD at 12, data ends 12 + CL + BL = 26.  A
+   * read of pseudo-channel 0 and a write of pseudo-channel 1: the read's
+   * ACT at 1, then write mode (the read queue is empty); the write's ACT
+   * needs no tRRD (another pseudo-channel) but the row bus, free at 3;
+   * its WR at 9 (before the RD: the column bus is free), data ends 9 +
+   * CWL + BL = 18; the RD at 12, data ends 26.  Mean 22 */
+  pc_pair(&s, 26e-9, 22e-9, 26e-9);
+  dram_result r;
   /* the same on one pseudo-channel (read bank group 1, write bank group
    * 0) with tRRD 1: the write's ACT still waits for the row bus, 3, its
    * WR at 9, data ends 18; the RD waits CWL + BL + tWTR_S = 13 after the
