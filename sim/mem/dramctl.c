@@ -264,6 +264,7 @@ typedef struct ctl {
   uint64_t *amask[2], *rmask[2], *cmask[2]; /* banks with an ACT, a row (ACT or PRE), a column
                                                candidate, per queue */
   unsigned nq[2], cap[2], nactive, nopen;
+  unsigned ncmask[2]; /* bits set in cmask */
   uint32_t *ncol;     /* row policies: column accesses since the bank's ACT */
   dram_tick *lastuse; /* and when it was last used (ACT or column command) */
   int wmode;
@@ -460,7 +461,11 @@ static void slots_q(const eng *g, ctl *c, unsigned q, unsigned b) {
   }
   mask_set(c->amask[q], b, row && c->rs_cmd[q][b] == C_ACT);
   mask_set(c->rmask[q], b, row);
-  mask_set(c->cmask[q], b, col);
+  const uint64_t bit = 1ull << (b & 63);
+  if (!(c->cmask[q][b >> 6] & bit) != !col) {
+    c->cmask[q][b >> 6] ^= bit;
+    c->ncmask[q] += col ? 1u : -1u;
+  }
 }
 
 static void slots_a(ctl *c, unsigned b) {
@@ -512,28 +517,36 @@ typedef struct best {
   unsigned bank, cmd;
 } best;
 
-/* Two commands in one scan (one loop, so one mispredicted exit): the
- * banks in mask whose bit in sel is set are candidates for cmd1, the
- * others for cmd0; R holds the rank part per rank and command. */
+/* The banks of mask (those of sel, or with flip ~0 those not in sel; sel
+ * NULL: all) as candidates for cmd; R holds the rank part per node and
+ * command, node maps a bank to its node (NULL: one node, 0). */
 static inline void scan(best *x, const eng *g, const ctl *c, const uint64_t *mask,
-                        const uint64_t *sel, const dram_tick (*R)[C_N], const uint16_t *node,
-                        const dram_tick *bpart, const uint64_t *seq, dram_tick odd0,
-                        dram_tick odd1, unsigned cmd0, unsigned cmd1) {
+                        const uint64_t *sel, uint64_t flip, const dram_tick (*R)[C_N],
+                        const uint16_t *node, const dram_tick *bpart, const uint64_t *seq,
+                        dram_tick odd, unsigned cmd) {
+  /* the best so far in locals, written back once */
+  dram_tick bat = x->at;
+  uint64_t bseq = x->seq;
+  unsigned bbank = x->bank;
+  const dram_tick r0 = R[0][cmd], *gt = c->gt + cmd;
+  const uint16_t *grp = g->grp;
   for (unsigned w = 0; w < c->nwords; w++) {
-    const uint64_t sw = sel[w];
-    for (uint64_t m = mask[w]; m; m &= m - 1) {
-      const unsigned i = (unsigned)__builtin_ctzll(m), b = w * 64 + i;
-      const int one = (int)(sw >> i & 1);
-      const unsigned cmd = one ? cmd1 : cmd0;
-      const dram_tick gp = c->gt[group_of(g, b) * C_N + cmd]; /* the group part */
-      const dram_tick at = max2(max2(R[node[b]][cmd], bpart[b]), gp) | (one ? odd1 : odd0);
+    for (uint64_t m = mask[w] & (sel ? sel[w] ^ flip : ~0ull); m; m &= m - 1) {
+      const unsigned b = w * 64 + (unsigned)__builtin_ctzll(m);
+      const dram_tick rp = node ? R[node[b]][cmd] : r0; /* the rank part */
+      const dram_tick at = max2(max2(rp, bpart[b]), gt[grp[b] * C_N]) | odd;
       const uint64_t sq = seq[b];
-      const int better = (at < x->at) | ((at == x->at) & (sq < x->seq));
-      x->at = better ? at : x->at;
-      x->seq = better ? sq : x->seq;
-      x->bank = better ? b : x->bank;
-      x->cmd = better ? cmd : x->cmd;
+      const int better = (at < bat) | ((at == bat) & (sq < bseq));
+      bat = better ? at : bat;
+      bseq = better ? sq : bseq;
+      bbank = better ? b : bbank;
     }
+  }
+  if (bseq != x->seq) {
+    x->at = bat;
+    x->seq = bseq;
+    x->bank = bbank;
+    x->cmd = cmd;
   }
 }
 
@@ -619,11 +632,13 @@ static void decide(const eng *g, ctl *c, dram_tick now) {
     cnode = g->sidn;
     ncn = g->nsidn;
   }
+  const uint16_t *cnode1 = ncn > 1 ? cnode : NULL;
   /* 1. the active buffer: requests whose ACT has issued, reads and
    * writes scanned apart (SoA: no request is read) */
   if (c->nactive) {
     best xa = {NEVER, UINT64_MAX, 0, 0};
-    scan(&xa, g, c, c->act_mask, c->actw, Rc, cnode, c->as_b, c->as_seq, odd, odd, C_RD, C_WR);
+    scan(&xa, g, c, c->act_mask, c->actw, ~0ull, Rc, cnode1, c->as_b, c->as_seq, odd, C_RD);
+    scan(&xa, g, c, c->act_mask, c->actw, 0, Rc, cnode1, c->as_b, c->as_seq, odd, C_WR);
     if (xa.at != NEVER) a = (cand){xa.at, xa.seq, (int)xa.cmd, (int)xa.bank, c->active[xa.bank]};
   }
   /* 2. refresh: the lowest rank with an all-bank refresh due (they fall
@@ -656,15 +671,18 @@ static void decide(const eng *g, ctl *c, dram_tick now) {
     const unsigned qi = (unsigned)c->wmode;
     const int ccmd = qi ? C_WR : C_RD;
     best xr = {NEVER, UINT64_MAX, 0, 0}, xc = xr;
-    scan(&xr, g, c, c->rmask[qi], c->amask[qi], (const dram_tick(*)[C_N])R, g->rank, c->rs_b[qi],
-         c->rs_seq[qi], 0, odd, C_PRE, C_ACT); /* ACT on a rising edge only */
-    unsigned nc = 0;
-    for (unsigned w = 0; w < c->nwords; w++) nc += (unsigned)__builtin_popcountll(c->cmask[qi][w]);
+    const dram_tick(*Rr)[C_N] = (const dram_tick(*)[C_N])R;
+    const uint16_t *rnode1 = tm->ranks > 1 ? g->rank : NULL;
+    scan(&xr, g, c, c->rmask[qi], c->amask[qi], ~0ull, Rr, rnode1, c->rs_b[qi], c->rs_seq[qi], 0,
+         C_PRE);
+    scan(&xr, g, c, c->rmask[qi], c->amask[qi], 0, Rr, rnode1, c->rs_b[qi], c->rs_seq[qi], odd,
+         C_ACT); /* ACT on a rising edge only */
+    const unsigned nc = c->ncmask[qi];
     if (c->use_age && nc >= WALK_MIN)
       walk_col(g, c, qi, nc, Rc, cnode, ncn, odd, &xc);
     else
-      scan(&xc, g, c, c->cmask[qi], c->cmask[qi], Rc, cnode, c->cs_b[qi], c->cs_seq[qi], odd,
-           odd, (unsigned)ccmd, (unsigned)ccmd);
+      scan(&xc, g, c, c->cmask[qi], NULL, 0, Rc, cnode1, c->cs_b[qi], c->cs_seq[qi], odd,
+           (unsigned)ccmd);
     if (xr.at != NEVER) qr = (cand){xr.at, xr.seq, (int)xr.cmd, (int)xr.bank, c->rs_e[qi][xr.bank]};
     if (xc.at != NEVER) qc = (cand){xc.at, xc.seq, ccmd, (int)xc.bank, c->cs_e[qi][xc.bank]};
   }
