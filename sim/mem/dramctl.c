@@ -589,21 +589,27 @@ static void decide(const eng *g, ctl *c, dram_tick now) {
   dram_tick R[MAX_RANKS][C_N];
   /* half-CK ticks (HBM3): column commands, ACT and REF on rising edges */
   const dram_tick odd = tm->dual && tm->mult == 2;
+  /* the refresh commands' parts only while a refresh waits */
+  const int nk = c->ref_pend || c->pb_n ? C_N : C_PREA;
   for (unsigned r = 0; r < tm->ranks; r++) {
-    for (int k = 0; k < C_N; k++) R[r][k] = max2(now, c->rt[r * C_N + k]);
+    for (int k = 0; k < nk; k++) R[r][k] = max2(now, c->rt[r * C_N + k]);
     if (c->act2_dl != NEVER) R[r][C_ACT] = NEVER; /* no ACT-1 while an ACT-2 waits */
     if (tm->bus_ranks > 1) {
       const dram_tick *bus = &c->ct[r / tm->bus_ranks * C_N];
-      for (int k = 0; k < C_N; k++) R[r][k] = max2(R[r][k], bus[k]);
+      for (int k = 0; k < nk; k++) R[r][k] = max2(R[r][k], bus[k]);
     }
     if (tm->faw)
       R[r][C_ACT] = max2(R[r][C_ACT], c->faw[r * 4 + c->faw_head[r]] + tm->faw);
     if (tm->dual) {
-      for (int k = 0; k < C_N; k++)
-        R[r][k] = k == C_RD || k == C_WR ? max2(R[r][k], c->colfree) | odd
-                                         : max2(R[r][k], c->rowfree);
-      R[r][C_REFAB] |= odd;
-      R[r][C_REFPB] |= odd;
+      R[r][C_ACT] = max2(R[r][C_ACT], c->rowfree);
+      R[r][C_PRE] = max2(R[r][C_PRE], c->rowfree);
+      R[r][C_RD] = max2(R[r][C_RD], c->colfree) | odd;
+      R[r][C_WR] = max2(R[r][C_WR], c->colfree) | odd;
+      if (nk == C_N) {
+        R[r][C_PREA] = max2(R[r][C_PREA], c->rowfree);
+        R[r][C_REFAB] = max2(R[r][C_REFAB], c->rowfree) | odd;
+        R[r][C_REFPB] = max2(R[r][C_REFPB], c->rowfree) | odd;
+      }
     }
   }
   /* the falling edge after a rising-edge row command (Ramulator 2.1's
@@ -614,20 +620,20 @@ static void decide(const eng *g, ctl *c, dram_tick now) {
    * ACT's own bank cannot be (tRAS) */
   if (odd && c->pair_at >= now) {
     dram_tick *x = R[c->pair_rank];
-    if (x[C_PREA] == c->pair_at) x[C_PREA]++;
+    if (nk == C_N && x[C_PREA] == c->pair_at) x[C_PREA]++;
     if (c->pair_all && x[C_PRE] == c->pair_at) x[C_PRE]++;
   }
   /* the column commands' ready part per node: the rank's, or where there
-   * are stack IDs per (rank, SID) node the rank's and the SID's */
+   * are stack IDs per (rank, SID) node the rank's and the SID's (only RD
+   * and WR are read from it) */
   dram_tick Rs[MAX_SIDN][C_N];
   const dram_tick(*Rc)[C_N] = (const dram_tick(*)[C_N])R;
   const uint16_t *cnode = g->rank;
   unsigned ncn = tm->ranks;
   if (tm->sids > 1) {
-    for (unsigned n = 0; n < g->nsidn; n++) {
-      memcpy(Rs[n], R[n / tm->sids], sizeof Rs[n]);
-      for (int k = 0; k < 2; k++) Rs[n][C_RD + k] = max2(Rs[n][C_RD + k], c->sdt[n * C_N + C_RD + k]);
-    }
+    for (unsigned n = 0; n < g->nsidn; n++)
+      for (int k = C_RD; k <= C_WR; k++)
+        Rs[n][k] = max2(R[n / tm->sids][k], c->sdt[n * C_N + k]);
     Rc = (const dram_tick(*)[C_N])Rs;
     cnode = g->sidn;
     ncn = g->nsidn;
