@@ -268,6 +268,7 @@ typedef struct ctl {
   uint64_t *amask[2], *rmask[2], *cmask[2]; /* banks with an ACT, a row (ACT or PRE), a column
                                                candidate, per queue */
   unsigned nq[2], cap[2], nactive, nopen;
+  unsigned ncmask[2]; /* bits set in cmask */
   uint32_t *ncol;     /* row policies: column accesses since the bank's ACT */
   dram_tick *lastuse; /* and when it was last used (ACT or column command) */
   int wmode;
@@ -464,7 +465,11 @@ static void slots_q(const eng *g, ctl *c, unsigned q, unsigned b) {
   }
   mask_set(c->amask[q], b, row && c->rs_cmd[q][b] == C_ACT);
   mask_set(c->rmask[q], b, row);
-  mask_set(c->cmask[q], b, col);
+  const uint64_t bit = 1ull << (b & 63);
+  if (!(c->cmask[q][b >> 6] & bit) != !col) {
+    c->cmask[q][b >> 6] ^= bit;
+    c->ncmask[q] += col ? 1u : -1u;
+  }
 }
 
 static void slots_a(ctl *c, unsigned b) {
@@ -516,28 +521,36 @@ typedef struct best {
   unsigned bank, cmd;
 } best;
 
-/* Two commands in one scan (one loop, so one mispredicted exit): the
- * banks in mask whose bit in sel is set are candidates for cmd1, the
- * others for cmd0; R holds the rank part per rank and command. */
+/* The banks of mask (those of sel, or with flip ~0 those not in sel; sel
+ * NULL: all) as candidates for cmd; R holds the rank part per node and
+ * command, node maps a bank to its node (NULL: one node, 0). */
 static inline void scan(best *x, const eng *g, const ctl *c, const uint64_t *mask,
-                        const uint64_t *sel, const dram_tick (*R)[C_N], const uint16_t *node,
-                        const dram_tick *bpart, const uint64_t *seq, dram_tick odd0,
-                        dram_tick odd1, unsigned cmd0, unsigned cmd1) {
+                        const uint64_t *sel, uint64_t flip, const dram_tick (*R)[C_N],
+                        const uint16_t *node, const dram_tick *bpart, const uint64_t *seq,
+                        dram_tick odd, unsigned cmd) {
+  /* the best so far in locals, written back once */
+  dram_tick bat = x->at;
+  uint64_t bseq = x->seq;
+  unsigned bbank = x->bank;
+  const dram_tick r0 = R[0][cmd], *gt = c->gt + cmd;
+  const uint16_t *grp = g->grp;
   for (unsigned w = 0; w < c->nwords; w++) {
-    const uint64_t sw = sel[w];
-    for (uint64_t m = mask[w]; m; m &= m - 1) {
-      const unsigned i = (unsigned)__builtin_ctzll(m), b = w * 64 + i;
-      const int one = (int)(sw >> i & 1);
-      const unsigned cmd = one ? cmd1 : cmd0;
-      const dram_tick gp = c->gt[group_of(g, b) * C_N + cmd]; /* the group part */
-      const dram_tick at = max2(max2(R[node[b]][cmd], bpart[b]), gp) | (one ? odd1 : odd0);
+    for (uint64_t m = mask[w] & (sel ? sel[w] ^ flip : ~0ull); m; m &= m - 1) {
+      const unsigned b = w * 64 + (unsigned)__builtin_ctzll(m);
+      const dram_tick rp = node ? R[node[b]][cmd] : r0; /* the rank part */
+      const dram_tick at = max2(max2(rp, bpart[b]), gt[grp[b] * C_N]) | odd;
       const uint64_t sq = seq[b];
-      const int better = (at < x->at) | ((at == x->at) & (sq < x->seq));
-      x->at = better ? at : x->at;
-      x->seq = better ? sq : x->seq;
-      x->bank = better ? b : x->bank;
-      x->cmd = better ? cmd : x->cmd;
+      const int better = (at < bat) | ((at == bat) & (sq < bseq));
+      bat = better ? at : bat;
+      bseq = better ? sq : bseq;
+      bbank = better ? b : bbank;
     }
+  }
+  if (bseq != x->seq) {
+    x->at = bat;
+    x->seq = bseq;
+    x->bank = bbank;
+    x->cmd = cmd;
   }
 }
 
@@ -580,21 +593,27 @@ static void decide(const eng *g, ctl *c, dram_tick now) {
   dram_tick R[MAX_RANKS][C_N];
   /* half-CK ticks (HBM3): column commands, ACT and REF on rising edges */
   const dram_tick odd = tm->dual && tm->mult == 2;
+  /* the refresh commands' parts only while a refresh waits */
+  const int nk = c->ref_pend || c->pb_n ? C_N : C_PREA;
   for (unsigned r = 0; r < tm->ranks; r++) {
-    for (int k = 0; k < C_N; k++) R[r][k] = max2(now, c->rt[r * C_N + k]);
+    for (int k = 0; k < nk; k++) R[r][k] = max2(now, c->rt[r * C_N + k]);
     if (c->act2_dl != NEVER) R[r][C_ACT] = NEVER; /* no ACT-1 while an ACT-2 waits */
     if (tm->bus_ranks > 1) {
       const dram_tick *bus = &c->ct[r / tm->bus_ranks * C_N];
-      for (int k = 0; k < C_N; k++) R[r][k] = max2(R[r][k], bus[k]);
+      for (int k = 0; k < nk; k++) R[r][k] = max2(R[r][k], bus[k]);
     }
     if (tm->faw)
       R[r][C_ACT] = max2(R[r][C_ACT], c->faw[r * 4 + c->faw_head[r]] + tm->faw);
     if (tm->dual) {
-      for (int k = 0; k < C_N; k++)
-        R[r][k] = k == C_RD || k == C_WR ? max2(R[r][k], c->colfree) | odd
-                                         : max2(R[r][k], c->rowfree);
-      R[r][C_REFAB] |= odd;
-      R[r][C_REFPB] |= odd;
+      R[r][C_ACT] = max2(R[r][C_ACT], c->rowfree);
+      R[r][C_PRE] = max2(R[r][C_PRE], c->rowfree);
+      R[r][C_RD] = max2(R[r][C_RD], c->colfree) | odd;
+      R[r][C_WR] = max2(R[r][C_WR], c->colfree) | odd;
+      if (nk == C_N) {
+        R[r][C_PREA] = max2(R[r][C_PREA], c->rowfree);
+        R[r][C_REFAB] = max2(R[r][C_REFAB], c->rowfree) | odd;
+        R[r][C_REFPB] = max2(R[r][C_REFPB], c->rowfree) | odd;
+      }
     }
   }
   /* the falling edge after a rising-edge row command (Ramulator 2.1's
@@ -605,29 +624,31 @@ static void decide(const eng *g, ctl *c, dram_tick now) {
    * ACT's own bank cannot be (tRAS) */
   if (odd && c->pair_at >= now) {
     dram_tick *x = R[c->pair_rank];
-    if (x[C_PREA] == c->pair_at) x[C_PREA]++;
+    if (nk == C_N && x[C_PREA] == c->pair_at) x[C_PREA]++;
     if (c->pair_all && x[C_PRE] == c->pair_at) x[C_PRE]++;
   }
   /* the column commands' ready part per node: the rank's, or where there
-   * are stack IDs per (rank, SID) node the rank's and the SID's */
+   * are stack IDs per (rank, SID) node the rank's and the SID's (only RD
+   * and WR are read from it) */
   dram_tick Rs[MAX_SIDN][C_N];
   const dram_tick(*Rc)[C_N] = (const dram_tick(*)[C_N])R;
   const uint16_t *cnode = g->rank;
   unsigned ncn = tm->ranks;
   if (tm->sids > 1) {
-    for (unsigned n = 0; n < g->nsidn; n++) {
-      memcpy(Rs[n], R[n / tm->sids], sizeof Rs[n]);
-      for (int k = 0; k < 2; k++) Rs[n][C_RD + k] = max2(Rs[n][C_RD + k], c->sdt[n * C_N + C_RD + k]);
-    }
+    for (unsigned n = 0; n < g->nsidn; n++)
+      for (int k = C_RD; k <= C_WR; k++)
+        Rs[n][k] = max2(R[n / tm->sids][k], c->sdt[n * C_N + k]);
     Rc = (const dram_tick(*)[C_N])Rs;
     cnode = g->sidn;
     ncn = g->nsidn;
   }
+  const uint16_t *cnode1 = ncn > 1 ? cnode : NULL;
   /* 1. the active buffer: requests whose ACT has issued, reads and
    * writes scanned apart (SoA: no request is read) */
   if (c->nactive) {
     best xa = {NEVER, UINT64_MAX, 0, 0};
-    scan(&xa, g, c, c->act_mask, c->actw, Rc, cnode, c->as_b, c->as_seq, odd, odd, C_RD, C_WR);
+    scan(&xa, g, c, c->act_mask, c->actw, ~0ull, Rc, cnode1, c->as_b, c->as_seq, odd, C_RD);
+    scan(&xa, g, c, c->act_mask, c->actw, 0, Rc, cnode1, c->as_b, c->as_seq, odd, C_WR);
     if (xa.at != NEVER) a = (cand){xa.at, xa.seq, (int)xa.cmd, (int)xa.bank, c->active[xa.bank]};
   }
   /* 2. refresh: the lowest rank with an all-bank refresh due (they fall
@@ -660,15 +681,18 @@ static void decide(const eng *g, ctl *c, dram_tick now) {
     const unsigned qi = (unsigned)c->wmode;
     const int ccmd = qi ? C_WR : C_RD;
     best xr = {NEVER, UINT64_MAX, 0, 0}, xc = xr;
-    scan(&xr, g, c, c->rmask[qi], c->amask[qi], (const dram_tick(*)[C_N])R, g->rank, c->rs_b[qi],
-         c->rs_seq[qi], 0, odd, C_PRE, C_ACT); /* ACT on a rising edge only */
-    unsigned nc = 0;
-    for (unsigned w = 0; w < c->nwords; w++) nc += (unsigned)__builtin_popcountll(c->cmask[qi][w]);
+    const dram_tick(*Rr)[C_N] = (const dram_tick(*)[C_N])R;
+    const uint16_t *rnode1 = tm->ranks > 1 ? g->rank : NULL;
+    scan(&xr, g, c, c->rmask[qi], c->amask[qi], ~0ull, Rr, rnode1, c->rs_b[qi], c->rs_seq[qi], 0,
+         C_PRE);
+    scan(&xr, g, c, c->rmask[qi], c->amask[qi], 0, Rr, rnode1, c->rs_b[qi], c->rs_seq[qi], odd,
+         C_ACT); /* ACT on a rising edge only */
+    const unsigned nc = c->ncmask[qi];
     if (c->use_age && nc >= WALK_MIN)
       walk_col(g, c, qi, nc, Rc, cnode, ncn, odd, &xc);
     else
-      scan(&xc, g, c, c->cmask[qi], c->cmask[qi], Rc, cnode, c->cs_b[qi], c->cs_seq[qi], odd,
-           odd, (unsigned)ccmd, (unsigned)ccmd);
+      scan(&xc, g, c, c->cmask[qi], NULL, 0, Rc, cnode1, c->cs_b[qi], c->cs_seq[qi], odd,
+           (unsigned)ccmd);
     if (xr.at != NEVER) qr = (cand){xr.at, xr.seq, (int)xr.cmd, (int)xr.bank, c->rs_e[qi][xr.bank]};
     if (xc.at != NEVER) qc = (cand){xc.at, xc.seq, ccmd, (int)xc.bank, c->cs_e[qi][xc.bank]};
   }
