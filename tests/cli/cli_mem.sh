@@ -29,28 +29,28 @@ run "$DSE" mem lpddr5-6400 --pattern random --seed 7 --format csv
 [ "$a" = "$OUT" ] && ok || bad "random not deterministic"
 
 # requests smaller than a burst: the figures count the bytes asked for
-# (16 MiB of 1 B reads), the bus ones whole 32 B HBM3 bursts (32x as many)
-run "$DSE" mem hbm3-6400 --pattern random --size 1 --format json; expect_code 0 "1 B requests"
-expect_out '"bytes": 16777216, "bus_bytes": 536870912, "request_bytes": 1, "burst_bytes": 32, "reads": 16777216,' "asked vs bus bytes"
+# (1 MiB of 1 B reads), the bus ones whole 32 B HBM3 bursts (32x as many)
+run "$DSE" mem hbm3-6400 --pattern random --size 1 --bytes 1MiB --format json; expect_code 0 "1 B requests"
+expect_out '"bytes": 1048576, "bus_bytes": 33554432, "request_bytes": 1, "burst_bytes": 32, "reads": 1048576,' "asked vs bus bytes"
 echo "$OUT" | python3 -c '
 import json, sys
 r = json.load(sys.stdin)
 t = r["time_s"]
-assert abs(r["achieved_bandwidth_bytes_per_s"] - 16777216 / t) < 1e-9 * r["achieved_bandwidth_bytes_per_s"]
-assert abs(r["bus_bandwidth_bytes_per_s"] - 536870912 / t) < 1e-9 * r["bus_bandwidth_bytes_per_s"]
+assert abs(r["achieved_bandwidth_bytes_per_s"] - 1048576 / t) < 1e-9 * r["achieved_bandwidth_bytes_per_s"]
+assert abs(r["bus_bandwidth_bytes_per_s"] - 33554432 / t) < 1e-9 * r["bus_bandwidth_bytes_per_s"]
 assert abs(r["efficiency"] - r["achieved_bandwidth_bytes_per_s"] / r["peak_bandwidth_bytes_per_s"]) < 1e-12
 # random 32 B bursts: FR-FCFS keeps the banks busy, tFAW bounds it (about
 # 230 GB/s on the bus; Ramulator 2.1 reaches 219 on 64 B requests)
 assert 6e9 < r["achieved_bandwidth_bytes_per_s"] < 8e9, r["achieved_bandwidth_bytes_per_s"]
 assert 200e9 < r["bus_bandwidth_bytes_per_s"] < 250e9, r["bus_bandwidth_bytes_per_s"]
 ' && ok || bad "1 B requests: bandwidths"
-run "$DSE" mem hbm3-6400 --pattern random --size 1
+run "$DSE" mem hbm3-6400 --pattern random --size 1 --bytes 1MiB
 expect_out "
-  bytes                                  16777216 B (16 MiB)
-  bus_bytes                             536870912 B (512 MiB)
+  bytes                                   1048576 B (1 MiB)
+  bus_bytes                              33554432 B (32 MiB)
   request_bytes                                 1 B
   burst_bytes                                  32 B
-  reads                                  16777216
+  reads                                   1048576
 " "exact byte and command counts in the table"
 expect_out "(the bus moved 32x the bytes asked for, in whole 32 B bursts: achieved bandwidth and energy per bit count the bytes asked for)" "table says which is shown"
 case "$OUT" in *e+*) bad "a count in e-notation: $OUT" ;; *) ok ;; esac
