@@ -17,7 +17,6 @@ print("|---|---:|---:|---:|---:|---|")
 -- layers with the same numbers (ResNet's repeated blocks) share a line
 local rows, order = {}, {}
 local n, within5, worst, worst_name = 0, 0, 0, ""
-local tp, tf = 0, 0
 for i, p in ipairs(prof.layers) do
   local f = full.layers[i]
   if p.dram_bytes > 0 and p.dram_cycles > 0 then
@@ -28,7 +27,6 @@ for i, p in ipairs(prof.layers) do
     n = n + 1
     if math.abs(err) <= 0.05 then within5 = within5 + 1 end
     if math.abs(err) > math.abs(worst) then worst, worst_name = err, p.name end
-    tp, tf = tp + p.dram_cycles, tf + f.dram_cycles
     local line = string.format("| %.2f | %.1f | %.1f | %+.1f%% | %.3f / %.3f |",
       p.dram_bytes / 1e6, bp, bf, 100 * err, p.dram_row_hit_rate, f.dram_row_hit_rate)
     if rows[line] then
@@ -45,6 +43,7 @@ for _, line in ipairs(order) do
 end
 print(string.format("%d layers with DRAM traffic: %d within 5%%, worst %s %+.1f%%; "
   .. "DRAM cycles in all: profile %.0f, full %.0f (%+.1f%%)", n, within5, worst_name,
-  100 * worst, tp, tf, 100 * (tp / tf - 1)))
+  100 * worst, prof.total.dram_cycles, full.total.dram_cycles,
+  100 * (prof.total.dram_cycles / full.total.dram_cycles - 1)))
 print(string.format("network latency: profile %.4g s, full %.4g s", prof.total.latency_s,
   full.total.latency_s))

@@ -497,6 +497,9 @@ int dse_simulate(dse_ctx *ctx, const dse_arch *arch, const dse_workload *wl,
     t->ops += r->ops;
     t->vector_ops += r->vector_ops;
     t->cycles += r->cycles;
+    t->compute_cycles += r->compute_cycles;
+    t->dram_cycles += r->dram_cycles;
+    t->sram_cycles += r->sram_cycles;
     t->dram_bytes += r->dram_bytes;
     t->dram_read_bytes += r->dram_read_bytes;
     t->dram_write_bytes += r->dram_write_bytes;

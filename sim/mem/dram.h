@@ -283,6 +283,9 @@ typedef struct dram_opts {
                            memory system at once (1: unloaded latency);
                            0 = open loop */
   int frontend;         /* dram_frontend */
+  int no_refresh;       /* the controllers refresh nothing (refs and refresh
+                           energy 0): the caller charges refresh itself, as
+                           the engine's profiles do (dram_refresh_efficiency) */
 } dram_opts;
 
 typedef struct dram_result {
@@ -419,6 +422,10 @@ DSE_INTERNAL void dram_memo_free(dram_memo *m);
 #define DRAM_FULL_BURSTS 4194304.0 /* 2^22 */
 DSE_INTERNAL int dram_layer_full(const dram_spec *s, unsigned units, const double runs[3],
                                  double steps, dram_profile *out);
+/* The share of the time a stream keeps when all-bank refresh runs at its
+ * average rate (docs/memory.md, "In the engine"): 1 - (tRPab + tRFC +
+ * tRCD) / tREFI; 1 with per-bank refresh, which the profiles simulate. */
+DSE_INTERNAL double dram_refresh_efficiency(const dram_spec *s);
 /* Refresh and background power of `units` units, watts. */
 DSE_INTERNAL double dram_static_power(const dram_spec *s, unsigned units, double *refresh_w,
                                       double *background_w);

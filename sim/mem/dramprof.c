@@ -44,7 +44,12 @@ static int simulate_steps(const dram_spec *s, unsigned units, const uint64_t key
       dram_stream e = {((uint64_t)i * region + j * len) % cap, len, 0, 1, i == 2};
       st[n++] = e;
     }
-  dram_opts o = {.units = units, .record = 1};
+  /* all-bank refresh at its average rate, not from a refresh-aligned
+   * start: a layer's stream (the profile's much more) is mostly shorter
+   * than tREFI, so simulated from time 0 it would see no refresh at all.
+   * Per-bank refresh stays simulated: one falls due every tREFI / banks,
+   * several times in a sample. */
+  dram_opts o = {.units = units, .record = 1, .no_refresh = s->refresh == DRAM_REF_ALL_BANK};
   dram_result res;
   const int rc = dram_simulate(s, &o, st, n, &res);
   free(st);
@@ -53,7 +58,8 @@ static int simulate_steps(const dram_spec *s, unsigned units, const uint64_t key
   /* the rate once the stream runs (the middle 80% of completions): a
    * layer's DMA starts while the layer before computes, so the ramp-up is
    * hidden; a stream too short for a steady state keeps bytes / time */
-  out->bandwidth = res.steady_bandwidth > 0 ? res.steady_bandwidth : res.bandwidth;
+  out->bandwidth = (res.steady_bandwidth > 0 ? res.steady_bandwidth : res.bandwidth) *
+                   dram_refresh_efficiency(s);
   out->latency_s = res.lat_avg_s;
   out->row_hit_rate = res.row_hit_rate;
   out->act_j_per_byte = res.e_act / bytes;
@@ -129,6 +135,15 @@ int dram_layer_full(const dram_spec *s, unsigned units, const double runs[3], do
 void dram_memo_free(dram_memo *m) {
   free(m->e);
   memset(m, 0, sizeof(*m));
+}
+
+double dram_refresh_efficiency(const dram_spec *s) {
+  if (s->refresh != DRAM_REF_ALL_BANK) return 1;
+  const double *f = s->f;
+  /* a refresh stops a rank's data from the precharge of its open rows to
+   * the first column command after it: tRPab + tRFC + tRCD every tREFI
+   * (> 0 left in a checked spec: dram_spec_check) */
+  return 1 - (f[DF_TRPAB] + f[DF_TRFC] + f[DF_TRCD]) / f[DF_TREFI];
 }
 
 double dram_static_power(const dram_spec *s, unsigned units, double *refresh_w,

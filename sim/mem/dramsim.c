@@ -81,6 +81,11 @@ int dram_simulate(const dram_spec *s, const dram_opts *o, const dram_stream *st,
   const uint64_t npc = d.radix[DA_CH] * d.radix[DA_PC]; /* pseudo-channels */
   dram_ctl_timing tm;
   dram_ctl_timing_from_spec(s, &tm);
+  const int refresh = !(o && o->no_refresh);
+  const double refi = (double)tm.refi;
+  /* without refresh the first one falls due past any stream's end (and far
+   * from overflowing the controller's tick arithmetic) */
+  if (!refresh) tm.refi = INT64_MAX / 4;
   dram_ctl_cfg cfg;
   dram_ctl_effective(s, o, &cfg);
   /* one controller per pseudo-channel, or per channel serving both, each
@@ -190,7 +195,7 @@ int dram_simulate(const dram_spec *s, const dram_opts *o, const dram_stream *st,
   if (rc) goto done;
 
   const double tck = f[DF_TCK] / tm.mult; /* seconds per tick */
-  const double refi = (double)tm.refi, nb = (double)bpc / ranks; /* banks per rank */
+  const double nb = (double)bpc / ranks; /* banks per rank */
   out->bursts = m;
   out->reads = a.reads;
   out->writes = a.writes;
@@ -198,7 +203,8 @@ int dram_simulate(const dram_spec *s, const dram_opts *o, const dram_stream *st,
   out->pres = a.pres;
   /* every rank of every pseudo-channel refreshes over the whole interval,
    * busy or not */
-  out->refs = (uint64_t)((double)a.end / refi) * npc * (tm.per_bank_refresh ? bpc : ranks);
+  out->refs = refresh ? (uint64_t)((double)a.end / refi) * npc * (tm.per_bank_refresh ? bpc : ranks)
+                     : 0;
   out->row_hits = a.hits;
   out->row_misses = a.misses;
   out->row_conflicts = a.conflicts;
@@ -235,7 +241,9 @@ int dram_simulate(const dram_spec *s, const dram_opts *o, const dram_stream *st,
   out->e_io = (bits_rd + bits_wr) * f[DF_E_IO];
   /* refresh energy for the whole interval on every rank of every
    * pseudo-channel */
-  out->e_ref = (double)a.end / refi * (double)(npc * ranks) * (tm.per_bank_refresh ? nb : 1) * e_ref;
+  out->e_ref = refresh ? (double)a.end / refi * (double)(npc * ranks) *
+                           (tm.per_bank_refresh ? nb : 1) * e_ref
+                     : 0;
   out->e_bg = f[DF_P_BACKGROUND] * units * out->time_s;
   out->energy_j = out->e_act + out->e_rw + out->e_io + out->e_ref + out->e_bg;
 done:

@@ -102,6 +102,12 @@ int dram_spec_check(dse_ctx *ctx, const dram_spec *s) {
   if (f[DF_TREFI] <= f[DF_TRFC])
     rel_error(ctx, &nerr, s, set_last(s, DF_TREFI, DF_TRFC), "tREFI (%g) must exceed tRFC (%g)", f[DF_TREFI],
               f[DF_TRFC]);
+  else if (f[DF_TREFI] <= f[DF_TRPAB] + f[DF_TRFC] + f[DF_TRCD])
+    /* what a refresh takes from the data bus (dram_refresh_efficiency) */
+    rel_error(ctx, &nerr, s, set_last(s, DF_TREFI, DF_TRFC),
+              "tREFI (%g) must exceed tRPab + tRFC + tRCD (%g + %g + %g = %g): the precharge, "
+              "refresh and activate would fill the interval", f[DF_TREFI], f[DF_TRPAB], f[DF_TRFC],
+              f[DF_TRCD], f[DF_TRPAB] + f[DF_TRFC] + f[DF_TRCD]);
   {
     /* read to write: the read's data (CL + BL) must have left the bus
      * before the write's (CWL) starts */

@@ -35,6 +35,8 @@ refused taad 's/^  tRTP: 12/&\n  tAAD: 30/' tAAD \
 refused trpab 's/^  tRTP: 12/&\n  tRPab: 20/' tRPab \
   "timing.tRPab: tRPab (20) < tRP (22): closing all banks takes no less than one"
 refused trefi 's/^  tREFI: 12480 /  tREFI: 500 /' tREFI "timing.tREFI: tREFI (500) must exceed tRFC (576)"
+refused trefi2 's/^  tREFI: 12480 /  tREFI: 600 /' tREFI \
+  "timing.tREFI: tREFI (600) must exceed tRPab + tRFC + tRCD (22 + 576 + 22 = 620): the precharge, refresh and activate would fill the interval"
 refused trfcpb 's/^  tRTP: 12/&\n  tRFCpb: 600/' tRFCpb \
   "timing.tRFCpb: tRFC (576) < tRFCpb (600): refreshing all banks takes no less than one"
 refused tccdr 's/^  tRTP: 12/&\n  tCCDR: 3/' tCCDR \

@@ -101,6 +101,16 @@ H.eq(full.total.dram_bytes, prof.total.dram_bytes, "dram_model full: same bytes"
 local differ = false
 for i, l in ipairs(full.layers) do differ = differ or l.dram_cycles ~= prof.layers[i].dram_cycles end
 H.check(differ, "dram_model full: own DRAM time")
+-- totals of the cycle terms are the layers' sums under either model (a
+-- missing total.dram_cycles once read nil under both, hence "equal")
+for _, r in ipairs { prof, full } do
+  for _, k in ipairs { "compute_cycles", "dram_cycles", "sram_cycles" } do
+    local s = 0
+    for _, l in ipairs(r.layers) do s = s + l[k] end
+    H.eq(r.total[k], s, "total." .. k .. " = sum over the layers")
+  end
+end
+H.check(full.total.dram_cycles ~= prof.total.dram_cycles, "dram_model full: own total DRAM time")
 H.eq(conv1.accesses[1].weight.reads, conv1.macs, "every MAC reads a stationary weight")
 H.eq(conv1.cycles, conv1.compute_cycles + conv1.stall_cycles, "cycles = compute + stalls")
 local sw = dse.sweep { arch = "edge-npu", workload = "alexnet", fidelity = "cycle",

@@ -109,6 +109,8 @@ TEST_IMPL(engine_memory_bound_by_hand) {
   ASSERT_U64_EQ(l->dram_bytes, 16777216 + 4096 + 4096);
   ASSERT_INT_EQ(l->limiter, DSE_LIMIT_DRAM);
   ASSERT_U64_EQ(l->dram_cycles, 345582); /* ceil(16785408 / (34e9/700e6)) */
+  ASSERT_U64_EQ(r->total.dram_cycles, 345582); /* one layer: its own */
+  ASSERT_U64_EQ(r->total.compute_cycles, l->compute_cycles);
   ASSERT_NEAR(l->latency_s, 345582 / 700e6, 1e-12);
   ASSERT_NEAR(l->intensity_ops_per_byte, 2.0 * 16777216 / 16785408, 1e-12);
   /* DRAM energy: bits x 20 pJ/bit */

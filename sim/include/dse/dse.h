@@ -310,6 +310,9 @@ typedef struct dse_layer_result {
 
 typedef struct dse_total_result {
   uint64_t macs, ops, vector_ops, cycles;
+  /* the layers' compute_cycles, dram_cycles and sram_cycles summed (each
+   * layer's time at that resource alone, layers one after another) */
+  uint64_t compute_cycles, dram_cycles, sram_cycles;
   double latency_s, throughput_inf_per_s, achieved_ops_per_s, utilization;
   uint64_t dram_bytes, dram_read_bytes, dram_write_bytes;
   uint64_t input_bytes, weight_bytes, output_bytes;
