@@ -399,7 +399,8 @@ typedef struct dram_profile {
 } dram_profile;
 
 typedef struct dram_memo_entry {
-  uint64_t key[3];
+  uint64_t key[7]; /* per run a unit's bursts and the steps they take (see
+                      dram_profile_get), and the units folded into one */
   dram_profile p;
 } dram_memo_entry;
 
@@ -411,7 +412,8 @@ typedef struct dram_memo {
 
 /* Profile of runs[3] bytes per step (input read, weight read, output
  * write), memoized in m (shapes quantized to 1/8 of a power of two in
- * bursts).  Returns 0 or DSE_ERR_NOMEM. */
+ * bursts), simulated on one unit with its share of every run.  Returns 0
+ * or DSE_ERR_NOMEM. */
 DSE_INTERNAL int dram_profile_get(const dram_spec *s, unsigned units, dram_memo *m,
                                   const double runs[3], dram_profile *out);
 DSE_INTERNAL void dram_memo_free(dram_memo *m);

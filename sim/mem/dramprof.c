@@ -9,6 +9,16 @@
 #define PROFILE_BURSTS_PER_PCH 256.0 /* bursts simulated per profile and
                                         pseudo-channel, about */
 #define STEP_CAP (256.0 * 1024) /* bytes per step simulated, at most */
+#define FOLD_ROUND 8 /* a unit's share of a run is rounded from this many bursts */
+
+static uint64_t gcd(uint64_t a, uint64_t b) {
+  while (b) {
+    const uint64_t t = a % b;
+    a = b;
+    b = t;
+  }
+  return a;
+}
 
 /* Quantize a byte count to bursts with 3 significant bits. */
 static uint64_t quant(double bytes, double burst) {
@@ -19,11 +29,12 @@ static uint64_t quant(double bytes, double burst) {
   return (uint64_t)(ceil(b / unit) * unit);
 }
 
-/* The DMA stream of k tile steps of key[i] bursts each (input read, weight
- * read, output write), in issue order, through the burst model.  The three
- * tensors sit in regions a quarter of the memory apart, each shifted to its
- * own bank (tensors at unrelated addresses do not all start in bank 0). */
-static int simulate_steps(const dram_spec *s, unsigned units, const uint64_t key[3], uint64_t k,
+/* The DMA stream of k tile steps (input read, weight read, output write),
+ * in issue order, through the burst model: tensor i moves key[i] bursts
+ * every key[3 + i] steps.  The three tensors sit in regions a quarter of
+ * the memory apart, each shifted to its own bank (tensors at unrelated
+ * addresses do not all start in bank 0). */
+static int simulate_steps(const dram_spec *s, unsigned units, const uint64_t key[6], uint64_t k,
                           dram_profile *out) {
   memset(out, 0, sizeof(*out));
   const double burst = dram_burst_bytes(s);
@@ -39,9 +50,9 @@ static int simulate_steps(const dram_spec *s, unsigned units, const uint64_t key
   size_t n = 0;
   for (uint64_t j = 0; j < k; j++)
     for (int i = 0; i < 3; i++) {
-      if (!key[i]) continue;
+      if (!key[i] || j % key[3 + i]) continue;
       const uint64_t len = key[i] * (uint64_t)burst;
-      dram_stream e = {((uint64_t)i * region + j * len) % cap, len, 0, 1, i == 2};
+      dram_stream e = {((uint64_t)i * region + j / key[3 + i] * len) % cap, len, 0, 1, i == 2};
       st[n++] = e;
     }
   /* all-bank refresh at its average rate, not from a refresh-aligned
@@ -76,10 +87,24 @@ int dram_profile_get(const dram_spec *s, unsigned units, dram_memo *m, const dou
   /* a very large step is scaled down with its proportions kept: runs of
    * many rows stream at the same efficiency */
   const double scale = step > STEP_CAP ? STEP_CAP / step : 1;
-  uint64_t key[3];
+  /* The units are interleaved as the channels are (the unit is the map's
+   * top channel digit), so a stream spreads evenly over identical units
+   * and one unit with its share of every run stands for all: one unit's
+   * controllers are simulated instead of every unit's.  A run of g bursts
+   * a step gives each of U units g / U a step, rounded where that is 8 or
+   * more, else exactly: g / d bursts every U / d steps (d = gcd(g, U)). */
+  const uint64_t fold = units > 1 ? units : 1;
+  uint64_t key[7] = {0, 0, 0, 1, 1, 1, fold};
   for (int i = 0; i < 3; i++) {
     r[i] = runs[i] > 0 ? runs[i] * scale : 0;
-    key[i] = r[i] > 0 ? quant(r[i], burst) : 0;
+    const uint64_t g = r[i] > 0 ? quant(r[i], burst) : 0;
+    if (g >= FOLD_ROUND * fold) {
+      key[i] = (g + fold / 2) / fold;
+    } else if (g) {
+      const uint64_t d = gcd(g, fold);
+      key[i] = g / d;
+      key[3 + i] = fold / d;
+    }
   }
   for (size_t i = 0; i < m->n; i++)
     if (!memcmp(m->e[i].key, key, sizeof key)) {
@@ -89,14 +114,17 @@ int dram_profile_get(const dram_spec *s, unsigned units, dram_memo *m, const dou
     }
   m->misses++;
   memset(out, 0, sizeof(*out));
-  const double bursts_per_step = (double)(key[0] + key[1] + key[2]);
+  double bursts_per_step = 0;
+  for (int i = 0; i < 3; i++) bursts_per_step += (double)key[i] / (double)key[3 + i];
   if (bursts_per_step > 0) {
-    /* enough steps to keep every pseudo-channel busy past its ramp-up */
-    const double want = PROFILE_BURSTS_PER_PCH * dram_pchs_per_unit(s) * units;
+    /* enough steps to keep every pseudo-channel of the unit busy past its
+     * ramp-up */
+    const double want = PROFILE_BURSTS_PER_PCH * dram_pchs_per_unit(s);
     uint64_t k = (uint64_t)ceil(want / bursts_per_step);
     if (k < 2) k = 2;
-    const int rc = simulate_steps(s, units, key, k, out);
+    const int rc = simulate_steps(s, 1, key, k, out);
     if (rc) return rc;
+    out->bandwidth *= (double)fold;
   }
   if (m->n == m->cap) {
     size_t cap = m->cap ? 2 * m->cap : 32;
@@ -120,7 +148,7 @@ int dram_layer_full(const dram_spec *s, unsigned units, const double runs[3], do
   /* whole steps up to the cap; a single step above it is cut with its
    * proportions kept, as the profile does */
   const double scale = per_step > DRAM_FULL_BURSTS ? DRAM_FULL_BURSTS / per_step : 1;
-  uint64_t key[3];
+  uint64_t key[6] = {0, 0, 0, 1, 1, 1};
   double n = 0;
   for (int i = 0; i < 3; i++) {
     key[i] = runs[i] > 0 ? (uint64_t)ceil(ceil(runs[i] / burst) * scale) : 0;

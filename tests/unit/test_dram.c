@@ -1108,6 +1108,29 @@ TEST_IMPL(dram_profile_refresh) {
   return 0;
 }
 
+/* A profile on U units simulates one unit with its share of every run: U
+ * times the bandwidth of one unit given a U-th of each step (2048 input and
+ * 512 weight bursts of 32 B a step on two HBM2E stacks, 1024 and 256 on
+ * one), the same row hits. */
+TEST_IMPL(dram_profile_fold) {
+  dse_ctx *ctx = t_ctx();
+  dram_spec s;
+  yt_doc *doc = NULL;
+  if (cfg_memspec_load(ctx, "hbm2e-3200", &s, &doc)) FAIL_AT("%s", t_first_diag(ctx));
+  dram_memo m = {NULL, 0, 0, 0, 0};
+  dram_profile two, one;
+  const double runs2[3] = {65536, 16384, 0}, runs1[3] = {32768, 8192, 0};
+  ASSERT_INT_EQ(dram_profile_get(&s, 2, &m, runs2, &two), 0);
+  ASSERT_INT_EQ(dram_profile_get(&s, 1, &m, runs1, &one), 0);
+  ASSERT_U64_EQ(m.misses, 2); /* the fold is in the key: no false hit */
+  ASSERT_NEAR(two.bandwidth, 2 * one.bandwidth, 1e-6 * one.bandwidth);
+  ASSERT_NEAR(two.row_hit_rate, one.row_hit_rate, 0);
+  dram_memo_free(&m);
+  yt_doc_free(doc);
+  dse_ctx_free(ctx);
+  return 0;
+}
+
 TEST_IMPL(dram_arch_errors) {
   static const struct {
     const char *dram, *want;

@@ -63,6 +63,7 @@
   X(dram_in_engine)                 \
   X(dram_layer_full)                \
   X(dram_profile_refresh)           \
+  X(dram_profile_fold)              \
   X(dram_arch_errors)               \
   X(dram_presets)                   \
   X(dram_amap_named)                \
