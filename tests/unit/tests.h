@@ -89,4 +89,7 @@
   X(energy_eyeriss_alexnet)         \
   X(energy_static_published)        \
   X(energy_clock_model)             \
-  X(energy_matmul_operands)
+  X(energy_matmul_operands)        \
+  X(ert_tables)                     \
+  X(ert_errors)                     \
+  X(ert_validation_files)
