@@ -38,6 +38,7 @@ static yt_node *new_node(yt_doc *doc, yt_kind kind, const char *file,
   if (!n->file) return NULL;
   n->line = line;
   n->col = col;
+  n->tag = NULL;
   return n;
 }
 
@@ -105,6 +106,7 @@ typedef struct yb_frame { /* an open collection */
   size_t serial;   /* a map's owner id in the key table */
   size_t nodes0;   /* yb.nodes once it was counted */
   size_t anchor;   /* 1 + its anchor's index, 0 when none */
+  const char *tag; /* its tag in the doc's arena, NULL when none */
 } yb_frame;
 
 typedef struct yb_anchor {
@@ -351,6 +353,14 @@ static void yb_done(yb *b, yt_node *n, int height) {
   b->ent[b->nent++] = (yt_pair){NULL, 0, 0, n};
 }
 
+/* Keep a node's tag (an event's, NULL when none) in the doc's arena; 0, or
+ * -1 out of memory. */
+static int yb_tag(yb *b, yt_node *n, const yaml_char_t *tag) {
+  if (!n || !tag) return 0;
+  n->tag = core_arena_strdup(&b->doc->arena, (const char *)tag);
+  return n->tag ? 0 : -1;
+}
+
 static void yb_scalar(yb *b, const yaml_event_t *ev) {
   int line = (int)ev->start_mark.line + 1, col = (int)ev->start_mark.column + 1;
   const char *text = (const char *)ev->data.scalar.value;
@@ -364,7 +374,8 @@ static void yb_scalar(yb *b, const yaml_event_t *ev) {
     yb_content(b, NULL, line, col, "scalar contains a NUL character");
   yt_node *n = NULL;
   if (b->building && (anchor || !key) &&
-      !(n = yt_new_scalar(b->doc, b->doc->file, line, col, text, quoted))) {
+      (!(n = yt_new_scalar(b->doc, b->doc->file, line, col, text, quoted)) ||
+       yb_tag(b, n, ev->data.scalar.tag))) {
     yb_nomem(b);
     return;
   }
@@ -385,7 +396,11 @@ static void yb_open(yb *b, const yaml_event_t *ev, yt_kind kind) {
   if (!yb_admit(b, line, col, 1, 1)) return;
   size_t anchor = yb_anchor_open(b, name, line, col);
   if (b->stop) return;
-  if (yb_grow((void **)&b->fr, &b->capfr, b->nfr + 1, sizeof(*b->fr))) {
+  const yaml_char_t *tag =
+      kind == YT_SEQ ? ev->data.sequence_start.tag : ev->data.mapping_start.tag;
+  const char *t = b->building && tag ? core_arena_strdup(&b->doc->arena, (const char *)tag) : NULL;
+  if ((b->building && tag && !t) ||
+      yb_grow((void **)&b->fr, &b->capfr, b->nfr + 1, sizeof(*b->fr))) {
     yb_nomem(b);
     return;
   }
@@ -393,7 +408,7 @@ static void yb_open(yb *b, const yaml_event_t *ev, yt_kind kind) {
   b->fr[b->nfr++] = (yb_frame){
       kind, line, col, (int)ev->end_mark.line + 1, (int)ev->end_mark.column,
       flow ? (kind == YT_SEQ ? '[' : '{') : 0, 0, 1, b->nent,
-      kind == YT_MAP ? ++b->serials : 0, b->nodes, anchor};
+      kind == YT_MAP ? ++b->serials : 0, b->nodes, anchor, t};
 }
 
 static void yb_close(yb *b) {
@@ -408,6 +423,7 @@ static void yb_close(yb *b) {
       yb_nomem(b);
       return;
     }
+    n->tag = f.tag;
     for (size_t i = 0; i < cnt; i++) {
       if (f.kind == YT_SEQ)
         n->items[i] = e[i].val;
@@ -622,14 +638,18 @@ yt_node *yt_clone(yt_doc *doc, const yt_node *n) {
   yt_node *c = NULL;
   switch (n->kind) {
     case YT_SCALAR:
-      return yt_new_scalar(doc, n->file, n->line, n->col, n->str, n->quoted);
+      c = yt_new_scalar(doc, n->file, n->line, n->col, n->str, n->quoted);
+      if (c && n->tag && !(c->tag = core_arena_strdup(&doc->arena, n->tag))) return NULL;
+      return c;
     case YT_SEQ:
       c = yt_new_seq(doc, n->file, n->line, n->col, n->n);
+      if (c && n->tag && !(c->tag = core_arena_strdup(&doc->arena, n->tag))) return NULL;
       for (size_t i = 0; c && i < n->n; i++)
         if (!(c->items[i] = yt_clone(doc, n->items[i]))) return NULL;
       return c;
     case YT_MAP:
       c = yt_new_map(doc, n->file, n->line, n->col, n->n);
+      if (c && n->tag && !(c->tag = core_arena_strdup(&doc->arena, n->tag))) return NULL;
       for (size_t i = 0; c && i < n->n; i++) {
         c->pairs[i] = n->pairs[i];
         c->pairs[i].key = core_arena_strdup(&doc->arena, n->pairs[i].key);

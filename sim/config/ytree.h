@@ -24,6 +24,8 @@ struct yt_node {
   int line, col;    /* 1-based */
   const char *str;  /* YT_SCALAR: text */
   int quoted;       /* YT_SCALAR: written in quotes (a string, not a number) */
+  const char *tag;  /* its YAML tag as libyaml resolves it ("!Component",
+                       "tag:yaml.org,2002:str"), NULL when none */
   size_t n;         /* YT_SEQ items / YT_MAP pairs */
   yt_node **items;
   yt_pair *pairs;

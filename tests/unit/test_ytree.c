@@ -378,3 +378,44 @@ TEST_IMPL(hash_index) {
   core_hindex_fini(&ix);
   return 0;
 }
+
+/* Tags are kept (Timeloop's architecture trees are !Container and
+ * !Component nodes), as libyaml resolves them, on scalars, maps and
+ * sequences, and through yt_clone; untagged nodes have none. */
+TEST_IMPL(ytree_tags) {
+  static const char k_text[] =
+      "- !Component {name: A}\n"
+      "- !Container\n"
+      "  name: B\n"
+      "- !Nothing\n"
+      "- plain\n"
+      "- !!str 5\n"
+      "- !Parallel [1, 2]\n";
+  dse_ctx *ctx = t_ctx();
+  yt_doc *doc = parse(ctx, k_text, strlen(k_text));
+  ASSERT(doc != NULL);
+  const yt_node *r = doc->root;
+  ASSERT(r->tag == NULL);
+  ASSERT_INT_EQ(r->n, 6);
+  ASSERT_STR_EQ(r->items[0]->tag, "!Component");
+  ASSERT_STR_EQ(r->items[1]->tag, "!Container");
+  ASSERT_INT_EQ(r->items[1]->kind, YT_MAP);
+  ASSERT_STR_EQ(r->items[2]->tag, "!Nothing");
+  ASSERT_STR_EQ(r->items[2]->str, "");
+  ASSERT(r->items[3]->tag == NULL);
+  ASSERT_STR_EQ(r->items[4]->tag, "tag:yaml.org,2002:str");
+  ASSERT_STR_EQ(r->items[5]->tag, "!Parallel");
+  ASSERT(r->items[5]->items[0]->tag == NULL);
+  yt_doc *copy = yt_doc_new("c.yaml");
+  ASSERT(copy != NULL);
+  const yt_node *c = yt_clone(copy, r);
+  ASSERT(c != NULL);
+  ASSERT_STR_EQ(c->items[0]->tag, "!Component");
+  ASSERT_STR_EQ(c->items[2]->tag, "!Nothing");
+  ASSERT_STR_EQ(c->items[5]->tag, "!Parallel");
+  ASSERT(c->items[3]->tag == NULL);
+  yt_doc_free(copy);
+  yt_doc_free(doc);
+  dse_ctx_free(ctx);
+  return 0;
+}

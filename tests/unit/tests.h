@@ -17,6 +17,7 @@
   X(ytree_unclosed)                 \
   X(ytree_error_order)              \
   X(ytree_error_paths)              \
+  X(ytree_tags)                     \
   X(diag_cap)                       \
   X(hash_index)                     \
   X(files_directory)                \
