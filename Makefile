@@ -3,7 +3,7 @@
 BUILD ?= build
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 
-.PHONY: all deps build run test bench asan clean
+.PHONY: all deps build run test bench bench-compare asan clean
 
 all: build
 
@@ -27,6 +27,11 @@ test: build
 # targets are met or not.  BENCH_ARGS: e.g. "--only dram --runs 3", "--strict".
 bench: build
 	./$(BUILD)/bench/dse_bench $(BENCH_ARGS)
+
+# This build's level-2 ResNet-50 points on every preset against BASE's
+# (a revision, built in a temporary worktree): make bench-compare BASE=main~1
+bench-compare: build
+	bench/compare.sh $(BASE)
 
 # Tests under AddressSanitizer and UBSan in a separate build tree.
 asan: deps

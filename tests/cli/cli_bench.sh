@@ -45,4 +45,19 @@ p=$(echo "$last" | sed -nE 's/^([0-9]+) passed, ([0-9]+) failed$/\1/p')
 f=$(echo "$last" | sed -nE 's/^([0-9]+) passed, ([0-9]+) failed$/\2/p')
 [ -n "$p" ] && [ $((p + f)) -eq 8 ] && ok || bad "summary: '$last'"
 case "$OUT" in *"level 1"*|*"level 2"*) bad "--only dram ran other groups" ;; *) ok ;; esac
+
+# bench/compare.sh (make bench-compare): usage errors, and one quick round
+# of this build against itself: a row per preset with its verdict
+CMP="$SRC/bench/compare.sh"
+run "$CMP"; expect_code 2 "compare.sh without BASE"
+expect_err "usage: bench/compare.sh BASE" "compare.sh usage"
+run env NEW_DSE="$DSE" "$CMP" no-such-revision-x 1; expect_code 2 "compare.sh bad revision"
+expect_err "compare.sh: error: 'no-such-revision-x' is not a revision of" "bad revision message"
+run env NEW_DSE="$DSE" BASE_DSE="$DSE" "$CMP" - 0; expect_code 2 "compare.sh 0 rounds"
+run env NEW_DSE="$DSE" BASE_DSE="$DSE" POINT_RUNS=1 POINT_MIN=0 "$CMP" - 1
+expect_code 0 "compare.sh against itself"
+expect_out "ResNet-50 at level 2, CPU time per design point, best of 1 rounds x 1 runs" "compare header"
+rows=$(printf '%s\n' "$OUT" | grep -cE '^[a-z0-9-]+ +[0-9.]+ ms +[0-9.]+ ms +[0-9.]+  <= 1.10 (PASS|FAIL)$')
+[ "$rows" -eq 9 ] && ok || bad "compare rows with a verdict: $rows, want 9: $OUT"
+printf '%s\n' "$OUT" | tail -1 | grep -qE '^[0-9]+ passed, [0-9]+ failed$' && ok || bad "compare summary"
 finish
