@@ -606,6 +606,8 @@ int arch_from_doc(dse_ctx *ctx, yt_doc *doc, dse_arch **out) {
                  1e5, &a->clock_w, NULL);
   }
 
+  if (!c.nerr) arch_build_chain(a);
+
 done:
   if (c.nerr) {
     dse_arch_free(a);
@@ -613,6 +615,74 @@ done:
   }
   *out = a;
   return 0;
+}
+
+/* ===== the chain ========================================================= */
+
+static arch_node *chain_push(dse_arch *a, const char *name, arch_node_kind kind) {
+  arch_node *n = &a->node[a->nnode++];
+  memset(n, 0, sizeof(*n));
+  n->name = name;
+  n->kind = kind;
+  n->word_bits = dse_precision_bits(a->precision);
+  n->block = 1;
+  n->cluster = 1;
+  return n;
+}
+
+void arch_build_chain(dse_arch *a) {
+  const double wb = dse_precision_bits(a->precision) / 8.0; /* bytes per word */
+  a->nnode = 0;
+  /* DRAM: everything, per byte at its energy per bit, its bandwidth per cycle */
+  arch_node *d = chain_push(a, "DRAM", ARCH_NODE_STORAGE);
+  d->mark = a->dram_capacity_mark;
+  d->size_words = 0;
+  d->rd_bw = d->wr_bw = a->dram_bw / a->clock_hz / wb;
+  d->e_read = d->e_fill = d->e_update = a->dram_j_per_bit * 8;
+  d->keep = OP_ALL;
+  d->per_byte = 1;
+  /* the buffers, listed innermost first in the YAML */
+  for (size_t i = a->nbuf; i-- > 0;) {
+    const arch_buffer *b = &a->buf[i];
+    arch_node *n = chain_push(a, b->name, ARCH_NODE_STORAGE);
+    n->mark = b->size_mark;
+    n->size_words = b->size_bytes / wb;
+    n->rd_bw = (b->rd_bw > 0 ? b->rd_bw : b->bw_bytes_per_cycle) / wb;
+    n->wr_bw = (b->wr_bw > 0 ? b->wr_bw : b->bw_bytes_per_cycle) / wb;
+    n->e_read = b->read_j_per_byte;
+    n->e_fill = b->write_j_per_byte;
+    n->e_update = b->update_j_per_byte;
+    n->keep = b->holds;
+    n->double_buffered = 1;
+    n->per_byte = 1;
+  }
+  /* the systolic array: cols across X, rows across Y */
+  arch_node *s = chain_push(a, "pe_array", ARCH_NODE_SPATIAL);
+  s->mesh_x = a->cols;
+  s->mesh_y = a->rows;
+  s->net = ARCH_NET_SYSTOLIC;
+  s->reduces = 1;
+  s->hop_j_per_bit = a->hop_j_per_bit;
+  s->dataflow = a->dataflow;
+  /* a PE's registers: the stationary operand (a flexible array's, per
+   * layer: any of the three) */
+  const uint64_t pes = a->rows * a->cols;
+  arch_node *r = chain_push(a, "registers", ARCH_NODE_STORAGE);
+  r->instances = pes;
+  r->size_words = a->reg_bytes / wb;
+  r->e_read = r->e_fill = r->e_update = wb > 0 ? a->reg_j / wb : 0;
+  r->keep = a->dataflow == DSE_DF_WEIGHT_STATIONARY   ? OP_WEIGHT
+            : a->dataflow == DSE_DF_OUTPUT_STATIONARY ? OP_OUTPUT
+            : a->dataflow == DSE_DF_INPUT_STATIONARY  ? OP_INPUT
+                                                      : OP_ALL;
+  r->double_buffered = a->pe_double_buffered;
+  r->per_byte = 1;
+  arch_node *m = chain_push(a, "mac", ARCH_NODE_COMPUTE);
+  m->instances = pes;
+  m->mac_j = a->mac_energy_j;
+  /* instances: 1 above the array */
+  for (size_t i = 0; i < a->nnode; i++)
+    if (!a->node[i].instances) a->node[i].instances = 1;
 }
 
 /* ===== presets =========================================================== */

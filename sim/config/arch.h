@@ -32,6 +32,42 @@ typedef struct arch_buffer {
   unsigned holds;       /* OP_* mask */
 } arch_buffer;
 
+/* ===== the architecture as a chain of levels (docs/design/arch-tree-plan.md)
+ * Outermost first: storage levels, spatial levels (a fan-out into
+ * mesh_x x mesh_y instances with a network, no storage) and the compute
+ * level last.  Today's schema lowers to DRAM, the buffers outermost first,
+ * the PE array (a systolic spatial level), the PE registers and the MAC
+ * (arch_build_chain); the engine does not read the chain yet. */
+typedef enum { ARCH_NODE_STORAGE, ARCH_NODE_SPATIAL, ARCH_NODE_COMPUTE } arch_node_kind;
+typedef enum { ARCH_NET_MULTICAST, ARCH_NET_UNICAST, ARCH_NET_SYSTOLIC } arch_net_kind;
+
+#define ARCH_MAX_NODES (ARCH_MAX_BUFFERS + 4)
+
+typedef struct arch_node {
+  const char *name;
+  arch_mark mark;       /* the node in its file (file NULL: none) */
+  arch_node_kind kind;
+  uint64_t instances;   /* the product of the fan-outs above it */
+  /* storage */
+  double size_words;    /* per instance; 0 = unbounded (a DRAM) */
+  unsigned word_bits;   /* bits per word (the arch precision for lowered levels) */
+  unsigned block;       /* words per access */
+  unsigned cluster;     /* instances sharing one access (Timeloop's cluster_size) */
+  double rd_bw, wr_bw;  /* words/cycle per instance, 0 = unlimited; equal when one shared port */
+  double e_read, e_fill, e_update; /* J per access of a block, or per byte when per_byte */
+  double e_leak;        /* J per cycle per utilized instance */
+  unsigned keep;        /* OP_* the level may keep */
+  int double_buffered;  /* capacity checked against half the size */
+  int per_byte;         /* a lowered level: energies are J/B, charged per byte */
+  /* spatial */
+  uint64_t mesh_x, mesh_y; /* children per parent instance along X and Y */
+  arch_net_kind net;
+  int reduces;          /* partial sums of one output reduced on the way up */
+  double hop_j_per_bit; /* one bit across one child pitch */
+  dse_dataflow dataflow; /* systolic: which dimensions go across (today's table) */
+  /* compute */
+  double mac_j;
+} arch_node;
 
 struct dse_arch {
   yt_doc *doc; /* owned source tree (names and marks point into it) */
@@ -83,6 +119,8 @@ struct dse_arch {
   int on_chip_activations; /* keep a layer's output on chip for the next */
   int pe_double_buffered;  /* next stationary tile loads while streaming */
   int fuse_activations;    /* activations overlap their producer */
+  size_t nnode;            /* the chain (arch_build_chain), outermost first */
+  arch_node node[ARCH_MAX_NODES];
 };
 
 /* The memory technology that prices the arch's DRAM and sizes its PHYs
@@ -98,6 +136,10 @@ DSE_INTERNAL int arch_parse_precision(const char *s);
 
 /* What the area and power models (tech/area.h) need of a. */
 DSE_INTERNAL void arch_area_spec(const dse_arch *a, area_spec *out);
+
+/* Lower today's fields into a->node: DRAM, the buffers outermost first,
+ * the PE array, the PE registers, the MAC. */
+DSE_INTERNAL void arch_build_chain(dse_arch *a);
 
 /* Validate a tree into an arch; takes ownership of doc in every case. */
 DSE_INTERNAL int arch_from_doc(dse_ctx *ctx, yt_doc *doc, dse_arch **out);

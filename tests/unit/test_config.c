@@ -237,3 +237,66 @@ TEST_IMPL(mappings_many_layers) {
   core_buf_fini(&m);
   return 0;
 }
+
+/* Every preset lowers to the chain of docs/design/arch-tree-plan.md 4.4:
+ * DRAM, the buffers outermost first with what they keep, the systolic PE
+ * array (X = cols, Y = rows), the PE registers keeping the stationary
+ * operand, the MAC; instances are 1 above the array and rows x cols below.
+ * The chain's energies and sizes are today's fields (tpu-v1: 24 MiB unified
+ * buffer = 25165824 int8 words; 34 GB/s at 700 MHz = 48.57 B/cycle). */
+TEST_IMPL(arch_chain_presets) {
+  static const struct {
+    const char *preset;
+    const char *chain; /* name:kind:instances:keep (W I O letters) per node */
+  } k[] = {
+      {"edge-npu", "DRAM:s:1:WIO sram:s:1:WIO pe_array:x:1:- registers:s:1024:W mac:c:1024:-"},
+      {"eyeriss", "DRAM:s:1:WIO global_buffer:s:1:WIO pe_array:x:1:- registers:s:168:W "
+                  "mac:c:168:-"},
+      {"npu-gddr6", "DRAM:s:1:WIO global_buffer:s:1:WIO accumulators:s:1:O pe_array:x:1:- "
+                    "registers:s:16384:W mac:c:16384:-"},
+      {"npu-gddr7", "DRAM:s:1:WIO global_buffer:s:1:WIO accumulators:s:1:O pe_array:x:1:- "
+                    "registers:s:16384:W mac:c:16384:-"},
+      {"npu-hbm2e", "DRAM:s:1:WIO global_buffer:s:1:WIO accumulators:s:1:O pe_array:x:1:- "
+                    "registers:s:16384:W mac:c:16384:-"},
+      {"npu-hbm2e-dram", "DRAM:s:1:WIO global_buffer:s:1:WIO accumulators:s:1:O pe_array:x:1:- "
+                         "registers:s:16384:W mac:c:16384:-"},
+      {"npu-hbm3", "DRAM:s:1:WIO global_buffer:s:1:WIO accumulators:s:1:O pe_array:x:1:- "
+                   "registers:s:16384:W mac:c:16384:-"},
+      {"npu-lpddr5x", "DRAM:s:1:WIO global_buffer:s:1:WIO accumulators:s:1:O pe_array:x:1:- "
+                      "registers:s:16384:W mac:c:16384:-"},
+      {"tpu-v1", "DRAM:s:1:WIO unified_buffer:s:1:IO accumulators:s:1:O weight_fifo:s:1:W "
+                 "pe_array:x:1:- registers:s:65536:W mac:c:65536:-"},
+  };
+  for (size_t i = 0; i < sizeof k / sizeof *k; i++) {
+    dse_ctx *ctx = t_ctx();
+    dse_arch *a = t_arch(ctx, k[i].preset);
+    char got[1024] = "";
+    size_t len = 0;
+    for (size_t n = 0; n < a->nnode; n++) {
+      const arch_node *x = &a->node[n];
+      char keep[4] = "-";
+      if (x->keep) {
+        size_t j = 0;
+        if (x->keep & OP_WEIGHT) keep[j++] = 'W';
+        if (x->keep & OP_INPUT) keep[j++] = 'I';
+        if (x->keep & OP_OUTPUT) keep[j++] = 'O';
+        keep[j] = '\0';
+      }
+      len += (size_t)snprintf(got + len, sizeof got - len, "%s%s:%c:%llu:%s", n ? " " : "",
+                              x->name, "sxc"[x->kind], (unsigned long long)x->instances, keep);
+    }
+    ASSERT_STR_EQ(got, k[i].chain);
+    if (!strcmp(k[i].preset, "tpu-v1")) {
+      ASSERT_NEAR(a->node[1].size_words, 25165824, 0);
+      ASSERT_NEAR(a->node[0].rd_bw, 34e9 / 700e6, 1e-12);
+      ASSERT_U64_EQ(a->node[4].mesh_x, 256);
+      ASSERT_U64_EQ(a->node[4].mesh_y, 256);
+      ASSERT_INT_EQ(a->node[4].net, ARCH_NET_SYSTOLIC);
+      ASSERT_NEAR(a->node[5].e_read, a->reg_j, 1e-12); /* int8: one byte a word */
+      ASSERT_NEAR(a->node[6].mac_j, a->mac_energy_j, 0);
+    }
+    dse_arch_free(a);
+    dse_ctx_free(ctx);
+  }
+  return 0;
+}

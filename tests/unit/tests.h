@@ -10,6 +10,7 @@
   X(arch_dram_messages)             \
   X(mappings_many_layers)           \
   X(presets)                        \
+  X(arch_chain_presets)             \
   X(ytree_set_path)                 \
   X(ytree_deep_nesting)             \
   X(ytree_wide_map)                 \
