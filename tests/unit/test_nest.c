@@ -22,10 +22,11 @@ static void print_nest(const nest *n) {
   fprintf(stderr, "problem:");
   for (int d = 0; d < NEST_DIMS; d++)
     fprintf(stderr, " %s=%llu", nest_dim_name(d), (unsigned long long)p->bound[d]);
-  fprintf(stderr, " stride=%llu dil=%llu pad=%llu in=%llux%llu\nlevels %d holds:",
-          (unsigned long long)p->stride, (unsigned long long)p->dilation,
-          (unsigned long long)p->pad, (unsigned long long)p->in_h,
-          (unsigned long long)p->in_w, n->nlevels);
+  fprintf(stderr, " stride=%llux%llu dil=%llux%llu pad=%llux%llu in=%llux%llu\nlevels %d holds:",
+          (unsigned long long)p->stride[0], (unsigned long long)p->stride[1],
+          (unsigned long long)p->dilation[0], (unsigned long long)p->dilation[1],
+          (unsigned long long)p->pad[0], (unsigned long long)p->pad[1],
+          (unsigned long long)p->in_h, (unsigned long long)p->in_w, n->nlevels);
   for (int l = 0; l < n->nlevels; l++) fprintf(stderr, " %u", n->holds[l]);
   fprintf(stderr, "\nloops (outermost first):\n");
   for (int i = 0; i < n->nloops; i++)
@@ -70,18 +71,26 @@ static void random_nest(uint64_t *s, nest *n) {
     p->bound[NEST_C] = pick(s, 1, 5);
     p->bound[NEST_R] = pick(s, 1, 3);
     p->bound[NEST_S] = pick(s, 1, 3);
-    p->stride = pick(s, 1, 2);
-    p->dilation = pick(s, 1, 3) == 1 ? 2 : 1;
-    p->pad = pick(s, 0, 1);
+    /* each axis its own stride, dilation and pad (the same in 1 of 2) */
+    for (int x = 0; x < 2; x++) {
+      p->stride[x] = pick(s, 1, 2);
+      p->dilation[x] = pick(s, 1, 3) == 1 ? 2 : 1;
+      p->pad[x] = pick(s, 0, 1);
+    }
+    if (pick(s, 0, 1)) {
+      p->stride[1] = p->stride[0];
+      p->dilation[1] = p->dilation[0];
+      p->pad[1] = p->pad[0];
+    }
     p->in_h = pick(s, 1, 7);
     p->in_w = pick(s, 1, 7);
-    int64_t ph = ((int64_t)p->in_h + 2 * (int64_t)p->pad -
-                  (int64_t)p->dilation * ((int64_t)p->bound[NEST_R] - 1) - 1);
-    int64_t pw = ((int64_t)p->in_w + 2 * (int64_t)p->pad -
-                  (int64_t)p->dilation * ((int64_t)p->bound[NEST_S] - 1) - 1);
+    int64_t ph = ((int64_t)p->in_h + 2 * (int64_t)p->pad[0] -
+                  (int64_t)p->dilation[0] * ((int64_t)p->bound[NEST_R] - 1) - 1);
+    int64_t pw = ((int64_t)p->in_w + 2 * (int64_t)p->pad[1] -
+                  (int64_t)p->dilation[1] * ((int64_t)p->bound[NEST_S] - 1) - 1);
     if (ph < 0 || pw < 0) continue;
-    p->bound[NEST_P] = (uint64_t)ph / p->stride + 1;
-    p->bound[NEST_Q] = (uint64_t)pw / p->stride + 1;
+    p->bound[NEST_P] = (uint64_t)ph / p->stride[0] + 1;
+    p->bound[NEST_Q] = (uint64_t)pw / p->stride[1] + 1;
     uint64_t macs = 1;
     for (int d = 0; d < NEST_DIMS; d++) macs *= p->bound[d];
     if (macs <= 6000) break;
@@ -209,7 +218,8 @@ static void gemm_nest(nest *n, int os) {
   n->prob.bound[NEST_N] = 100;
   n->prob.bound[NEST_K] = 30;
   n->prob.bound[NEST_C] = 70;
-  n->prob.stride = n->prob.dilation = n->prob.in_h = n->prob.in_w = 1;
+  n->prob.stride[0] = n->prob.stride[1] = n->prob.dilation[0] = n->prob.dilation[1] = 1;
+  n->prob.in_h = n->prob.in_w = 1;
   n->nlevels = 3;
   n->holds[0] = n->holds[1] = n->holds[2] = 7;
   int k = 0;
@@ -280,7 +290,8 @@ TEST_IMPL(systolic_fold_floor) {
   n.prob.bound[NEST_N] = 150;
   n.prob.bound[NEST_K] = 8;
   n.prob.bound[NEST_C] = 16;
-  n.prob.stride = n.prob.dilation = n.prob.in_h = n.prob.in_w = 1;
+  n.prob.stride[0] = n.prob.stride[1] = n.prob.dilation[0] = n.prob.dilation[1] = 1;
+  n.prob.in_h = n.prob.in_w = 1;
   n.nlevels = 3;
   n.holds[0] = 1u << OPD_W;
   n.holds[1] = n.holds[2] = 7;
