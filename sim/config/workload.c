@@ -286,17 +286,25 @@ static int vec_elements(cfg *c, const yt_node *ln, const char *path,
 
 /* ===== convolutions and pooling ========================================= */
 
-/* Timeloop's names of a convolution's sizes (docs/workloads.md, "Timeloop's
- * names"): its R and P run along the width (with Wstride), S and Q along
- * the height.  Each list starts with dse's key. */
-static const char *const k_tl_n[] = {"n", "N", NULL}, *const k_tl_c[] = {"c", "C", NULL},
-                         *const k_tl_k[] = {"k", "M", "K", NULL},
-                         *const k_tl_h[] = {"h", "H", NULL}, *const k_tl_w[] = {"w", "W", NULL},
-                         *const k_tl_r[] = {"r", "S", NULL}, *const k_tl_s[] = {"s", "R", NULL},
-                         *const k_tl_p[] = {"p", "Q", NULL}, *const k_tl_q[] = {"q", "P", NULL};
-static const char *const k_tl_stride[] = {"Hstride", "Wstride"},
-                         *const k_tl_dil[] = {"Hdilation", "Wdilation"},
-                         *const k_tl_pad[] = {"Hpad", "Wpad"}, *const k_tl_none[] = {NULL, NULL};
+/* The spellings of a window layer's keys, dse's first.  A convolution also
+ * takes Timeloop's names (docs/workloads.md, "Timeloop's names"): its R and
+ * P run along the width (with Wstride), S and Q along the height; a pool
+ * only dse's, and no output sizes. */
+typedef struct wl_spellings {
+  const char *const *n, *const *c, *const *k, *const *h, *const *w, *const *r, *const *s,
+      *const *p, *const *q;
+  const char *const *stride, *const *pad, *const *dil; /* Timeloop's [height, width] */
+} wl_spellings;
+
+#define NAMES(...) ((const char *const[]){__VA_ARGS__, NULL})
+static const wl_spellings k_conv_names = {
+    NAMES("n", "N"), NAMES("c", "C"), NAMES("k", "M", "K"), NAMES("h", "H"), NAMES("w", "W"),
+    NAMES("r", "S"), NAMES("s", "R"), NAMES("p", "Q"), NAMES("q", "P"),
+    NAMES("Hstride", "Wstride"), NAMES("Hpad", "Wpad"), NAMES("Hdilation", "Wdilation")};
+static const wl_spellings k_pool_names = {
+    NAMES("n"), NAMES("c"), NAMES("k"), NAMES("h"), NAMES("w"), NAMES("r"), NAMES("s"),
+    NAMES(NULL), NAMES(NULL), NAMES(NULL, NULL), NAMES(NULL, NULL), NAMES(NULL, NULL)};
+#undef NAMES
 
 /* A size spelled in one or more ways (names[0] dse's): the value of whichever
  * is given, and in *used its name.  Two spellings with different values are
@@ -327,7 +335,7 @@ static int spelled(cfg *c, const yt_node *ln, const char *path, const char *cons
   return rc;
 }
 
-/* A required size: missing is an error that names its other spellings. */
+/* A size that must be given (under some spelling). */
 static int required(cfg *c, const yt_node *ln, const char *path, const char *const *names,
                     uint64_t max, uint64_t *out) {
   const char *used;
@@ -451,31 +459,24 @@ static int load_window(cfg *c, const yt_node *ln, const char *path, dse_layer_ty
                        wl_layer *out) {
   const int pool = type == DSE_LAYER_POOL, one_d = type == DSE_LAYER_CONV1D;
   const int axes = one_d ? 1 : 2, nerr0 = c->nerr;
-  const char *const *tl_st = pool ? k_tl_none : k_tl_stride;
-  const char *const *tl_pad = pool ? k_tl_none : k_tl_pad;
-  const char *const *tl_dil = k_tl_dil;
-  static const char *const only_n[] = {"n", NULL}, *const only_c[] = {"c", NULL};
+  const wl_spellings *nm = pool ? &k_pool_names : &k_conv_names;
   wl_window v;
   memset(&v, 0, sizeof v);
   v.groups = v.r = v.s = v.h = v.p = 1;
   const char *u;
-  spelled(c, ln, path, pool ? only_n : k_tl_n, 1, DIM_MAX, &v.n, &u);
-  required(c, ln, path, pool ? only_c : k_tl_c, DIM_MAX, &v.c);
-  if (!pool) required(c, ln, path, k_tl_k, DIM_MAX, &v.k);
-  if (!one_d) {
-    static const char *const only_r[] = {"r", NULL};
-    required(c, ln, path, pool ? only_r : k_tl_r, 4096, &v.r);
-  }
-  static const char *const only_s[] = {"s", NULL};
-  required(c, ln, path, pool ? only_s : k_tl_s, 4096, &v.s);
-  per_axis(c, ln, path, "stride", tl_st, axes, 1, 1, 4096, v.stride);
-  per_axis(c, ln, path, "pad", tl_pad, axes, 0, 0, 4096, v.pad);
+  spelled(c, ln, path, nm->n, 1, DIM_MAX, &v.n, &u);
+  required(c, ln, path, nm->c, DIM_MAX, &v.c);
+  if (!pool) required(c, ln, path, nm->k, DIM_MAX, &v.k);
+  if (!one_d) required(c, ln, path, nm->r, 4096, &v.r);
+  required(c, ln, path, nm->s, 4096, &v.s);
+  per_axis(c, ln, path, "stride", nm->stride, axes, 1, 1, 4096, v.stride);
+  per_axis(c, ln, path, "pad", nm->pad, axes, 0, 0, 4096, v.pad);
   v.dil[0] = v.dil[1] = 1;
   int kind = 0;
   if (pool) {
     cfg_enum(c, ln, path, "kind", 1, k_pool_kinds, 0, &kind);
   } else {
-    per_axis(c, ln, path, "dilation", tl_dil, axes, 1, 1, 4096, v.dil);
+    per_axis(c, ln, path, "dilation", nm->dil, axes, 1, 1, 4096, v.dil);
     cfg_uint(c, ln, path, "groups", 0, 1, 1, DIM_MAX, &v.groups);
   }
   if (one_d) { /* the height axis is one row */
@@ -488,14 +489,12 @@ static int load_window(cfg *c, const yt_node *ln, const char *path, dse_layer_ty
               (unsigned long long)v.groups, (unsigned long long)v.c, (unsigned long long)v.k);
     return -1;
   }
-  static const char *const only_h[] = {"h", NULL}, *const only_w[] = {"w", NULL},
-                           *const no_out[] = {NULL};
   int rc = 0;
   if (!one_d)
-    rc |= axis_sizes(c, ln, path, pool ? only_h : k_tl_h, pool ? no_out : k_tl_p, "height",
-                     v.r, "r", v.stride[0], v.dil[0], v.pad[0], &v.h, &v.p);
-  rc |= axis_sizes(c, ln, path, pool ? only_w : k_tl_w, pool ? no_out : k_tl_q, "width", v.s,
-                   "s", v.stride[1], v.dil[1], v.pad[1], &v.w, &v.q);
+    rc |= axis_sizes(c, ln, path, nm->h, nm->p, "height", v.r, "r", v.stride[0], v.dil[0],
+                     v.pad[0], &v.h, &v.p);
+  rc |= axis_sizes(c, ln, path, nm->w, nm->q, "width", v.s, "s", v.stride[1], v.dil[1],
+                   v.pad[1], &v.w, &v.q);
   if (rc) return -1;
   if (!v.p || !v.q) {
     char dil[24];
