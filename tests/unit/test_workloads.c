@@ -325,6 +325,17 @@ static dse_workload *one_layer(dse_ctx *ctx, const char *layer) {
   return t_wl_yaml(ctx, yaml, 0);
 }
 
+/* A layer's input (h, w) and output (p, q) sizes. */
+static void expect_sizes(dse_ctx *ctx, const char *layer, uint64_t h, uint64_t w, uint64_t p,
+                         uint64_t q) {
+  dse_workload *wl = one_layer(ctx, layer);
+  ASSERT_U64_EQ(wl->layers[0].geo.h, h);
+  ASSERT_U64_EQ(wl->layers[0].geo.w, w);
+  ASSERT_U64_EQ(wl->layers[0].geo.p, p);
+  ASSERT_U64_EQ(wl->layers[0].geo.q, q);
+  dse_workload_free(wl);
+}
+
 /* Two layers that must simulate alike: the same counts, time, traffic and
  * energy at level 1 and level 2 (every storage level's reads, fills and
  * updates). */
@@ -393,11 +404,8 @@ TEST_IMPL(conv_per_axis) {
   dse_result_free(r);
   dse_workload_free(wl);
   /* the transposed layer: stride [1, 2] on the same input, P 32, Q 16 */
-  wl = one_layer(ctx, "{name: a, type: conv2d, c: 4, h: 32, w: 32, k: 8, r: 3, s: 3, "
-                      "stride: [1, 2], pad: 1}");
-  ASSERT_U64_EQ(wl->layers[0].geo.p, 32);
-  ASSERT_U64_EQ(wl->layers[0].geo.q, 16);
-  dse_workload_free(wl);
+  expect_sizes(ctx, "{name: a, type: conv2d, c: 4, h: 32, w: 32, k: 8, r: 3, s: 3, "
+                    "stride: [1, 2], pad: 1}", 32, 32, 32, 16);
   /* dilation [2, 1], pad [2, 0] on 10 x 12 with 3 x 3: P = (10 + 4 - 4 - 1)
    * + 1 = 10, Q = (12 - 2 - 1) + 1 = 10; a scalar is both axes */
   wl = one_layer(ctx, "{name: a, type: conv2d, c: 1, h: 10, w: 12, k: 1, r: 3, s: 3, "
@@ -438,12 +446,10 @@ TEST_IMPL(conv_output_sizes) {
   ASSERT_U64_EQ(wl->layers[0].geo.w, 32);
   ASSERT_U64_EQ(wl->layers[0].a_elems, 4 * 31 * 32);
   dse_workload_free(wl);
-  /* dilation 2, stride 3, no pad, 5x1 kernel: h = 3 x 6 + 2 x 4 + 1 = 27 */
-  wl = one_layer(ctx, "{name: a, type: conv2d, c: 1, p: 7, q: 4, k: 1, r: 5, s: 1, stride: 3, "
-                      "dilation: 2}");
-  ASSERT_U64_EQ(wl->layers[0].geo.h, 27);
-  ASSERT_U64_EQ(wl->layers[0].geo.w, 10);
-  dse_workload_free(wl);
+  /* dilation 2, stride 3, no pad, 5x1 kernel: h = 3 x 6 + 2 x 4 + 1 = 27,
+   * w = 3 x 3 + 1 = 10 */
+  expect_sizes(ctx, "{name: a, type: conv2d, c: 1, p: 7, q: 4, k: 1, r: 5, s: 1, stride: 3, "
+                    "dilation: 2}", 27, 10, 7, 4);
   dse_ctx_free(ctx);
   expect_same_results("{name: a, type: conv2d, c: 4, p: 16, q: 32, k: 8, r: 3, s: 3, stride: [2, 1], "
                       "pad: 1}",
