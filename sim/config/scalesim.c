@@ -71,9 +71,8 @@ static int split_csv(const char *line, csv_field *f, int max) {
 }
 
 /* Add key: scalar (plain) to a map node being built. */
-static int put(yt_doc *doc, yt_node *map, size_t *i, const char *key,
-               const char *text, int line, int col, int quoted) {
-  yt_node *v = yt_new_scalar(doc, doc->file, line, col, text, quoted);
+static int put_node(yt_doc *doc, yt_node *map, size_t *i, const char *key, yt_node *v,
+                    int line, int col) {
   if (!v) return DSE_ERR_NOMEM;
   map->pairs[*i].key = core_arena_strdup(&doc->arena, key);
   if (!map->pairs[*i].key) return DSE_ERR_NOMEM;
@@ -82,6 +81,12 @@ static int put(yt_doc *doc, yt_node *map, size_t *i, const char *key,
   map->pairs[*i].val = v;
   (*i)++;
   return 0;
+}
+
+static int put(yt_doc *doc, yt_node *map, size_t *i, const char *key,
+               const char *text, int line, int col, int quoted) {
+  return put_node(doc, map, i, key, yt_new_scalar(doc, doc->file, line, col, text, quoted),
+                  line, col);
 }
 
 static int read_text(dse_ctx *ctx, const char *path, char **text) {
@@ -200,13 +205,8 @@ int ss_topology_text(dse_ctx *ctx, const char *path, char *text,
       put(doc, lm, &k, "n", f[2].text, line_no, f[2].col, 0);
       put(doc, lm, &k, "k", f[3].text, line_no, f[3].col, 0);
     } else {
-      if (nf == 9 && strcmp(f[7].text, f[8].text) != 0) {
-        core_diag(ctx, path, line_no, f[8].col,
-                  "stride %s x %s: dse supports equal strides in height and width",
-                  f[7].text, f[8].text);
-        nerr++;
-        continue;
-      }
+      /* the stride of the height, and of the width (a 9th column, else the same) */
+      const csv_field *fsw = nf == 9 ? &f[8] : &f[7];
       /* SCALE-Sim's depthwise convention: "DP" in the name means one
        * filter set per channel, i.e. groups = channels. */
       int dw = strstr(f[0].text, "DP") != NULL;
@@ -216,14 +216,15 @@ int ss_topology_text(dse_ctx *ctx, const char *path, char *text,
        * the input grows to the extent those windows cover, (P-1) S + R. */
       char hb[32], wb[32];
       const char *ht = f[1].text, *wt = f[2].text;
-      unsigned long long H, W, R, S, st;
+      unsigned long long H, W, R, S, st, sw;
       if (sscanf(f[1].text, "%llu", &H) == 1 && sscanf(f[2].text, "%llu", &W) == 1 &&
           sscanf(f[3].text, "%llu", &R) == 1 && sscanf(f[4].text, "%llu", &S) == 1 &&
-          sscanf(f[7].text, "%llu", &st) == 1 && st > 0 && H >= R && W >= S &&
-          H <= SS_NUM_MAX && W <= SS_NUM_MAX && st <= SS_NUM_MAX) {
-        unsigned long long P = (H - R + st + st - 1) / st, Q = (W - S + st + st - 1) / st;
+          sscanf(f[7].text, "%llu", &st) == 1 && sscanf(fsw->text, "%llu", &sw) == 1 &&
+          st > 0 && sw > 0 && H >= R && W >= S && H <= SS_NUM_MAX && W <= SS_NUM_MAX &&
+          st <= SS_NUM_MAX && sw <= SS_NUM_MAX) {
+        unsigned long long P = (H - R + st + st - 1) / st, Q = (W - S + sw + sw - 1) / sw;
         snprintf(hb, sizeof hb, "%llu", (P - 1) * st + R);
-        snprintf(wb, sizeof wb, "%llu", (Q - 1) * st + S);
+        snprintf(wb, sizeof wb, "%llu", (Q - 1) * sw + S);
         if (strspn(f[1].text, "0123456789") == strlen(f[1].text)) ht = hb;
         if (strspn(f[2].text, "0123456789") == strlen(f[2].text)) wt = wb;
       }
@@ -253,7 +254,19 @@ int ss_topology_text(dse_ctx *ctx, const char *path, char *text,
       } else {
         put(doc, lm, &k, "k", f[6].text, line_no, f[6].col, 0);
       }
-      put(doc, lm, &k, "stride", f[7].text, line_no, f[7].col, 0);
+      if (strcmp(f[7].text, fsw->text) == 0) {
+        put(doc, lm, &k, "stride", f[7].text, line_no, f[7].col, 0);
+      } else { /* stride: [height, width] */
+        yt_node *sq = yt_new_seq(doc, path, line_no, f[7].col, 2);
+        for (int x = 0; x < 2 && sq; x++) {
+          const csv_field *fs = x ? fsw : &f[7];
+          if (!(sq->items[x] = yt_new_scalar(doc, path, line_no, fs->col, fs->text, 0))) sq = NULL;
+        }
+        if (put_node(doc, lm, &k, "stride", sq, line_no, f[7].col)) {
+          rc = DSE_ERR_NOMEM;
+          goto done;
+        }
+      }
     }
     lm->n = k;
     layers->items[nl++] = lm;

@@ -12,7 +12,7 @@
 
 static const char *const k_type_names[] = {
     "conv2d", "gemm", "matmul", "pool", "eltwise", "activation",
-    "softmax", "layernorm", NULL};
+    "softmax", "layernorm", "conv1d", NULL};
 
 const char *dse_layer_type_name(dse_layer_type t) {
   return (unsigned)t < DSE_LAYER_COUNT ? k_type_names[t] : "?";
@@ -32,10 +32,16 @@ static const uint64_t k_act_ops[] = {1, 2, 8, 4, 4, 4};
 enum { SOFTMAX_OPS = 5, LAYERNORM_OPS = 8 };
 
 /* Allowed keys per layer type (beyond name, type, precision). */
-static const char *const k_conv_keys[] = {"name", "type", "precision", "n",
-                                          "c", "h", "w", "k", "r", "s",
-                                          "stride", "pad", "dilation",
-                                          "groups", NULL};
+/* conv2d and conv1d also take Timeloop's spellings (k_tl_*). */
+static const char *const k_conv_keys[] = {
+    "name", "type", "precision", "n", "c", "h", "w", "k", "r", "s", "p", "q",
+    "stride", "pad", "dilation", "groups", "N", "C", "H", "W", "M", "K", "R",
+    "S", "P", "Q", "Hstride", "Wstride", "Hdilation", "Wdilation", "Hpad",
+    "Wpad", NULL};
+static const char *const k_conv1d_keys[] = {
+    "name", "type", "precision", "n", "c", "w", "k", "s", "q", "stride",
+    "pad", "dilation", "groups", "N", "C", "W", "M", "K", "R", "P",
+    "Wstride", "Wdilation", "Wpad", NULL};
 static const char *const k_gemm_keys[] = {"name", "type", "precision", "m",
                                           "n", "k", NULL};
 static const char *const k_matmul_keys[] = {"name", "type", "precision",
@@ -54,7 +60,7 @@ static const char *const k_rows_keys[] = {"name", "type", "precision",
                                           "rows", "cols", NULL};
 static const char *const *const k_layer_keys[] = {
     k_conv_keys, k_gemm_keys, k_matmul_keys, k_pool_keys,
-    k_elt_keys,  k_act_keys,  k_rows_keys,   k_rows_keys};
+    k_elt_keys,  k_act_keys,  k_rows_keys,   k_rows_keys, k_conv1d_keys};
 
 #define DIM_MAX 100000000ull /* 1e8: any single dimension */
 
@@ -122,10 +128,18 @@ static uint64_t window_out(uint64_t in, uint64_t pad, uint64_t dil,
   return (in + 2 * pad - span) / stride + 1;
 }
 
+/* A convolution's sizes, the input's (h, w) and the output's (p, q) of
+ * each axis, and per axis ([0] height, [1] width) its stride, pad and
+ * dilation. */
+typedef struct wl_window {
+  uint64_t n, c, k, groups, h, w, r, s, p, q;
+  uint64_t stride[2], pad[2], dil[2];
+} wl_window;
+
 static void set_geo(wl_layer *l, uint64_t groups, uint64_t n, uint64_t c,
                     uint64_t k, uint64_t h, uint64_t w, uint64_t r,
-                    uint64_t s, uint64_t p, uint64_t q, uint64_t stride,
-                    uint64_t pad, uint64_t dil) {
+                    uint64_t s, uint64_t p, uint64_t q, const uint64_t stride[2],
+                    const uint64_t pad[2], const uint64_t dil[2]) {
   l->geo.groups = groups;
   l->geo.n = n;
   l->geo.c = c;
@@ -136,17 +150,30 @@ static void set_geo(wl_layer *l, uint64_t groups, uint64_t n, uint64_t c,
   l->geo.s = s;
   l->geo.p = p;
   l->geo.q = q;
-  l->geo.stride = stride;
-  l->geo.pad = pad;
-  l->geo.dilation = dil;
+  for (int x = 0; x < 2; x++) {
+    l->geo.stride[x] = stride[x];
+    l->geo.pad[x] = pad[x];
+    l->geo.dilation[x] = dil[x];
+  }
 }
 
-static void set_conv(wl_layer *l, uint64_t n, uint64_t c, uint64_t h,
-                     uint64_t w, uint64_t k, uint64_t r, uint64_t s,
-                     uint64_t stride, uint64_t pad, uint64_t dil,
-                     uint64_t groups, uint64_t p, uint64_t q) {
-  set_geo(l, groups, n, c / groups, k / groups, h, w, r, s, p, q, stride, pad, dil);
-  l->type = DSE_LAYER_CONV2D;
+static const uint64_t k_unit_axes[2] = {1, 1}, k_zero_axes[2] = {0, 0};
+
+/* "2" when both axes have it, else "2x1" */
+static const char *axes_text(const uint64_t v[2], char *buf, size_t n) {
+  if (v[0] == v[1])
+    snprintf(buf, n, "%llu", (unsigned long long)v[0]);
+  else
+    snprintf(buf, n, "%llux%llu", (unsigned long long)v[0], (unsigned long long)v[1]);
+  return buf;
+}
+
+/* conv2d, or conv1d: the same with h = r = p = 1 and a unit height axis */
+static void set_conv(wl_layer *l, const wl_window *v, int one_d) {
+  const uint64_t n = v->n, c = v->c, h = v->h, w = v->w, k = v->k, r = v->r,
+                 s = v->s, groups = v->groups, p = v->p, q = v->q;
+  set_geo(l, groups, n, c / groups, k / groups, h, w, r, s, p, q, v->stride, v->pad, v->dil);
+  l->type = one_d ? DSE_LAYER_CONV1D : DSE_LAYER_CONV2D;
   l->g = groups;
   l->m = mul3(n, p, q);
   l->k = mul3(c / groups, r, s);
@@ -156,14 +183,21 @@ static void set_conv(wl_layer *l, uint64_t n, uint64_t c, uint64_t h,
   l->b_elems = mul4(k, c / groups, r, s);
   l->b_is_weight = 1;
   l->out_elems = mul4(n, k, p, q);
-  snprintf(l->shape, sizeof l->shape, "c%llu %llux%llu k%llu %llux%llu/%llu%s",
-           (unsigned long long)c, (unsigned long long)h, (unsigned long long)w,
-           (unsigned long long)k, (unsigned long long)r, (unsigned long long)s,
-           (unsigned long long)stride, groups > 1 ? (groups == c ? " dw" : " grp") : "");
+  const char *grp = groups > 1 ? (groups == c ? " dw" : " grp") : "";
+  char st[24];
+  if (one_d)
+    snprintf(l->shape, sizeof l->shape, "c%llu %llu k%llu %llu/%llu%s", (unsigned long long)c,
+             (unsigned long long)w, (unsigned long long)k, (unsigned long long)s,
+             (unsigned long long)v->stride[1], grp);
+  else
+    snprintf(l->shape, sizeof l->shape, "c%llu %llux%llu k%llu %llux%llu/%s%s",
+             (unsigned long long)c, (unsigned long long)h, (unsigned long long)w,
+             (unsigned long long)k, (unsigned long long)r, (unsigned long long)s,
+             axes_text(v->stride, st, sizeof st), grp);
 }
 
 static void set_gemm(wl_layer *l, uint64_t m, uint64_t n, uint64_t k) {
-  set_geo(l, 1, m, k, n, 1, 1, 1, 1, 1, 1, 1, 0, 1);
+  set_geo(l, 1, m, k, n, 1, 1, 1, 1, 1, 1, k_unit_axes, k_zero_axes, k_unit_axes);
   l->type = DSE_LAYER_GEMM;
   l->g = 1;
   l->m = m;
@@ -180,7 +214,7 @@ static void set_gemm(wl_layer *l, uint64_t m, uint64_t n, uint64_t k) {
 
 static void set_matmul(wl_layer *l, uint64_t batch, uint64_t m, uint64_t n,
                        uint64_t k, int causal) {
-  set_geo(l, batch, m, k, n, 1, 1, 1, 1, 1, 1, 1, 0, 1);
+  set_geo(l, batch, m, k, n, 1, 1, 1, 1, 1, 1, k_unit_axes, k_zero_axes, k_unit_axes);
   l->type = DSE_LAYER_MATMUL;
   l->g = batch;
   l->m = m;
@@ -250,6 +284,244 @@ static int vec_elements(cfg *c, const yt_node *ln, const char *path,
   return 0;
 }
 
+/* ===== convolutions and pooling ========================================= */
+
+/* The spellings of a window layer's keys, dse's first.  A convolution also
+ * takes Timeloop's names (docs/workloads.md, "Timeloop's names"): its R and
+ * P run along the width (with Wstride), S and Q along the height; a pool
+ * only dse's, and no output sizes. */
+typedef struct wl_spellings {
+  const char *const *n, *const *c, *const *k, *const *h, *const *w, *const *r, *const *s,
+      *const *p, *const *q;
+  const char *const *stride, *const *pad, *const *dil; /* Timeloop's [height, width] */
+} wl_spellings;
+
+#define NAMES(...) ((const char *const[]){__VA_ARGS__, NULL})
+static const wl_spellings k_conv_names = {
+    NAMES("n", "N"), NAMES("c", "C"), NAMES("k", "M", "K"), NAMES("h", "H"), NAMES("w", "W"),
+    NAMES("r", "S"), NAMES("s", "R"), NAMES("p", "Q"), NAMES("q", "P"),
+    NAMES("Hstride", "Wstride"), NAMES("Hpad", "Wpad"), NAMES("Hdilation", "Wdilation")};
+static const wl_spellings k_pool_names = {
+    NAMES("n"), NAMES("c"), NAMES("k"), NAMES("h"), NAMES("w"), NAMES("r"), NAMES("s"),
+    NAMES(NULL), NAMES(NULL), NAMES(NULL, NULL), NAMES(NULL, NULL), NAMES(NULL, NULL)};
+#undef NAMES
+
+/* A size spelled in one or more ways (names[0] dse's): the value of whichever
+ * is given, and in *used its name.  Two spellings with different values are
+ * an error at the second.  1 when none is given (*out = def), 0 when read,
+ * -1 on error. */
+static int spelled(cfg *c, const yt_node *ln, const char *path, const char *const *names,
+                   uint64_t def, uint64_t max, uint64_t *out, const char **used) {
+  int rc = 1;
+  *out = def;
+  *used = names[0];
+  for (int i = 0; names[i]; i++) {
+    uint64_t v;
+    if (!yt_get(ln, names[i])) continue;
+    if (cfg_uint(c, ln, path, names[i], 0, 0, 1, max, &v)) {
+      rc = -1;
+    } else if (rc == 1) {
+      rc = 0;
+      *out = v;
+      *used = names[i];
+    } else if (rc == 0 && v != *out) {
+      char kp[256];
+      cfg_error(c, yt_get(ln, names[i]), cfg_join(kp, sizeof kp, path, names[i]),
+                "%llu differs from '%s' (%llu); give one of them", (unsigned long long)v,
+                *used, (unsigned long long)*out);
+      rc = -1;
+    }
+  }
+  return rc;
+}
+
+/* A size that must be given (under some spelling). */
+static int required(cfg *c, const yt_node *ln, const char *path, const char *const *names,
+                    uint64_t max, uint64_t *out) {
+  const char *used;
+  int rc = spelled(c, ln, path, names, 0, max, out, &used);
+  if (rc == 1) {
+    char kp[256];
+    cfg_error(c, ln, cfg_join(kp, sizeof kp, path, names[0]), "missing required key '%s'",
+              names[0]);
+    rc = -1;
+  }
+  return rc;
+}
+
+/* stride, dilation or pad: a number for both axes or a list [height,
+ * width], or Timeloop's name of each axis (alt; NULL where there is none).
+ * A conv1d (axes 1) has the width only. */
+static int per_axis(cfg *c, const yt_node *ln, const char *path, const char *key,
+                    const char *const alt[2], int axes, uint64_t def, uint64_t min,
+                    uint64_t max, uint64_t out[2]) {
+  char kp[256], ip[280];
+  cfg_join(kp, sizeof kp, path, key);
+  const yt_node *nd = yt_get(ln, key);
+  int rc = 0;
+  out[0] = out[1] = def;
+  if (nd && nd->kind == YT_SEQ) {
+    if (axes == 1) {
+      cfg_error(c, nd, kp, "a conv1d has one axis: give a number, not a list");
+      return -1;
+    }
+    if (nd->n != 2) {
+      cfg_error(c, nd, kp, "expected a number or a list [height, width] of 2, got %zu items",
+                nd->n);
+      return -1;
+    }
+    for (int x = 0; x < 2; x++) {
+      snprintf(ip, sizeof ip, "%s[%d]", kp, x + 1);
+      if (cfg_node_uint(c, nd->items[x], ip, min, max, &out[x])) rc = -1;
+    }
+  } else if (nd && cfg_node_uint(c, nd, kp, min, max, &out[0])) {
+    rc = -1;
+  } else {
+    out[1] = out[0];
+  }
+  for (int x = 0; x < 2; x++) {
+    uint64_t v;
+    if (!alt[x] || !yt_get(ln, alt[x])) continue;
+    if (cfg_uint(c, ln, path, alt[x], 0, 0, min, max, &v)) {
+      rc = -1;
+    } else if (nd && rc == 0 && v != out[x]) {
+      cfg_error(c, yt_get(ln, alt[x]), cfg_join(ip, sizeof ip, path, alt[x]),
+                "%llu differs from the %s's '%s' (%llu); give one of them",
+                (unsigned long long)v, x ? "width" : "height", key, (unsigned long long)out[x]);
+      rc = -1;
+    } else {
+      out[x] = v;
+    }
+  }
+  return rc;
+}
+
+/* One axis' input size `in` and output size `out` (either may be given,
+ * under any spelling): from the input, the output is the window formula and
+ * must equal a given one; from the output alone, the input is the smallest
+ * that gives it, (out - 1) stride + dilation (f - 1) + 1 - 2 pad.
+ * *out = 0 when the kernel does not fit the padded input (the caller
+ * reports it). */
+static int axis_sizes(cfg *c, const yt_node *ln, const char *path, const char *const *in_names,
+                      const char *const *out_names, const char *axis, uint64_t f,
+                      const char *f_name, uint64_t st, uint64_t dl, uint64_t pad, uint64_t *in,
+                      uint64_t *out) {
+  const char *iu, *ou;
+  char kp[256];
+  int ri = spelled(c, ln, path, in_names, 0, DIM_MAX, in, &iu);
+  int ro = spelled(c, ln, path, out_names, 0, DIM_MAX, out, &ou);
+  if (ri < 0 || ro < 0) return -1;
+  const yt_node *on = ou ? yt_get(ln, ou) : NULL;
+  if (ri == 0) {
+    uint64_t want = window_out(*in, pad, dl, f, st);
+    if (!want) {
+      *out = 0; /* the kernel does not fit */
+      return 0;
+    }
+    if (ro == 0 && *out != want) {
+      cfg_error(c, on, cfg_join(kp, sizeof kp, path, ou),
+                "%llu disagrees with %s %llu, which gives %llu (%s %llu, stride %llu, "
+                "dilation %llu, pad %llu)",
+                (unsigned long long)*out, iu, (unsigned long long)*in,
+                (unsigned long long)want, f_name, (unsigned long long)f,
+                (unsigned long long)st, (unsigned long long)dl, (unsigned long long)pad);
+      return -1;
+    }
+    *out = want;
+    return 0;
+  }
+  if (ro == 1) {
+    cfg_join(kp, sizeof kp, path, in_names[0]);
+    if (out_names[0])
+      cfg_error(c, ln, kp, "missing required key '%s' (or the output %s '%s')", in_names[0],
+                axis, out_names[0]);
+    else
+      cfg_error(c, ln, kp, "missing required key '%s'", in_names[0]);
+    return -1;
+  }
+  const int64_t h = ((int64_t)*out - 1) * (int64_t)st + (int64_t)(dl * (f - 1)) + 1 -
+                    2 * (int64_t)pad;
+  if (h < 1 || h > (int64_t)DIM_MAX) {
+    cfg_error(c, on, cfg_join(kp, sizeof kp, path, ou),
+              "%llu gives an input %s of %lld ((%s - 1) stride %llu + dilation %llu (%s %llu - "
+              "1) + 1 - 2 pad %llu), %s",
+              (unsigned long long)*out, axis, (long long)h, ou, (unsigned long long)st,
+              (unsigned long long)dl, f_name, (unsigned long long)f, (unsigned long long)pad,
+              h < 1 ? "less than 1: the padding is too large" : "more than 100000000");
+    return -1;
+  }
+  *in = (uint64_t)h;
+  return 0;
+}
+
+/* conv2d, conv1d (a conv2d of height 1 with a 1-row kernel) and pool. */
+static int load_window(cfg *c, const yt_node *ln, const char *path, dse_layer_type type,
+                       wl_layer *out) {
+  const int pool = type == DSE_LAYER_POOL, one_d = type == DSE_LAYER_CONV1D;
+  const int axes = one_d ? 1 : 2, nerr0 = c->nerr;
+  const wl_spellings *nm = pool ? &k_pool_names : &k_conv_names;
+  wl_window v;
+  memset(&v, 0, sizeof v);
+  v.groups = v.r = v.s = v.h = v.p = 1;
+  const char *u;
+  spelled(c, ln, path, nm->n, 1, DIM_MAX, &v.n, &u);
+  required(c, ln, path, nm->c, DIM_MAX, &v.c);
+  if (!pool) required(c, ln, path, nm->k, DIM_MAX, &v.k);
+  if (!one_d) required(c, ln, path, nm->r, 4096, &v.r);
+  required(c, ln, path, nm->s, 4096, &v.s);
+  per_axis(c, ln, path, "stride", nm->stride, axes, 1, 1, 4096, v.stride);
+  per_axis(c, ln, path, "pad", nm->pad, axes, 0, 0, 4096, v.pad);
+  v.dil[0] = v.dil[1] = 1;
+  int kind = 0;
+  if (pool) {
+    cfg_enum(c, ln, path, "kind", 1, k_pool_kinds, 0, &kind);
+  } else {
+    per_axis(c, ln, path, "dilation", nm->dil, axes, 1, 1, 4096, v.dil);
+    cfg_uint(c, ln, path, "groups", 0, 1, 1, DIM_MAX, &v.groups);
+  }
+  if (one_d) { /* the height axis is one row */
+    v.stride[0] = v.dil[0] = 1;
+    v.pad[0] = 0;
+  }
+  if (c->nerr != nerr0) return -1;
+  if (!pool && (v.c % v.groups || v.k % v.groups)) {
+    cfg_error(c, yt_get(ln, "groups"), path, "groups (%llu) must divide both c (%llu) and k (%llu)",
+              (unsigned long long)v.groups, (unsigned long long)v.c, (unsigned long long)v.k);
+    return -1;
+  }
+  int rc = 0;
+  if (!one_d)
+    rc |= axis_sizes(c, ln, path, nm->h, nm->p, "height", v.r, "r", v.stride[0], v.dil[0],
+                     v.pad[0], &v.h, &v.p);
+  rc |= axis_sizes(c, ln, path, nm->w, nm->q, "width", v.s, "s", v.stride[1], v.dil[1],
+                   v.pad[1], &v.w, &v.q);
+  if (rc) return -1;
+  if (!v.p || !v.q) {
+    char dil[24];
+    if (one_d)
+      cfg_error(c, ln, path, "kernel %llu (dilation %llu) is larger than the padded input %llu",
+                (unsigned long long)v.s, (unsigned long long)v.dil[1],
+                (unsigned long long)(v.w + 2 * v.pad[1]));
+    else
+      cfg_error(c, ln, path, "kernel %llux%llu (dilation %s) is larger than the padded input "
+                "%llux%llu", (unsigned long long)v.r, (unsigned long long)v.s,
+                axes_text(v.dil, dil, sizeof dil), (unsigned long long)(v.h + 2 * v.pad[0]),
+                (unsigned long long)(v.w + 2 * v.pad[1]));
+    return -1;
+  }
+  if (!pool) {
+    set_conv(out, &v, one_d);
+    return 0;
+  }
+  char st[24];
+  const uint64_t elems = mul4(v.n, v.c, v.p, v.q);
+  set_vector(out, DSE_LAYER_POOL, mul4(v.n, v.c, v.h, v.w), elems, mul3(elems, v.r, v.s), 0);
+  snprintf(out->shape, sizeof out->shape, "%s c%llu %llux%llu %llux%llu/%s", k_pool_kinds[kind],
+           (unsigned long long)v.c, (unsigned long long)v.h, (unsigned long long)v.w,
+           (unsigned long long)v.r, (unsigned long long)v.s, axes_text(v.stride, st, sizeof st));
+  return 0;
+}
+
 static void load_layer(wl_builder *b, const yt_node *ln, size_t idx) {
   cfg *c = &b->c;
   char path[96];
@@ -269,62 +541,15 @@ static void load_layer(wl_builder *b, const yt_node *ln, size_t idx) {
   cfg_enum(c, ln, path, "precision", 0, k_precisions, DSE_PREC_INHERIT, &prec);
 
   int nerr0 = c->nerr;
-  uint64_t n = 1, ch = 0, h = 1, w = 1, k = 0, r = 1, s = 1, stride = 1,
-           pad = 0, dil = 1, groups = 1, m = 0, batch = 1, rows = 0, cols = 0;
+  uint64_t k = 0, m = 0, batch = 1, rows = 0, cols = 0;
   wl_layer tmp;
   memset(&tmp, 0, sizeof tmp);
   switch ((dse_layer_type)type) {
     case DSE_LAYER_CONV2D:
-    case DSE_LAYER_POOL: {
-      int conv = type == DSE_LAYER_CONV2D;
-      cfg_uint(c, ln, path, "n", 0, 1, 1, DIM_MAX, &n);
-      cfg_uint(c, ln, path, "c", 1, 0, 1, DIM_MAX, &ch);
-      cfg_uint(c, ln, path, "h", 1, 0, 1, DIM_MAX, &h);
-      cfg_uint(c, ln, path, "w", 1, 0, 1, DIM_MAX, &w);
-      if (conv) cfg_uint(c, ln, path, "k", 1, 0, 1, DIM_MAX, &k);
-      cfg_uint(c, ln, path, "r", 1, 0, 1, 4096, &r);
-      cfg_uint(c, ln, path, "s", 1, 0, 1, 4096, &s);
-      cfg_uint(c, ln, path, "stride", 0, 1, 1, 4096, &stride);
-      cfg_uint(c, ln, path, "pad", 0, 0, 0, 4096, &pad);
-      int kind = 0;
-      if (conv) {
-        cfg_uint(c, ln, path, "dilation", 0, 1, 1, 4096, &dil);
-        cfg_uint(c, ln, path, "groups", 0, 1, 1, DIM_MAX, &groups);
-      } else {
-        cfg_enum(c, ln, path, "kind", 1, k_pool_kinds, 0, &kind);
-      }
-      if (c->nerr != nerr0) return;
-      if (conv && (ch % groups || k % groups)) {
-        cfg_error(c, yt_get(ln, "groups"), path,
-                  "groups (%llu) must divide both c (%llu) and k (%llu)",
-                  (unsigned long long)groups, (unsigned long long)ch,
-                  (unsigned long long)k);
-        return;
-      }
-      uint64_t p = window_out(h, pad, dil, r, stride);
-      uint64_t q = window_out(w, pad, dil, s, stride);
-      if (!p || !q) {
-        cfg_error(c, ln, path,
-                  "kernel %llux%llu (dilation %llu) is larger than the padded "
-                  "input %llux%llu",
-                  (unsigned long long)r, (unsigned long long)s,
-                  (unsigned long long)dil, (unsigned long long)(h + 2 * pad),
-                  (unsigned long long)(w + 2 * pad));
-        return;
-      }
-      if (conv) {
-        set_conv(&tmp, n, ch, h, w, k, r, s, stride, pad, dil, groups, p, q);
-      } else {
-        const uint64_t out = mul4(n, ch, p, q);
-        set_vector(&tmp, DSE_LAYER_POOL, mul4(n, ch, h, w), out, mul3(out, r, s), 0);
-        snprintf(tmp.shape, sizeof tmp.shape, "%s c%llu %llux%llu %llux%llu/%llu",
-                 k_pool_kinds[kind], (unsigned long long)ch,
-                 (unsigned long long)h, (unsigned long long)w,
-                 (unsigned long long)r, (unsigned long long)s,
-                 (unsigned long long)stride);
-      }
+    case DSE_LAYER_CONV1D:
+    case DSE_LAYER_POOL:
+      if (load_window(c, ln, path, (dse_layer_type)type, &tmp)) return;
       break;
-    }
     case DSE_LAYER_GEMM:
     case DSE_LAYER_MATMUL: {
       uint64_t nn = 0;
@@ -541,7 +766,8 @@ static void scale_batch(wl_layer *l, uint64_t bt) {
     l->g = MUL(l->g, bt);
     l->b_elems = MUL(l->b_elems, bt);
     l->persistent_elems = MUL(l->persistent_elems, bt);
-  } else if (l->type == DSE_LAYER_CONV2D || l->type == DSE_LAYER_GEMM) {
+  } else if (l->type == DSE_LAYER_CONV2D || l->type == DSE_LAYER_CONV1D ||
+             l->type == DSE_LAYER_GEMM) {
     /* more rows against the same weights */
     l->geo.n = MUL(l->geo.n, bt);
     l->m = MUL(l->m, bt);

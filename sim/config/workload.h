@@ -23,7 +23,9 @@ typedef struct wl_layer {
    * spatial sizes 1; matmul: groups = batch), batch included. */
   struct {
     uint64_t groups, n, c, k; /* c and k per group */
-    uint64_t h, w, r, s, p, q, stride, pad, dilation;
+    uint64_t h, w, r, s, p, q;
+    /* [0] the height axis (h, p, r), [1] the width (w, q, s) */
+    uint64_t stride[2], pad[2], dilation[2];
   } geo;
   char shape[96];
 } wl_layer;

@@ -83,9 +83,11 @@ void map_problem_of(const wl_layer *l, nest_problem *p) {
   p->bound[NEST_Q] = l->geo.q;
   p->bound[NEST_R] = l->geo.r;
   p->bound[NEST_S] = l->geo.s;
-  p->stride = l->geo.stride;
-  p->dilation = l->geo.dilation;
-  p->pad = l->geo.pad;
+  for (int x = 0; x < 2; x++) {
+    p->stride[x] = l->geo.stride[x];
+    p->dilation[x] = l->geo.dilation[x];
+    p->pad[x] = l->geo.pad[x];
+  }
   p->in_h = l->geo.h;
   p->in_w = l->geo.w;
 }
@@ -267,8 +269,8 @@ static double footprint(const nest_problem *p, int o, const uint64_t *e) {
     case OPD_O:
       return (double)e[NEST_G] * e[NEST_N] * e[NEST_K] * e[NEST_P] * e[NEST_Q];
     default: {
-      double hh = (double)((e[NEST_P] - 1) * p->stride + (e[NEST_R] - 1) * p->dilation + 1);
-      double ww = (double)((e[NEST_Q] - 1) * p->stride + (e[NEST_S] - 1) * p->dilation + 1);
+      double hh = (double)((e[NEST_P] - 1) * p->stride[0] + (e[NEST_R] - 1) * p->dilation[0] + 1);
+      double ww = (double)((e[NEST_Q] - 1) * p->stride[1] + (e[NEST_S] - 1) * p->dilation[1] + 1);
       if (hh > (double)p->in_h) hh = (double)p->in_h;
       if (ww > (double)p->in_w) ww = (double)p->in_w;
       return (double)e[NEST_G] * e[NEST_N] * e[NEST_C] * hh * ww;

@@ -52,7 +52,8 @@ int nest_validate(const nest *n, char *err, size_t errn) {
       snprintf(err, errn, "dimension %s has size 0", nest_dim_name(d));
       return DSE_ERR_INVALID;
     }
-  if (p->stride < 1 || p->dilation < 1 || p->in_h < 1 || p->in_w < 1) {
+  if (p->stride[0] < 1 || p->stride[1] < 1 || p->dilation[0] < 1 || p->dilation[1] < 1 ||
+      p->in_h < 1 || p->in_w < 1) {
     snprintf(err, errn, "stride, dilation and input size must be >= 1");
     return DSE_ERR_INVALID;
   }
@@ -141,8 +142,9 @@ static void axis_range(const enum_ctx *e, const side *s, int64_t *lo, int64_t *h
       /* bounding box of x = o*stride + f*dilation - pad, clipped */
       int64_t o0 = (int64_t)s->start[0], o1 = o0 + (int64_t)s->ext[0];
       int64_t f0 = (int64_t)s->start[1], f1 = f0 + (int64_t)s->ext[1];
-      int64_t st = (int64_t)p->stride, dl = (int64_t)p->dilation, pad = (int64_t)p->pad;
-      int64_t size = (int64_t)(e->ax->kind == AX_H ? p->in_h : p->in_w);
+      const int x = e->ax->kind == AX_H ? 0 : 1;
+      int64_t st = (int64_t)p->stride[x], dl = (int64_t)p->dilation[x], pad = (int64_t)p->pad[x];
+      int64_t size = (int64_t)(x == 0 ? p->in_h : p->in_w);
       int64_t a = o0 * st + f0 * dl - pad, b = (o1 - 1) * st + (f1 - 1) * dl + 1 - pad;
       if (a < 0) a = 0;
       if (b > size) b = size;

@@ -13,7 +13,8 @@
  *   loops; the innermost loop on every dimension larger than 1 has step 1.
  * - A level's tile of an operand is the axis-aligned box of the operand's
  *   elements touched by all loops inside the level (for the input, the
- *   bounding box of h = p*stride + r*dilation - pad, clipped to the image).
+ *   bounding box of h = p*stride + r*dilation - pad, clipped to the image,
+ *   with each axis' own stride, dilation and pad).
  *   When a loop above the level advances, the level keeps one tile: the new
  *   elements are filled from the parent; partial sums leaving are updates.
  * - The PE array reads its parent once per element for all PEs together
@@ -46,8 +47,10 @@ typedef struct nest_loop {
 
 typedef struct nest_problem {
   uint64_t bound[NEST_DIMS];
-  uint64_t stride, dilation, pad; /* h = p*stride + r*dilation - pad */
-  uint64_t in_h, in_w;            /* the input image (without padding) */
+  /* per axis, [0] the height (P, R), [1] the width (Q, S):
+   * h = p*stride[0] + r*dilation[0] - pad[0], likewise w */
+  uint64_t stride[2], dilation[2], pad[2];
+  uint64_t in_h, in_w; /* the input image (without padding) */
 } nest_problem;
 
 typedef struct nest {

@@ -71,8 +71,9 @@ static box box_from(const ref *r, int opd, const int64_t *lo, const int64_t *hi)
       continue;
     }
     int o = d == -1 ? NEST_P : NEST_Q, f = d == -1 ? NEST_R : NEST_S;
-    int64_t st = (int64_t)p->stride, dl = (int64_t)p->dilation, pad = (int64_t)p->pad;
-    int64_t size = (int64_t)(d == -1 ? p->in_h : p->in_w);
+    const int x = d == -1 ? 0 : 1;
+    int64_t st = (int64_t)p->stride[x], dl = (int64_t)p->dilation[x], pad = (int64_t)p->pad[x];
+    int64_t size = (int64_t)(x == 0 ? p->in_h : p->in_w);
     int64_t x0 = lo[o] * st + lo[f] * dl - pad;
     int64_t x1 = (hi[o] - 1) * st + (hi[f] - 1) * dl + 1 - pad;
     b.lo[a] = x0 < 0 ? 0 : x0;

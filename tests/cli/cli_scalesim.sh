@@ -14,6 +14,16 @@ expect_out "- {name: Block_DP, type: conv2d, h: 16, w: 16, r: 3, s: 3, c: 8, k: 
 echo "$OUT" > "$TMP/convs.yaml"
 run "$DSE" show workload "$TMP/convs.yaml" --format json
 expect_out '"total_macs": 105454400' "round trip"
+# Strides of height and width (SCALE-Sim's 9th column): Rows2 has ceil((34
+# - 3 + 2) / 2) = 17 rows and ceil((34 - 3 + 1) / 1) = 32 columns of outputs,
+# 17 * 32 * 9 * 3 * 8 = 117,504 MACs; its input grows to 16 * 2 + 3 = 35 rows.
+run "$DSE" import scalesim "$D/strides.csv"; expect_code 0 "import strides"
+expect_out "- {name: Rows2, type: conv2d, h: 35, w: 34, r: 3, s: 3, c: 3, k: 8, stride: [2, 1]}" \
+  "per-axis strides"
+expect_out "- {name: Same, type: conv2d, h: 10, w: 10, r: 3, s: 3, c: 8, k: 8, stride: 1}" \
+  "equal strides stay a number"
+run "$DSE" show workload "$D/strides.csv" --format json
+expect_out '"total_macs": 154368' "strides MACs: 117504 + 8 * 8 * 8 * 9 * 8"
 run "$DSE" show workload "$D/gemms.csv" --format json
 expect_out '"total_macs": 341072' "mnk MACs: 100*30*70 + 256*512"
 

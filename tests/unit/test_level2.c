@@ -36,10 +36,11 @@ static uint64_t used(uint64_t size, uint64_t outs, uint64_t f, uint64_t st,
 static double must_move(const dse_workload *wl, size_t i, const dse_layer_result *l) {
   const wl_layer *w = &wl->layers[i];
   double in = (double)l->input_bytes;
-  if (w->type == DSE_LAYER_CONV2D) {
-    double frac = (double)used(w->geo.h, w->geo.p, w->geo.r, w->geo.stride, w->geo.dilation, w->geo.pad) /
+  if (w->type == DSE_LAYER_CONV2D || w->type == DSE_LAYER_CONV1D) {
+    const uint64_t *st = w->geo.stride, *dl = w->geo.dilation, *pd = w->geo.pad;
+    double frac = (double)used(w->geo.h, w->geo.p, w->geo.r, st[0], dl[0], pd[0]) /
                   (double)w->geo.h *
-                  (double)used(w->geo.w, w->geo.q, w->geo.s, w->geo.stride, w->geo.dilation, w->geo.pad) /
+                  (double)used(w->geo.w, w->geo.q, w->geo.s, st[1], dl[1], pd[1]) /
                   (double)w->geo.w;
     in *= frac;
   }

@@ -315,3 +315,259 @@ TEST_IMPL(workload_many_layers) {
   core_buf_fini(&y);
   return 0;
 }
+
+/* ===== per-axis windows, p/q, conv1d, Timeloop's names =================== */
+
+/* A one-layer workload (so that no layer keeps its input from another). */
+static dse_workload *one_layer(dse_ctx *ctx, const char *layer) {
+  char yaml[512];
+  snprintf(yaml, sizeof yaml, "name: x\nprecision: int8\nlayers:\n  - %s\n", layer);
+  return t_wl_yaml(ctx, yaml, 0);
+}
+
+/* A layer's input (h, w) and output (p, q) sizes. */
+static void expect_sizes(dse_ctx *ctx, const char *layer, uint64_t h, uint64_t w, uint64_t p,
+                         uint64_t q) {
+  dse_workload *wl = one_layer(ctx, layer);
+  ASSERT_U64_EQ(wl->layers[0].geo.h, h);
+  ASSERT_U64_EQ(wl->layers[0].geo.w, w);
+  ASSERT_U64_EQ(wl->layers[0].geo.p, p);
+  ASSERT_U64_EQ(wl->layers[0].geo.q, q);
+  dse_workload_free(wl);
+}
+
+/* Two layers that must simulate alike: the same counts, time, traffic and
+ * energy at level 1 and level 2 (every storage level's reads, fills and
+ * updates). */
+static void expect_same_results(const char *a_layer, const char *b_layer) {
+  dse_ctx *ctx = t_ctx();
+  dse_workload *wa = one_layer(ctx, a_layer), *wb = one_layer(ctx, b_layer);
+  static const char *const archs[] = {"tpu-v1", "edge-npu", NULL};
+  for (size_t ai = 0; archs[ai]; ai++) {
+    dse_arch *arch = t_arch(ctx, archs[ai]);
+    for (int f = 0; f < 2; f++) {
+      dse_fidelity fid = f ? DSE_FIDELITY_CYCLE : DSE_FIDELITY_ANALYTIC;
+      dse_result *ra = t_sim(ctx, arch, wa, fid), *rb = t_sim(ctx, arch, wb, fid);
+      const dse_layer_result *x = &ra->layers[0], *y = &rb->layers[0];
+      ASSERT_U64_EQ(x->macs, y->macs);
+      ASSERT_U64_EQ(x->cycles, y->cycles);
+      ASSERT_U64_EQ(x->compute_cycles, y->compute_cycles);
+      ASSERT_U64_EQ(x->input_bytes, y->input_bytes);
+      ASSERT_U64_EQ(x->weight_bytes, y->weight_bytes);
+      ASSERT_U64_EQ(x->output_bytes, y->output_bytes);
+      ASSERT_U64_EQ(x->dram_bytes, y->dram_bytes);
+      ASSERT_U64_EQ(x->sram_read_bytes, y->sram_read_bytes);
+      ASSERT(x->energy_j == y->energy_j);
+      ASSERT_U64_EQ(x->nlevels, y->nlevels);
+      for (size_t l = 0; l < x->nlevels; l++)
+        for (int o = 0; o < 3; o++) {
+          ASSERT_U64_EQ(x->levels[l].reads[o], y->levels[l].reads[o]);
+          ASSERT_U64_EQ(x->levels[l].fills[o], y->levels[l].fills[o]);
+          ASSERT_U64_EQ(x->levels[l].updates[o], y->levels[l].updates[o]);
+        }
+      ASSERT_STR_EQ(x->mapping ? x->mapping : "", y->mapping ? y->mapping : "");
+      dse_result_free(ra);
+      dse_result_free(rb);
+    }
+    dse_arch_free(arch);
+  }
+  dse_workload_free(wa);
+  dse_workload_free(wb);
+  dse_ctx_free(ctx);
+}
+
+/* A 3x3 conv with stride [2, 1] and pad 1 on 4 x 32 x 32: P = floor((32 +
+ * 2 - 2 - 1) / 2) + 1 = 16, Q = 32 / 1 = 32; 16 x 32 x 8 x 4 x 9 = 147,456
+ * MACs; input 4 x 32 x 32 = 4096 B, output 8 x 16 x 32 = 4096 B at int8. */
+TEST_IMPL(conv_per_axis) {
+  dse_ctx *ctx = t_ctx();
+  dse_workload *wl = one_layer(
+      ctx, "{name: a, type: conv2d, c: 4, h: 32, w: 32, k: 8, r: 3, s: 3, stride: [2, 1], pad: 1}");
+  const wl_layer *l = &wl->layers[0];
+  ASSERT_U64_EQ(l->geo.p, 16);
+  ASSERT_U64_EQ(l->geo.q, 32);
+  ASSERT_U64_EQ(l->geo.stride[0], 2);
+  ASSERT_U64_EQ(l->geo.stride[1], 1);
+  ASSERT_U64_EQ(l->geo.pad[0], 1);
+  ASSERT_U64_EQ(l->geo.pad[1], 1);
+  dse_layer_info li;
+  dse_workload_layer(wl, 0, &li);
+  ASSERT_U64_EQ(li.macs, 147456);
+  ASSERT_U64_EQ(li.input_elems, 4096);
+  ASSERT_U64_EQ(li.output_elems, 4096);
+  ASSERT_STR_EQ(li.shape, "c4 32x32 k8 3x3/2x1");
+  dse_arch *arch = t_arch(ctx, "tpu-v1");
+  dse_result *r = t_sim(ctx, arch, wl, DSE_FIDELITY_CYCLE);
+  ASSERT_U64_EQ(r->layers[0].input_bytes, 4096);
+  ASSERT_U64_EQ(r->layers[0].output_bytes, 4096);
+  ASSERT_U64_EQ(r->layers[0].weight_bytes, 8 * 4 * 9);
+  dse_result_free(r);
+  dse_workload_free(wl);
+  /* the transposed layer: stride [1, 2] on the same input, P 32, Q 16 */
+  expect_sizes(ctx, "{name: a, type: conv2d, c: 4, h: 32, w: 32, k: 8, r: 3, s: 3, "
+                    "stride: [1, 2], pad: 1}", 32, 32, 32, 16);
+  /* dilation [2, 1], pad [2, 0] on 10 x 12 with 3 x 3: P = (10 + 4 - 4 - 1)
+   * + 1 = 10, Q = (12 - 2 - 1) + 1 = 10; a scalar is both axes */
+  wl = one_layer(ctx, "{name: a, type: conv2d, c: 1, h: 10, w: 12, k: 1, r: 3, s: 3, "
+                      "dilation: [2, 1], pad: [2, 0], stride: 1}");
+  ASSERT_U64_EQ(wl->layers[0].geo.p, 10);
+  ASSERT_U64_EQ(wl->layers[0].geo.q, 10);
+  ASSERT_U64_EQ(wl->layers[0].geo.dilation[0], 2);
+  ASSERT_U64_EQ(wl->layers[0].geo.dilation[1], 1);
+  ASSERT_U64_EQ(wl->layers[0].geo.stride[1], 1);
+  ASSERT_U64_EQ(wl->layers[0].macs, 10 * 10 * 9);
+  dse_workload_free(wl);
+  /* a pool takes [h, w] too: 2x2 windows, stride [2, 1] on 32 x 32 give
+   * 16 x 31 outputs of 4 ops each per channel */
+  wl = one_layer(ctx, "{name: a, type: pool, kind: max, c: 4, h: 32, w: 32, r: 2, s: 2, "
+                      "stride: [2, 1]}");
+  dse_workload_layer(wl, 0, &li);
+  ASSERT_U64_EQ(li.output_elems, 4 * 16 * 31);
+  ASSERT_U64_EQ(li.vector_ops, 4 * 16 * 31 * 4);
+  ASSERT_STR_EQ(li.shape, "max c4 32x32 2x2/2x1");
+  dse_workload_free(wl);
+  dse_arch_free(arch);
+  dse_ctx_free(ctx);
+  /* [h, w] with equal values is the scalar */
+  expect_same_results("{name: a, type: conv2d, c: 4, h: 32, w: 32, k: 8, r: 3, s: 3, stride: 2, pad: 1}",
+                      "{name: a, type: conv2d, c: 4, h: 32, w: 32, k: 8, r: 3, s: 3, stride: [2, 2], "
+                      "pad: [1, 1], dilation: [1, 1]}");
+  return 0;
+}
+
+/* p and q instead of h and w: the input is the smallest that gives them,
+ * h = (p - 1) stride + dilation (r - 1) + 1 - 2 pad = 15 x 2 + 2 + 1 - 2 =
+ * 31, w = 31 + 2 + 1 - 2 = 32, and the layer is the one with those sizes. */
+TEST_IMPL(conv_output_sizes) {
+  dse_ctx *ctx = t_ctx();
+  dse_workload *wl = one_layer(
+      ctx, "{name: a, type: conv2d, c: 4, p: 16, q: 32, k: 8, r: 3, s: 3, stride: [2, 1], pad: 1}");
+  ASSERT_U64_EQ(wl->layers[0].geo.h, 31);
+  ASSERT_U64_EQ(wl->layers[0].geo.w, 32);
+  ASSERT_U64_EQ(wl->layers[0].a_elems, 4 * 31 * 32);
+  dse_workload_free(wl);
+  /* dilation 2, stride 3, no pad, 5x1 kernel: h = 3 x 6 + 2 x 4 + 1 = 27,
+   * w = 3 x 3 + 1 = 10 */
+  expect_sizes(ctx, "{name: a, type: conv2d, c: 1, p: 7, q: 4, k: 1, r: 5, s: 1, stride: 3, "
+                    "dilation: 2}", 27, 10, 7, 4);
+  dse_ctx_free(ctx);
+  expect_same_results("{name: a, type: conv2d, c: 4, p: 16, q: 32, k: 8, r: 3, s: 3, stride: [2, 1], "
+                      "pad: 1}",
+                      "{name: a, type: conv2d, c: 4, h: 31, w: 32, k: 8, r: 3, s: 3, stride: [2, 1], "
+                      "pad: 1}");
+  /* both given and agreeing; one axis each way */
+  expect_same_results("{name: a, type: conv2d, c: 4, h: 31, p: 16, w: 32, q: 32, k: 8, r: 3, s: 3, "
+                      "stride: [2, 1], pad: 1}",
+                      "{name: a, type: conv2d, c: 4, p: 16, w: 32, k: 8, r: 3, s: 3, stride: [2, 1], "
+                      "pad: 1}");
+  return 0;
+}
+
+/* A conv1d is a conv2d of height 1 with a 1-row kernel: q = floor((40 + 2
+ * - 2 x 2 - 1) / 2) + 1 = 19. */
+TEST_IMPL(conv1d_is_conv2d) {
+  dse_ctx *ctx = t_ctx();
+  dse_workload *wl = one_layer(ctx, "{name: a, type: conv1d, c: 6, w: 40, k: 16, s: 3, stride: 2, "
+                                    "pad: 1, dilation: 2, groups: 2}");
+  dse_layer_info li;
+  dse_workload_layer(wl, 0, &li);
+  ASSERT_INT_EQ(li.type, DSE_LAYER_CONV1D);
+  ASSERT_STR_EQ(dse_layer_type_name(li.type), "conv1d");
+  ASSERT_STR_EQ(li.shape, "c6 40 k16 3/2 grp");
+  ASSERT_U64_EQ(wl->layers[0].geo.q, 19);
+  ASSERT_U64_EQ(wl->layers[0].geo.p, 1);
+  ASSERT_U64_EQ(li.macs, 19ull * 16 * 3 * 3); /* q k (c / groups) s */
+  ASSERT_U64_EQ(li.input_elems, 6 * 40);
+  ASSERT_U64_EQ(li.weight_elems, 16 * 3 * 3);
+  dse_workload_free(wl);
+  dse_ctx_free(ctx);
+  expect_same_results("{name: a, type: conv1d, c: 6, w: 40, k: 16, s: 3, stride: 2, pad: 1, "
+                      "dilation: 2, groups: 2, n: 2}",
+                      "{name: a, type: conv2d, c: 6, h: 1, w: 40, k: 16, r: 1, s: 3, stride: [1, 2], "
+                      "pad: [0, 1], dilation: [1, 2], groups: 2, n: 2}");
+  expect_same_results("{name: a, type: conv1d, c: 64, q: 100, k: 128, s: 5}",
+                      "{name: a, type: conv2d, c: 64, h: 1, w: 104, k: 128, r: 1, s: 5}");
+  return 0;
+}
+
+/* Timeloop's names with Timeloop's meaning: R and P along the width (with
+ * Wstride), S and Q along the height (with Hstride), M the filters. */
+TEST_IMPL(conv_timeloop_names) {
+  expect_same_results("{name: a, type: conv2d, N: 2, C: 3, M: 32, R: 3, S: 5, P: 112, Q: 56, "
+                      "Wstride: 2, Hstride: 4, Wdilation: 1, Hdilation: 2}",
+                      "{name: a, type: conv2d, n: 2, c: 3, k: 32, s: 3, r: 5, q: 112, p: 56, "
+                      "stride: [4, 2], dilation: [2, 1]}");
+  /* timeloopfe's instance of Eyeriss's first layer, H, W and pads too */
+  expect_same_results("{name: a, type: conv2d, C: 3, H: 224, W: 224, M: 32, N: 1, P: 112, Q: 112, "
+                      "R: 3, S: 3, Hstride: 2, Wstride: 2, Hpad: 1, Wpad: 1}",
+                      "{name: a, type: conv2d, c: 3, h: 224, w: 224, k: 32, r: 3, s: 3, stride: 2, "
+                      "pad: 1}");
+  /* a Timeloop conv1d (C, K, R, P) */
+  expect_same_results("{name: a, type: conv1d, C: 32, K: 32, R: 3, P: 16}",
+                      "{name: a, type: conv1d, c: 32, k: 32, s: 3, w: 18}");
+  /* the same value under both spellings is accepted */
+  expect_same_results("{name: a, type: conv2d, c: 3, C: 3, h: 8, w: 8, k: 4, M: 4, r: 3, s: 3, "
+                      "stride: [2, 1], Hstride: 2}",
+                      "{name: a, type: conv2d, c: 3, h: 8, w: 8, k: 4, r: 3, s: 3, stride: [2, 1]}");
+  return 0;
+}
+
+/* Bad windows, sizes and spellings: each at its key. */
+TEST_IMPL(conv_axis_errors) {
+#define L(body) "name: x\nlayers:\n  - {name: a, type: " body "}\n"
+  expect_wl_exact(L("conv2d, c: 4, h: 32, w: 32, k: 8, M: 16, r: 3, s: 3"),
+                  "test.yaml:3:58: error: layers[1] 'a'.M: 16 differs from 'k' (8); give one of them");
+  expect_wl_exact(L("conv2d, c: 4, h: 8, w: 8, k: 8, r: 3, s: 3, R: 5"),
+                  "test.yaml:3:68: error: layers[1] 'a'.R: 5 differs from 's' (3); give one of them");
+  expect_wl_exact(L("conv2d, c: 4, h: 32, w: 32, p: 15, k: 8, r: 3, s: 3, stride: [2, 1], pad: 1"),
+                  "test.yaml:3:52: error: layers[1] 'a'.p: 15 disagrees with h 32, which gives 16 "
+                  "(r 3, stride 2, dilation 1, pad 1)");
+  expect_wl_exact(L("conv2d, C: 4, H: 32, W: 32, P: 16, M: 8, R: 3, S: 3, Wstride: 2"),
+                  "test.yaml:3:52: error: layers[1] 'a'.P: 16 disagrees with W 32, which gives 15 "
+                  "(s 3, stride 2, dilation 1, pad 0)");
+  expect_wl_exact(L("conv2d, c: 4, p: 3, q: 3, k: 8, r: 1, s: 1, pad: 2"),
+                  "test.yaml:3:38: error: layers[1] 'a'.p: 3 gives an input height of -1 ((p - 1) "
+                  "stride 1 + dilation 1 (r 1 - 1) + 1 - 2 pad 2), less than 1: the padding is too "
+                  "large");
+  expect_wl_exact(L("conv2d, c: 4, p: 100000000, w: 8, k: 8, r: 5, s: 3, stride: 4096"),
+                  "test.yaml:3:38: error: layers[1] 'a'.p: 100000000 gives an input height of "
+                  "409599995909 ((p - 1) stride 4096 + dilation 1 (r 5 - 1) + 1 - 2 pad 0), more "
+                  "than 100000000");
+  expect_wl_exact(L("conv2d, c: 4, w: 32, k: 8, r: 3, s: 3"),
+                  "test.yaml:3:5: error: layers[1] 'a'.h: missing required key 'h' (or the output "
+                  "height 'p')");
+  expect_wl_exact(L("conv1d, c: 4, k: 8, s: 3"),
+                  "test.yaml:3:5: error: layers[1] 'a'.w: missing required key 'w' (or the output "
+                  "width 'q')");
+  expect_wl_exact(L("conv2d, c: 4, h: 8, w: 8, k: 8, r: 3, s: 3, stride: [2, 1, 1]"),
+                  "test.yaml:3:73: error: layers[1] 'a'.stride: expected a number or a list "
+                  "[height, width] of 2, got 3 items");
+  expect_wl_exact(L("conv2d, c: 4, h: 8, w: 8, k: 8, r: 3, s: 3, stride: [2, 0]"),
+                  "test.yaml:3:77: error: layers[1] 'a'.stride[2]: must be between 1 and 4096 (got 0)");
+  expect_wl_exact(L("conv2d, c: 4, h: 8, w: 8, k: 8, r: 3, s: 3, dilation: [4097, 1]"),
+                  "test.yaml:3:76: error: layers[1] 'a'.dilation[1]: must be between 1 and 4096 "
+                  "(got 4097)");
+  expect_wl_exact(L("conv2d, c: 4, h: 8, w: 8, k: 8, r: 3, s: 3, pad: [1, x]"),
+                  "test.yaml:3:74: error: layers[1] 'a'.pad[2]: expected an integer, got 'x'");
+  expect_wl_exact(L("conv2d, c: 4, h: 8, w: 8, k: 8, r: 3, s: 3, stride: [2, 1], Wstride: 2"),
+                  "test.yaml:3:90: error: layers[1] 'a'.Wstride: 2 differs from the width's 'stride' "
+                  "(1); give one of them");
+  expect_wl_exact(L("conv2d, c: 4, h: 8, w: 8, k: 8, r: 3, s: 3, Hpad: 4097"),
+                  "test.yaml:3:71: error: layers[1] 'a'.Hpad: must be between 0 and 4096 (got 4097)");
+  expect_wl_exact(L("conv1d, c: 4, w: 8, k: 8, s: 3, stride: [1, 2]"),
+                  "test.yaml:3:61: error: layers[1] 'a'.stride: a conv1d has one axis: give a number, "
+                  "not a list");
+  expect_wl_exact(L("conv1d, c: 4, w: 8, k: 8, s: 3, Hstride: 2"),
+                  "test.yaml:3:53: error: layers[1] 'a'.Hstride: unknown key 'Hstride'; did you mean "
+                  "'stride'?");
+  expect_wl_exact(L("conv1d, c: 4, w: 2, k: 8, s: 5"),
+                  "test.yaml:3:5: error: layers[1] 'a': kernel 5 (dilation 1) is larger than the "
+                  "padded input 2");
+  expect_wl_exact(L("conv2d, c: 4, h: 2, w: 8, k: 8, r: 5, s: 3, dilation: [2, 1]"),
+                  "test.yaml:3:5: error: layers[1] 'a': kernel 5x3 (dilation 2x1) is larger than the "
+                  "padded input 2x8");
+  expect_wl_exact(L("pool, kind: max, c: 4, h: 8, w: 8, r: 2, s: 2, p: 4"),
+                  "test.yaml:3:68: error: layers[1] 'a'.p: unknown key 'p'; did you mean 'n'?");
+#undef L
+  return 0;
+}

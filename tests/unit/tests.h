@@ -27,6 +27,11 @@
   X(seed_conv_counts)               \
   X(workload_validation)            \
   X(workload_count_limits)          \
+  X(conv_per_axis)                  \
+  X(conv_output_sizes)              \
+  X(conv1d_is_conv2d)               \
+  X(conv_timeloop_names)            \
+  X(conv_axis_errors)               \
   X(workload_causal_cycles)         \
   X(workload_many_layers)           \
   X(engine_fold_by_hand)            \
@@ -38,6 +43,7 @@
   X(engine_deterministic_json)      \
   X(config_mutation_fuzz)           \
   X(nest_counts_match_reference)    \
+  X(nest_per_axis_stride)           \
   X(systolic_timing_by_hand)        \
   X(systolic_fold_floor)            \
   X(nest_counts_scalesim_gemm)      \

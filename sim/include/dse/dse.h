@@ -132,6 +132,7 @@ typedef enum {
   DSE_LAYER_ACTIVATION,
   DSE_LAYER_SOFTMAX,
   DSE_LAYER_LAYERNORM,
+  DSE_LAYER_CONV1D, /* a conv2d with h = r = 1 for the engine */
   DSE_LAYER_COUNT
 } dse_layer_type;
 
