@@ -141,11 +141,14 @@ int cfg_ert_load(dse_ctx *ctx, const char *path, cfg_ert *out) {
 /* Does the hierarchical name end in component (after a '.', with any
  * "[lo..hi]" instance range of that last part dropped)? */
 static int ends_in(const char *name, const char *component) {
-  const char *dot = strrchr(name, '.');
-  const char *last = dot ? dot + 1 : name;
-  const char *br = strchr(last, '[');
-  const size_t n = br ? (size_t)(br - last) : strlen(last);
-  return n == strlen(component) && !strncmp(last, component, n);
+  size_t end = strlen(name);
+  if (end && name[end - 1] == ']') /* drop "[1..1]": its dots are not separators */
+    while (end && name[--end] != '[') {
+    }
+  size_t start = end;
+  while (start && name[start - 1] != '.') start--;
+  const size_t n = end - start;
+  return n == strlen(component) && !strncmp(name + start, component, n);
 }
 
 const cfg_ert_table *cfg_ert_find(const cfg_ert *e, const char *component) {

@@ -16,13 +16,16 @@ static const char k_ert[] =
     "    - {name: leak, energy: 0.0}\n"
     "  - name: DRAM\n"
     "    actions:\n"
-    "    - {name: read, energy: 512}\n";
+    "    - {name: read, energy: 512}\n"
+    "  - name: system_top_level.shared_glb[1..1]\n"
+    "    actions:\n"
+    "    - {name: read, energy: 32}\n";
 
 TEST_IMPL(ert_tables) {
   dse_ctx *ctx = t_ctx();
   cfg_ert e;
   if (cfg_ert_parse(ctx, "t.ERT.yaml", k_ert, strlen(k_ert), &e)) FAIL_AT("%s", t_first_diag(ctx));
-  ASSERT_U64_EQ(e.n, 2);
+  ASSERT_U64_EQ(e.n, 3);
   double j = -1;
   /* 512 pJ, 0.680237 pJ: joules */
   ASSERT_INT_EQ(cfg_ert_energy(&e, "DRAM", "read", &j), 0);
@@ -31,6 +34,10 @@ TEST_IMPL(ert_tables) {
   ASSERT_NEAR(j, 0.680237e-12, 1e-12);
   ASSERT_INT_EQ(cfg_ert_energy(&e, "system.PE[0..15].pe_spad", "leak", &j), 0);
   ASSERT_NEAR(j, 0, 0);
+  /* Accelergy's raw names: the instance range's dots are not separators */
+  ASSERT_INT_EQ(cfg_ert_energy(&e, "shared_glb", "read", &j), 0);
+  ASSERT_NEAR(j, 32e-12, 1e-12);
+  ASSERT(cfg_ert_find(&e, "1]") == NULL);
   ASSERT_INT_EQ(cfg_ert_energy(&e, "DRAM", "update", &j), -1);
   ASSERT_INT_EQ(cfg_ert_energy(&e, "spad", "read", &j), -1); /* a suffix, not the last part */
   ASSERT(cfg_ert_find(&e, "PE") == NULL);
