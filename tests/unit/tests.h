@@ -100,4 +100,8 @@
   X(energy_matmul_operands)        \
   X(ert_tables)                     \
   X(ert_errors)                     \
-  X(ert_validation_files)
+  X(ert_validation_files)           \
+  X(timeloop_arch_chain)            \
+  X(timeloop_arch_ert)              \
+  X(timeloop_arch_errors)           \
+  X(timeloop_arch_validation_files)
