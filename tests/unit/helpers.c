@@ -124,3 +124,14 @@ dse_arch *t_arch_with(dse_ctx *ctx, const dse_arch *a, const char *path,
   }
   return out;
 }
+
+FILE *t_timeloop_csv(const char *csv, char *root, size_t n) {
+  dse_ctx *c = t_ctx();
+  snprintf(root, n, "%s/../shared/validation/timeloop", dse_ctx_data_dir(c));
+  dse_ctx_free(c);
+  char path[1200];
+  snprintf(path, sizeof path, "%s/reference/%s", root, csv);
+  FILE *f = fopen(path, "r");
+  if (!f) printf("skipped: no shared validation folder (%s)\n", root);
+  return f;
+}

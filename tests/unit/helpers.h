@@ -2,6 +2,8 @@
 #ifndef DSE_TEST_HELPERS_H
 #define DSE_TEST_HELPERS_H
 
+#include <stdio.h>
+
 #include "config/arch.h"
 #include "config/workload.h"
 #include "dse/dse.h"
@@ -29,5 +31,10 @@ const dse_layer_result *t_layer(const dse_result *r, const char *name);
 /* A copy of arch with path set to value (YAML scalar text). */
 dse_arch *t_arch_with(dse_ctx *ctx, const dse_arch *a, const char *path,
                       const char *value);
+
+/* ../shared/validation/timeloop beside the source tree (into root, n) and
+ * its reference/<csv> opened; NULL after printing a "skipped:" line when
+ * the folder is absent (the test then returns 77). */
+FILE *t_timeloop_csv(const char *csv, char *root, size_t n);
 
 #endif

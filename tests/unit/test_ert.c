@@ -87,17 +87,9 @@ TEST_IMPL(ert_errors) {
  * gives for <case>/ert/<variant>.ERT.yaml, e.g. ed_simple_weight_stationary's
  * shared_glb read, 32.377775 pJ. */
 TEST_IMPL(ert_validation_files) {
-  dse_ctx *c0 = t_ctx();
   char root[1024];
-  snprintf(root, sizeof root, "%s/../shared/validation/timeloop", dse_ctx_data_dir(c0));
-  dse_ctx_free(c0);
-  char csv[1100];
-  snprintf(csv, sizeof csv, "%s/reference/ert.csv", root);
-  FILE *f = fopen(csv, "r");
-  if (!f) {
-    printf("skipped: no shared validation folder (%s)\n", root);
-    return 77;
-  }
+  FILE *f = t_timeloop_csv("ert.csv", root, sizeof root);
+  if (!f) return 77;
   char line[1024], last[512] = "";
   cfg_ert e = {0};
   dse_ctx *ctx = t_ctx();

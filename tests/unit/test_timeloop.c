@@ -296,14 +296,8 @@ static double num_or_zero(const char *s) { return *s && strcmp(s, "-") ? atof(s)
  * block 512 / 64 / 8 = 1. */
 TEST_IMPL(timeloop_arch_validation_files) {
   char root[1024];
-  data_path(root, sizeof root, "../shared/validation/timeloop");
-  char csv[1100];
-  snprintf(csv, sizeof csv, "%s/reference/per_level.csv", root);
-  FILE *f = fopen(csv, "r");
-  if (!f) {
-    printf("skipped: no shared validation folder (%s)\n", root);
-    return 77;
-  }
+  FILE *f = t_timeloop_csv("per_level.csv", root, sizeof root);
+  if (!f) return 77;
   static tl_arch arch[DSE_ARRAY_LEN(k_runs)];
   dse_ctx *ctx = t_ctx();
   for (size_t r = 0; r < DSE_ARRAY_LEN(k_runs); r++) {
