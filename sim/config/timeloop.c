@@ -308,15 +308,24 @@ static tl_class classify(const char *cls) {
   return CLS_UNKNOWN;
 }
 
-/* The ERT energy of an action, or an error at the component. */
-static double ert_j(tl_parser *p, const yt_node *n, const char *path, const char *name,
-                    const char *action) {
-  double j = 0;
-  if (!cfg_ert_find(p->ert, name))
-    cfg_error(&p->c, n, path, "the ERT has no table for component '%s'", name);
-  else if (cfg_ert_energy(p->ert, name, action, &j))
-    cfg_error(&p->c, n, path, "the ERT has no '%s' action for component '%s'", action, name);
-  return j;
+/* A level's energies from the ERT: read/write/update/leak for storage,
+ * compute for the MACs; a missing table or action an error at the
+ * component. */
+static void ert_energies(tl_parser *p, const yt_node *n, const char *path, arch_node *s) {
+  static const char *const storage_actions[] = {"read", "write", "update", "leak", NULL};
+  static const char *const compute_actions[] = {"compute", NULL};
+  if (!p->ert) return;
+  if (!cfg_ert_find(p->ert, s->name)) {
+    cfg_error(&p->c, n, path, "the ERT has no table for component '%s'", s->name);
+    return;
+  }
+  const int mac = s->kind == ARCH_NODE_COMPUTE;
+  double *const out[] = {&s->e_read, &s->e_fill, &s->e_update, &s->e_leak};
+  const char *const *act = mac ? compute_actions : storage_actions;
+  for (int i = 0; act[i]; i++)
+    if (cfg_ert_energy(p->ert, s->name, act[i], mac ? &s->mac_j : out[i]))
+      cfg_error(&p->c, n, path, "the ERT has no '%s' action for component '%s'", act[i],
+                s->name);
 }
 
 static void storage(tl_parser *p, const yt_node *n, const yt_node *attrs, const char *ap,
@@ -358,12 +367,7 @@ static void storage(tl_parser *p, const yt_node *n, const yt_node *attrs, const 
   s->cluster = (unsigned)cluster;
   s->rd_bw = rd;
   s->wr_bw = wr;
-  if (p->ert) {
-    s->e_read = ert_j(p, n, path, s->name, "read");
-    s->e_fill = ert_j(p, n, path, s->name, "write");
-    s->e_update = ert_j(p, n, path, s->name, "update");
-    s->e_leak = ert_j(p, n, path, s->name, "leak");
-  }
+  ert_energies(p, n, path, s);
 }
 
 static void component(tl_parser *p, const yt_node *n, const char *path, int in_parallel) {
@@ -420,7 +424,7 @@ static void component(tl_parser *p, const yt_node *n, const char *path, int in_p
     double wb;
     if (attr_num(p, attrs, ap, "datawidth", 16, 1, 1, &wb) >= 0) s->word_bits = (unsigned)wb;
     s->keep = 0;
-    if (p->ert) s->mac_j = ert_j(p, n, path, name, "compute");
+    ert_energies(p, n, path, s);
     p->compute = n;
     p->compute_name = name;
     const yt_node *at;

@@ -139,6 +139,11 @@ TEST_IMPL(timeloop_arch_ert) {
   ASSERT_U64_EQ(a.nnode, 0);
   ASSERT_STR_EQ(t_first_diag(ctx), "a.yaml:3:5: error: architecture.nodes.1: the ERT has no "
                                    "'update' action for component 'glb'");
+  ASSERT_U64_EQ(dse_ctx_ndiags(ctx), 2);
+  char d[512];
+  dse_diag_format(dse_ctx_diag(ctx, 1), d, sizeof d);
+  ASSERT_STR_EQ(d, "a.yaml:4:5: error: architecture.nodes.2: the ERT has no table for "
+                   "component 'rf'");
   cfg_ert_free(&e);
   dse_ctx_free(ctx);
   return 0;
