@@ -11,6 +11,7 @@
 #include "config/schema.h"
 
 #define TL_MAX_INHERITED 64
+#define TL_MAX_INSTANCES 1099511627776.0 /* 2^40 of a level */
 
 /* A container attribute every later component inherits. */
 typedef struct tl_inh {
@@ -267,6 +268,11 @@ static void container(tl_parser *p, const yt_node *n, const char *path) {
       cfg_uint(&p->c, sp, sp_path, "meshY", 0, 1, 1, 1u << 20, &my) < 0)
     return;
   if (mx * my == 1) return;
+  if ((double)p->mesh * (double)(mx * my) > TL_MAX_INSTANCES) {
+    cfg_error(&p->c, sp, sp_path, "the fan-outs multiply to more than %.0f instances",
+              TL_MAX_INSTANCES);
+    return;
+  }
   char dummy[300];
   snprintf(dummy, sizeof dummy, "inter_%s_spatial", name);
   const char *tl_name = core_arena_strdup(&p->a->doc->arena, dummy);

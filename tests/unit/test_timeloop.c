@@ -229,6 +229,10 @@ TEST_IMPL(timeloop_arch_errors) {
        "datawidth 8"},
       {HEAD MEM "  - !Parallel {}\n" MAC,
        "t.yaml:5:5: error: architecture.nodes.2: !Parallel needs a 'nodes' list"},
+      {HEAD MEM "  - !Container {name: A, spatial: {meshX: 1048576, meshY: 2}}\n"
+                "  - !Container {name: B, spatial: {meshX: 1048576}}\n" MAC,
+       "t.yaml:6:35: error: architecture.nodes.3.spatial: the fan-outs multiply to more than "
+       "1099511627776 instances"},
       {"problem: {}\n", "t.yaml:1:1: error: missing required key 'architecture' (a timeloopfe "
                         "v0.4 architecture)"},
   };
