@@ -57,9 +57,28 @@ int nest_validate(const nest *n, char *err, size_t errn) {
     snprintf(err, errn, "stride, dilation and input size must be >= 1");
     return DSE_ERR_INVALID;
   }
+  int tree = 0; /* the nest declares its fan-outs */
+  for (int v = 0; v < n->nlevels; v++) {
+    if (n->nfan[v] > NEST_MAX_FANS || (v == 0 && n->nfan[v])) {
+      snprintf(err, errn, "level %d: 0 to %d fan-outs below a level above the bottom", v,
+               NEST_MAX_FANS);
+      return DSE_ERR_INVALID;
+    }
+    for (int k = 0; k < n->nfan[v]; k++)
+      if (n->fan[v][k].x < 1 || n->fan[v][k].y < 1) {
+        snprintf(err, errn, "level %d: fan-out %d has %llu x %llu children (must be >= 1)", v,
+                 k + 1, (unsigned long long)n->fan[v][k].x, (unsigned long long)n->fan[v][k].y);
+        return DSE_ERR_INVALID;
+      }
+    tree |= n->nfan[v] > 0;
+  }
   uint64_t last_step[NEST_DIMS];
-  int seen_spatial = 0;
+  /* instances used so far along each fan-out's X and Y */
+  uint64_t spread[NEST_MAX_LEVELS][NEST_MAX_FANS][2];
+  int seen_spatial = 0, last_fan = 0;
   for (int d = 0; d < NEST_DIMS; d++) last_step[d] = p->bound[d];
+  for (int v = 0; v < n->nlevels; v++)
+    for (int k = 0; k < NEST_MAX_FANS; k++) spread[v][k][0] = spread[v][k][1] = 1;
   for (int i = 0; i < n->nloops; i++) {
     const nest_loop *l = &n->loops[i];
     if (l->dim >= NEST_DIMS || l->level >= n->nlevels) {
@@ -71,14 +90,43 @@ int nest_validate(const nest *n, char *err, size_t errn) {
                nest_dim_name(l->dim));
       return DSE_ERR_INVALID;
     }
-    if (l->spatial && l->level != 1) {
+    if (i == 0 || l->level != n->loops[i - 1].level) seen_spatial = last_fan = 0;
+    if (l->spatial && !tree && l->level != 1) {
       snprintf(err, errn, "loop %d (%s): spatial loops belong to level 1, above the PEs",
                i + 1, nest_dim_name(l->dim));
       return DSE_ERR_INVALID;
     }
-    if (!l->spatial && l->level == 1 && seen_spatial) {
-      snprintf(err, errn, "loop %d (%s): level-1 temporal loops must precede spatial ones",
-               i + 1, nest_dim_name(l->dim));
+    if (!l->spatial && l->axis != NEST_AXIS_TIME) {
+      snprintf(err, errn, "loop %d (%s): a temporal loop has no spatial axis", i + 1,
+               nest_dim_name(l->dim));
+      return DSE_ERR_INVALID;
+    }
+    if (l->spatial && tree) {
+      if (l->fan >= n->nfan[l->level]) {
+        snprintf(err, errn, "loop %d (%s): level %d has %d fan-out%s below it (loop names %d)",
+                 i + 1, nest_dim_name(l->dim), l->level, n->nfan[l->level],
+                 n->nfan[l->level] == 1 ? "" : "s", l->fan + 1);
+        return DSE_ERR_INVALID;
+      }
+      if (l->axis != NEST_AXIS_X && l->axis != NEST_AXIS_Y) {
+        snprintf(err, errn, "loop %d (%s): a spatial loop goes on X or Y", i + 1,
+                 nest_dim_name(l->dim));
+        return DSE_ERR_INVALID;
+      }
+      if (l->fan < last_fan) {
+        snprintf(err, errn, "loop %d (%s): fan-outs must not go outwards", i + 1,
+                 nest_dim_name(l->dim));
+        return DSE_ERR_INVALID;
+      }
+      last_fan = l->fan;
+    } else if (l->spatial && l->axis > NEST_AXIS_Y) {
+      snprintf(err, errn, "loop %d (%s): a spatial loop goes on X or Y", i + 1,
+               nest_dim_name(l->dim));
+      return DSE_ERR_INVALID;
+    }
+    if (!l->spatial && seen_spatial) {
+      snprintf(err, errn, "loop %d (%s): level-%d temporal loops must precede spatial ones",
+               i + 1, nest_dim_name(l->dim), l->level);
       return DSE_ERR_INVALID;
     }
     seen_spatial |= l->spatial;
@@ -87,6 +135,20 @@ int nest_validate(const nest *n, char *err, size_t errn) {
                i + 1, nest_dim_name(l->dim), (unsigned long long)l->step,
                (unsigned long long)last_step[l->dim]);
       return DSE_ERR_INVALID;
+    }
+    if (l->spatial && tree) {
+      const nest_fan *f = &n->fan[l->level][l->fan];
+      const int y = l->axis == NEST_AXIS_Y;
+      uint64_t *u = &spread[l->level][l->fan][y];
+      *u *= cdiv(last_step[l->dim], l->step);
+      if (*u > (y ? f->y : f->x)) {
+        snprintf(err, errn,
+                 "loop %d (%s): %llu instances along %s of fan-out %d below level %d, which has "
+                 "%llu",
+                 i + 1, nest_dim_name(l->dim), (unsigned long long)*u, y ? "Y" : "X", l->fan + 1,
+                 l->level, (unsigned long long)(y ? f->y : f->x));
+        return DSE_ERR_INVALID;
+      }
     }
     last_step[l->dim] = l->step;
   }

@@ -227,17 +227,17 @@ static void gemm_nest(nest *n, int os) {
   n->holds[0] = n->holds[1] = n->holds[2] = 7;
   int k = 0;
   if (!os) { /* WS: rows <- C, cols <- K, stream N */
-    n->loops[k++] = (nest_loop){NEST_K, 2, 0, 8};
-    n->loops[k++] = (nest_loop){NEST_C, 2, 0, 16};
-    n->loops[k++] = (nest_loop){NEST_K, 1, 1, 1};
-    n->loops[k++] = (nest_loop){NEST_C, 1, 1, 1};
-    n->loops[k++] = (nest_loop){NEST_N, 0, 0, 1};
+    n->loops[k++] = (nest_loop){NEST_K, 2, 0, 8, NEST_AXIS_TIME, 0};
+    n->loops[k++] = (nest_loop){NEST_C, 2, 0, 16, NEST_AXIS_TIME, 0};
+    n->loops[k++] = (nest_loop){NEST_K, 1, 1, 1, NEST_AXIS_X, 0};
+    n->loops[k++] = (nest_loop){NEST_C, 1, 1, 1, NEST_AXIS_Y, 0};
+    n->loops[k++] = (nest_loop){NEST_N, 0, 0, 1, NEST_AXIS_TIME, 0};
   } else { /* OS: rows <- N, cols <- K, stream C */
-    n->loops[k++] = (nest_loop){NEST_K, 2, 0, 8};
-    n->loops[k++] = (nest_loop){NEST_N, 2, 0, 16};
-    n->loops[k++] = (nest_loop){NEST_K, 1, 1, 1};
-    n->loops[k++] = (nest_loop){NEST_N, 1, 1, 1};
-    n->loops[k++] = (nest_loop){NEST_C, 0, 0, 1};
+    n->loops[k++] = (nest_loop){NEST_K, 2, 0, 8, NEST_AXIS_TIME, 0};
+    n->loops[k++] = (nest_loop){NEST_N, 2, 0, 16, NEST_AXIS_TIME, 0};
+    n->loops[k++] = (nest_loop){NEST_K, 1, 1, 1, NEST_AXIS_X, 0};
+    n->loops[k++] = (nest_loop){NEST_N, 1, 1, 1, NEST_AXIS_Y, 0};
+    n->loops[k++] = (nest_loop){NEST_C, 0, 0, 1, NEST_AXIS_TIME, 0};
   }
   n->nloops = k;
 }
@@ -273,7 +273,7 @@ TEST_IMPL(systolic_timing_by_hand) {
   w.holds[3] = 7;
   memmove(&w.loops[1], &w.loops[0], (size_t)w.nloops * sizeof w.loops[0]);
   w.nloops++;
-  w.loops[0] = (nest_loop){NEST_N, 3, 0, 50};
+  w.loops[0] = (nest_loop){NEST_N, 3, 0, 50, NEST_AXIS_TIME, 0};
   ASSERT_INT_EQ(nest_validate(&w, err, sizeof err), 0);
   sys_time(&w, DSE_DF_WEIGHT_STATIONARY, 16, 8, 0, &t);
   ASSERT_U64_EQ(t.stream, 2000);
@@ -299,11 +299,11 @@ TEST_IMPL(systolic_fold_floor) {
   n.holds[0] = 1u << OPD_W;
   n.holds[1] = n.holds[2] = 7;
   int k = 0;
-  n.loops[k++] = (nest_loop){NEST_N, 2, 0, 100};
-  n.loops[k++] = (nest_loop){NEST_K, 2, 0, 4};
-  n.loops[k++] = (nest_loop){NEST_C, 1, 1, 1};
-  n.loops[k++] = (nest_loop){NEST_K, 1, 1, 1};
-  n.loops[k++] = (nest_loop){NEST_N, 0, 0, 1};
+  n.loops[k++] = (nest_loop){NEST_N, 2, 0, 100, NEST_AXIS_TIME, 0};
+  n.loops[k++] = (nest_loop){NEST_K, 2, 0, 4, NEST_AXIS_TIME, 0};
+  n.loops[k++] = (nest_loop){NEST_C, 1, 1, 1, NEST_AXIS_Y, 0};
+  n.loops[k++] = (nest_loop){NEST_K, 1, 1, 1, NEST_AXIS_X, 0};
+  n.loops[k++] = (nest_loop){NEST_N, 0, 0, 1, NEST_AXIS_TIME, 0};
   n.nloops = k;
   char err[256];
   ASSERT_INT_EQ(nest_validate(&n, err, sizeof err), 0);
@@ -369,8 +369,8 @@ TEST_IMPL(nest_per_axis_stride) {
     n.prob.in_h = n.prob.in_w = 32;
     n.nlevels = 2;
     n.holds[0] = n.holds[1] = 7;
-    n.loops[0] = (nest_loop){NEST_P, 1, 0, 1};
-    n.loops[1] = (nest_loop){NEST_Q, 1, 0, 1};
+    n.loops[0] = (nest_loop){NEST_P, 1, 0, 1, NEST_AXIS_TIME, 0};
+    n.loops[1] = (nest_loop){NEST_Q, 1, 0, 1, NEST_AXIS_TIME, 0};
     n.nloops = 2;
     char err[256];
     ASSERT_INT_EQ(nest_validate(&n, err, sizeof err), 0);
@@ -381,6 +381,97 @@ TEST_IMPL(nest_per_axis_stride) {
     ASSERT_U64_EQ(a.macs, cases[i].p * cases[i].q);
     ASSERT_U64_EQ(a.fills[0][OPD_I], cases[i].inputs);
     ASSERT_U64_EQ(a.reads[1][OPD_I], cases[i].inputs);
+  }
+  return 0;
+}
+
+/* Spatial loops at any level over the fan-outs the nest declares: two
+ * tiers (X 2, then Y 3) below level 2, above a per-instance level 1. */
+static void tree_nest(nest *n) {
+  memset(n, 0, sizeof *n);
+  for (int d = 0; d < NEST_DIMS; d++) n->prob.bound[d] = 1;
+  n->prob.bound[NEST_K] = 8;
+  n->prob.bound[NEST_C] = 6;
+  n->prob.bound[NEST_P] = 4;
+  n->prob.stride[0] = n->prob.stride[1] = n->prob.dilation[0] = n->prob.dilation[1] = 1;
+  n->prob.in_h = 4;
+  n->prob.in_w = 1;
+  n->nlevels = 4;
+  for (int l = 0; l < 4; l++) n->holds[l] = 7;
+  n->nfan[2] = 2;
+  n->fan[2][0] = (nest_fan){2, 1, NEST_NET_MULTICAST, 1};
+  n->fan[2][1] = (nest_fan){1, 3, NEST_NET_MULTICAST, 1};
+  int k = 0;
+  n->loops[k++] = (nest_loop){NEST_K, 3, 0, 4, NEST_AXIS_TIME, 0};
+  n->loops[k++] = (nest_loop){NEST_P, 2, 0, 2, NEST_AXIS_TIME, 0};
+  n->loops[k++] = (nest_loop){NEST_K, 2, 1, 2, NEST_AXIS_X, 0};
+  n->loops[k++] = (nest_loop){NEST_C, 2, 1, 2, NEST_AXIS_Y, 1};
+  n->loops[k++] = (nest_loop){NEST_K, 1, 0, 1, NEST_AXIS_TIME, 0};
+  n->loops[k++] = (nest_loop){NEST_C, 1, 0, 1, NEST_AXIS_TIME, 0};
+  n->loops[k++] = (nest_loop){NEST_P, 1, 0, 1, NEST_AXIS_TIME, 0};
+  n->nloops = k;
+}
+
+TEST_IMPL(nest_validate_tree) {
+  nest n;
+  char err[256];
+  tree_nest(&n);
+  ASSERT_INT_EQ(nest_validate(&n, err, sizeof err), 0);
+  static const struct {
+    int change;
+    const char *msg;
+  } k[] = {
+      {0, "loop 3 (K): spatial loops belong to level 1, above the PEs"},
+      {1, "loop 4 (C): level 2 has 2 fan-outs below it (loop names 3)"},
+      {2, "loop 3 (K): a spatial loop goes on X or Y"},
+      {3, "loop 4 (C): 6 instances along Y of fan-out 2 below level 2, which has 3"},
+      {4, "loop 4 (C): fan-outs must not go outwards"},
+      {5, "loop 6 (C): level 1 has 0 fan-outs below it (loop names 1)"},
+      {6, "level 2: fan-out 1 has 0 x 1 children (must be >= 1)"},
+      {7, "loop 2 (P): a temporal loop has no spatial axis"},
+      {8, "loop 4 (P): level-2 temporal loops must precede spatial ones"},
+      {9, "loop 3 (K): 4 instances along X of fan-out 1 below level 2, which has 2"},
+  };
+  for (size_t i = 0; i < sizeof k / sizeof *k; i++) {
+    tree_nest(&n);
+    switch (k[i].change) {
+      case 0: /* a nest without fan-outs is today's: the array below level 1 */
+        n.nfan[2] = 0;
+        break;
+      case 1:
+        n.loops[3].fan = 2;
+        break;
+      case 2:
+        n.loops[2].axis = NEST_AXIS_TIME;
+        break;
+      case 3:
+        n.loops[3].step = 1;
+        break;
+      case 4:
+        n.loops[2] = (nest_loop){NEST_K, 2, 1, 2, NEST_AXIS_Y, 1};
+        n.loops[3] = (nest_loop){NEST_C, 2, 1, 2, NEST_AXIS_X, 0};
+        break;
+      case 5:
+        n.loops[5].spatial = 1;
+        n.loops[5].axis = NEST_AXIS_X;
+        break;
+      case 6:
+        n.fan[2][0].x = 0;
+        break;
+      case 7:
+        n.loops[1].axis = NEST_AXIS_X;
+        break;
+      case 8: /* P's level-2 loop after the spatial ones */
+        n.loops[1] = (nest_loop){NEST_K, 2, 1, 2, NEST_AXIS_X, 0};
+        n.loops[2] = (nest_loop){NEST_C, 2, 1, 2, NEST_AXIS_Y, 1};
+        n.loops[3] = (nest_loop){NEST_P, 2, 0, 2, NEST_AXIS_TIME, 0};
+        break;
+      case 9: /* K's X tier over 4 instances: the fan-out has 2 */
+        n.loops[2].step = 1;
+        break;
+    }
+    ASSERT_INT_EQ(nest_validate(&n, err, sizeof err), DSE_ERR_INVALID);
+    ASSERT_STR_EQ(err, k[i].msg);
   }
   return 0;
 }
