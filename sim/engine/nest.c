@@ -152,6 +152,37 @@ int nest_validate(const nest *n, char *err, size_t errn) {
     }
     last_step[l->dim] = l->step;
   }
+  /* A parent's tile over children in lockstep is a box only where no
+   * temporal loop between them walks a dimension a shared fan-out spreads. */
+  for (int i = 0; tree && i < n->nloops; i++) {
+    const nest_loop *t = &n->loops[i];
+    if (t->spatial) continue;
+    for (int j = 0; j < i; j++) {
+      const nest_loop *sp = &n->loops[j];
+      if (!sp->spatial || sp->dim != t->dim || sp->level <= t->level) continue;
+      for (int o = 0; o < OPD_COUNT; o++) {
+        int keeps = 0;
+        for (int v = t->level; v < sp->level; v++) keeps |= (n->holds[v] >> o) & 1;
+        if (keeps) continue;
+        snprintf(err, errn,
+                 "loop %d (%s): a temporal loop inside a spatial loop on its dimension (loop %d) "
+                 "needs a level from %d to %d keeping the %s",
+                 i + 1, nest_dim_name(t->dim), j + 1, t->level, sp->level - 1,
+                 nest_operand_name(o));
+        return DSE_ERR_INVALID;
+      }
+    }
+  }
+  for (int v = 0; tree && (n->holds[0] & 7u) != 7u && v < n->nlevels; v++)
+    for (int k = 0; k < n->nfan[v]; k++)
+      if (v != 1 || n->fan[v][k].net == NEST_NET_UNICAST || !n->fan[v][k].reduces) {
+        snprintf(err, errn,
+                 "level 0 does not hold every operand: streaming is counted only past "
+                 "multicast or systolic fan-outs that reduce, below level 1 (fan-out %d below "
+                 "level %d)",
+                 k + 1, v);
+        return DSE_ERR_INVALID;
+      }
   for (int d = 0; d < NEST_DIMS; d++)
     if (last_step[d] != 1) {
       snprintf(err, errn,
@@ -336,6 +367,48 @@ static int build_axes(const nest *n, int opd, const uint8_t *cls, axis *ax) {
   return na;
 }
 
+/* The FREE index values of dim d's loops that ever have work: an instance
+ * is ever active iff it has work when every loop above it takes index 0,
+ * which gives the largest tile (activity only grows with the tile).  1
+ * when d has no FREE loop. */
+static uint64_t dim_active(const nest *n, int d, const uint8_t *cls) {
+  int lp[NEST_MAX_LOOPS], nl = 0, nfree = 0;
+  uint64_t maxtrip = 1, unclipped = n->prob.bound[d];
+  for (int i = 0; i < n->nloops; i++) {
+    if (n->loops[i].dim != d || cls[i] == CLS_INSIDE) continue;
+    lp[nl++] = i;
+    if (cls[i] == CLS_FREE) {
+      maxtrip *= cdiv(unclipped, n->loops[i].step);
+      nfree++;
+    }
+    unclipped = n->loops[i].step;
+  }
+  if (!nfree) return 1;
+  uint64_t active = 0;
+  for (uint64_t inst = 0; inst < maxtrip; inst++) {
+    uint64_t rem = inst, weight = maxtrip, ext = n->prob.bound[d];
+    uint64_t un = ext;
+    int ok = 1;
+    for (int m = 0; m < nl && ok; m++) {
+      const nest_loop *l = &n->loops[lp[m]];
+      if (cls[lp[m]] == CLS_FREE) {
+        weight /= cdiv(un, l->step);
+        uint64_t idx = rem / weight;
+        rem %= weight;
+        if (idx * l->step >= ext)
+          ok = 0;
+        else
+          ext = ext - idx * l->step < l->step ? ext - idx * l->step : l->step;
+      } else {
+        ext = ext < l->step ? ext : l->step;
+      }
+      un = l->step;
+    }
+    active += ok;
+  }
+  return active;
+}
+
 /* Fills F of an operand for a tracker, and (outputs) the distinct elements
  * its instances ever hold. */
 static void tracker_counts(const nest *n, int opd, const uint8_t *cls,
@@ -382,44 +455,7 @@ static void tracker_counts(const nest *n, int opd, const uint8_t *cls,
       ft *= all[k];
       continue;
     }
-    /* count FREE index values on this dim that are ever active */
-    int nfree = 0;
-    uint64_t maxtrip = 1, unclipped = n->prob.bound[ax[k].dims[0]];
-    for (int m = 0; m < ax[k].nl; m++) {
-      const nest_loop *l = &n->loops[ax[k].loop[m]];
-      if (cls[ax[k].loop[m]] == CLS_FREE) {
-        maxtrip *= cdiv(unclipped, l->step);
-        nfree++;
-      }
-      unclipped = l->step;
-    }
-    if (!nfree) continue;
-    /* An instance is ever active iff it has work when every loop above
-     * it takes index 0, which gives the largest tile (activity only grows
-     * with the tile). */
-    uint64_t active = 0;
-    for (uint64_t inst = 0; inst < maxtrip; inst++) {
-      uint64_t rem = inst, weight = maxtrip, ext = n->prob.bound[ax[k].dims[0]];
-      uint64_t un = ext;
-      int ok = 1;
-      for (int m = 0; m < ax[k].nl && ok; m++) {
-        const nest_loop *l = &n->loops[ax[k].loop[m]];
-        if (cls[ax[k].loop[m]] == CLS_FREE) {
-          weight /= cdiv(un, l->step);
-          uint64_t idx = rem / weight;
-          rem %= weight;
-          if (idx * l->step >= ext)
-            ok = 0;
-          else
-            ext = ext - idx * l->step < l->step ? ext - idx * l->step : l->step;
-        } else {
-          ext = ext < l->step ? ext : l->step;
-        }
-        un = l->step;
-      }
-      active += ok;
-    }
-    ft *= active;
+    ft *= dim_active(n, ax[k].dims[0], cls);
   }
   *first = ft;
 }
@@ -564,19 +600,41 @@ static uint64_t stream_reads(const nest *n, int opd) {
   return total;
 }
 
+/* Whether the children of a spatial loop's fan-out share what their parent
+ * reads (multicast, systolic) and, for outputs, have their partial sums
+ * reduced: then the loop is INSIDE the parent's tracker, else FREE. */
+static int fan_shares(const nest *n, const nest_loop *l, int out) {
+  if (!n->nfan[l->level]) return 1; /* today's PE array */
+  const nest_fan *f = &n->fan[l->level][l->fan];
+  return f->net != NEST_NET_UNICAST && (!out || f->reduces);
+}
+
+/* The classes of the loops for the tracker of level u's instances (p < 0)
+ * or of what level p reads for its child u: below the outermost fan-out
+ * between them that shares, every fan-out is inside what it carries. */
+static void classify(const nest *n, int u, int p, int out, uint8_t *cls) {
+  int shared = 0;
+  for (int i = 0; i < n->nloops; i++) {
+    const nest_loop *l = &n->loops[i];
+    if (l->level <= u)
+      cls[i] = CLS_INSIDE;
+    else if (!l->spatial)
+      cls[i] = CLS_ABOVE;
+    else if (p < 0 || l->level > p)
+      cls[i] = CLS_FREE;
+    else {
+      shared |= fan_shares(n, l, out);
+      cls[i] = shared ? CLS_INSIDE : CLS_FREE;
+    }
+  }
+}
+
 void nest_count(const nest *n, nest_counts *c) {
   memset(c, 0, sizeof(*c));
   c->macs = 1;
   for (int d = 0; d < NEST_DIMS; d++) c->macs *= n->prob.bound[d];
   const int top = n->nlevels - 1;
-  uint8_t pe[NEST_MAX_LOOPS], uni[NEST_MAX_LOOPS], lvl[NEST_MAX_LEVELS][NEST_MAX_LOOPS];
-  for (int i = 0; i < n->nloops; i++) {
-    const nest_loop *l = &n->loops[i];
-    pe[i] = l->spatial ? CLS_FREE : l->level >= 1 ? CLS_ABOVE : CLS_INSIDE;
-    uni[i] = !l->spatial && l->level >= 1 ? CLS_ABOVE : CLS_INSIDE;
-    for (int v = 1; v < n->nlevels; v++)
-      lvl[v][i] = !l->spatial && l->level > v ? CLS_ABOVE : CLS_INSIDE;
-  }
+  uint8_t cls[NEST_MAX_LOOPS];
   uint64_t out_elems = 1;
   {
     static const int od[] = {NEST_G, NEST_N, NEST_K, NEST_P, NEST_Q};
@@ -584,31 +642,37 @@ void nest_count(const nest *n, nest_counts *c) {
   }
   for (int o = 0; o < OPD_COUNT; o++) {
     const int out = o == OPD_O;
-    const int in_pe = (n->holds[0] >> o) & 1;
-    if (in_pe) {
-      uint64_t f, ft = 0;
-      tracker_counts(n, o, pe, &f, out ? &ft : NULL);
-      c->fills[0][o] = f - ft;
-      c->reads[0][o] = out ? c->macs - ft : c->macs;
-      if (out) c->updates[0][o] = c->macs;
-    }
-    int child = in_pe ? 0 : -1;
-    for (int l = 1; l <= top; l++) {
+    int child = -1;
+    for (int l = 0; l <= top; l++) {
       if (!(n->holds[l] & (1u << o))) continue;
+      classify(n, l, -1, out, cls);
+      uint64_t used = 1;
+      for (int d = 0; d < NEST_DIMS; d++) used *= dim_active(n, d, cls);
+      c->used[l][o] = used;
+      if (l == 0) {
+        uint64_t f, ft = 0;
+        tracker_counts(n, o, cls, &f, out ? &ft : NULL);
+        c->fills[0][o] = f - ft;
+        c->reads[0][o] = out ? c->macs - ft : c->macs;
+        if (out) c->updates[0][o] = c->macs;
+        child = 0;
+        continue;
+      }
+      if (l < top) {
+        uint64_t fl, ftl = 0;
+        tracker_counts(n, o, cls, &fl, out ? &ftl : NULL);
+        c->fills[l][o] = fl - ftl;
+      }
       uint64_t fu, ftu = 0;
       if (child < 0) { /* streamed: the array reads every step */
         fu = stream_reads(n, o);
         ftu = out ? out_elems : 0;
       } else {
-        tracker_counts(n, o, child == 0 ? uni : lvl[child], &fu, out ? &ftu : NULL);
+        classify(n, child, l, out, cls);
+        tracker_counts(n, o, cls, &fu, out ? &ftu : NULL);
       }
       c->reads[l][o] = fu - ftu;
       if (out) c->updates[l][o] = fu;
-      if (l < top) {
-        uint64_t fl, ftl = 0;
-        tracker_counts(n, o, lvl[l], &fl, out ? &ftl : NULL);
-        c->fills[l][o] = fl - ftl;
-      }
       child = l;
     }
   }

@@ -15,7 +15,15 @@
  *   outermost first) and its axis (X or Y); the instances a fan-out's axis
  *   gets are bounded by its size.  A nest that declares none is today's:
  *   its spatial loops belong to level 1 (the PE array as its dataflow
- *   places them).  The counts below treat spatial loops at level 1 only.
+ *   places them).
+ * - Counts over the tree: a level has one instance per index of the
+ *   spatial loops above it, each with its own tile (totals are summed over
+ *   instances).  A parent reads for its children once per element under a
+ *   multicast or systolic fan-out and once per child under a unicast one;
+ *   partial sums of one output are reduced on the way up where the fan-out
+ *   reduces, else each child's are updates of their own.  An operand the
+ *   bottom level does not hold streams (below): only in a nest whose
+ *   fan-outs are below level 1 and multicast or systolic and reducing.
  * - The innermost loop on every dimension larger than 1 has step 1.
  * - A level's tile of an operand is the axis-aligned box of the operand's
  *   elements touched by all loops inside the level (for the input, the
@@ -23,10 +31,10 @@
  *   with each axis' own stride, dilation and pad).
  *   When a loop above the level advances, the level keeps one tile: the new
  *   elements are filled from the parent; partial sums leaving are updates.
- * - The PE array reads its parent once per element for all PEs together
- *   (multicast, systolic forwarding) and reduces partial sums of the same
- *   output across PEs before they reach the parent.  A PE with no work in a
- *   step holds nothing.
+ * - The PE array (a nest without fan-outs) reads its parent once per
+ *   element for all PEs together (multicast, systolic forwarding) and
+ *   reduces partial sums of the same output across PEs before they reach
+ *   the parent.  An instance with no work in a step holds nothing.
  * - Outputs accumulate where they are computed: a partial sum is read back
  *   (filled) except the first time an element is touched, which starts at
  *   zero; every MAC reads both operands and updates the output at level 0.
@@ -91,6 +99,7 @@ typedef struct nest_counts {
   uint64_t fills[NEST_MAX_LEVELS][OPD_COUNT];   /* written from the parent */
   uint64_t reads[NEST_MAX_LEVELS][OPD_COUNT];   /* read for the child / MACs */
   uint64_t updates[NEST_MAX_LEVELS][OPD_COUNT]; /* partial sums from below */
+  uint64_t used[NEST_MAX_LEVELS][OPD_COUNT];    /* instances keeping it that ever work */
 } nest_counts;
 
 DSE_INTERNAL const char *nest_dim_name(int dim);

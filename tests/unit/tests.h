@@ -45,6 +45,8 @@
   X(nest_counts_match_reference)    \
   X(nest_per_axis_stride)           \
   X(nest_validate_tree)             \
+  X(nest_tree_counts_match_reference) \
+  X(nest_ispass04_by_hand)          \
   X(systolic_timing_by_hand)        \
   X(systolic_fold_floor)            \
   X(nest_counts_scalesim_gemm)      \
