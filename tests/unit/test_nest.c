@@ -109,6 +109,27 @@ static void random_problem(uint64_t *s, nest_problem *p) {
   }
 }
 
+/* A dimension's loops of a random nest: up to maxm (<= 4) steps,
+ * outermost first, ending in 1, at levels in descending order. */
+static int random_chain(uint64_t *s, uint64_t b, int maxm, int nlevels, uint64_t *steps,
+                        int *lv) {
+  int m = b > 1 ? (int)pick(s, 1, (uint64_t)maxm) : (int)pick(s, 0, 1);
+  steps[m - 1 >= 0 ? m - 1 : 0] = 1;
+  for (int i = m - 2; i >= 0; i--) {
+    uint64_t lo = steps[i + 1] + 1;
+    steps[i] = lo <= b ? pick(s, lo, b) : b;
+  }
+  for (int i = 0; i < m; i++) lv[i] = (int)pick(s, 0, (uint64_t)nlevels - 1);
+  for (int i = 0; i < m; i++) /* sort levels descending */
+    for (int j = i + 1; j < m; j++)
+      if (lv[j] > lv[i]) {
+        int t = lv[i];
+        lv[i] = lv[j];
+        lv[j] = t;
+      }
+  return m;
+}
+
 /* A random valid nest on a random small problem. */
 static void random_nest(uint64_t *s, nest *n) {
   memset(n, 0, sizeof *n);
@@ -124,23 +145,8 @@ static void random_nest(uint64_t *s, nest *n) {
   int clen[NEST_DIMS] = {0};
   int nspatial = 0;
   for (int d = 0; d < NEST_DIMS; d++) {
-    uint64_t b = p->bound[d];
-    int m = b > 1 ? (int)pick(s, 1, 3) : (int)pick(s, 0, 1);
-    uint64_t steps[4];
-    steps[m - 1 >= 0 ? m - 1 : 0] = 1;
-    for (int i = m - 2; i >= 0; i--) {
-      uint64_t lo = steps[i + 1] + 1;
-      steps[i] = lo <= b ? pick(s, lo, b) : b;
-    }
-    int lv[4];
-    for (int i = 0; i < m; i++) lv[i] = (int)pick(s, 0, (uint64_t)n->nlevels - 1);
-    for (int i = 0; i < m; i++) /* sort levels descending */
-      for (int j = i + 1; j < m; j++)
-        if (lv[j] > lv[i]) {
-          int t = lv[i];
-          lv[i] = lv[j];
-          lv[j] = t;
-        }
+    uint64_t b = p->bound[d], steps[4];
+    int lv[4], m = random_chain(s, b, 3, n->nlevels, steps, lv);
     for (int i = 0; i < m; i++) {
       chain[d][i].dim = d;
       chain[d][i].level = lv[i];
@@ -258,23 +264,8 @@ static void random_tree_try(uint64_t *s, nest *n) {
   gl chain[NEST_DIMS][4];
   int clen[NEST_DIMS] = {0};
   for (int d = 0; d < NEST_DIMS; d++) {
-    uint64_t b = p->bound[d];
-    int m = b > 1 ? (int)pick(s, 1, 4) : (int)pick(s, 0, 1);
-    uint64_t steps[4];
-    steps[m - 1 >= 0 ? m - 1 : 0] = 1;
-    for (int i = m - 2; i >= 0; i--) {
-      uint64_t lo = steps[i + 1] + 1;
-      steps[i] = lo <= b ? pick(s, lo, b) : b;
-    }
-    int lv[4];
-    for (int i = 0; i < m; i++) lv[i] = (int)pick(s, 0, (uint64_t)n->nlevels - 1);
-    for (int i = 0; i < m; i++) /* sort levels descending */
-      for (int j = i + 1; j < m; j++)
-        if (lv[j] > lv[i]) {
-          int t = lv[i];
-          lv[i] = lv[j];
-          lv[j] = t;
-        }
+    uint64_t b = p->bound[d], steps[4];
+    int lv[4], m = random_chain(s, b, 4, n->nlevels, steps, lv);
     for (int i = 0; i < m; i++) {
       chain[d][i] = (gl){lv[i], 0, NEST_AXIS_TIME, steps[i]};
       const int v = lv[i];
@@ -375,19 +366,25 @@ TEST_IMPL(nest_tree_counts_match_reference) {
   return 0;
 }
 
+/* A nest of a problem whose every dimension is 1, stride and dilation 1
+ * (a 1 x 1 image): the hand-built nests fill in the rest. */
+static void unit_nest(nest *n) {
+  memset(n, 0, sizeof *n);
+  for (int d = 0; d < NEST_DIMS; d++) n->prob.bound[d] = 1;
+  n->prob.stride[0] = n->prob.stride[1] = n->prob.dilation[0] = n->prob.dilation[1] = 1;
+  n->prob.in_h = n->prob.in_w = 1;
+}
+
 /* A GEMM m=100, n=30, k=70 on a 16 x 8 array, mapped as SCALE-Sim does:
  * the reduction (C = 70) on rows in 5 folds of 16, the outputs (K = 30) on
  * columns in 4 folds of 8, the rows of A (N = 100) streamed.  SCALE-Sim's
  * weight-stationary fold costs 2R + C + T - 2 = 32 + 8 + 100 - 2 = 138
  * cycles: 20 folds = 2760 cycles. */
 static void gemm_nest(nest *n, int os) {
-  memset(n, 0, sizeof *n);
-  for (int d = 0; d < NEST_DIMS; d++) n->prob.bound[d] = 1;
+  unit_nest(n);
   n->prob.bound[NEST_N] = 100;
   n->prob.bound[NEST_K] = 30;
   n->prob.bound[NEST_C] = 70;
-  n->prob.stride[0] = n->prob.stride[1] = n->prob.dilation[0] = n->prob.dilation[1] = 1;
-  n->prob.in_h = n->prob.in_w = 1;
   n->nlevels = 3;
   n->holds[0] = n->holds[1] = n->holds[2] = 7;
   int k = 0;
@@ -553,14 +550,11 @@ TEST_IMPL(nest_per_axis_stride) {
 /* Spatial loops at any level over the fan-outs the nest declares: two
  * tiers (X 2, then Y 3) below level 2, above a per-instance level 1. */
 static void tree_nest(nest *n) {
-  memset(n, 0, sizeof *n);
-  for (int d = 0; d < NEST_DIMS; d++) n->prob.bound[d] = 1;
+  unit_nest(n);
   n->prob.bound[NEST_K] = 8;
   n->prob.bound[NEST_C] = 6;
   n->prob.bound[NEST_P] = 4;
-  n->prob.stride[0] = n->prob.stride[1] = n->prob.dilation[0] = n->prob.dilation[1] = 1;
   n->prob.in_h = 4;
-  n->prob.in_w = 1;
   n->nlevels = 4;
   for (int l = 0; l < 4; l++) n->holds[l] = 7;
   n->nfan[2] = 2;
@@ -654,14 +648,11 @@ TEST_IMPL(nest_validate_tree) {
  * restarts (2 of the 16 are new): per instance cp 2 x (16 + 2 + 31 x 4) =
  * 284, kp 32 x (16 + 2 + 4) = 704.  The replay (plan S12) settles it. */
 static void ispass04_nest(nest *n, int kp) {
-  memset(n, 0, sizeof *n);
-  for (int d = 0; d < NEST_DIMS; d++) n->prob.bound[d] = 1;
+  unit_nest(n);
   n->prob.bound[NEST_C] = 32;
   n->prob.bound[NEST_K] = 32;
   n->prob.bound[NEST_S] = 3;
   n->prob.bound[NEST_Q] = 16;
-  n->prob.stride[0] = n->prob.stride[1] = n->prob.dilation[0] = n->prob.dilation[1] = 1;
-  n->prob.in_h = 1;
   n->prob.in_w = 18;
   n->nlevels = 3; /* RegisterFile, GlobalBuffer, MainMemory */
   n->holds[0] = n->holds[1] = n->holds[2] = 7;
