@@ -32,6 +32,9 @@ const char *nest_operand_name(int opd) {
 
 static uint64_t cdiv(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
 
+enum { CLS_INSIDE, CLS_ABOVE, CLS_FREE };
+static void classify(const nest *n, int u, int p, int out, uint8_t *cls);
+
 int nest_validate(const nest *n, char *err, size_t errn) {
   const nest_problem *p = &n->prob;
   if (n->nlevels < 2 || n->nlevels > NEST_MAX_LEVELS) {
@@ -173,16 +176,25 @@ int nest_validate(const nest *n, char *err, size_t errn) {
       }
     }
   }
-  for (int v = 0; tree && (n->holds[0] & 7u) != 7u && v < n->nlevels; v++)
-    for (int k = 0; k < n->nfan[v]; k++)
-      if (v != 1 || n->fan[v][k].net == NEST_NET_UNICAST || !n->fan[v][k].reduces) {
-        snprintf(err, errn,
-                 "level 0 does not hold every operand: streaming is counted only past "
-                 "multicast or systolic fan-outs that reduce, below level 1 (fan-out %d below "
-                 "level %d)",
-                 k + 1, v);
-        return DSE_ERR_INVALID;
-      }
+  /* A streamed operand: the MACs in lockstep read what the children below
+   * its first holder's shared fan-outs need, counted only where those
+   * fan-outs are inside every temporal loop above the MACs. */
+  for (int o = 0; tree && o < OPD_COUNT; o++) {
+    if ((n->holds[0] >> o) & 1) continue;
+    int holder = 1;
+    while (!((n->holds[holder] >> o) & 1)) holder++;
+    uint8_t cls[NEST_MAX_LOOPS];
+    classify(n, 0, holder, o == OPD_O, cls);
+    for (int i = 0, sp = -1; i < n->nloops; i++) {
+      if (n->loops[i].spatial && cls[i] == CLS_INSIDE && sp < 0) sp = i;
+      if (sp < 0 || n->loops[i].spatial || n->loops[i].level < 1) continue;
+      snprintf(err, errn,
+               "loop %d (%s): the %s streams past level 0 to the MACs, counted only with "
+               "no temporal loop above level 0 below the fan-out it shares (loop %d)",
+               i + 1, nest_dim_name(n->loops[i].dim), nest_operand_name(o), sp + 1);
+      return DSE_ERR_INVALID;
+    }
+  }
   for (int d = 0; d < NEST_DIMS; d++)
     if (last_step[d] != 1) {
       snprintf(err, errn,
@@ -196,7 +208,6 @@ int nest_validate(const nest *n, char *err, size_t errn) {
 
 /* ===== closed form ======================================================= */
 
-enum { CLS_INSIDE, CLS_ABOVE, CLS_FREE };
 enum { ROLE_OUTER, ROLE_J, ROLE_INNER, ROLE_FREE };
 enum { AX_SINGLE, AX_H, AX_W, AX_INDICATOR };
 
@@ -469,6 +480,7 @@ static void tracker_counts(const nest *n, int opd, const uint8_t *cls,
 typedef struct stream_ctx {
   const nest *n;
   const axis *ax;
+  const uint8_t *cls; /* ABOVE and FREE loops walked, INSIDE spatial ones spanned */
 } stream_ctx;
 
 /* After the above loops: enumerate PE-level (level 0) index vectors of the
@@ -484,7 +496,7 @@ static uint64_t span_over_pes(const stream_ctx *c, const side *base,
   for (int i = 0; i < n->nloops; i++) {
     const nest_loop *l = &n->loops[i];
     int slot = l->dim == ax->dims[0] ? 0 : (ax->ndims > 1 && l->dim == ax->dims[1]) ? 1 : -1;
-    if (slot < 0 || !l->spatial) continue;
+    if (slot < 0 || !l->spatial || c->cls[i] != CLS_INSIDE) continue;
     maxtrip[nsp] = cdiv(unc[slot], l->step);
     unc[slot] = l->step;
     total *= maxtrip[nsp];
@@ -547,22 +559,24 @@ static uint64_t walk_l0(const stream_ctx *c, int k, side pe0, const side *base,
   return sum;
 }
 
-/* Enumerate the above loops (levels >= 1, temporal), then the PE level. */
+/* Enumerate the above loops (levels >= 1, temporal) and the instances of
+ * the FREE spatial loops, then the PE level. */
 static uint64_t walk_stream(const stream_ctx *c, int k, const side *st) {
   const nest *n = c->n;
   const axis *ax = c->ax;
   for (; k < n->nloops; k++) {
     const nest_loop *l = &n->loops[k];
     int in_axis = l->dim == ax->dims[0] || (ax->ndims > 1 && l->dim == ax->dims[1]);
-    if (in_axis && !l->spatial && l->level >= 1) break;
+    if (in_axis && c->cls[k] != CLS_INSIDE) break;
   }
   if (k == n->nloops) {
-    /* PE 0: spatial index 0 on every spatial loop of the axis */
+    /* PE 0: spatial index 0 on every spanned spatial loop of the axis */
     side pe0 = *st;
     for (int i = 0; i < n->nloops; i++) {
       const nest_loop *l = &n->loops[i];
       int in_axis = l->dim == ax->dims[0] || (ax->ndims > 1 && l->dim == ax->dims[1]);
-      if (in_axis && l->spatial) advance(&pe0, slot_of(ax, l->dim), 0, l->step);
+      if (in_axis && l->spatial && c->cls[i] == CLS_INSIDE)
+        advance(&pe0, slot_of(ax, l->dim), 0, l->step);
     }
     uint64_t l0idx[NEST_MAX_LOOPS] = {0};
     return walk_l0(c, 0, pe0, st, l0idx, 0);
@@ -578,13 +592,13 @@ static uint64_t walk_stream(const stream_ctx *c, int k, const side *st) {
   return sum;
 }
 
-/* Elements the array reads for a streamed operand over the whole run (and,
- * for outputs, the distinct elements: first touches). */
-static uint64_t stream_reads(const nest *n, int opd) {
-  uint8_t cls[NEST_MAX_LOOPS];
-  for (int i = 0; i < n->nloops; i++) cls[i] = CLS_ABOVE; /* every loop */
+/* Elements the array reads for a streamed operand over the whole run, the
+ * loops classed by cls (the MACs as the child of its first holder). */
+static uint64_t stream_reads(const nest *n, int opd, const uint8_t *cls) {
+  uint8_t every[NEST_MAX_LOOPS];
+  for (int i = 0; i < n->nloops; i++) every[i] = CLS_ABOVE; /* every loop */
   axis ax[NEST_DIMS];
-  int na = build_axes(n, opd, cls, ax);
+  int na = build_axes(n, opd, every, ax);
   uint64_t total = 1;
   for (int k = 0; k < na && total; k++) {
     side s;
@@ -594,7 +608,7 @@ static uint64_t stream_reads(const nest *n, int opd) {
       s.ext[i] = n->prob.bound[ax[k].dims[i]];
       s.unclipped[i] = s.ext[i];
     }
-    stream_ctx c = {n, &ax[k]};
+    stream_ctx c = {n, &ax[k], cls};
     total *= walk_stream(&c, 0, &s);
   }
   return total;
@@ -665,8 +679,15 @@ void nest_count(const nest *n, nest_counts *c) {
       }
       uint64_t fu, ftu = 0;
       if (child < 0) { /* streamed: the array reads every step */
-        fu = stream_reads(n, o);
+        classify(n, 0, l, out, cls);
+        fu = stream_reads(n, o, cls);
         ftu = out ? out_elems : 0;
+        int nfree = 0;
+        for (int i = 0; i < n->nloops; i++) nfree += cls[i] == CLS_FREE;
+        if (out && nfree) { /* first touches: each instance's own */
+          uint64_t dummy;
+          tracker_counts(n, o, cls, &dummy, &ftu);
+        }
       } else {
         classify(n, child, l, out, cls);
         tracker_counts(n, o, cls, &fu, out ? &ftu : NULL);

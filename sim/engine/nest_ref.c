@@ -25,9 +25,9 @@ typedef struct ref {
   int64_t ext[OPD_COUNT][5];
   uint64_t idx[NEST_MAX_LOOPS]; /* current index of every loop */
   uint64_t npe;
-  uint64_t stream[OPD_COUNT];     /* streamed operands: elements read */
-  uint8_t *stream_ever;           /* outputs streamed before (|O|) */
-  uint64_t stream_distinct;
+  uint64_t stream[OPD_COUNT];          /* streamed operands: elements read */
+  uint8_t *stream_ever;                /* elements streamed before, per instance */
+  uint64_t stream_distinct[OPD_COUNT]; /* their number, summed over instances */
   int oom;
 } ref;
 
@@ -157,25 +157,67 @@ static void tracker_fini(tracker *t) {
   free(t->ever);
 }
 
-/* The PE instance pe as indices of the spatial loops (max trips). */
-static void set_pe(ref *r, uint64_t pe) {
+/* The classes of a tracker's loops (ref_classes). */
+enum { REF_INSIDE, REF_ABOVE, REF_FREE };
+
+/* Max trip of loop i: over the tile of the loop enclosing it. */
+static uint64_t max_trip(const nest *n, int i) {
+  uint64_t parent = n->prob.bound[n->loops[i].dim];
+  for (int j = 0; j < i; j++)
+    if (n->loops[j].dim == n->loops[i].dim) parent = n->loops[j].step;
+  return (parent + n->loops[i].step - 1) / n->loops[i].step;
+}
+
+/* The children a streamed operand's read spans: their number, and child
+ * pe as indices of the spanned (INSIDE) spatial loops. */
+static uint64_t spanned_count(const ref *r, const uint8_t *cls) {
+  uint64_t c = 1;
+  for (int i = 0; i < r->n->nloops; i++)
+    if (r->n->loops[i].spatial && cls[i] == REF_INSIDE) c *= max_trip(r->n, i);
+  return c;
+}
+
+static void set_spanned(ref *r, const uint8_t *cls, uint64_t pe) {
   const nest *n = r->n;
   for (int i = n->nloops - 1; i >= 0; i--) {
-    const nest_loop *l = &n->loops[i];
-    if (!l->spatial) continue;
-    uint64_t parent = n->prob.bound[l->dim];
-    for (int j = 0; j < i; j++)
-      if (n->loops[j].dim == l->dim) parent = n->loops[j].step;
-    uint64_t trip = (parent + l->step - 1) / l->step;
+    if (!n->loops[i].spatial || cls[i] != REF_INSIDE) continue;
+    uint64_t trip = max_trip(n, i);
     r->idx[i] = pe % trip;
     pe /= trip;
   }
 }
 
-/* Streamed operands (not held by the PEs): walk the PE-level loops in
- * lockstep with PE 0's trips; at each point the array reads, once, the
- * span of what the busy PEs need. */
-static void stream_points(ref *r, int k) {
+/* A tracker's instances: its FREE loops (fl), their max trips and their
+ * number of index combinations. */
+typedef struct instances {
+  int nf, fl[NEST_MAX_LOOPS];
+  uint64_t trip[NEST_MAX_LOOPS], count;
+} instances;
+
+static void instances_of(const nest *n, const uint8_t *cls, instances *in) {
+  in->nf = 0;
+  in->count = 1;
+  for (int i = 0; i < n->nloops; i++)
+    if (cls[i] == REF_FREE) {
+      in->trip[in->nf] = max_trip(n, i);
+      in->count *= in->trip[in->nf];
+      in->fl[in->nf++] = i;
+    }
+}
+
+/* Instance x: every index 0 but the FREE loops', the innermost fastest. */
+static void set_instance(ref *r, const instances *in, uint64_t x) {
+  memset(r->idx, 0, sizeof r->idx);
+  for (int m = in->nf - 1; m >= 0; m--) {
+    r->idx[in->fl[m]] = x % in->trip[m];
+    x /= in->trip[m];
+  }
+}
+
+/* A streamed operand (not held by level 0): walk the level-0 loops in
+ * lockstep with the first spanned child's trips; at each point the MACs
+ * read, once, the span of what the busy spanned children need. */
+static void stream_points(ref *r, int o, const uint8_t *cls, int k) {
   const nest *n = r->n;
   while (k < n->nloops && n->loops[k].level != 0) k++;
   if (k == n->nloops) {
@@ -185,8 +227,9 @@ static void stream_points(ref *r, int k) {
     for (int i = 0; i < n->nloops; i++) use[i] = 1;
     uint64_t saved[NEST_MAX_LOOPS];
     memcpy(saved, r->idx, sizeof saved);
-    for (uint64_t pe = 0; pe < r->npe; pe++) {
-      set_pe(r, pe);
+    const uint64_t npe = spanned_count(r, cls);
+    for (uint64_t pe = 0; pe < npe; pe++) {
+      set_spanned(r, cls, pe);
       int64_t lo[NEST_DIMS], hi[NEST_DIMS];
       if (!ranges(r, use, lo, hi)) continue;
       for (int d = 0; d < NEST_DIMS; d++) {
@@ -197,32 +240,27 @@ static void stream_points(ref *r, int k) {
     }
     memcpy(r->idx, saved, sizeof saved);
     if (!any) return;
-    for (int o = 0; o < OPD_COUNT; o++) {
-      if ((n->holds[0] >> o) & 1) continue;
-      box b = box_from(r, o, ulo, uhi);
-      int64_t c[5];
-      for (c[0] = b.lo[0]; c[0] < b.hi[0]; c[0]++)
-        for (c[1] = b.lo[1]; c[1] < b.hi[1]; c[1]++)
-          for (c[2] = b.lo[2]; c[2] < b.hi[2]; c[2]++)
-            for (c[3] = b.lo[3]; c[3] < b.hi[3]; c[3]++)
-              for (c[4] = b.lo[4]; c[4] < b.hi[4]; c[4]++) {
-                r->stream[o]++;
-                if (o == OPD_O) {
-                  uint8_t *e = &r->stream_ever[flat(r, o, c)];
-                  if (!*e) {
-                    *e = 1;
-                    r->stream_distinct++;
-                  }
-                }
+    box b = box_from(r, o, ulo, uhi);
+    int64_t c[5];
+    for (c[0] = b.lo[0]; c[0] < b.hi[0]; c[0]++)
+      for (c[1] = b.lo[1]; c[1] < b.hi[1]; c[1]++)
+        for (c[2] = b.lo[2]; c[2] < b.hi[2]; c[2]++)
+          for (c[3] = b.lo[3]; c[3] < b.hi[3]; c[3]++)
+            for (c[4] = b.lo[4]; c[4] < b.hi[4]; c[4]++) {
+              r->stream[o]++;
+              uint8_t *e = &r->stream_ever[flat(r, o, c)];
+              if (!*e) {
+                *e = 1;
+                r->stream_distinct[o]++;
               }
-    }
+            }
     return;
   }
   const nest_loop *l = &n->loops[k];
-  /* PE 0's trip for this loop */
+  /* the first spanned child's trip for this loop */
   uint64_t saved[NEST_MAX_LOOPS];
   memcpy(saved, r->idx, sizeof saved);
-  set_pe(r, 0);
+  set_spanned(r, cls, 0);
   uint8_t use[NEST_MAX_LOOPS];
   for (int i = 0; i < n->nloops; i++) use[i] = i < k;
   int64_t lo = 0, hi = 0;
@@ -232,32 +270,29 @@ static void stream_points(ref *r, int k) {
   uint64_t trip = ((uint64_t)(hi - lo) + l->step - 1) / l->step;
   for (uint64_t v = 0; v < trip; v++) {
     r->idx[k] = v;
-    stream_points(r, k + 1);
+    stream_points(r, o, cls, k + 1);
   }
   r->idx[k] = 0;
 }
 
-/* One step of the loops at levels >= 1 for the streamed operands (a nest
- * whose spatial loops are all at level 1). */
-static void step(ref *r) { stream_points(r, 0); }
-
-/* Odometer over the temporal loops at levels >= 1, outermost first. */
-static void run(ref *r, int k) {
+/* Odometer over the ABOVE loops (temporal, levels >= 1), outermost first,
+ * with the FREE loops' indices fixed. */
+static void run(ref *r, int o, const uint8_t *cls, int k) {
   const nest *n = r->n;
-  while (k < n->nloops && (n->loops[k].spatial || n->loops[k].level == 0)) k++;
+  while (k < n->nloops && cls[k] != REF_ABOVE) k++;
   if (k == n->nloops) {
-    step(r);
+    stream_points(r, o, cls, 0);
     return;
   }
   const nest_loop *l = &n->loops[k];
   uint8_t use[NEST_MAX_LOOPS];
-  for (int i = 0; i < n->nloops; i++) use[i] = i < k && !n->loops[i].spatial;
+  for (int i = 0; i < n->nloops; i++) use[i] = i < k && cls[i] != REF_INSIDE;
   int64_t lo = 0, hi = 0;
-  if (!dim_range(r, l->dim, use, &lo, &hi)) return; /* cannot happen in time */
+  if (!dim_range(r, l->dim, use, &lo, &hi)) return; /* an idle instance */
   uint64_t trip = ((uint64_t)(hi - lo) + l->step - 1) / l->step;
   for (uint64_t v = 0; v < trip; v++) {
     r->idx[k] = v;
-    run(r, k + 1);
+    run(r, o, cls, k + 1);
   }
   r->idx[k] = 0;
 }
@@ -266,7 +301,6 @@ static void run(ref *r, int k) {
  * A tracker family: one tracker per index combination of its FREE loops
  * (the instances), each walking its ABOVE loops in nest order with its own
  * trips; its tile spans its INSIDE loops. */
-enum { REF_INSIDE, REF_ABOVE, REF_FREE };
 
 typedef struct family {
   const uint8_t *cls;
@@ -304,29 +338,14 @@ static void family_walk(ref *r, family *f, int k) {
 }
 
 static void family_run(ref *r, family *f) {
-  const nest *n = r->n;
-  int fl[NEST_MAX_LOOPS], nf = 0;
-  uint64_t trip[NEST_MAX_LOOPS], inst = 1;
-  for (int i = 0; i < n->nloops; i++) {
-    if (f->cls[i] != REF_FREE) continue;
-    uint64_t parent = n->prob.bound[n->loops[i].dim];
-    for (int j = 0; j < i; j++)
-      if (n->loops[j].dim == n->loops[i].dim) parent = n->loops[j].step;
-    trip[nf] = (parent + n->loops[i].step - 1) / n->loops[i].step;
-    inst *= trip[nf];
-    fl[nf++] = i;
-  }
+  instances in;
+  instances_of(r->n, f->cls, &in);
   if (!tracker_init(r, &f->t, f->opd)) return;
   box none;
   memset(&none, 0, sizeof none);
   none.empty = 1;
-  for (uint64_t x = 0; x < inst; x++) {
-    memset(r->idx, 0, sizeof r->idx);
-    uint64_t q = x; /* the innermost FREE loop varies fastest */
-    for (int m = nf - 1; m >= 0; m--) {
-      r->idx[fl[m]] = q % trip[m];
-      q /= trip[m];
-    }
+  for (uint64_t x = 0; x < in.count; x++) {
+    set_instance(r, &in, x);
     memset(f->t.cur, 0, r->size[f->opd] ? r->size[f->opd] : 1);
     memset(f->t.ever, 0, r->size[f->opd] ? r->size[f->opd] : 1);
     f->t.b.empty = 1;
@@ -402,11 +421,24 @@ int nest_count_reference(const nest *n, nest_counts *c) {
   if (r.npe > 4096) return DSE_ERR_NOMEM;
   c->macs = 1;
   for (int d = 0; d < NEST_DIMS; d++) c->macs *= b[d];
-  if ((n->holds[0] & 7u) != 7u) { /* streamed operands: the global walk */
-    r.stream_ever = calloc(r.size[OPD_O], 1);
+  for (int o = 0; o < OPD_COUNT; o++) { /* streamed operands, per instance */
+    if ((n->holds[0] >> o) & 1) continue;
+    int holder = 1;
+    while (!((n->holds[holder] >> o) & 1)) holder++;
+    uint8_t cls[NEST_MAX_LOOPS];
+    ref_classes(n, 0, holder, o == OPD_O, cls);
+    instances in;
+    instances_of(n, cls, &in);
+    r.stream_ever = malloc(r.size[o] ? r.size[o] : 1);
     if (!r.stream_ever) return DSE_ERR_NOMEM;
-    run(&r, 0);
+    for (uint64_t x = 0; x < in.count; x++) {
+      set_instance(&r, &in, x);
+      memset(r.stream_ever, 0, r.size[o] ? r.size[o] : 1);
+      run(&r, o, cls, 0);
+    }
+    memset(r.idx, 0, sizeof r.idx);
     free(r.stream_ever);
+    r.stream_ever = NULL;
   }
   const int top = n->nlevels - 1;
   for (int o = 0; o < OPD_COUNT && !r.oom; o++) {
@@ -424,7 +456,7 @@ int nest_count_reference(const nest *n, nest_counts *c) {
         c->reads[0][o] = out ? c->macs - lv.distinct : c->macs;
         if (out) c->updates[0][o] = c->macs;
       } else if (child < 0) {
-        c->reads[l][o] = r.stream[o] - (out ? r.stream_distinct : 0);
+        c->reads[l][o] = r.stream[o] - (out ? r.stream_distinct[o] : 0);
         if (out) c->updates[l][o] = r.stream[o];
       } else {
         ref_classes(n, child, l, out, cls);

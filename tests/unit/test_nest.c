@@ -235,8 +235,7 @@ TEST_IMPL(nest_counts_match_reference) {
   return 0;
 }
 
-/* A random tree: 2 to 6 storage levels with random keeps (the bottom
- * keeps everything: nothing streams past a tree's fan-outs), 1 to 3
+/* A random tree: 2 to 6 storage levels with random keeps, 1 to 3
  * fan-outs of 1-4 x 1-4 at random levels with random networks and
  * reduction, and a random nest over it: per dim a chain of steps at
  * descending levels, the last loop of a dim at a level with fan-outs
@@ -247,7 +246,8 @@ static void random_tree_try(uint64_t *s, nest *n) {
   random_problem(s, p);
   n->nlevels = (int)pick(s, 2, 6);
   for (int l = 0; l < n->nlevels; l++)
-    n->holds[l] = l == 0 || l == n->nlevels - 1 ? 7u : (unsigned)pick(s, 0, 7);
+    n->holds[l] = l == n->nlevels - 1 ? 7u : (unsigned)pick(s, 0, 7);
+  if (pick(s, 0, 1)) n->holds[0] = 7u; /* often every operand at the bottom */
   for (int t = (int)pick(s, 1, 3); t > 0; t--) {
     int v = (int)pick(s, 1, (uint64_t)n->nlevels - 1);
     if (n->nfan[v] == NEST_MAX_FANS) continue;
@@ -300,8 +300,10 @@ static void random_tree_try(uint64_t *s, nest *n) {
       }
 }
 
-/* ... drawn again until it validates (the few with a temporal loop walking
- * a dimension spread above it past a level that keeps an operand do not). */
+/* ... drawn again until it validates (those with a temporal loop walking a
+ * dimension spread above it past no level keeping an operand, or with an
+ * operand streaming to the MACs past a fan-out with temporal loops below
+ * it, do not). */
 static void random_tree_nest(uint64_t *s, nest *n) {
   char err[256];
   do {
@@ -313,7 +315,7 @@ static void random_tree_nest(uint64_t *s, nest *n) {
 TEST_IMPL(nest_tree_counts_match_reference) {
   uint64_t seed = 0x7ee5eedull;
   int upper = 0, tiers = 0, net[3] = {0}, unreduced = 0, ragged = 0, halo = 0, deep = 0,
-      bypass = 0;
+      bypass = 0, streamed = 0;
   for (int t = 0; t < 600; t++) {
     nest n;
     random_tree_nest(&seed, &n);
@@ -354,15 +356,17 @@ TEST_IMPL(nest_tree_counts_match_reference) {
     halo += n.prob.bound[NEST_R] > 1 && n.prob.bound[NEST_P] > 1;
     deep += n.nlevels >= 5;
     bypass += bp;
+    streamed += n.holds[0] != 7;
   }
   printf("600 random trees x nests: closed form == reference (%d with spatial loops above "
          "level 1, %d over two or more fan-outs, %d/%d/%d over multicast/unicast/systolic, "
          "%d with partial sums spread over a fan-out that does not reduce, %d with "
          "non-divisor steps, %d with sliding windows, %d with 5 or 6 levels, %d with "
-         "bypass)\n",
-         upper, tiers, net[0], net[1], net[2], unreduced, ragged, halo, deep, bypass);
+         "bypass, %d streaming an operand to the MACs)\n",
+         upper, tiers, net[0], net[1], net[2], unreduced, ragged, halo, deep, bypass, streamed);
   ASSERT(upper > 100 && tiers > 50 && net[0] > 50 && net[1] > 50 && net[2] > 50 &&
-         unreduced > 30 && ragged > 200 && halo > 100 && deep > 100 && bypass > 100);
+         unreduced > 30 && ragged > 200 && halo > 100 && deep > 100 && bypass > 100 &&
+         streamed > 100);
   return 0;
 }
 
@@ -590,6 +594,8 @@ TEST_IMPL(nest_validate_tree) {
       {7, "loop 2 (P): a temporal loop has no spatial axis"},
       {8, "loop 4 (P): level-2 temporal loops must precede spatial ones"},
       {9, "loop 3 (K): 4 instances along X of fan-out 1 below level 2, which has 2"},
+      {10, "loop 5 (K): a temporal loop inside a spatial loop on its dimension (loop 3) "
+           "needs a level from 1 to 1 keeping the output"},
   };
   for (size_t i = 0; i < sizeof k / sizeof *k; i++) {
     tree_nest(&n);
@@ -628,10 +634,38 @@ TEST_IMPL(nest_validate_tree) {
       case 9: /* K's X tier over 4 instances: the fan-out has 2 */
         n.loops[2].step = 1;
         break;
+      case 10: /* level 1 keeps no output: K's union over the X tier in
+                  lockstep would not be a box */
+        n.holds[1] = 3;
+        break;
     }
     ASSERT_INT_EQ(nest_validate(&n, err, sizeof err), DSE_ERR_INVALID);
     ASSERT_STR_EQ(err, k[i].msg);
   }
+  /* outputs streaming from level 2 to the MACs past a fan-out of 4 with a
+   * temporal loop below it: refused; over a unicast fan-out, counted */
+  unit_nest(&n);
+  n.prob.bound[NEST_K] = n.prob.bound[NEST_P] = 4;
+  n.prob.in_h = 4;
+  n.nlevels = 3;
+  n.holds[0] = n.holds[1] = 3;
+  n.holds[2] = 7;
+  n.nfan[2] = 1;
+  n.fan[2][0] = (nest_fan){4, 1, NEST_NET_MULTICAST, 1};
+  n.loops[0] = (nest_loop){NEST_K, 2, 1, 1, NEST_AXIS_X, 0};
+  n.loops[1] = (nest_loop){NEST_P, 1, 0, 1, NEST_AXIS_TIME, 0};
+  n.nloops = 2;
+  ASSERT_INT_EQ(nest_validate(&n, err, sizeof err), DSE_ERR_INVALID);
+  ASSERT_STR_EQ(err, "loop 2 (P): the output streams past level 0 to the MACs, counted only "
+                     "with no temporal loop above level 0 below the fan-out it shares (loop 1)");
+  n.fan[2][0].net = NEST_NET_UNICAST;
+  ASSERT_INT_EQ(nest_validate(&n, err, sizeof err), 0);
+  nest_counts c;
+  nest_count(&n, &c);
+  /* each of the 4 children streams its 4 partial sums, one per MAC */
+  ASSERT_U64_EQ(c.updates[2][OPD_O], 16);
+  ASSERT_U64_EQ(c.reads[2][OPD_O], 0);
+  ASSERT_U64_EQ(c.used[2][OPD_O], 1);
   return 0;
 }
 
