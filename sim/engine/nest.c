@@ -159,7 +159,7 @@ int nest_validate(const nest *n, char *err, size_t errn) {
    * temporal loop between them walks a dimension a shared fan-out spreads. */
   for (int i = 0; tree && i < n->nloops; i++) {
     const nest_loop *t = &n->loops[i];
-    if (t->spatial) continue;
+    if (t->spatial || t->level < 1) continue; /* level 0's run in lockstep */
     for (int j = 0; j < i; j++) {
       const nest_loop *sp = &n->loops[j];
       if (!sp->spatial || sp->dim != t->dim || sp->level <= t->level) continue;

@@ -25,8 +25,9 @@
  *   bottom level does not hold streams (below) from its first holder to the
  *   MACs, which read in lockstep what the children below the holder's
  *   shared fan-outs need: only where no temporal loop above level 0 sits
- *   below such a fan-out.  A temporal loop inside a spatial loop on its
- *   own dimension needs a level between them keeping every operand.
+ *   below such a fan-out.  A temporal loop above level 0 inside a spatial
+ *   loop on its own dimension needs a level between them keeping every
+ *   operand.
  * - The innermost loop on every dimension larger than 1 has step 1.
  * - A level's tile of an operand is the axis-aligned box of the operand's
  *   elements touched by all loops inside the level (for the input, the
