@@ -395,6 +395,14 @@ static uint64_t dim_active(const nest *n, int d, const uint8_t *cls) {
     unclipped = n->loops[i].step;
   }
   if (!nfree) return 1;
+  if (nfree == 1) { /* the FREE loop's indices within the tile at index 0 above it */
+    uint64_t ext = n->prob.bound[d];
+    for (int m = 0; m < nl; m++) {
+      const nest_loop *l = &n->loops[lp[m]];
+      if (cls[lp[m]] == CLS_FREE) return cdiv(ext, l->step);
+      ext = ext < l->step ? ext : l->step;
+    }
+  }
   uint64_t active = 0;
   for (uint64_t inst = 0; inst < maxtrip; inst++) {
     uint64_t rem = inst, weight = maxtrip, ext = n->prob.bound[d];
@@ -654,15 +662,18 @@ void nest_count(const nest *n, nest_counts *c) {
     static const int od[] = {NEST_G, NEST_N, NEST_K, NEST_P, NEST_Q};
     for (int i = 0; i < 5; i++) out_elems *= n->prob.bound[od[i]];
   }
+  uint64_t used[NEST_MAX_LEVELS] = {0}; /* a level's, whatever the operand; 0: not yet */
   for (int o = 0; o < OPD_COUNT; o++) {
     const int out = o == OPD_O;
     int child = -1;
     for (int l = 0; l <= top; l++) {
       if (!(n->holds[l] & (1u << o))) continue;
       classify(n, l, -1, out, cls);
-      uint64_t used = 1;
-      for (int d = 0; d < NEST_DIMS; d++) used *= dim_active(n, d, cls);
-      c->used[l][o] = used;
+      if (!used[l]) {
+        used[l] = 1;
+        for (int d = 0; d < NEST_DIMS; d++) used[l] *= dim_active(n, d, cls);
+      }
+      c->used[l][o] = used[l];
       if (l == 0) {
         uint64_t f, ft = 0;
         tracker_counts(n, o, cls, &f, out ? &ft : NULL);
