@@ -28,6 +28,34 @@ static unsigned opd_bits(unsigned holds) { /* OP_* (arch) -> 1 << OPD_* */
   return b;
 }
 
+/* The chain's fields of every level: its storage nodes, innermost first,
+ * are the levels; the spatial nodes above a storage node are its fans. */
+static void hier_tree(const dse_arch *a, map_hier *h) {
+  int l = -1;
+  for (size_t i = a->nnode; i-- > 0;) {
+    const arch_node *nd = &a->node[i];
+    if (nd->kind == ARCH_NODE_STORAGE) {
+      if (++l >= h->nlevels) break;
+      map_level *lv = &h->lv[l];
+      lv->instances = nd->instances;
+      lv->word_bytes = nd->word_bits / 8.0;
+      lv->block = nd->block;
+      lv->cluster = nd->cluster;
+      lv->e_read = nd->e_read;
+      lv->e_fill = nd->e_fill;
+      lv->e_update = nd->e_update;
+      lv->leak_j = nd->e_leak;
+      lv->per_byte = nd->per_byte;
+      lv->double_buffered = nd->double_buffered;
+    } else if (nd->kind == ARCH_NODE_SPATIAL && l >= 0 && h->lv[l].nfan < NEST_MAX_FANS) {
+      map_level *lv = &h->lv[l]; /* outermost first: this one goes in front */
+      memmove(&lv->fan[1], &lv->fan[0], (size_t)lv->nfan * sizeof lv->fan[0]);
+      lv->nfan++;
+      lv->fan[0] = (map_fan){nd->mesh_x, nd->mesh_y, nd->net, nd->reduces, nd->hop_j_per_bit};
+    }
+  }
+}
+
 void map_hier_of(const dse_arch *a, dse_precision prec, map_hier *h) {
   map_hier_df(a, prec,
               a->dataflow == DSE_DF_FLEXIBLE ? DSE_DF_WEIGHT_STATIONARY : a->dataflow, h);
@@ -71,6 +99,7 @@ void map_hier_df(const dse_arch *a, dse_precision prec, dse_dataflow df,
   d->bw = a->dram_bw / a->clock_hz;
   d->rd_j = d->wr_j = d->up_j = a->dram_j_per_bit * 8;
   h->nlevels = n + 1;
+  hier_tree(a, h);
 }
 
 void map_problem_of(const wl_layer *l, nest_problem *p) {
@@ -299,6 +328,23 @@ static int fits(const search *s, const plan *pl, int l) {
   return level_bytes(s, pl, l) <= s->h->lv[l].capacity / 2 * s->scale;
 }
 
+_Static_assert((int)NEST_NET_MULTICAST == (int)ARCH_NET_MULTICAST &&
+                   (int)NEST_NET_UNICAST == (int)ARCH_NET_UNICAST &&
+                   (int)NEST_NET_SYSTOLIC == (int)ARCH_NET_SYSTOLIC,
+               "nest_net and arch_net_kind agree");
+
+/* The fan-outs of a nest over h: those below level v are the ones above
+ * level v-1. */
+static void nest_fans_of(const map_hier *h, nest *n) {
+  for (int v = 1; v < h->nlevels; v++) {
+    const map_level *c = &h->lv[v - 1];
+    n->nfan[v] = (uint8_t)c->nfan;
+    for (int k = 0; k < c->nfan; k++)
+      n->fan[v][k] = (nest_fan){c->fan[k].x, c->fan[k].y, (uint8_t)c->fan[k].net,
+                                (uint8_t)c->fan[k].reduces};
+  }
+}
+
 /* Build the nest of a plan. */
 static void build(const search *s, const plan *pl, nest *n) {
   const map_hier *h = s->h;
@@ -306,6 +352,7 @@ static void build(const search *s, const plan *pl, nest *n) {
   n->prob = *s->p;
   n->nlevels = h->nlevels;
   for (int l = 0; l < h->nlevels; l++) n->holds[l] = h->lv[l].holds & ~pl->bypass[l];
+  nest_fans_of(h, n);
   const int top = h->nlevels - 1;
   for (int l = top; l >= 1; l--) {
     /* the pinned order first, then the canonical order for the rest */
@@ -320,21 +367,23 @@ static void build(const search *s, const plan *pl, nest *n) {
       int d = ord[k];
       uint64_t inner = l == 1 ? pl->A[d] : pl->E[l - 1][d];
       uint64_t outer = pl->E[l][d];
-      if (outer > inner) n->loops[n->nloops++] = (nest_loop){(uint8_t)d, (uint8_t)l, 0, inner};
+      if (outer > inner) n->loops[n->nloops++] = (nest_loop){(uint8_t)d, (uint8_t)l, 0, inner, NEST_AXIS_TIME, 0};
     }
   }
-  /* the array: rows, then columns, then the stream inside the PEs */
+  /* the array: rows (Y), then columns (X), then the stream inside the PEs */
   for (int i = 0; i < s->nrow; i++) {
     int d = s->row_dims[i];
-    if (s->f[d] > 1) n->loops[n->nloops++] = (nest_loop){(uint8_t)d, 1, 1, 1};
+    if (s->f[d] > 1)
+      n->loops[n->nloops++] = (nest_loop){(uint8_t)d, 1, 1, 1, NEST_AXIS_Y, 0};
   }
   for (int i = 0; i < s->ncol; i++) {
     int d = s->col_dims[i];
-    if (s->f[d] > 1) n->loops[n->nloops++] = (nest_loop){(uint8_t)d, 1, 1, 1};
+    if (s->f[d] > 1)
+      n->loops[n->nloops++] = (nest_loop){(uint8_t)d, 1, 1, 1, NEST_AXIS_X, 0};
   }
   for (int i = 0; i < s->nstream; i++) {
     int d = s->stream_dims[i];
-    if (pl->A[d] > 1) n->loops[n->nloops++] = (nest_loop){(uint8_t)d, 0, 0, 1};
+    if (pl->A[d] > 1) n->loops[n->nloops++] = (nest_loop){(uint8_t)d, 0, 0, 1, NEST_AXIS_TIME, 0};
   }
 }
 

@@ -10,6 +10,14 @@
 #include "engine/nest.h"
 #include "engine/systolic.h"
 
+/* A spatial node of the arch's chain: a fan-out into x times y children. */
+typedef struct map_fan {
+  uint64_t x, y;
+  arch_net_kind net;
+  int reduces;  /* partial sums reduced on the way up */
+  double hop_j; /* joules per bit across one child pitch */
+} map_fan;
+
 typedef struct map_level {
   const char *name;
   unsigned holds;     /* operands kept here (bit 1 << OPD_x) */
@@ -18,6 +26,18 @@ typedef struct map_level {
   double rd_bw, wr_bw; /* separate ports when > 0 */
   double rd_j, wr_j;  /* joules per byte: reads, fills */
   double up_j;        /* joules per byte of partial-sum updates */
+  /* The level as a node of the arch's chain (arch_node; read by the
+   * engine from plan steps S4-S6 on, docs/design/arch-tree-plan.md 4.1) */
+  uint64_t instances;  /* the product of the fan-outs above it */
+  double word_bytes;   /* bytes per word */
+  unsigned block;      /* words per access */
+  unsigned cluster;    /* instances sharing one access */
+  double e_read, e_fill, e_update; /* J per block access, or per byte when per_byte */
+  double leak_j;       /* J per cycle per utilized instance */
+  int per_byte;        /* a lowered level: charged per byte (rd_j, wr_j, up_j) */
+  int double_buffered; /* capacity checked against half the size */
+  int nfan;            /* the spatial nodes between it and its parent, outermost first */
+  map_fan fan[NEST_MAX_FANS];
 } map_level;
 
 typedef struct map_hier {

@@ -32,6 +32,9 @@ const char *nest_operand_name(int opd) {
 
 static uint64_t cdiv(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
 
+enum { CLS_INSIDE, CLS_ABOVE, CLS_FREE };
+static void classify(const nest *n, int u, int p, int out, uint8_t *cls);
+
 int nest_validate(const nest *n, char *err, size_t errn) {
   const nest_problem *p = &n->prob;
   if (n->nlevels < 2 || n->nlevels > NEST_MAX_LEVELS) {
@@ -57,9 +60,28 @@ int nest_validate(const nest *n, char *err, size_t errn) {
     snprintf(err, errn, "stride, dilation and input size must be >= 1");
     return DSE_ERR_INVALID;
   }
+  int tree = 0; /* the nest declares its fan-outs */
+  for (int v = 0; v < n->nlevels; v++) {
+    if (n->nfan[v] > NEST_MAX_FANS || (v == 0 && n->nfan[v])) {
+      snprintf(err, errn, "level %d: 0 to %d fan-outs below a level above the bottom", v,
+               NEST_MAX_FANS);
+      return DSE_ERR_INVALID;
+    }
+    for (int k = 0; k < n->nfan[v]; k++)
+      if (n->fan[v][k].x < 1 || n->fan[v][k].y < 1) {
+        snprintf(err, errn, "level %d: fan-out %d has %llu x %llu children (must be >= 1)", v,
+                 k + 1, (unsigned long long)n->fan[v][k].x, (unsigned long long)n->fan[v][k].y);
+        return DSE_ERR_INVALID;
+      }
+    tree |= n->nfan[v] > 0;
+  }
   uint64_t last_step[NEST_DIMS];
-  int seen_spatial = 0;
+  /* instances used so far along each fan-out's X and Y */
+  uint64_t spread[NEST_MAX_LEVELS][NEST_MAX_FANS][2];
+  int seen_spatial = 0, last_fan = 0;
   for (int d = 0; d < NEST_DIMS; d++) last_step[d] = p->bound[d];
+  for (int v = 0; v < n->nlevels; v++)
+    for (int k = 0; k < NEST_MAX_FANS; k++) spread[v][k][0] = spread[v][k][1] = 1;
   for (int i = 0; i < n->nloops; i++) {
     const nest_loop *l = &n->loops[i];
     if (l->dim >= NEST_DIMS || l->level >= n->nlevels) {
@@ -71,14 +93,43 @@ int nest_validate(const nest *n, char *err, size_t errn) {
                nest_dim_name(l->dim));
       return DSE_ERR_INVALID;
     }
-    if (l->spatial && l->level != 1) {
+    if (i == 0 || l->level != n->loops[i - 1].level) seen_spatial = last_fan = 0;
+    if (l->spatial && !tree && l->level != 1) {
       snprintf(err, errn, "loop %d (%s): spatial loops belong to level 1, above the PEs",
                i + 1, nest_dim_name(l->dim));
       return DSE_ERR_INVALID;
     }
-    if (!l->spatial && l->level == 1 && seen_spatial) {
-      snprintf(err, errn, "loop %d (%s): level-1 temporal loops must precede spatial ones",
-               i + 1, nest_dim_name(l->dim));
+    if (!l->spatial && l->axis != NEST_AXIS_TIME) {
+      snprintf(err, errn, "loop %d (%s): a temporal loop has no spatial axis", i + 1,
+               nest_dim_name(l->dim));
+      return DSE_ERR_INVALID;
+    }
+    if (l->spatial && tree) {
+      if (l->fan >= n->nfan[l->level]) {
+        snprintf(err, errn, "loop %d (%s): level %d has %d fan-out%s below it (loop names %d)",
+                 i + 1, nest_dim_name(l->dim), l->level, n->nfan[l->level],
+                 n->nfan[l->level] == 1 ? "" : "s", l->fan + 1);
+        return DSE_ERR_INVALID;
+      }
+      if (l->axis != NEST_AXIS_X && l->axis != NEST_AXIS_Y) {
+        snprintf(err, errn, "loop %d (%s): a spatial loop goes on X or Y", i + 1,
+                 nest_dim_name(l->dim));
+        return DSE_ERR_INVALID;
+      }
+      if (l->fan < last_fan) {
+        snprintf(err, errn, "loop %d (%s): fan-outs must not go outwards", i + 1,
+                 nest_dim_name(l->dim));
+        return DSE_ERR_INVALID;
+      }
+      last_fan = l->fan;
+    } else if (l->spatial && l->axis > NEST_AXIS_Y) {
+      snprintf(err, errn, "loop %d (%s): a spatial loop goes on X or Y", i + 1,
+               nest_dim_name(l->dim));
+      return DSE_ERR_INVALID;
+    }
+    if (!l->spatial && seen_spatial) {
+      snprintf(err, errn, "loop %d (%s): level-%d temporal loops must precede spatial ones",
+               i + 1, nest_dim_name(l->dim), l->level);
       return DSE_ERR_INVALID;
     }
     seen_spatial |= l->spatial;
@@ -88,7 +139,61 @@ int nest_validate(const nest *n, char *err, size_t errn) {
                (unsigned long long)last_step[l->dim]);
       return DSE_ERR_INVALID;
     }
+    if (l->spatial && tree) {
+      const nest_fan *f = &n->fan[l->level][l->fan];
+      const int y = l->axis == NEST_AXIS_Y;
+      uint64_t *u = &spread[l->level][l->fan][y];
+      *u *= cdiv(last_step[l->dim], l->step);
+      if (*u > (y ? f->y : f->x)) {
+        snprintf(err, errn,
+                 "loop %d (%s): %llu instances along %s of fan-out %d below level %d, which has "
+                 "%llu",
+                 i + 1, nest_dim_name(l->dim), (unsigned long long)*u, y ? "Y" : "X", l->fan + 1,
+                 l->level, (unsigned long long)(y ? f->y : f->x));
+        return DSE_ERR_INVALID;
+      }
+    }
     last_step[l->dim] = l->step;
+  }
+  /* A parent's tile over children in lockstep is a box only where no
+   * temporal loop between them walks a dimension a shared fan-out spreads. */
+  for (int i = 0; tree && i < n->nloops; i++) {
+    const nest_loop *t = &n->loops[i];
+    if (t->spatial || t->level < 1) continue; /* level 0's run in lockstep */
+    for (int j = 0; j < i; j++) {
+      const nest_loop *sp = &n->loops[j];
+      if (!sp->spatial || sp->dim != t->dim || sp->level <= t->level) continue;
+      for (int o = 0; o < OPD_COUNT; o++) {
+        int keeps = 0;
+        for (int v = t->level; v < sp->level; v++) keeps |= (n->holds[v] >> o) & 1;
+        if (keeps) continue;
+        snprintf(err, errn,
+                 "loop %d (%s): a temporal loop inside a spatial loop on its dimension (loop %d) "
+                 "needs a level from %d to %d keeping the %s",
+                 i + 1, nest_dim_name(t->dim), j + 1, t->level, sp->level - 1,
+                 nest_operand_name(o));
+        return DSE_ERR_INVALID;
+      }
+    }
+  }
+  /* A streamed operand: the MACs in lockstep read what the children below
+   * its first holder's shared fan-outs need, counted only where those
+   * fan-outs are inside every temporal loop above the MACs. */
+  for (int o = 0; tree && o < OPD_COUNT; o++) {
+    if ((n->holds[0] >> o) & 1) continue;
+    int holder = 1;
+    while (!((n->holds[holder] >> o) & 1)) holder++;
+    uint8_t cls[NEST_MAX_LOOPS];
+    classify(n, 0, holder, o == OPD_O, cls);
+    for (int i = 0, sp = -1; i < n->nloops; i++) {
+      if (n->loops[i].spatial && cls[i] == CLS_INSIDE && sp < 0) sp = i;
+      if (sp < 0 || n->loops[i].spatial || n->loops[i].level < 1) continue;
+      snprintf(err, errn,
+               "loop %d (%s): the %s streams past level 0 to the MACs, counted only with "
+               "no temporal loop above level 0 below the fan-out it shares (loop %d)",
+               i + 1, nest_dim_name(n->loops[i].dim), nest_operand_name(o), sp + 1);
+      return DSE_ERR_INVALID;
+    }
   }
   for (int d = 0; d < NEST_DIMS; d++)
     if (last_step[d] != 1) {
@@ -103,7 +208,6 @@ int nest_validate(const nest *n, char *err, size_t errn) {
 
 /* ===== closed form ======================================================= */
 
-enum { CLS_INSIDE, CLS_ABOVE, CLS_FREE };
 enum { ROLE_OUTER, ROLE_J, ROLE_INNER, ROLE_FREE };
 enum { AX_SINGLE, AX_H, AX_W, AX_INDICATOR };
 
@@ -274,6 +378,56 @@ static int build_axes(const nest *n, int opd, const uint8_t *cls, axis *ax) {
   return na;
 }
 
+/* The FREE index values of dim d's loops that ever have work: an instance
+ * is ever active iff it has work when every loop above it takes index 0,
+ * which gives the largest tile (activity only grows with the tile).  1
+ * when d has no FREE loop. */
+static uint64_t dim_active(const nest *n, int d, const uint8_t *cls) {
+  int lp[NEST_MAX_LOOPS], nl = 0, nfree = 0;
+  uint64_t maxtrip = 1, unclipped = n->prob.bound[d];
+  for (int i = 0; i < n->nloops; i++) {
+    if (n->loops[i].dim != d || cls[i] == CLS_INSIDE) continue;
+    lp[nl++] = i;
+    if (cls[i] == CLS_FREE) {
+      maxtrip *= cdiv(unclipped, n->loops[i].step);
+      nfree++;
+    }
+    unclipped = n->loops[i].step;
+  }
+  if (!nfree) return 1;
+  if (nfree == 1) { /* the FREE loop's indices within the tile at index 0 above it */
+    uint64_t ext = n->prob.bound[d];
+    for (int m = 0; m < nl; m++) {
+      const nest_loop *l = &n->loops[lp[m]];
+      if (cls[lp[m]] == CLS_FREE) return cdiv(ext, l->step);
+      ext = ext < l->step ? ext : l->step;
+    }
+  }
+  uint64_t active = 0;
+  for (uint64_t inst = 0; inst < maxtrip; inst++) {
+    uint64_t rem = inst, weight = maxtrip, ext = n->prob.bound[d];
+    uint64_t un = ext;
+    int ok = 1;
+    for (int m = 0; m < nl && ok; m++) {
+      const nest_loop *l = &n->loops[lp[m]];
+      if (cls[lp[m]] == CLS_FREE) {
+        weight /= cdiv(un, l->step);
+        uint64_t idx = rem / weight;
+        rem %= weight;
+        if (idx * l->step >= ext)
+          ok = 0;
+        else
+          ext = ext - idx * l->step < l->step ? ext - idx * l->step : l->step;
+      } else {
+        ext = ext < l->step ? ext : l->step;
+      }
+      un = l->step;
+    }
+    active += ok;
+  }
+  return active;
+}
+
 /* Fills F of an operand for a tracker, and (outputs) the distinct elements
  * its instances ever hold. */
 static void tracker_counts(const nest *n, int opd, const uint8_t *cls,
@@ -320,44 +474,7 @@ static void tracker_counts(const nest *n, int opd, const uint8_t *cls,
       ft *= all[k];
       continue;
     }
-    /* count FREE index values on this dim that are ever active */
-    int nfree = 0;
-    uint64_t maxtrip = 1, unclipped = n->prob.bound[ax[k].dims[0]];
-    for (int m = 0; m < ax[k].nl; m++) {
-      const nest_loop *l = &n->loops[ax[k].loop[m]];
-      if (cls[ax[k].loop[m]] == CLS_FREE) {
-        maxtrip *= cdiv(unclipped, l->step);
-        nfree++;
-      }
-      unclipped = l->step;
-    }
-    if (!nfree) continue;
-    /* An instance is ever active iff it has work when every loop above
-     * it takes index 0, which gives the largest tile (activity only grows
-     * with the tile). */
-    uint64_t active = 0;
-    for (uint64_t inst = 0; inst < maxtrip; inst++) {
-      uint64_t rem = inst, weight = maxtrip, ext = n->prob.bound[ax[k].dims[0]];
-      uint64_t un = ext;
-      int ok = 1;
-      for (int m = 0; m < ax[k].nl && ok; m++) {
-        const nest_loop *l = &n->loops[ax[k].loop[m]];
-        if (cls[ax[k].loop[m]] == CLS_FREE) {
-          weight /= cdiv(un, l->step);
-          uint64_t idx = rem / weight;
-          rem %= weight;
-          if (idx * l->step >= ext)
-            ok = 0;
-          else
-            ext = ext - idx * l->step < l->step ? ext - idx * l->step : l->step;
-        } else {
-          ext = ext < l->step ? ext : l->step;
-        }
-        un = l->step;
-      }
-      active += ok;
-    }
-    ft *= active;
+    ft *= dim_active(n, ax[k].dims[0], cls);
   }
   *first = ft;
 }
@@ -371,6 +488,7 @@ static void tracker_counts(const nest *n, int opd, const uint8_t *cls,
 typedef struct stream_ctx {
   const nest *n;
   const axis *ax;
+  const uint8_t *cls; /* ABOVE and FREE loops walked, INSIDE spatial ones spanned */
 } stream_ctx;
 
 /* After the above loops: enumerate PE-level (level 0) index vectors of the
@@ -386,7 +504,7 @@ static uint64_t span_over_pes(const stream_ctx *c, const side *base,
   for (int i = 0; i < n->nloops; i++) {
     const nest_loop *l = &n->loops[i];
     int slot = l->dim == ax->dims[0] ? 0 : (ax->ndims > 1 && l->dim == ax->dims[1]) ? 1 : -1;
-    if (slot < 0 || !l->spatial) continue;
+    if (slot < 0 || !l->spatial || c->cls[i] != CLS_INSIDE) continue;
     maxtrip[nsp] = cdiv(unc[slot], l->step);
     unc[slot] = l->step;
     total *= maxtrip[nsp];
@@ -449,22 +567,24 @@ static uint64_t walk_l0(const stream_ctx *c, int k, side pe0, const side *base,
   return sum;
 }
 
-/* Enumerate the above loops (levels >= 1, temporal), then the PE level. */
+/* Enumerate the above loops (levels >= 1, temporal) and the instances of
+ * the FREE spatial loops, then the PE level. */
 static uint64_t walk_stream(const stream_ctx *c, int k, const side *st) {
   const nest *n = c->n;
   const axis *ax = c->ax;
   for (; k < n->nloops; k++) {
     const nest_loop *l = &n->loops[k];
     int in_axis = l->dim == ax->dims[0] || (ax->ndims > 1 && l->dim == ax->dims[1]);
-    if (in_axis && !l->spatial && l->level >= 1) break;
+    if (in_axis && c->cls[k] != CLS_INSIDE) break;
   }
   if (k == n->nloops) {
-    /* PE 0: spatial index 0 on every spatial loop of the axis */
+    /* PE 0: spatial index 0 on every spanned spatial loop of the axis */
     side pe0 = *st;
     for (int i = 0; i < n->nloops; i++) {
       const nest_loop *l = &n->loops[i];
       int in_axis = l->dim == ax->dims[0] || (ax->ndims > 1 && l->dim == ax->dims[1]);
-      if (in_axis && l->spatial) advance(&pe0, slot_of(ax, l->dim), 0, l->step);
+      if (in_axis && l->spatial && c->cls[i] == CLS_INSIDE)
+        advance(&pe0, slot_of(ax, l->dim), 0, l->step);
     }
     uint64_t l0idx[NEST_MAX_LOOPS] = {0};
     return walk_l0(c, 0, pe0, st, l0idx, 0);
@@ -480,13 +600,13 @@ static uint64_t walk_stream(const stream_ctx *c, int k, const side *st) {
   return sum;
 }
 
-/* Elements the array reads for a streamed operand over the whole run (and,
- * for outputs, the distinct elements: first touches). */
-static uint64_t stream_reads(const nest *n, int opd) {
-  uint8_t cls[NEST_MAX_LOOPS];
-  for (int i = 0; i < n->nloops; i++) cls[i] = CLS_ABOVE; /* every loop */
+/* Elements the array reads for a streamed operand over the whole run, the
+ * loops classed by cls (the MACs as the child of its first holder). */
+static uint64_t stream_reads(const nest *n, int opd, const uint8_t *cls) {
+  uint8_t every[NEST_MAX_LOOPS];
+  for (int i = 0; i < n->nloops; i++) every[i] = CLS_ABOVE; /* every loop */
   axis ax[NEST_DIMS];
-  int na = build_axes(n, opd, cls, ax);
+  int na = build_axes(n, opd, every, ax);
   uint64_t total = 1;
   for (int k = 0; k < na && total; k++) {
     side s;
@@ -496,10 +616,39 @@ static uint64_t stream_reads(const nest *n, int opd) {
       s.ext[i] = n->prob.bound[ax[k].dims[i]];
       s.unclipped[i] = s.ext[i];
     }
-    stream_ctx c = {n, &ax[k]};
+    stream_ctx c = {n, &ax[k], cls};
     total *= walk_stream(&c, 0, &s);
   }
   return total;
+}
+
+/* Whether the children of a spatial loop's fan-out share what their parent
+ * reads (multicast, systolic) and, for outputs, have their partial sums
+ * reduced: then the loop is INSIDE the parent's tracker, else FREE. */
+static int fan_shares(const nest *n, const nest_loop *l, int out) {
+  if (!n->nfan[l->level]) return 1; /* today's PE array */
+  const nest_fan *f = &n->fan[l->level][l->fan];
+  return f->net != NEST_NET_UNICAST && (!out || f->reduces);
+}
+
+/* The classes of the loops for the tracker of level u's instances (p < 0)
+ * or of what level p reads for its child u: below the outermost fan-out
+ * between them that shares, every fan-out is inside what it carries. */
+static void classify(const nest *n, int u, int p, int out, uint8_t *cls) {
+  int shared = 0;
+  for (int i = 0; i < n->nloops; i++) {
+    const nest_loop *l = &n->loops[i];
+    if (l->level <= u)
+      cls[i] = CLS_INSIDE;
+    else if (!l->spatial)
+      cls[i] = CLS_ABOVE;
+    else if (p < 0 || l->level > p)
+      cls[i] = CLS_FREE;
+    else {
+      shared |= fan_shares(n, l, out);
+      cls[i] = shared ? CLS_INSIDE : CLS_FREE;
+    }
+  }
 }
 
 void nest_count(const nest *n, nest_counts *c) {
@@ -507,46 +656,55 @@ void nest_count(const nest *n, nest_counts *c) {
   c->macs = 1;
   for (int d = 0; d < NEST_DIMS; d++) c->macs *= n->prob.bound[d];
   const int top = n->nlevels - 1;
-  uint8_t pe[NEST_MAX_LOOPS], uni[NEST_MAX_LOOPS], lvl[NEST_MAX_LEVELS][NEST_MAX_LOOPS];
-  for (int i = 0; i < n->nloops; i++) {
-    const nest_loop *l = &n->loops[i];
-    pe[i] = l->spatial ? CLS_FREE : l->level >= 1 ? CLS_ABOVE : CLS_INSIDE;
-    uni[i] = !l->spatial && l->level >= 1 ? CLS_ABOVE : CLS_INSIDE;
-    for (int v = 1; v < n->nlevels; v++)
-      lvl[v][i] = !l->spatial && l->level > v ? CLS_ABOVE : CLS_INSIDE;
-  }
+  uint8_t cls[NEST_MAX_LOOPS];
   uint64_t out_elems = 1;
   {
     static const int od[] = {NEST_G, NEST_N, NEST_K, NEST_P, NEST_Q};
     for (int i = 0; i < 5; i++) out_elems *= n->prob.bound[od[i]];
   }
+  uint64_t used[NEST_MAX_LEVELS] = {0}; /* a level's, whatever the operand; 0: not yet */
   for (int o = 0; o < OPD_COUNT; o++) {
     const int out = o == OPD_O;
-    const int in_pe = (n->holds[0] >> o) & 1;
-    if (in_pe) {
-      uint64_t f, ft = 0;
-      tracker_counts(n, o, pe, &f, out ? &ft : NULL);
-      c->fills[0][o] = f - ft;
-      c->reads[0][o] = out ? c->macs - ft : c->macs;
-      if (out) c->updates[0][o] = c->macs;
-    }
-    int child = in_pe ? 0 : -1;
-    for (int l = 1; l <= top; l++) {
+    int child = -1;
+    for (int l = 0; l <= top; l++) {
       if (!(n->holds[l] & (1u << o))) continue;
+      classify(n, l, -1, out, cls);
+      if (!used[l]) {
+        used[l] = 1;
+        for (int d = 0; d < NEST_DIMS; d++) used[l] *= dim_active(n, d, cls);
+      }
+      c->used[l][o] = used[l];
+      if (l == 0) {
+        uint64_t f, ft = 0;
+        tracker_counts(n, o, cls, &f, out ? &ft : NULL);
+        c->fills[0][o] = f - ft;
+        c->reads[0][o] = out ? c->macs - ft : c->macs;
+        if (out) c->updates[0][o] = c->macs;
+        child = 0;
+        continue;
+      }
+      if (l < top) {
+        uint64_t fl, ftl = 0;
+        tracker_counts(n, o, cls, &fl, out ? &ftl : NULL);
+        c->fills[l][o] = fl - ftl;
+      }
       uint64_t fu, ftu = 0;
       if (child < 0) { /* streamed: the array reads every step */
-        fu = stream_reads(n, o);
+        classify(n, 0, l, out, cls);
+        fu = stream_reads(n, o, cls);
         ftu = out ? out_elems : 0;
+        int nfree = 0;
+        for (int i = 0; i < n->nloops; i++) nfree += cls[i] == CLS_FREE;
+        if (out && nfree) { /* first touches: each instance's own */
+          uint64_t dummy;
+          tracker_counts(n, o, cls, &dummy, &ftu);
+        }
       } else {
-        tracker_counts(n, o, child == 0 ? uni : lvl[child], &fu, out ? &ftu : NULL);
+        classify(n, child, l, out, cls);
+        tracker_counts(n, o, cls, &fu, out ? &ftu : NULL);
       }
       c->reads[l][o] = fu - ftu;
       if (out) c->updates[l][o] = fu;
-      if (l < top) {
-        uint64_t fl, ftl = 0;
-        tracker_counts(n, o, lvl[l], &fl, out ? &ftl : NULL);
-        c->fills[l][o] = fl - ftl;
-      }
       child = l;
     }
   }

@@ -9,18 +9,36 @@
  *   enclosing it on the same dimension (or the whole dimension) in steps of
  *   `step` elements; the last step may be partial (ceil tiling), and a
  *   partial tile runs fewer inner iterations: no empty iteration exists.
- * - Spatial loops (the PE array) belong to level 1 and follow its temporal
- *   loops; the innermost loop on every dimension larger than 1 has step 1.
+ * - Spatial loops at level v >= 1 spread over a fan-out between level v
+ *   and level v-1 and follow v's temporal loops.  A nest that declares its
+ *   fan-outs (nfan, fan) names for each spatial loop the fan-out (`fan`,
+ *   outermost first) and its axis (X or Y); the instances a fan-out's axis
+ *   gets are bounded by its size.  A nest that declares none is today's:
+ *   its spatial loops belong to level 1 (the PE array as its dataflow
+ *   places them).
+ * - Counts over the tree: a level has one instance per index of the
+ *   spatial loops above it, each with its own tile (totals are summed over
+ *   instances).  A parent reads for its children once per element under a
+ *   multicast or systolic fan-out and once per child under a unicast one;
+ *   partial sums of one output are reduced on the way up where the fan-out
+ *   reduces, else each child's are updates of their own.  An operand the
+ *   bottom level does not hold streams (below) from its first holder to the
+ *   MACs, which read in lockstep what the children below the holder's
+ *   shared fan-outs need: only where no temporal loop above level 0 sits
+ *   below such a fan-out.  A temporal loop above level 0 inside a spatial
+ *   loop on its own dimension needs a level between them keeping every
+ *   operand.
+ * - The innermost loop on every dimension larger than 1 has step 1.
  * - A level's tile of an operand is the axis-aligned box of the operand's
  *   elements touched by all loops inside the level (for the input, the
  *   bounding box of h = p*stride + r*dilation - pad, clipped to the image,
  *   with each axis' own stride, dilation and pad).
  *   When a loop above the level advances, the level keeps one tile: the new
  *   elements are filled from the parent; partial sums leaving are updates.
- * - The PE array reads its parent once per element for all PEs together
- *   (multicast, systolic forwarding) and reduces partial sums of the same
- *   output across PEs before they reach the parent.  A PE with no work in a
- *   step holds nothing.
+ * - The PE array (a nest without fan-outs) reads its parent once per
+ *   element for all PEs together (multicast, systolic forwarding) and
+ *   reduces partial sums of the same output across PEs before they reach
+ *   the parent.  An instance with no work in a step holds nothing.
  * - Outputs accumulate where they are computed: a partial sum is read back
  *   (filled) except the first time an element is touched, which starts at
  *   zero; every MAC reads both operands and updates the output at level 0.
@@ -37,13 +55,28 @@ enum { OPD_W, OPD_I, OPD_O, OPD_COUNT };
 
 #define NEST_MAX_LEVELS 10
 #define NEST_MAX_LOOPS 48
+#define NEST_MAX_FANS 3 /* fan-outs between two storage levels */
+
+enum { NEST_AXIS_TIME, NEST_AXIS_X, NEST_AXIS_Y };
+/* How a fan-out's children reach their parent (docs/engine.md). */
+typedef enum { NEST_NET_MULTICAST, NEST_NET_UNICAST, NEST_NET_SYSTOLIC } nest_net;
 
 typedef struct nest_loop {
   uint8_t dim;
   uint8_t level;
   uint8_t spatial;
   uint64_t step; /* elements of the dimension inside one iteration */
+  uint8_t axis;  /* NEST_AXIS_*: a spatial loop's axis of its fan-out (TIME:
+                    not named, in a nest that declares no fan-out) */
+  uint8_t fan;   /* a spatial loop's fan-out below its level, outermost 0 */
 } nest_loop;
+
+/* A fan-out: x times y children per parent instance. */
+typedef struct nest_fan {
+  uint64_t x, y;
+  uint8_t net;     /* nest_net */
+  uint8_t reduces; /* partial sums of one output reduced on the way up */
+} nest_fan;
 
 typedef struct nest_problem {
   uint64_t bound[NEST_DIMS];
@@ -59,6 +92,10 @@ typedef struct nest {
   unsigned holds[NEST_MAX_LEVELS]; /* bit (1 << OPD_x) per operand */
   int nloops;
   nest_loop loops[NEST_MAX_LOOPS];
+  /* the fan-outs between level v and level v-1, outermost first (v >= 1;
+   * none anywhere: today's nest, spatial loops at level 1) */
+  uint8_t nfan[NEST_MAX_LEVELS];
+  nest_fan fan[NEST_MAX_LEVELS][NEST_MAX_FANS];
 } nest;
 
 typedef struct nest_counts {
@@ -66,6 +103,7 @@ typedef struct nest_counts {
   uint64_t fills[NEST_MAX_LEVELS][OPD_COUNT];   /* written from the parent */
   uint64_t reads[NEST_MAX_LEVELS][OPD_COUNT];   /* read for the child / MACs */
   uint64_t updates[NEST_MAX_LEVELS][OPD_COUNT]; /* partial sums from below */
+  uint64_t used[NEST_MAX_LEVELS][OPD_COUNT];    /* instances keeping it that ever work */
 } nest_counts;
 
 DSE_INTERNAL const char *nest_dim_name(int dim);

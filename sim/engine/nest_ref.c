@@ -1,7 +1,8 @@
 /* nest_ref.c: the reference for nest_count: walk the loop nest step by
- * step, keep every buffer's contents as an explicit bitmap (per level, per
- * PE, and the union seen by the PEs' parent), count every element that
- * enters (fill) or leaves (update), and every MAC.  Slow by design. */
+ * step, keep every buffer's contents as an explicit bitmap (per level and
+ * per instance, and per instance of what a parent serves its children),
+ * count every element that enters (fill) or leaves (update).  Slow by
+ * design. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -24,14 +25,9 @@ typedef struct ref {
   int64_t ext[OPD_COUNT][5];
   uint64_t idx[NEST_MAX_LOOPS]; /* current index of every loop */
   uint64_t npe;
-  tracker shared[NEST_MAX_LEVELS][OPD_COUNT];
-  tracker uni[OPD_COUNT];
-  tracker *pe; /* [npe][OPD_COUNT] */
-  uint8_t *pe_out_seen; /* [npe][|O|]: output accumulated before at this PE */
-  uint64_t macs, o_reads0;
-  uint64_t stream[OPD_COUNT];     /* streamed operands: elements read */
-  uint8_t *stream_ever;           /* outputs streamed before (|O|) */
-  uint64_t stream_distinct;
+  uint64_t stream[OPD_COUNT];          /* streamed operands: elements read */
+  uint8_t *stream_ever;                /* elements streamed before, per instance */
+  uint64_t stream_distinct[OPD_COUNT]; /* their number, summed over instances */
   int oom;
 } ref;
 
@@ -161,58 +157,67 @@ static void tracker_fini(tracker *t) {
   free(t->ever);
 }
 
-/* The PE instance pe as indices of the spatial loops (max trips). */
-static void set_pe(ref *r, uint64_t pe) {
+/* The classes of a tracker's loops (ref_classes). */
+enum { REF_INSIDE, REF_ABOVE, REF_FREE };
+
+/* Max trip of loop i: over the tile of the loop enclosing it. */
+static uint64_t max_trip(const nest *n, int i) {
+  uint64_t parent = n->prob.bound[n->loops[i].dim];
+  for (int j = 0; j < i; j++)
+    if (n->loops[j].dim == n->loops[i].dim) parent = n->loops[j].step;
+  return (parent + n->loops[i].step - 1) / n->loops[i].step;
+}
+
+/* The children a streamed operand's read spans: their number, and child
+ * pe as indices of the spanned (INSIDE) spatial loops. */
+static uint64_t spanned_count(const ref *r, const uint8_t *cls) {
+  uint64_t c = 1;
+  for (int i = 0; i < r->n->nloops; i++)
+    if (r->n->loops[i].spatial && cls[i] == REF_INSIDE) c *= max_trip(r->n, i);
+  return c;
+}
+
+static void set_spanned(ref *r, const uint8_t *cls, uint64_t pe) {
   const nest *n = r->n;
   for (int i = n->nloops - 1; i >= 0; i--) {
-    const nest_loop *l = &n->loops[i];
-    if (!l->spatial) continue;
-    uint64_t parent = n->prob.bound[l->dim];
-    for (int j = 0; j < i; j++)
-      if (n->loops[j].dim == l->dim) parent = n->loops[j].step;
-    uint64_t trip = (parent + l->step - 1) / l->step;
+    if (!n->loops[i].spatial || cls[i] != REF_INSIDE) continue;
+    uint64_t trip = max_trip(n, i);
     r->idx[i] = pe % trip;
     pe /= trip;
   }
 }
 
-/* Count the MACs of one PE: walk the level-0 loops (variable trips). */
-static void pe_macs(ref *r, uint64_t pe, int k) {
-  const nest *n = r->n;
-  while (k < n->nloops && n->loops[k].level != 0) k++;
-  if (k == n->nloops) {
-    uint8_t use[NEST_MAX_LOOPS];
-    for (int i = 0; i < n->nloops; i++) use[i] = 1;
-    box o = make_box(r, OPD_O, use);
-    if (o.empty) return;
-    r->macs++;
-    int64_t c[5];
-    for (int a = 0; a < 5; a++) c[a] = o.lo[a];
-    uint8_t *seen = &r->pe_out_seen[pe * r->size[OPD_O] + flat(r, OPD_O, c)];
-    if (*seen)
-      r->o_reads0++;
-    else
-      *seen = 1;
-    return;
-  }
-  const nest_loop *l = &n->loops[k];
-  /* trip of this loop given the indices of the loops outside it */
-  uint8_t use[NEST_MAX_LOOPS];
-  for (int i = 0; i < n->nloops; i++) use[i] = i < k;
-  int64_t lo, hi;
-  if (!dim_range(r, l->dim, use, &lo, &hi)) return;
-  uint64_t trip = ((uint64_t)(hi - lo) + l->step - 1) / l->step;
-  for (uint64_t v = 0; v < trip; v++) {
-    r->idx[k] = v;
-    pe_macs(r, pe, k + 1);
-  }
-  r->idx[k] = 0;
+/* A tracker's instances: its FREE loops (fl), their max trips and their
+ * number of index combinations. */
+typedef struct instances {
+  int nf, fl[NEST_MAX_LOOPS];
+  uint64_t trip[NEST_MAX_LOOPS], count;
+} instances;
+
+static void instances_of(const nest *n, const uint8_t *cls, instances *in) {
+  in->nf = 0;
+  in->count = 1;
+  for (int i = 0; i < n->nloops; i++)
+    if (cls[i] == REF_FREE) {
+      in->trip[in->nf] = max_trip(n, i);
+      in->count *= in->trip[in->nf];
+      in->fl[in->nf++] = i;
+    }
 }
 
-/* Streamed operands (not held by the PEs): walk the PE-level loops in
- * lockstep with PE 0's trips; at each point the array reads, once, the
- * span of what the busy PEs need. */
-static void stream_points(ref *r, int k) {
+/* Instance x: every index 0 but the FREE loops', the innermost fastest. */
+static void set_instance(ref *r, const instances *in, uint64_t x) {
+  memset(r->idx, 0, sizeof r->idx);
+  for (int m = in->nf - 1; m >= 0; m--) {
+    r->idx[in->fl[m]] = x % in->trip[m];
+    x /= in->trip[m];
+  }
+}
+
+/* A streamed operand (not held by level 0): walk the level-0 loops in
+ * lockstep with the first spanned child's trips; at each point the MACs
+ * read, once, the span of what the busy spanned children need. */
+static void stream_points(ref *r, int o, const uint8_t *cls, int k) {
   const nest *n = r->n;
   while (k < n->nloops && n->loops[k].level != 0) k++;
   if (k == n->nloops) {
@@ -222,8 +227,9 @@ static void stream_points(ref *r, int k) {
     for (int i = 0; i < n->nloops; i++) use[i] = 1;
     uint64_t saved[NEST_MAX_LOOPS];
     memcpy(saved, r->idx, sizeof saved);
-    for (uint64_t pe = 0; pe < r->npe; pe++) {
-      set_pe(r, pe);
+    const uint64_t npe = spanned_count(r, cls);
+    for (uint64_t pe = 0; pe < npe; pe++) {
+      set_spanned(r, cls, pe);
       int64_t lo[NEST_DIMS], hi[NEST_DIMS];
       if (!ranges(r, use, lo, hi)) continue;
       for (int d = 0; d < NEST_DIMS; d++) {
@@ -234,32 +240,27 @@ static void stream_points(ref *r, int k) {
     }
     memcpy(r->idx, saved, sizeof saved);
     if (!any) return;
-    for (int o = 0; o < OPD_COUNT; o++) {
-      if ((n->holds[0] >> o) & 1) continue;
-      box b = box_from(r, o, ulo, uhi);
-      int64_t c[5];
-      for (c[0] = b.lo[0]; c[0] < b.hi[0]; c[0]++)
-        for (c[1] = b.lo[1]; c[1] < b.hi[1]; c[1]++)
-          for (c[2] = b.lo[2]; c[2] < b.hi[2]; c[2]++)
-            for (c[3] = b.lo[3]; c[3] < b.hi[3]; c[3]++)
-              for (c[4] = b.lo[4]; c[4] < b.hi[4]; c[4]++) {
-                r->stream[o]++;
-                if (o == OPD_O) {
-                  uint8_t *e = &r->stream_ever[flat(r, o, c)];
-                  if (!*e) {
-                    *e = 1;
-                    r->stream_distinct++;
-                  }
-                }
+    box b = box_from(r, o, ulo, uhi);
+    int64_t c[5];
+    for (c[0] = b.lo[0]; c[0] < b.hi[0]; c[0]++)
+      for (c[1] = b.lo[1]; c[1] < b.hi[1]; c[1]++)
+        for (c[2] = b.lo[2]; c[2] < b.hi[2]; c[2]++)
+          for (c[3] = b.lo[3]; c[3] < b.hi[3]; c[3]++)
+            for (c[4] = b.lo[4]; c[4] < b.hi[4]; c[4]++) {
+              r->stream[o]++;
+              uint8_t *e = &r->stream_ever[flat(r, o, c)];
+              if (!*e) {
+                *e = 1;
+                r->stream_distinct[o]++;
               }
-    }
+            }
     return;
   }
   const nest_loop *l = &n->loops[k];
-  /* PE 0's trip for this loop */
+  /* the first spanned child's trip for this loop */
   uint64_t saved[NEST_MAX_LOOPS];
   memcpy(saved, r->idx, sizeof saved);
-  set_pe(r, 0);
+  set_spanned(r, cls, 0);
   uint8_t use[NEST_MAX_LOOPS];
   for (int i = 0; i < n->nloops; i++) use[i] = i < k;
   int64_t lo = 0, hi = 0;
@@ -269,76 +270,122 @@ static void stream_points(ref *r, int k) {
   uint64_t trip = ((uint64_t)(hi - lo) + l->step - 1) / l->step;
   for (uint64_t v = 0; v < trip; v++) {
     r->idx[k] = v;
-    stream_points(r, k + 1);
+    stream_points(r, o, cls, k + 1);
   }
   r->idx[k] = 0;
 }
 
-/* One step of the loops at levels >= 1: move every tracker, run the PEs. */
-static void step(ref *r) {
+/* Odometer over the ABOVE loops (temporal, levels >= 1), outermost first,
+ * with the FREE loops' indices fixed. */
+static void run(ref *r, int o, const uint8_t *cls, int k) {
   const nest *n = r->n;
-  uint8_t use[NEST_MAX_LOOPS];
-  for (int v = 1; v < n->nlevels - 1; v++)
-    for (int o = 0; o < OPD_COUNT; o++) {
-      if (!(n->holds[v] & (1u << o))) continue;
-      for (int i = 0; i < n->nloops; i++)
-        use[i] = !n->loops[i].spatial && n->loops[i].level > v;
-      box b = make_box(r, o, use);
-      move_to(r, &r->shared[v][o], o, &b);
-    }
-  /* The union the PEs' parent sees: per dim, the span of the busy PEs. */
-  int64_t ulo[NEST_DIMS], uhi[NEST_DIMS];
-  int any_busy = 0;
-  for (uint64_t pe = 0; pe < r->npe; pe++) {
-    set_pe(r, pe);
-    for (int i = 0; i < n->nloops; i++) use[i] = n->loops[i].level >= 1;
-    int64_t lo[NEST_DIMS], hi[NEST_DIMS];
-    int busy = ranges(r, use, lo, hi);
-    for (int o = 0; o < OPD_COUNT; o++) {
-      if (!((n->holds[0] >> o) & 1)) continue;
-      box b = make_box(r, o, use);
-      move_to(r, &r->pe[pe * OPD_COUNT + o], o, &b);
-    }
-    if (!busy) continue; /* a PE with no work in this step runs no MACs */
-    for (int d = 0; d < NEST_DIMS; d++) {
-      if (!any_busy || lo[d] < ulo[d]) ulo[d] = lo[d];
-      if (!any_busy || hi[d] > uhi[d]) uhi[d] = hi[d];
-    }
-    any_busy = 1;
-    pe_macs(r, pe, 0);
-  }
-  if ((n->holds[0] & 7u) != 7u) stream_points(r, 0);
-  for (int o = 0; o < OPD_COUNT; o++) {
-    box b;
-    if (any_busy) {
-      b = box_from(r, o, ulo, uhi);
-    } else {
-      memset(&b, 0, sizeof b);
-      b.empty = 1;
-    }
-    move_to(r, &r->uni[o], o, &b);
-  }
-}
-
-/* Odometer over the temporal loops at levels >= 1, outermost first. */
-static void run(ref *r, int k) {
-  const nest *n = r->n;
-  while (k < n->nloops && (n->loops[k].spatial || n->loops[k].level == 0)) k++;
+  while (k < n->nloops && cls[k] != REF_ABOVE) k++;
   if (k == n->nloops) {
-    step(r);
+    stream_points(r, o, cls, 0);
     return;
   }
   const nest_loop *l = &n->loops[k];
   uint8_t use[NEST_MAX_LOOPS];
-  for (int i = 0; i < n->nloops; i++) use[i] = i < k && !n->loops[i].spatial;
+  for (int i = 0; i < n->nloops; i++) use[i] = i < k && cls[i] != REF_INSIDE;
   int64_t lo = 0, hi = 0;
-  if (!dim_range(r, l->dim, use, &lo, &hi)) return; /* cannot happen in time */
+  if (!dim_range(r, l->dim, use, &lo, &hi)) return; /* an idle instance */
   uint64_t trip = ((uint64_t)(hi - lo) + l->step - 1) / l->step;
   for (uint64_t v = 0; v < trip; v++) {
     r->idx[k] = v;
-    run(r, k + 1);
+    run(r, o, cls, k + 1);
   }
   r->idx[k] = 0;
+}
+
+/* ===== trackers over the tree ============================================
+ * A tracker family: one tracker per index combination of its FREE loops
+ * (the instances), each walking its ABOVE loops in nest order with its own
+ * trips; its tile spans its INSIDE loops. */
+
+typedef struct family {
+  const uint8_t *cls;
+  int opd;
+  tracker t;
+  uint64_t fills, evicts, distinct, used;
+  int busy; /* the current instance */
+} family;
+
+static void family_walk(ref *r, family *f, int k) {
+  const nest *n = r->n;
+  while (k < n->nloops && f->cls[k] != REF_ABOVE) k++;
+  uint8_t use[NEST_MAX_LOOPS];
+  for (int i = 0; i < n->nloops; i++) use[i] = i < k && f->cls[i] != REF_INSIDE;
+  if (k == n->nloops) {
+    box b = make_box(r, f->opd, use);
+    f->busy |= !b.empty; /* work to do (its tile may be all padding) */
+    move_to(r, &f->t, f->opd, &b);
+    return;
+  }
+  int64_t lo, hi;
+  if (!dim_range(r, n->loops[k].dim, use, &lo, &hi)) { /* an idle instance */
+    box none;
+    memset(&none, 0, sizeof none);
+    none.empty = 1;
+    move_to(r, &f->t, f->opd, &none);
+    return;
+  }
+  uint64_t trip = ((uint64_t)(hi - lo) + n->loops[k].step - 1) / n->loops[k].step;
+  for (uint64_t v = 0; v < trip; v++) {
+    r->idx[k] = v;
+    family_walk(r, f, k + 1);
+  }
+  r->idx[k] = 0;
+}
+
+static void family_run(ref *r, family *f) {
+  instances in;
+  instances_of(r->n, f->cls, &in);
+  if (!tracker_init(r, &f->t, f->opd)) return;
+  box none;
+  memset(&none, 0, sizeof none);
+  none.empty = 1;
+  for (uint64_t x = 0; x < in.count; x++) {
+    set_instance(r, &in, x);
+    memset(f->t.cur, 0, r->size[f->opd] ? r->size[f->opd] : 1);
+    memset(f->t.ever, 0, r->size[f->opd] ? r->size[f->opd] : 1);
+    f->t.b.empty = 1;
+    f->t.fills = f->t.evicts = f->t.distinct = 0;
+    f->busy = 0;
+    family_walk(r, f, 0);
+    move_to(r, &f->t, f->opd, &none); /* the final write-back */
+    f->fills += f->t.fills;
+    f->evicts += f->t.evicts;
+    f->distinct += f->t.distinct;
+    f->used += f->busy;
+  }
+  memset(r->idx, 0, sizeof r->idx);
+  tracker_fini(&f->t);
+}
+
+/* Level u's instances (p < 0): one per index of the spatial loops above u.
+ * What parent p serves child u: the children below one parent instance
+ * share it where their fan-out multicasts (and, for outputs, reduces), and
+ * so do all below such a fan-out, which delivers one copy to each. */
+static void ref_classes(const nest *n, int u, int p, int out, uint8_t *cls) {
+  int below_shared = 0; /* below a fan-out that shares: all shared */
+  for (int i = 0; i < n->nloops; i++) {
+    const nest_loop *l = &n->loops[i];
+    int shared = 1;
+    if (n->nfan[l->level]) {
+      const nest_fan *f = &n->fan[l->level][l->fan];
+      shared = f->net != NEST_NET_UNICAST && (!out || f->reduces);
+    }
+    if (l->level <= u)
+      cls[i] = REF_INSIDE;
+    else if (!l->spatial)
+      cls[i] = REF_ABOVE;
+    else if (p < 0 || l->level > p)
+      cls[i] = REF_FREE;
+    else {
+      below_shared |= shared;
+      cls[i] = below_shared ? REF_INSIDE : REF_FREE;
+    }
+  }
 }
 
 int nest_count_reference(const nest *n, nest_counts *c) {
@@ -372,66 +419,54 @@ int nest_count_reference(const nest *n, nest_counts *c) {
     r.npe *= (parent + l->step - 1) / l->step;
   }
   if (r.npe > 4096) return DSE_ERR_NOMEM;
-  r.pe = calloc(r.npe * OPD_COUNT, sizeof(tracker));
-  r.pe_out_seen = calloc(r.npe * r.size[OPD_O], 1);
-  r.stream_ever = calloc(r.size[OPD_O], 1);
-  if (!r.pe || !r.pe_out_seen || !r.stream_ever) r.oom = 1;
+  c->macs = 1;
+  for (int d = 0; d < NEST_DIMS; d++) c->macs *= b[d];
+  for (int o = 0; o < OPD_COUNT; o++) { /* streamed operands, per instance */
+    if ((n->holds[0] >> o) & 1) continue;
+    int holder = 1;
+    while (!((n->holds[holder] >> o) & 1)) holder++;
+    uint8_t cls[NEST_MAX_LOOPS];
+    ref_classes(n, 0, holder, o == OPD_O, cls);
+    instances in;
+    instances_of(n, cls, &in);
+    r.stream_ever = malloc(r.size[o] ? r.size[o] : 1);
+    if (!r.stream_ever) return DSE_ERR_NOMEM;
+    for (uint64_t x = 0; x < in.count; x++) {
+      set_instance(&r, &in, x);
+      memset(r.stream_ever, 0, r.size[o] ? r.size[o] : 1);
+      run(&r, o, cls, 0);
+    }
+    memset(r.idx, 0, sizeof r.idx);
+    free(r.stream_ever);
+    r.stream_ever = NULL;
+  }
+  const int top = n->nlevels - 1;
   for (int o = 0; o < OPD_COUNT && !r.oom; o++) {
-    tracker_init(&r, &r.uni[o], o);
-    for (int v = 1; v < n->nlevels - 1; v++) tracker_init(&r, &r.shared[v][o], o);
-    for (uint64_t pe = 0; pe < r.npe && !r.oom; pe++)
-      tracker_init(&r, &r.pe[pe * OPD_COUNT + o], o);
-  }
-  if (!r.oom) {
-    run(&r, 0);
-    /* final write-back: everything still held leaves */
-    box none;
-    memset(&none, 0, sizeof none);
-    none.empty = 1;
-    for (int o = 0; o < OPD_COUNT; o++) {
-      move_to(&r, &r.uni[o], o, &none);
-      for (int v = 1; v < n->nlevels - 1; v++) move_to(&r, &r.shared[v][o], o, &none);
-      for (uint64_t pe = 0; pe < r.npe; pe++) move_to(&r, &r.pe[pe * OPD_COUNT + o], o, &none);
-    }
-    const int top = n->nlevels - 1;
-    c->macs = r.macs;
-    for (int o = 0; o < OPD_COUNT; o++) {
-      const int out = o == OPD_O;
-      const int in_pe = (n->holds[0] >> o) & 1;
-      if (in_pe) {
-        uint64_t f = 0, ft = 0;
-        for (uint64_t pe = 0; pe < r.npe; pe++) {
-          f += r.pe[pe * OPD_COUNT + o].fills;
-          ft += r.pe[pe * OPD_COUNT + o].distinct;
-        }
-        c->fills[0][o] = f - (out ? ft : 0);
-        c->reads[0][o] = out ? r.o_reads0 : r.macs;
-        if (out) c->updates[0][o] = r.macs;
+    const int out = o == OPD_O;
+    int child = -1;
+    for (int l = 0; l <= top && !r.oom; l++) {
+      if (!(n->holds[l] & (1u << o))) continue;
+      uint8_t cls[NEST_MAX_LOOPS];
+      ref_classes(n, l, -1, out, cls);
+      family lv = {cls, o, {0}, 0, 0, 0, 0, 0};
+      family_run(&r, &lv);
+      c->used[l][o] = lv.used;
+      if (l < top) c->fills[l][o] = lv.fills - (out ? lv.distinct : 0);
+      if (l == 0) {
+        c->reads[0][o] = out ? c->macs - lv.distinct : c->macs;
+        if (out) c->updates[0][o] = c->macs;
+      } else if (child < 0) {
+        c->reads[l][o] = r.stream[o] - (out ? r.stream_distinct[o] : 0);
+        if (out) c->updates[l][o] = r.stream[o];
+      } else {
+        ref_classes(n, child, l, out, cls);
+        family up = {cls, o, {0}, 0, 0, 0, 0, 0};
+        family_run(&r, &up);
+        c->reads[l][o] = up.fills - (out ? up.distinct : 0);
+        if (out) c->updates[l][o] = up.evicts;
       }
-      int child = in_pe ? 0 : -1;
-      for (int l = 1; l <= top; l++) {
-        if (!(n->holds[l] & (1u << o))) continue;
-        if (child < 0) {
-          c->reads[l][o] = r.stream[o] - (out ? r.stream_distinct : 0);
-          if (out) c->updates[l][o] = r.stream[o];
-        } else {
-          const tracker *t = child == 0 ? &r.uni[o] : &r.shared[child][o];
-          c->reads[l][o] = t->fills - (out ? t->distinct : 0);
-          if (out) c->updates[l][o] = t->evicts;
-        }
-        if (l < top)
-          c->fills[l][o] = r.shared[l][o].fills - (out ? r.shared[l][o].distinct : 0);
-        child = l;
-      }
+      child = l;
     }
   }
-  for (int o = 0; o < OPD_COUNT; o++) {
-    tracker_fini(&r.uni[o]);
-    for (int v = 1; v < n->nlevels - 1; v++) tracker_fini(&r.shared[v][o]);
-    for (uint64_t pe = 0; r.pe && pe < r.npe; pe++) tracker_fini(&r.pe[pe * OPD_COUNT + o]);
-  }
-  free(r.pe);
-  free(r.pe_out_seen);
-  free(r.stream_ever);
   return r.oom ? DSE_ERR_NOMEM : 0;
 }

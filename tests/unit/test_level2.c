@@ -374,3 +374,92 @@ TEST_IMPL(level2_tiles_fit) {
   dse_ctx_free(ctx);
   return 0;
 }
+
+/* The hierarchy's tree fields come from the arch's chain: its storage
+ * nodes innermost first are the levels, the PE array is the one fan-out
+ * above the registers (columns on X, rows on Y, systolic, reducing), and
+ * the mapper's nests carry it, each spatial loop on its axis. */
+TEST_IMPL(map_hier_tree_levels) {
+  static const struct {
+    const char *preset;
+    const char *levels; /* name:instances[:fans] innermost first */
+  } k[] = {
+      {"edge-npu", "registers:1024:32x32 sram:1 DRAM:1"},
+      {"eyeriss", "registers:168:14x12 global_buffer:1 DRAM:1"},
+      {"npu-hbm2e", "registers:16384:128x128 accumulators:1 global_buffer:1 DRAM:1"},
+      {"tpu-v1", "registers:65536:256x256 weight_fifo:1 accumulators:1 unified_buffer:1 DRAM:1"},
+  };
+  dse_ctx *ctx = t_ctx();
+  dse_workload *wl = t_wl(ctx, "resnet50", NULL, NULL, NULL, NULL);
+  for (size_t i = 0; i < sizeof k / sizeof *k; i++) {
+    dse_arch *a = t_arch(ctx, k[i].preset);
+    map_hier h;
+    map_hier_of(a, a->precision, &h);
+    char got[512] = "";
+    size_t len = 0;
+    for (int l = 0; l < h.nlevels; l++) {
+      const map_level *v = &h.lv[l];
+      len += (size_t)snprintf(got + len, sizeof got - len, "%s%s:%llu", l ? " " : "", v->name,
+                              (unsigned long long)v->instances);
+      for (int f = 0; f < v->nfan; f++)
+        len += (size_t)snprintf(got + len, sizeof got - len, ":%llux%llu",
+                                (unsigned long long)v->fan[f].x, (unsigned long long)v->fan[f].y);
+      /* lowered levels: per byte, at the energies the engine charges today */
+      ASSERT_INT_EQ(v->per_byte, 1);
+      ASSERT_INT_EQ((int)v->block, 1);
+      ASSERT_INT_EQ((int)v->cluster, 1);
+      ASSERT_NEAR(v->word_bytes, dse_precision_bits(a->precision) / 8.0, 0);
+      ASSERT_NEAR(v->leak_j, 0, 0);
+      if (l > 0) {
+        ASSERT_NEAR(v->e_read, v->rd_j, 0);
+        ASSERT_NEAR(v->e_fill, v->wr_j, 0);
+        ASSERT_NEAR(v->e_update, v->up_j, 0);
+        ASSERT_INT_EQ(v->double_buffered, l < h.nlevels - 1);
+      }
+    }
+    ASSERT_STR_EQ(got, k[i].levels);
+    const map_fan *pe = &h.lv[0].fan[0];
+    ASSERT_U64_EQ(pe->x, a->cols);
+    ASSERT_U64_EQ(pe->y, a->rows);
+    ASSERT_INT_EQ(pe->net, ARCH_NET_SYSTOLIC);
+    ASSERT_INT_EQ(pe->reduces, 1);
+    ASSERT_NEAR(pe->hop_j, a->hop_j_per_bit, 0);
+    ASSERT_INT_EQ(h.lv[0].double_buffered, a->pe_double_buffered);
+    /* conv1 as the mapper maps it: the array below level 1, rows on Y */
+    nest_problem p;
+    map_problem_of(&wl->layers[0], &p);
+    nest n;
+    map_eval ev;
+    uint64_t cnt;
+    char why[256];
+    ASSERT_INT_EQ(map_search(&h, &p, NULL, &n, &ev, &cnt, NULL, why, sizeof why), 0);
+    ASSERT_INT_EQ(n.nfan[1], 1);
+    ASSERT_U64_EQ(n.fan[1][0].x, a->cols);
+    ASSERT_U64_EQ(n.fan[1][0].y, a->rows);
+    ASSERT_INT_EQ(n.fan[1][0].net, NEST_NET_SYSTOLIC);
+    uint64_t used[3] = {1, 1, 1};
+    int nsp = 0;
+    for (int j = 0; j < n.nloops; j++) {
+      if (!n.loops[j].spatial) {
+        ASSERT_INT_EQ(n.loops[j].axis, NEST_AXIS_TIME);
+        continue;
+      }
+      nsp++;
+      ASSERT_INT_EQ(n.loops[j].level, 1);
+      ASSERT_INT_EQ(n.loops[j].fan, 0);
+      const int d = n.loops[j].dim;
+      const int on_rows = d == NEST_C || d == NEST_R || d == NEST_S; /* weight stationary */
+      ASSERT_INT_EQ(n.loops[j].axis, on_rows ? NEST_AXIS_Y : NEST_AXIS_X);
+      uint64_t tile = p.bound[d];
+      for (int m = 0; m < j; m++)
+        if (n.loops[m].dim == d) tile = n.loops[m].step;
+      used[n.loops[j].axis] *= (tile + n.loops[j].step - 1) / n.loops[j].step;
+    }
+    ASSERT(nsp > 0);
+    ASSERT(used[NEST_AXIS_X] <= a->cols && used[NEST_AXIS_Y] <= a->rows);
+    dse_arch_free(a);
+  }
+  dse_workload_free(wl);
+  dse_ctx_free(ctx);
+  return 0;
+}

@@ -28,11 +28,22 @@ static void print_nest(const nest *n) {
           (unsigned long long)p->pad[0], (unsigned long long)p->pad[1],
           (unsigned long long)p->in_h, (unsigned long long)p->in_w, n->nlevels);
   for (int l = 0; l < n->nlevels; l++) fprintf(stderr, " %u", n->holds[l]);
+  for (int v = 0; v < n->nlevels; v++)
+    for (int k = 0; k < n->nfan[v]; k++)
+      fprintf(stderr, "\nfan-out %d below L%d: %llu x %llu, %s%s", k + 1, v,
+              (unsigned long long)n->fan[v][k].x, (unsigned long long)n->fan[v][k].y,
+              n->fan[v][k].net == NEST_NET_MULTICAST ? "multicast"
+              : n->fan[v][k].net == NEST_NET_UNICAST ? "unicast"
+                                                     : "systolic",
+              n->fan[v][k].reduces ? ", reduces" : "");
   fprintf(stderr, "\nloops (outermost first):\n");
   for (int i = 0; i < n->nloops; i++)
-    fprintf(stderr, "  L%d %s%s step %llu\n", n->loops[i].level,
+    fprintf(stderr, "  L%d %s%s step %llu%s\n", n->loops[i].level,
             n->loops[i].spatial ? "spatial " : "", nest_dim_name(n->loops[i].dim),
-            (unsigned long long)n->loops[i].step);
+            (unsigned long long)n->loops[i].step,
+            !n->loops[i].spatial              ? ""
+            : n->loops[i].axis == NEST_AXIS_X ? (n->loops[i].fan ? " X of fan-out 2+" : " X")
+                                              : (n->loops[i].fan ? " Y of fan-out 2+" : " Y"));
 }
 
 static void compare(const nest *n, const nest_counts *a, const nest_counts *b,
@@ -41,29 +52,30 @@ static void compare(const nest *n, const nest_counts *a, const nest_counts *b,
   for (int l = 0; l < n->nlevels; l++)
     for (int o = 0; o < OPD_COUNT; o++)
       bad |= a->fills[l][o] != b->fills[l][o] || a->reads[l][o] != b->reads[l][o] ||
-             a->updates[l][o] != b->updates[l][o];
+             a->updates[l][o] != b->updates[l][o] || a->used[l][o] != b->used[l][o];
   if (!bad) return;
   print_nest(n);
   fprintf(stderr, "macs %llu vs %llu\n", (unsigned long long)a->macs,
           (unsigned long long)b->macs);
   for (int l = 0; l < n->nlevels; l++)
     for (int o = 0; o < OPD_COUNT; o++)
-      fprintf(stderr, "L%d %-6s fills %6llu/%-6llu reads %6llu/%-6llu updates %6llu/%-6llu%s\n",
+      fprintf(stderr,
+              "L%d %-6s fills %6llu/%-6llu reads %6llu/%-6llu updates %6llu/%-6llu used "
+              "%llu/%llu%s\n",
               l, nest_operand_name(o), (unsigned long long)a->fills[l][o],
               (unsigned long long)b->fills[l][o], (unsigned long long)a->reads[l][o],
               (unsigned long long)b->reads[l][o], (unsigned long long)a->updates[l][o],
-              (unsigned long long)b->updates[l][o],
+              (unsigned long long)b->updates[l][o], (unsigned long long)a->used[l][o],
+              (unsigned long long)b->used[l][o],
               a->fills[l][o] != b->fills[l][o] || a->reads[l][o] != b->reads[l][o] ||
-                      a->updates[l][o] != b->updates[l][o]
+                      a->updates[l][o] != b->updates[l][o] || a->used[l][o] != b->used[l][o]
                   ? "   <-- differs"
                   : "");
   FAIL_AT("case %d: closed form (left) differs from the reference (right)", id);
 }
 
-/* A random valid nest on a random small problem. */
-static void random_nest(uint64_t *s, nest *n) {
-  memset(n, 0, sizeof *n);
-  nest_problem *p = &n->prob;
+/* A random small problem: at most 6000 MACs. */
+static void random_problem(uint64_t *s, nest_problem *p) {
   for (;;) {
     p->bound[NEST_G] = pick(s, 1, 4) == 1 ? 2 : 1;
     p->bound[NEST_N] = pick(s, 1, 2);
@@ -95,6 +107,34 @@ static void random_nest(uint64_t *s, nest *n) {
     for (int d = 0; d < NEST_DIMS; d++) macs *= p->bound[d];
     if (macs <= 6000) break;
   }
+}
+
+/* A dimension's loops of a random nest: up to maxm (<= 4) steps,
+ * outermost first, ending in 1, at levels in descending order. */
+static int random_chain(uint64_t *s, uint64_t b, int maxm, int nlevels, uint64_t *steps,
+                        int *lv) {
+  int m = b > 1 ? (int)pick(s, 1, (uint64_t)maxm) : (int)pick(s, 0, 1);
+  steps[m - 1 >= 0 ? m - 1 : 0] = 1;
+  for (int i = m - 2; i >= 0; i--) {
+    uint64_t lo = steps[i + 1] + 1;
+    steps[i] = lo <= b ? pick(s, lo, b) : b;
+  }
+  for (int i = 0; i < m; i++) lv[i] = (int)pick(s, 0, (uint64_t)nlevels - 1);
+  for (int i = 0; i < m; i++) /* sort levels descending */
+    for (int j = i + 1; j < m; j++)
+      if (lv[j] > lv[i]) {
+        int t = lv[i];
+        lv[i] = lv[j];
+        lv[j] = t;
+      }
+  return m;
+}
+
+/* A random valid nest on a random small problem. */
+static void random_nest(uint64_t *s, nest *n) {
+  memset(n, 0, sizeof *n);
+  nest_problem *p = &n->prob;
+  random_problem(s, p);
   n->nlevels = (int)pick(s, 2, 4);
   for (int l = 0; l < n->nlevels; l++)
     n->holds[l] = l == n->nlevels - 1 ? 7u : (unsigned)pick(s, 0, 7);
@@ -105,23 +145,8 @@ static void random_nest(uint64_t *s, nest *n) {
   int clen[NEST_DIMS] = {0};
   int nspatial = 0;
   for (int d = 0; d < NEST_DIMS; d++) {
-    uint64_t b = p->bound[d];
-    int m = b > 1 ? (int)pick(s, 1, 3) : (int)pick(s, 0, 1);
-    uint64_t steps[4];
-    steps[m - 1 >= 0 ? m - 1 : 0] = 1;
-    for (int i = m - 2; i >= 0; i--) {
-      uint64_t lo = steps[i + 1] + 1;
-      steps[i] = lo <= b ? pick(s, lo, b) : b;
-    }
-    int lv[4];
-    for (int i = 0; i < m; i++) lv[i] = (int)pick(s, 0, (uint64_t)n->nlevels - 1);
-    for (int i = 0; i < m; i++) /* sort levels descending */
-      for (int j = i + 1; j < m; j++)
-        if (lv[j] > lv[i]) {
-          int t = lv[i];
-          lv[i] = lv[j];
-          lv[j] = t;
-        }
+    uint64_t b = p->bound[d], steps[4];
+    int lv[4], m = random_chain(s, b, 3, n->nlevels, steps, lv);
     for (int i = 0; i < m; i++) {
       chain[d][i].dim = d;
       chain[d][i].level = lv[i];
@@ -210,34 +235,175 @@ TEST_IMPL(nest_counts_match_reference) {
   return 0;
 }
 
+/* A random tree: 2 to 6 storage levels with random keeps, 1 to 3
+ * fan-outs of 1-4 x 1-4 at random levels with random networks and
+ * reduction, and a random nest over it: per dim a chain of steps at
+ * descending levels, the last loop of a dim at a level with fan-outs
+ * spread over one of them on X or Y where it fits. */
+static void random_tree_try(uint64_t *s, nest *n) {
+  memset(n, 0, sizeof *n);
+  nest_problem *p = &n->prob;
+  random_problem(s, p);
+  n->nlevels = (int)pick(s, 2, 6);
+  for (int l = 0; l < n->nlevels; l++)
+    n->holds[l] = l == n->nlevels - 1 ? 7u : (unsigned)pick(s, 0, 7);
+  if (pick(s, 0, 1)) n->holds[0] = 7u; /* often every operand at the bottom */
+  for (int t = (int)pick(s, 1, 3); t > 0; t--) {
+    int v = (int)pick(s, 1, (uint64_t)n->nlevels - 1);
+    if (n->nfan[v] == NEST_MAX_FANS) continue;
+    n->fan[v][n->nfan[v]++] = (nest_fan){pick(s, 1, 4), pick(s, 1, 4), (uint8_t)pick(s, 0, 2),
+                                         (uint8_t)pick(s, 0, 1)};
+  }
+  uint64_t room[NEST_MAX_LEVELS][NEST_MAX_FANS][2];
+  for (int v = 0; v < n->nlevels; v++)
+    for (int k = 0; k < n->nfan[v]; k++) {
+      room[v][k][0] = n->fan[v][k].x;
+      room[v][k][1] = n->fan[v][k].y;
+    }
+  typedef struct { int level, fan, axis; uint64_t step; } gl;
+  gl chain[NEST_DIMS][4];
+  int clen[NEST_DIMS] = {0};
+  for (int d = 0; d < NEST_DIMS; d++) {
+    uint64_t b = p->bound[d], steps[4];
+    int lv[4], m = random_chain(s, b, 4, n->nlevels, steps, lv);
+    for (int i = 0; i < m; i++) {
+      chain[d][i] = (gl){lv[i], 0, NEST_AXIS_TIME, steps[i]};
+      const int v = lv[i];
+      if (!n->nfan[v] || (i + 1 < m && lv[i + 1] == v) || !pick(s, 0, 2)) continue;
+      int k = (int)pick(s, 0, (uint64_t)n->nfan[v] - 1), y = (int)pick(s, 0, 1);
+      uint64_t trip = ((i ? steps[i - 1] : b) + steps[i] - 1) / steps[i];
+      if (trip > room[v][k][y]) continue;
+      room[v][k][y] /= trip;
+      chain[d][i] = (gl){v, k, y ? NEST_AXIS_Y : NEST_AXIS_X, steps[i]};
+    }
+    clen[d] = m;
+  }
+  /* interleave: by level (outermost first), temporal loops, then the
+   * spatial ones fan-out by fan-out */
+  int pos[NEST_DIMS] = {0};
+  for (int lev = n->nlevels - 1; lev >= 0; lev--)
+    for (int g = -1; g < n->nfan[lev]; g++)
+      for (;;) {
+        int cand[NEST_DIMS], nc = 0;
+        for (int d = 0; d < NEST_DIMS; d++) {
+          const gl *c = &chain[d][pos[d]];
+          if (pos[d] < clen[d] && c->level == lev &&
+              (g < 0 ? c->axis == NEST_AXIS_TIME : c->axis != NEST_AXIS_TIME && c->fan == g))
+            cand[nc++] = d;
+        }
+        if (!nc) break;
+        int d = cand[pick(s, 0, (uint64_t)nc - 1)];
+        const gl *c = &chain[d][pos[d]++];
+        n->loops[n->nloops++] = (nest_loop){(uint8_t)d, (uint8_t)c->level,
+                                            c->axis != NEST_AXIS_TIME, c->step,
+                                            (uint8_t)c->axis, (uint8_t)c->fan};
+      }
+}
+
+/* ... drawn again until it validates (those with a temporal loop walking a
+ * dimension spread above it past no level keeping an operand, or with an
+ * operand streaming to the MACs past a fan-out with temporal loops below
+ * it, do not). */
+static void random_tree_nest(uint64_t *s, nest *n) {
+  char err[256];
+  do {
+    random_tree_try(s, n);
+  } while (nest_validate(n, err, sizeof err));
+}
+
+/* The closed form against the reference on 600 random trees x nests. */
+TEST_IMPL(nest_tree_counts_match_reference) {
+  uint64_t seed = 0x7ee5eedull;
+  int upper = 0, tiers = 0, net[3] = {0}, unreduced = 0, ragged = 0, halo = 0, deep = 0,
+      bypass = 0, streamed = 0;
+  for (int t = 0; t < 600; t++) {
+    nest n;
+    random_tree_nest(&seed, &n);
+    char err[256];
+    if (nest_validate(&n, err, sizeof err)) {
+      print_nest(&n);
+      FAIL_AT("generated tree nest %d is invalid: %s", t, err);
+    }
+    nest_counts a, b;
+    nest_count(&n, &a);
+    ASSERT_INT_EQ(nest_count_reference(&n, &b), 0);
+    compare(&n, &a, &b, t);
+    int up = 0, rg = 0, unr = 0, kinds = 0;
+    unsigned fans_used[NEST_MAX_LEVELS] = {0};
+    for (int i = 0; i < n.nloops; i++) {
+      const nest_loop *l = &n.loops[i];
+      uint64_t parent = n.prob.bound[l->dim];
+      for (int j = 0; j < i; j++)
+        if (n.loops[j].dim == l->dim) parent = n.loops[j].step;
+      rg |= parent % l->step != 0;
+      if (!l->spatial) continue;
+      const nest_fan *f = &n.fan[l->level][l->fan];
+      up |= l->level >= 2;
+      kinds |= 1 << f->net;
+      unr |= !f->reduces && (l->dim == NEST_C || l->dim == NEST_R || l->dim == NEST_S);
+      fans_used[l->level] |= 1u << l->fan;
+    }
+    int nt = 0;
+    for (int v = 0; v < n.nlevels; v++)
+      for (unsigned m = fans_used[v]; m; m >>= 1) nt += m & 1;
+    int bp = 0;
+    for (int l = 1; l + 1 < n.nlevels; l++) bp |= n.holds[l] != 7;
+    upper += up;
+    tiers += nt >= 2;
+    for (int k = 0; k < 3; k++) net[k] += (kinds >> k) & 1;
+    unreduced += unr;
+    ragged += rg;
+    halo += n.prob.bound[NEST_R] > 1 && n.prob.bound[NEST_P] > 1;
+    deep += n.nlevels >= 5;
+    bypass += bp;
+    streamed += n.holds[0] != 7;
+  }
+  printf("600 random trees x nests: closed form == reference (%d with spatial loops above "
+         "level 1, %d over two or more fan-outs, %d/%d/%d over multicast/unicast/systolic, "
+         "%d with partial sums spread over a fan-out that does not reduce, %d with "
+         "non-divisor steps, %d with sliding windows, %d with 5 or 6 levels, %d with "
+         "bypass, %d streaming an operand to the MACs)\n",
+         upper, tiers, net[0], net[1], net[2], unreduced, ragged, halo, deep, bypass, streamed);
+  ASSERT(upper > 100 && tiers > 50 && net[0] > 50 && net[1] > 50 && net[2] > 50 &&
+         unreduced > 30 && ragged > 200 && halo > 100 && deep > 100 && bypass > 100 &&
+         streamed > 100);
+  return 0;
+}
+
+/* A nest of a problem whose every dimension is 1, stride and dilation 1
+ * (a 1 x 1 image): the hand-built nests fill in the rest. */
+static void unit_nest(nest *n) {
+  memset(n, 0, sizeof *n);
+  for (int d = 0; d < NEST_DIMS; d++) n->prob.bound[d] = 1;
+  n->prob.stride[0] = n->prob.stride[1] = n->prob.dilation[0] = n->prob.dilation[1] = 1;
+  n->prob.in_h = n->prob.in_w = 1;
+}
+
 /* A GEMM m=100, n=30, k=70 on a 16 x 8 array, mapped as SCALE-Sim does:
  * the reduction (C = 70) on rows in 5 folds of 16, the outputs (K = 30) on
  * columns in 4 folds of 8, the rows of A (N = 100) streamed.  SCALE-Sim's
  * weight-stationary fold costs 2R + C + T - 2 = 32 + 8 + 100 - 2 = 138
  * cycles: 20 folds = 2760 cycles. */
 static void gemm_nest(nest *n, int os) {
-  memset(n, 0, sizeof *n);
-  for (int d = 0; d < NEST_DIMS; d++) n->prob.bound[d] = 1;
+  unit_nest(n);
   n->prob.bound[NEST_N] = 100;
   n->prob.bound[NEST_K] = 30;
   n->prob.bound[NEST_C] = 70;
-  n->prob.stride[0] = n->prob.stride[1] = n->prob.dilation[0] = n->prob.dilation[1] = 1;
-  n->prob.in_h = n->prob.in_w = 1;
   n->nlevels = 3;
   n->holds[0] = n->holds[1] = n->holds[2] = 7;
   int k = 0;
   if (!os) { /* WS: rows <- C, cols <- K, stream N */
-    n->loops[k++] = (nest_loop){NEST_K, 2, 0, 8};
-    n->loops[k++] = (nest_loop){NEST_C, 2, 0, 16};
-    n->loops[k++] = (nest_loop){NEST_K, 1, 1, 1};
-    n->loops[k++] = (nest_loop){NEST_C, 1, 1, 1};
-    n->loops[k++] = (nest_loop){NEST_N, 0, 0, 1};
+    n->loops[k++] = (nest_loop){NEST_K, 2, 0, 8, NEST_AXIS_TIME, 0};
+    n->loops[k++] = (nest_loop){NEST_C, 2, 0, 16, NEST_AXIS_TIME, 0};
+    n->loops[k++] = (nest_loop){NEST_K, 1, 1, 1, NEST_AXIS_X, 0};
+    n->loops[k++] = (nest_loop){NEST_C, 1, 1, 1, NEST_AXIS_Y, 0};
+    n->loops[k++] = (nest_loop){NEST_N, 0, 0, 1, NEST_AXIS_TIME, 0};
   } else { /* OS: rows <- N, cols <- K, stream C */
-    n->loops[k++] = (nest_loop){NEST_K, 2, 0, 8};
-    n->loops[k++] = (nest_loop){NEST_N, 2, 0, 16};
-    n->loops[k++] = (nest_loop){NEST_K, 1, 1, 1};
-    n->loops[k++] = (nest_loop){NEST_N, 1, 1, 1};
-    n->loops[k++] = (nest_loop){NEST_C, 0, 0, 1};
+    n->loops[k++] = (nest_loop){NEST_K, 2, 0, 8, NEST_AXIS_TIME, 0};
+    n->loops[k++] = (nest_loop){NEST_N, 2, 0, 16, NEST_AXIS_TIME, 0};
+    n->loops[k++] = (nest_loop){NEST_K, 1, 1, 1, NEST_AXIS_X, 0};
+    n->loops[k++] = (nest_loop){NEST_N, 1, 1, 1, NEST_AXIS_Y, 0};
+    n->loops[k++] = (nest_loop){NEST_C, 0, 0, 1, NEST_AXIS_TIME, 0};
   }
   n->nloops = k;
 }
@@ -273,7 +439,7 @@ TEST_IMPL(systolic_timing_by_hand) {
   w.holds[3] = 7;
   memmove(&w.loops[1], &w.loops[0], (size_t)w.nloops * sizeof w.loops[0]);
   w.nloops++;
-  w.loops[0] = (nest_loop){NEST_N, 3, 0, 50};
+  w.loops[0] = (nest_loop){NEST_N, 3, 0, 50, NEST_AXIS_TIME, 0};
   ASSERT_INT_EQ(nest_validate(&w, err, sizeof err), 0);
   sys_time(&w, DSE_DF_WEIGHT_STATIONARY, 16, 8, 0, &t);
   ASSERT_U64_EQ(t.stream, 2000);
@@ -299,11 +465,11 @@ TEST_IMPL(systolic_fold_floor) {
   n.holds[0] = 1u << OPD_W;
   n.holds[1] = n.holds[2] = 7;
   int k = 0;
-  n.loops[k++] = (nest_loop){NEST_N, 2, 0, 100};
-  n.loops[k++] = (nest_loop){NEST_K, 2, 0, 4};
-  n.loops[k++] = (nest_loop){NEST_C, 1, 1, 1};
-  n.loops[k++] = (nest_loop){NEST_K, 1, 1, 1};
-  n.loops[k++] = (nest_loop){NEST_N, 0, 0, 1};
+  n.loops[k++] = (nest_loop){NEST_N, 2, 0, 100, NEST_AXIS_TIME, 0};
+  n.loops[k++] = (nest_loop){NEST_K, 2, 0, 4, NEST_AXIS_TIME, 0};
+  n.loops[k++] = (nest_loop){NEST_C, 1, 1, 1, NEST_AXIS_Y, 0};
+  n.loops[k++] = (nest_loop){NEST_K, 1, 1, 1, NEST_AXIS_X, 0};
+  n.loops[k++] = (nest_loop){NEST_N, 0, 0, 1, NEST_AXIS_TIME, 0};
   n.nloops = k;
   char err[256];
   ASSERT_INT_EQ(nest_validate(&n, err, sizeof err), 0);
@@ -369,8 +535,8 @@ TEST_IMPL(nest_per_axis_stride) {
     n.prob.in_h = n.prob.in_w = 32;
     n.nlevels = 2;
     n.holds[0] = n.holds[1] = 7;
-    n.loops[0] = (nest_loop){NEST_P, 1, 0, 1};
-    n.loops[1] = (nest_loop){NEST_Q, 1, 0, 1};
+    n.loops[0] = (nest_loop){NEST_P, 1, 0, 1, NEST_AXIS_TIME, 0};
+    n.loops[1] = (nest_loop){NEST_Q, 1, 0, 1, NEST_AXIS_TIME, 0};
     n.nloops = 2;
     char err[256];
     ASSERT_INT_EQ(nest_validate(&n, err, sizeof err), 0);
@@ -381,6 +547,189 @@ TEST_IMPL(nest_per_axis_stride) {
     ASSERT_U64_EQ(a.macs, cases[i].p * cases[i].q);
     ASSERT_U64_EQ(a.fills[0][OPD_I], cases[i].inputs);
     ASSERT_U64_EQ(a.reads[1][OPD_I], cases[i].inputs);
+  }
+  return 0;
+}
+
+/* Spatial loops at any level over the fan-outs the nest declares: two
+ * tiers (X 2, then Y 3) below level 2, above a per-instance level 1. */
+static void tree_nest(nest *n) {
+  unit_nest(n);
+  n->prob.bound[NEST_K] = 8;
+  n->prob.bound[NEST_C] = 6;
+  n->prob.bound[NEST_P] = 4;
+  n->prob.in_h = 4;
+  n->nlevels = 4;
+  for (int l = 0; l < 4; l++) n->holds[l] = 7;
+  n->nfan[2] = 2;
+  n->fan[2][0] = (nest_fan){2, 1, NEST_NET_MULTICAST, 1};
+  n->fan[2][1] = (nest_fan){1, 3, NEST_NET_MULTICAST, 1};
+  int k = 0;
+  n->loops[k++] = (nest_loop){NEST_K, 3, 0, 4, NEST_AXIS_TIME, 0};
+  n->loops[k++] = (nest_loop){NEST_P, 2, 0, 2, NEST_AXIS_TIME, 0};
+  n->loops[k++] = (nest_loop){NEST_K, 2, 1, 2, NEST_AXIS_X, 0};
+  n->loops[k++] = (nest_loop){NEST_C, 2, 1, 2, NEST_AXIS_Y, 1};
+  n->loops[k++] = (nest_loop){NEST_K, 1, 0, 1, NEST_AXIS_TIME, 0};
+  n->loops[k++] = (nest_loop){NEST_C, 1, 0, 1, NEST_AXIS_TIME, 0};
+  n->loops[k++] = (nest_loop){NEST_P, 1, 0, 1, NEST_AXIS_TIME, 0};
+  n->nloops = k;
+}
+
+TEST_IMPL(nest_validate_tree) {
+  nest n;
+  char err[256];
+  tree_nest(&n);
+  ASSERT_INT_EQ(nest_validate(&n, err, sizeof err), 0);
+  static const struct {
+    int change;
+    const char *msg;
+  } k[] = {
+      {0, "loop 3 (K): spatial loops belong to level 1, above the PEs"},
+      {1, "loop 4 (C): level 2 has 2 fan-outs below it (loop names 3)"},
+      {2, "loop 3 (K): a spatial loop goes on X or Y"},
+      {3, "loop 4 (C): 6 instances along Y of fan-out 2 below level 2, which has 3"},
+      {4, "loop 4 (C): fan-outs must not go outwards"},
+      {5, "loop 6 (C): level 1 has 0 fan-outs below it (loop names 1)"},
+      {6, "level 2: fan-out 1 has 0 x 1 children (must be >= 1)"},
+      {7, "loop 2 (P): a temporal loop has no spatial axis"},
+      {8, "loop 4 (P): level-2 temporal loops must precede spatial ones"},
+      {9, "loop 3 (K): 4 instances along X of fan-out 1 below level 2, which has 2"},
+      {10, "loop 5 (K): a temporal loop inside a spatial loop on its dimension (loop 3) "
+           "needs a level from 1 to 1 keeping the output"},
+  };
+  for (size_t i = 0; i < sizeof k / sizeof *k; i++) {
+    tree_nest(&n);
+    switch (k[i].change) {
+      case 0: /* a nest without fan-outs is today's: the array below level 1 */
+        n.nfan[2] = 0;
+        break;
+      case 1:
+        n.loops[3].fan = 2;
+        break;
+      case 2:
+        n.loops[2].axis = NEST_AXIS_TIME;
+        break;
+      case 3:
+        n.loops[3].step = 1;
+        break;
+      case 4:
+        n.loops[2] = (nest_loop){NEST_K, 2, 1, 2, NEST_AXIS_Y, 1};
+        n.loops[3] = (nest_loop){NEST_C, 2, 1, 2, NEST_AXIS_X, 0};
+        break;
+      case 5:
+        n.loops[5].spatial = 1;
+        n.loops[5].axis = NEST_AXIS_X;
+        break;
+      case 6:
+        n.fan[2][0].x = 0;
+        break;
+      case 7:
+        n.loops[1].axis = NEST_AXIS_X;
+        break;
+      case 8: /* P's level-2 loop after the spatial ones */
+        n.loops[1] = (nest_loop){NEST_K, 2, 1, 2, NEST_AXIS_X, 0};
+        n.loops[2] = (nest_loop){NEST_C, 2, 1, 2, NEST_AXIS_Y, 1};
+        n.loops[3] = (nest_loop){NEST_P, 2, 0, 2, NEST_AXIS_TIME, 0};
+        break;
+      case 9: /* K's X tier over 4 instances: the fan-out has 2 */
+        n.loops[2].step = 1;
+        break;
+      case 10: /* level 1 keeps no output: K's union over the X tier in
+                  lockstep would not be a box */
+        n.holds[1] = 3;
+        break;
+    }
+    ASSERT_INT_EQ(nest_validate(&n, err, sizeof err), DSE_ERR_INVALID);
+    ASSERT_STR_EQ(err, k[i].msg);
+  }
+  /* outputs streaming from level 2 to the MACs past a fan-out of 4 with a
+   * temporal loop below it: refused; over a unicast fan-out, counted */
+  unit_nest(&n);
+  n.prob.bound[NEST_K] = n.prob.bound[NEST_P] = 4;
+  n.prob.in_h = 4;
+  n.nlevels = 3;
+  n.holds[0] = n.holds[1] = 3;
+  n.holds[2] = 7;
+  n.nfan[2] = 1;
+  n.fan[2][0] = (nest_fan){4, 1, NEST_NET_MULTICAST, 1};
+  n.loops[0] = (nest_loop){NEST_K, 2, 1, 1, NEST_AXIS_X, 0};
+  n.loops[1] = (nest_loop){NEST_P, 1, 0, 1, NEST_AXIS_TIME, 0};
+  n.nloops = 2;
+  ASSERT_INT_EQ(nest_validate(&n, err, sizeof err), DSE_ERR_INVALID);
+  ASSERT_STR_EQ(err, "loop 2 (P): the output streams past level 0 to the MACs, counted only "
+                     "with no temporal loop above level 0 below the fan-out it shares (loop 1)");
+  n.fan[2][0].net = NEST_NET_UNICAST;
+  ASSERT_INT_EQ(nest_validate(&n, err, sizeof err), 0);
+  nest_counts c;
+  nest_count(&n, &c);
+  /* each of the 4 children streams its 4 partial sums, one per MAC */
+  ASSERT_U64_EQ(c.updates[2][OPD_O], 16);
+  ASSERT_U64_EQ(c.reads[2][OPD_O], 0);
+  ASSERT_U64_EQ(c.used[2][OPD_O], 1);
+  return 0;
+}
+
+/* ispass04 (../shared/validation/timeloop/ispass04_conv1d_oc_ic_16pe): a
+ * 1-D convolution C32 K32 R3 P16 (dse's S and Q) on MainMemory above a
+ * multicast, reducing fan-out of 16 (X) into GlobalBuffer and
+ * RegisterFile pairs; cp spreads C over the 16, kp spreads K.  The
+ * mappings: PE[C16 or K16] > GlobalBuffer[C2 K32 R3 or C32 K2 R3] (C
+ * outermost) > RegisterFile[P16].  Every total is reference/per_level.csv's
+ * (per instance x 16 instances), with one exception: the inputs from
+ * GlobalBuffer to RegisterFile.  Timeloop fills each RegisterFile with
+ * 1152 = C x K x 18 inputs (the 18 of a sliding window of R3 over P16,
+ * again for every K), dse keeps the window's overlap when K advances and R
+ * restarts (2 of the 16 are new): per instance cp 2 x (16 + 2 + 31 x 4) =
+ * 284, kp 32 x (16 + 2 + 4) = 704.  The replay (plan S12) settles it. */
+static void ispass04_nest(nest *n, int kp) {
+  unit_nest(n);
+  n->prob.bound[NEST_C] = 32;
+  n->prob.bound[NEST_K] = 32;
+  n->prob.bound[NEST_S] = 3;
+  n->prob.bound[NEST_Q] = 16;
+  n->prob.in_w = 18;
+  n->nlevels = 3; /* RegisterFile, GlobalBuffer, MainMemory */
+  n->holds[0] = n->holds[1] = n->holds[2] = 7;
+  n->nfan[2] = 1;
+  n->fan[2][0] = (nest_fan){16, 1, NEST_NET_MULTICAST, 1};
+  int k = 0;
+  n->loops[k++] = (nest_loop){kp ? NEST_K : NEST_C, 2, 1, 2, NEST_AXIS_X, 0};
+  n->loops[k++] = (nest_loop){NEST_C, 1, 0, 1, NEST_AXIS_TIME, 0};
+  n->loops[k++] = (nest_loop){NEST_K, 1, 0, 1, NEST_AXIS_TIME, 0};
+  n->loops[k++] = (nest_loop){NEST_S, 1, 0, 1, NEST_AXIS_TIME, 0};
+  n->loops[k++] = (nest_loop){NEST_Q, 0, 0, 1, NEST_AXIS_TIME, 0};
+  n->nloops = k;
+}
+
+TEST_IMPL(nest_ispass04_by_hand) {
+  /* [kp][level][operand] {reads, fills, updates}; RF = 0, GB = 1, MM = 2 */
+  static const uint64_t want[2][3][OPD_COUNT][3] = {
+      {/* cp */
+       {{49152, 3072, 0}, {49152, 4544, 0}, {40960, 8192, 49152}},
+       {{3072, 3072, 0}, {4544, 576, 0}, {8192, 0, 16384}},
+       {{3072, 0, 0}, {576, 0, 0}, {0, 0, 512}}},
+      {/* kp */
+       {{49152, 3072, 0}, {49152, 11264, 0}, {48640, 15872, 49152}},
+       {{3072, 3072, 0}, {11264, 9216, 0}, {15872, 0, 16384}},
+       {{3072, 0, 0}, {576, 0, 0}, {0, 0, 512}}},
+  };
+  for (int kp = 0; kp < 2; kp++) {
+    nest n;
+    char err[256];
+    ispass04_nest(&n, kp);
+    ASSERT_INT_EQ(nest_validate(&n, err, sizeof err), 0);
+    nest_counts c, r;
+    nest_count(&n, &c);
+    ASSERT_INT_EQ(nest_count_reference(&n, &r), 0);
+    compare(&n, &c, &r, kp);
+    ASSERT_U64_EQ(c.macs, 49152);
+    for (int l = 0; l < 3; l++)
+      for (int o = 0; o < OPD_COUNT; o++) {
+        ASSERT_U64_EQ(c.reads[l][o], want[kp][l][o][0]);
+        ASSERT_U64_EQ(c.fills[l][o], want[kp][l][o][1]);
+        ASSERT_U64_EQ(c.updates[l][o], want[kp][l][o][2]);
+        ASSERT_U64_EQ(c.used[l][o], l < 2 ? 16 : 1);
+      }
   }
   return 0;
 }

@@ -44,6 +44,9 @@
   X(config_mutation_fuzz)           \
   X(nest_counts_match_reference)    \
   X(nest_per_axis_stride)           \
+  X(nest_validate_tree)             \
+  X(nest_tree_counts_match_reference) \
+  X(nest_ispass04_by_hand)          \
   X(systolic_timing_by_hand)        \
   X(systolic_fold_floor)            \
   X(nest_counts_scalesim_gemm)      \
@@ -55,6 +58,7 @@
   X(level2_pipeline_by_hand)        \
   X(level2_flexible_dataflow)       \
   X(level2_tiles_fit)              \
+  X(map_hier_tree_levels)           \
   X(limiter_kinds_by_hand)          \
   X(limiter_is_largest_term)        \
   X(dram_timeline_by_hand)          \
