@@ -77,6 +77,14 @@ static dram_stream rq(unsigned bg, unsigned col, unsigned ba, unsigned row, int 
   return e;
 }
 
+/* A memory preset's spec (the test stops with the diagnostic when it does
+ * not load); the caller frees the returned tree with yt_doc_free. */
+static yt_doc *load_spec(dse_ctx *ctx, const char *name, dram_spec *s) {
+  yt_doc *doc = NULL;
+  if (cfg_memspec_load(ctx, name, s, &doc)) FAIL_AT("%s", t_first_diag(ctx));
+  return doc;
+}
+
 /* The command-level controller on the toy, each time worked by hand
  * (docs/memory.md, "Controller").  All requests enter at tick 0 (up to 64
  * a tick); a request admitted at t issues its first command at t + 1 at
@@ -443,8 +451,7 @@ TEST_IMPL(dram_hbm2_dual_issue) {
    * groups, each ready tCCD_L after its last), the 128th at 23 + 2 x 126
    * = 275; data ends 275 + 19 = 294 tCK = 244.9 ns, 16.72 GB/s of the
    * pseudo-channel's 19.2 */
-  yt_doc *doc = NULL;
-  if (cfg_memspec_load(ctx, "hbm2-2400", &s, &doc)) FAIL_AT("%s", t_first_diag(ctx));
+  yt_doc *doc = load_spec(ctx, "hbm2-2400", &s);
   dram_stream pc0 = {0, 32, 512, 128, 0};
   r = run(&s, &pc0, 1);
   ASSERT_NEAR(r.time_s, 294 * 0.833e-9, 1e-12);
@@ -922,8 +929,7 @@ TEST_IMPL(dram_presets_jedec) {
   dse_ctx *ctx = t_ctx();
   for (size_t i = 0; i < sizeof k_vals / sizeof *k_vals; i++) {
     dram_spec s;
-    yt_doc *doc = NULL;
-    if (cfg_memspec_load(ctx, k_vals[i].mem, &s, &doc)) FAIL_AT("%s", t_first_diag(ctx));
+    yt_doc *doc = load_spec(ctx, k_vals[i].mem, &s);
     if (s.f[k_vals[i].f] != k_vals[i].want)
       FAIL_AT("%s: %s is %g, want %g", k_vals[i].mem, s.mark[k_vals[i].f].path,
               s.f[k_vals[i].f], k_vals[i].want);
@@ -1018,8 +1024,7 @@ TEST_IMPL(dram_in_engine) {
 TEST_IMPL(dram_layer_full) {
   dse_ctx *ctx = t_ctx();
   dram_spec s;
-  yt_doc *doc = NULL;
-  if (cfg_memspec_load(ctx, "hbm3-6400", &s, &doc)) FAIL_AT("%s", t_first_diag(ctx));
+  yt_doc *doc = load_spec(ctx, "hbm3-6400", &s);
   /* 256 steps of 64 KiB of input: 16 MiB, 2^19 bursts, all simulated */
   const double runs[3] = {65536, 0, 0};
   dram_profile full;
@@ -1078,8 +1083,7 @@ TEST_IMPL(dram_profile_refresh) {
   } k[] = {{"ddr4-3200", 1 - (22 + 576 + 22) / 12480.0}, {"hbm3-6400", 1 - (26 + 560 + 31) / 6240.0}};
   for (size_t i = 0; i < sizeof k / sizeof *k; i++) {
     dram_spec s;
-    yt_doc *doc = NULL;
-    if (cfg_memspec_load(ctx, k[i].preset, &s, &doc)) FAIL_AT("%s", t_first_diag(ctx));
+    yt_doc *doc = load_spec(ctx, k[i].preset, &s);
     ASSERT_NEAR(dram_refresh_efficiency(&s), k[i].eff, 1e-12);
     const dram_stream seq = {0, 65536, 65536, 1024, 0};
     dram_opts on = {.units = 1, .record = 1}, off = on;
@@ -1115,8 +1119,7 @@ TEST_IMPL(dram_profile_refresh) {
 TEST_IMPL(dram_profile_fold) {
   dse_ctx *ctx = t_ctx();
   dram_spec s;
-  yt_doc *doc = NULL;
-  if (cfg_memspec_load(ctx, "hbm2e-3200", &s, &doc)) FAIL_AT("%s", t_first_diag(ctx));
+  yt_doc *doc = load_spec(ctx, "hbm2e-3200", &s);
   dram_memo m = {NULL, 0, 0, 0, 0};
   dram_profile two, one;
   const double runs2[3] = {65536, 16384, 0}, runs1[3] = {32768, 8192, 0};
