@@ -123,6 +123,26 @@ void map_problem_of(const wl_layer *l, nest_problem *p) {
 
 /* ===== exact evaluation ================================================== */
 
+/* A level of the arch's chain charged per block access (plan 4.3), not a
+ * lowered (per-byte) one. */
+static int tree_level(const map_level *lv) { return lv->block > 0 && !lv->per_byte; }
+
+/* One operand's energy at a tree level: each of its U utilized instances
+ * moves ceil(per instance / block) whole blocks of reads, fills and
+ * updates (Timeloop's BufferLevel::ComputeBufferEnergy); with clusters the
+ * total is divided by the instances per utilized cluster. */
+static double block_energy(const map_level *lv, uint64_t used, double r, double f, double u) {
+  if (!used) return 0;
+  const double per = (double)used * lv->block;
+  double e = ceil(r / per) * lv->e_read + ceil(f / per) * lv->e_fill + ceil(u / per) * lv->e_update;
+  e *= (double)used;
+  if (lv->cluster > 1) {
+    const uint64_t clusters = cdiv(used, lv->cluster);
+    e /= (double)used / (double)clusters;
+  }
+  return e;
+}
+
 void map_evaluate(const map_hier *h, const nest *n, map_eval *e) {
   memset(e, 0, sizeof(*e));
   nest_count(n, &e->counts);
@@ -155,7 +175,8 @@ void map_evaluate(const map_hier *h, const nest *n, map_eval *e) {
       }
       rd += r;
       wr += f + u;
-      const double oe = (r * lj->rd_j + f * lj->wr_j + u * lj->up_j) * h->bytes;
+      const double oe = tree_level(lj) ? block_energy(lj, c->used[l][o], r, f, u)
+                                       : (r * lj->rd_j + f * lj->wr_j + u * lj->up_j) * h->bytes;
       e->op_energy_j[l][o] = oe;
       le += oe;
     }
@@ -181,6 +202,16 @@ void map_evaluate(const map_hier *h, const nest *n, map_eval *e) {
       e->cycles = e->level_cycles[l];
       e->limiter = l;
     }
+  }
+  /* leakage of the tree levels: every utilized instance, all the layer long */
+  for (int l = 0; l < h->nlevels; l++) {
+    if (!tree_level(&h->lv[l]) || h->lv[l].leak_j == 0) continue;
+    uint64_t u = 0;
+    for (int o = 0; o < OPD_COUNT; o++)
+      if (c->used[l][o] > u) u = c->used[l][o];
+    const double leak = h->lv[l].leak_j * (double)e->cycles * (double)u;
+    e->level_energy_j[l] += leak;
+    e->energy_j += leak;
   }
 }
 

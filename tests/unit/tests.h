@@ -47,6 +47,8 @@
   X(nest_validate_tree)             \
   X(nest_tree_counts_match_reference) \
   X(nest_ispass04_by_hand)          \
+  X(tree_energy_ispass01)           \
+  X(tree_energy_free_fills)         \
   X(systolic_timing_by_hand)        \
   X(systolic_fold_floor)            \
   X(nest_counts_scalesim_gemm)      \
