@@ -47,6 +47,8 @@ static void hier_tree(const dse_arch *a, map_hier *h) {
       lv->leak_j = nd->e_leak;
       lv->per_byte = nd->per_byte;
       lv->double_buffered = nd->double_buffered;
+      lv->rd_words = nd->rd_bw;
+      lv->wr_words = nd->wr_bw;
     } else if (nd->kind == ARCH_NODE_SPATIAL && l >= 0 && h->lv[l].nfan < NEST_MAX_FANS) {
       map_level *lv = &h->lv[l]; /* outermost first: this one goes in front */
       memmove(&lv->fan[1], &lv->fan[0], (size_t)lv->nfan * sizeof lv->fan[0]);
@@ -143,10 +145,51 @@ static double block_energy(const map_level *lv, uint64_t used, double r, double 
   return e;
 }
 
+/* A multicast array (plan 4.3): no systolic fan-out in the nest, and
+ * either fan-outs declared or a hierarchy of tree levels only.  Its compute
+ * time is the temporal iterations, without fill/drain or preload. */
+static int multicast_array(const map_hier *h, const nest *n) {
+  int fans = 0;
+  for (int v = 1; v < n->nlevels; v++)
+    for (int f = 0; f < n->nfan[v]; f++) {
+      if (n->fan[v][f].net == NEST_NET_SYSTOLIC) return 0;
+      fans = 1;
+    }
+  if (fans) return 1;
+  for (int l = 0; l < h->nlevels; l++)
+    if (!tree_level(&h->lv[l])) return 0;
+  return h->nlevels > 0;
+}
+
+/* Transfer cycles of a tree level of a multicast array, per instance and
+ * summed over operands: reads against the read bandwidth, fills plus
+ * updates against the write bandwidth (0: unlimited).  The level's cycles
+ * are the larger of these and the compute cycles, which is Timeloop's
+ * ceil(compute / slowdown) (BufferLevel::ComputePerformance). */
+static uint64_t tree_cycles(const map_level *lv, const nest_counts *c, int l) {
+  double rd = 0, wr = 0;
+  for (int o = 0; o < OPD_COUNT; o++) {
+    if (!c->used[l][o]) continue;
+    const double u = (double)c->used[l][o];
+    rd += (double)c->reads[l][o] / u;
+    wr += (double)(c->fills[l][o] + c->updates[l][o]) / u;
+  }
+  const double rc = lv->rd_words > 0 ? ceil(rd / lv->rd_words) : 0;
+  const double wc = lv->wr_words > 0 ? ceil(wr / lv->wr_words) : 0;
+  return (uint64_t)(rc > wc ? rc : wc);
+}
+
 void map_evaluate(const map_hier *h, const nest *n, map_eval *e) {
   memset(e, 0, sizeof(*e));
   nest_count(n, &e->counts);
   sys_time(n, h->df, h->rows, h->cols, h->hide_preload, &e->timing);
+  const int multicast = multicast_array(h, n);
+  if (multicast) {
+    sys_timing *t = &e->timing;
+    t->fill_drain = t->preload = 0;
+    t->cycles = t->stream;
+    t->temporal_util = t->cycles ? 1 : 0;
+  }
   const nest_counts *c = &e->counts;
   e->mac_energy_j = (double)c->macs * h->mac_j;
   e->energy_j = e->mac_energy_j;
@@ -187,17 +230,21 @@ void map_evaluate(const map_hier *h, const nest *n, map_eval *e) {
     e->wr_bytes[l] = wr;
     e->level_energy_j[l] = le;
     e->energy_j += le;
-    if (l == 0) continue; /* registers are inside the PEs */
     const map_level *lv = &h->lv[l];
-    double cyc;
-    if (lv->rd_bw > 0 || lv->wr_bw > 0) {
-      double rc = rd / (lv->rd_bw > 0 ? lv->rd_bw : lv->bw);
-      double wc = wr / (lv->wr_bw > 0 ? lv->wr_bw : lv->bw);
-      cyc = rc > wc ? rc : wc;
+    if (multicast && tree_level(lv)) {
+      e->level_cycles[l] = tree_cycles(lv, c, l);
     } else {
-      cyc = e->bytes[l] / lv->bw;
+      if (l == 0) continue; /* registers are inside the PEs */
+      double cyc;
+      if (lv->rd_bw > 0 || lv->wr_bw > 0) {
+        double rc = rd / (lv->rd_bw > 0 ? lv->rd_bw : lv->bw);
+        double wc = wr / (lv->wr_bw > 0 ? lv->wr_bw : lv->bw);
+        cyc = rc > wc ? rc : wc;
+      } else {
+        cyc = e->bytes[l] / lv->bw;
+      }
+      e->level_cycles[l] = (uint64_t)ceil(cyc);
     }
-    e->level_cycles[l] = (uint64_t)ceil(cyc);
     if (e->level_cycles[l] > e->cycles) {
       e->cycles = e->level_cycles[l];
       e->limiter = l;
