@@ -145,20 +145,26 @@ static double block_energy(const map_level *lv, uint64_t used, double r, double 
   return e;
 }
 
+/* The levels charged per block access, bit l for level l. */
+static unsigned tree_mask(const map_hier *h) {
+  unsigned m = 0;
+  for (int l = 0; l < h->nlevels; l++)
+    if (tree_level(&h->lv[l])) m |= 1u << l;
+  return m;
+}
+
 /* A multicast array (plan 4.3): no systolic fan-out in the nest, and
  * either fan-outs declared or a hierarchy of tree levels only.  Its compute
  * time is the temporal iterations, without fill/drain or preload. */
-static int multicast_array(const map_hier *h, const nest *n) {
+static int multicast_array(const map_hier *h, const nest *n, unsigned tree) {
+  if (!tree) return 0;
   int fans = 0;
   for (int v = 1; v < n->nlevels; v++)
     for (int f = 0; f < n->nfan[v]; f++) {
       if (n->fan[v][f].net == NEST_NET_SYSTOLIC) return 0;
       fans = 1;
     }
-  if (fans) return 1;
-  for (int l = 0; l < h->nlevels; l++)
-    if (!tree_level(&h->lv[l])) return 0;
-  return h->nlevels > 0;
+  return fans || tree == (1u << h->nlevels) - 1;
 }
 
 /* Transfer cycles of a tree level of a multicast array, per instance and
@@ -183,7 +189,8 @@ void map_evaluate(const map_hier *h, const nest *n, map_eval *e) {
   memset(e, 0, sizeof(*e));
   nest_count(n, &e->counts);
   sys_time(n, h->df, h->rows, h->cols, h->hide_preload, &e->timing);
-  const int multicast = multicast_array(h, n);
+  const unsigned tree = tree_mask(h);
+  const int multicast = multicast_array(h, n, tree);
   if (multicast) {
     sys_timing *t = &e->timing;
     t->fill_drain = t->preload = 0;
@@ -218,7 +225,7 @@ void map_evaluate(const map_hier *h, const nest *n, map_eval *e) {
       }
       rd += r;
       wr += f + u;
-      const double oe = tree_level(lj) ? block_energy(lj, c->used[l][o], r, f, u)
+      const double oe = (tree >> l) & 1 ? block_energy(lj, c->used[l][o], r, f, u)
                                        : (r * lj->rd_j + f * lj->wr_j + u * lj->up_j) * h->bytes;
       e->op_energy_j[l][o] = oe;
       le += oe;
@@ -231,7 +238,7 @@ void map_evaluate(const map_hier *h, const nest *n, map_eval *e) {
     e->level_energy_j[l] = le;
     e->energy_j += le;
     const map_level *lv = &h->lv[l];
-    if (multicast && tree_level(lv)) {
+    if (multicast && (tree >> l) & 1) {
       e->level_cycles[l] = tree_cycles(lv, c, l);
     } else {
       if (l == 0) continue; /* registers are inside the PEs */
@@ -251,8 +258,8 @@ void map_evaluate(const map_hier *h, const nest *n, map_eval *e) {
     }
   }
   /* leakage of the tree levels: every utilized instance, all the layer long */
-  for (int l = 0; l < h->nlevels; l++) {
-    if (!tree_level(&h->lv[l]) || h->lv[l].leak_j == 0) continue;
+  for (int l = 0; tree && l < h->nlevels; l++) {
+    if (!((tree >> l) & 1) || h->lv[l].leak_j == 0) continue;
     uint64_t u = 0;
     for (int o = 0; o < OPD_COUNT; o++)
       if (c->used[l][o] > u) u = c->used[l][o];
