@@ -47,6 +47,8 @@ static void hier_tree(const dse_arch *a, map_hier *h) {
       lv->leak_j = nd->e_leak;
       lv->per_byte = nd->per_byte;
       lv->double_buffered = nd->double_buffered;
+      lv->rd_words = nd->rd_bw;
+      lv->wr_words = nd->wr_bw;
     } else if (nd->kind == ARCH_NODE_SPATIAL && l >= 0 && h->lv[l].nfan < NEST_MAX_FANS) {
       map_level *lv = &h->lv[l]; /* outermost first: this one goes in front */
       memmove(&lv->fan[1], &lv->fan[0], (size_t)lv->nfan * sizeof lv->fan[0]);
@@ -123,10 +125,78 @@ void map_problem_of(const wl_layer *l, nest_problem *p) {
 
 /* ===== exact evaluation ================================================== */
 
+/* A level of the arch's chain charged per block access (plan 4.3), not a
+ * lowered (per-byte) one. */
+static int tree_level(const map_level *lv) { return lv->block > 0 && !lv->per_byte; }
+
+/* One operand's energy at a tree level: each of its U utilized instances
+ * moves ceil(per instance / block) whole blocks of reads, fills and
+ * updates (Timeloop's BufferLevel::ComputeBufferEnergy); with clusters the
+ * total is divided by the instances per utilized cluster. */
+static double block_energy(const map_level *lv, uint64_t used, double r, double f, double u) {
+  if (!used) return 0;
+  const double per = (double)used * lv->block;
+  double e = ceil(r / per) * lv->e_read + ceil(f / per) * lv->e_fill + ceil(u / per) * lv->e_update;
+  e *= (double)used;
+  if (lv->cluster > 1) {
+    const uint64_t clusters = cdiv(used, lv->cluster);
+    e /= (double)used / (double)clusters;
+  }
+  return e;
+}
+
+/* The levels charged per block access, bit l for level l. */
+static unsigned tree_mask(const map_hier *h) {
+  unsigned m = 0;
+  for (int l = 0; l < h->nlevels; l++)
+    if (tree_level(&h->lv[l])) m |= 1u << l;
+  return m;
+}
+
+/* A multicast array (plan 4.3): no systolic fan-out in the nest, and
+ * either fan-outs declared or a hierarchy of tree levels only.  Its compute
+ * time is the temporal iterations, without fill/drain or preload. */
+static int multicast_array(const map_hier *h, const nest *n, unsigned tree) {
+  if (!tree) return 0;
+  int fans = 0;
+  for (int v = 1; v < n->nlevels; v++)
+    for (int f = 0; f < n->nfan[v]; f++) {
+      if (n->fan[v][f].net == NEST_NET_SYSTOLIC) return 0;
+      fans = 1;
+    }
+  return fans || tree == (1u << h->nlevels) - 1;
+}
+
+/* Transfer cycles of a tree level of a multicast array, per instance and
+ * summed over operands: reads against the read bandwidth, fills plus
+ * updates against the write bandwidth (0: unlimited).  The level's cycles
+ * are the larger of these and the compute cycles, which is Timeloop's
+ * ceil(compute / slowdown) (BufferLevel::ComputePerformance). */
+static uint64_t tree_cycles(const map_level *lv, const nest_counts *c, int l) {
+  double rd = 0, wr = 0;
+  for (int o = 0; o < OPD_COUNT; o++) {
+    if (!c->used[l][o]) continue;
+    const double u = (double)c->used[l][o];
+    rd += (double)c->reads[l][o] / u;
+    wr += (double)(c->fills[l][o] + c->updates[l][o]) / u;
+  }
+  const double rc = lv->rd_words > 0 ? ceil(rd / lv->rd_words) : 0;
+  const double wc = lv->wr_words > 0 ? ceil(wr / lv->wr_words) : 0;
+  return (uint64_t)(rc > wc ? rc : wc);
+}
+
 void map_evaluate(const map_hier *h, const nest *n, map_eval *e) {
   memset(e, 0, sizeof(*e));
   nest_count(n, &e->counts);
   sys_time(n, h->df, h->rows, h->cols, h->hide_preload, &e->timing);
+  const unsigned tree = tree_mask(h);
+  const int multicast = multicast_array(h, n, tree);
+  if (multicast) {
+    sys_timing *t = &e->timing;
+    t->fill_drain = t->preload = 0;
+    t->cycles = t->stream;
+    t->temporal_util = t->cycles ? 1 : 0;
+  }
   const nest_counts *c = &e->counts;
   e->mac_energy_j = (double)c->macs * h->mac_j;
   e->energy_j = e->mac_energy_j;
@@ -155,7 +225,8 @@ void map_evaluate(const map_hier *h, const nest *n, map_eval *e) {
       }
       rd += r;
       wr += f + u;
-      const double oe = (r * lj->rd_j + f * lj->wr_j + u * lj->up_j) * h->bytes;
+      const double oe = (tree >> l) & 1 ? block_energy(lj, c->used[l][o], r, f, u)
+                                       : (r * lj->rd_j + f * lj->wr_j + u * lj->up_j) * h->bytes;
       e->op_energy_j[l][o] = oe;
       le += oe;
     }
@@ -166,21 +237,35 @@ void map_evaluate(const map_hier *h, const nest *n, map_eval *e) {
     e->wr_bytes[l] = wr;
     e->level_energy_j[l] = le;
     e->energy_j += le;
-    if (l == 0) continue; /* registers are inside the PEs */
     const map_level *lv = &h->lv[l];
-    double cyc;
-    if (lv->rd_bw > 0 || lv->wr_bw > 0) {
-      double rc = rd / (lv->rd_bw > 0 ? lv->rd_bw : lv->bw);
-      double wc = wr / (lv->wr_bw > 0 ? lv->wr_bw : lv->bw);
-      cyc = rc > wc ? rc : wc;
+    if (multicast && (tree >> l) & 1) {
+      e->level_cycles[l] = tree_cycles(lv, c, l);
     } else {
-      cyc = e->bytes[l] / lv->bw;
+      if (l == 0) continue; /* registers are inside the PEs */
+      double cyc;
+      if (lv->rd_bw > 0 || lv->wr_bw > 0) {
+        double rc = rd / (lv->rd_bw > 0 ? lv->rd_bw : lv->bw);
+        double wc = wr / (lv->wr_bw > 0 ? lv->wr_bw : lv->bw);
+        cyc = rc > wc ? rc : wc;
+      } else {
+        cyc = e->bytes[l] / lv->bw;
+      }
+      e->level_cycles[l] = (uint64_t)ceil(cyc);
     }
-    e->level_cycles[l] = (uint64_t)ceil(cyc);
     if (e->level_cycles[l] > e->cycles) {
       e->cycles = e->level_cycles[l];
       e->limiter = l;
     }
+  }
+  /* leakage of the tree levels: every utilized instance, all the layer long */
+  for (int l = 0; tree && l < h->nlevels; l++) {
+    if (!((tree >> l) & 1) || h->lv[l].leak_j == 0) continue;
+    uint64_t u = 0;
+    for (int o = 0; o < OPD_COUNT; o++)
+      if (c->used[l][o] > u) u = c->used[l][o];
+    const double leak = h->lv[l].leak_j * (double)e->cycles * (double)u;
+    e->level_energy_j[l] += leak;
+    e->energy_j += leak;
   }
 }
 

@@ -36,6 +36,7 @@ typedef struct map_level {
   double leak_j;       /* J per cycle per utilized instance */
   int per_byte;        /* a lowered level: charged per byte (rd_j, wr_j, up_j) */
   int double_buffered; /* capacity checked against half the size */
+  double rd_words, wr_words; /* tree level: words/cycle per instance, 0 = unlimited */
   int nfan;            /* the spatial nodes between it and its parent, outermost first */
   map_fan fan[NEST_MAX_FANS];
 } map_level;

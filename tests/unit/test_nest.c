@@ -4,6 +4,7 @@
  * on small examples. */
 #include "engine/nest.h"
 #include "engine/systolic.h"
+#include "nests.h"
 #include "task.h"
 
 static uint64_t rng(uint64_t *s) { /* xorshift64*, fixed seeds */
@@ -304,7 +305,7 @@ static void random_tree_try(uint64_t *s, nest *n) {
  * dimension spread above it past no level keeping an operand, or with an
  * operand streaming to the MACs past a fan-out with temporal loops below
  * it, do not). */
-static void random_tree_nest(uint64_t *s, nest *n) {
+void random_tree_nest(uint64_t *s, nest *n) {
   char err[256];
   do {
     random_tree_try(s, n);
@@ -681,7 +682,7 @@ TEST_IMPL(nest_validate_tree) {
  * again for every K), dse keeps the window's overlap when K advances and R
  * restarts (2 of the 16 are new): per instance cp 2 x (16 + 2 + 31 x 4) =
  * 284, kp 32 x (16 + 2 + 4) = 704.  The replay (plan S12) settles it. */
-static void ispass04_nest(nest *n, int kp) {
+void ispass04_nest(nest *n, int kp) {
   unit_nest(n);
   n->prob.bound[NEST_C] = 32;
   n->prob.bound[NEST_K] = 32;

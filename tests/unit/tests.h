@@ -47,6 +47,14 @@
   X(nest_validate_tree)             \
   X(nest_tree_counts_match_reference) \
   X(nest_ispass04_by_hand)          \
+  X(tree_energy_ispass01)           \
+  X(tree_energy_free_fills)         \
+  X(tree_energy_ispass01_run)       \
+  X(tree_energy_leakage_utilized)   \
+  X(tree_cycles_by_hand)            \
+  X(tree_bandwidth_starved)         \
+  X(tree_energy_ed_simple_ws)       \
+  X(tree_level2_invariants)         \
   X(systolic_timing_by_hand)        \
   X(systolic_fold_floor)            \
   X(nest_counts_scalesim_gemm)      \

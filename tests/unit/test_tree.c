@@ -1,0 +1,414 @@
+/* test_tree.c: energy and timing of mappings over an arch tree (plan
+ * steps S5 and S6, docs/design/arch-tree-plan.md 4.3), on trees built in
+ * C with the energies of the Timeloop reference runs
+ * (../shared/validation/timeloop/reference/per_level.csv and ert.csv). */
+#include <stdio.h>
+#include <string.h>
+
+#include "engine/mapper.h"
+#include "nests.h"
+#include "task.h"
+
+#define PJ 1e-12
+
+static void tree_nest(nest *n, int nlevels) {
+  memset(n, 0, sizeof *n);
+  for (int d = 0; d < NEST_DIMS; d++) n->prob.bound[d] = 1;
+  n->prob.stride[0] = n->prob.stride[1] = n->prob.dilation[0] = n->prob.dilation[1] = 1;
+  n->prob.in_h = n->prob.in_w = 1;
+  n->nlevels = nlevels;
+  for (int l = 0; l < nlevels; l++) n->holds[l] = 7;
+}
+
+/* A tree level: per-access energies in pJ, leakage in pJ per cycle. */
+static map_level tree_level(const char *name, unsigned block, double rd, double fill,
+                            double upd, double leak) {
+  map_level l;
+  memset(&l, 0, sizeof l);
+  l.name = name;
+  l.holds = 7;
+  l.capacity = 1e30;
+  l.bw = 1e18;
+  l.instances = 1;
+  l.word_bytes = 1;
+  l.block = block;
+  l.cluster = 1;
+  l.e_read = rd * PJ;
+  l.e_fill = fill * PJ;
+  l.e_update = upd * PJ;
+  l.leak_j = leak * PJ;
+  return l;
+}
+
+/* ispass01 ws: MainMemory[R3] > Buffer[P16] > MACC, a 1-D convolution R3
+ * P16 (dse's S and Q).  MainMemory has blocks of 8 words: Weights
+ * ceil(3/8) x 43.353054 = 43.35, Inputs ceil(18/8) x 43.353054 = 130.06,
+ * Outputs ceil(16/8) x 30.878292 = 61.76 pJ. */
+static void ispass01(map_hier *h, nest *n) {
+  memset(h, 0, sizeof *h);
+  h->nlevels = 2;
+  h->rows = h->cols = 1;
+  h->bytes = 1;
+  h->mac_j = 0.845 * PJ;
+  h->lv[0] = tree_level("Buffer", 1, 0.42564, 0.42564, 0.42564, 0.000861);
+  h->lv[1] = tree_level("MainMemory", 8, 43.353054, 30.878292, 30.878292, 0.007972);
+  tree_nest(n, 2);
+  n->prob.bound[NEST_S] = 3;
+  n->prob.bound[NEST_Q] = 16;
+  n->prob.in_w = 18;
+  n->loops[0] = (nest_loop){NEST_S, 1, 0, 1, NEST_AXIS_TIME, 0};
+  n->loops[1] = (nest_loop){NEST_Q, 0, 0, 1, NEST_AXIS_TIME, 0};
+  n->nloops = 2;
+}
+
+TEST_IMPL(tree_energy_ispass01) {
+  map_hier h;
+  nest n;
+  char err[256];
+  ispass01(&h, &n);
+  ASSERT_INT_EQ(nest_validate(&n, err, sizeof err), 0);
+  map_eval e;
+  map_evaluate(&h, &n, &e);
+  ASSERT_U64_EQ(e.counts.reads[1][OPD_I], 18);
+  ASSERT_U64_EQ(e.counts.updates[1][OPD_O], 16);
+  ASSERT_NEAR(e.op_energy_j[1][OPD_W] / PJ, 43.353054, 1e-12);
+  ASSERT_NEAR(e.op_energy_j[1][OPD_I] / PJ, 3 * 43.353054, 1e-12);
+  ASSERT_NEAR(e.op_energy_j[1][OPD_O] / PJ, 2 * 30.878292, 1e-12);
+  /* Buffer: W 48 reads + 3 fills, I 48 + 18, O 32 reads + 48 updates */
+  ASSERT_NEAR(e.op_energy_j[0][OPD_W] / PJ, 51 * 0.42564, 1e-12);
+  ASSERT_NEAR(e.op_energy_j[0][OPD_I] / PJ, 66 * 0.42564, 1e-12);
+  ASSERT_NEAR(e.op_energy_j[0][OPD_O] / PJ, 80 * 0.42564, 1e-12);
+  ASSERT_NEAR(e.mac_energy_j / PJ, 48 * 0.845, 1e-12);
+  /* leakage: ERT leak x cycles x 1 utilized instance */
+  const double tensors = 43.353054 * 4 + 30.878292 * 2;
+  ASSERT_NEAR(e.level_energy_j[1] / PJ, tensors + 0.007972 * (double)e.cycles, 1e-12);
+  return 0;
+}
+
+/* ed_simple_ws weight_reg (one word per PE, aladdin_register: reads
+ * 0.144 pJ, writes free) with 12 utilized PEs reading 903168 weights each:
+ * 12 x 903168 x 0.144 = 1560674.304 pJ, its fills free.  The tree: a
+ * multicast fan-out of 16 (X) below the top level, K12 spread over it,
+ * 903168 steps of Q at the PE; a leakage of 0.001165 pJ per cycle (ed_simple's
+ * pe_spad) costs 0.001165 x cycles x 12. */
+static void twelve_pes(map_hier *h, nest *n) {
+  memset(h, 0, sizeof *h);
+  h->nlevels = 2;
+  h->rows = h->cols = 1;
+  h->bytes = 2;
+  h->lv[0] = tree_level("weight_reg", 1, 0.144, 0, 0, 0.001165);
+  h->lv[0].instances = 16;
+  h->lv[1] = tree_level("glb", 1, 0, 0, 0, 0);
+  h->lv[1].nfan = 1;
+  h->lv[1].fan[0] = (map_fan){16, 1, ARCH_NET_MULTICAST, 1, 0};
+  tree_nest(n, 2);
+  n->prob.bound[NEST_K] = 12;
+  n->prob.bound[NEST_Q] = 903168;
+  n->prob.in_w = 903168;
+  n->nfan[1] = 1;
+  n->fan[1][0] = (nest_fan){16, 1, NEST_NET_MULTICAST, 1};
+  n->loops[0] = (nest_loop){NEST_K, 1, 1, 1, NEST_AXIS_X, 0};
+  n->loops[1] = (nest_loop){NEST_Q, 0, 0, 1, NEST_AXIS_TIME, 0};
+  n->nloops = 2;
+}
+
+TEST_IMPL(tree_energy_free_fills) {
+  map_hier h;
+  nest n;
+  char err[256];
+  twelve_pes(&h, &n);
+  ASSERT_INT_EQ(nest_validate(&n, err, sizeof err), 0);
+  map_eval e;
+  map_evaluate(&h, &n, &e);
+  ASSERT_U64_EQ(e.counts.used[0][OPD_W], 12);
+  ASSERT_U64_EQ(e.counts.reads[0][OPD_W], 12 * 903168);
+  ASSERT_U64_EQ(e.counts.fills[0][OPD_W], 12);
+  ASSERT_NEAR(e.op_energy_j[0][OPD_W] / PJ, 1560674.304, 1e-12);
+  const double tensors = e.op_energy_j[0][OPD_W] + e.op_energy_j[0][OPD_I] + e.op_energy_j[0][OPD_O];
+  ASSERT_NEAR(e.level_energy_j[0], tensors + 0.001165 * PJ * (double)e.cycles * 12, 1e-12);
+  return 0;
+}
+
+/* The total of e's level energies and MACs (the leakage included). */
+static double total_j(const map_hier *h, const map_eval *e) {
+  double t = e->mac_energy_j;
+  for (int l = 0; l < h->nlevels; l++) t += e->level_energy_j[l];
+  return t;
+}
+
+TEST_IMPL(tree_energy_ispass01_run) {
+  map_hier h;
+  nest n;
+  ispass01(&h, &n);
+  map_eval e;
+  map_evaluate(&h, &n, &e);
+  /* a single MAC, no fan-out: 3 x 16 temporal iterations, no fill/drain */
+  ASSERT_U64_EQ(e.cycles, 48);
+  ASSERT_INT_EQ(e.limiter, -1);
+  /* 43.353054 x 4 + 30.878292 x 2 + 0.007972 x 48 = 235.551 pJ */
+  ASSERT_NEAR(e.level_energy_j[1] / PJ, 235.551456, 1e-9);
+  /* Buffer 0.42564 x 197 + 0.000861 x 48 = 83.89 pJ; MACC 40.56 pJ */
+  ASSERT_NEAR(e.level_energy_j[0] / PJ, 83.892408, 1e-9);
+  ASSERT_NEAR(e.energy_j / PJ, 360.003864, 1e-9);
+  ASSERT_NEAR(total_j(&h, &e), e.energy_j, 1e-12);
+  return 0;
+}
+
+TEST_IMPL(tree_energy_leakage_utilized) {
+  map_hier h;
+  nest n;
+  twelve_pes(&h, &n);
+  map_eval e;
+  map_evaluate(&h, &n, &e);
+  ASSERT_U64_EQ(e.cycles, 903168);
+  const double tensors = e.op_energy_j[0][OPD_W] + e.op_energy_j[0][OPD_I] + e.op_energy_j[0][OPD_O];
+  ASSERT_NEAR((e.level_energy_j[0] - tensors) / PJ, 12626.28864, 1e-9);
+  return 0;
+}
+
+/* A loop of a hand-built nest by its factor; steps follow from the
+ * factors of the loops inside it on the same dimension. */
+typedef struct tloop {
+  uint8_t dim, level, spatial;
+  uint64_t factor;
+  uint8_t axis;
+} tloop;
+
+static void tree_loops(nest *n, const tloop *t, int m) {
+  for (int i = m; i-- > 0;) {
+    uint64_t step = 1;
+    for (int j = i + 1; j < m; j++)
+      if (t[j].dim == t[i].dim) step *= t[j].factor;
+    n->loops[i] = (nest_loop){t[i].dim, t[i].level, t[i].spatial, step, t[i].axis, 0};
+  }
+  n->nloops = m;
+}
+
+/* ed_simple (reference/summary.csv): C3 M32 R3 S3 P112 Q112 stride 2,
+ * DRAM > shared_glb > 16 x 16 PEs (pe_spad > weight_reg >
+ * input_activation_reg > output_activation_reg); Timeloop's R, P are
+ * dse's S, Q.  dse's levels innermost first: 0 output_activation_reg,
+ * 1 input_activation_reg, 2 weight_reg, 3 pe_spad, 4 shared_glb, 5 DRAM. */
+static void ed_simple(map_hier *h, nest *n, int os) {
+  memset(h, 0, sizeof *h);
+  h->nlevels = 6;
+  h->rows = h->cols = 16;
+  h->bytes = 2;
+  static const char *const names[] = {"output_activation_reg", "input_activation_reg",
+                                      "weight_reg", "pe_spad", "shared_glb", "DRAM"};
+  /* ed_simple_weight_stationary's ERT (reference/ert.csv), pJ: read,
+   * write, update, leak */
+  static const double ert[6][4] = {{0.144, 0, 0, 0},
+                                   {0.144, 0, 0, 0},
+                                   {0.144, 0, 0, 0},
+                                   {0.680237, 1.582678, 1.582678, 0.001165},
+                                   {32.377775, 26.156875, 26.156875, 0.005353},
+                                   {512, 512, 512, 0}};
+  for (int l = 0; l < 6; l++) {
+    const double *x = ert[l];
+    h->lv[l] = tree_level(names[l], l >= 4 ? 4 : 1, x[0], x[1], x[2], x[3]);
+    h->lv[l].instances = l < 4 ? 256 : 1;
+  }
+  h->mac_j = 0.315 * PJ;
+  h->lv[4].nfan = 1;
+  h->lv[4].fan[0] = (map_fan){16, 16, ARCH_NET_MULTICAST, 1, 0};
+  tree_nest(n, 6);
+  n->prob.bound[NEST_C] = 3;
+  n->prob.bound[NEST_K] = 32;
+  n->prob.bound[NEST_R] = n->prob.bound[NEST_S] = 3;
+  n->prob.bound[NEST_P] = n->prob.bound[NEST_Q] = 112;
+  n->prob.stride[0] = n->prob.stride[1] = 2;
+  n->prob.in_h = n->prob.in_w = 225;
+  n->holds[0] = 1u << OPD_O;
+  n->holds[1] = 1u << OPD_I;
+  n->holds[2] = 1u << OPD_W;
+  n->holds[3] = os ? 1u << OPD_O : 1u << OPD_W;
+  n->holds[4] = os ? (1u << OPD_W) | (1u << OPD_I) : 7;
+  n->nfan[4] = 1;
+  n->fan[4][0] = (nest_fan){16, 16, NEST_NET_MULTICAST, 1};
+  for (int l = 0; l < 6; l++) h->lv[l].holds = n->holds[l];
+  /* ws: DRAM[Q14] > shared_glb[S3 P2 M8] > PE[M4sY C3sY] > pe_spad[R3 Q2 P2]
+   *     > weight_reg[P28 Q4]
+   * os: DRAM[P2 Q8 M2] > shared_glb[Q14 R3] > PE[M16sY] > pe_spad[C3 P4 S3]
+   *     > weight_reg[P14] */
+  static const tloop ws[] = {
+      {NEST_P, 5, 0, 14, 0}, {NEST_R, 4, 0, 3, 0},  {NEST_Q, 4, 0, 2, 0},
+      {NEST_K, 4, 0, 8, 0},  {NEST_K, 4, 1, 4, NEST_AXIS_Y}, {NEST_C, 4, 1, 3, NEST_AXIS_Y},
+      {NEST_S, 3, 0, 3, 0},  {NEST_P, 3, 0, 2, 0},  {NEST_Q, 3, 0, 2, 0},
+      {NEST_Q, 2, 0, 28, 0}, {NEST_P, 2, 0, 4, 0}};
+  static const tloop osm[] = {
+      {NEST_Q, 5, 0, 2, 0},  {NEST_P, 5, 0, 8, 0},  {NEST_K, 5, 0, 2, 0},
+      {NEST_P, 4, 0, 14, 0}, {NEST_S, 4, 0, 3, 0},  {NEST_K, 4, 1, 16, NEST_AXIS_Y},
+      {NEST_C, 3, 0, 3, 0},  {NEST_Q, 3, 0, 4, 0},  {NEST_R, 3, 0, 3, 0},
+      {NEST_Q, 2, 0, 14, 0}};
+  if (os)
+    tree_loops(n, osm, (int)(sizeof osm / sizeof osm[0]));
+  else
+    tree_loops(n, ws, (int)(sizeof ws / sizeof ws[0]));
+}
+
+/* ispass04 on its tree: RegisterFile (block 1), GlobalBuffer (block 8)
+ * x16, MainMemory (block 32). */
+static void ispass04(map_hier *h, nest *n, int kp) {
+  memset(h, 0, sizeof *h);
+  h->nlevels = 3;
+  h->rows = 16;
+  h->cols = 1;
+  h->bytes = 1;
+  h->lv[0] = tree_level("RegisterFile", 1, 1, 1, 1, 0);
+  h->lv[1] = tree_level("GlobalBuffer", 8, 1, 1, 1, 0);
+  h->lv[2] = tree_level("MainMemory", 32, 1, 1, 1, 0);
+  h->lv[0].instances = h->lv[1].instances = 16;
+  h->lv[2].nfan = 1;
+  h->lv[2].fan[0] = (map_fan){16, 1, ARCH_NET_MULTICAST, 1, 0};
+  ispass04_nest(n, kp);
+}
+
+/* Timeloop's compute cycles are the temporal iterations (summary.csv):
+ * ed_simple_ws 14 x 48 x 12 x 112 = 903168, ed_simple_os 32 x 42 x 36 x 14
+ * = 677376, ispass04 192 x 16 = 3072; unlimited bandwidth throttles
+ * nothing, and no layer beats its MACs spread over the utilized PEs. */
+TEST_IMPL(tree_cycles_by_hand) {
+  static const uint64_t want[] = {903168, 677376, 3072, 3072};
+  for (int k = 0; k < 4; k++) {
+    map_hier h;
+    nest n;
+    char err[256];
+    if (k < 2)
+      ed_simple(&h, &n, k);
+    else
+      ispass04(&h, &n, k - 2);
+    if (nest_validate(&n, err, sizeof err)) FAIL_AT("case %d: %s", k, err);
+    map_eval e;
+    map_evaluate(&h, &n, &e);
+    ASSERT_U64_EQ(e.cycles, want[k]);
+    ASSERT_U64_EQ(e.timing.cycles, want[k]);
+    ASSERT_U64_EQ(e.timing.fill_drain + e.timing.preload, 0);
+    ASSERT_INT_EQ(e.limiter, -1);
+    ASSERT_U64_EQ(e.counts.macs, k < 2 ? 10838016 : 49152);
+    uint64_t pes = e.counts.used[0][OPD_O];
+    ASSERT_U64_EQ(pes, k == 0 ? 12 : k == 1 ? 16 : 16);
+    ASSERT(e.cycles * pes >= e.counts.macs);
+  }
+  return 0;
+}
+
+/* ispass04 cp with a starved GlobalBuffer: 0.25 words/cycle of reads and
+ * 0.5 of writes per instance.  Per instance it reads W 3072/16 = 192,
+ * I 4544/16 = 284 (dse's count, test nest_ispass04_by_hand), O 8192/16 =
+ * 512: 988 words in 988 / 0.25 = 3952 cycles; it writes W 192 + I 36 fills
+ * and O 1024 updates: 1252 / 0.5 = 2504.  Slowdown 3072 / 3952 = 0.777,
+ * the layer 3952 cycles, limited by the GlobalBuffer; the other levels
+ * are unlimited. */
+TEST_IMPL(tree_bandwidth_starved) {
+  map_hier h;
+  nest n;
+  ispass04(&h, &n, 0);
+  h.lv[1].rd_words = 0.25;
+  h.lv[1].wr_words = 0.5;
+  map_eval e;
+  map_evaluate(&h, &n, &e);
+  ASSERT_U64_EQ(e.timing.cycles, 3072);
+  ASSERT_U64_EQ(e.level_cycles[1], 3952);
+  ASSERT_U64_EQ(e.cycles, 3952);
+  ASSERT_INT_EQ(e.limiter, 1);
+  /* writes alone: 2504 cycles hide under the 3072 of compute */
+  h.lv[1].rd_words = 0;
+  map_evaluate(&h, &n, &e);
+  ASSERT_U64_EQ(e.level_cycles[1], 2504);
+  ASSERT_U64_EQ(e.cycles, 3072);
+  ASSERT_INT_EQ(e.limiter, -1);
+  return 0;
+}
+
+/* The whole of ed_simple_ws on its tree against Timeloop's energies per
+ * level (summary.csv, pJ; dse's counts equal Timeloop's at every level and
+ * tensor of this run): the three registers charge reads only (weight_reg
+ * 12 x 903168 x 0.144 = 1560674.3, its 24192 fills free), pe_spad's
+ * leakage is 0.001165 x 903168 x 12 = 12626.3 of its 67370.73, the MAC
+ * leak (0.0036 pJ) is not charged: 151669736.15 pJ in all. */
+TEST_IMPL(tree_energy_ed_simple_ws) {
+  static const double want[6] = {1387266.048, 1560674.304, 1560674.304,
+                                 67370.73, 72748831.73, 70930944.00};
+  map_hier h;
+  nest n;
+  ed_simple(&h, &n, 0);
+  map_eval e;
+  map_evaluate(&h, &n, &e);
+  ASSERT_U64_EQ(e.counts.fills[2][OPD_W], 24192);
+  ASSERT_NEAR(e.op_energy_j[2][OPD_W] / PJ, 1560674.304, 1e-12);
+  ASSERT_NEAR((e.level_energy_j[3] - e.op_energy_j[3][OPD_W]) / PJ, 12626.28864, 1e-9);
+  ASSERT_NEAR(e.mac_energy_j / PJ, 3413975.04, 1e-12);
+  /* printed to 0.01 pJ */
+  for (int l = 0; l < 6; l++) ASSERT_NEAR(e.level_energy_j[l] / PJ, want[l], 1e-7);
+  ASSERT_NEAR(e.energy_j / PJ, 151669736.15, 1e-10);
+  return 0;
+}
+
+/* level2_invariants over trees: 300 random nests over random trees (those
+ * of nest_tree_counts_match_reference without a systolic fan-out), every
+ * level a tree level with a random block, energies of 1 pJ per access and
+ * a random bandwidth per instance (0: unlimited).  The layer never beats
+ * its floors: the MACs spread over every PE, and at each level the words
+ * an instance moves over its ports; it is the larger of the compute
+ * cycles (fill/drain and preload none) and the levels' transfers.  A
+ * level's energy lies between whole words and whole blocks. */
+TEST_IMPL(tree_level2_invariants) {
+  uint64_t seed = 0x5e55eedull, rs = 0x1234567ull;
+  int checked = 0, starved = 0;
+  while (checked < 300) {
+    nest n;
+    random_tree_nest(&seed, &n);
+    int systolic = 0;
+    uint64_t pes = 1;
+    for (int v = 1; v < n.nlevels; v++)
+      for (int f = 0; f < n.nfan[v]; f++) {
+        systolic |= n.fan[v][f].net == NEST_NET_SYSTOLIC;
+        pes *= n.fan[v][f].x * n.fan[v][f].y;
+      }
+    if (systolic) continue;
+    map_hier h;
+    memset(&h, 0, sizeof h);
+    h.nlevels = n.nlevels;
+    h.rows = h.cols = 1;
+    h.bytes = 1;
+    h.mac_j = PJ;
+    for (int l = 0; l < n.nlevels; l++) {
+      rs ^= rs << 13, rs ^= rs >> 7, rs ^= rs << 17;
+      h.lv[l] = tree_level("L", 1u << (rs % 4), 1, 1, 1, 0);
+      h.lv[l].holds = n.holds[l];
+      h.lv[l].rd_words = (rs >> 8) % 3 ? 0 : 0.5 * (double)((rs >> 16) % 4 + 1);
+      h.lv[l].wr_words = (rs >> 24) % 3 ? 0 : 0.5 * (double)((rs >> 32) % 4 + 1);
+    }
+    map_eval e;
+    map_evaluate(&h, &n, &e);
+    const nest_counts *c = &e.counts;
+    ASSERT_U64_EQ(e.timing.fill_drain + e.timing.preload, 0);
+    ASSERT(e.timing.cycles * pes >= c->macs);
+    uint64_t want = e.timing.cycles;
+    for (int l = 0; l < n.nlevels; l++) {
+      const map_level *lv = &h.lv[l];
+      double rd = 0, wr = 0, words = 0, blocks = 0;
+      for (int o = 0; o < OPD_COUNT; o++) {
+        if (!c->used[l][o]) continue;
+        const double u = (double)c->used[l][o];
+        rd += (double)c->reads[l][o] / u;
+        wr += (double)(c->fills[l][o] + c->updates[l][o]) / u;
+        const double all = (double)(c->reads[l][o] + c->fills[l][o] + c->updates[l][o]);
+        words += all / lv->block;
+        blocks += all / lv->block + 3 * u;
+      }
+      if (lv->rd_words > 0) ASSERT((double)e.cycles * lv->rd_words >= rd * (1 - 1e-12));
+      if (lv->wr_words > 0) ASSERT((double)e.cycles * lv->wr_words >= wr * (1 - 1e-12));
+      if (e.level_cycles[l] > want) want = e.level_cycles[l];
+      const double ej = e.level_energy_j[l] / PJ;
+      ASSERT(ej >= words * (1 - 1e-12) && ej <= blocks * (1 + 1e-12));
+    }
+    ASSERT_U64_EQ(e.cycles, want);
+    starved += e.limiter >= 0;
+    checked++;
+  }
+  printf("%d tree nests checked, %d bandwidth-bound\n", checked, starved);
+  ASSERT(starved > 20);
+  return 0;
+}
