@@ -133,7 +133,8 @@ static int tree_level(const map_level *lv) { return lv->block > 0 && !lv->per_by
  * moves ceil(per instance / block) whole blocks of reads, fills and
  * updates (Timeloop's BufferLevel::ComputeBufferEnergy); with clusters the
  * total is divided by the instances per utilized cluster. */
-static double block_energy(const map_level *lv, uint64_t used, double r, double f, double u) {
+__attribute__((noinline, cold)) static double block_energy(const map_level *lv, uint64_t used,
+                                                            double r, double f, double u) {
   if (!used) return 0;
   const double per = (double)used * lv->block;
   double e = ceil(r / per) * lv->e_read + ceil(f / per) * lv->e_fill + ceil(u / per) * lv->e_update;
@@ -172,7 +173,8 @@ static int multicast_array(const map_hier *h, const nest *n, unsigned tree) {
  * updates against the write bandwidth (0: unlimited).  The level's cycles
  * are the larger of these and the compute cycles, which is Timeloop's
  * ceil(compute / slowdown) (BufferLevel::ComputePerformance). */
-static uint64_t tree_cycles(const map_level *lv, const nest_counts *c, int l) {
+__attribute__((noinline, cold)) static uint64_t tree_cycles(const map_level *lv,
+                                                            const nest_counts *c, int l) {
   double rd = 0, wr = 0;
   for (int o = 0; o < OPD_COUNT; o++) {
     if (!c->used[l][o]) continue;
@@ -183,6 +185,21 @@ static uint64_t tree_cycles(const map_level *lv, const nest_counts *c, int l) {
   const double rc = lv->rd_words > 0 ? ceil(rd / lv->rd_words) : 0;
   const double wc = lv->wr_words > 0 ? ceil(wr / lv->wr_words) : 0;
   return (uint64_t)(rc > wc ? rc : wc);
+}
+
+/* Leakage of the tree levels: every utilized instance, all the layer long. */
+__attribute__((noinline, cold)) static void tree_leakage(const map_hier *h, unsigned tree,
+                                                         map_eval *e) {
+  const nest_counts *c = &e->counts;
+  for (int l = 0; l < h->nlevels; l++) {
+    if (!((tree >> l) & 1) || h->lv[l].leak_j == 0) continue;
+    uint64_t u = 0;
+    for (int o = 0; o < OPD_COUNT; o++)
+      if (c->used[l][o] > u) u = c->used[l][o];
+    const double leak = h->lv[l].leak_j * (double)e->cycles * (double)u;
+    e->level_energy_j[l] += leak;
+    e->energy_j += leak;
+  }
 }
 
 void map_evaluate(const map_hier *h, const nest *n, map_eval *e) {
@@ -257,16 +274,7 @@ void map_evaluate(const map_hier *h, const nest *n, map_eval *e) {
       e->limiter = l;
     }
   }
-  /* leakage of the tree levels: every utilized instance, all the layer long */
-  for (int l = 0; tree && l < h->nlevels; l++) {
-    if (!((tree >> l) & 1) || h->lv[l].leak_j == 0) continue;
-    uint64_t u = 0;
-    for (int o = 0; o < OPD_COUNT; o++)
-      if (c->used[l][o] > u) u = c->used[l][o];
-    const double leak = h->lv[l].leak_j * (double)e->cycles * (double)u;
-    e->level_energy_j[l] += leak;
-    e->energy_j += leak;
-  }
+  if (tree) tree_leakage(h, tree, e);
 }
 
 /* ===== search ============================================================ */
