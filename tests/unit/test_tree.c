@@ -20,6 +20,12 @@ static void tree_nest(nest *n, int nlevels) {
   for (int l = 0; l < nlevels; l++) n->holds[l] = 7;
 }
 
+/* n must be well formed; the test stops with the reason otherwise. */
+static void expect_valid(const nest *n) {
+  char err[256];
+  if (nest_validate(n, err, sizeof err)) FAIL_AT("%s", err);
+}
+
 /* A tree level: per-access energies in pJ, leakage in pJ per cycle. */
 static map_level tree_level(const char *name, unsigned block, double rd, double fill,
                             double upd, double leak) {
@@ -59,14 +65,13 @@ static void ispass01(map_hier *h, nest *n) {
   n->loops[0] = (nest_loop){NEST_S, 1, 0, 1, NEST_AXIS_TIME, 0};
   n->loops[1] = (nest_loop){NEST_Q, 0, 0, 1, NEST_AXIS_TIME, 0};
   n->nloops = 2;
+  expect_valid(n);
 }
 
 TEST_IMPL(tree_energy_ispass01) {
   map_hier h;
   nest n;
-  char err[256];
   ispass01(&h, &n);
-  ASSERT_INT_EQ(nest_validate(&n, err, sizeof err), 0);
   map_eval e;
   map_evaluate(&h, &n, &e);
   ASSERT_U64_EQ(e.counts.reads[1][OPD_I], 18);
@@ -110,14 +115,13 @@ static void twelve_pes(map_hier *h, nest *n) {
   n->loops[0] = (nest_loop){NEST_K, 1, 1, 1, NEST_AXIS_X, 0};
   n->loops[1] = (nest_loop){NEST_Q, 0, 0, 1, NEST_AXIS_TIME, 0};
   n->nloops = 2;
+  expect_valid(n);
 }
 
 TEST_IMPL(tree_energy_free_fills) {
   map_hier h;
   nest n;
-  char err[256];
   twelve_pes(&h, &n);
-  ASSERT_INT_EQ(nest_validate(&n, err, sizeof err), 0);
   map_eval e;
   map_evaluate(&h, &n, &e);
   ASSERT_U64_EQ(e.counts.used[0][OPD_W], 12);
