@@ -60,6 +60,17 @@ int nest_validate(const nest *n, char *err, size_t errn) {
     snprintf(err, errn, "stride, dilation and input size must be >= 1");
     return DSE_ERR_INVALID;
   }
+  for (int x = 0; n->stride_rule && x < 2; x++) {
+    const uint64_t span = (p->bound[x ? NEST_Q : NEST_P] - 1) * p->stride[x] +
+                          (p->bound[x ? NEST_S : NEST_R] - 1) * p->dilation[x] + 1;
+    if (p->pad[x] || (x ? p->in_w : p->in_h) < span) {
+      snprintf(err, errn,
+               "Timeloop's reuse rule needs whole tiles: no padding and an input %s of at least "
+               "%llu",
+               x ? "width" : "height", (unsigned long long)span);
+      return DSE_ERR_INVALID;
+    }
+  }
   int tree = 0; /* the nest declares its fan-outs */
   for (int v = 0; v < n->nlevels; v++) {
     if (n->nfan[v] > NEST_MAX_FANS || (v == 0 && n->nfan[v])) {
@@ -152,6 +163,14 @@ int nest_validate(const nest *n, char *err, size_t errn) {
                  l->level, (unsigned long long)(y ? f->y : f->x));
         return DSE_ERR_INVALID;
       }
+    }
+    if (n->stride_rule && last_step[l->dim] % l->step) {
+      snprintf(err, errn,
+               "loop %d (%s): Timeloop's reuse rule needs whole tiles: step %llu does not divide "
+               "the enclosing tile %llu",
+               i + 1, nest_dim_name(l->dim), (unsigned long long)l->step,
+               (unsigned long long)last_step[l->dim]);
+      return DSE_ERR_INVALID;
     }
     last_step[l->dim] = l->step;
   }
@@ -428,6 +447,130 @@ static uint64_t dim_active(const nest *n, int d, const uint8_t *cls) {
   return active;
 }
 
+/* ===== Timeloop's reuse rule (nest.stride_rule) ==========================
+ * Whole tiles: every instance of a tracker walks the same tiles up to a
+ * shift, each the same box, and the move at a step where ABOVE loop j
+ * advances (the ABOVE loops inside it restarting) is one translation T_j
+ * of the operand's axes.  A step fills the whole tile after a change of
+ * translation, else what the new tile adds to the old one (the whole tile
+ * when T_j moves along two axes, nothing when T_j is 0).  The translation
+ * kept is a small state (none, or one of the T_j), so the run is a walk
+ * over the ABOVE loops from a state, memoized per (loop, state), each
+ * loop's iterations summed until they repeat. */
+
+typedef struct srule {
+  int m;                           /* ABOVE loops, outermost first */
+  uint64_t trip[NEST_MAX_LOOPS];
+  uint64_t part[NEST_MAX_LOOPS];   /* fill of loop j's step, translation kept */
+  uint8_t canon[NEST_MAX_LOOPS];   /* 1 + the first ABOVE loop with T_j's translation */
+  uint64_t whole;                  /* the tile */
+  uint8_t done[NEST_MAX_LOOPS + 1][NEST_MAX_LOOPS + 1];
+  uint8_t end[NEST_MAX_LOOPS + 1][NEST_MAX_LOOPS + 1];
+  uint64_t fill[NEST_MAX_LOOPS + 1][NEST_MAX_LOOPS + 1];
+} srule;
+
+/* Loop j's step from state st (0: no translation kept): its fill, and the
+ * state after it. */
+static uint64_t srule_step(const srule *r, int j, uint8_t *st) {
+  if (*st == 0 || *st == r->canon[j]) {
+    *st = r->canon[j];
+    return r->part[j];
+  }
+  *st = 0;
+  return r->whole;
+}
+
+/* The fills of loops j.. after their first tile (entered in state *st). */
+static uint64_t srule_run(srule *r, int j, uint8_t *st) {
+  if (j == r->m) return 0;
+  const uint8_t s0 = *st;
+  if (r->done[j][s0]) {
+    *st = r->end[j][s0];
+    return r->fill[j][s0];
+  }
+  uint8_t s = s0;
+  uint64_t f = srule_run(r, j + 1, &s);
+  for (uint64_t it = 1; it < r->trip[j]; it++) {
+    const uint8_t from = s;
+    uint64_t add = srule_step(r, j, &s);
+    add += srule_run(r, j + 1, &s);
+    if (s == from) { /* every later iteration repeats this one */
+      f += add * (r->trip[j] - it);
+      break;
+    }
+    f += add;
+  }
+  r->done[j][s0] = 1;
+  r->end[j][s0] = s;
+  r->fill[j][s0] = f;
+  *st = s;
+  return f;
+}
+
+/* The fills of an operand for a tracker under the rule: per instance the
+ * first tile whole, then the steps. */
+static uint64_t stride_fills(const nest *n, int opd, const uint8_t *cls) {
+  static const int axes[OPD_COUNT][5] = {
+      [OPD_W] = {NEST_G, NEST_K, NEST_C, NEST_R, NEST_S},
+      [OPD_I] = {NEST_G, NEST_N, NEST_C, -1, -2},
+      [OPD_O] = {NEST_G, NEST_N, NEST_K, NEST_P, NEST_Q},
+  };
+  const nest_problem *p = &n->prob;
+  uint64_t ext[NEST_DIMS], encl[NEST_DIMS], trip[NEST_MAX_LOOPS], inst = 1;
+  for (int d = 0; d < NEST_DIMS; d++) ext[d] = encl[d] = p->bound[d];
+  for (int i = 0; i < n->nloops; i++) {
+    const nest_loop *l = &n->loops[i];
+    trip[i] = encl[l->dim] / l->step;
+    encl[l->dim] = l->step;
+    if (cls[i] != CLS_INSIDE) ext[l->dim] = l->step;
+    if (cls[i] == CLS_FREE) inst *= trip[i];
+  }
+  srule rs;
+  srule *r = &rs;
+  r->m = 0;
+  memset(r->done, 0, sizeof r->done);
+  int64_t t[NEST_MAX_LOOPS][5], e[5];
+  r->whole = 1;
+  for (int a = 0; a < 5; a++) {
+    const int d = axes[opd][a], x = d == -1 ? 0 : 1;
+    e[a] = d >= 0 ? (int64_t)ext[d]
+                  : (int64_t)((ext[x ? NEST_Q : NEST_P] - 1) * p->stride[x] +
+                              (ext[x ? NEST_S : NEST_R] - 1) * p->dilation[x] + 1);
+    r->whole *= (uint64_t)e[a];
+  }
+  for (int j = 0; j < n->nloops; j++) {
+    if (cls[j] != CLS_ABOVE) continue;
+    int64_t dd[NEST_DIMS] = {0}; /* per dim: j's step less the restarts inside it */
+    dd[n->loops[j].dim] = (int64_t)n->loops[j].step;
+    for (int i = j + 1; i < n->nloops; i++)
+      if (cls[i] == CLS_ABOVE)
+        dd[n->loops[i].dim] -= (int64_t)((trip[i] - 1) * n->loops[i].step);
+    const int k = r->m++;
+    int64_t *tk = t[k];
+    int moved = 0, mv = 0;
+    for (int a = 0; a < 5; a++) {
+      const int d = axes[opd][a], x = d == -1 ? 0 : 1;
+      tk[a] = d >= 0 ? dd[d]
+                     : dd[x ? NEST_Q : NEST_P] * (int64_t)p->stride[x] +
+                           dd[x ? NEST_S : NEST_R] * (int64_t)p->dilation[x];
+      if (tk[a]) moved++, mv = a;
+    }
+    const int64_t mag = tk[mv] < 0 ? -tk[mv] : tk[mv];
+    r->part[k] = !moved                       ? 0
+                 : moved > 1 || mag >= e[mv] ? r->whole
+                                               : r->whole / (uint64_t)e[mv] * (uint64_t)mag;
+    r->trip[k] = trip[j];
+    r->canon[k] = (uint8_t)(k + 1);
+    for (int q = 0; q < k; q++)
+      if (!memcmp(t[q], tk, sizeof t[q])) {
+        r->canon[k] = r->canon[q];
+        break;
+      }
+  }
+  uint8_t st = 0;
+  return inst * (r->whole + srule_run(r, 0, &st));
+}
+
 /* Fills F of an operand for a tracker, and (outputs) the distinct elements
  * its instances ever hold. */
 static void tracker_counts(const nest *n, int opd, const uint8_t *cls,
@@ -445,7 +588,7 @@ static void tracker_counts(const nest *n, int opd, const uint8_t *cls,
   }
   /* Subtract the overlap of consecutive tiles, grouped by advancing loop. */
   uint64_t overlap = 0;
-  for (int j = 0; j < n->nloops; j++) {
+  for (int j = 0; j < n->nloops && !n->stride_rule; j++) {
     if (cls[j] != CLS_ABOVE) continue;
     for (int i = 0; i < n->nloops; i++)
       role[i] = cls[i] == CLS_FREE    ? ROLE_FREE
@@ -464,7 +607,7 @@ static void tracker_counts(const nest *n, int opd, const uint8_t *cls,
     }
     overlap += prod;
   }
-  *fills = total - overlap;
+  *fills = n->stride_rule ? stride_fills(n, opd, cls) : total - overlap;
   if (!first) return;
   /* Distinct elements per instance: relevant axes' sums times, for each
    * indicator dim, the instances that ever have work. */

@@ -39,6 +39,9 @@
  *   element for all PEs together (multicast, systolic forwarding) and
  *   reduces partial sums of the same output across PEs before they reach
  *   the parent.  An instance with no work in a step holds nothing.
+ * - With stride_rule (Timeloop's rule), a tile keeps the overlap with the
+ *   previous one only while its translation stays the same (the first move
+ *   after a whole fetch sets it); otherwise it is fetched whole.
  * - Outputs accumulate where they are computed: a partial sum is read back
  *   (filled) except the first time an element is touched, which starts at
  *   zero; every MAC reads both operands and updates the output at level 0.
@@ -96,6 +99,13 @@ typedef struct nest {
    * none anywhere: today's nest, spatial loops at level 1) */
   uint8_t nfan[NEST_MAX_LEVELS];
   nest_fan fan[NEST_MAX_LEVELS][NEST_MAX_FANS];
+  /* Timeloop's reuse rule for every level's tiles (docs/engine.md section
+   * 3): consecutive tiles share their overlap only while the tile keeps
+   * moving by the same translation; a tile whose translation changes, or
+   * that moves along two axes at once, is fetched whole.  Needs whole
+   * tiles: every step divides its enclosing tile, no padding, no clipping.
+   * 0: today's rule, every overlap kept. */
+  uint8_t stride_rule;
 } nest;
 
 typedef struct nest_counts {

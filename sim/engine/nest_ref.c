@@ -17,6 +17,8 @@ typedef struct tracker {
   uint8_t *cur, *ever;
   box b;
   uint64_t fills, evicts, distinct;
+  int has_tr;    /* stride_rule: a translation is kept, tr */
+  int64_t tr[5];
 } tracker;
 
 typedef struct ref {
@@ -103,9 +105,29 @@ static uint64_t flat(const ref *r, int opd, const int64_t *c) {
   return x;
 }
 
+/* Under Timeloop's rule (stride_rule): whether the move to nb fetches the
+ * new tile whole, keeping the translation state. */
+static int whole_fetch(tracker *t, const box *nb) {
+  if (t->b.empty || nb->empty) {
+    t->has_tr = 0;
+    return 0;
+  }
+  int64_t tv[5];
+  int moved = 0;
+  for (int a = 0; a < 5; a++) moved += (tv[a] = nb->lo[a] - t->b.lo[a]) != 0;
+  if (t->has_tr && memcmp(t->tr, tv, sizeof tv)) { /* the translation changed */
+    t->has_tr = 0;
+    return 1;
+  }
+  t->has_tr = 1;
+  memcpy(t->tr, tv, sizeof tv);
+  return moved > 1; /* along two axes at once */
+}
+
 /* Replace a tracker's contents by box nb, counting what enters and leaves. */
 static void move_to(ref *r, tracker *t, int opd, const box *nb) {
-  /* leaving: elements of the old box not in the new */
+  const int whole = r->n->stride_rule && whole_fetch(t, nb);
+  /* leaving: elements of the old box not in the new (all when whole) */
   if (!t->b.empty) {
     int64_t c[5];
     for (c[0] = t->b.lo[0]; c[0] < t->b.hi[0]; c[0]++)
@@ -113,7 +135,7 @@ static void move_to(ref *r, tracker *t, int opd, const box *nb) {
         for (c[2] = t->b.lo[2]; c[2] < t->b.hi[2]; c[2]++)
           for (c[3] = t->b.lo[3]; c[3] < t->b.hi[3]; c[3]++)
             for (c[4] = t->b.lo[4]; c[4] < t->b.hi[4]; c[4]++) {
-              int in_new = !nb->empty;
+              int in_new = !nb->empty && !whole;
               for (int a = 0; a < 5 && in_new; a++)
                 in_new = c[a] >= nb->lo[a] && c[a] < nb->hi[a];
               if (!in_new) {

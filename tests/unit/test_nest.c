@@ -111,15 +111,29 @@ static void random_problem(uint64_t *s, nest_problem *p) {
 }
 
 /* A dimension's loops of a random nest: up to maxm (<= 4) steps,
- * outermost first, ending in 1, at levels in descending order. */
+ * outermost first, ending in 1, at levels in descending order; with
+ * divide, every step divides the one enclosing it (whole tiles). */
 static int random_chain(uint64_t *s, uint64_t b, int maxm, int nlevels, uint64_t *steps,
-                        int *lv) {
+                        int *lv, int divide) {
   int m = b > 1 ? (int)pick(s, 1, (uint64_t)maxm) : (int)pick(s, 0, 1);
   steps[m - 1 >= 0 ? m - 1 : 0] = 1;
   for (int i = m - 2; i >= 0; i--) {
     uint64_t lo = steps[i + 1] + 1;
-    steps[i] = lo <= b ? pick(s, lo, b) : b;
+    if (!divide) {
+      steps[i] = lo <= b ? pick(s, lo, b) : b;
+      continue;
+    }
+    uint64_t rest = b / steps[i + 1], f[16];
+    int nf = 0;
+    for (uint64_t d = 2; d <= rest && nf < 16; d++)
+      if (rest % d == 0) f[nf++] = d;
+    steps[i] = steps[i + 1] * (nf ? f[pick(s, 0, (uint64_t)nf - 1)] : 1);
   }
+  for (int i = m - 2; divide && i >= -1 && m > 1; i--) /* no loop of one iteration */
+    if (i < 0 ? steps[0] == b : steps[i] == steps[i + 1]) {
+      for (int j = i < 0 ? 0 : i; j + 1 < m; j++) steps[j] = steps[j + 1];
+      m--;
+    }
   for (int i = 0; i < m; i++) lv[i] = (int)pick(s, 0, (uint64_t)nlevels - 1);
   for (int i = 0; i < m; i++) /* sort levels descending */
     for (int j = i + 1; j < m; j++)
@@ -147,7 +161,7 @@ static void random_nest(uint64_t *s, nest *n) {
   int nspatial = 0;
   for (int d = 0; d < NEST_DIMS; d++) {
     uint64_t b = p->bound[d], steps[4];
-    int lv[4], m = random_chain(s, b, 3, n->nlevels, steps, lv);
+    int lv[4], m = random_chain(s, b, 3, n->nlevels, steps, lv, 0);
     for (int i = 0; i < m; i++) {
       chain[d][i].dim = d;
       chain[d][i].level = lv[i];
@@ -240,15 +254,31 @@ TEST_IMPL(nest_counts_match_reference) {
  * fan-outs of 1-4 x 1-4 at random levels with random networks and
  * reduction, and a random nest over it: per dim a chain of steps at
  * descending levels, the last loop of a dim at a level with fan-outs
- * spread over one of them on X or Y where it fits. */
+ * spread over one of them on X or Y where it fits.  One in three follows
+ * Timeloop's reuse rule, with whole tiles and no padding, mostly a window
+ * (R or S) split over a splitting row, often R and S at the top and P and
+ * Q at the bottom (ispass04's pattern: the window slides and restarts). */
 static void random_tree_try(uint64_t *s, nest *n) {
   memset(n, 0, sizeof *n);
   nest_problem *p = &n->prob;
   random_problem(s, p);
+  if (pick(s, 0, 2) == 0) { /* Timeloop's rule: whole tiles, no padding */
+    /* mostly a window sliding over a dimension that splits */
+    while (pick(s, 0, 3) &&
+           !(p->bound[NEST_R] > 1 && p->bound[NEST_P] % 2 == 0 && p->bound[NEST_P] > 2) &&
+           !(p->bound[NEST_S] > 1 && p->bound[NEST_Q] % 2 == 0 && p->bound[NEST_Q] > 2))
+      random_problem(s, p);
+    n->stride_rule = 1;
+    p->pad[0] = p->pad[1] = 0;
+    p->in_h = (p->bound[NEST_P] - 1) * p->stride[0] + (p->bound[NEST_R] - 1) * p->dilation[0] + 1;
+    p->in_w = (p->bound[NEST_Q] - 1) * p->stride[1] + (p->bound[NEST_S] - 1) * p->dilation[1] + 1;
+  }
   n->nlevels = (int)pick(s, 2, 6);
   for (int l = 0; l < n->nlevels; l++)
     n->holds[l] = l == n->nlevels - 1 ? 7u : (unsigned)pick(s, 0, 7);
   if (pick(s, 0, 1)) n->holds[0] = 7u; /* often every operand at the bottom */
+  for (int l = 0; n->stride_rule && l < n->nlevels; l++)
+    if (pick(s, 0, 3)) n->holds[l] |= 1u << OPD_I; /* the windows at most levels */
   for (int t = (int)pick(s, 1, 3); t > 0; t--) {
     int v = (int)pick(s, 1, (uint64_t)n->nlevels - 1);
     if (n->nfan[v] == NEST_MAX_FANS) continue;
@@ -266,7 +296,10 @@ static void random_tree_try(uint64_t *s, nest *n) {
   int clen[NEST_DIMS] = {0};
   for (int d = 0; d < NEST_DIMS; d++) {
     uint64_t b = p->bound[d], steps[4];
-    int lv[4], m = random_chain(s, b, 4, n->nlevels, steps, lv);
+    int lv[4], m = random_chain(s, b, 4, n->nlevels, steps, lv, n->stride_rule);
+    if (n->stride_rule && pick(s, 0, 1)) /* a window sliding at the top over whole rows */
+      for (int i = 0; i < m; i++)
+        lv[i] = d == NEST_P || d == NEST_Q ? 0 : d == NEST_R || d == NEST_S ? n->nlevels - 1 : lv[i];
     for (int i = 0; i < m; i++) {
       chain[d][i] = (gl){lv[i], 0, NEST_AXIS_TIME, steps[i]};
       const int v = lv[i];
@@ -316,7 +349,7 @@ void random_tree_nest(uint64_t *s, nest *n) {
 TEST_IMPL(nest_tree_counts_match_reference) {
   uint64_t seed = 0x7ee5eedull;
   int upper = 0, tiers = 0, net[3] = {0}, unreduced = 0, ragged = 0, halo = 0, deep = 0,
-      bypass = 0, streamed = 0;
+      bypass = 0, streamed = 0, rule = 0, rule_moves = 0;
   for (int t = 0; t < 600; t++) {
     nest n;
     random_tree_nest(&seed, &n);
@@ -329,6 +362,14 @@ TEST_IMPL(nest_tree_counts_match_reference) {
     nest_count(&n, &a);
     ASSERT_INT_EQ(nest_count_reference(&n, &b), 0);
     compare(&n, &a, &b, t);
+    if (n.stride_rule) { /* and where it refetches what the overlap would keep */
+      nest_counts keep;
+      n.stride_rule = 0;
+      nest_count(&n, &keep);
+      n.stride_rule = 1;
+      rule++;
+      rule_moves += memcmp(keep.fills, a.fills, sizeof a.fills) != 0;
+    }
     int up = 0, rg = 0, unr = 0, kinds = 0;
     unsigned fans_used[NEST_MAX_LEVELS] = {0};
     for (int i = 0; i < n.nloops; i++) {
@@ -363,11 +404,13 @@ TEST_IMPL(nest_tree_counts_match_reference) {
          "level 1, %d over two or more fan-outs, %d/%d/%d over multicast/unicast/systolic, "
          "%d with partial sums spread over a fan-out that does not reduce, %d with "
          "non-divisor steps, %d with sliding windows, %d with 5 or 6 levels, %d with "
-         "bypass, %d streaming an operand to the MACs)\n",
-         upper, tiers, net[0], net[1], net[2], unreduced, ragged, halo, deep, bypass, streamed);
+         "bypass, %d streaming an operand to the MACs, %d under Timeloop's reuse rule, %d of "
+         "them refetching what the overlap would keep)\n",
+         upper, tiers, net[0], net[1], net[2], unreduced, ragged, halo, deep, bypass, streamed,
+         rule, rule_moves);
   ASSERT(upper > 100 && tiers > 50 && net[0] > 50 && net[1] > 50 && net[2] > 50 &&
          unreduced > 30 && ragged > 200 && halo > 100 && deep > 100 && bypass > 100 &&
-         streamed > 100);
+         streamed > 100 && rule > 150 && rule_moves > 50);
   return 0;
 }
 
@@ -675,13 +718,13 @@ TEST_IMPL(nest_validate_tree) {
  * multicast, reducing fan-out of 16 (X) into GlobalBuffer and
  * RegisterFile pairs; cp spreads C over the 16, kp spreads K.  The
  * mappings: PE[C16 or K16] > GlobalBuffer[C2 K32 R3 or C32 K2 R3] (C
- * outermost) > RegisterFile[P16].  Every total is reference/per_level.csv's
- * (per instance x 16 instances), with one exception: the inputs from
- * GlobalBuffer to RegisterFile.  Timeloop fills each RegisterFile with
- * 1152 = C x K x 18 inputs (the 18 of a sliding window of R3 over P16,
- * again for every K), dse keeps the window's overlap when K advances and R
- * restarts (2 of the 16 are new): per instance cp 2 x (16 + 2 + 31 x 4) =
- * 284, kp 32 x (16 + 2 + 4) = 704.  The replay (plan S12) settles it. */
+ * outermost) > RegisterFile[P16], under Timeloop's reuse rule.  Every
+ * total is reference/per_level.csv's (per instance x 16 instances).  The
+ * rule decides the inputs from GlobalBuffer to RegisterFile: each
+ * RegisterFile is filled with 1152 = C x K x 18 inputs (the 16 + 1 + 1 of a
+ * window of R3 sliding over P16, whole again when R restarts, its
+ * translation changing from +1 to -2); keeping the window's overlap there
+ * (stride_rule 0) gives 284 (cp) or 704 (kp) per instance. */
 void ispass04_nest(nest *n, int kp) {
   unit_nest(n);
   n->prob.bound[NEST_C] = 32;
@@ -700,18 +743,19 @@ void ispass04_nest(nest *n, int kp) {
   n->loops[k++] = (nest_loop){NEST_S, 1, 0, 1, NEST_AXIS_TIME, 0};
   n->loops[k++] = (nest_loop){NEST_Q, 0, 0, 1, NEST_AXIS_TIME, 0};
   n->nloops = k;
+  n->stride_rule = 1;
 }
 
 TEST_IMPL(nest_ispass04_by_hand) {
   /* [kp][level][operand] {reads, fills, updates}; RF = 0, GB = 1, MM = 2 */
   static const uint64_t want[2][3][OPD_COUNT][3] = {
       {/* cp */
-       {{49152, 3072, 0}, {49152, 4544, 0}, {40960, 8192, 49152}},
-       {{3072, 3072, 0}, {4544, 576, 0}, {8192, 0, 16384}},
+       {{49152, 3072, 0}, {49152, 18432, 0}, {40960, 8192, 49152}},
+       {{3072, 3072, 0}, {18432, 576, 0}, {8192, 0, 16384}},
        {{3072, 0, 0}, {576, 0, 0}, {0, 0, 512}}},
       {/* kp */
-       {{49152, 3072, 0}, {49152, 11264, 0}, {48640, 15872, 49152}},
-       {{3072, 3072, 0}, {11264, 9216, 0}, {15872, 0, 16384}},
+       {{49152, 3072, 0}, {49152, 18432, 0}, {48640, 15872, 49152}},
+       {{3072, 3072, 0}, {18432, 9216, 0}, {15872, 0, 16384}},
        {{3072, 0, 0}, {576, 0, 0}, {0, 0, 512}}},
   };
   for (int kp = 0; kp < 2; kp++) {
@@ -731,6 +775,10 @@ TEST_IMPL(nest_ispass04_by_hand) {
         ASSERT_U64_EQ(c.updates[l][o], want[kp][l][o][2]);
         ASSERT_U64_EQ(c.used[l][o], l < 2 ? 16 : 1);
       }
+    n.stride_rule = 0; /* every overlap kept */
+    nest_count(&n, &c);
+    ASSERT_U64_EQ(c.fills[0][OPD_I], kp ? 11264 : 4544);
+    ASSERT_U64_EQ(c.reads[1][OPD_I], kp ? 11264 : 4544);
   }
   return 0;
 }

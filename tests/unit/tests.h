@@ -55,6 +55,7 @@
   X(tree_bandwidth_starved)         \
   X(tree_energy_ed_simple_ws)       \
   X(tree_level2_invariants)         \
+  X(tree_timeloop_counts)           \
   X(systolic_timing_by_hand)        \
   X(systolic_fold_floor)            \
   X(nest_counts_scalesim_gemm)      \
