@@ -782,3 +782,45 @@ TEST_IMPL(nest_ispass04_by_hand) {
   }
   return 0;
 }
+
+/* An input halo across the children of a multicast fan-out, under
+ * Timeloop's rule: a 1-D convolution S3 Q8 (w = q + s, an input of 10),
+ * the 3 taps S spread over a fan-out of 3 on X below the top level, Q
+ * walked above it, each child keeping its one input.  Each child fills its
+ * new input at every step: 3 x 8 = 24 fills.  The top reads the delta of
+ * the children's union, the window [q, q + 3) sliding by one: 3 + 7 x 1 =
+ * 10.  Timeloop's nest analysis (ComputeNetworkLinkTransfers, then
+ * ComputeAccurateMulticastedAccesses, nest-analysis.cpp) gets the same 10
+ * from the top by a different road: child s's new input q + s is the one
+ * its right-hand neighbour s + 1 took the step before, so children 0 and 1
+ * receive it over a link (14 link transfers), child 2 from the top; with
+ * link transfers disabled each child's unequal delta would be read on its
+ * own, 24. */
+TEST_IMPL(nest_halo_multicast_by_hand) {
+  nest n;
+  unit_nest(&n);
+  n.prob.bound[NEST_S] = 3;
+  n.prob.bound[NEST_Q] = 8;
+  n.prob.in_w = 10;
+  n.nlevels = 2;
+  n.holds[0] = n.holds[1] = 7;
+  n.nfan[1] = 1;
+  n.fan[1][0] = (nest_fan){3, 1, NEST_NET_MULTICAST, 1};
+  n.loops[0] = (nest_loop){NEST_Q, 1, 0, 1, NEST_AXIS_TIME, 0};
+  n.loops[1] = (nest_loop){NEST_S, 1, 1, 1, NEST_AXIS_X, 0};
+  n.nloops = 2;
+  n.stride_rule = 1;
+  char err[256];
+  ASSERT_INT_EQ(nest_validate(&n, err, sizeof err), 0);
+  nest_counts c, r;
+  nest_count(&n, &c);
+  ASSERT_INT_EQ(nest_count_reference(&n, &r), 0);
+  compare(&n, &c, &r, 0);
+  ASSERT_U64_EQ(c.fills[0][OPD_I], 24);
+  ASSERT_U64_EQ(c.used[0][OPD_I], 3);
+  ASSERT_U64_EQ(c.reads[1][OPD_I], 10);
+  /* the weights: each child its tap, once; the outputs: reduced, 8 */
+  ASSERT_U64_EQ(c.reads[1][OPD_W], 3);
+  ASSERT_U64_EQ(c.updates[1][OPD_O], 8);
+  return 0;
+}

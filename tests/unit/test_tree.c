@@ -548,3 +548,29 @@ TEST_IMPL(tree_timeloop_counts) {
   }
   return 0;
 }
+
+/* Clusters (Timeloop's cluster_size, plan open point 8): the utilized
+ * instances share whole accesses within their clusters, and a level's
+ * energy is divided by the instances per utilized cluster, ceil(U /
+ * cluster) clusters.  twelve_pes' weight_reg, 12 of 16 used: clusters of
+ * 8 make 2 utilized clusters, 1560674.304 / (12 / 2) = 260112.384 pJ;
+ * clusters of 64 (Simba's PEWeightRegs) make 1, 1560674.304 / 12 =
+ * 130056.192 pJ; the leakage stays per utilized instance. */
+TEST_IMPL(tree_energy_cluster) {
+  static const struct {
+    unsigned cluster;
+    double pj;
+  } want[] = {{1, 1560674.304}, {8, 260112.384}, {12, 130056.192}, {64, 130056.192}};
+  for (int k = 0; k < 4; k++) {
+    map_hier h;
+    nest n;
+    twelve_pes(&h, &n);
+    h.lv[0].cluster = want[k].cluster;
+    map_eval e;
+    map_evaluate(&h, &n, &e);
+    ASSERT_NEAR(e.op_energy_j[0][OPD_W] / PJ, want[k].pj, 1e-12);
+    const double tensors = e.op_energy_j[0][OPD_W] + e.op_energy_j[0][OPD_I] + e.op_energy_j[0][OPD_O];
+    ASSERT_NEAR((e.level_energy_j[0] - tensors) / PJ, 12626.28864, 1e-9);
+  }
+  return 0;
+}

@@ -47,6 +47,7 @@
   X(nest_validate_tree)             \
   X(nest_tree_counts_match_reference) \
   X(nest_ispass04_by_hand)          \
+  X(nest_halo_multicast_by_hand)    \
   X(tree_energy_ispass01)           \
   X(tree_energy_free_fills)         \
   X(tree_energy_ispass01_run)       \
@@ -56,6 +57,7 @@
   X(tree_energy_ed_simple_ws)       \
   X(tree_level2_invariants)         \
   X(tree_timeloop_counts)           \
+  X(tree_energy_cluster)            \
   X(systolic_timing_by_hand)        \
   X(systolic_fold_floor)            \
   X(nest_counts_scalesim_gemm)      \
