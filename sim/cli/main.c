@@ -587,7 +587,8 @@ static int cmd_check(dse_ctx *ctx, int argc, char **argv) {
     char detail[256] = "";
     if (!rc) {
       const yt_node *root = doc->root;
-      static const char *const wl_keys[] = {"layers", "family", "model", "params", NULL};
+      static const char *const wl_keys[] = {"layers", "family", "model", "params",
+                                            "problem" /* Timeloop's */, NULL};
       static const char *const arch_keys[] = {"pe_array", "clock", "dram", "buffers", NULL};
       int is_wl = 0, is_arch = 0;
       for (int k = 0; wl_keys[k]; k++) is_wl |= yt_get(root, wl_keys[k]) != NULL;

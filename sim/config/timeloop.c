@@ -40,23 +40,22 @@ static void note(tl_parser *p, const yt_node *at, const char *fmt, ...) {
   va_start(ap, fmt);
   vsnprintf(buf, sizeof buf, fmt, ap);
   va_end(ap);
-  tl_arch *a = p->a;
-  if (a->nnote == p->note_cap) {
-    const size_t cap = p->note_cap ? 2 * p->note_cap : 8;
-    tl_note *n = realloc(a->note, cap * sizeof(*n));
-    if (!n) {
-      p->nomem = 1;
-      return;
-    }
-    a->note = n;
-    p->note_cap = cap;
+  if (tl_note_push(p->a->doc, &p->a->note, &p->a->nnote, &p->note_cap, at, buf)) p->nomem = 1;
+}
+
+int tl_note_push(yt_doc *doc, tl_note **note, size_t *n, size_t *cap, const yt_node *at,
+                 const char *text) {
+  if (*n == *cap) {
+    const size_t c = *cap ? 2 * *cap : 8;
+    tl_note *v = realloc(*note, c * sizeof(*v));
+    if (!v) return DSE_ERR_NOMEM;
+    *note = v;
+    *cap = c;
   }
-  const char *text = core_arena_strdup(&a->doc->arena, buf);
-  if (!text) {
-    p->nomem = 1;
-    return;
-  }
-  a->note[a->nnote++] = (tl_note){{at->file, at->line, at->col}, text};
+  const char *t = core_arena_strdup(&doc->arena, text);
+  if (!t) return DSE_ERR_NOMEM;
+  (*note)[(*n)++] = (tl_note){{at->file, at->line, at->col}, t};
+  return 0;
 }
 
 /* ----- attributes ---------------------------------------------------------- */
