@@ -48,16 +48,9 @@ typedef struct tl_pp {
   int nomem;
 } tl_pp;
 
-static void pnote(tl_pp *pp, const yt_node *at, const char *fmt, ...) DSE_PRINTF(3, 4);
-static void pnote(tl_pp *pp, const yt_node *at, const char *fmt, ...) {
-  char buf[512];
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(buf, sizeof buf, fmt, ap);
-  va_end(ap);
-  tl_problem *p = pp->p;
-  if (tl_note_push(p->doc, &p->note, &p->nnote, &p->note_cap, at, buf)) pp->nomem = 1;
-}
+#define pnote(pp, at, ...)                                                               \
+  ((pp)->nomem |= tl_notef((pp)->p->doc, &(pp)->p->note, &(pp)->p->nnote, &(pp)->p->note_cap, \
+                           at, __VA_ARGS__) != 0)
 
 int tl_problem_find(const tl_problem *p, const char *name, size_t len) {
   for (size_t i = 0; i < p->ndim; i++)
@@ -65,7 +58,7 @@ int tl_problem_find(const tl_problem *p, const char *name, size_t len) {
   return -1;
 }
 
-static void dim_list(const tl_problem *p, char *buf, size_t n) {
+void tl_problem_dims(const tl_problem *p, char *buf, size_t n) {
   buf[0] = '\0';
   for (size_t i = 0; i < p->ndim; i++) {
     const size_t l = strlen(buf);
@@ -160,7 +153,7 @@ static int read_term(tl_pp *pp, const yt_node *t, const char *path, int *dim, co
   *dim = tl_problem_find(pp->p, d->str, strlen(d->str));
   if (*dim < 0) {
     char list[160];
-    dim_list(pp->p, list, sizeof list);
+    tl_problem_dims(pp->p, list, sizeof list);
     cfg_error(&pp->c, d, path, "unknown dimension '%s'; the shape's dimensions are %s", d->str,
               list);
     return -1;
