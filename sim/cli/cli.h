@@ -16,6 +16,10 @@ enum { CLI_OK = 0, CLI_FAIL = 1, CLI_BAD = 2 };
 int cli_report(dse_ctx *ctx, int err, const char *arg);
 int cli_run(dse_ctx *ctx, int argc, char **argv);
 int cli_mem(dse_ctx *ctx, int argc, char **argv);
+/* `dse import timeloop`: pos are ARCH PROBLEM [MAPPING]; ert and dir the
+ * values of --ert and -o (NULL when not given). */
+int cli_import_timeloop(dse_ctx *ctx, const char *const *pos, int npos, const char *ert,
+                        const char *dir, const char *usage);
 
 /* Shared helpers of main.c. */
 
@@ -60,6 +64,9 @@ int cli_uint(const char *v, uint64_t min, uint64_t max, uint64_t *out);
  * that cannot write its output says so at once ("dse: error: -o PATH: ..."),
  * exit 2.  Returns CLI_OK or CLI_BAD (the error printed). */
 int cli_check_out(const char *path);
+/* The directory a path names a file or directory in (".", "/", "a/b" for
+ * "a/b/c" and "a/b/c/"). */
+void cli_parent_dir(const char *path, char *dir, size_t n);
 
 struct core_buf;
 /* Output of a buffer to stdout or atomically to out_path. */

@@ -35,6 +35,8 @@ static const char k_usage[] =
     "  check FILE.yaml...            validate arch, workload or memory files\n"
     "  import scalesim FILE [-o OUT] convert a SCALE-Sim topology (.csv) or\n"
     "                                config (.cfg) to dse YAML\n"
+    "  import timeloop ARCH PROBLEM [MAPPING] [--ert ERT] -o DIR\n"
+    "                                convert Timeloop v0.4 inputs to dse YAML\n"
     "\n"
     "options:\n"
     "  --help, -h       help (also: dse COMMAND --help)\n"
@@ -80,10 +82,15 @@ static const char k_check_usage[] =
     "FILE:LINE:COL: error: ... for each problem; exits 2 if any file is invalid.\n";
 static const char k_import_usage[] =
     "usage: dse import scalesim FILE [-o OUT.yaml]\n"
+    "       dse import timeloop ARCH PROBLEM [MAPPING] [--ert ERT] -o DIR\n"
     "\nConverts a SCALE-Sim v2 topology CSV (convolution or M,N,K format) to a\n"
     "dse workload, or a SCALE-Sim .cfg to a dse arch, and prints the YAML (or\n"
     "writes it atomically to OUT).  The result is validated first; SCALE-Sim\n"
-    "files also load directly: dse sim topo.cfg topo.csv.  See docs/engine.md.\n";
+    "files also load directly: dse sim topo.cfg topo.csv.  See docs/engine.md.\n"
+    "\nConverts a timeloopfe v0.4 architecture, problem and mapping (with the\n"
+    "energies of an Accelergy ERT) to DIR/arch.yaml, DIR/workload.yaml and\n"
+    "DIR/mappings.yaml, all read and checked before any is written; what is\n"
+    "ignored is listed as notes.  See docs/timeloop.md.\n";
 static const char k_run_usage[] =
     "usage: dse run SCRIPT.lua [ARGS...]\n"
     "\nRuns a Lua 5.4 script with `local dse = require \"dse\"` available and\n"
@@ -254,6 +261,19 @@ int cli_uint(const char *v, uint64_t min, uint64_t max, uint64_t *out) {
   return unit_parse_whole(v, min, max, out) == UNIT_WHOLE_OK ? 0 : -1;
 }
 
+void cli_parent_dir(const char *path, char *dir, size_t n) {
+  size_t len = strlen(path);
+  while (len > 1 && path[len - 1] == '/') len--; /* "out/" is out */
+  size_t cut = len;
+  while (cut > 0 && path[cut - 1] != '/') cut--;
+  if (cut == 0)
+    snprintf(dir, n, ".");
+  else if (cut == 1)
+    snprintf(dir, n, "/");
+  else
+    snprintf(dir, n, "%.*s", (int)(cut - 1), path);
+}
+
 int cli_check_out(const char *path) {
   if (!path) return CLI_OK;
   struct stat st;
@@ -264,13 +284,7 @@ int cli_check_out(const char *path) {
   /* the directory the file goes in: it must exist (none is created) and
    * take a new file (the atomic write renames one into place) */
   char dir[4096];
-  const char *slash = strrchr(path, '/');
-  if (!slash)
-    snprintf(dir, sizeof dir, ".");
-  else if (slash == path)
-    snprintf(dir, sizeof dir, "/");
-  else
-    snprintf(dir, sizeof dir, "%.*s", (int)(slash - path), path);
+  cli_parent_dir(path, dir, sizeof dir);
   if (stat(dir, &st) != 0) {
     fprintf(stderr, "dse: error: -o %s: no directory '%s' (dse creates none)\n", path, dir);
     return CLI_BAD;
@@ -516,12 +530,17 @@ static int cmd_show(dse_ctx *ctx, int argc, char **argv) {
 }
 
 static int cmd_import(dse_ctx *ctx, int argc, char **argv) {
-  const char *pos[2], *out = NULL;
-  const cli_opt opts[] = {{"-o", &out, NULL, 1}, {NULL, NULL, NULL, 0}};
-  int npos, prc = cli_parse(k_import_usage, opts, argc, argv, pos, 2, &npos);
+  const char *pos[4], *out = NULL, *ert = NULL;
+  const cli_opt opts[] = {{"-o", &out, NULL, 1}, {"--ert", &ert, NULL, 1}, {NULL, NULL, NULL, 0}};
+  int npos, prc = cli_parse(k_import_usage, opts, argc, argv, pos, 4, &npos);
   if (prc) return prc < 0 ? CLI_OK : prc;
-  if (npos < 1 || strcmp(pos[0], "scalesim")) return cli_usage_error(k_import_usage, "expected 'scalesim'");
+  if (npos >= 1 && !strcmp(pos[0], "timeloop"))
+    return cli_import_timeloop(ctx, pos + 1, npos - 1, ert, out, k_import_usage);
+  if (npos < 1 || strcmp(pos[0], "scalesim"))
+    return cli_usage_error(k_import_usage, "expected 'scalesim' or 'timeloop'");
   if (npos < 2) return cli_usage_error(k_import_usage, "expected FILE");
+  if (npos > 2) return cli_usage_error(k_import_usage, "unexpected argument '%s'", pos[2]);
+  if (ert) return cli_usage_error(k_import_usage, "--ert is an option of 'import timeloop'");
   const char *file = pos[1];
   if (cli_check_out(out)) return CLI_BAD;
   /* a directory or a missing file is that, whatever its name says */
@@ -587,7 +606,8 @@ static int cmd_check(dse_ctx *ctx, int argc, char **argv) {
     char detail[256] = "";
     if (!rc) {
       const yt_node *root = doc->root;
-      static const char *const wl_keys[] = {"layers", "family", "model", "params", NULL};
+      static const char *const wl_keys[] = {"layers", "family", "model", "params",
+                                            "problem" /* Timeloop's */, NULL};
       static const char *const arch_keys[] = {"pe_array", "clock", "dram", "buffers", NULL};
       int is_wl = 0, is_arch = 0;
       for (int k = 0; wl_keys[k]; k++) is_wl |= yt_get(root, wl_keys[k]) != NULL;

@@ -16,15 +16,6 @@ static int ends_with(const char *s, const char *suf) {
 int ss_is_topology(const char *path) { return ends_with(path, ".csv"); }
 int ss_is_config(const char *path) { return ends_with(path, ".cfg"); }
 
-/* File name without directory and extension. */
-static void stem(const char *path, char *buf, size_t n) {
-  const char *base = strrchr(path, '/');
-  base = base ? base + 1 : path;
-  snprintf(buf, n, "%s", base);
-  char *dot = strrchr(buf, '.');
-  if (dot && dot != buf) *dot = '\0';
-}
-
 /* ===== CSV =============================================================== */
 
 /* Beyond this a field is left as written, for the loader's range checks. */
@@ -129,7 +120,7 @@ int ss_topology_text(dse_ctx *ctx, const char *path, char *text,
   for (const char *p = text; *p; p++) nlines += *p == '\n';
   yt_node *layers = yt_new_seq(doc, path, 2, 1, nlines);
   char name[256];
-  stem(path, name, sizeof name);
+  core_path_stem(path, name, sizeof name);
   yt_node *root = yt_new_map(doc, path, 1, 1, 3);
   if (!layers || !root) {
     rc = DSE_ERR_NOMEM;
@@ -450,7 +441,7 @@ int ss_config_text(dse_ctx *ctx, const char *path, char *text, yt_doc **out) {
   if (e[RUN].seen && e[RUN].value[0])
     snprintf(name, sizeof name, "%s", e[RUN].value);
   else
-    stem(path, name, sizeof name);
+    core_path_stem(path, name, sizeof name);
   yt_node *root = yt_new_map(doc, path, 1, 1, 7);
   yt_node *pe = yt_new_map(doc, path, e[AH].line, 1, 4);
   yt_node *bufs = yt_new_seq(doc, path, e[ISZ].line, 1, 3);

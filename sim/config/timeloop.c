@@ -33,30 +33,28 @@ typedef struct tl_parser {
   int nomem;
 } tl_parser;
 
-static void note(tl_parser *p, const yt_node *at, const char *fmt, ...) DSE_PRINTF(3, 4);
-static void note(tl_parser *p, const yt_node *at, const char *fmt, ...) {
-  char buf[512];
+#define note(p, at, ...) \
+  ((p)->nomem |= tl_notef((p)->a->doc, &(p)->a->note, &(p)->a->nnote, &(p)->note_cap, at, \
+                          __VA_ARGS__) != 0)
+
+int tl_notef(yt_doc *doc, tl_note **note, size_t *n, size_t *cap, const yt_node *at,
+             const char *fmt, ...) {
+  char text[512];
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(buf, sizeof buf, fmt, ap);
+  vsnprintf(text, sizeof text, fmt, ap);
   va_end(ap);
-  tl_arch *a = p->a;
-  if (a->nnote == p->note_cap) {
-    const size_t cap = p->note_cap ? 2 * p->note_cap : 8;
-    tl_note *n = realloc(a->note, cap * sizeof(*n));
-    if (!n) {
-      p->nomem = 1;
-      return;
-    }
-    a->note = n;
-    p->note_cap = cap;
+  if (*n == *cap) {
+    const size_t c = *cap ? 2 * *cap : 8;
+    tl_note *v = realloc(*note, c * sizeof(*v));
+    if (!v) return DSE_ERR_NOMEM;
+    *note = v;
+    *cap = c;
   }
-  const char *text = core_arena_strdup(&a->doc->arena, buf);
-  if (!text) {
-    p->nomem = 1;
-    return;
-  }
-  a->note[a->nnote++] = (tl_note){{at->file, at->line, at->col}, text};
+  const char *t = core_arena_strdup(&doc->arena, text);
+  if (!t) return DSE_ERR_NOMEM;
+  (*note)[(*n)++] = (tl_note){{at->file, at->line, at->col}, t};
+  return 0;
 }
 
 /* ----- attributes ---------------------------------------------------------- */
@@ -140,7 +138,7 @@ static void inherit(tl_parser *p, const yt_node *attrs, const char *path) {
 
 /* ----- constraints --------------------------------------------------------- */
 
-static int tensor_bit(tl_parser *p, const yt_node *n, const char *path, unsigned *bit) {
+int tl_dataspace_bit(cfg *c, const yt_node *n, const char *path, unsigned *bit) {
   static const char *const names[] = {"Inputs", "Weights", "Outputs", NULL};
   static const unsigned bits[] = {OP_INPUT, OP_WEIGHT, OP_OUTPUT};
   if (n->kind == YT_SCALAR)
@@ -149,7 +147,7 @@ static int tensor_bit(tl_parser *p, const yt_node *n, const char *path, unsigned
         *bit = bits[i];
         return 0;
       }
-  cfg_error(&p->c, n, path, "unknown dataspace '%s'; expected Inputs, Weights or Outputs",
+  cfg_error(c, n, path, "unknown dataspace '%s'; expected Inputs, Weights or Outputs",
             n->kind == YT_SCALAR ? n->str : yt_kind_name(n->kind));
   return -1;
 }
@@ -165,7 +163,7 @@ static unsigned tensor_list(tl_parser *p, const yt_node *ds, const char *path, c
     char ip[280];
     snprintf(ip, sizeof ip, "%s.%zu", lp, i + 1);
     unsigned b;
-    if (!tensor_bit(p, l->items[i], ip, &b)) mask |= b;
+    if (!tl_dataspace_bit(&p->c, l->items[i], ip, &b)) mask |= b;
   }
   return mask;
 }

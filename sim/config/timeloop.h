@@ -10,6 +10,7 @@
 
 #include "config/arch.h"
 #include "config/ert.h"
+#include "config/schema.h"
 
 /* A section, constraint or node that is read but has no effect here. */
 typedef struct tl_note {
@@ -49,5 +50,81 @@ DSE_INTERNAL int tl_arch_parse(dse_ctx *ctx, const char *file, const char *text,
  * name, so "PE" and "inter_PE_spatial" are the same spatial node); -1. */
 DSE_INTERNAL int tl_arch_find(const tl_arch *a, const char *name);
 DSE_INTERNAL void tl_arch_free(tl_arch *a);
+/* The chain as a dse arch document in the `levels:` schema (sizes in bytes,
+ * bandwidths in B/cycle, energies per block access in pJ, `clock: 1 GHz`),
+ * named name; its nodes carry the Timeloop file's marks.  *out is owned by
+ * the caller.  DSE_ERR_NOMEM or 0. */
+DSE_INTERNAL int tl_arch_doc(const tl_arch *a, const char *name, yt_doc **out);
+
+/* Add a note (the text formatted into doc) at a node to a growing list;
+ * 0, or DSE_ERR_NOMEM. */
+DSE_INTERNAL int tl_notef(yt_doc *doc, tl_note **note, size_t *n, size_t *cap, const yt_node *at,
+                          const char *fmt, ...) DSE_PRINTF(6, 7);
+/* A dataspace name (Inputs, Weights, Outputs) as its OP_* bit: 0, or -1
+ * with an error recorded on c. */
+DSE_INTERNAL int tl_dataspace_bit(cfg *c, const yt_node *n, const char *path, unsigned *bit);
+
+/* Building the documents the importer writes: add key: v to a map made
+ * with room for it (-1 when v is NULL or out of memory); a scalar at a
+ * node's mark. */
+DSE_INTERNAL int tl_put(yt_doc *doc, yt_node *map, const char *key, yt_node *v);
+DSE_INTERNAL yt_node *tl_scalarf(yt_doc *doc, const yt_node *at, int quoted, const char *fmt,
+                                 ...) DSE_PRINTF(4, 5);
+
+/* ===== problems (docs/timeloop.md, "Problems")
+ * A v0.4 `problem: {shape, instance}` recognised as a conv1d or conv2d by
+ * its projections: each dimension takes the role its place in the data
+ * spaces gives it, whatever its name. */
+#define TL_MAX_DIMS 8
+
+typedef struct tl_problem {
+  yt_doc *doc;      /* owned: names, marks and notes point into it */
+  const char *name; /* the layer: the shape's name, else the file's stem */
+  const char *stem; /* the file's name without directory and extension */
+  int axes;         /* sliding windows: 1 a conv1d, 2 a conv2d */
+  size_t ndim;
+  const char *dim[TL_MAX_DIMS]; /* Timeloop's names, as `dimensions` lists them */
+  char role[TL_MAX_DIMS];       /* dse's dimension: N C K P Q R S */
+  uint64_t bound[TL_MAX_DIMS];
+  const yt_node *at[TL_MAX_DIMS]; /* the instance's value */
+  /* per axis, [0] the height (dse R, P), [1] the width (S, Q) */
+  uint64_t stride[2], dilation[2];
+  const yt_node *stride_at[2], *dilation_at[2]; /* NULL: no coefficient */
+  size_t nnote, note_cap;
+  tl_note *note; /* owned */
+} tl_problem;
+
+/* Read a problem file; errors FILE:LINE:COL on ctx (DSE_ERR_INVALID) at the
+ * projection, dimension or value concerned; *out then empty. */
+DSE_INTERNAL int tl_problem_load(dse_ctx *ctx, const char *path, tl_problem *out);
+/* The same from a parsed document, which it takes in every case. */
+DSE_INTERNAL int tl_problem_from_doc(dse_ctx *ctx, yt_doc *doc, tl_problem *out);
+/* True when a document's root has a top-level `problem` key. */
+DSE_INTERNAL int tl_is_problem(const yt_doc *doc);
+/* The problem as a dse workload document of one conv2d or conv1d layer in
+ * dse's names (Timeloop's R = s, S = r, P = q, Q = p, M = k). */
+DSE_INTERNAL int tl_problem_doc(const tl_problem *p, yt_doc **out);
+/* The dimensions' names, "R P", into buf. */
+DSE_INTERNAL void tl_problem_dims(const tl_problem *p, char *buf, size_t n);
+/* The index of dimension name; -1. */
+DSE_INTERNAL int tl_problem_find(const tl_problem *p, const char *name, size_t len);
+DSE_INTERNAL void tl_problem_free(tl_problem *p);
+
+/* ===== mappings (docs/timeloop.md, "Mappings")
+ * A `mapping:` list of temporal, spatial and datatype/dataspace/bypass
+ * directives read against an arch and a problem into dse's per-level
+ * pinned form: `mappings: {LAYER: {levels: {NODE: {factors, order,
+ * spatial: {x, y}, keep}}}}` (dse's dimension letters, orders outermost
+ * first). */
+typedef struct tl_mapping {
+  yt_doc *src;  /* owned: the mapping file */
+  yt_doc *out;  /* owned: the dse mappings document */
+  size_t nnote, note_cap;
+  tl_note *note; /* owned */
+} tl_mapping;
+
+DSE_INTERNAL int tl_mapping_load(dse_ctx *ctx, const char *path, const tl_arch *a,
+                                 const tl_problem *p, tl_mapping *out);
+DSE_INTERNAL void tl_mapping_free(tl_mapping *m);
 
 #endif /* DSE_TIMELOOP_H */

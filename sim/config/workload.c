@@ -8,6 +8,7 @@
 
 #include "config/preset.h"
 #include "config/scalesim.h"
+#include "config/timeloop.h"
 #include "config/schema.h"
 
 static const char *const k_type_names[] = {
@@ -868,8 +869,30 @@ static void check_counts(wl_builder *b, const yt_node *layers, const yt_node *bl
   }
 }
 
+/* A Timeloop problem (src, taken) as the document of its one layer
+ * (docs/timeloop.md, "Problems"). */
+static int problem_doc(dse_ctx *ctx, yt_doc *src, yt_doc **out) {
+  tl_problem tp;
+  *out = NULL;
+  int rc = tl_problem_from_doc(ctx, src, &tp);
+  if (!rc) rc = tl_problem_doc(&tp, out);
+  tl_problem_free(&tp);
+  return rc;
+}
+
 int wl_from_doc(dse_ctx *ctx, const yt_doc *doc, dse_workload **out) {
   *out = NULL;
+  if (tl_is_problem(doc)) {
+    yt_doc *copy = yt_doc_new(doc->file), *conv = NULL;
+    if (!copy || !(copy->root = yt_clone(copy, doc->root))) {
+      yt_doc_free(copy);
+      return DSE_ERR_NOMEM;
+    }
+    int rc = problem_doc(ctx, copy, &conv);
+    if (!rc) rc = wl_from_doc(ctx, conv, out);
+    yt_doc_free(conv);
+    return rc;
+  }
   dse_workload *wl = calloc(1, sizeof(*wl));
   if (!wl) return DSE_ERR_NOMEM;
   core_arena_init(&wl->arena);
@@ -944,6 +967,7 @@ int wl_load(dse_ctx *ctx, const char *path_or_name, const dse_param *params,
   rc = ss_is_topology(path) ? ss_topology_doc(ctx, path, &doc)
                             : yt_load_file(ctx, path, &doc);
   if (rc) return rc;
+  if (tl_is_problem(doc) && (rc = problem_doc(ctx, doc, &doc))) return rc;
   for (size_t i = 0; i < nparams && !rc; i++) {
     if (!yt_get(doc->root, "params")) {
       yt_node *pm = yt_new_map(doc, param_file, param_line, 1, 0);

@@ -778,8 +778,19 @@ static int emit_node(yaml_document_t *yd, const yt_node *n, int flow) {
                                          -1, YAML_ANY_SCALAR_STYLE);
         int child_flow = flow;
         int v;
-        if (!flow && strcmp(p->key, "layers") == 0 && p->val->kind == YT_SEQ) {
-          /* one flow mapping a line for each layer */
+        const int list = !strcmp(p->key, "layers") || !strcmp(p->key, "levels");
+        if (!flow && !strcmp(p->key, "levels") && p->val->kind == YT_MAP) {
+          /* a mapping's levels: one flow mapping a line for each */
+          v = yaml_document_add_mapping(yd, NULL, YAML_BLOCK_MAPPING_STYLE);
+          for (size_t j = 0; v && j < p->val->n; j++) {
+            const yt_pair *q = &p->val->pairs[j];
+            int kk = yaml_document_add_scalar(yd, NULL, (yaml_char_t *)(uintptr_t)q->key, -1,
+                                              YAML_ANY_SCALAR_STYLE);
+            int c = emit_node(yd, q->val, 1);
+            if (!kk || !c || !yaml_document_append_mapping_pair(yd, v, kk, c)) return 0;
+          }
+        } else if (!flow && list && p->val->kind == YT_SEQ) {
+          /* one flow mapping a line for each layer or arch level */
           v = yaml_document_add_sequence(yd, NULL, YAML_BLOCK_SEQUENCE_STYLE);
           for (size_t j = 0; v && j < p->val->n; j++) {
             int c = emit_node(yd, p->val->items[j], 1);
@@ -825,7 +836,7 @@ int yt_emit(const yt_doc *doc, const char *comment, core_buf *out) {
     return DSE_ERR_NOMEM;
   }
   yaml_emitter_set_output(&em, emit_write, out);
-  yaml_emitter_set_width(&em, 200);
+  yaml_emitter_set_width(&em, -1); /* one line per flow mapping, however long */
   yaml_emitter_set_unicode(&em, 1);
   int ok = yaml_emitter_open(&em) && yaml_emitter_dump(&em, &yd) &&
            yaml_emitter_close(&em);

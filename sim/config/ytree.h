@@ -76,7 +76,8 @@ DSE_INTERNAL const char *yt_kind_name(yt_kind k);
 
 /* Emit a document as YAML (libyaml's emitter) into out, after an optional
  * comment block (each line prefixed with "# ").  Mappings inside a
- * `layers` list and lists of scalars are written in flow style. */
+ * `layers` or `levels` list, the values of a `levels` mapping and lists of
+ * scalars are written in flow style. */
 DSE_INTERNAL int yt_emit(const yt_doc *doc, const char *comment,
                          core_buf *out);
 

@@ -361,6 +361,14 @@ size_t core_edit_distance(const char *a, const char *b, size_t cap) {
   return row[lb];
 }
 
+void core_path_stem(const char *path, char *buf, size_t n) {
+  const char *base = strrchr(path, '/');
+  base = base ? base + 1 : path;
+  snprintf(buf, n, "%s", base);
+  char *dot = strrchr(buf, '.');
+  if (dot && dot != buf) *dot = '\0';
+}
+
 const char *core_did_you_mean(const char *word, const char *const *cands) {
   size_t len = strlen(word);
   size_t cap = len <= 3 ? 1 : (len <= 6 ? 2 : 3);

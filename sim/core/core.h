@@ -109,6 +109,9 @@ DSE_INTERNAL uint64_t core_hash_str(const char *s, uint64_t seed);
 /* Levenshtein distance, capped at cap+1 for speed. */
 DSE_INTERNAL size_t core_edit_distance(const char *a, const char *b,
                                        size_t cap);
+/* A path's file name without its directory and extension ("a/b.x.yaml" ->
+ * "b.x") into buf. */
+DSE_INTERNAL void core_path_stem(const char *path, char *buf, size_t n);
 /* The candidate closest to `word` (NULL-terminated list) when it is a likely
  * typo, else NULL. */
 DSE_INTERNAL const char *core_did_you_mean(const char *word,

@@ -10,6 +10,8 @@ for f in "$SRC"/tests/bad/*.yaml; do
   want=$(head -1 "$f" | sed -n 's/^# expect: //p')
   [ -n "$want" ] || { bad "$f: no '# expect:' line"; continue; }
   name=$(basename "$f")
+  # an arch or a mapping of Timeloop's needs its companions (cli_timeloop.sh)
+  case "$name" in timeloop_*) continue ;; esac
   case "$name" in
     wl_*) run "$DSE" sim tpu-v1 "$f" --format json -o "$TMP/out.json" ;;
     *) run "$DSE" sim "$f" resnet50 --format json -o "$TMP/out.json" ;;
