@@ -63,9 +63,46 @@ void map_hier_of(const dse_arch *a, dse_precision prec, map_hier *h) {
               a->dataflow == DSE_DF_FLEXIBLE ? DSE_DF_WEIGHT_STATIONARY : a->dataflow, h);
 }
 
+_Static_assert(ARCH_MAX_STORAGE <= NEST_MAX_LEVELS && ARCH_MAX_FANS <= NEST_MAX_FANS,
+               "a chain's levels and fan-outs fit a map_hier");
+
+/* A `levels:` arch: its chain alone.  Every storage node is a level,
+ * innermost first (the bottom one per MAC instance, the top one the
+ * backing store); today's per-byte fields are the per-access ones spread
+ * over a block, for the mapper's estimates. */
+static void hier_levels(const dse_arch *a, dse_precision prec, dse_dataflow df, map_hier *h) {
+  h->rows = a->rows;
+  h->cols = a->cols;
+  h->df = df;
+  h->bytes = dse_precision_bits(prec) / 8.0;
+  int l = 0;
+  for (size_t i = a->nnode; i-- > 0 && l < NEST_MAX_LEVELS;) {
+    const arch_node *nd = &a->node[i];
+    if (nd->kind == ARCH_NODE_COMPUTE) h->mac_j = nd->mac_j;
+    if (nd->kind != ARCH_NODE_STORAGE) continue;
+    map_level *lv = &h->lv[l++];
+    const double wb = nd->word_bits / 8.0, block_bytes = wb * nd->block;
+    lv->name = nd->name;
+    lv->holds = opd_bits(nd->keep);
+    lv->capacity = nd->size_words > 0 ? nd->size_words * wb : 1e30;
+    lv->bw = nd->rd_bw > 0 && nd->rd_bw == nd->wr_bw ? nd->rd_bw * wb : 1e18;
+    lv->rd_bw = nd->rd_bw != nd->wr_bw ? nd->rd_bw * wb : 0;
+    lv->wr_bw = nd->rd_bw != nd->wr_bw ? nd->wr_bw * wb : 0;
+    lv->rd_j = nd->e_read / block_bytes;
+    lv->wr_j = nd->e_fill / block_bytes;
+    lv->up_j = nd->e_update / block_bytes;
+  }
+  h->nlevels = l;
+  hier_tree(a, h);
+}
+
 void map_hier_df(const dse_arch *a, dse_precision prec, dse_dataflow df,
                  map_hier *h) {
   memset(h, 0, sizeof(*h));
+  if (a->tree) {
+    hier_levels(a, prec, df, h);
+    return;
+  }
   h->rows = a->rows;
   h->cols = a->cols;
   h->df = df;

@@ -370,6 +370,19 @@ static void finish_layer(const dse_arch *a, dse_layer_result *r) {
 int dse_simulate(dse_ctx *ctx, const dse_arch *arch, const dse_workload *wl,
                  const dse_sim_opts *opts, dse_result **out) {
   *out = NULL;
+  if (arch->tree) {
+    /* the chain is validated and map_hier_df builds its levels, but a layer
+     * has no level-1 bound on it (plan step S10) nor a mapping (the pinned
+     * form over the tree is S8, the mapper S9) yet: no number is better than
+     * a wrong one */
+    const arch_mark *m = &arch->levels_mark;
+    core_diag(ctx, m->file, m->line, m->col,
+              "levels: arch '%s' cannot be simulated yet: level 1 over a 'levels' arch is plan "
+              "step S10 and its mappings S8/S9 (docs/design/arch-tree-plan.md); 'dse check' "
+              "validates it",
+              arch->name);
+    return DSE_ERR_INVALID;
+  }
   /* a die beyond the reticle cannot be made: infeasible, with the reason */
   const area_breakdown area = arch->area; /* computed when the arch loaded */
   if (area.total > COST_RETICLE_MM2) {
