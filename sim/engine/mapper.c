@@ -53,7 +53,8 @@ static void hier_tree(const dse_arch *a, map_hier *h) {
       map_level *lv = &h->lv[l]; /* outermost first: this one goes in front */
       memmove(&lv->fan[1], &lv->fan[0], (size_t)lv->nfan * sizeof lv->fan[0]);
       lv->nfan++;
-      lv->fan[0] = (map_fan){nd->mesh_x, nd->mesh_y, nd->net, nd->reduces, nd->hop_j_per_bit};
+      lv->fan[0] =
+          (map_fan){nd->mesh_x, nd->mesh_y, nd->net, nd->reduces, nd->hop_j_per_bit, nd->name};
     }
   }
 }
@@ -93,6 +94,7 @@ static void hier_levels(const dse_arch *a, dse_precision prec, dse_dataflow df, 
     lv->up_j = nd->e_update / block_bytes;
   }
   h->nlevels = l;
+  h->tree = 1;
   hier_tree(a, h);
 }
 
@@ -463,9 +465,7 @@ _Static_assert((int)NEST_NET_MULTICAST == (int)ARCH_NET_MULTICAST &&
                    (int)NEST_NET_SYSTOLIC == (int)ARCH_NET_SYSTOLIC,
                "nest_net and arch_net_kind agree");
 
-/* The fan-outs of a nest over h: those below level v are the ones above
- * level v-1. */
-static void nest_fans_of(const map_hier *h, nest *n) {
+void map_nest_fans(const map_hier *h, nest *n) {
   for (int v = 1; v < h->nlevels; v++) {
     const map_level *c = &h->lv[v - 1];
     n->nfan[v] = (uint8_t)c->nfan;
@@ -482,7 +482,7 @@ static void build(const search *s, const plan *pl, nest *n) {
   n->prob = *s->p;
   n->nlevels = h->nlevels;
   for (int l = 0; l < h->nlevels; l++) n->holds[l] = h->lv[l].holds & ~pl->bypass[l];
-  nest_fans_of(h, n);
+  map_nest_fans(h, n);
   const int top = h->nlevels - 1;
   for (int l = top; l >= 1; l--) {
     /* the pinned order first, then the canonical order for the rest */
@@ -851,22 +851,87 @@ int map_search(const map_hier *h, const nest_problem *p, const map_opts *o,
 
 /* ===== formatting ======================================================== */
 
+/* The spatial node a spatial loop of a tree arch's nest spreads over. */
+static const map_fan *loop_fan(const map_hier *h, const nest_loop *l) {
+  return h->tree && l->spatial && l->level >= 1 && l->fan < h->lv[l->level - 1].nfan
+             ? &h->lv[l->level - 1].fan[l->fan]
+             : NULL;
+}
+
+void map_format_levels(const map_hier *h, const nest *n, core_buf *out) {
+  static const char *const opn[] = {"weight", "input", "output"};
+  for (int v = h->nlevels - 1; v >= 0; v--) {
+    core_buf_printf(out, "%s: factors", h->lv[v].name);
+    int any = 0;
+    for (int i = 0; i < n->nloops; i++)
+      if (n->loops[i].level == v && !n->loops[i].spatial) {
+        const nest_loop *l = &n->loops[i];
+        uint64_t parent = n->prob.bound[l->dim];
+        for (int j = 0; j < i; j++)
+          if (n->loops[j].dim == l->dim) parent = n->loops[j].step;
+        core_buf_printf(out, " %s%llu", nest_dim_name(l->dim),
+                        (unsigned long long)cdiv(parent, l->step));
+        any = 1;
+      }
+    if (!any) core_buf_puts(out, " none");
+    core_buf_puts(out, "; keeps");
+    any = 0;
+    for (int o = 0; o < OPD_COUNT; o++)
+      if (n->holds[v] & BIT(o)) {
+        core_buf_printf(out, "%s %s", any ? "," : "", opn[o]);
+        any = 1;
+      }
+    if (!any) core_buf_puts(out, " nothing");
+    core_buf_puts(out, "\n");
+    for (int k = 0; v >= 1 && k < h->lv[v - 1].nfan; k++) {
+      const map_fan *f = &h->lv[v - 1].fan[k];
+      core_buf_printf(out, "%s (spatial %llu x %llu):", f->name, (unsigned long long)f->x,
+                      (unsigned long long)f->y);
+      for (int axis = NEST_AXIS_X; axis <= NEST_AXIS_Y; axis++) {
+        core_buf_printf(out, " %s", axis == NEST_AXIS_X ? "x" : "y");
+        any = 0;
+        for (int i = 0; i < n->nloops; i++) {
+          const nest_loop *l = &n->loops[i];
+          if (l->level != v || !l->spatial || l->fan != k || l->axis != axis) continue;
+          uint64_t parent = n->prob.bound[l->dim];
+          for (int j = 0; j < i; j++)
+            if (n->loops[j].dim == l->dim) parent = n->loops[j].step;
+          core_buf_printf(out, " %s%llu", nest_dim_name(l->dim),
+                          (unsigned long long)cdiv(parent, l->step));
+          any = 1;
+        }
+        if (!any) core_buf_puts(out, " -");
+      }
+      core_buf_puts(out, "\n");
+    }
+  }
+}
+
 void map_format(const map_hier *h, const nest *n, core_buf *out) {
-  int depth = 0, level = -1, spatial = -1;
+  int depth = 0, level = -1, spatial = -1, fan = -1;
   for (int i = 0; i < n->nloops; i++) {
     const nest_loop *l = &n->loops[i];
-    if (l->level != level || l->spatial != spatial) {
-      core_buf_printf(out, "%*s%s%s:\n", 2 * depth, "",
-                      l->level < h->nlevels ? h->lv[l->level].name : "?",
-                      l->spatial ? " (spatial, across the PE array)" : "");
+    const map_fan *f = loop_fan(h, l);
+    if (l->level != level || l->spatial != spatial || (f && l->fan != fan)) {
+      if (f)
+        core_buf_printf(out, "%*s%s (spatial %llu x %llu):\n", 2 * depth, "", f->name,
+                        (unsigned long long)f->x, (unsigned long long)f->y);
+      else
+        core_buf_printf(out, "%*s%s%s:\n", 2 * depth, "",
+                        l->level < h->nlevels ? h->lv[l->level].name : "?",
+                        l->spatial ? " (spatial, across the PE array)" : "");
       level = l->level;
       spatial = l->spatial;
+      fan = l->fan;
     }
     uint64_t parent = n->prob.bound[l->dim];
     for (int j = 0; j < i; j++)
       if (n->loops[j].dim == l->dim) parent = n->loops[j].step;
     core_buf_printf(out, "%*s%s %s in [0, %llu) step %llu\n", 2 * depth + 2, "",
-                    l->spatial ? "parallel-for" : "for", nest_dim_name(l->dim),
+                    !l->spatial ? "for"
+                    : f         ? (l->axis == NEST_AXIS_Y ? "parallel-for-y" : "parallel-for-x")
+                                : "parallel-for",
+                    nest_dim_name(l->dim),
                     (unsigned long long)parent, (unsigned long long)l->step);
     depth++;
   }

@@ -877,11 +877,23 @@ static void push_result(lua_State *L, const dse_result *res) {
         lua_pushnumber(L, x->bytes); lua_setfield(L, -2, "bytes");
         lua_pushnumber(L, x->energy_j); lua_setfield(L, -2, "energy_j");
         lua_pushinteger(L, (lua_Integer)x->cycles); lua_setfield(L, -2, "cycles");
+        if (x->tree) { /* a level of a `levels:` arch, as in the JSON */
+          lua_pushinteger(L, (lua_Integer)x->instances); lua_setfield(L, -2, "instances");
+          lua_pushnumber(L, x->leakage_j); lua_setfield(L, -2, "leakage_j");
+        }
         for (int o = 0; o < 3; o++) {
           lua_createtable(L, 0, 3);
           lua_pushinteger(L, (lua_Integer)x->reads[o]); lua_setfield(L, -2, "reads");
           lua_pushinteger(L, (lua_Integer)x->fills[o]); lua_setfield(L, -2, "fills");
           lua_pushinteger(L, (lua_Integer)x->updates[o]); lua_setfield(L, -2, "updates");
+          if (x->tree) {
+            const double u = x->used[o] ? (double)x->used[o] : 1;
+            lua_pushinteger(L, (lua_Integer)x->used[o]); lua_setfield(L, -2, "utilized_instances");
+            lua_pushnumber(L, (double)x->reads[o] / u); lua_setfield(L, -2, "reads_per_instance");
+            lua_pushnumber(L, (double)x->fills[o] / u); lua_setfield(L, -2, "fills_per_instance");
+            lua_pushnumber(L, (double)x->updates[o] / u); lua_setfield(L, -2, "updates_per_instance");
+            lua_pushnumber(L, x->tensor_energy_j[o]); lua_setfield(L, -2, "energy_j");
+          }
           lua_setfield(L, -2, opn[o]);
         }
         lua_rawseti(L, -2, (lua_Integer)(v + 1));

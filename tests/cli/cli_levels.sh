@@ -1,7 +1,8 @@
 #!/bin/bash
 # cli_levels.sh: archs written as `levels:` (docs/arch.md, "The tree"):
-# `dse check` prints the chain with instances; `dse sim` refuses them,
-# naming the plan steps that are missing, and writes nothing.
+# `dse check` prints the chain with instances; `dse sim` runs them with
+# pinned mappings over the tree (their errors at their place) and refuses
+# what needs the plan steps still missing (level 1, the mapper).
 . "$(dirname "$0")/lib.sh"
 
 L="$SRC/examples/levels"
@@ -25,13 +26,67 @@ for p in edge-npu eyeriss; do
   [ -n "$a" ] && [ "$a" = "$b" ] && ok || bad "$p: chains differ: '$a' vs '$b'"
 done
 
-for f in "$SRC/tests/data/tree/ispass01.yaml" "$L/simba-like.yaml"; do
-  run "$DSE" sim "$f" resnet50 --format json -o "$TMP/out.json"
-  expect_code 2 "sim $(basename "$f")"
-  case "$ERR" in
-    "$f:"*": error: levels: arch '"*"' cannot be simulated yet: level 1 over a 'levels' arch is plan step S10 and its mappings S8/S9 (docs/design/arch-tree-plan.md); 'dse check' validates it") ok ;;
-    *) bad "sim $(basename "$f"): got '$ERR'" ;;
-  esac
-  expect_no_file "$TMP/out.json" "sim $(basename "$f")"
+T="$SRC/tests/data/tree"
+# level 1 over the tree is S10; a layer without a pinned mapping needs S9
+run "$DSE" sim "$T/ispass01.yaml" "$T/ispass01-workload.yaml" --fidelity analytic -o "$TMP/out.json"
+expect_code 2 "level 1 on a tree"
+[ "$ERR" = "$T/ispass01.yaml:10:3: error: levels: arch 'ispass01': level 1 over a 'levels' arch is plan step S10, not built yet (docs/design/arch-tree-plan.md); run it at level 2 with pinned mappings" ] && ok || bad "level 1: got '$ERR'"
+expect_no_file "$TMP/out.json" "level 1 on a tree"
+run "$DSE" sim "$T/ispass01.yaml" "$T/ispass01-workload.yaml" -o "$TMP/out.json"
+expect_code 2 "tree without a mapping"
+[ "$ERR" = "$T/ispass01.yaml:10:3: error: levels: layer 'conv1d' of workload 'ispass01' has no pinned mapping; a 'levels' arch runs pinned mappings only (--mappings FILE; the mapper over the tree is plan step S9)" ] && ok || bad "no mapping: got '$ERR'"
+expect_no_file "$TMP/out.json" "tree without a mapping"
+
+# ispass01 end to end, its mapping in Timeloop's letters (MainMemory[R3] >
+# Buffer[P16], dse's S and Q): 48 cycles; MainMemory in blocks of 8 words:
+# weights ceil(3/8) x 43.353054, inputs ceil(18/8) x 43.353054, outputs
+# ceil(16/8) x 30.878292, leakage 0.007972 x 48 = 235.551456 pJ; Buffer
+# (51 + 66 + 80) x 0.42564 + 0.000861 x 48 = 83.892408 pJ; 48 MACs x 0.845 =
+# 40.56 pJ; in all 360.003864 pJ (tests/unit/test_tree.c builds the same in C)
+run "$DSE" sim "$T/ispass01.yaml" "$T/ispass01-workload.yaml" --mappings "$T/ispass01-map.yaml" --format json -o "$TMP/i1.json"
+expect_code 0 "ispass01 through the CLI"
+sed -n '/"accesses": \[/,/"mapping"/p' "$TMP/i1.json" >"$TMP/acc.json"
+diff -u "$T/ispass01-accesses.golden.json" "$TMP/acc.json" >&2 && ok || bad "ispass01: per-level accesses differ from the golden file"
+total=$(sed -n '/"total"/,/"layers"/p' "$TMP/i1.json")
+for want in '"cycles": 48,' '"energy_j": 3.600038639999999e-10,' '"dram_bytes": 37,' '"mac_energy_j": 4.056e-11,' \
+    '"dram_energy_j": 2.3555145599999994e-10,' '"sram_energy_j": 8.389240799999999e-11,'; do
+  case "$total" in *"$want"*) ok ;; *) bad "ispass01 total lacks $want" ;; esac
 done
+
+# a fan-out: K 8 over 4 x 2 PEs, C 4 in DRAM, P and Q at glb: 4 x 16 = 64
+# cycles, 512 MACs at 100%; DRAM moves each weight (32) and input (64) once
+# and each output (128) once: 224 B
+run "$DSE" sim "$T/pe8.yaml" "$T/pe8-workload.yaml" --mappings "$T/pe8-map.yaml" --mapping
+expect_code 0 "pe8"
+expect_out "c1                       conv2d                512        64 ns        224 B        4.6   100.0% compute compute" "pe8 row"
+expect_out "DRAM: factors C4; keeps weight, input, output
+glb: factors Q4 P4; keeps input, output
+PE (spatial 4 x 2): x K4 y K2
+reg: factors none; keeps weight, output
+DRAM:" "pe8 levels above the loops"
+expect_out "        parallel-for-x K in [0, 8) step 2
+          parallel-for-y K in [0, 2) step 1" "pe8 spatial loops"
+
+while read -r file want; do
+  run "$DSE" sim "$T/pe8.yaml" "$T/pe8-workload.yaml" --mappings "$T/$file" -o "$TMP/x.json"
+  expect_code 2 "$file"
+  first=$(printf '%s\n' "$ERR" | head -1)
+  [ "$first" = "$T/$file:$want" ] && ok || bad "$file: got '$first', want '$T/$file:$want'"
+  expect_no_file "$TMP/x.json" "$file"
+done <<'LIST'
+bad-factors.yaml 4:27: error: mappings.c1.levels: the factors of C multiply to 2 (DRAM 2), not the layer's C = 4
+bad-spatial.yaml 6:25: error: mappings.c1.levels.PE.spatial.x: the factors multiply to 8, more than the 4 instances of 'PE' along X
+bad-order-unknown.yaml 4:42: error: mappings.c1.levels.DRAM.order: unknown dimension 'X'; expected G, N, K, C, P, Q, R or S
+bad-order-repeated.yaml 5:50: error: mappings.c1.levels.glb.order: 'P' is listed twice
+bad-keep.yaml 7:20: error: mappings.c1.levels.reg.keep: level 'reg' cannot keep input (the arch's keeps: weight, output)
+bad-kept-nowhere.yaml 4:7: error: mappings.c1.levels: tensor 'weight' is kept at no level
+bad-mixed.yaml 5:43: error: mappings.c1.levels.glb: mixes the two forms of a level: tiles/bypass (today's arrays) or factors/spatial/keep (a 'levels' arch), not both
+bad-storage-spatial.yaml 5:45: error: mappings.c1.levels.glb.spatial: 'glb' is a storage level; spatial factors go on a spatial level (PE)
+bad-level.yaml 6:7: error: mappings.c1.levels.PEs: unknown level; did you mean 'PE'? (the arch's levels: reg, PE, glb, DRAM)
+LIST
+
+# the tree form on an arch of today's keys
+run "$DSE" sim tpu-v1 "$T/pe8-workload.yaml" --mappings "$T/pe8-map.yaml" -o "$TMP/x.json"
+expect_code 2 "tree form on tpu-v1"
+expect_err "factors, spatial and keep are for a 'levels' arch; an arch of today's keys takes tiles, order and bypass" "tree form on tpu-v1"
 finish

@@ -106,7 +106,7 @@ static void twelve_pes(map_hier *h, nest *n) {
   h->lv[0].instances = 16;
   h->lv[1] = tree_level("glb", 1, 0, 0, 0, 0);
   h->lv[1].nfan = 1;
-  h->lv[1].fan[0] = (map_fan){16, 1, ARCH_NET_MULTICAST, 1, 0};
+  h->lv[1].fan[0] = (map_fan){16, 1, ARCH_NET_MULTICAST, 1, 0, "fan"};
   tree_nest(n, 2);
   n->prob.bound[NEST_K] = 12;
   n->prob.bound[NEST_Q] = 903168;
@@ -216,7 +216,7 @@ static void ed_simple(map_hier *h, nest *n, int os) {
   }
   h->mac_j = 0.315 * PJ;
   h->lv[4].nfan = 1;
-  h->lv[4].fan[0] = (map_fan){16, 16, ARCH_NET_MULTICAST, 1, 0};
+  h->lv[4].fan[0] = (map_fan){16, 16, ARCH_NET_MULTICAST, 1, 0, "fan"};
   tree_nest(n, 6);
   n->prob.bound[NEST_C] = 3;
   n->prob.bound[NEST_K] = 32;
@@ -265,7 +265,7 @@ static void ispass04(map_hier *h, nest *n, int kp) {
   h->lv[2] = tree_level("MainMemory", 32, 1, 1, 1, 0);
   h->lv[0].instances = h->lv[1].instances = 16;
   h->lv[2].nfan = 1;
-  h->lv[2].fan[0] = (map_fan){16, 1, ARCH_NET_MULTICAST, 1, 0};
+  h->lv[2].fan[0] = (map_fan){16, 1, ARCH_NET_MULTICAST, 1, 0, "fan"};
   ispass04_nest(n, kp);
 }
 
