@@ -1045,9 +1045,12 @@ double map_level_bytes(const map_hier *h, const nest *n, int l) {
   uint64_t e[NEST_DIMS];
   for (int d = 0; d < NEST_DIMS; d++) e[d] = n->prob.bound[d];
   for (int i = 0; i < n->nloops; i++)
-    if (!n->loops[i].spatial && n->loops[i].level > l) e[n->loops[i].dim] = n->loops[i].step;
+    if ((!n->loops[i].spatial || h->tree) && n->loops[i].level > l)
+      e[n->loops[i].dim] = n->loops[i].step;
   double sum = 0;
   for (int o = 0; o < OPD_COUNT; o++)
     if (n->holds[l] & BIT(o)) sum += footprint(&n->prob, o, e);
-  return sum * h->bytes;
+  /* a tree level: one instance's tile (the spatial loops above it split
+   * it too), in the level's words */
+  return sum * (h->tree ? h->lv[l].word_bytes : h->bytes);
 }

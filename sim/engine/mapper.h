@@ -127,7 +127,8 @@ DSE_INTERNAL int pin_build(dse_ctx *ctx, const dse_mappings *m,
                            const char *name, const map_hier *h,
                            const nest_problem *p, nest *out);
 
-/* Bytes of the operands level l holds under nest n (its tiles' extents). */
+/* Bytes of the operands level l holds under nest n (its tiles' extents;
+ * on a tree arch per instance, in the level's words). */
 DSE_INTERNAL double map_level_bytes(const map_hier *h, const nest *n, int l);
 
 /* The fan-outs of h into n: those below nest level v are the ones above

@@ -410,6 +410,16 @@ static int tree_nest(dse_ctx *ctx, const char *name, const yt_node *lv, const ma
   char why[512];
   if (nest_validate(n, why, sizeof why))
     return pin_error(ctx, lv, "mappings.%s.levels: %s", name, why);
+  for (int v = 0; v < h->nlevels; v++) { /* every instance's tiles fit it */
+    const map_level *x = &h->lv[v];
+    const double need = map_level_bytes(h, n, v);
+    const double room = x->double_buffered ? x->capacity / 2 : x->capacity;
+    if (need > room)
+      return pin_error(ctx, lv,
+                       "mappings.%s.levels: the tiles at '%s' need %.0f B per instance, more "
+                       "than its %.0f B%s",
+                       name, x->name, need, room, x->double_buffered ? " (half its size: it double-buffers)" : "");
+  }
   return 0;
 }
 

@@ -67,6 +67,22 @@ DRAM:" "pe8 levels above the loops"
 expect_out "        parallel-for-x K in [0, 8) step 2
           parallel-for-y K in [0, 2) step 1" "pe8 spatial loops"
 
+# the twelve-PE case (tests/unit/test_tree.c): K 12 over 12 of 16 PEs, each
+# reading its weight register 903168 times at 0.144 pJ: 12 x 903168 x 0.144
+# = 1560674.304 pJ, its 12 fills free; leakage 0.001165 pJ x 903168 cycles
+# x 12 utilized registers = 12626.28864 pJ; utilization 12 / 16
+run "$DSE" sim "$T/twelve-pes.yaml" "$T/twelve-pes-workload.yaml" --mappings "$T/twelve-pes-map.yaml" --format json -o "$TMP/t12.json"
+expect_code 0 "twelve PEs"
+acc=$(sed -n '/"accesses": \[/,/"input"/p' "$TMP/t12.json")
+for want in '"instances": 16,' '"leakage_j": 1.2626288639999999e-08,' '"reads": 10838016,' '"fills": 12,' \
+    '"utilized_instances": 12,' '"reads_per_instance": 903168,' '"energy_j": 1.560674304e-06'; do
+  case "$acc" in *"$want"*) ok ;; *) bad "twelve PEs: weight_reg lacks $want" ;; esac
+done
+total=$(sed -n '/"total"/,/"layers"/p' "$TMP/t12.json")
+for want in '"cycles": 903168,' '"utilization": 0.75,'; do
+  case "$total" in *"$want"*) ok ;; *) bad "twelve PEs: total lacks $want" ;; esac
+done
+
 while read -r file want; do
   run "$DSE" sim "$T/pe8.yaml" "$T/pe8-workload.yaml" --mappings "$T/$file" -o "$TMP/x.json"
   expect_code 2 "$file"
@@ -83,6 +99,7 @@ bad-kept-nowhere.yaml 4:7: error: mappings.c1.levels: tensor 'weight' is kept at
 bad-mixed.yaml 5:43: error: mappings.c1.levels.glb: mixes the two forms of a level: tiles/bypass (today's arrays) or factors/spatial/keep (a 'levels' arch), not both
 bad-storage-spatial.yaml 5:45: error: mappings.c1.levels.glb.spatial: 'glb' is a storage level; spatial factors go on a spatial level (PE)
 bad-level.yaml 6:7: error: mappings.c1.levels.PEs: unknown level; did you mean 'PE'? (the arch's levels: reg, PE, glb, DRAM)
+bad-capacity.yaml 4:7: error: mappings.c1.levels: the tiles at 'reg' need 17 B per instance, more than its 16 B
 LIST
 
 # the tree form on an arch of today's keys
