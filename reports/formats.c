@@ -47,9 +47,7 @@ static void json_arch(rpt_json *j, const dse_arch *a) {
   rpt_json_key(j, "mac_energy_j"); rpt_json_num(j, a->mac_energy_j);
   rpt_json_key(j, "vector_lanes"); rpt_json_u64(j, a->vector_lanes);
   rpt_json_key(j, "sram_bytes");
-  double sram = 0;
-  for (size_t i = 0; i < a->nbuf; i++) sram += a->buf[i].size_bytes;
-  rpt_json_num(j, sram);
+  rpt_json_num(j, arch_onchip_bytes(a));
   rpt_json_key(j, "buffers");
   rpt_json_begin_arr(j);
   for (size_t i = 0; i < a->nbuf; i++) {

@@ -82,6 +82,16 @@ void arch_area_spec(const dse_arch *a, area_spec *out) {
   out->vector_op_j = a->vector_op_j;
 }
 
+double arch_onchip_bytes(const dse_arch *a) {
+  double s = 0;
+  for (size_t i = 0; i < a->nbuf; i++) s += a->buf[i].size_bytes;
+  for (size_t i = 0; a->tree && i < a->nnode; i++) {
+    const arch_node *n = &a->node[i];
+    if (n->kind == ARCH_NODE_STORAGE) s += n->size_words * n->word_bits / 8 * (double)n->instances;
+  }
+  return s;
+}
+
 /* ===== loading =========================================================== */
 
 static const char *const k_top_keys[] = {"name", "description", "source",

@@ -158,6 +158,10 @@ DSE_INTERNAL void arch_load_levels(struct cfg *c, const yt_node *levels, dse_arc
 DSE_INTERNAL void arch_operands(struct cfg *c, const yt_node *seq, const char *path,
                                 unsigned *mask);
 
+/* On-chip storage in bytes: the buffers' sizes, or on a `levels:` arch
+ * every bounded level's size times its instances. */
+DSE_INTERNAL double arch_onchip_bytes(const dse_arch *a);
+
 /* The chain, one line per node: name, instances, what it is. */
 DSE_INTERNAL void arch_format_chain(const dse_arch *a, core_buf *out);
 

@@ -142,7 +142,8 @@ static void load_compute(cfg *c, const yt_node *n, const char *path, const dse_a
 
 /* Today's fields from the chain, where they mean something: the PEs are the
  * MACs (cols the product of the X fan-outs, rows of the Y ones), the MAC
- * energy the compute level's, the DRAM the top level when it is unbounded. */
+ * energy the compute level's, the DRAM the top level (its capacity, read
+ * bandwidth and read energy; unbounded and unlimited as written). */
 static void tree_legacy(dse_arch *a) {
   a->rows = a->cols = 1;
   a->dataflow = DSE_DF_WEIGHT_STATIONARY;
@@ -164,11 +165,10 @@ static void tree_legacy(dse_arch *a) {
   const arch_node *top = &a->node[0];
   const double wbytes = top->word_bits / 8.0;
   a->dram_capacity_mark = top->mark;
-  if (top->size_words == 0) {
-    a->dram_capacity = INFINITY;
-    a->dram_bw = top->rd_bw > 0 ? top->rd_bw * wbytes * a->clock_hz : INFINITY;
-    a->dram_j_per_bit = top->e_read / ((double)top->block * top->word_bits);
-  }
+  /* the backing store, bounded or not (ispass00's is a 64 B register file) */
+  a->dram_capacity = top->size_words > 0 ? top->size_words * wbytes : INFINITY;
+  a->dram_bw = top->rd_bw > 0 ? top->rd_bw * wbytes * a->clock_hz : INFINITY;
+  a->dram_j_per_bit = top->e_read / ((double)top->block * top->word_bits);
 }
 
 void arch_load_levels(cfg *c, const yt_node *levels, dse_arch *a) {

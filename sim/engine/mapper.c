@@ -858,24 +858,38 @@ static const map_fan *loop_fan(const map_hier *h, const nest_loop *l) {
              : NULL;
 }
 
+/* The extent of the tile loop i iterates over: its parent's step on the
+ * same dimension, or the whole dimension. */
+static uint64_t loop_parent(const nest *n, int i) {
+  uint64_t parent = n->prob.bound[n->loops[i].dim];
+  for (int j = 0; j < i; j++)
+    if (n->loops[j].dim == n->loops[i].dim) parent = n->loops[j].step;
+  return parent;
+}
+
+/* " K4 C2" for the loops of level v that are temporal (axis TIME) or the
+ * spatial ones of fan k along axis; 0 when there are none. */
+static int loop_factors(const nest *n, int v, int k, int axis, core_buf *out) {
+  int any = 0;
+  for (int i = 0; i < n->nloops; i++) {
+    const nest_loop *l = &n->loops[i];
+    if (l->level != v || l->spatial != (axis != NEST_AXIS_TIME) ||
+        (l->spatial && (l->fan != k || l->axis != axis)))
+      continue;
+    core_buf_printf(out, " %s%llu", nest_dim_name(l->dim),
+                    (unsigned long long)cdiv(loop_parent(n, i), l->step));
+    any = 1;
+  }
+  return any;
+}
+
 void map_format_levels(const map_hier *h, const nest *n, core_buf *out) {
   static const char *const opn[] = {"weight", "input", "output"};
   for (int v = h->nlevels - 1; v >= 0; v--) {
     core_buf_printf(out, "%s: factors", h->lv[v].name);
-    int any = 0;
-    for (int i = 0; i < n->nloops; i++)
-      if (n->loops[i].level == v && !n->loops[i].spatial) {
-        const nest_loop *l = &n->loops[i];
-        uint64_t parent = n->prob.bound[l->dim];
-        for (int j = 0; j < i; j++)
-          if (n->loops[j].dim == l->dim) parent = n->loops[j].step;
-        core_buf_printf(out, " %s%llu", nest_dim_name(l->dim),
-                        (unsigned long long)cdiv(parent, l->step));
-        any = 1;
-      }
-    if (!any) core_buf_puts(out, " none");
+    if (!loop_factors(n, v, 0, NEST_AXIS_TIME, out)) core_buf_puts(out, " none");
     core_buf_puts(out, "; keeps");
-    any = 0;
+    int any = 0;
     for (int o = 0; o < OPD_COUNT; o++)
       if (n->holds[v] & BIT(o)) {
         core_buf_printf(out, "%s %s", any ? "," : "", opn[o]);
@@ -888,19 +902,8 @@ void map_format_levels(const map_hier *h, const nest *n, core_buf *out) {
       core_buf_printf(out, "%s (spatial %llu x %llu):", f->name, (unsigned long long)f->x,
                       (unsigned long long)f->y);
       for (int axis = NEST_AXIS_X; axis <= NEST_AXIS_Y; axis++) {
-        core_buf_printf(out, " %s", axis == NEST_AXIS_X ? "x" : "y");
-        any = 0;
-        for (int i = 0; i < n->nloops; i++) {
-          const nest_loop *l = &n->loops[i];
-          if (l->level != v || !l->spatial || l->fan != k || l->axis != axis) continue;
-          uint64_t parent = n->prob.bound[l->dim];
-          for (int j = 0; j < i; j++)
-            if (n->loops[j].dim == l->dim) parent = n->loops[j].step;
-          core_buf_printf(out, " %s%llu", nest_dim_name(l->dim),
-                          (unsigned long long)cdiv(parent, l->step));
-          any = 1;
-        }
-        if (!any) core_buf_puts(out, " -");
+        core_buf_puts(out, axis == NEST_AXIS_X ? " x" : " y");
+        if (!loop_factors(n, v, k, axis, out)) core_buf_puts(out, " -");
       }
       core_buf_puts(out, "\n");
     }
@@ -924,9 +927,7 @@ void map_format(const map_hier *h, const nest *n, core_buf *out) {
       spatial = l->spatial;
       fan = l->fan;
     }
-    uint64_t parent = n->prob.bound[l->dim];
-    for (int j = 0; j < i; j++)
-      if (n->loops[j].dim == l->dim) parent = n->loops[j].step;
+    const uint64_t parent = loop_parent(n, i);
     core_buf_printf(out, "%*s%s %s in [0, %llu) step %llu\n", 2 * depth + 2, "",
                     !l->spatial ? "for"
                     : f         ? (l->axis == NEST_AXIS_Y ? "parallel-for-y" : "parallel-for-x")

@@ -592,9 +592,7 @@ static int l_arch_index(lua_State *L) {
   } else if (!strcmp(k, "vector_ridge_ops_per_byte")) {
     lua_pushnumber(L, dse_arch_vector_ridge_ops_per_byte(a));
   } else if (!strcmp(k, "sram_bytes")) {
-    double s = 0;
-    for (size_t i = 0; i < a->nbuf; i++) s += a->buf[i].size_bytes;
-    lua_pushnumber(L, s);
+    lua_pushnumber(L, arch_onchip_bytes(a));
   } else if (!strcmp(k, "dram_type")) {
     lua_pushstring(L, a->dram_type ? a->dram_type : "");
   } else if (!strcmp(k, "vector_lanes")) {
@@ -798,9 +796,7 @@ static void push_arch_table(lua_State *L, const dse_arch *a) {
   lua_pushnumber(L, dse_arch_vector_ridge_ops_per_byte(a));
   lua_setfield(L, -2, "vector_ridge_ops_per_byte");
   lua_pushstring(L, a->dram_type ? a->dram_type : ""); lua_setfield(L, -2, "dram_type");
-  double s = 0;
-  for (size_t i = 0; i < a->nbuf; i++) s += a->buf[i].size_bytes;
-  lua_pushnumber(L, s); lua_setfield(L, -2, "sram_bytes");
+  lua_pushnumber(L, arch_onchip_bytes(a)); lua_setfield(L, -2, "sram_bytes");
   lua_pushinteger(L, (lua_Integer)a->vector_lanes); lua_setfield(L, -2, "vector_lanes");
 }
 

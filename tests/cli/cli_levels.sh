@@ -53,6 +53,23 @@ for want in '"cycles": 48,' '"energy_j": 3.600038639999999e-10,' '"dram_bytes": 
   case "$total" in *"$want"*) ok ;; *) bad "ispass01 total lacks $want" ;; esac
 done
 
+# a bounded backing store (1 KiB above ispass01's Buffer) holds the whole
+# layer (3 + 18 + 16 B): 48 cycles, its capacity the "DRAM"'s.  One storage
+# level alone is not a nest yet (the counts need two).
+printf '%s\n' 'name: bounded' 'clock: 1 GHz' 'levels:' '  - {name: Top, size: 1 KiB, read_energy: 2 pJ}' \
+  '  - {name: Buffer, size: 64 B, read_energy: 1 pJ}' '  - {name: MACC, compute: {mac_energy: 1 pJ}}' >"$TMP/two.yaml"
+printf '%s\n' 'mappings:' '  conv1d: {levels: {Top: {factors: {S: 3}}, Buffer: {factors: {Q: 16}}}}' >"$TMP/two-map.yaml"
+run "$DSE" sim "$TMP/two.yaml" "$T/ispass01-workload.yaml" --mappings "$TMP/two-map.yaml" --format json
+expect_code 0 "bounded top"
+expect_out '"cycles": 48,' "bounded top: 48 cycles"
+expect_out '"dram_capacity_bytes": 1024,' "bounded top: its capacity"
+printf '%s\n' 'name: one-level' 'clock: 1 GHz' 'levels:' '  - {name: Buffer, size: 64 B, read_energy: 1 pJ}' \
+  '  - {name: MACC, compute: {mac_energy: 1 pJ}}' >"$TMP/one.yaml"
+printf '%s\n' 'mappings:' '  conv1d: {levels: {Buffer: {factors: {S: 3, Q: 16}}}}' >"$TMP/one-map.yaml"
+run "$DSE" sim "$TMP/one.yaml" "$T/ispass01-workload.yaml" --mappings "$TMP/one-map.yaml" -o "$TMP/x.json"
+expect_code 2 "one storage level"
+[ "$ERR" = "$TMP/one-map.yaml:2:20: error: mappings.conv1d.levels: need 2 to 10 storage levels (got 1)" ] && ok || bad "one level: got '$ERR'"
+
 # a fan-out: K 8 over 4 x 2 PEs, C 4 in DRAM, P and Q at glb: 4 x 16 = 64
 # cycles, 512 MACs at 100%; DRAM moves each weight (32) and input (64) once
 # and each output (128) once: 224 B

@@ -498,6 +498,8 @@ TEST_IMPL(tree_levels_eyeriss_rs) {
   ASSERT_NEAR(a->node[0].e_update, 320e-12, 1e-12);
   ASSERT_NEAR(a->dram_j_per_bit, 20e-12, 1e-12);
   ASSERT_NEAR(a->dram_bw, 1.6e9, 1e-12);
+  /* on chip: 108 KiB + 168 x (24 + 448 + 48) B */
+  ASSERT_NEAR(arch_onchip_bytes(a), 110592 + 168 * 520, 0);
   map_hier h;
   map_hier_of(a, DSE_PREC_INT16, &h);
   ASSERT_INT_EQ(h.nlevels, 5);
