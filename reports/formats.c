@@ -2,6 +2,7 @@
  * atomic file writes. */
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,9 +47,7 @@ static void json_arch(rpt_json *j, const dse_arch *a) {
   rpt_json_key(j, "mac_energy_j"); rpt_json_num(j, a->mac_energy_j);
   rpt_json_key(j, "vector_lanes"); rpt_json_u64(j, a->vector_lanes);
   rpt_json_key(j, "sram_bytes");
-  double sram = 0;
-  for (size_t i = 0; i < a->nbuf; i++) sram += a->buf[i].size_bytes;
-  rpt_json_num(j, sram);
+  rpt_json_num(j, arch_onchip_bytes(a));
   rpt_json_key(j, "buffers");
   rpt_json_begin_arr(j);
   for (size_t i = 0; i < a->nbuf; i++) {
@@ -153,12 +152,25 @@ void rpt_result_json(const dse_result *res, core_buf *out) {
         rpt_json_key(&j, "bytes"); rpt_json_num(&j, x->bytes);
         rpt_json_key(&j, "energy_j"); rpt_json_num(&j, x->energy_j);
         rpt_json_key(&j, "cycles"); rpt_json_u64(&j, x->cycles);
+        if (x->tree) {
+          rpt_json_key(&j, "instances"); rpt_json_u64(&j, x->instances);
+          rpt_json_key(&j, "leakage_j"); rpt_json_num(&j, x->leakage_j);
+        }
         for (int o = 0; o < 3; o++) {
           rpt_json_key(&j, opn[o]);
           rpt_json_begin_obj(&j);
           rpt_json_key(&j, "reads"); rpt_json_u64(&j, x->reads[o]);
           rpt_json_key(&j, "fills"); rpt_json_u64(&j, x->fills[o]);
           rpt_json_key(&j, "updates"); rpt_json_u64(&j, x->updates[o]);
+          if (x->tree) { /* per utilized instance, as Timeloop prints them */
+            const double u = x->used[o] ? (double)x->used[o] : 1;
+            rpt_json_key(&j, "utilized_instances"); rpt_json_u64(&j, x->used[o]);
+            rpt_json_key(&j, "reads_per_instance"); rpt_json_num(&j, (double)x->reads[o] / u);
+            rpt_json_key(&j, "fills_per_instance"); rpt_json_num(&j, (double)x->fills[o] / u);
+            rpt_json_key(&j, "updates_per_instance");
+            rpt_json_num(&j, (double)x->updates[o] / u);
+            rpt_json_key(&j, "energy_j"); rpt_json_num(&j, x->tensor_energy_j[o]);
+          }
           rpt_json_end_obj(&j);
         }
         rpt_json_end_obj(&j);
@@ -258,16 +270,23 @@ void rpt_result_table(const dse_result *res, core_buf *out) {
   si(a->dram_bw, "B/s", b2, sizeof b2);
   const double ridge = dse_arch_ridge_ops_per_byte(a);
   const double vridge = dse_arch_vector_ridge_ops_per_byte(a);
-  core_buf_printf(out, "arch %s: %llux%llu %s %s @ %g MHz, peak %s, DRAM %s, "
-                       "ridge %.1f ops/B, vector ridge %.3g ops/B\n",
-                  a->name, (unsigned long long)a->rows, (unsigned long long)a->cols,
-                  dse_dataflow_name(a->dataflow), dse_precision_name(a->precision),
-                  a->clock_hz / 1e6, b1, b2, ridge, vridge);
+  if (a->tree) /* a `levels:` arch: its MACs, the top level's bandwidth if it has one */
+    core_buf_printf(out, "arch %s: levels, %llu MACs, %s @ %g MHz, peak %s, DRAM %s\n", a->name,
+                    (unsigned long long)dse_arch_peak_macs_per_cycle(a),
+                    dse_precision_name(a->precision), a->clock_hz / 1e6, b1,
+                    isinf(a->dram_bw) ? "unlimited" : b2);
+  else
+    core_buf_printf(out, "arch %s: %llux%llu %s %s @ %g MHz, peak %s, DRAM %s, "
+                         "ridge %.1f ops/B, vector ridge %.3g ops/B\n",
+                    a->name, (unsigned long long)a->rows, (unsigned long long)a->cols,
+                    dse_dataflow_name(a->dataflow), dse_precision_name(a->precision),
+                    a->clock_hz / 1e6, b1, b2, ridge, vridge);
   char params[64];
   wl_params_text(wl, params, sizeof params);
   core_buf_printf(out, "workload %s%s: batch %llu, %zu layers (%s)\n\n", wl->name, params,
                   (unsigned long long)wl->batch, wl->nlayers,
-                  res->fidelity == DSE_FIDELITY_CYCLE
+                  a->tree ? "level 2: pinned mappings over the tree, exact accesses"
+                  : res->fidelity == DSE_FIDELITY_CYCLE
                       ? "level 2: mapped, exact accesses, systolic timing"
                       : "level 1: analytic roofline");
   core_buf_printf(out, "%-24s %-10s %14s %12s %12s %10s %8s %-7s %-10s %12s\n",
@@ -340,7 +359,10 @@ void rpt_result_table(const dse_result *res, core_buf *out) {
     core_buf_puts(out, "silicon: area and cost not modelled (no technology.node), nor static and "
                        "clock power: energy is dynamic only, at the 45 nm / 22 nm default "
                        "energies (docs/arch.md)\n");
-  if (!priced)
+  if (!priced && a->tree)
+    core_buf_puts(out, "memory cost: not modelled (a 'levels' arch names no memory "
+                       "technology)\n");
+  else if (!priced)
     core_buf_puts(out, "memory cost: not modelled (plain channel; name dram.technology, the "
                        "preset of its memory from 'dse list memories', to price it)\n");
   if (res->arch->cost_mem) { /* a plain channel priced by its technology */

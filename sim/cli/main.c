@@ -604,11 +604,14 @@ static int cmd_check(dse_ctx *ctx, int argc, char **argv) {
                                      : yt_load_file(ctx, argv[i], &doc);
     const char *what = "";
     char detail[256] = "";
+    core_buf chain; /* an arch's chain of levels */
+    core_buf_init(&chain);
     if (!rc) {
       const yt_node *root = doc->root;
       static const char *const wl_keys[] = {"layers", "family", "model", "params",
                                             "problem" /* Timeloop's */, NULL};
-      static const char *const arch_keys[] = {"pe_array", "clock", "dram", "buffers", NULL};
+      static const char *const arch_keys[] = {"pe_array", "clock", "dram", "buffers",
+                                                "levels", NULL};
       int is_wl = 0, is_arch = 0;
       for (int k = 0; wl_keys[k]; k++) is_wl |= yt_get(root, wl_keys[k]) != NULL;
       for (int k = 0; arch_keys[k]; k++) is_arch |= yt_get(root, arch_keys[k]) != NULL;
@@ -646,17 +649,23 @@ static int cmd_check(dse_ctx *ctx, int argc, char **argv) {
         dse_arch *arch = NULL;
         what = "arch";
         rc = arch_from_doc(ctx, doc, &arch); /* takes doc */
-        if (!rc)
+        if (!rc && arch->tree)
+          snprintf(detail, sizeof detail, "'%s', %llu MACs, peak %.4g TOPS", arch->name,
+                   (unsigned long long)dse_arch_peak_macs_per_cycle(arch),
+                   dse_arch_peak_ops_per_s(arch) / 1e12);
+        else if (!rc)
           snprintf(detail, sizeof detail, "'%s', %llux%llu %s, peak %.4g TOPS",
                    arch->name, (unsigned long long)arch->rows,
                    (unsigned long long)arch->cols,
                    dse_dataflow_name(arch->dataflow),
                    dse_arch_peak_ops_per_s(arch) / 1e12);
+        if (!rc) arch_format_chain(arch, &chain);
         dse_arch_free(arch);
       }
     }
     int code = cli_report(ctx, rc, "FILE");
-    if (code == CLI_OK) printf("%s: ok: %s %s\n", argv[i], what, detail);
+    if (code == CLI_OK) printf("%s: ok: %s %s\n%s", argv[i], what, detail, core_buf_str(&chain));
+    core_buf_fini(&chain);
     if (code > worst) worst = code;
   }
   return worst;

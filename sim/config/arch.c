@@ -60,6 +60,15 @@ void arch_area_spec(const dse_arch *a, area_spec *out) {
   out->reg_given = a->reg_given;
   out->nbuf = a->nbuf;
   for (size_t i = 0; i < a->nbuf; i++) out->buf_bytes[i] = a->buf[i].size_bytes;
+  if (a->tree) { /* every bounded level: its size x instances, the excess in the last */
+    out->nbuf = 0;
+    for (size_t i = 0; i < a->nnode; i++) {
+      const arch_node *n = &a->node[i];
+      if (n->kind != ARCH_NODE_STORAGE || n->size_words == 0) continue;
+      const size_t k = out->nbuf < DSE_MAX_BUFFERS ? out->nbuf++ : DSE_MAX_BUFFERS - 1;
+      out->buf_bytes[k] += n->size_words * n->word_bits / 8 * (double)n->instances;
+    }
+  }
   out->vector_lanes = (double)a->vector_lanes;
   out->mem = arch_mem_tech(a);
   out->mem_units = a->mem_units;
@@ -73,12 +82,23 @@ void arch_area_spec(const dse_arch *a, area_spec *out) {
   out->vector_op_j = a->vector_op_j;
 }
 
+double arch_onchip_bytes(const dse_arch *a) {
+  double s = 0;
+  for (size_t i = 0; i < a->nbuf; i++) s += a->buf[i].size_bytes;
+  for (size_t i = 0; a->tree && i < a->nnode; i++) {
+    const arch_node *n = &a->node[i];
+    if (n->kind == ARCH_NODE_STORAGE) s += n->size_words * n->word_bits / 8 * (double)n->instances;
+  }
+  return s;
+}
+
 /* ===== loading =========================================================== */
 
 static const char *const k_top_keys[] = {"name", "description", "source",
                                          "clock", "pe_array", "buffers",
                                          "dram", "vector", "technology",
-                                         "cost", "on_chip_activations", NULL};
+                                         "cost", "on_chip_activations", "levels",
+                                         "precision", NULL};
 static const char *const k_tech_keys[] = {"node",        "sram_cells",  "static_power",
                                           "devices",     "clock_share", "clock_power",
                                           "leakage_per_transistor", NULL};
@@ -206,30 +226,32 @@ static void load_buffer(cfg *c, const yt_node *n, const char *path,
   if (h) {
     char kp[256];
     cfg_join(kp, sizeof kp, path, "holds");
-    if (cfg_expect_kind(c, h, kp, YT_SEQ)) return;
-    if (h->n == 0) {
+    if (h->kind == YT_SEQ && h->n == 0) {
       cfg_error(c, h, kp, "must list at least one of input, weight, output");
       return;
     }
-    b->holds = 0;
-    for (size_t i = 0; i < h->n; i++) {
-      const yt_node *it = h->items[i];
-      int found = -1;
-      if (it->kind == YT_SCALAR)
-        for (int j = 0; k_operands[j]; j++)
-          if (strcmp(it->str, k_operands[j]) == 0) found = j;
-      if (found < 0) {
-        const char *sugg =
-            it->kind == YT_SCALAR ? core_did_you_mean(it->str, k_operands) : NULL;
-        cfg_error(c, it, kp, "unknown operand '%s'%s%s%s; expected input, weight or output",
-                  it->kind == YT_SCALAR ? it->str : "?", sugg ? " (did you mean '" : "",
-                  sugg ? sugg : "", sugg ? "'?)" : "");
-        continue;
-      }
-      if (b->holds & (1u << found))
-        cfg_error(c, it, kp, "operand '%s' listed twice", it->str);
-      b->holds |= 1u << found;
+    arch_operands(c, h, kp, &b->holds);
+  }
+}
+
+void arch_operands(cfg *c, const yt_node *h, const char *kp, unsigned *mask) {
+  if (cfg_expect_kind(c, h, kp, YT_SEQ)) return;
+  *mask = 0;
+  for (size_t i = 0; i < h->n; i++) {
+    const yt_node *it = h->items[i];
+    int found = -1;
+    if (it->kind == YT_SCALAR)
+      for (int j = 0; k_operands[j]; j++)
+        if (strcmp(it->str, k_operands[j]) == 0) found = j;
+    if (found < 0) {
+      const char *sugg = it->kind == YT_SCALAR ? core_did_you_mean(it->str, k_operands) : NULL;
+      cfg_error(c, it, kp, "unknown operand '%s'%s%s%s; expected input, weight or output",
+                it->kind == YT_SCALAR ? it->str : "?", sugg ? " (did you mean '" : "",
+                sugg ? sugg : "", sugg ? "'?)" : "");
+      continue;
     }
+    if (*mask & (1u << found)) cfg_error(c, it, kp, "operand '%s' listed twice", it->str);
+    *mask |= 1u << found;
   }
 }
 
@@ -435,6 +457,94 @@ static void load_dram_preset(cfg *c, const yt_node *dram, dse_arch *a) {
   a->dram_capacity_mark = mark_of(dram, yt_get(dram, "capacity") ? "capacity" : "preset");
 }
 
+/* Today's hierarchy: pe_array, buffers (innermost first) and dram. */
+static void load_today(cfg *c, const yt_node *root, const tech_node *node, const sram_fit *fit,
+                       dse_arch *a) {
+  const yt_node *pe = yt_get(root, "pe_array");
+  if (!pe) {
+    cfg_error(c, root, "pe_array", "missing required key 'pe_array'");
+  } else if (!cfg_expect_kind(c, pe, "pe_array", YT_MAP)) {
+    cfg_check_keys(c, pe, "pe_array", k_pe_keys);
+    cfg_uint(c, pe, "pe_array", "rows", 1, 0, 1, 65536, &a->rows);
+    cfg_uint(c, pe, "pe_array", "cols", 1, 0, 1, 65536, &a->cols);
+    int df = 0, prec = DSE_PREC_INT8;
+    cfg_enum(c, pe, "pe_array", "dataflow", 1, k_dataflows, 0, &df);
+    cfg_enum(c, pe, "pe_array", "precision", 1, k_precisions, DSE_PREC_INT8,
+             &prec);
+    a->dataflow = (dse_dataflow)df;
+    a->precision = (dse_precision)prec;
+    cfg_bool(c, pe, "pe_array", "double_buffered", 0, &a->pe_double_buffered);
+    a->mac_energy_defaulted = !yt_get(pe, "mac_energy");
+    cfg_quantity(c, pe, "pe_array", "mac_energy", 0, UNIT_BIT(UNIT_JOULES),
+                 node ? tech_mac_energy(a->precision, node)
+                      : arch_default_mac_energy(a->precision),
+                 1e-18, 1e-9,
+                 &a->mac_energy_j, NULL);
+    /* PE registers: an access costs a MAC at Eyeriss's 0.5 KB register
+     * file, scaled with capacity like SRAM (KB^0.52); one hop is a wire
+     * one PE pitch long into the next PE's input latch (docs/energy.md) */
+    const double bits = dse_precision_bits(a->precision);
+    a->reg_given = yt_get(pe, "registers") != NULL;
+    cfg_quantity(c, pe, "pe_array", "registers", 0, UNIT_BIT(UNIT_BYTES),
+                 (a->pe_double_buffered ? 2 : 1) * bits / 8, 1, 1e6, &a->reg_bytes, NULL);
+    pe_energy(c, pe, "register_energy", bits, 0,
+              arch_register_energy(a->mac_energy_j, a->reg_bytes), &a->reg_j);
+    const double pitch_mm = sqrt(tech_mac_area(a->precision, node) * AREA_K_PE);
+    pe_energy(c, pe, "hop_energy", bits, 1,
+              tech_wire_j_per_bit_mm(node) * pitch_mm +
+                  arch_register_energy(a->mac_energy_j, bits / 8) / bits,
+              &a->hop_j_per_bit);
+  }
+
+  const yt_node *bufs = yt_get(root, "buffers");
+  if (bufs && !cfg_expect_kind(c, bufs, "buffers", YT_SEQ)) {
+    if (bufs->n > ARCH_MAX_BUFFERS) {
+      cfg_error(c, bufs, "buffers", "at most %d buffer levels are supported (got %zu)",
+                ARCH_MAX_BUFFERS, bufs->n);
+    } else {
+      a->nbuf = bufs->n;
+      for (size_t i = 0; i < bufs->n; i++) {
+        char path[64];
+        snprintf(path, sizeof path, "buffers[%zu]", i + 1);
+        load_buffer(c, bufs->items[i], path, fit, node ? node->nm : 0,
+                    &a->buf[i]);
+        for (size_t j = 0; j < i; j++)
+          if (a->buf[i].name && a->buf[j].name &&
+              strcmp(a->buf[i].name, a->buf[j].name) == 0)
+            cfg_error(c, yt_get(bufs->items[i], "name"), path,
+                      "duplicate buffer name '%s'", a->buf[i].name);
+      }
+    }
+  }
+
+  const yt_node *dram = yt_get(root, "dram");
+  if (!dram) {
+    cfg_error(c, root, "dram", "missing required key 'dram'");
+  } else if (!cfg_expect_kind(c, dram, "dram", YT_MAP)) {
+    if (yt_get(dram, "preset"))
+      load_dram_preset(c, dram, a);
+    else
+      load_dram_plain(c, dram, a);
+  }
+
+}
+
+/* The hierarchy as `levels:` (archtree.c), never with today's keys. */
+static void load_tree(cfg *c, const yt_node *root, const tech_node *node, dse_arch *a) {
+  static const char *const today[] = {"pe_array", "buffers", "dram", NULL};
+  for (int k = 0; today[k]; k++)
+    if (yt_get(root, today[k]))
+      cfg_error(c, yt_get(root, today[k]), today[k],
+                "'%s' and 'levels' are two ways to write the hierarchy; write one of them",
+                today[k]);
+  int prec = DSE_PREC_INT8;
+  cfg_enum(c, root, "", "precision", 0, k_precisions, DSE_PREC_INT8, &prec);
+  a->precision = (dse_precision)prec;
+  a->mac_energy_j = node ? tech_mac_energy(a->precision, node) : arch_default_mac_energy(a->precision);
+  a->levels_mark = mark_of(root, "levels");
+  if (!c->nerr) arch_load_levels(c, yt_get(root, "levels"), a);
+}
+
 int arch_from_doc(dse_ctx *ctx, yt_doc *doc, dse_arch **out) {
   *out = NULL;
   dse_arch *a = calloc(1, sizeof(*a));
@@ -502,71 +612,15 @@ int arch_from_doc(dse_ctx *ctx, yt_doc *doc, dse_arch **out) {
                  0, 0.9, &a->clock_share, NULL);
   }
 
-  const yt_node *pe = yt_get(root, "pe_array");
-  if (!pe) {
-    cfg_error(&c, root, "pe_array", "missing required key 'pe_array'");
-  } else if (!cfg_expect_kind(&c, pe, "pe_array", YT_MAP)) {
-    cfg_check_keys(&c, pe, "pe_array", k_pe_keys);
-    cfg_uint(&c, pe, "pe_array", "rows", 1, 0, 1, 65536, &a->rows);
-    cfg_uint(&c, pe, "pe_array", "cols", 1, 0, 1, 65536, &a->cols);
-    int df = 0, prec = DSE_PREC_INT8;
-    cfg_enum(&c, pe, "pe_array", "dataflow", 1, k_dataflows, 0, &df);
-    cfg_enum(&c, pe, "pe_array", "precision", 1, k_precisions, DSE_PREC_INT8,
-             &prec);
-    a->dataflow = (dse_dataflow)df;
-    a->precision = (dse_precision)prec;
-    cfg_bool(&c, pe, "pe_array", "double_buffered", 0, &a->pe_double_buffered);
-    a->mac_energy_defaulted = !yt_get(pe, "mac_energy");
-    cfg_quantity(&c, pe, "pe_array", "mac_energy", 0, UNIT_BIT(UNIT_JOULES),
-                 node ? tech_mac_energy(a->precision, node)
-                      : arch_default_mac_energy(a->precision),
-                 1e-18, 1e-9,
-                 &a->mac_energy_j, NULL);
-    /* PE registers: an access costs a MAC at Eyeriss's 0.5 KB register
-     * file, scaled with capacity like SRAM (KB^0.52); one hop is a wire
-     * one PE pitch long into the next PE's input latch (docs/energy.md) */
-    const double bits = dse_precision_bits(a->precision);
-    a->reg_given = yt_get(pe, "registers") != NULL;
-    cfg_quantity(&c, pe, "pe_array", "registers", 0, UNIT_BIT(UNIT_BYTES),
-                 (a->pe_double_buffered ? 2 : 1) * bits / 8, 1, 1e6, &a->reg_bytes, NULL);
-    pe_energy(&c, pe, "register_energy", bits, 0,
-              arch_register_energy(a->mac_energy_j, a->reg_bytes), &a->reg_j);
-    const double pitch_mm = sqrt(tech_mac_area(a->precision, node) * AREA_K_PE);
-    pe_energy(&c, pe, "hop_energy", bits, 1,
-              tech_wire_j_per_bit_mm(node) * pitch_mm +
-                  arch_register_energy(a->mac_energy_j, bits / 8) / bits,
-              &a->hop_j_per_bit);
-  }
-
-  const yt_node *bufs = yt_get(root, "buffers");
-  if (bufs && !cfg_expect_kind(&c, bufs, "buffers", YT_SEQ)) {
-    if (bufs->n > ARCH_MAX_BUFFERS) {
-      cfg_error(&c, bufs, "buffers", "at most %d buffer levels are supported (got %zu)",
-                ARCH_MAX_BUFFERS, bufs->n);
-    } else {
-      a->nbuf = bufs->n;
-      for (size_t i = 0; i < bufs->n; i++) {
-        char path[64];
-        snprintf(path, sizeof path, "buffers[%zu]", i + 1);
-        load_buffer(&c, bufs->items[i], path, node ? &fit : NULL, node ? node->nm : 0,
-                    &a->buf[i]);
-        for (size_t j = 0; j < i; j++)
-          if (a->buf[i].name && a->buf[j].name &&
-              strcmp(a->buf[i].name, a->buf[j].name) == 0)
-            cfg_error(&c, yt_get(bufs->items[i], "name"), path,
-                      "duplicate buffer name '%s'", a->buf[i].name);
-      }
-    }
-  }
-
-  const yt_node *dram = yt_get(root, "dram");
-  if (!dram) {
-    cfg_error(&c, root, "dram", "missing required key 'dram'");
-  } else if (!cfg_expect_kind(&c, dram, "dram", YT_MAP)) {
-    if (yt_get(dram, "preset"))
-      load_dram_preset(&c, dram, a);
-    else
-      load_dram_plain(&c, dram, a);
+  a->tree = yt_get(root, "levels") != NULL;
+  if (a->tree) {
+    load_tree(&c, root, node, a);
+  } else {
+    if (yt_get(root, "precision"))
+      cfg_error(&c, yt_get(root, "precision"), "precision",
+                "the arch precision goes in pe_array.precision (a top-level 'precision' is "
+                "for a 'levels' arch)");
+    load_today(&c, root, node, node ? &fit : NULL, a);
   }
 
   a->vector_lanes = a->cols ? a->cols : 1;
@@ -606,7 +660,7 @@ int arch_from_doc(dse_ctx *ctx, yt_doc *doc, dse_arch **out) {
                  1e5, &a->clock_w, NULL);
   }
 
-  if (!c.nerr) arch_build_chain(a);
+  if (!c.nerr && !a->tree) arch_build_chain(a);
 
 done:
   if (c.nerr) {

@@ -42,6 +42,8 @@ typedef enum { ARCH_NODE_STORAGE, ARCH_NODE_SPATIAL, ARCH_NODE_COMPUTE } arch_no
 typedef enum { ARCH_NET_MULTICAST, ARCH_NET_UNICAST, ARCH_NET_SYSTOLIC } arch_net_kind;
 
 #define ARCH_MAX_NODES (ARCH_MAX_BUFFERS + 4)
+#define ARCH_MAX_STORAGE 10 /* storage levels of a chain (NEST_MAX_LEVELS) */
+#define ARCH_MAX_FANS 3     /* spatial levels in a row (NEST_MAX_FANS) */
 
 typedef struct arch_node {
   const char *name;
@@ -119,8 +121,11 @@ struct dse_arch {
   int on_chip_activations; /* keep a layer's output on chip for the next */
   int pe_double_buffered;  /* next stationary tile loads while streaming */
   int fuse_activations;    /* activations overlap their producer */
-  size_t nnode;            /* the chain (arch_build_chain), outermost first */
+  size_t nnode;            /* the chain (arch_build_chain or levels:), outermost first */
   arch_node node[ARCH_MAX_NODES];
+  int tree;                /* written as `levels:` (the chain is the arch; today's
+                              fields are derived from it, arch_load_levels) */
+  arch_mark levels_mark;   /* where `levels` is written */
 };
 
 /* The memory technology that prices the arch's DRAM and sizes its PHYs
@@ -140,6 +145,25 @@ DSE_INTERNAL void arch_area_spec(const dse_arch *a, area_spec *out);
 /* Lower today's fields into a->node: DRAM, the buffers outermost first,
  * the PE array, the PE registers, the MAC. */
 DSE_INTERNAL void arch_build_chain(dse_arch *a);
+
+struct cfg;
+/* Parse `levels:` (docs/arch.md, "The tree") into a->node, with the
+ * instances from the fan-outs, and derive today's fields from it (PEs =
+ * the MACs, DRAM = an unbounded top level); errors go to c.  a->precision,
+ * a->clock_hz and a->mac_energy_j (the default MAC) must be set. */
+DSE_INTERNAL void arch_load_levels(struct cfg *c, const yt_node *levels, dse_arch *a);
+
+/* The operands a sequence (holds:, keeps:) names into *mask (OP_*);
+ * errors for an unknown or repeated one.  An empty list is 0. */
+DSE_INTERNAL void arch_operands(struct cfg *c, const yt_node *seq, const char *path,
+                                unsigned *mask);
+
+/* On-chip storage in bytes: the buffers' sizes, or on a `levels:` arch
+ * every bounded level's size times its instances. */
+DSE_INTERNAL double arch_onchip_bytes(const dse_arch *a);
+
+/* The chain, one line per node: name, instances, what it is. */
+DSE_INTERNAL void arch_format_chain(const dse_arch *a, core_buf *out);
 
 /* Validate a tree into an arch; takes ownership of doc in every case. */
 DSE_INTERNAL int arch_from_doc(dse_ctx *ctx, yt_doc *doc, dse_arch **out);

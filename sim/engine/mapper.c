@@ -53,7 +53,8 @@ static void hier_tree(const dse_arch *a, map_hier *h) {
       map_level *lv = &h->lv[l]; /* outermost first: this one goes in front */
       memmove(&lv->fan[1], &lv->fan[0], (size_t)lv->nfan * sizeof lv->fan[0]);
       lv->nfan++;
-      lv->fan[0] = (map_fan){nd->mesh_x, nd->mesh_y, nd->net, nd->reduces, nd->hop_j_per_bit};
+      lv->fan[0] =
+          (map_fan){nd->mesh_x, nd->mesh_y, nd->net, nd->reduces, nd->hop_j_per_bit, nd->name};
     }
   }
 }
@@ -63,9 +64,47 @@ void map_hier_of(const dse_arch *a, dse_precision prec, map_hier *h) {
               a->dataflow == DSE_DF_FLEXIBLE ? DSE_DF_WEIGHT_STATIONARY : a->dataflow, h);
 }
 
+_Static_assert(ARCH_MAX_STORAGE <= NEST_MAX_LEVELS && ARCH_MAX_FANS <= NEST_MAX_FANS,
+               "a chain's levels and fan-outs fit a map_hier");
+
+/* A `levels:` arch: its chain alone.  Every storage node is a level,
+ * innermost first (the bottom one per MAC instance, the top one the
+ * backing store); today's per-byte fields are the per-access ones spread
+ * over a block, for the mapper's estimates. */
+static void hier_levels(const dse_arch *a, dse_precision prec, dse_dataflow df, map_hier *h) {
+  h->rows = a->rows;
+  h->cols = a->cols;
+  h->df = df;
+  h->bytes = dse_precision_bits(prec) / 8.0;
+  int l = 0;
+  for (size_t i = a->nnode; i-- > 0 && l < NEST_MAX_LEVELS;) {
+    const arch_node *nd = &a->node[i];
+    if (nd->kind == ARCH_NODE_COMPUTE) h->mac_j = nd->mac_j;
+    if (nd->kind != ARCH_NODE_STORAGE) continue;
+    map_level *lv = &h->lv[l++];
+    const double wb = nd->word_bits / 8.0, block_bytes = wb * nd->block;
+    lv->name = nd->name;
+    lv->holds = opd_bits(nd->keep);
+    lv->capacity = nd->size_words > 0 ? nd->size_words * wb : 1e30;
+    lv->bw = nd->rd_bw > 0 && nd->rd_bw == nd->wr_bw ? nd->rd_bw * wb : 1e18;
+    lv->rd_bw = nd->rd_bw != nd->wr_bw ? nd->rd_bw * wb : 0;
+    lv->wr_bw = nd->rd_bw != nd->wr_bw ? nd->wr_bw * wb : 0;
+    lv->rd_j = nd->e_read / block_bytes;
+    lv->wr_j = nd->e_fill / block_bytes;
+    lv->up_j = nd->e_update / block_bytes;
+  }
+  h->nlevels = l;
+  h->tree = 1;
+  hier_tree(a, h);
+}
+
 void map_hier_df(const dse_arch *a, dse_precision prec, dse_dataflow df,
                  map_hier *h) {
   memset(h, 0, sizeof(*h));
+  if (a->tree) {
+    hier_levels(a, prec, df, h);
+    return;
+  }
   h->rows = a->rows;
   h->cols = a->cols;
   h->df = df;
@@ -426,9 +465,7 @@ _Static_assert((int)NEST_NET_MULTICAST == (int)ARCH_NET_MULTICAST &&
                    (int)NEST_NET_SYSTOLIC == (int)ARCH_NET_SYSTOLIC,
                "nest_net and arch_net_kind agree");
 
-/* The fan-outs of a nest over h: those below level v are the ones above
- * level v-1. */
-static void nest_fans_of(const map_hier *h, nest *n) {
+void map_nest_fans(const map_hier *h, nest *n) {
   for (int v = 1; v < h->nlevels; v++) {
     const map_level *c = &h->lv[v - 1];
     n->nfan[v] = (uint8_t)c->nfan;
@@ -445,7 +482,7 @@ static void build(const search *s, const plan *pl, nest *n) {
   n->prob = *s->p;
   n->nlevels = h->nlevels;
   for (int l = 0; l < h->nlevels; l++) n->holds[l] = h->lv[l].holds & ~pl->bypass[l];
-  nest_fans_of(h, n);
+  map_nest_fans(h, n);
   const int top = h->nlevels - 1;
   for (int l = top; l >= 1; l--) {
     /* the pinned order first, then the canonical order for the rest */
@@ -814,22 +851,88 @@ int map_search(const map_hier *h, const nest_problem *p, const map_opts *o,
 
 /* ===== formatting ======================================================== */
 
-void map_format(const map_hier *h, const nest *n, core_buf *out) {
-  int depth = 0, level = -1, spatial = -1;
+/* The spatial node a spatial loop of a tree arch's nest spreads over. */
+static const map_fan *loop_fan(const map_hier *h, const nest_loop *l) {
+  return h->tree && l->spatial && l->level >= 1 && l->fan < h->lv[l->level - 1].nfan
+             ? &h->lv[l->level - 1].fan[l->fan]
+             : NULL;
+}
+
+/* The extent of the tile loop i iterates over: its parent's step on the
+ * same dimension, or the whole dimension. */
+static uint64_t loop_parent(const nest *n, int i) {
+  uint64_t parent = n->prob.bound[n->loops[i].dim];
+  for (int j = 0; j < i; j++)
+    if (n->loops[j].dim == n->loops[i].dim) parent = n->loops[j].step;
+  return parent;
+}
+
+/* " K4 C2" for the loops of level v that are temporal (axis TIME) or the
+ * spatial ones of fan k along axis; 0 when there are none. */
+static int loop_factors(const nest *n, int v, int k, int axis, core_buf *out) {
+  int any = 0;
   for (int i = 0; i < n->nloops; i++) {
     const nest_loop *l = &n->loops[i];
-    if (l->level != level || l->spatial != spatial) {
-      core_buf_printf(out, "%*s%s%s:\n", 2 * depth, "",
-                      l->level < h->nlevels ? h->lv[l->level].name : "?",
-                      l->spatial ? " (spatial, across the PE array)" : "");
+    if (l->level != v || l->spatial != (axis != NEST_AXIS_TIME) ||
+        (l->spatial && (l->fan != k || l->axis != axis)))
+      continue;
+    core_buf_printf(out, " %s%llu", nest_dim_name(l->dim),
+                    (unsigned long long)cdiv(loop_parent(n, i), l->step));
+    any = 1;
+  }
+  return any;
+}
+
+void map_format_levels(const map_hier *h, const nest *n, core_buf *out) {
+  static const char *const opn[] = {"weight", "input", "output"};
+  for (int v = h->nlevels - 1; v >= 0; v--) {
+    core_buf_printf(out, "%s: factors", h->lv[v].name);
+    if (!loop_factors(n, v, 0, NEST_AXIS_TIME, out)) core_buf_puts(out, " none");
+    core_buf_puts(out, "; keeps");
+    int any = 0;
+    for (int o = 0; o < OPD_COUNT; o++)
+      if (n->holds[v] & BIT(o)) {
+        core_buf_printf(out, "%s %s", any ? "," : "", opn[o]);
+        any = 1;
+      }
+    if (!any) core_buf_puts(out, " nothing");
+    core_buf_puts(out, "\n");
+    for (int k = 0; v >= 1 && k < h->lv[v - 1].nfan; k++) {
+      const map_fan *f = &h->lv[v - 1].fan[k];
+      core_buf_printf(out, "%s (spatial %llu x %llu):", f->name, (unsigned long long)f->x,
+                      (unsigned long long)f->y);
+      for (int axis = NEST_AXIS_X; axis <= NEST_AXIS_Y; axis++) {
+        core_buf_puts(out, axis == NEST_AXIS_X ? " x" : " y");
+        if (!loop_factors(n, v, k, axis, out)) core_buf_puts(out, " -");
+      }
+      core_buf_puts(out, "\n");
+    }
+  }
+}
+
+void map_format(const map_hier *h, const nest *n, core_buf *out) {
+  int depth = 0, level = -1, spatial = -1, fan = -1;
+  for (int i = 0; i < n->nloops; i++) {
+    const nest_loop *l = &n->loops[i];
+    const map_fan *f = loop_fan(h, l);
+    if (l->level != level || l->spatial != spatial || (f && l->fan != fan)) {
+      if (f)
+        core_buf_printf(out, "%*s%s (spatial %llu x %llu):\n", 2 * depth, "", f->name,
+                        (unsigned long long)f->x, (unsigned long long)f->y);
+      else
+        core_buf_printf(out, "%*s%s%s:\n", 2 * depth, "",
+                        l->level < h->nlevels ? h->lv[l->level].name : "?",
+                        l->spatial ? " (spatial, across the PE array)" : "");
       level = l->level;
       spatial = l->spatial;
+      fan = l->fan;
     }
-    uint64_t parent = n->prob.bound[l->dim];
-    for (int j = 0; j < i; j++)
-      if (n->loops[j].dim == l->dim) parent = n->loops[j].step;
+    const uint64_t parent = loop_parent(n, i);
     core_buf_printf(out, "%*s%s %s in [0, %llu) step %llu\n", 2 * depth + 2, "",
-                    l->spatial ? "parallel-for" : "for", nest_dim_name(l->dim),
+                    !l->spatial ? "for"
+                    : f         ? (l->axis == NEST_AXIS_Y ? "parallel-for-y" : "parallel-for-x")
+                                : "parallel-for",
+                    nest_dim_name(l->dim),
                     (unsigned long long)parent, (unsigned long long)l->step);
     depth++;
   }
@@ -943,9 +1046,12 @@ double map_level_bytes(const map_hier *h, const nest *n, int l) {
   uint64_t e[NEST_DIMS];
   for (int d = 0; d < NEST_DIMS; d++) e[d] = n->prob.bound[d];
   for (int i = 0; i < n->nloops; i++)
-    if (!n->loops[i].spatial && n->loops[i].level > l) e[n->loops[i].dim] = n->loops[i].step;
+    if ((!n->loops[i].spatial || h->tree) && n->loops[i].level > l)
+      e[n->loops[i].dim] = n->loops[i].step;
   double sum = 0;
   for (int o = 0; o < OPD_COUNT; o++)
     if (n->holds[l] & BIT(o)) sum += footprint(&n->prob, o, e);
-  return sum * h->bytes;
+  /* a tree level: one instance's tile (the spatial loops above it split
+   * it too), in the level's words */
+  return sum * (h->tree ? h->lv[l].word_bytes : h->bytes);
 }

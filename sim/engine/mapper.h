@@ -16,6 +16,7 @@ typedef struct map_fan {
   arch_net_kind net;
   int reduces;  /* partial sums reduced on the way up */
   double hop_j; /* joules per bit across one child pitch */
+  const char *name; /* the spatial node's */
 } map_fan;
 
 typedef struct map_level {
@@ -53,6 +54,7 @@ typedef struct map_hier {
    * a chained input is read from the buffer the previous layer left it in;
    * a chained output's final write-back stays on chip */
   unsigned chained;
+  int tree; /* a `levels:` arch's: built from its chain alone (hier_levels) */
 } map_hier;
 
 typedef enum { MAP_LATENCY, MAP_ENERGY, MAP_EDP, MAP_DRAM } map_objective;
@@ -125,8 +127,19 @@ DSE_INTERNAL int pin_build(dse_ctx *ctx, const dse_mappings *m,
                            const char *name, const map_hier *h,
                            const nest_problem *p, nest *out);
 
-/* Bytes of the operands level l holds under nest n (its tiles' extents). */
+/* Bytes of the operands level l holds under nest n (its tiles' extents;
+ * on a tree arch per instance, in the level's words). */
 DSE_INTERNAL double map_level_bytes(const map_hier *h, const nest *n, int l);
+
+/* The fan-outs of h into n: those below nest level v are the ones above
+ * map level v-1. */
+DSE_INTERNAL void map_nest_fans(const map_hier *h, nest *n);
+
+/* The mapping of a tree arch's nest level by level, outermost first: each
+ * storage level's temporal factors (in loop order) and keeps, each spatial
+ * level's factors along X and Y (docs/engine.md, "Pinned mappings over the
+ * tree"). */
+DSE_INTERNAL void map_format_levels(const map_hier *h, const nest *n, core_buf *out);
 
 /* The nest as an indented loop listing, one line per loop. */
 DSE_INTERNAL void map_format(const map_hier *h, const nest *n, core_buf *out);

@@ -3,6 +3,7 @@
  * is checked at load; names of levels and the fit are checked against the
  * arch when a layer is simulated.  Errors point at the file's nodes. */
 #include <ctype.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +13,7 @@
 
 struct dse_mappings {
   yt_doc *doc;
+  int tl_dims;        /* `dimensions: timeloop`: R S P Q in Timeloop's sense */
   const yt_node *map; /* layer name -> entry */
   core_hindex ix;     /* a key's hash -> its pair in map */
 };
@@ -24,46 +26,61 @@ static const yt_pair *pin_entry(const dse_mappings *m, const char *name) {
   return NULL;
 }
 
-static const char *const k_top[] = {"arch", "workload", "description", "mappings", NULL};
+static const char *const k_top[] = {"arch",     "workload",   "description",
+                                    "mappings", "dimensions", NULL};
+static const char *const k_letters[] = {"dse", "timeloop", NULL};
 static const char *const k_entry[] = {"spatial", "levels", NULL};
-static const char *const k_level[] = {"tiles", "order", "bypass", NULL};
+static const char *const k_level[] = {"tiles",   "order",   "bypass", "factors",
+                                      "spatial", "keep",    NULL};
+static const char *const k_axes[] = {"x", "y", NULL};
 static const char *const k_dims[] = {"G", "N", "K", "C", "P", "Q", "R", "S", NULL};
 static const char *const k_opds[] = {"weight", "input", "output", NULL};
 
-static int dim_of(const char *s) {
+/* A dimension letter: dse's (docs/engine.md), M for K, and with tl
+ * Timeloop's R, S, P, Q (dse's S, R, Q, P: docs/workloads.md). */
+static int dim_of(const char *s, int tl) {
   if (!s[0] || s[1]) return -1;
   char c = (char)toupper((unsigned char)s[0]);
+  if (c == 'M') return NEST_K;
+  if (tl && (c == 'R' || c == 'S' || c == 'P' || c == 'Q'))
+    return c == 'R' ? NEST_S : c == 'S' ? NEST_R : c == 'P' ? NEST_Q : NEST_P;
   for (int d = 0; k_dims[d]; d++)
     if (k_dims[d][0] == c) return d;
   return -1;
 }
 
 /* A map of dims to positive integers. */
-static void check_dim_map(cfg *c, const yt_node *m, const char *path) {
+static void check_dim_map(cfg *c, const yt_node *m, const char *path, int tl) {
   if (cfg_expect_kind(c, m, path, YT_MAP)) return;
+  unsigned seen = 0;
   for (size_t i = 0; i < m->n; i++) {
     const yt_pair *p = &m->pairs[i];
     char kp[256];
     cfg_join(kp, sizeof kp, path, p->key);
-    if (dim_of(p->key) < 0) {
+    const int d = dim_of(p->key, tl);
+    if (d < 0) {
       cfg_error_at(c, m->file, p->line, p->col, kp,
                    "unknown dimension '%s'; expected one of G, N, K, C, P, Q, R, S",
                    p->key);
       continue;
     }
+    if (seen & 1u << d)
+      cfg_error_at(c, m->file, p->line, p->col, kp,
+                   "'%s' names dimension %s again (M is K)", p->key, nest_dim_name(d));
+    seen |= 1u << d;
     uint64_t v;
     cfg_node_uint(c, p->val, kp, 1, 1ull << 40, &v);
   }
 }
 
 static void check_names(cfg *c, const yt_node *seq, const char *path,
-                        const char *const *names, int dims) {
+                        const char *const *names, int dims, int tl) {
   if (cfg_expect_kind(c, seq, path, YT_SEQ)) return;
   unsigned seen = 0; /* the known names listed so far, one bit each */
   for (size_t i = 0; i < seq->n; i++) {
     const yt_node *it = seq->items[i];
     int id = -1;
-    if (it->kind == YT_SCALAR && dims) id = dim_of(it->str);
+    if (it->kind == YT_SCALAR && dims) id = dim_of(it->str, tl);
     for (int j = 0; !dims && it->kind == YT_SCALAR && names[j]; j++)
       if (!strcmp(it->str, names[j])) id = j;
     if (id >= 0 && (seen & 1u << id)) cfg_error(c, it, path, "'%s' is listed twice", it->str);
@@ -75,6 +92,27 @@ static void check_names(cfg *c, const yt_node *seq, const char *path,
   }
 }
 
+/* The tree form of a level (docs/engine.md, "Pinned mappings over the
+ * tree"): factors, spatial {x, y}, keep; never mixed with tiles/bypass. */
+static void check_tree_level(cfg *c, const yt_node *x, const char *lp, int tl) {
+  char q[400];
+  const yt_node *f = yt_get(x, "factors"), *sp = yt_get(x, "spatial"), *k = yt_get(x, "keep");
+  if (f) check_dim_map(c, f, cfg_join(q, sizeof q, lp, "factors"), tl);
+  if (k) check_names(c, k, cfg_join(q, sizeof q, lp, "keep"), k_opds, 0, tl);
+  if (sp && !cfg_expect_kind(c, sp, cfg_join(q, sizeof q, lp, "spatial"), YT_MAP)) {
+    cfg_check_keys(c, sp, q, k_axes);
+    for (int a = 0; k_axes[a]; a++) {
+      char ap[420];
+      if (yt_get(sp, k_axes[a])) check_dim_map(c, yt_get(sp, k_axes[a]), cfg_join(ap, sizeof ap, q, k_axes[a]), tl);
+    }
+  }
+  const yt_node *old = yt_get(x, "tiles") ? yt_get(x, "tiles") : yt_get(x, "bypass");
+  if (old && (f || sp || k))
+    cfg_error(c, old, lp,
+              "mixes the two forms of a level: tiles/bypass (today's arrays) or "
+              "factors/spatial/keep (a 'levels' arch), not both");
+}
+
 int dse_mappings_load(dse_ctx *ctx, const char *path, dse_mappings **out) {
   *out = NULL;
   yt_doc *doc = NULL;
@@ -82,10 +120,12 @@ int dse_mappings_load(dse_ctx *ctx, const char *path, dse_mappings **out) {
   if (rc) return rc;
   cfg c = {ctx, 0};
   const yt_node *root = doc->root, *maps = NULL;
+  int tl = 0;
   if (!cfg_expect_kind(&c, root, "", YT_MAP)) {
     cfg_check_keys(&c, root, "", k_top);
     maps = yt_get(root, "mappings");
     if (!maps) cfg_error(&c, root, "mappings", "missing required key 'mappings'");
+    cfg_enum(&c, root, "", "dimensions", 0, k_letters, 0, &tl);
   }
   if (maps && !cfg_expect_kind(&c, maps, "mappings", YT_MAP)) {
     for (size_t i = 0; i < maps->n; i++) {
@@ -96,7 +136,7 @@ int dse_mappings_load(dse_ctx *ctx, const char *path, dse_mappings **out) {
       cfg_check_keys(&c, e, path1, k_entry);
       const yt_node *sp = yt_get(e, "spatial");
       char kp[256];
-      if (sp) check_dim_map(&c, sp, cfg_join(kp, sizeof kp, path1, "spatial"));
+      if (sp) check_dim_map(&c, sp, cfg_join(kp, sizeof kp, path1, "spatial"), tl);
       const yt_node *lv = yt_get(e, "levels");
       if (lv && !cfg_expect_kind(&c, lv, cfg_join(kp, sizeof kp, path1, "levels"), YT_MAP)) {
         for (size_t k = 0; k < lv->n; k++) {
@@ -106,9 +146,10 @@ int dse_mappings_load(dse_ctx *ctx, const char *path, dse_mappings **out) {
           if (cfg_expect_kind(&c, x, lp, YT_MAP)) continue;
           cfg_check_keys(&c, x, lp, k_level);
           char q[400];
-          if (yt_get(x, "tiles")) check_dim_map(&c, yt_get(x, "tiles"), cfg_join(q, sizeof q, lp, "tiles"));
-          if (yt_get(x, "order")) check_names(&c, yt_get(x, "order"), cfg_join(q, sizeof q, lp, "order"), NULL, 1);
-          if (yt_get(x, "bypass")) check_names(&c, yt_get(x, "bypass"), cfg_join(q, sizeof q, lp, "bypass"), k_opds, 0);
+          if (yt_get(x, "tiles")) check_dim_map(&c, yt_get(x, "tiles"), cfg_join(q, sizeof q, lp, "tiles"), tl);
+          if (yt_get(x, "order")) check_names(&c, yt_get(x, "order"), cfg_join(q, sizeof q, lp, "order"), NULL, 1, tl);
+          if (yt_get(x, "bypass")) check_names(&c, yt_get(x, "bypass"), cfg_join(q, sizeof q, lp, "bypass"), k_opds, 0, tl);
+          check_tree_level(&c, x, lp, tl);
         }
       }
     }
@@ -124,6 +165,7 @@ int dse_mappings_load(dse_ctx *ctx, const char *path, dse_mappings **out) {
   }
   m->doc = doc;
   m->map = maps;
+  m->tl_dims = tl;
   for (size_t i = 0; i < maps->n; i++)
     if (core_hindex_add(&m->ix, core_hash_str(maps->pairs[i].key, 0), i)) {
       dse_mappings_free(m);
@@ -172,6 +214,261 @@ int pin_check_layers(dse_ctx *ctx, const dse_mappings *m, const dse_workload *wl
   return bad ? DSE_ERR_INVALID : 0;
 }
 
+/* ===== the tree form ====================================================== */
+
+typedef struct tree_pin {
+  uint64_t tf[NEST_MAX_LEVELS][NEST_DIMS]; /* temporal factors, 1 when not given */
+  int nperm[NEST_MAX_LEVELS], perm[NEST_MAX_LEVELS][NEST_DIMS];
+  unsigned holds[NEST_MAX_LEVELS];
+  /* spatial factors per nest level v, fan k, axis (0 X, 1 Y), in the order written */
+  int ns[NEST_MAX_LEVELS][NEST_MAX_FANS][2];
+  int sd[NEST_MAX_LEVELS][NEST_MAX_FANS][2][NEST_DIMS];
+  uint64_t sf[NEST_MAX_LEVELS][NEST_MAX_FANS][2][NEST_DIMS];
+  const yt_node *first[NEST_DIMS]; /* where a dimension's factor is first given */
+} tree_pin;
+
+/* A diagnostic at node n for layer `name`; DSE_ERR_INVALID. */
+static int pin_error(dse_ctx *ctx, const yt_node *n, const char *fmt, ...) DSE_PRINTF(3, 4);
+static int pin_error(dse_ctx *ctx, const yt_node *n, const char *fmt, ...) {
+  char msg[768];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(msg, sizeof msg, fmt, ap);
+  va_end(ap);
+  core_diag(ctx, n->file, n->line, n->col, "%s", msg);
+  return DSE_ERR_INVALID;
+}
+
+static const char *opd_names(unsigned bits, char *buf, size_t n) {
+  buf[0] = '\0';
+  for (int o = 0; o < OPD_COUNT; o++)
+    if (bits & 1u << o)
+      snprintf(buf + strlen(buf), n - strlen(buf), "%s%s", buf[0] ? ", " : "", k_opds[o]);
+  if (!buf[0]) snprintf(buf, n, "nothing");
+  return buf;
+}
+
+/* A dimension map's factors into f (1 where absent), noting where each
+ * dimension first gets one. */
+static void read_factors(const yt_node *map, int tl, uint64_t *f, tree_pin *t) {
+  for (size_t i = 0; i < map->n; i++) {
+    const int d = dim_of(map->pairs[i].key, tl);
+    f[d] = strtoull(map->pairs[i].val->str, NULL, 10);
+    if (!t->first[d]) t->first[d] = map->pairs[i].val;
+  }
+}
+
+/* One level of the mapping: a storage level v or the spatial node (v, k). */
+static int tree_level(dse_ctx *ctx, const dse_mappings *m, const char *name, const yt_pair *lp,
+                      const map_hier *h, int v, int k, tree_pin *t) {
+  const yt_node *x = lp->val;
+  static const char *const storage_only[] = {"factors", "order", "keep", "tiles", "bypass", NULL};
+  if (k >= 0) {
+    const map_fan *f = &h->lv[v - 1].fan[k];
+    for (int i = 0; storage_only[i]; i++)
+      if (yt_get(x, storage_only[i]))
+        return pin_error(ctx, yt_get(x, storage_only[i]),
+                         "mappings.%s.levels.%s.%s: '%s' is a spatial level: it takes 'spatial' "
+                         "only",
+                         name, lp->key, storage_only[i], lp->key);
+    const yt_node *sp = yt_get(x, "spatial");
+    for (int a = 0; sp && a < 2; a++) {
+      const yt_node *ax = yt_get(sp, k_axes[a]);
+      if (!ax) continue;
+      uint64_t prod = 1, fac[NEST_DIMS];
+      for (int d = 0; d < NEST_DIMS; d++) fac[d] = 1;
+      read_factors(ax, m->tl_dims, fac, t);
+      for (size_t i = 0; i < ax->n; i++) {
+        const int d = dim_of(ax->pairs[i].key, m->tl_dims);
+        t->sd[v][k][a][t->ns[v][k][a]] = d;
+        t->sf[v][k][a][t->ns[v][k][a]++] = fac[d];
+        prod *= fac[d];
+      }
+      const uint64_t room = a ? f->y : f->x;
+      if (prod > room)
+        return pin_error(ctx, ax,
+                         "mappings.%s.levels.%s.spatial.%s: the factors multiply to %llu, more "
+                         "than the %llu instances of '%s' along %s",
+                         name, lp->key, k_axes[a], (unsigned long long)prod,
+                         (unsigned long long)room, f->name, a ? "Y" : "X");
+    }
+    return 0;
+  }
+  if (yt_get(x, "tiles") || yt_get(x, "bypass")) {
+    const yt_node *o = yt_get(x, "tiles") ? yt_get(x, "tiles") : yt_get(x, "bypass");
+    return pin_error(ctx, o,
+                     "mappings.%s.levels.%s: a 'levels' arch takes factors, order, spatial and "
+                     "keep per level (docs/engine.md), not tiles or bypass",
+                     name, lp->key);
+  }
+  if (yt_get(x, "spatial")) {
+    char list[256] = "";
+    for (int c = 0; c < h->nlevels; c++)
+      for (int j = 0; j < h->lv[c].nfan; j++)
+        snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", list[0] ? ", " : "",
+                 h->lv[c].fan[j].name);
+    return pin_error(ctx, yt_get(x, "spatial"),
+                     "mappings.%s.levels.%s.spatial: '%s' is a storage level; spatial factors "
+                     "go on a spatial level (%s)",
+                     name, lp->key, lp->key, list[0] ? list : "the arch has none");
+  }
+  const yt_node *f = yt_get(x, "factors");
+  if (f) read_factors(f, m->tl_dims, t->tf[v], t);
+  const yt_node *o = yt_get(x, "order");
+  for (size_t i = 0; o && i < o->n && i < NEST_DIMS; i++)
+    t->perm[v][t->nperm[v]++] = dim_of(o->items[i]->str, m->tl_dims);
+  const yt_node *kp = yt_get(x, "keep");
+  if (kp) {
+    unsigned keep = 0;
+    for (size_t i = 0; i < kp->n; i++) {
+      const char *s = kp->items[i]->str;
+      const int op = !strcmp(s, "weight") ? OPD_W : !strcmp(s, "input") ? OPD_I : OPD_O;
+      if (!(h->lv[v].holds & 1u << op)) {
+        char can[64];
+        return pin_error(ctx, kp->items[i],
+                         "mappings.%s.levels.%s.keep: level '%s' cannot keep %s (the arch's "
+                         "keeps: %s)",
+                         name, lp->key, lp->key, s, opd_names(h->lv[v].holds, can, sizeof can));
+      }
+      keep |= 1u << op;
+    }
+    t->holds[v] = keep;
+  }
+  return 0;
+}
+
+/* The level a loop of a tree nest belongs to: its spatial node, or its
+ * storage level. */
+static const char *loop_place(const map_hier *h, const nest_loop *l) {
+  return l->spatial ? h->lv[l->level - 1].fan[l->fan].name : h->lv[l->level].name;
+}
+
+/* The nest of a tree form mapping: per level, outermost first, its
+ * temporal loops in order (the dimensions not listed after, in G N K C P Q
+ * R S order), then the spatial loops of the fan-outs below it, X before Y;
+ * each loop's step the product of the factors inside it. */
+static int tree_nest(dse_ctx *ctx, const char *name, const yt_node *lv, const map_hier *h,
+                     const nest_problem *p, const tree_pin *t, nest *n) {
+  memset(n, 0, sizeof *n);
+  n->prob = *p;
+  n->nlevels = h->nlevels;
+  for (int v = 0; v < h->nlevels; v++) n->holds[v] = t->holds[v];
+  map_nest_fans(h, n);
+  uint64_t fac[NEST_MAX_LOOPS];
+  int nl = 0;
+#define PUSH(d, lev, sp, ax, fn, f)                                                         \
+  do {                                                                                       \
+    if ((f) > 1) {                                                                           \
+      if (nl == NEST_MAX_LOOPS)                                                              \
+        return pin_error(ctx, lv, "mappings.%s.levels: more than %d loops", name,            \
+                         NEST_MAX_LOOPS);                                                    \
+      n->loops[nl] = (nest_loop){(uint8_t)(d), (uint8_t)(lev), (sp), 0, (ax), (uint8_t)(fn)}; \
+      fac[nl++] = (f);                                                                       \
+    }                                                                                        \
+  } while (0)
+  for (int v = h->nlevels - 1; v >= 0; v--) {
+    unsigned listed = 0;
+    for (int i = 0; i < t->nperm[v]; i++) {
+      PUSH(t->perm[v][i], v, 0, NEST_AXIS_TIME, 0, t->tf[v][t->perm[v][i]]);
+      listed |= 1u << t->perm[v][i];
+    }
+    for (int d = 0; d < NEST_DIMS; d++)
+      if (!(listed & 1u << d)) PUSH(d, v, 0, NEST_AXIS_TIME, 0, t->tf[v][d]);
+    for (int k = 0; v >= 1 && k < h->lv[v - 1].nfan; k++)
+      for (int a = 0; a < 2; a++)
+        for (int i = 0; i < t->ns[v][k][a]; i++)
+          PUSH(t->sd[v][k][a][i], v, 1, a ? NEST_AXIS_Y : NEST_AXIS_X, k, t->sf[v][k][a][i]);
+  }
+#undef PUSH
+  n->nloops = nl;
+  uint64_t inside[NEST_DIMS];
+  for (int d = 0; d < NEST_DIMS; d++) inside[d] = 1;
+  for (int i = nl - 1; i >= 0; i--) {
+    n->loops[i].step = inside[n->loops[i].dim];
+    inside[n->loops[i].dim] *= fac[i];
+  }
+  for (int d = 0; d < NEST_DIMS; d++)
+    if (inside[d] != p->bound[d]) {
+      char terms[512] = "";
+      for (int i = 0; i < nl; i++)
+        if (n->loops[i].dim == d)
+          snprintf(terms + strlen(terms), sizeof terms - strlen(terms), "%s%s %llu",
+                   terms[0] ? " x " : "", loop_place(h, &n->loops[i]), (unsigned long long)fac[i]);
+      return pin_error(ctx, t->first[d] ? t->first[d] : lv,
+                       "mappings.%s.levels: the factors of %s multiply to %llu%s%s%s, not the "
+                       "layer's %s = %llu",
+                       name, nest_dim_name(d), (unsigned long long)inside[d],
+                       terms[0] ? " (" : "", terms, terms[0] ? ")" : "", nest_dim_name(d),
+                       (unsigned long long)p->bound[d]);
+    }
+  unsigned kept = 0;
+  for (int v = 0; v < h->nlevels; v++) kept |= n->holds[v];
+  for (int o = 0; o < OPD_COUNT; o++)
+    if (!(kept & 1u << o))
+      return pin_error(ctx, lv, "mappings.%s.levels: tensor '%s' is kept at no level", name,
+                       k_opds[o]);
+  char why[512];
+  if (nest_validate(n, why, sizeof why))
+    return pin_error(ctx, lv, "mappings.%s.levels: %s", name, why);
+  for (int v = 0; v < h->nlevels; v++) { /* every instance's tiles fit it */
+    const map_level *x = &h->lv[v];
+    const double need = map_level_bytes(h, n, v);
+    const double room = x->double_buffered ? x->capacity / 2 : x->capacity;
+    if (need > room)
+      return pin_error(ctx, lv,
+                       "mappings.%s.levels: the tiles at '%s' need %.0f B per instance, more "
+                       "than its %.0f B%s",
+                       name, x->name, need, room, x->double_buffered ? " (half its size: it double-buffers)" : "");
+  }
+  return 0;
+}
+
+/* A layer's mapping on a `levels:` arch. */
+static int pin_tree(dse_ctx *ctx, const dse_mappings *m, const char *name, const yt_node *e,
+                    const map_hier *h, const nest_problem *p, nest *out) {
+  if (yt_get(e, "spatial"))
+    return pin_error(ctx, yt_get(e, "spatial"),
+                     "mappings.%s.spatial: a 'levels' arch takes spatial factors per spatial "
+                     "level, e.g. levels: {PE: {spatial: {x: {K: 4}}}}",
+                     name);
+  const yt_node *lv = yt_get(e, "levels");
+  if (!lv) return pin_error(ctx, e, "mappings.%s: a 'levels' arch needs 'levels'", name);
+  tree_pin t;
+  memset(&t, 0, sizeof t);
+  for (int v = 0; v < NEST_MAX_LEVELS; v++) {
+    t.holds[v] = v < h->nlevels ? h->lv[v].holds : 0;
+    for (int d = 0; d < NEST_DIMS; d++) t.tf[v][d] = 1;
+  }
+  for (size_t i = 0; i < lv->n; i++) {
+    const yt_pair *lp = &lv->pairs[i];
+    int v = -1, k = -1;
+    const char *names[NEST_MAX_LEVELS * (NEST_MAX_FANS + 1) + 1];
+    int nn = 0;
+    for (int c = 0; c < h->nlevels; c++) {
+      names[nn++] = h->lv[c].name;
+      if (!strcmp(h->lv[c].name, lp->key)) v = c;
+      for (int j = 0; j < h->lv[c].nfan; j++) {
+        names[nn++] = h->lv[c].fan[j].name;
+        if (!strcmp(h->lv[c].fan[j].name, lp->key)) v = c + 1, k = j;
+      }
+    }
+    names[nn] = NULL;
+    if (v < 0) {
+      const char *sg = core_did_you_mean(lp->key, names);
+      char list[512];
+      core_join_names(names, list, sizeof list);
+      core_diag(ctx, lv->file, lp->line, lp->col,
+                "mappings.%s.levels.%s: unknown level%s%s%s (the arch's levels: %s)", name,
+                lp->key, sg ? "; did you mean '" : "", sg ? sg : "", sg ? "'?" : "", list);
+      return DSE_ERR_INVALID;
+    }
+    int rc = tree_level(ctx, m, name, lp, h, v, k, &t);
+    if (rc) return rc;
+  }
+  int rc = tree_nest(ctx, name, lv, h, p, &t, out);
+  return rc ? rc : 1;
+}
+
 /* The pinned nest of layer `name`, if the file has one: 1 when found and
  * built, 0 when absent, or a negative error with a located diagnostic. */
 int pin_build(dse_ctx *ctx, const dse_mappings *m, const char *name,
@@ -179,13 +476,14 @@ int pin_build(dse_ctx *ctx, const dse_mappings *m, const char *name,
   const yt_pair *pair = pin_entry(m, name);
   if (!pair) return 0;
   const yt_node *e = pair->val;
+  if (h->tree) return pin_tree(ctx, m, name, e, h, p, out);
   map_pin_spec ps;
   memset(&ps, 0, sizeof ps);
   const yt_node *sp = yt_get(e, "spatial");
   if (sp) {
     ps.has_spatial = 1;
     for (size_t i = 0; i < sp->n; i++)
-      ps.f[dim_of(sp->pairs[i].key)] = strtoull(sp->pairs[i].val->str, NULL, 10);
+      ps.f[dim_of(sp->pairs[i].key, m->tl_dims)] = strtoull(sp->pairs[i].val->str, NULL, 10);
   }
   const yt_node *lv = yt_get(e, "levels");
   const yt_node *lnode[NEST_MAX_LEVELS] = {0};
@@ -217,13 +515,20 @@ int pin_build(dse_ctx *ctx, const dse_mappings *m, const char *name,
                 s && l != 0 ? "'?" : "", list);
       return DSE_ERR_INVALID;
     }
+    static const char *const tree_keys[] = {"factors", "spatial", "keep", NULL};
+    for (int i = 0; tree_keys[i]; i++)
+      if (yt_get(lp->val, tree_keys[i]))
+        return pin_error(ctx, yt_get(lp->val, tree_keys[i]),
+                         "mappings.%s.levels.%s.%s: factors, spatial and keep are for a "
+                         "'levels' arch; an arch of today's keys takes tiles, order and bypass",
+                         name, lp->key, tree_keys[i]);
     lnode[l] = lp->val;
     const yt_node *t = yt_get(lp->val, "tiles");
     for (size_t i = 0; t && i < t->n; i++)
-      ps.E[l][dim_of(t->pairs[i].key)] = strtoull(t->pairs[i].val->str, NULL, 10);
+      ps.E[l][dim_of(t->pairs[i].key, m->tl_dims)] = strtoull(t->pairs[i].val->str, NULL, 10);
     const yt_node *o = yt_get(lp->val, "order");
     for (size_t i = 0; o && i < o->n && i < NEST_DIMS; i++)
-      ps.perm[l][ps.nperm[l]++] = dim_of(o->items[i]->str);
+      ps.perm[l][ps.nperm[l]++] = dim_of(o->items[i]->str, m->tl_dims);
     const yt_node *b = yt_get(lp->val, "bypass");
     for (size_t i = 0; b && i < b->n; i++) {
       const char *x = b->items[i]->str;

@@ -317,6 +317,129 @@ static int eval_cycle(dse_ctx *ctx, const dse_arch *a, const dse_workload *wl,
   return 0;
 }
 
+/* A layer on a `levels:` arch (docs/engine.md, "Pinned mappings over the
+ * tree"): its pinned mapping evaluated exactly over the chain; every
+ * number of the result comes from that evaluation, none from level 1.
+ * The top level is the DRAM, the others are on chip. */
+static int eval_tree(dse_ctx *ctx, const dse_arch *a, const dse_workload *wl, const wl_layer *l,
+                     const dse_sim_opts *opts, dse_layer_result *r) {
+  const arch_mark *at = &a->levels_mark;
+  if (!l->macs) {
+    core_diag(ctx, at->file, at->line, at->col,
+              "levels: layer '%s' (%s) of workload '%s' runs on a vector unit, which a 'levels' "
+              "arch does not have yet",
+              l->name, dse_layer_type_name(l->type), wl->name);
+    return DSE_ERR_INVALID;
+  }
+  map_hier h;
+  map_hier_of(a, r->precision, &h);
+  nest_problem p;
+  map_problem_of(l, &p);
+  nest n;
+  int prc = opts->mappings ? pin_build(ctx, opts->mappings, l->name, &h, &p, &n) : 0;
+  if (prc < 0) return prc;
+  if (prc == 0) {
+    core_diag(ctx, at->file, at->line, at->col,
+              "levels: layer '%s' of workload '%s' has no pinned mapping; a 'levels' arch "
+              "runs pinned mappings only (--mappings FILE; the mapper over the tree is plan "
+              "step S9)",
+              l->name, wl->name);
+    return DSE_ERR_INVALID;
+  }
+  map_eval e;
+  map_evaluate(&h, &n, &e);
+  const int top = h.nlevels - 1;
+  r->nlevels = (size_t)h.nlevels;
+  r->levels = calloc(r->nlevels, sizeof(*r->levels));
+  core_buf txt;
+  core_buf_init(&txt);
+  map_format_levels(&h, &n, &txt);
+  map_format(&h, &n, &txt);
+  r->mapping = txt.data ? txt.data : calloc(1, 1);
+  if (!r->levels || !r->mapping || txt.oom) return DSE_ERR_NOMEM;
+  double onchip_e = 0, sram_cyc = 0, srd = 0, swr = 0;
+  for (int v = 0; v < h.nlevels; v++) {
+    dse_level_access *x = &r->levels[v];
+    const double wb = h.lv[v].word_bytes;
+    double rd = 0, wr = 0;
+    x->level = h.lv[v].name;
+    x->tree = 1;
+    x->instances = h.lv[v].instances;
+    for (int o = 0; o < OPD_COUNT; o++) {
+      x->reads[o] = e.counts.reads[v][o];
+      x->fills[o] = e.counts.fills[v][o];
+      x->updates[o] = e.counts.updates[v][o];
+      x->used[o] = e.counts.used[v][o];
+      x->tensor_energy_j[o] = e.op_energy_j[v][o];
+      rd += (double)x->reads[o] * wb;
+      wr += (double)(x->fills[o] + x->updates[o]) * wb;
+    }
+    x->bytes = rd + wr;
+    x->energy_j = e.level_energy_j[v];
+    uint64_t u = 0; /* leakage: every utilized instance, all the layer long */
+    for (int o = 0; o < OPD_COUNT; o++)
+      if (x->used[o] > u) u = x->used[o];
+    x->leakage_j = h.lv[v].leak_j * (double)e.cycles * (double)u;
+    x->cycles = e.level_cycles[v];
+    if (v < top) {
+      onchip_e += x->energy_j;
+      srd += rd;
+      swr += wr;
+      if ((double)x->cycles > sram_cyc) sram_cyc = (double)x->cycles;
+    } else {
+      r->dram_read_bytes = (uint64_t)llround(rd);
+      r->dram_write_bytes = (uint64_t)llround(wr);
+    }
+  }
+  r->dataflow = h.df;
+  r->dram_bytes = r->dram_read_bytes + r->dram_write_bytes;
+  r->dram_cycles = e.level_cycles[top];
+  r->sram_cycles = (uint64_t)sram_cyc;
+  r->sram_read_bytes = (uint64_t)llround(srd);
+  r->sram_write_bytes = (uint64_t)llround(swr);
+  r->stream_cycles = e.timing.stream;
+  r->fill_drain_cycles = e.timing.fill_drain;
+  r->preload_cycles = e.timing.preload;
+  r->compute_cycles = e.timing.cycles;
+  r->folds = e.timing.folds;
+  r->mappings_evaluated = 1;
+  /* cycles as the evaluation has them: the slowest level or the array,
+   * no pipeline's exposed first tile (plan 4.3, open point 5) */
+  r->cycles = e.cycles;
+  r->stall_cycles = r->cycles - r->compute_cycles;
+  r->stall_dram_cycles = e.limiter == top ? r->stall_cycles : 0;
+  r->stall_sram_cycles = e.limiter >= 0 && e.limiter < top ? r->stall_cycles : 0;
+  r->stall_dependency_cycles = 0;
+  r->pipeline_steps = 0;
+  r->latency_s = (double)r->cycles / a->clock_hz;
+  const double pes = (double)dse_arch_peak_macs_per_cycle(a);
+  r->utilization = (double)l->macs / ((double)r->cycles * pes);
+  r->spatial_utilization = e.timing.spatial_util;
+  r->temporal_utilization = (double)r->stream_cycles / (double)r->cycles;
+  r->intensity_ops_per_byte = r->dram_bytes ? (double)r->ops / (double)r->dram_bytes : 0;
+  r->achieved_ops_per_s = (double)r->ops / r->latency_s;
+  const double peak = 2.0 * pes * a->clock_hz, roof = a->dram_bw * r->intensity_ops_per_byte;
+  r->roofline_ops_per_s = r->dram_bytes && roof < peak ? roof : peak;
+  r->dram_achieved_bandwidth_bytes_per_s = (double)r->dram_bytes / r->latency_s;
+  eng_classify(a, r);
+  r->mac_energy_j = e.mac_energy_j;
+  r->register_energy_j = 0;
+  r->noc_energy_j = 0; /* the tree's network energy is not modelled yet */
+  r->sram_energy_j = onchip_e;
+  r->dram_energy_j = e.level_energy_j[top];
+  memset(r->buffer_energy_j, 0, sizeof r->buffer_energy_j);
+  for (int o = 0; o < OPD_COUNT; o++) {
+    double on = 0;
+    for (int v = 0; v < top; v++) on += e.op_energy_j[v][o];
+    r->operand_onchip_energy_j[o] = on;
+    const dse_level_access *xt = &r->levels[top];
+    r->operand_dram_bytes[o] =
+        (double)(xt->reads[o] + xt->fills[o] + xt->updates[o]) * h.lv[top].word_bytes;
+  }
+  r->energy_j = r->mac_energy_j + r->vector_energy_j + r->sram_energy_j + r->dram_energy_j;
+  return 0;
+}
+
 /* A vector layer's DRAM traffic through the memory technology: its
  * streams (read the inputs, write the output) at the profiled bandwidth,
  * and the energy split of the burst model. */
@@ -370,6 +493,15 @@ static void finish_layer(const dse_arch *a, dse_layer_result *r) {
 int dse_simulate(dse_ctx *ctx, const dse_arch *arch, const dse_workload *wl,
                  const dse_sim_opts *opts, dse_result **out) {
   *out = NULL;
+  if (arch->tree && opts && opts->fidelity == DSE_FIDELITY_ANALYTIC) {
+    /* no level-1 bound over the tree yet: no number is better than a wrong one */
+    const arch_mark *m = &arch->levels_mark;
+    core_diag(ctx, m->file, m->line, m->col,
+              "levels: arch '%s': level 1 over a 'levels' arch is plan step S10, not built "
+              "yet (docs/design/arch-tree-plan.md); run it at level 2 with pinned mappings",
+              arch->name);
+    return DSE_ERR_INVALID;
+  }
   /* a die beyond the reticle cannot be made: infeasible, with the reason */
   const area_breakdown area = arch->area; /* computed when the arch loaded */
   if (area.total > COST_RETICLE_MM2) {
@@ -452,7 +584,13 @@ int dse_simulate(dse_ctx *ctx, const dse_arch *arch, const dse_workload *wl,
       }
     }
     link.input_on_chip = link.output_on_chip;
-    if (o.fidelity == DSE_FIDELITY_CYCLE && wl->layers[i].macs > 0) {
+    if (arch->tree) {
+      int rc = eval_tree(ctx, arch, wl, &wl->layers[i], &o, r);
+      if (rc) {
+        dse_result_free(res);
+        return rc;
+      }
+    } else if (o.fidelity == DSE_FIDELITY_CYCLE && wl->layers[i].macs > 0) {
       int rc = eval_cycle(ctx, arch, wl, &wl->layers[i], &o, &cache, &dmemo, r);
       if (rc) {
         map_cache_free(&cache);

@@ -592,9 +592,7 @@ static int l_arch_index(lua_State *L) {
   } else if (!strcmp(k, "vector_ridge_ops_per_byte")) {
     lua_pushnumber(L, dse_arch_vector_ridge_ops_per_byte(a));
   } else if (!strcmp(k, "sram_bytes")) {
-    double s = 0;
-    for (size_t i = 0; i < a->nbuf; i++) s += a->buf[i].size_bytes;
-    lua_pushnumber(L, s);
+    lua_pushnumber(L, arch_onchip_bytes(a));
   } else if (!strcmp(k, "dram_type")) {
     lua_pushstring(L, a->dram_type ? a->dram_type : "");
   } else if (!strcmp(k, "vector_lanes")) {
@@ -798,9 +796,7 @@ static void push_arch_table(lua_State *L, const dse_arch *a) {
   lua_pushnumber(L, dse_arch_vector_ridge_ops_per_byte(a));
   lua_setfield(L, -2, "vector_ridge_ops_per_byte");
   lua_pushstring(L, a->dram_type ? a->dram_type : ""); lua_setfield(L, -2, "dram_type");
-  double s = 0;
-  for (size_t i = 0; i < a->nbuf; i++) s += a->buf[i].size_bytes;
-  lua_pushnumber(L, s); lua_setfield(L, -2, "sram_bytes");
+  lua_pushnumber(L, arch_onchip_bytes(a)); lua_setfield(L, -2, "sram_bytes");
   lua_pushinteger(L, (lua_Integer)a->vector_lanes); lua_setfield(L, -2, "vector_lanes");
 }
 
@@ -877,11 +873,23 @@ static void push_result(lua_State *L, const dse_result *res) {
         lua_pushnumber(L, x->bytes); lua_setfield(L, -2, "bytes");
         lua_pushnumber(L, x->energy_j); lua_setfield(L, -2, "energy_j");
         lua_pushinteger(L, (lua_Integer)x->cycles); lua_setfield(L, -2, "cycles");
+        if (x->tree) { /* a level of a `levels:` arch, as in the JSON */
+          lua_pushinteger(L, (lua_Integer)x->instances); lua_setfield(L, -2, "instances");
+          lua_pushnumber(L, x->leakage_j); lua_setfield(L, -2, "leakage_j");
+        }
         for (int o = 0; o < 3; o++) {
           lua_createtable(L, 0, 3);
           lua_pushinteger(L, (lua_Integer)x->reads[o]); lua_setfield(L, -2, "reads");
           lua_pushinteger(L, (lua_Integer)x->fills[o]); lua_setfield(L, -2, "fills");
           lua_pushinteger(L, (lua_Integer)x->updates[o]); lua_setfield(L, -2, "updates");
+          if (x->tree) {
+            const double u = x->used[o] ? (double)x->used[o] : 1;
+            lua_pushinteger(L, (lua_Integer)x->used[o]); lua_setfield(L, -2, "utilized_instances");
+            lua_pushnumber(L, (double)x->reads[o] / u); lua_setfield(L, -2, "reads_per_instance");
+            lua_pushnumber(L, (double)x->fills[o] / u); lua_setfield(L, -2, "fills_per_instance");
+            lua_pushnumber(L, (double)x->updates[o] / u); lua_setfield(L, -2, "updates_per_instance");
+            lua_pushnumber(L, x->tensor_energy_j[o]); lua_setfield(L, -2, "energy_j");
+          }
           lua_setfield(L, -2, opn[o]);
         }
         lua_rawseti(L, -2, (lua_Integer)(v + 1));

@@ -43,7 +43,7 @@ awk 'BEGIN { print "mappings: {}"; for (i = 0; i < 200000; i++) print "k" i ": 1
 run "$DSE" sim tpu-v1 alexnet --mappings "$many" -o "$TMP/out.json"
 expect_code 2 "200k errors"
 [ "$(printf '%s\n' "$ERR" | wc -l)" -eq 51 ] && ok || bad "200k errors: $(printf '%s\n' "$ERR" | wc -l) lines, want 51"
-[ "$(printf '%s\n' "$ERR" | sed -n 50p)" = "$many:51:1: error: k49: unknown key 'k49'; expected one of: arch, workload, description, mappings" ] &&
+[ "$(printf '%s\n' "$ERR" | sed -n 50p)" = "$many:51:1: error: k49: unknown key 'k49'; expected one of: arch, workload, description, mappings, dimensions" ] &&
   ok || bad "200k errors: line 50 '$(printf '%s\n' "$ERR" | sed -n 50p)'"
 [ "$(printf '%s\n' "$ERR" | tail -1)" = "$many: error: ... and 199950 more errors" ] && ok ||
   bad "200k errors: last line '$(printf '%s\n' "$ERR" | tail -1)'"

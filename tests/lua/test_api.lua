@@ -124,6 +124,30 @@ local pin = dse.simulate("tpu-v1", "alexnet", { fidelity = "cycle",
 H.eq(pin.layers[1].folds, 6050, "pinned conv1 folds")
 H.eq(pin.layers[1].mappings_evaluated, 1, "pinned: one evaluation")
 
+-- a `levels:` arch as a Lua table, through the same validator, with the
+-- twelve-PE case's pinned mapping (tests/cli/cli_levels.sh works it out)
+local tree = dse.arch {
+  name = "twelve-pes", clock = "1 GHz", precision = "int16",
+  levels = {
+    { name = "glb", read_energy = "0 pJ" },
+    { name = "PE", spatial = { x = 16 } },
+    { name = "weight_reg", size = "2 B", read_energy = "0.144 pJ", fill_energy = "0 pJ",
+      leakage = "0.001165 pJ", keeps = { "weight" } },
+    { name = "mac", compute = { mac_energy = "0 pJ" } },
+  },
+}
+H.eq(tree.peak_macs_per_cycle, 16, "tree arch: 16 MACs")
+H.eq(tree.sram_bytes, 16 * 2, "tree arch: 16 registers of 2 B")
+local t12 = dse.simulate(tree, src .. "/tests/data/tree/twelve-pes-workload.yaml",
+  { fidelity = "cycle", mappings = src .. "/tests/data/tree/twelve-pes-map.yaml" })
+local reg = t12.layers[1].accesses[1]
+H.eq(reg.level, "weight_reg", "tree: innermost level first")
+H.eq(reg.instances, 16, "tree: instances")
+H.eq(reg.weight.utilized_instances, 12, "tree: utilized")
+H.eq(reg.weight.reads_per_instance, 903168, "tree: reads per instance")
+H.near(reg.weight.energy_j, 1560674.304e-12, 1e-12, "tree: weight register energy")
+H.eq(t12.total.cycles, 903168, "tree: cycles")
+
 -- determinism
 local r2 = dse.simulate(tpu, rn)
 H.eq(r2.total.latency_s, r.total.latency_s, "deterministic latency")

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "engine/mapper.h"
+#include "helpers.h"
 #include "nests.h"
 #include "task.h"
 
@@ -105,7 +106,7 @@ static void twelve_pes(map_hier *h, nest *n) {
   h->lv[0].instances = 16;
   h->lv[1] = tree_level("glb", 1, 0, 0, 0, 0);
   h->lv[1].nfan = 1;
-  h->lv[1].fan[0] = (map_fan){16, 1, ARCH_NET_MULTICAST, 1, 0};
+  h->lv[1].fan[0] = (map_fan){16, 1, ARCH_NET_MULTICAST, 1, 0, "fan"};
   tree_nest(n, 2);
   n->prob.bound[NEST_K] = 12;
   n->prob.bound[NEST_Q] = 903168;
@@ -215,7 +216,7 @@ static void ed_simple(map_hier *h, nest *n, int os) {
   }
   h->mac_j = 0.315 * PJ;
   h->lv[4].nfan = 1;
-  h->lv[4].fan[0] = (map_fan){16, 16, ARCH_NET_MULTICAST, 1, 0};
+  h->lv[4].fan[0] = (map_fan){16, 16, ARCH_NET_MULTICAST, 1, 0, "fan"};
   tree_nest(n, 6);
   n->prob.bound[NEST_C] = 3;
   n->prob.bound[NEST_K] = 32;
@@ -264,7 +265,7 @@ static void ispass04(map_hier *h, nest *n, int kp) {
   h->lv[2] = tree_level("MainMemory", 32, 1, 1, 1, 0);
   h->lv[0].instances = h->lv[1].instances = 16;
   h->lv[2].nfan = 1;
-  h->lv[2].fan[0] = (map_fan){16, 1, ARCH_NET_MULTICAST, 1, 0};
+  h->lv[2].fan[0] = (map_fan){16, 1, ARCH_NET_MULTICAST, 1, 0, "fan"};
   ispass04_nest(n, kp);
 }
 
@@ -572,5 +573,149 @@ TEST_IMPL(tree_energy_cluster) {
     const double tensors = e.op_energy_j[0][OPD_W] + e.op_energy_j[0][OPD_I] + e.op_energy_j[0][OPD_O];
     ASSERT_NEAR((e.level_energy_j[0] - tensors) / PJ, 12626.28864, 1e-9);
   }
+  return 0;
+}
+
+/* ===== the `levels:` form (plan step S7) ================================= */
+
+/* An arch file of the source tree (DSE_DATA_DIR is the checkout). */
+static dse_arch *source_arch(dse_ctx *ctx, const char *rel) {
+  char path[4096];
+  snprintf(path, sizeof path, "%s/%s", dse_ctx_data_dir(ctx), rel);
+  return t_arch(ctx, path);
+}
+
+/* tests/data/tree/ispass01.yaml gives the hierarchy ispass01() builds in
+ * C, so its evaluation is the same 360.003864 pJ in 48 cycles. */
+TEST_IMPL(tree_levels_ispass01_yaml) {
+  dse_ctx *ctx = t_ctx();
+  dse_arch *a = source_arch(ctx, "tests/data/tree/ispass01.yaml");
+  ASSERT_INT_EQ(a->tree, 1);
+  ASSERT_U64_EQ(dse_arch_peak_macs_per_cycle(a), 1);
+  map_hier h, want;
+  nest n;
+  map_hier_of(a, DSE_PREC_INT8, &h);
+  ispass01(&want, &n);
+  ASSERT_INT_EQ(h.nlevels, want.nlevels);
+  ASSERT_NEAR(h.mac_j, want.mac_j, 1e-15);
+  ASSERT_NEAR(h.bytes, 1, 0);
+  for (int l = 0; l < h.nlevels; l++) {
+    const map_level *g = &h.lv[l], *w = &want.lv[l];
+    ASSERT_STR_EQ(g->name, w->name);
+    ASSERT_INT_EQ((int)g->holds, (int)w->holds);
+    ASSERT_U64_EQ(g->instances, w->instances);
+    ASSERT_NEAR(g->word_bytes, w->word_bytes, 0);
+    ASSERT_INT_EQ((int)g->block, (int)w->block);
+    ASSERT_INT_EQ((int)g->cluster, 1);
+    ASSERT_INT_EQ(g->per_byte, 0);
+    ASSERT_NEAR(g->e_read, w->e_read, 1e-15);
+    ASSERT_NEAR(g->e_fill, w->e_fill, 1e-15);
+    ASSERT_NEAR(g->e_update, w->e_update, 1e-15);
+    ASSERT_NEAR(g->leak_j, w->leak_j, 1e-15);
+    ASSERT_INT_EQ(g->nfan, 0);
+  }
+  ASSERT_NEAR(h.lv[0].capacity, 64, 0);
+  map_eval e;
+  map_evaluate(&h, &n, &e);
+  ASSERT_U64_EQ(e.cycles, 48);
+  ASSERT_NEAR(e.level_energy_j[1] / PJ, 235.551456, 1e-9);
+  ASSERT_NEAR(e.energy_j / PJ, 360.003864, 1e-9);
+  dse_arch_free(a);
+  dse_ctx_free(ctx);
+  return 0;
+}
+
+/* examples/levels/eyeriss-rs.yaml: two fan-out tiers (14 columns on X, 12
+ * PEs on Y) above three scratchpads per PE; the map_hier levels innermost
+ * first, both tiers the fans of the scratchpad below them. */
+TEST_IMPL(tree_levels_eyeriss_rs) {
+  dse_ctx *ctx = t_ctx();
+  dse_arch *a = source_arch(ctx, "examples/levels/eyeriss-rs.yaml");
+  static const struct {
+    const char *name;
+    int kind;
+    uint64_t inst;
+  } want[] = {{"DRAM", ARCH_NODE_STORAGE, 1},       {"global_buffer", ARCH_NODE_STORAGE, 1},
+              {"PE_column", ARCH_NODE_SPATIAL, 1},  {"PE", ARCH_NODE_SPATIAL, 14},
+              {"ifmap_spad", ARCH_NODE_STORAGE, 168}, {"weights_spad", ARCH_NODE_STORAGE, 168},
+              {"psum_spad", ARCH_NODE_STORAGE, 168}, {"mac", ARCH_NODE_COMPUTE, 168}};
+  ASSERT_U64_EQ(a->nnode, 8);
+  for (size_t i = 0; i < 8; i++) {
+    ASSERT_STR_EQ(a->node[i].name, want[i].name);
+    ASSERT_INT_EQ((int)a->node[i].kind, want[i].kind);
+    ASSERT_U64_EQ(a->node[i].instances, want[i].inst);
+  }
+  ASSERT_U64_EQ(a->cols, 14);
+  ASSERT_U64_EQ(a->rows, 12);
+  /* 24 B of 16-bit words; 64 B/cycle = 32 words; 20 pJ/bit x 16 bits */
+  ASSERT_NEAR(a->node[4].size_words, 12, 0);
+  ASSERT_NEAR(a->node[1].rd_bw, 32, 0);
+  ASSERT_NEAR(a->node[1].wr_bw, 32, 0);
+  ASSERT_INT_EQ((int)a->node[1].keep, OP_INPUT | OP_OUTPUT);
+  ASSERT_NEAR(a->node[0].e_read, 320e-12, 1e-12);
+  ASSERT_NEAR(a->node[0].e_update, 320e-12, 1e-12);
+  ASSERT_NEAR(a->dram_j_per_bit, 20e-12, 1e-12);
+  ASSERT_NEAR(a->dram_bw, 1.6e9, 1e-12);
+  /* on chip: 108 KiB + 168 x (24 + 448 + 48) B */
+  ASSERT_NEAR(arch_onchip_bytes(a), 110592 + 168 * 520, 0);
+  map_hier h;
+  map_hier_of(a, DSE_PREC_INT16, &h);
+  ASSERT_INT_EQ(h.nlevels, 5);
+  ASSERT_STR_EQ(h.lv[0].name, "psum_spad");
+  ASSERT_STR_EQ(h.lv[2].name, "ifmap_spad");
+  ASSERT_STR_EQ(h.lv[4].name, "DRAM");
+  ASSERT_INT_EQ(h.lv[2].nfan, 2);
+  ASSERT_U64_EQ(h.lv[2].fan[0].x, 14);
+  ASSERT_U64_EQ(h.lv[2].fan[0].y, 1);
+  ASSERT_U64_EQ(h.lv[2].fan[1].x, 1);
+  ASSERT_U64_EQ(h.lv[2].fan[1].y, 12);
+  ASSERT_INT_EQ(h.lv[2].fan[1].net, ARCH_NET_MULTICAST);
+  ASSERT_INT_EQ(h.lv[0].nfan + h.lv[1].nfan + h.lv[3].nfan, 0);
+  ASSERT_INT_EQ((int)h.lv[3].holds, (1 << OPD_I) | (1 << OPD_O));
+  ASSERT_U64_EQ(h.lv[0].instances, 168);
+  ASSERT_INT_EQ((int)h.lv[3].block, 4);
+  /* a block of 4 words of 2 bytes at the SRAM fit's energy per byte */
+  ASSERT_NEAR(h.lv[3].e_read, arch_default_sram_j_per_byte(108 * 1024.0) * 8, 1e-12);
+  dse_arch_free(a);
+  dse_ctx_free(ctx);
+  return 0;
+}
+
+/* A preset and its `levels:` twin under examples/levels/ give the same
+ * chain: names, kinds, instances, sizes, ports, keeps, fan-outs.  (The
+ * energies are written per access in the twins, per byte in the presets.) */
+TEST_IMPL(tree_levels_presets_both_ways) {
+  dse_ctx *ctx = t_ctx();
+  static const char *const pairs[][2] = {{"edge-npu", "examples/levels/edge-npu.yaml"},
+                                         {"eyeriss", "examples/levels/eyeriss.yaml"}};
+  for (int k = 0; k < 2; k++) {
+    dse_arch *p = t_arch(ctx, pairs[k][0]), *t = source_arch(ctx, pairs[k][1]);
+    ASSERT_INT_EQ(p->tree, 0);
+    ASSERT_INT_EQ(t->tree, 1);
+    ASSERT_U64_EQ(t->nnode, p->nnode);
+    for (size_t i = 0; i < p->nnode; i++) {
+      const arch_node *x = &p->node[i], *y = &t->node[i];
+      ASSERT_STR_EQ(y->name, x->name);
+      ASSERT_INT_EQ((int)y->kind, (int)x->kind);
+      ASSERT_U64_EQ(y->instances, x->instances);
+      ASSERT_NEAR(y->size_words, x->size_words, 0);
+      ASSERT_INT_EQ((int)y->word_bits, (int)x->word_bits);
+      ASSERT_INT_EQ((int)y->block, (int)x->block);
+      ASSERT_NEAR(y->rd_bw, x->rd_bw, 1e-12);
+      ASSERT_NEAR(y->wr_bw, x->wr_bw, 1e-12);
+      ASSERT_INT_EQ((int)y->keep, (int)x->keep);
+      ASSERT_INT_EQ(y->double_buffered, x->double_buffered);
+      ASSERT_U64_EQ(y->mesh_x, x->mesh_x);
+      ASSERT_U64_EQ(y->mesh_y, x->mesh_y);
+      ASSERT_INT_EQ((int)y->net, (int)x->net);
+      ASSERT_INT_EQ((int)y->dataflow, (int)x->dataflow);
+    }
+    ASSERT_U64_EQ(dse_arch_peak_macs_per_cycle(t), dse_arch_peak_macs_per_cycle(p));
+    ASSERT_NEAR(t->dram_bw, p->dram_bw, 1e-12);
+    ASSERT_NEAR(t->dram_j_per_bit, p->dram_j_per_bit, 1e-12);
+    dse_arch_free(p);
+    dse_arch_free(t);
+  }
+  dse_ctx_free(ctx);
   return 0;
 }

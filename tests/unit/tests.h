@@ -58,6 +58,9 @@
   X(tree_level2_invariants)         \
   X(tree_timeloop_counts)           \
   X(tree_energy_cluster)            \
+  X(tree_levels_ispass01_yaml)      \
+  X(tree_levels_eyeriss_rs)         \
+  X(tree_levels_presets_both_ways)  \
   X(systolic_timing_by_hand)        \
   X(systolic_fold_floor)            \
   X(nest_counts_scalesim_gemm)      \

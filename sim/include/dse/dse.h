@@ -247,6 +247,14 @@ typedef struct dse_level_access {
   double bytes;    /* moved at this level */
   double energy_j; /* their energy */
   uint64_t cycles; /* transfer time at the level's bandwidth */
+  /* a level of a `levels:` arch (tree 1; zero otherwise): its instances,
+   * per tensor the utilized ones (reads, fills and updates above are their
+   * totals) and energy, and the leakage in energy_j */
+  int tree;
+  uint64_t instances;
+  uint64_t used[3];
+  double tensor_energy_j[3];
+  double leakage_j;
 } dse_level_access;
 
 typedef struct dse_layer_result {

@@ -1,0 +1,126 @@
+#!/bin/bash
+# cli_levels.sh: archs written as `levels:` (docs/arch.md, "The tree"):
+# `dse check` prints the chain with instances; `dse sim` runs them with
+# pinned mappings over the tree (their errors at their place) and refuses
+# what needs the plan steps still missing (level 1, the mapper).
+. "$(dirname "$0")/lib.sh"
+
+L="$SRC/examples/levels"
+run "$DSE" check "$L/eyeriss-rs.yaml"
+expect_code 0 "check eyeriss-rs"
+want="$L/eyeriss-rs.yaml: ok: arch 'eyeriss-rs', 168 MACs, peak 0.0672 TOPS
+  DRAM             x1      unbounded, keeps input, weight, output
+  global_buffer    x1      108 KiB, block 4, keeps input, output
+  PE_column        x1      fan-out 14 x 1, multicast
+  PE               x14     fan-out 1 x 12, multicast
+  ifmap_spad       x168    24 B, keeps input
+  weights_spad     x168    448 B, keeps weight
+  psum_spad        x168    48 B, keeps output
+  mac              x168    compute"
+[ "$OUT" = "$want" ] && ok || bad "eyeriss-rs chain: got '$OUT'"
+
+# a preset and its twin print the same chain below their first line
+for p in edge-npu eyeriss; do
+  run "$DSE" check "$SRC/arch/$p.yaml"; a=$(printf '%s\n' "$OUT" | tail -n +2)
+  run "$DSE" check "$L/$p.yaml"; b=$(printf '%s\n' "$OUT" | tail -n +2)
+  [ -n "$a" ] && [ "$a" = "$b" ] && ok || bad "$p: chains differ: '$a' vs '$b'"
+done
+
+T="$SRC/tests/data/tree"
+# level 1 over the tree is S10; a layer without a pinned mapping needs S9
+run "$DSE" sim "$T/ispass01.yaml" "$T/ispass01-workload.yaml" --fidelity analytic -o "$TMP/out.json"
+expect_code 2 "level 1 on a tree"
+[ "$ERR" = "$T/ispass01.yaml:10:3: error: levels: arch 'ispass01': level 1 over a 'levels' arch is plan step S10, not built yet (docs/design/arch-tree-plan.md); run it at level 2 with pinned mappings" ] && ok || bad "level 1: got '$ERR'"
+expect_no_file "$TMP/out.json" "level 1 on a tree"
+run "$DSE" sim "$T/ispass01.yaml" "$T/ispass01-workload.yaml" -o "$TMP/out.json"
+expect_code 2 "tree without a mapping"
+[ "$ERR" = "$T/ispass01.yaml:10:3: error: levels: layer 'conv1d' of workload 'ispass01' has no pinned mapping; a 'levels' arch runs pinned mappings only (--mappings FILE; the mapper over the tree is plan step S9)" ] && ok || bad "no mapping: got '$ERR'"
+expect_no_file "$TMP/out.json" "tree without a mapping"
+
+# ispass01 end to end, its mapping in Timeloop's letters (MainMemory[R3] >
+# Buffer[P16], dse's S and Q): 48 cycles; MainMemory in blocks of 8 words:
+# weights ceil(3/8) x 43.353054, inputs ceil(18/8) x 43.353054, outputs
+# ceil(16/8) x 30.878292, leakage 0.007972 x 48 = 235.551456 pJ; Buffer
+# (51 + 66 + 80) x 0.42564 + 0.000861 x 48 = 83.892408 pJ; 48 MACs x 0.845 =
+# 40.56 pJ; in all 360.003864 pJ (tests/unit/test_tree.c builds the same in C)
+run "$DSE" sim "$T/ispass01.yaml" "$T/ispass01-workload.yaml" --mappings "$T/ispass01-map.yaml" --format json -o "$TMP/i1.json"
+expect_code 0 "ispass01 through the CLI"
+sed -n '/"accesses": \[/,/"mapping"/p' "$TMP/i1.json" >"$TMP/acc.json"
+diff -u "$T/ispass01-accesses.golden.json" "$TMP/acc.json" >&2 && ok || bad "ispass01: per-level accesses differ from the golden file"
+total=$(sed -n '/"total"/,/"layers"/p' "$TMP/i1.json")
+for want in '"cycles": 48,' '"energy_j": 3.600038639999999e-10,' '"dram_bytes": 37,' '"mac_energy_j": 4.056e-11,' \
+    '"dram_energy_j": 2.3555145599999994e-10,' '"sram_energy_j": 8.389240799999999e-11,'; do
+  case "$total" in *"$want"*) ok ;; *) bad "ispass01 total lacks $want" ;; esac
+done
+
+# a bounded backing store (1 KiB above ispass01's Buffer) holds the whole
+# layer (3 + 18 + 16 B): 48 cycles, its capacity the "DRAM"'s.  One storage
+# level alone is not a nest yet (the counts need two).
+printf '%s\n' 'name: bounded' 'clock: 1 GHz' 'levels:' '  - {name: Top, size: 1 KiB, read_energy: 2 pJ}' \
+  '  - {name: Buffer, size: 64 B, read_energy: 1 pJ}' '  - {name: MACC, compute: {mac_energy: 1 pJ}}' >"$TMP/two.yaml"
+printf '%s\n' 'mappings:' '  conv1d: {levels: {Top: {factors: {S: 3}}, Buffer: {factors: {Q: 16}}}}' >"$TMP/two-map.yaml"
+run "$DSE" sim "$TMP/two.yaml" "$T/ispass01-workload.yaml" --mappings "$TMP/two-map.yaml" --format json
+expect_code 0 "bounded top"
+expect_out '"cycles": 48,' "bounded top: 48 cycles"
+expect_out '"dram_capacity_bytes": 1024,' "bounded top: its capacity"
+printf '%s\n' 'name: one-level' 'clock: 1 GHz' 'levels:' '  - {name: Buffer, size: 64 B, read_energy: 1 pJ}' \
+  '  - {name: MACC, compute: {mac_energy: 1 pJ}}' >"$TMP/one.yaml"
+printf '%s\n' 'mappings:' '  conv1d: {levels: {Buffer: {factors: {S: 3, Q: 16}}}}' >"$TMP/one-map.yaml"
+run "$DSE" sim "$TMP/one.yaml" "$T/ispass01-workload.yaml" --mappings "$TMP/one-map.yaml" -o "$TMP/x.json"
+expect_code 2 "one storage level"
+[ "$ERR" = "$TMP/one-map.yaml:2:20: error: mappings.conv1d.levels: need 2 to 10 storage levels (got 1)" ] && ok || bad "one level: got '$ERR'"
+
+# a fan-out: K 8 over 4 x 2 PEs, C 4 in DRAM, P and Q at glb: 4 x 16 = 64
+# cycles, 512 MACs at 100%; DRAM moves each weight (32) and input (64) once
+# and each output (128) once: 224 B
+run "$DSE" sim "$T/pe8.yaml" "$T/pe8-workload.yaml" --mappings "$T/pe8-map.yaml" --mapping
+expect_code 0 "pe8"
+expect_out "c1                       conv2d                512        64 ns        224 B        4.6   100.0% compute compute" "pe8 row"
+expect_out "DRAM: factors C4; keeps weight, input, output
+glb: factors Q4 P4; keeps input, output
+PE (spatial 4 x 2): x K4 y K2
+reg: factors none; keeps weight, output
+DRAM:" "pe8 levels above the loops"
+expect_out "        parallel-for-x K in [0, 8) step 2
+          parallel-for-y K in [0, 2) step 1" "pe8 spatial loops"
+
+# the twelve-PE case (tests/unit/test_tree.c): K 12 over 12 of 16 PEs, each
+# reading its weight register 903168 times at 0.144 pJ: 12 x 903168 x 0.144
+# = 1560674.304 pJ, its 12 fills free; leakage 0.001165 pJ x 903168 cycles
+# x 12 utilized registers = 12626.28864 pJ; utilization 12 / 16
+run "$DSE" sim "$T/twelve-pes.yaml" "$T/twelve-pes-workload.yaml" --mappings "$T/twelve-pes-map.yaml" --format json -o "$TMP/t12.json"
+expect_code 0 "twelve PEs"
+acc=$(sed -n '/"accesses": \[/,/"input"/p' "$TMP/t12.json")
+for want in '"instances": 16,' '"leakage_j": 1.2626288639999999e-08,' '"reads": 10838016,' '"fills": 12,' \
+    '"utilized_instances": 12,' '"reads_per_instance": 903168,' '"energy_j": 1.560674304e-06'; do
+  case "$acc" in *"$want"*) ok ;; *) bad "twelve PEs: weight_reg lacks $want" ;; esac
+done
+total=$(sed -n '/"total"/,/"layers"/p' "$TMP/t12.json")
+for want in '"cycles": 903168,' '"utilization": 0.75,'; do
+  case "$total" in *"$want"*) ok ;; *) bad "twelve PEs: total lacks $want" ;; esac
+done
+
+while read -r file want; do
+  run "$DSE" sim "$T/pe8.yaml" "$T/pe8-workload.yaml" --mappings "$T/$file" -o "$TMP/x.json"
+  expect_code 2 "$file"
+  first=$(printf '%s\n' "$ERR" | head -1)
+  [ "$first" = "$T/$file:$want" ] && ok || bad "$file: got '$first', want '$T/$file:$want'"
+  expect_no_file "$TMP/x.json" "$file"
+done <<'LIST'
+bad-factors.yaml 4:27: error: mappings.c1.levels: the factors of C multiply to 2 (DRAM 2), not the layer's C = 4
+bad-spatial.yaml 6:25: error: mappings.c1.levels.PE.spatial.x: the factors multiply to 8, more than the 4 instances of 'PE' along X
+bad-order-unknown.yaml 4:42: error: mappings.c1.levels.DRAM.order: unknown dimension 'X'; expected G, N, K, C, P, Q, R or S
+bad-order-repeated.yaml 5:50: error: mappings.c1.levels.glb.order: 'P' is listed twice
+bad-keep.yaml 7:20: error: mappings.c1.levels.reg.keep: level 'reg' cannot keep input (the arch's keeps: weight, output)
+bad-kept-nowhere.yaml 4:7: error: mappings.c1.levels: tensor 'weight' is kept at no level
+bad-mixed.yaml 5:43: error: mappings.c1.levels.glb: mixes the two forms of a level: tiles/bypass (today's arrays) or factors/spatial/keep (a 'levels' arch), not both
+bad-storage-spatial.yaml 5:45: error: mappings.c1.levels.glb.spatial: 'glb' is a storage level; spatial factors go on a spatial level (PE)
+bad-level.yaml 6:7: error: mappings.c1.levels.PEs: unknown level; did you mean 'PE'? (the arch's levels: reg, PE, glb, DRAM)
+bad-capacity.yaml 4:7: error: mappings.c1.levels: the tiles at 'reg' need 17 B per instance, more than its 16 B
+LIST
+
+# the tree form on an arch of today's keys
+run "$DSE" sim tpu-v1 "$T/pe8-workload.yaml" --mappings "$T/pe8-map.yaml" -o "$TMP/x.json"
+expect_code 2 "tree form on tpu-v1"
+expect_err "factors, spatial and keep are for a 'levels' arch; an arch of today's keys takes tiles, order and bypass" "tree form on tpu-v1"
+finish
