@@ -61,6 +61,9 @@ static const char k_sim_usage[] =
     "                          memoized profile of the traffic shape (default)\n"
     "                          or the layer's whole DMA stream (up to 2^22 bursts)\n"
     "                          (these five are level 2's: --fidelity cycle)\n"
+    "  --ert FILE.ERT.yaml     a Timeloop ARCH's energy table (Accelergy ERT); a\n"
+    "                          Timeloop ARCH, PROBLEM and --mappings run as\n"
+    "                          'dse import timeloop' writes them\n"
     "  -o FILE                 write to FILE (atomically, in a directory that\n"
     "                          exists) instead of stdout\n";
 
@@ -357,7 +360,7 @@ static int wl_args_load(dse_ctx *ctx, const char *name, const wl_args *w, dse_wo
 
 static int cmd_sim(dse_ctx *ctx, int argc, char **argv) {
   const char *pos[2], *format = NULL, *out = NULL, *fidelity = NULL, *objective = NULL,
-                      *budget = NULL, *pins_path = NULL, *dram_model = NULL;
+                      *budget = NULL, *pins_path = NULL, *dram_model = NULL, *ert = NULL;
   size_t show_mapping = 0;
   wl_args w;
   memset(&w, 0, sizeof w);
@@ -368,6 +371,7 @@ static int cmd_sim(dse_ctx *ctx, int argc, char **argv) {
                           {"--map-budget", &budget, NULL, 1},
                           {"--mapping", NULL, &show_mapping, 0},
                           {"--mappings", &pins_path, NULL, 1},
+                          {"--ert", &ert, NULL, 1},
                           {"--dram-model", &dram_model, NULL, 1},
                           {"-o", &out, NULL, 1},
                           {NULL, NULL, NULL, 0}};
@@ -422,12 +426,29 @@ static int cmd_sim(dse_ctx *ctx, int argc, char **argv) {
   dse_result *res = NULL;
   dse_mappings *pins = NULL;
   const char *arg = "ARCH"; /* the argument being loaded, for its messages */
-  int rc = dse_arch_load(ctx, pos[0], &arch);
-  if (!rc && pins_path) {
-    arg = "--mappings";
-    rc = dse_mappings_load(ctx, pins_path, &pins);
-    so.mappings = pins;
+  /* a Timeloop arch (with its mapping) goes through the importer's documents */
+  const int tl_arch = cli_timeloop_file(ctx, pos[0], "architecture");
+  if (!tl_arch && ert)
+    return cli_usage_error(k_sim_usage,
+                           "--ert %s: the energy table of a Timeloop ARCH, and %s is none (no "
+                           "top-level 'architecture')",
+                           ert, pos[0]);
+  if (!tl_arch && cli_timeloop_file(ctx, pins_path, "mapping"))
+    return cli_usage_error(k_sim_usage,
+                           "--mappings %s: a Timeloop mapping names the levels of a Timeloop "
+                           "ARCH, and %s is none (no top-level 'architecture')",
+                           pins_path, pos[0]);
+  int rc;
+  if (tl_arch) {
+    rc = cli_timeloop_sim_load(ctx, pos[0], pos[1], pins_path, ert, &arch, &pins, &arg);
+  } else {
+    rc = dse_arch_load(ctx, pos[0], &arch);
+    if (!rc && pins_path) {
+      arg = "--mappings";
+      rc = dse_mappings_load(ctx, pins_path, &pins);
+    }
   }
+  so.mappings = pins;
   if (!rc) {
     arg = "WORKLOAD";
     rc = wl_args_load(ctx, pos[1], &w, &wl);

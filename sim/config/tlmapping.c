@@ -566,7 +566,7 @@ int tl_arch_doc(const tl_arch *a, const char *name, yt_doc **out) {
   const yt_node *top = a->doc->root;
   yt_doc *doc = yt_doc_new(a->doc->file);
   if (!doc) return DSE_ERR_NOMEM;
-  yt_node *root = yt_new_map(doc, top->file, top->line, top->col, 4);
+  yt_node *root = yt_new_map(doc, top->file, top->line, top->col, 5);
   yt_node *levels = yt_new_seq(doc, top->file, top->line, top->col, a->nnode);
   int bad = !root || !levels;
   if (!bad) {
@@ -576,6 +576,8 @@ int tl_arch_doc(const tl_arch *a, const char *name, yt_doc **out) {
                   tl_scalarf(doc, top, 1, "imported from a Timeloop architecture"));
     /* Timeloop counts cycles; dse needs a clock to report seconds */
     bad |= tl_put(doc, root, "clock", tl_scalarf(doc, top, 0, "1 GHz"));
+    /* Timeloop's tiles keep their overlap only while they slide alike */
+    bad |= tl_put(doc, root, "reuse", tl_scalarf(doc, top, 0, "timeloop"));
     bad |= tl_put(doc, root, "levels", levels);
     for (size_t i = 0; i < a->nnode && !bad; i++) {
       const arch_node *n = &a->node[i];

@@ -37,8 +37,8 @@ static void classify(const nest *n, int u, int p, int out, uint8_t *cls);
 
 int nest_validate(const nest *n, char *err, size_t errn) {
   const nest_problem *p = &n->prob;
-  if (n->nlevels < 2 || n->nlevels > NEST_MAX_LEVELS) {
-    snprintf(err, errn, "need 2 to %d storage levels (got %d)", NEST_MAX_LEVELS, n->nlevels);
+  if (n->nlevels < 1 || n->nlevels > NEST_MAX_LEVELS) {
+    snprintf(err, errn, "need 1 to %d storage levels (got %d)", NEST_MAX_LEVELS, n->nlevels);
     return DSE_ERR_INVALID;
   }
   if (n->nloops < 0 || n->nloops > NEST_MAX_LOOPS) {
@@ -820,7 +820,7 @@ void nest_count(const nest *n, nest_counts *c) {
       if (l == 0) {
         uint64_t f, ft = 0;
         tracker_counts(n, o, cls, &f, out ? &ft : NULL);
-        c->fills[0][o] = f - ft;
+        c->fills[0][o] = top ? f - ft : 0; /* the top level alone: it holds the layer */
         c->reads[0][o] = out ? c->macs - ft : c->macs;
         if (out) c->updates[0][o] = c->macs;
         child = 0;

@@ -824,3 +824,35 @@ TEST_IMPL(nest_halo_multicast_by_hand) {
   ASSERT_U64_EQ(c.updates[1][OPD_O], 8);
   return 0;
 }
+
+/* One storage level, the layer's only home (Timeloop's ispass00: Buffer[P16
+ * R3] > MACC): nothing is filled; the MACs read 48 weights and 48 inputs
+ * and update 48 partial sums, 32 of them read back (16 outputs start at
+ * zero), as Timeloop's Buffer W r48/f0, I r48/f0, O r32/f0/u48. */
+TEST_IMPL(nest_one_level_by_hand) {
+  nest n;
+  unit_nest(&n);
+  n.prob.bound[NEST_S] = 3;
+  n.prob.bound[NEST_Q] = 16;
+  n.prob.in_w = 18;
+  n.nlevels = 1;
+  n.holds[0] = 7;
+  n.loops[0] = (nest_loop){NEST_Q, 0, 0, 1, NEST_AXIS_TIME, 0};
+  n.loops[1] = (nest_loop){NEST_S, 0, 0, 1, NEST_AXIS_TIME, 0};
+  n.nloops = 2;
+  for (int rule = 0; rule < 2; rule++) {
+    n.stride_rule = (uint8_t)rule;
+    char err[256];
+    ASSERT_INT_EQ(nest_validate(&n, err, sizeof err), 0);
+    nest_counts c, r;
+    nest_count(&n, &c);
+    ASSERT_INT_EQ(nest_count_reference(&n, &r), 0);
+    compare(&n, &c, &r, 0);
+    for (int o = 0; o < OPD_COUNT; o++) ASSERT_U64_EQ(c.fills[0][o], 0);
+    ASSERT_U64_EQ(c.reads[0][OPD_W], 48);
+    ASSERT_U64_EQ(c.reads[0][OPD_I], 48);
+    ASSERT_U64_EQ(c.reads[0][OPD_O], 32);
+    ASSERT_U64_EQ(c.updates[0][OPD_O], 48);
+  }
+  return 0;
+}
