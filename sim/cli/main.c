@@ -15,6 +15,7 @@
 #include "config/memspec.h"
 #include "config/scalesim.h"
 #include "config/schema.h"
+#include "config/timeloop.h"
 #include "config/workload.h"
 #include "core/units.h"
 #include "mem/dram.h"
@@ -427,19 +428,19 @@ static int cmd_sim(dse_ctx *ctx, int argc, char **argv) {
   dse_mappings *pins = NULL;
   const char *arg = "ARCH"; /* the argument being loaded, for its messages */
   /* a Timeloop arch (with its mapping) goes through the importer's documents */
-  const int tl_arch = cli_timeloop_file(ctx, pos[0], "architecture");
-  if (!tl_arch && ert)
+  const int is_tl = cli_timeloop_file(ctx, pos[0], "architecture");
+  if (!is_tl && ert)
     return cli_usage_error(k_sim_usage,
                            "--ert %s: the energy table of a Timeloop ARCH, and %s is none (no "
                            "top-level 'architecture')",
                            ert, pos[0]);
-  if (!tl_arch && cli_timeloop_file(ctx, pins_path, "mapping"))
+  if (!is_tl && cli_timeloop_file(ctx, pins_path, "mapping"))
     return cli_usage_error(k_sim_usage,
                            "--mappings %s: a Timeloop mapping names the levels of a Timeloop "
                            "ARCH, and %s is none (no top-level 'architecture')",
                            pins_path, pos[0]);
   int rc;
-  if (tl_arch) {
+  if (is_tl) {
     rc = cli_timeloop_sim_load(ctx, pos[0], pos[1], pins_path, ert, &arch, &pins, &arg);
   } else {
     rc = dse_arch_load(ctx, pos[0], &arch);
@@ -651,6 +652,18 @@ static int cmd_check(dse_ctx *ctx, int argc, char **argv) {
                    spec.name, spec.standard, dram_peak_bw(&spec) / 1e9,
                    spec.f[DF_CAPACITY] / 1073741824.0, spec.unit);
         yt_doc_free(doc);
+      } else if (root->kind == YT_MAP && yt_get(root, "architecture")) {
+        /* a Timeloop arch, as dse sim reads it without --ert */
+        dse_arch *arch = NULL;
+        what = "Timeloop arch";
+        yt_doc_free(doc);
+        rc = tl_arch_to_dse(ctx, argv[i], NULL, &arch);
+        if (!rc) {
+          snprintf(detail, sizeof detail, "'%s', %llu MACs (energies need --ert)", arch->name,
+                   (unsigned long long)dse_arch_peak_macs_per_cycle(arch));
+          arch_format_chain(arch, &chain);
+        }
+        dse_arch_free(arch);
       } else if (root->kind == YT_MAP && !is_wl && !is_arch) {
         core_diag(ctx, root->file, root->line, root->col,
                   "cannot tell whether this is an arch or a workload: it has "

@@ -10,6 +10,7 @@
 #include "config/preset.h"
 #include "config/scalesim.h"
 #include "config/schema.h"
+#include "config/timeloop.h"
 #include "tech/area.h"
 #include "tech/sram.h"
 #include "tech/tech.h"
@@ -761,6 +762,11 @@ int dse_arch_load(dse_ctx *ctx, const char *path_or_preset, dse_arch **out) {
   rc = ss_is_config(path) ? ss_config_doc(ctx, path, &doc)
                           : yt_load_file(ctx, path, &doc);
   if (rc) return rc;
+  if (doc->root && doc->root->kind == YT_MAP && yt_get(doc->root, "architecture")) {
+    /* a Timeloop arch, without its ERT (docs/timeloop.md) */
+    yt_doc_free(doc);
+    return tl_arch_to_dse(ctx, path, NULL, out);
+  }
   return arch_from_doc(ctx, doc, out);
 }
 

@@ -593,3 +593,16 @@ int tl_arch_doc(const tl_arch *a, const char *name, yt_doc **out) {
   *out = doc;
   return 0;
 }
+
+int tl_arch_to_dse(dse_ctx *ctx, const char *path, const cfg_ert *ert, dse_arch **out) {
+  *out = NULL;
+  tl_arch a;
+  yt_doc *doc = NULL;
+  int rc = tl_arch_load(ctx, path, ert, &a);
+  if (rc) return rc;
+  char name[256];
+  core_path_stem(path, name, sizeof name);
+  rc = tl_arch_doc(&a, name, &doc);
+  tl_arch_free(&a);
+  return rc ? rc : arch_from_doc(ctx, doc, out);
+}

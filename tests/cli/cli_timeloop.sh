@@ -77,6 +77,14 @@ sed 's/^reuse: timeloop$/reuse: overlap/' "$TMP/conv1d/arch.yaml" >"$TMP/overlap
 run "$DSE" sim "$TMP/overlap.yaml" "$TMP/conv1d/workload.yaml" --mappings "$TMP/conv1d/mappings.yaml" --format json
 echo "$OUT" | sed -n '/"accesses"/,/"output"/p' | tr -d ' \n' >"$TMP/acc"
 grep -q '"input":{"reads":192,"fills":130,' "$TMP/acc" && ok || bad "reuse overlap: Buffer input fills: $(cat "$TMP/acc")"
+# dse check reads a Timeloop arch as dse sim does without --ert
+run "$DSE" check "$D/conv1d.arch.yaml"
+expect_code 0 "check a Timeloop arch"
+want="$D/conv1d.arch.yaml: ok: Timeloop arch 'conv1d.arch', 1 MACs (energies need --ert)
+  MainMemory       x1      unbounded, block 8, keeps input, weight, output
+  Buffer           x1      64 B, keeps input, weight, output
+  MACC             x1      compute"
+[ "$OUT" = "$want" ] && ok || bad "check a Timeloop arch: got '$OUT'"
 # a dse arch takes no ERT, and a Timeloop mapping needs its Timeloop arch
 run "$DSE" sim tpu-v1 "$D/conv1d.prob.yaml" --ert "$D/conv1d.ERT.yaml"; expect_code 2 "--ert on a dse arch"
 expect_err "dse: error: --ert $D/conv1d.ERT.yaml: the energy table of a Timeloop ARCH, and tpu-v1 is none (no top-level 'architecture')" "--ert on a dse arch"
