@@ -129,8 +129,10 @@ def main():
         acc = {a["level"]: a for a in layer["accesses"]}
         if case in BLIND:
             macs, used, pes, cycles = BLIND[case]
-            mac_used = layer.get("mac_utilized_instances", layer.get("spatial_utilization", 0) * pes)
+            all_macs = res["arch"]["peak_macs_per_cycle"]
+            mac_used = layer["spatial_utilization"] * all_macs
             check(run, "MAC", "", "macs", macs, tot["macs"], True)
+            check(run, "MAC", "", "instances", pes, all_macs, True)
             check(run, "MAC", "", "utilized", used, round(mac_used), True)
             check(run, "", "", "cycles", cycles, tot["cycles"], True)
             md.append("No reference (blind): dse counts %d MACs on %d of %d MACs in %d cycles, "
