@@ -22,7 +22,7 @@ int cli_import_timeloop(dse_ctx *ctx, const char *const *pos, int npos, const ch
                         const char *dir, const char *usage);
 /* Whether path is a YAML file whose top level has key (a Timeloop
  * `architecture` or `mapping` file; 0 for a preset name or a bad file). */
-int cli_timeloop_file(dse_ctx *ctx, const char *path, const char *key);
+int cli_timeloop_file(const char *path, const char *key);
 /* `dse sim` of a Timeloop arch (docs/timeloop.md, "Simulating Timeloop files
  * directly"): the arch read with the ERT at ert (NULL: every energy 0) into
  * the `levels:` document the importer writes, and that loaded; map_path's

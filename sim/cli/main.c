@@ -428,17 +428,22 @@ static int cmd_sim(dse_ctx *ctx, int argc, char **argv) {
   dse_mappings *pins = NULL;
   const char *arg = "ARCH"; /* the argument being loaded, for its messages */
   /* a Timeloop arch (with its mapping) goes through the importer's documents */
-  const int is_tl = cli_timeloop_file(ctx, pos[0], "architecture");
+  const int is_tl = cli_timeloop_file(pos[0], "architecture");
   if (!is_tl && ert)
     return cli_usage_error(k_sim_usage,
                            "--ert %s: the energy table of a Timeloop ARCH, and %s is none (no "
                            "top-level 'architecture')",
                            ert, pos[0]);
-  if (!is_tl && cli_timeloop_file(ctx, pins_path, "mapping"))
+  if (!is_tl && cli_timeloop_file(pins_path, "mapping"))
     return cli_usage_error(k_sim_usage,
                            "--mappings %s: a Timeloop mapping names the levels of a Timeloop "
                            "ARCH, and %s is none (no top-level 'architecture')",
                            pins_path, pos[0]);
+  if (is_tl && cli_timeloop_file(pins_path, "mapping") && !cli_timeloop_file(pos[1], "problem"))
+    return cli_usage_error(k_sim_usage,
+                           "--mappings %s: a Timeloop mapping is read against a Timeloop "
+                           "PROBLEM, and %s is none (no top-level 'problem')",
+                           pins_path, pos[1]);
   int rc;
   if (is_tl) {
     rc = cli_timeloop_sim_load(ctx, pos[0], pos[1], pins_path, ert, &arch, &pins, &arg);

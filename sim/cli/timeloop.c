@@ -97,7 +97,7 @@ static void files_free(tl_files *f) {
   cfg_ert_free(&f->ert);
 }
 
-int cli_timeloop_file(dse_ctx *ctx, const char *path, const char *key) {
+int cli_timeloop_file(const char *path, const char *key) {
   if (!path || access(path, R_OK) != 0) return 0;
   dse_ctx *quiet = dse_ctx_new(); /* a file that does not parse is its loader's to report */
   yt_doc *doc = NULL;
@@ -105,7 +105,6 @@ int cli_timeloop_file(dse_ctx *ctx, const char *path, const char *key) {
                  doc->root->kind == YT_MAP && yt_get(doc->root, key);
   yt_doc_free(doc);
   dse_ctx_free(quiet);
-  (void)ctx;
   return is;
 }
 
@@ -114,10 +113,13 @@ int cli_timeloop_sim_load(dse_ctx *ctx, const char *arch_path, const char *prob_
                           dse_mappings **pins, const char **arg) {
   *arch = NULL;
   *pins = NULL;
-  const int tl_map = cli_timeloop_file(ctx, map_path, "mapping");
+  const int tl_map = cli_timeloop_file(map_path, "mapping");
   tl_files f;
   int rc = read_files(ctx, arch_path, tl_map ? prob_path : NULL, tl_map ? map_path : NULL,
                       ert_path, &f, arg);
+  /* the arguments as `dse sim` names them */
+  if (*arg && !strcmp(*arg, "PROBLEM")) *arg = "WORKLOAD";
+  if (*arg && !strcmp(*arg, "MAPPING")) *arg = "--mappings";
   if (!rc) {
     if (!ert_path) fprintf(stderr, "%s: note: no --ert: every energy is 0 pJ\n", arch_path);
     notes(f.arch.note, f.arch.nnote, NULL);

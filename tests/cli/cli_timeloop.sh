@@ -91,6 +91,9 @@ expect_err "dse: error: --ert $D/conv1d.ERT.yaml: the energy table of a Timeloop
 run "$DSE" sim "$TMP/conv1d/arch.yaml" "$D/conv1d.prob.yaml" --mappings "$D/conv1d.map.yaml"
 expect_code 2 "a Timeloop mapping on a dse arch"
 expect_err "dse: error: --mappings $D/conv1d.map.yaml: a Timeloop mapping names the levels of a Timeloop ARCH, and $TMP/conv1d/arch.yaml is none (no top-level 'architecture')" "a Timeloop mapping on a dse arch"
+run "$DSE" sim "$D/conv1d.arch.yaml" resnet50 --mappings "$D/conv1d.map.yaml"
+expect_code 2 "a Timeloop mapping on a dse workload"
+expect_err "dse: error: --mappings $D/conv1d.map.yaml: a Timeloop mapping is read against a Timeloop PROBLEM, and resnet50 is none (no top-level 'problem')" "a Timeloop mapping on a dse workload"
 # the readers' errors, located in the Timeloop file, nothing written
 run "$DSE" sim "$D/small.arch.yaml" "$D/conv2d.prob.yaml" --mappings tests/bad/timeloop_map_product.yaml -o "$TMP/x.json"
 expect_code 2 "sim a bad Timeloop mapping"
