@@ -20,6 +20,18 @@ int cli_mem(dse_ctx *ctx, int argc, char **argv);
  * values of --ert and -o (NULL when not given). */
 int cli_import_timeloop(dse_ctx *ctx, const char *const *pos, int npos, const char *ert,
                         const char *dir, const char *usage);
+/* Whether path is a YAML file whose top level has key (a Timeloop
+ * `architecture` or `mapping` file; 0 for a preset name or a bad file). */
+int cli_timeloop_file(const char *path, const char *key);
+/* `dse sim` of a Timeloop arch (docs/timeloop.md, "Simulating Timeloop files
+ * directly"): the arch read with the ERT at ert (NULL: every energy 0) into
+ * the `levels:` document the importer writes, and that loaded; map_path's
+ * mappings (NULL: none) read against it and the problem at prob_path when
+ * it is a Timeloop mapping, else as dse's.  *arg names the argument an
+ * error is in. */
+int cli_timeloop_sim_load(dse_ctx *ctx, const char *arch_path, const char *prob_path,
+                          const char *map_path, const char *ert_path, dse_arch **arch,
+                          dse_mappings **pins, const char **arg);
 
 /* Shared helpers of main.c. */
 

@@ -15,6 +15,7 @@
 #include "config/memspec.h"
 #include "config/scalesim.h"
 #include "config/schema.h"
+#include "config/timeloop.h"
 #include "config/workload.h"
 #include "core/units.h"
 #include "mem/dram.h"
@@ -61,6 +62,9 @@ static const char k_sim_usage[] =
     "                          memoized profile of the traffic shape (default)\n"
     "                          or the layer's whole DMA stream (up to 2^22 bursts)\n"
     "                          (these five are level 2's: --fidelity cycle)\n"
+    "  --ert FILE.ERT.yaml     a Timeloop ARCH's energy table (Accelergy ERT); a\n"
+    "                          Timeloop ARCH, PROBLEM and --mappings run as\n"
+    "                          'dse import timeloop' writes them\n"
     "  -o FILE                 write to FILE (atomically, in a directory that\n"
     "                          exists) instead of stdout\n";
 
@@ -357,7 +361,7 @@ static int wl_args_load(dse_ctx *ctx, const char *name, const wl_args *w, dse_wo
 
 static int cmd_sim(dse_ctx *ctx, int argc, char **argv) {
   const char *pos[2], *format = NULL, *out = NULL, *fidelity = NULL, *objective = NULL,
-                      *budget = NULL, *pins_path = NULL, *dram_model = NULL;
+                      *budget = NULL, *pins_path = NULL, *dram_model = NULL, *ert = NULL;
   size_t show_mapping = 0;
   wl_args w;
   memset(&w, 0, sizeof w);
@@ -368,6 +372,7 @@ static int cmd_sim(dse_ctx *ctx, int argc, char **argv) {
                           {"--map-budget", &budget, NULL, 1},
                           {"--mapping", NULL, &show_mapping, 0},
                           {"--mappings", &pins_path, NULL, 1},
+                          {"--ert", &ert, NULL, 1},
                           {"--dram-model", &dram_model, NULL, 1},
                           {"-o", &out, NULL, 1},
                           {NULL, NULL, NULL, 0}};
@@ -422,12 +427,34 @@ static int cmd_sim(dse_ctx *ctx, int argc, char **argv) {
   dse_result *res = NULL;
   dse_mappings *pins = NULL;
   const char *arg = "ARCH"; /* the argument being loaded, for its messages */
-  int rc = dse_arch_load(ctx, pos[0], &arch);
-  if (!rc && pins_path) {
-    arg = "--mappings";
-    rc = dse_mappings_load(ctx, pins_path, &pins);
-    so.mappings = pins;
+  /* a Timeloop arch (with its mapping) goes through the importer's documents */
+  const int is_tl = cli_timeloop_file(pos[0], "architecture");
+  if (!is_tl && ert)
+    return cli_usage_error(k_sim_usage,
+                           "--ert %s: the energy table of a Timeloop ARCH, and %s is none (no "
+                           "top-level 'architecture')",
+                           ert, pos[0]);
+  if (!is_tl && cli_timeloop_file(pins_path, "mapping"))
+    return cli_usage_error(k_sim_usage,
+                           "--mappings %s: a Timeloop mapping names the levels of a Timeloop "
+                           "ARCH, and %s is none (no top-level 'architecture')",
+                           pins_path, pos[0]);
+  if (is_tl && cli_timeloop_file(pins_path, "mapping") && !cli_timeloop_file(pos[1], "problem"))
+    return cli_usage_error(k_sim_usage,
+                           "--mappings %s: a Timeloop mapping is read against a Timeloop "
+                           "PROBLEM, and %s is none (no top-level 'problem')",
+                           pins_path, pos[1]);
+  int rc;
+  if (is_tl) {
+    rc = cli_timeloop_sim_load(ctx, pos[0], pos[1], pins_path, ert, &arch, &pins, &arg);
+  } else {
+    rc = dse_arch_load(ctx, pos[0], &arch);
+    if (!rc && pins_path) {
+      arg = "--mappings";
+      rc = dse_mappings_load(ctx, pins_path, &pins);
+    }
   }
+  so.mappings = pins;
   if (!rc) {
     arg = "WORKLOAD";
     rc = wl_args_load(ctx, pos[1], &w, &wl);
@@ -630,6 +657,18 @@ static int cmd_check(dse_ctx *ctx, int argc, char **argv) {
                    spec.name, spec.standard, dram_peak_bw(&spec) / 1e9,
                    spec.f[DF_CAPACITY] / 1073741824.0, spec.unit);
         yt_doc_free(doc);
+      } else if (root->kind == YT_MAP && yt_get(root, "architecture")) {
+        /* a Timeloop arch, as dse sim reads it without --ert */
+        dse_arch *arch = NULL;
+        what = "Timeloop arch";
+        yt_doc_free(doc);
+        rc = tl_arch_to_dse(ctx, argv[i], NULL, &arch);
+        if (!rc) {
+          snprintf(detail, sizeof detail, "'%s', %llu MACs (energies need --ert)", arch->name,
+                   (unsigned long long)dse_arch_peak_macs_per_cycle(arch));
+          arch_format_chain(arch, &chain);
+        }
+        dse_arch_free(arch);
       } else if (root->kind == YT_MAP && !is_wl && !is_arch) {
         core_diag(ctx, root->file, root->line, root->col,
                   "cannot tell whether this is an arch or a workload: it has "

@@ -12,6 +12,7 @@
 #include "cli/cli.h"
 #include "config/timeloop.h"
 #include "config/workload.h"
+#include "engine/mapper.h"
 #include "reports/report.h"
 
 /* DIR: an existing directory that takes new files, or a new one in an
@@ -45,9 +46,103 @@ static void notes(const tl_note *n, size_t count, core_buf *comment) {
   for (size_t i = 0; i < count; i++) {
     fprintf(stderr, "%s:%d:%d: note: %s\n", n[i].mark.file, n[i].mark.line, n[i].mark.col,
             n[i].text);
-    core_buf_printf(comment, "note: %s:%d:%d: %s\n", n[i].mark.file, n[i].mark.line,
+    if (comment)
+      core_buf_printf(comment, "note: %s:%d:%d: %s\n", n[i].mark.file, n[i].mark.line,
                     n[i].mark.col, n[i].text);
   }
+}
+
+/* The Timeloop files read as the importer and `dse sim` both take them: the
+ * ERT, the arch (and its `levels:` document), the problem and the mapping
+ * (each optional but the arch); *arg names the argument an error is in. */
+typedef struct tl_files {
+  cfg_ert ert;
+  tl_arch arch;
+  tl_problem prob;
+  tl_mapping map;
+  yt_doc *arch_doc; /* owned */
+} tl_files;
+
+static int read_files(dse_ctx *ctx, const char *arch_path, const char *prob_path,
+                      const char *map_path, const char *ert_path, tl_files *f, const char **arg) {
+  memset(f, 0, sizeof *f);
+  *arg = "--ert";
+  int rc = ert_path ? cfg_ert_load(ctx, ert_path, &f->ert) : 0;
+  if (!rc) {
+    *arg = "ARCH";
+    rc = tl_arch_load(ctx, arch_path, ert_path ? &f->ert : NULL, &f->arch);
+  }
+  if (!rc && prob_path) {
+    *arg = "PROBLEM";
+    rc = tl_problem_load(ctx, prob_path, &f->prob);
+  }
+  if (!rc && map_path) {
+    *arg = "MAPPING";
+    rc = tl_mapping_load(ctx, map_path, &f->arch, &f->prob, &f->map);
+  }
+  char name[256];
+  core_path_stem(arch_path, name, sizeof name);
+  if (!rc) {
+    *arg = NULL;
+    rc = tl_arch_doc(&f->arch, name, &f->arch_doc);
+  }
+  return rc;
+}
+
+static void files_free(tl_files *f) {
+  yt_doc_free(f->arch_doc);
+  tl_mapping_free(&f->map);
+  tl_problem_free(&f->prob);
+  tl_arch_free(&f->arch);
+  cfg_ert_free(&f->ert);
+}
+
+int cli_timeloop_file(const char *path, const char *key) {
+  if (!path || access(path, R_OK) != 0) return 0;
+  dse_ctx *quiet = dse_ctx_new(); /* a file that does not parse is its loader's to report */
+  yt_doc *doc = NULL;
+  const int is = quiet && !yt_load_file(quiet, path, &doc) && doc->root &&
+                 doc->root->kind == YT_MAP && yt_get(doc->root, key);
+  yt_doc_free(doc);
+  dse_ctx_free(quiet);
+  return is;
+}
+
+int cli_timeloop_sim_load(dse_ctx *ctx, const char *arch_path, const char *prob_path,
+                          const char *map_path, const char *ert_path, dse_arch **arch,
+                          dse_mappings **pins, const char **arg) {
+  *arch = NULL;
+  *pins = NULL;
+  const int tl_map = cli_timeloop_file(map_path, "mapping");
+  tl_files f;
+  int rc = read_files(ctx, arch_path, tl_map ? prob_path : NULL, tl_map ? map_path : NULL,
+                      ert_path, &f, arg);
+  /* the arguments as `dse sim` names them */
+  if (*arg && !strcmp(*arg, "PROBLEM")) *arg = "WORKLOAD";
+  if (*arg && !strcmp(*arg, "MAPPING")) *arg = "--mappings";
+  if (!rc) {
+    if (!ert_path) fprintf(stderr, "%s: note: no --ert: every energy is 0 pJ\n", arch_path);
+    notes(f.arch.note, f.arch.nnote, NULL);
+    notes(f.map.note, f.map.nnote, NULL);
+    *arg = "ARCH";
+    rc = arch_from_doc(ctx, f.arch_doc, arch);
+    f.arch_doc = NULL; /* taken */
+  }
+  if (!rc && map_path) {
+    *arg = "--mappings";
+    if (tl_map) {
+      rc = map_mappings_from_doc(ctx, f.map.out, pins);
+      f.map.out = NULL; /* taken */
+    } else {
+      rc = dse_mappings_load(ctx, map_path, pins);
+    }
+  }
+  files_free(&f);
+  if (rc) {
+    dse_arch_free(*arch);
+    *arch = NULL;
+  }
+  return rc;
 }
 
 int cli_import_timeloop(dse_ctx *ctx, const char *const *pos, int npos, const char *ert_path,
@@ -64,39 +159,17 @@ int cli_import_timeloop(dse_ctx *ctx, const char *const *pos, int npos, const ch
     const int rc = core_check_file(ctx, files[i]);
     if (rc) return cli_report(ctx, rc, args[i]);
   }
-  cfg_ert ert;
-  tl_arch arch;
-  tl_problem prob;
-  tl_mapping map;
-  memset(&ert, 0, sizeof ert);
-  memset(&arch, 0, sizeof arch);
-  memset(&prob, 0, sizeof prob);
-  memset(&map, 0, sizeof map);
+  tl_files f;
   yt_doc *docs[3] = {NULL, NULL, NULL};
   core_buf out[3], comment;
   for (int i = 0; i < 3; i++) core_buf_init(&out[i]);
   core_buf_init(&comment);
-  const char *arg = "--ert";
-  int rc = ert_path ? cfg_ert_load(ctx, ert_path, &ert) : 0;
+  const char *arg;
+  int rc = read_files(ctx, arch_path, prob_path, map_path, ert_path, &f, &arg);
   if (!rc) {
-    arg = "ARCH";
-    rc = tl_arch_load(ctx, arch_path, ert_path ? &ert : NULL, &arch);
+    docs[0] = f.arch_doc;
+    rc = tl_problem_doc(&f.prob, &docs[1]);
   }
-  if (!rc) {
-    arg = "PROBLEM";
-    rc = tl_problem_load(ctx, prob_path, &prob);
-  }
-  if (!rc && map_path) {
-    arg = "MAPPING";
-    rc = tl_mapping_load(ctx, map_path, &arch, &prob, &map);
-  }
-  char name[256];
-  core_path_stem(arch_path, name, sizeof name);
-  if (!rc) {
-    arg = NULL;
-    rc = tl_arch_doc(&arch, name, &docs[0]);
-  }
-  if (!rc) rc = tl_problem_doc(&prob, &docs[1]);
   if (!rc) {
     /* the workload is dse's own: it must load as it is written */
     dse_workload *wl = NULL;
@@ -117,10 +190,10 @@ int cli_import_timeloop(dse_ctx *ctx, const char *const *pos, int npos, const ch
     core_buf_puts(&comment, "Timeloop counts cycles: clock 1 GHz is a convention.\n");
     if (!ert_path)
       fprintf(stderr, "%s: note: no --ert: every energy is 0 pJ\n", arch_path);
-    notes(arch.note, arch.nnote, &comment);
-    notes(prob.note, prob.nnote, &comment);
-    notes(map.note, map.nnote, &comment);
-    docs[2] = map.out;
+    notes(f.arch.note, f.arch.nnote, &comment);
+    notes(f.prob.note, f.prob.nnote, &comment);
+    notes(f.map.note, f.map.nnote, &comment);
+    docs[2] = f.map.out;
     for (int i = 0; i < 3 && !rc; i++)
       if (docs[i]) rc = yt_emit(docs[i], core_buf_str(&comment), &out[i]);
     code = cli_report(ctx, rc, NULL);
@@ -140,13 +213,9 @@ int cli_import_timeloop(dse_ctx *ctx, const char *const *pos, int npos, const ch
       code = CLI_BAD;
     }
   }
-  yt_doc_free(docs[0]);
   yt_doc_free(docs[1]);
   for (int i = 0; i < 3; i++) core_buf_fini(&out[i]);
   core_buf_fini(&comment);
-  tl_mapping_free(&map);
-  tl_problem_free(&prob);
-  tl_arch_free(&arch);
-  cfg_ert_free(&ert);
+  files_free(&f);
   return code;
 }

@@ -10,6 +10,7 @@
 #include "config/preset.h"
 #include "config/scalesim.h"
 #include "config/schema.h"
+#include "config/timeloop.h"
 #include "tech/area.h"
 #include "tech/sram.h"
 #include "tech/tech.h"
@@ -98,7 +99,7 @@ static const char *const k_top_keys[] = {"name", "description", "source",
                                          "clock", "pe_array", "buffers",
                                          "dram", "vector", "technology",
                                          "cost", "on_chip_activations", "levels",
-                                         "precision", NULL};
+                                         "precision", "reuse", NULL};
 static const char *const k_tech_keys[] = {"node",        "sram_cells",  "static_power",
                                           "devices",     "clock_share", "clock_power",
                                           "leakage_per_transistor", NULL};
@@ -540,6 +541,9 @@ static void load_tree(cfg *c, const yt_node *root, const tech_node *node, dse_ar
   int prec = DSE_PREC_INT8;
   cfg_enum(c, root, "", "precision", 0, k_precisions, DSE_PREC_INT8, &prec);
   a->precision = (dse_precision)prec;
+  /* how a level's tiles reuse their overlap (docs/arch.md, "Reuse") */
+  static const char *const reuses[] = {"overlap", "timeloop", NULL};
+  cfg_enum(c, root, "", "reuse", 0, reuses, 0, &a->reuse_timeloop);
   a->mac_energy_j = node ? tech_mac_energy(a->precision, node) : arch_default_mac_energy(a->precision);
   a->levels_mark = mark_of(root, "levels");
   if (!c->nerr) arch_load_levels(c, yt_get(root, "levels"), a);
@@ -620,6 +624,10 @@ int arch_from_doc(dse_ctx *ctx, yt_doc *doc, dse_arch **out) {
       cfg_error(&c, yt_get(root, "precision"), "precision",
                 "the arch precision goes in pe_array.precision (a top-level 'precision' is "
                 "for a 'levels' arch)");
+    if (yt_get(root, "reuse"))
+      cfg_error(&c, yt_get(root, "reuse"), "reuse",
+                "'reuse' is a key of a 'levels' arch (pe_array/buffers archs keep every "
+                "overlap)");
     load_today(&c, root, node, node ? &fit : NULL, a);
   }
 
@@ -754,6 +762,11 @@ int dse_arch_load(dse_ctx *ctx, const char *path_or_preset, dse_arch **out) {
   rc = ss_is_config(path) ? ss_config_doc(ctx, path, &doc)
                           : yt_load_file(ctx, path, &doc);
   if (rc) return rc;
+  if (doc->root && doc->root->kind == YT_MAP && yt_get(doc->root, "architecture")) {
+    /* a Timeloop arch, without its ERT (docs/timeloop.md) */
+    yt_doc_free(doc);
+    return tl_arch_to_dse(ctx, path, NULL, out);
+  }
   return arch_from_doc(ctx, doc, out);
 }
 

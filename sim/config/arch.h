@@ -126,6 +126,8 @@ struct dse_arch {
   int tree;                /* written as `levels:` (the chain is the arch; today's
                               fields are derived from it, arch_load_levels) */
   arch_mark levels_mark;   /* where `levels` is written */
+  int reuse_timeloop;      /* `reuse: timeloop`: Timeloop's reuse rule for every level's
+                              tiles (nest.stride_rule); 0 `overlap`, every overlap kept */
 };
 
 /* The memory technology that prices the arch's DRAM and sizes its PHYs

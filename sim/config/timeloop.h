@@ -56,6 +56,13 @@ DSE_INTERNAL void tl_arch_free(tl_arch *a);
  * the caller.  DSE_ERR_NOMEM or 0. */
 DSE_INTERNAL int tl_arch_doc(const tl_arch *a, const char *name, yt_doc **out);
 
+/* A Timeloop arch file loaded as dse loads the document tl_arch_doc makes
+ * of it (named after the file): what `dse sim`, `dse check` and
+ * dse_arch_load (so dse.arch) run.  ert NULL: every energy 0.  The notes
+ * are dropped (the CLI prints them from tl_arch_load's). */
+DSE_INTERNAL int tl_arch_to_dse(dse_ctx *ctx, const char *path, const cfg_ert *ert,
+                                dse_arch **out);
+
 /* Add a note (the text formatted into doc) at a node to a growing list;
  * 0, or DSE_ERR_NOMEM. */
 DSE_INTERNAL int tl_notef(yt_doc *doc, tl_note **note, size_t *n, size_t *cap, const yt_node *at,

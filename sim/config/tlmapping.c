@@ -566,7 +566,7 @@ int tl_arch_doc(const tl_arch *a, const char *name, yt_doc **out) {
   const yt_node *top = a->doc->root;
   yt_doc *doc = yt_doc_new(a->doc->file);
   if (!doc) return DSE_ERR_NOMEM;
-  yt_node *root = yt_new_map(doc, top->file, top->line, top->col, 4);
+  yt_node *root = yt_new_map(doc, top->file, top->line, top->col, 5);
   yt_node *levels = yt_new_seq(doc, top->file, top->line, top->col, a->nnode);
   int bad = !root || !levels;
   if (!bad) {
@@ -576,6 +576,8 @@ int tl_arch_doc(const tl_arch *a, const char *name, yt_doc **out) {
                   tl_scalarf(doc, top, 1, "imported from a Timeloop architecture"));
     /* Timeloop counts cycles; dse needs a clock to report seconds */
     bad |= tl_put(doc, root, "clock", tl_scalarf(doc, top, 0, "1 GHz"));
+    /* Timeloop's tiles keep their overlap only while they slide alike */
+    bad |= tl_put(doc, root, "reuse", tl_scalarf(doc, top, 0, "timeloop"));
     bad |= tl_put(doc, root, "levels", levels);
     for (size_t i = 0; i < a->nnode && !bad; i++) {
       const arch_node *n = &a->node[i];
@@ -590,4 +592,17 @@ int tl_arch_doc(const tl_arch *a, const char *name, yt_doc **out) {
   doc->root = root;
   *out = doc;
   return 0;
+}
+
+int tl_arch_to_dse(dse_ctx *ctx, const char *path, const cfg_ert *ert, dse_arch **out) {
+  *out = NULL;
+  tl_arch a;
+  yt_doc *doc = NULL;
+  int rc = tl_arch_load(ctx, path, ert, &a);
+  if (rc) return rc;
+  char name[256];
+  core_path_stem(path, name, sizeof name);
+  rc = tl_arch_doc(&a, name, &doc);
+  tl_arch_free(&a);
+  return rc ? rc : arch_from_doc(ctx, doc, out);
 }

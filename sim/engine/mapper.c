@@ -95,6 +95,7 @@ static void hier_levels(const dse_arch *a, dse_precision prec, dse_dataflow df, 
   }
   h->nlevels = l;
   h->tree = 1;
+  h->stride_rule = a->reuse_timeloop;
   hier_tree(a, h);
 }
 

@@ -55,6 +55,7 @@ typedef struct map_hier {
    * a chained output's final write-back stays on chip */
   unsigned chained;
   int tree; /* a `levels:` arch's: built from its chain alone (hier_levels) */
+  int stride_rule; /* the arch's `reuse: timeloop` (a tree's nests take nest.stride_rule) */
 } map_hier;
 
 typedef enum { MAP_LATENCY, MAP_ENERGY, MAP_EDP, MAP_DRAM } map_objective;
@@ -115,6 +116,9 @@ typedef struct map_pin_spec {
 /* Build the nest of a pinned mapping, exactly as given.  On a problem
  * returns DSE_ERR_INVALID, the reason in why and in *where the level it
  * concerns (-1: the spatial factors). */
+/* Pinned mappings from a parsed document, which it takes in every case (the
+ * Timeloop reader's, docs/timeloop.md); as dse_mappings_load otherwise. */
+DSE_INTERNAL int map_mappings_from_doc(dse_ctx *ctx, yt_doc *doc, dse_mappings **out);
 DSE_INTERNAL int map_pinned(const map_hier *h, const nest_problem *p,
                             const map_pin_spec *ps, nest *out, int *where,
                             char *why, size_t whyn);

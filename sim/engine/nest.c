@@ -35,10 +35,20 @@ static uint64_t cdiv(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
 enum { CLS_INSIDE, CLS_ABOVE, CLS_FREE };
 static void classify(const nest *n, int u, int p, int out, uint8_t *cls);
 
+/* Whether dimension d indexes operand o (its projection uses d). */
+static int indexes(int o, int d) {
+  static const unsigned dims[OPD_COUNT] = {
+      [OPD_W] = 1u << NEST_G | 1u << NEST_K | 1u << NEST_C | 1u << NEST_R | 1u << NEST_S,
+      [OPD_I] = 1u << NEST_G | 1u << NEST_N | 1u << NEST_C | 1u << NEST_P | 1u << NEST_Q |
+                1u << NEST_R | 1u << NEST_S,
+      [OPD_O] = 1u << NEST_G | 1u << NEST_N | 1u << NEST_K | 1u << NEST_P | 1u << NEST_Q};
+  return dims[o] >> d & 1;
+}
+
 int nest_validate(const nest *n, char *err, size_t errn) {
   const nest_problem *p = &n->prob;
-  if (n->nlevels < 2 || n->nlevels > NEST_MAX_LEVELS) {
-    snprintf(err, errn, "need 2 to %d storage levels (got %d)", NEST_MAX_LEVELS, n->nlevels);
+  if (n->nlevels < 1 || n->nlevels > NEST_MAX_LEVELS) {
+    snprintf(err, errn, "need 1 to %d storage levels (got %d)", NEST_MAX_LEVELS, n->nlevels);
     return DSE_ERR_INVALID;
   }
   if (n->nloops < 0 || n->nloops > NEST_MAX_LOOPS) {
@@ -183,6 +193,7 @@ int nest_validate(const nest *n, char *err, size_t errn) {
       const nest_loop *sp = &n->loops[j];
       if (!sp->spatial || sp->dim != t->dim || sp->level <= t->level) continue;
       for (int o = 0; o < OPD_COUNT; o++) {
+        if (!indexes(o, t->dim)) continue; /* one tile for all the children */
         int keeps = 0;
         for (int v = t->level; v < sp->level; v++) keeps |= (n->holds[v] >> o) & 1;
         if (keeps) continue;
@@ -205,7 +216,9 @@ int nest_validate(const nest *n, char *err, size_t errn) {
     uint8_t cls[NEST_MAX_LOOPS];
     classify(n, 0, holder, o == OPD_O, cls);
     for (int i = 0, sp = -1; i < n->nloops; i++) {
-      if (n->loops[i].spatial && cls[i] == CLS_INSIDE && sp < 0) sp = i;
+      /* children spread over a dimension the operand ignores read alike */
+      if (n->loops[i].spatial && cls[i] == CLS_INSIDE && sp < 0 && indexes(o, n->loops[i].dim))
+        sp = i;
       if (sp < 0 || n->loops[i].spatial || n->loops[i].level < 1) continue;
       snprintf(err, errn,
                "loop %d (%s): the %s streams past level 0 to the MACs, counted only with "
@@ -712,13 +725,18 @@ static uint64_t walk_l0(const stream_ctx *c, int k, side pe0, const side *base,
 
 /* Enumerate the above loops (levels >= 1, temporal) and the instances of
  * the FREE spatial loops, then the PE level. */
-static uint64_t walk_stream(const stream_ctx *c, int k, const side *st) {
+static uint64_t walk_stream(const stream_ctx *c, int k, const side *at) {
   const nest *n = c->n;
   const axis *ax = c->ax;
+  side cur = *at;
+  const side *st = &cur;
   for (; k < n->nloops; k++) {
     const nest_loop *l = &n->loops[k];
     int in_axis = l->dim == ax->dims[0] || (ax->ndims > 1 && l->dim == ax->dims[1]);
     if (in_axis && c->cls[k] != CLS_INSIDE) break;
+    /* a dimension the operand ignores: the children spread over it read
+     * alike, as child 0 does, and the loops inside walk its tile */
+    if (in_axis && l->spatial && ax->kind == AX_INDICATOR) advance(&cur, 0, 0, l->step);
   }
   if (k == n->nloops) {
     /* PE 0: spatial index 0 on every spanned spatial loop of the axis */
@@ -820,7 +838,7 @@ void nest_count(const nest *n, nest_counts *c) {
       if (l == 0) {
         uint64_t f, ft = 0;
         tracker_counts(n, o, cls, &f, out ? &ft : NULL);
-        c->fills[0][o] = f - ft;
+        c->fills[0][o] = top ? f - ft : 0; /* the top level alone: it holds the layer */
         c->reads[0][o] = out ? c->macs - ft : c->macs;
         if (out) c->updates[0][o] = c->macs;
         child = 0;

@@ -118,6 +118,11 @@ int dse_mappings_load(dse_ctx *ctx, const char *path, dse_mappings **out) {
   yt_doc *doc = NULL;
   int rc = yt_load_file(ctx, path, &doc);
   if (rc) return rc;
+  return map_mappings_from_doc(ctx, doc, out);
+}
+
+int map_mappings_from_doc(dse_ctx *ctx, yt_doc *doc, dse_mappings **out) {
+  *out = NULL;
   cfg c = {ctx, 0};
   const yt_node *root = doc->root, *maps = NULL;
   int tl = 0;
@@ -352,6 +357,7 @@ static int tree_nest(dse_ctx *ctx, const char *name, const yt_node *lv, const ma
   memset(n, 0, sizeof *n);
   n->prob = *p;
   n->nlevels = h->nlevels;
+  n->stride_rule = (uint8_t)h->stride_rule;
   for (int v = 0; v < h->nlevels; v++) n->holds[v] = t->holds[v];
   map_nest_fans(h, n);
   uint64_t fac[NEST_MAX_LOOPS];
@@ -409,7 +415,8 @@ static int tree_nest(dse_ctx *ctx, const char *name, const yt_node *lv, const ma
                        k_opds[o]);
   char why[512];
   if (nest_validate(n, why, sizeof why))
-    return pin_error(ctx, lv, "mappings.%s.levels: %s", name, why);
+    return pin_error(ctx, lv, "mappings.%s.levels: %s%s", name, why,
+                     n->stride_rule && strstr(why, "reuse rule") ? " (the arch's reuse: timeloop)" : "");
   for (int v = 0; v < h->nlevels; v++) { /* every instance's tiles fit it */
     const map_level *x = &h->lv[v];
     const double need = map_level_bytes(h, n, v);

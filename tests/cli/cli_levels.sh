@@ -53,9 +53,21 @@ for want in '"cycles": 48,' '"energy_j": 3.600038639999999e-10,' '"dram_bytes": 
   case "$total" in *"$want"*) ok ;; *) bad "ispass01 total lacks $want" ;; esac
 done
 
+# reuse: timeloop needs whole tiles: ispass01 with a padded input (the
+# window's span (16 - 1) + (3 - 1) + 1 = 18 columns, no padding)
+sed 's/^precision: int8$/precision: int8\nreuse: timeloop/' "$T/ispass01.yaml" >"$TMP/i1t.yaml"
+printf '%s\n' 'name: padded' 'precision: int8' 'layers:' \
+  '  - {name: conv1d, type: conv1d, c: 1, k: 1, s: 3, q: 16, pad: 1}' >"$TMP/padded.yaml"
+run "$DSE" sim "$TMP/i1t.yaml" "$TMP/padded.yaml" --mappings "$T/ispass01-map.yaml" -o "$TMP/x.json"
+expect_code 2 "reuse timeloop with padding"
+[ "$ERR" = "$T/ispass01-map.yaml:7:7: error: mappings.conv1d.levels: Timeloop's reuse rule needs whole tiles: no padding and an input width of at least 18 (the arch's reuse: timeloop)" ] && ok || bad "reuse timeloop with padding: got '$ERR'"
+expect_no_file "$TMP/x.json" "reuse timeloop with padding"
+# without padding the same arch gives ispass01's figures (nothing slides back)
+run "$DSE" sim "$TMP/i1t.yaml" "$T/ispass01-workload.yaml" --mappings "$T/ispass01-map.yaml" --format json
+expect_out '"energy_j": 3.600038639999999e-10,' "reuse timeloop: ispass01's energy"
+
 # a bounded backing store (1 KiB above ispass01's Buffer) holds the whole
-# layer (3 + 18 + 16 B): 48 cycles, its capacity the "DRAM"'s.  One storage
-# level alone is not a nest yet (the counts need two).
+# layer (3 + 18 + 16 B): 48 cycles, its capacity the "DRAM"'s.
 printf '%s\n' 'name: bounded' 'clock: 1 GHz' 'levels:' '  - {name: Top, size: 1 KiB, read_energy: 2 pJ}' \
   '  - {name: Buffer, size: 64 B, read_energy: 1 pJ}' '  - {name: MACC, compute: {mac_energy: 1 pJ}}' >"$TMP/two.yaml"
 printf '%s\n' 'mappings:' '  conv1d: {levels: {Top: {factors: {S: 3}}, Buffer: {factors: {Q: 16}}}}' >"$TMP/two-map.yaml"
@@ -66,9 +78,12 @@ expect_out '"dram_capacity_bytes": 1024,' "bounded top: its capacity"
 printf '%s\n' 'name: one-level' 'clock: 1 GHz' 'levels:' '  - {name: Buffer, size: 64 B, read_energy: 1 pJ}' \
   '  - {name: MACC, compute: {mac_energy: 1 pJ}}' >"$TMP/one.yaml"
 printf '%s\n' 'mappings:' '  conv1d: {levels: {Buffer: {factors: {S: 3, Q: 16}}}}' >"$TMP/one-map.yaml"
-run "$DSE" sim "$TMP/one.yaml" "$T/ispass01-workload.yaml" --mappings "$TMP/one-map.yaml" -o "$TMP/x.json"
-expect_code 2 "one storage level"
-[ "$ERR" = "$TMP/one-map.yaml:2:20: error: mappings.conv1d.levels: need 2 to 10 storage levels (got 1)" ] && ok || bad "one level: got '$ERR'"
+# one storage level (Timeloop's ispass00): the layer lives there, nothing
+# is filled; 48 + 48 + 32 reads and 48 updates at 1 pJ, 48 MACs at 1 pJ
+run "$DSE" sim "$TMP/one.yaml" "$T/ispass01-workload.yaml" --mappings "$TMP/one-map.yaml" --format json
+expect_code 0 "one storage level"
+expect_out '"fills": 0,' "one level: no fills"
+expect_out '"energy_j": 2.24e-10,' "one level: 176 + 48 pJ"
 
 # a fan-out: K 8 over 4 x 2 PEs, C 4 in DRAM, P and Q at glb: 4 x 16 = 64
 # cycles, 512 MACs at 100%; DRAM moves each weight (32) and input (64) once

@@ -55,6 +55,52 @@ expect_no_file "$TMP/nomap/mappings.yaml" "no mapping, no mappings.yaml"
 grep -q "{name: Buffer, size: 64 B, word_bits: 8, block: 1, read_bandwidth: 2 B/cycle, write_bandwidth: 1 B/cycle, read_energy: 0 pJ, fill_energy: 0 pJ, update_energy: 0 pJ, leakage: 0 pJ, keeps: \[weight, input, output\]}" \
   "$TMP/nomap/arch.yaml" && ok || bad "no ERT: Buffer's energies"
 
+# dse sim of the Timeloop files as they are: the importer's documents, so
+# the same JSON as the imported DIR's (the conv1d golden case above).
+run "$DSE" sim "$D/conv1d.arch.yaml" "$D/conv1d.prob.yaml" --mappings "$D/conv1d.map.yaml" \
+  --ert "$D/conv1d.ERT.yaml" --format json -o "$TMP/direct.json"
+expect_code 0 "sim the Timeloop files"
+expect_err "$D/conv1d.arch.yaml:13:29: note: constraints.temporal of 'Buffer' ignored (a mapspace constraint)" "sim: the notes"
+run "$DSE" sim "$TMP/conv1d/arch.yaml" "$TMP/conv1d/workload.yaml" --mappings "$TMP/conv1d/mappings.yaml" \
+  --format json -o "$TMP/imported.json"
+expect_code 0 "sim the imported files"
+cmp -s "$TMP/direct.json" "$TMP/imported.json" && ok || bad "direct and imported runs differ"
+# Timeloop's reuse rule (reuse: timeloop, which the importer writes), by
+# hand: the Buffer's input tile is C2 x ((4 - 1) x 2 + 3) = 18 words; under
+# MainMemory[K4 Q2] it moves +8 columns (16 new words), then K advances and
+# it moves back -8: a new translation, fetched whole.  4 x (18 + 16) = 136
+# fills; keeping every overlap (reuse: overlap) the move back shares one
+# column: 18 + 16 + 3 x (16 + 16) = 130.
+sed -n '/"accesses"/,/"output"/p' "$TMP/direct.json" | tr -d ' \n' >"$TMP/acc"
+grep -q '"input":{"reads":192,"fills":136,' "$TMP/acc" && ok || bad "reuse timeloop: Buffer input fills: $(cat "$TMP/acc")"
+sed 's/^reuse: timeloop$/reuse: overlap/' "$TMP/conv1d/arch.yaml" >"$TMP/overlap.yaml"
+run "$DSE" sim "$TMP/overlap.yaml" "$TMP/conv1d/workload.yaml" --mappings "$TMP/conv1d/mappings.yaml" --format json
+echo "$OUT" | sed -n '/"accesses"/,/"output"/p' | tr -d ' \n' >"$TMP/acc"
+grep -q '"input":{"reads":192,"fills":130,' "$TMP/acc" && ok || bad "reuse overlap: Buffer input fills: $(cat "$TMP/acc")"
+# dse check reads a Timeloop arch as dse sim does without --ert
+run "$DSE" check "$D/conv1d.arch.yaml"
+expect_code 0 "check a Timeloop arch"
+want="$D/conv1d.arch.yaml: ok: Timeloop arch 'conv1d.arch', 1 MACs (energies need --ert)
+  MainMemory       x1      unbounded, block 8, keeps input, weight, output
+  Buffer           x1      64 B, keeps input, weight, output
+  MACC             x1      compute"
+[ "$OUT" = "$want" ] && ok || bad "check a Timeloop arch: got '$OUT'"
+# a dse arch takes no ERT, and a Timeloop mapping needs its Timeloop arch
+run "$DSE" sim tpu-v1 "$D/conv1d.prob.yaml" --ert "$D/conv1d.ERT.yaml"; expect_code 2 "--ert on a dse arch"
+expect_err "dse: error: --ert $D/conv1d.ERT.yaml: the energy table of a Timeloop ARCH, and tpu-v1 is none (no top-level 'architecture')" "--ert on a dse arch"
+run "$DSE" sim "$TMP/conv1d/arch.yaml" "$D/conv1d.prob.yaml" --mappings "$D/conv1d.map.yaml"
+expect_code 2 "a Timeloop mapping on a dse arch"
+expect_err "dse: error: --mappings $D/conv1d.map.yaml: a Timeloop mapping names the levels of a Timeloop ARCH, and $TMP/conv1d/arch.yaml is none (no top-level 'architecture')" "a Timeloop mapping on a dse arch"
+run "$DSE" sim "$D/conv1d.arch.yaml" resnet50 --mappings "$D/conv1d.map.yaml"
+expect_code 2 "a Timeloop mapping on a dse workload"
+expect_err "dse: error: --mappings $D/conv1d.map.yaml: a Timeloop mapping is read against a Timeloop PROBLEM, and resnet50 is none (no top-level 'problem')" "a Timeloop mapping on a dse workload"
+# the readers' errors, located in the Timeloop file, nothing written
+run "$DSE" sim "$D/small.arch.yaml" "$D/conv2d.prob.yaml" --mappings tests/bad/timeloop_map_product.yaml -o "$TMP/x.json"
+expect_code 2 "sim a bad Timeloop mapping"
+want=$(head -1 tests/bad/timeloop_map_product.yaml | sed -n 's/^# expect: //p')
+expect_err "tests/bad/timeloop_map_product.yaml:$want" "sim a bad Timeloop mapping"
+expect_no_file "$TMP/x.json" "sim a bad Timeloop mapping"
+
 # Usage
 run "$DSE" import timeloop "$D/conv1d.arch.yaml" "$D/conv1d.prob.yaml"; expect_code 2 "no -o"
 expect_err "dse: error: -o DIR is required: the three files go in it" "no -o message"

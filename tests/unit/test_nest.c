@@ -824,3 +824,90 @@ TEST_IMPL(nest_halo_multicast_by_hand) {
   ASSERT_U64_EQ(c.updates[1][OPD_O], 8);
   return 0;
 }
+
+/* One storage level, the layer's only home (Timeloop's ispass00: Buffer[P16
+ * R3] > MACC): nothing is filled; the MACs read 48 weights and 48 inputs
+ * and update 48 partial sums, 32 of them read back (16 outputs start at
+ * zero), as Timeloop's Buffer W r48/f0, I r48/f0, O r32/f0/u48. */
+TEST_IMPL(nest_one_level_by_hand) {
+  nest n;
+  unit_nest(&n);
+  n.prob.bound[NEST_S] = 3;
+  n.prob.bound[NEST_Q] = 16;
+  n.prob.in_w = 18;
+  n.nlevels = 1;
+  n.holds[0] = 7;
+  n.loops[0] = (nest_loop){NEST_Q, 0, 0, 1, NEST_AXIS_TIME, 0};
+  n.loops[1] = (nest_loop){NEST_S, 0, 0, 1, NEST_AXIS_TIME, 0};
+  n.nloops = 2;
+  for (int rule = 0; rule < 2; rule++) {
+    n.stride_rule = (uint8_t)rule;
+    char err[256];
+    ASSERT_INT_EQ(nest_validate(&n, err, sizeof err), 0);
+    nest_counts c, r;
+    nest_count(&n, &c);
+    ASSERT_INT_EQ(nest_count_reference(&n, &r), 0);
+    compare(&n, &c, &r, 0);
+    for (int o = 0; o < OPD_COUNT; o++) ASSERT_U64_EQ(c.fills[0][o], 0);
+    ASSERT_U64_EQ(c.reads[0][OPD_W], 48);
+    ASSERT_U64_EQ(c.reads[0][OPD_I], 48);
+    ASSERT_U64_EQ(c.reads[0][OPD_O], 32);
+    ASSERT_U64_EQ(c.updates[0][OPD_O], 48);
+  }
+  return 0;
+}
+
+/* Children spread over a dimension an operand ignores (Simba's K across the
+ * distributed buffers, the input streaming past them to the MACs; a K loop
+ * below, inside the spread): they read the same elements together, so the
+ * spread neither breaks the parent's box nor the stream.  By hand, K 8 = 4
+ * children x K2 below, S 3 at level 1, Q 4 at level 0, the input streamed
+ * from level 2: the 4 children read each of the 3 x 2 x 4 = 24 steps'
+ * element together, 24 reads (a child alone would too).  Then 300 random
+ * shapes of the same kind against the reference. */
+TEST_IMPL(nest_spread_over_ignored_dim) {
+  uint64_t seed = 0x51ba5eedull;
+  for (int t = 0; t <= 300; t++) {
+    nest n;
+    unit_nest(&n);
+    const uint64_t kx = t ? pick(&seed, 1, 4) : 4, k0 = t ? pick(&seed, 1, 3) : 2,
+                   k1 = t ? pick(&seed, 1, 2) : 1, s = t ? pick(&seed, 1, 3) : 3,
+                   q = t ? pick(&seed, 1, 5) : 4, c = t ? pick(&seed, 1, 2) : 1;
+    n.prob.bound[NEST_K] = kx * k0 * k1;
+    n.prob.bound[NEST_S] = s;
+    n.prob.bound[NEST_Q] = q;
+    n.prob.bound[NEST_C] = c;
+    n.prob.in_w = q + s - 1;
+    n.stride_rule = (uint8_t)(t % 2);
+    n.nlevels = 3;
+    n.holds[0] = t && pick(&seed, 0, 1) ? 1u << OPD_O | 1u << OPD_W : 1u << OPD_O;
+    n.holds[1] = t && pick(&seed, 0, 1) ? 1u << OPD_W | 1u << OPD_O : 1u << OPD_W;
+    if (k1 > 1) n.holds[1] |= 1u << OPD_O; /* K walks the outputs: kept between */
+    n.holds[2] = 7;
+    n.nfan[2] = 1;
+    n.fan[2][0] = (nest_fan){kx, 1, NEST_NET_MULTICAST, 1};
+    /* outermost first: level 2's C and spatial K, level 1's K and S, level 0's K and Q */
+    const uint64_t f[] = {c, kx, k1, s, k0, q};
+    static const uint8_t dim[] = {NEST_C, NEST_K, NEST_K, NEST_S, NEST_K, NEST_Q};
+    static const uint8_t lev[] = {2, 2, 1, 1, 0, 0};
+    uint64_t inside[NEST_DIMS];
+    for (int d = 0; d < NEST_DIMS; d++) inside[d] = 1;
+    int nl = 0;
+    nest_loop l[6];
+    for (int i = 5; i >= 0; i--) {
+      if (f[i] < 2) continue;
+      l[nl++] = (nest_loop){dim[i], lev[i], i == 1, inside[dim[i]], i == 1 ? NEST_AXIS_X : NEST_AXIS_TIME, 0};
+      inside[dim[i]] *= f[i];
+    }
+    n.nloops = nl;
+    for (int i = 0; i < nl; i++) n.loops[i] = l[nl - 1 - i];
+    char err[256];
+    if (nest_validate(&n, err, sizeof err)) FAIL_AT("case %d: %s", t, err);
+    nest_counts a, b;
+    nest_count(&n, &a);
+    ASSERT_INT_EQ(nest_count_reference(&n, &b), 0);
+    compare(&n, &a, &b, t);
+    if (!t) ASSERT_U64_EQ(a.reads[2][OPD_I], 24);
+  }
+  return 0;
+}

@@ -48,6 +48,8 @@
   X(nest_tree_counts_match_reference) \
   X(nest_ispass04_by_hand)          \
   X(nest_halo_multicast_by_hand)    \
+  X(nest_one_level_by_hand)         \
+  X(nest_spread_over_ignored_dim)   \
   X(tree_energy_ispass01)           \
   X(tree_energy_free_fills)         \
   X(tree_energy_ispass01_run)       \
