@@ -1,5 +1,7 @@
 /* test_level2.c: the cycle-approximate level (--fidelity cycle): its
  * invariants on every zoo network x preset, and SCALE-Sim parity. */
+#include <string.h>
+
 #include "engine/mapper.h"
 #include "engine/pipeline.h"
 #include "helpers.h"
@@ -15,6 +17,30 @@ static dse_result *sim2(dse_ctx *ctx, const dse_arch *a, const dse_workload *wl,
                         dse_objective obj) {
   dse_sim_opts o = {DSE_FIDELITY_CYCLE, obj, 0, NULL, DSE_DRAM_PROFILE};
   return t_sim_opts(ctx, a, wl, &o);
+}
+
+/* The `levels:` trees of docs/arch.md (examples/levels/) the mapper over
+ * the tree is checked on, and the networks it maps onto them. */
+static const char *const k_trees[] = {"examples/levels/eyeriss-rs.yaml",
+                                      "examples/levels/simba-like.yaml", NULL};
+static const char *const k_tree_zoo[] = {"resnet50", "vgg16", NULL};
+
+static dse_arch *tree_arch(dse_ctx *ctx, const char *rel) {
+  char path[4096];
+  snprintf(path, sizeof path, "%s/%s", dse_ctx_data_dir(ctx), rel);
+  return t_arch(ctx, path);
+}
+
+/* Whether layer i's problem is one an earlier MAC layer already had. */
+static int seen_problem(const dse_workload *wl, size_t i) {
+  nest_problem p, q;
+  map_problem_of(&wl->layers[i], &p);
+  for (size_t j = 0; j < i; j++) {
+    if (!wl->layers[j].macs) continue;
+    map_problem_of(&wl->layers[j], &q);
+    if (!memcmp(&p, &q, sizeof p)) return 1;
+  }
+  return 0;
 }
 
 /* Input rows (or columns) a convolution reads at all: x = o*stride +
@@ -206,6 +232,46 @@ TEST_IMPL(level2_not_worse_than_naive) {
     dse_workload_free(wl);
     dse_arch_free(a);
   }
+  /* the mapper over the tree: never worse than the naive tree mapping (the
+   * first spatial option, every temporal factor at the top), on both trees
+   * and both networks, every distinct MAC layer */
+  int trees = 0;
+  for (size_t ai = 0; k_trees[ai]; ai++) {
+    dse_arch *a = tree_arch(ctx, k_trees[ai]);
+    map_hier h;
+    map_hier_of(a, a->precision, &h);
+    for (size_t wi = 0; k_tree_zoo[wi]; wi++) {
+      dse_workload *wl = t_wl(ctx, k_tree_zoo[wi], NULL, NULL, NULL, NULL);
+      for (size_t i = 0; i < wl->nlayers; i++) {
+        const wl_layer *l = &wl->layers[i];
+        if (!l->macs || seen_problem(wl, i)) continue;
+        nest_problem p;
+        map_problem_of(l, &p);
+        nest naive, best;
+        ASSERT_INT_EQ(map_naive(&h, &p, &naive), 0);
+        map_eval en, eb;
+        map_evaluate(&h, &naive, &en);
+        for (int o = 0; o < 2; o++) {
+          map_opts mo = {(map_objective)objs[o], 0};
+          uint64_t cnt;
+          char why[256];
+          ASSERT_INT_EQ(map_search(&h, &p, &mo, &best, &eb, &cnt, NULL, why, sizeof why), 0);
+          if (objs[o] == DSE_OBJ_LATENCY) {
+            if (eb.cycles > en.cycles)
+              FAIL_AT("%s/%s: %llu cycles, naive %llu", a->name, l->name,
+                      (unsigned long long)eb.cycles, (unsigned long long)en.cycles);
+          } else if (eb.energy_j > en.energy_j * (1 + 1e-12)) {
+            FAIL_AT("%s/%s: %g J, naive %g J", a->name, l->name, eb.energy_j, en.energy_j);
+          }
+        }
+        trees++;
+      }
+      dse_workload_free(wl);
+    }
+    dse_arch_free(a);
+  }
+  printf("%d tree layers no worse than naive\n", trees);
+  ASSERT_INT_EQ(trees, 2 * (21 + 12)); /* distinct MAC layers: ResNet-50 21, VGG16 12 */
   dse_ctx_free(ctx);
   return 0;
 }
@@ -371,6 +437,40 @@ TEST_IMPL(level2_tiles_fit) {
   printf("%d mappings fit\n", checked);
   ASSERT_INT_EQ(checked, 3 * (8 + 16 + 54 + 53)); /* every MAC layer mapped */
   for (size_t ai = 0; ai < 3; ai++) dse_arch_free((dse_arch *)archs[ai]);
+  /* over the tree: every level's tiles fit it per instance, in its words
+   * (half its size where it double-buffers), every distinct MAC layer of
+   * both networks mapped onto both trees */
+  int trees = 0;
+  for (size_t ai = 0; k_trees[ai]; ai++) {
+    dse_arch *a = tree_arch(ctx, k_trees[ai]);
+    map_hier h;
+    map_hier_of(a, a->precision, &h);
+    for (size_t wi = 0; k_tree_zoo[wi]; wi++) {
+      dse_workload *wl = t_wl(ctx, k_tree_zoo[wi], NULL, NULL, NULL, NULL);
+      for (size_t i = 0; i < wl->nlayers; i++) {
+        if (!wl->layers[i].macs || seen_problem(wl, i)) continue;
+        nest_problem p;
+        map_problem_of(&wl->layers[i], &p);
+        nest best;
+        map_eval ev;
+        uint64_t cnt;
+        char why[256];
+        ASSERT_INT_EQ(map_search(&h, &p, NULL, &best, &ev, &cnt, NULL, why, sizeof why), 0);
+        for (int l = 0; l < h.nlevels - 1; l++) {
+          const double room = h.lv[l].double_buffered ? h.lv[l].capacity / 2 : h.lv[l].capacity;
+          const double need = map_level_bytes(&h, &best, l);
+          if (need > room)
+            FAIL_AT("%s/%s: %.0f B per instance at %s (%.0f B)", a->name, wl->layers[i].name,
+                    need, h.lv[l].name, room);
+        }
+        trees++;
+      }
+      dse_workload_free(wl);
+    }
+    dse_arch_free(a);
+  }
+  printf("%d tree mappings fit\n", trees);
+  ASSERT_INT_EQ(trees, 2 * (21 + 12));
   dse_ctx_free(ctx);
   return 0;
 }
@@ -460,6 +560,39 @@ TEST_IMPL(map_hier_tree_levels) {
     dse_arch_free(a);
   }
   dse_workload_free(wl);
+  dse_ctx_free(ctx);
+  return 0;
+}
+
+/* Level 2 over the tree never beats level 1 (plan S10): on both trees,
+ * every layer of ResNet-50 and VGG16 takes at least level 1's cycles and
+ * moves at least its DRAM bytes; level 1 is the MACs over every MAC
+ * instance and each operand once from the top level. */
+TEST_IMPL(level2_tree_above_level1) {
+  dse_ctx *ctx = t_ctx();
+  int checked = 0;
+  for (size_t ai = 0; k_trees[ai]; ai++) {
+    dse_arch *a = tree_arch(ctx, k_trees[ai]);
+    for (size_t wi = 0; k_tree_zoo[wi]; wi++) {
+      dse_workload *wl = t_wl(ctx, k_tree_zoo[wi], NULL, NULL, NULL, NULL);
+      dse_sim_opts o1 = {DSE_FIDELITY_ANALYTIC, DSE_OBJ_LATENCY, 0, NULL, DSE_DRAM_PROFILE};
+      dse_result *r1 = t_sim_opts(ctx, a, wl, &o1), *r2 = sim2(ctx, a, wl, DSE_OBJ_LATENCY);
+      for (size_t i = 0; i < wl->nlayers; i++) {
+        const dse_layer_result *x = &r1->layers[i], *y = &r2->layers[i];
+        if (y->cycles < x->cycles || y->dram_bytes < x->dram_bytes)
+          FAIL_AT("%s/%s: level 2 %llu cycles %llu B, level 1 %llu cycles %llu B", a->name,
+                  x->name, (unsigned long long)y->cycles, (unsigned long long)y->dram_bytes,
+                  (unsigned long long)x->cycles, (unsigned long long)x->dram_bytes);
+        checked++;
+      }
+      ASSERT(r2->total.cycles >= r1->total.cycles);
+      dse_result_free(r1);
+      dse_result_free(r2);
+      dse_workload_free(wl);
+    }
+    dse_arch_free(a);
+  }
+  ASSERT_INT_EQ(checked, 2 * (122 + 37)); /* every layer, vector ones too */
   dse_ctx_free(ctx);
   return 0;
 }

@@ -72,6 +72,7 @@
   X(level2_pipeline_by_hand)        \
   X(level2_flexible_dataflow)       \
   X(level2_tiles_fit)              \
+  X(level2_tree_above_level1)       \
   X(map_hier_tree_levels)           \
   X(limiter_kinds_by_hand)          \
   X(limiter_is_largest_term)        \
