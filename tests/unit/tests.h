@@ -35,6 +35,7 @@
   X(workload_causal_cycles)         \
   X(workload_many_layers)           \
   X(engine_fold_by_hand)            \
+  X(level1_presets_unchanged)       \
   X(engine_memory_bound_by_hand)    \
   X(engine_roofline_invariants)     \
   X(engine_bandwidth_monotonic)     \
