@@ -8,7 +8,8 @@
  *   on Y and columns on X on a systolic one) whose factors keep the most of
  *   the axis busy on average, a factor f of what is left of a dimension, r,
  *   spreading it in ceil(r / f) folds (the larger first where they tie); the
- *   best few per axis, every combination;
+ *   best 3 of the outermost of one or two axes and 2 of every other, every
+ *   combination;
  * - temporal factors by steepest descent on the exact evaluation
  *   (map_evaluate), from every factor at the top level: each move takes a
  *   prime factor of a dimension from a level to one below it, or all of a
@@ -114,7 +115,7 @@ static int tp_eval(tsearch *s, const tplan *t, map_eval *e) {
   tp_build(s, t, &n);
   char err[256];
   if (nest_validate(&n, err, sizeof err) || tp_overflow(s->h, &n) >= 0) return 0;
-  map_evaluate(s->h, &n, e);
+  map_evaluate_search(s->h, &n, e);
   s->count++;
   if (!s->have || map_better(s->h, s->obj, e, &s->ev)) {
     s->best = n;
@@ -221,10 +222,13 @@ static int fan_axes(const map_hier *h, taxis *ax) {
   return n;
 }
 
-/* The plan of one spatial combination (pick: each axis' option), every
- * temporal factor at the top level, every level keeping what it may. */
-static void tp_start(const tsearch *s, const taxis *ax, int nax, int per, int *pick,
-                     tplan *t) {
+/* The plan of one spatial combination (pick: each axis' option of per[i]),
+ * every temporal factor at the top level, every level keeping what it may;
+ * 0 when an axis has fewer options than picked (a repeat, not to search
+ * again: its pick set to its last, so that the odometer moves on). */
+static int tp_start(const tsearch *s, const taxis *ax, int nax, const int *per, int *pick,
+                    tplan *t) {
+  int fresh = 1;
   const map_hier *h = s->h;
   const int top = h->nlevels - 1;
   memset(t, 0, sizeof *t);
@@ -233,11 +237,12 @@ static void tp_start(const tsearch *s, const taxis *ax, int nax, int per, int *p
   for (int i = 0; i < nax; i++) {
     sopt opts[3];
     const map_fan *fan = &h->lv[ax[i].v - 1].fan[ax[i].k];
-    const int n = axis_options(h, fan, ax[i].a, rem, opts, per);
-    if (pick[i] >= n) pick[i] = n - 1;
+    const int n = axis_options(h, fan, ax[i].a, rem, opts, per[i]);
+    if (pick[i] >= n) pick[i] = per[i] - 1, fresh = 0; /* the odometer moves on */
+    const sopt *x = &opts[pick[i] < n ? pick[i] : n - 1];
     for (int d = 0; d < NEST_DIMS; d++) {
-      t->sf[ax[i].v][ax[i].k][ax[i].a][d] = opts[pick[i]].f[d];
-      rem[d] = (rem[d] + opts[pick[i]].f[d] - 1) / opts[pick[i]].f[d];
+      t->sf[ax[i].v][ax[i].k][ax[i].a][d] = x->f[d];
+      rem[d] = (rem[d] + x->f[d] - 1) / x->f[d];
     }
   }
   for (int v = 0; v <= top; v++) {
@@ -245,6 +250,7 @@ static void tp_start(const tsearch *s, const taxis *ax, int nax, int per, int *p
     t->order[v] = TORD_W;
     for (int d = 0; d < NEST_DIMS; d++) t->tf[v][d] = v == top ? rem[d] : 1;
   }
+  return fresh;
 }
 
 int map_naive_tree(const map_hier *h, const nest_problem *p, nest *n) {
@@ -253,9 +259,11 @@ int map_naive_tree(const map_hier *h, const nest_problem *p, nest *n) {
   s.h = h;
   s.p = p;
   taxis ax[NEST_MAX_LEVELS * NEST_MAX_FANS * 2];
-  int pick[NEST_MAX_LEVELS * NEST_MAX_FANS * 2] = {0};
+  int pick[NEST_MAX_LEVELS * NEST_MAX_FANS * 2] = {0}, one[NEST_MAX_LEVELS * NEST_MAX_FANS * 2];
+  const int nax = fan_axes(h, ax);
+  for (int i = 0; i < nax; i++) one[i] = 1;
   tplan t;
-  tp_start(&s, ax, fan_axes(h, ax), 1, pick, &t);
+  tp_start(&s, ax, nax, one, pick, &t);
   tp_build(&s, &t, n);
   char err[256];
   return nest_validate(n, err, sizeof err);
@@ -330,24 +338,25 @@ int map_search_tree(const map_hier *h, const nest_problem *p, const map_opts *o,
   if (fail_level) *fail_level = -1;
   taxis ax[NEST_MAX_LEVELS * NEST_MAX_FANS * 2];
   const int nax = fan_axes(h, ax);
-  /* options per axis: more where there are few axes */
-  const int per = nax <= 2 ? 3 : 2;
+  /* options per axis: 3 for the outermost of one or two axes, else 2 */
+  int per[NEST_MAX_LEVELS * NEST_MAX_FANS * 2];
+  for (int i = 0; i < nax; i++) per[i] = i == 0 && nax <= 2 ? 3 : 2;
   int pick[NEST_MAX_LEVELS * NEST_MAX_FANS * 2] = {0};
   int last_fail = -1;
   for (;;) {
     tplan t;
-    tp_start(&s, ax, nax, per, pick, &t);
+    const int fresh = tp_start(&s, ax, nax, per, pick, &t);
     map_eval cur;
-    if (tp_eval(&s, &t, &cur)) {
+    if (fresh && tp_eval(&s, &t, &cur)) { /* not a combination already searched */
       descend(&s, &t, &cur);
-    } else {
+    } else if (fresh) {
       nest n;
       tp_build(&s, &t, &n);
       last_fail = tp_overflow(h, &n);
     }
     /* the next combination (an odometer over the axes' options) */
     int i = nax - 1;
-    while (i >= 0 && ++pick[i] >= per) pick[i--] = 0;
+    while (i >= 0 && ++pick[i] >= per[i]) pick[i--] = 0;
     if (i < 0 || s.count >= s.budget) break;
   }
   if (evaluated) *evaluated = s.count;
@@ -363,6 +372,6 @@ int map_search_tree(const map_hier *h, const nest_problem *p, const map_opts *o,
     return DSE_ERR_INFEASIBLE;
   }
   *best = s.best;
-  *ev = s.ev;
+  map_evaluate(h, best, ev); /* the whole timing of the one kept */
   return 0;
 }

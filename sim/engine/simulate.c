@@ -589,6 +589,8 @@ int dse_simulate(dse_ctx *ctx, const dse_arch *arch, const dse_workload *wl,
     if (arch->tree && o.fidelity == DSE_FIDELITY_CYCLE && wl->layers[i].macs > 0) {
       int rc = eval_tree(ctx, arch, wl, &wl->layers[i], &o, &cache, r);
       if (rc) {
+        map_cache_free(&cache);
+        dram_memo_free(&dmemo);
         dse_result_free(res);
         return rc;
       }
