@@ -241,17 +241,12 @@ __attribute__((noinline, cold)) static void tree_leakage(const map_hier *h, unsi
   }
 }
 
-/* map_evaluate; with fast, a multicast array's timing is its stream alone
- * (its cycles; no folds, no utilizations), for the search's comparisons. */
-static inline void evaluate(const map_hier *h, const nest *n, map_eval *e, int fast) {
+void map_evaluate(const map_hier *h, const nest *n, map_eval *e) {
   memset(e, 0, sizeof(*e));
   nest_count(n, &e->counts);
+  sys_time(n, h->df, h->rows, h->cols, h->hide_preload, &e->timing);
   const unsigned tree = tree_mask(h);
   const int multicast = multicast_array(h, n, tree);
-  if (fast && multicast)
-    e->timing.stream = sys_stream(n);
-  else
-    sys_time(n, h->df, h->rows, h->cols, h->hide_preload, &e->timing);
   if (multicast) {
     sys_timing *t = &e->timing;
     t->fill_drain = t->preload = 0;
@@ -320,10 +315,6 @@ static inline void evaluate(const map_hier *h, const nest *n, map_eval *e, int f
   }
   if (tree) tree_leakage(h, tree, e);
 }
-
-void map_evaluate(const map_hier *h, const nest *n, map_eval *e) { evaluate(h, n, e, 0); }
-
-void map_evaluate_search(const map_hier *h, const nest *n, map_eval *e) { evaluate(h, n, e, 1); }
 
 /* ===== search ============================================================ */
 

@@ -87,10 +87,6 @@ DSE_INTERNAL void map_problem_of(const wl_layer *l, nest_problem *p);
 
 /* Exact evaluation of a valid nest. */
 DSE_INTERNAL void map_evaluate(const map_hier *h, const nest *n, map_eval *e);
-/* The same for a search's comparisons: on a multicast array, cycles,
- * counts and energy as map_evaluate's, the timing's folds and
- * utilizations left 0. */
-DSE_INTERNAL void map_evaluate_search(const map_hier *h, const nest *n, map_eval *e);
 
 /* The naive mapping of a problem: the array as the dataflow places it,
  * one PE-array tile per buffer, every other loop in DRAM. */

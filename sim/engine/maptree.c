@@ -115,7 +115,7 @@ static int tp_eval(tsearch *s, const tplan *t, map_eval *e) {
   tp_build(s, t, &n);
   char err[256];
   if (nest_validate(&n, err, sizeof err) || tp_overflow(s->h, &n) >= 0) return 0;
-  map_evaluate_search(s->h, &n, e);
+  map_evaluate(s->h, &n, e);
   s->count++;
   if (!s->have || map_better(s->h, s->obj, e, &s->ev)) {
     s->best = n;
@@ -372,6 +372,6 @@ int map_search_tree(const map_hier *h, const nest_problem *p, const map_opts *o,
     return DSE_ERR_INFEASIBLE;
   }
   *best = s.best;
-  map_evaluate(h, best, ev); /* the whole timing of the one kept */
+  *ev = s.ev;
   return 0;
 }

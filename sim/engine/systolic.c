@@ -185,12 +185,6 @@ void sys_time(const nest *n, dse_dataflow df, uint64_t rows, uint64_t cols,
   t->temporal_util = t->cycles ? (double)t->stream / (double)t->cycles : 0;
 }
 
-uint64_t sys_stream(const nest *n) {
-  uint8_t role[NEST_MAX_LOOPS];
-  for (int i = 0; i < n->nloops; i++) role[i] = R_OUTER;
-  return product(n, role, 1);
-}
-
 uint64_t sys_steps_above(const nest *n, int level) {
   /* count combinations of the temporal loops at `level` and above, with
    * their variable trips: per dim, independent */

@@ -28,9 +28,6 @@ DSE_INTERNAL int sys_stationary(dse_dataflow df);
  * loads, streams and drains in turn. */
 DSE_INTERNAL void sys_time(const nest *n, dse_dataflow df, uint64_t rows,
                            uint64_t cols, int hide_preload, sys_timing *t);
-/* sys_time's stream alone (the temporal iterations of a multicast array:
- * its cycles), without the folds' walks. */
-DSE_INTERNAL uint64_t sys_stream(const nest *n);
 
 /* Steps of the loops at storage level `level` and above (temporal). */
 DSE_INTERNAL uint64_t sys_steps_above(const nest *n, int level);
