@@ -285,10 +285,9 @@ void rpt_result_table(const dse_result *res, core_buf *out) {
   wl_params_text(wl, params, sizeof params);
   core_buf_printf(out, "workload %s%s: batch %llu, %zu layers (%s)\n\n", wl->name, params,
                   (unsigned long long)wl->batch, wl->nlayers,
-                  a->tree ? "level 2: pinned mappings over the tree, exact accesses"
-                  : res->fidelity == DSE_FIDELITY_CYCLE
-                      ? "level 2: mapped, exact accesses, systolic timing"
-                      : "level 1: analytic roofline");
+                  res->fidelity != DSE_FIDELITY_CYCLE ? "level 1: analytic roofline"
+                  : a->tree ? "level 2: mapped over the tree, exact accesses"
+                            : "level 2: mapped, exact accesses, systolic timing");
   core_buf_printf(out, "%-24s %-10s %14s %12s %12s %10s %8s %-7s %-10s %12s\n",
                   "layer", "type", "MACs", "latency", "DRAM", "ops/B", "util",
                   "bound", "limit", "energy");

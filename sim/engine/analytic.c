@@ -13,6 +13,29 @@ static uint64_t elems_to_bytes(uint64_t elems, unsigned bits) {
 
 static uint64_t dmin(uint64_t a, uint64_t b) { return a < b ? a : b; }
 
+/* A `levels:` arch from its chain (plan S10): the PEs are the compute
+ * level's instances; an operand's capacity is the size times the instances
+ * of every level below the top that keeps it; the DRAM is the top level
+ * (its bandwidth and energy, in dse_arch's fields).  No buffer of today's
+ * is charged: a tree's on-chip energy is level 2's. */
+static void prepare_tree(const dse_arch *a, eng_prep *p) {
+  p->tree = 1;
+  const arch_node *top = &a->node[0];
+  p->top_rd_bpc = top->rd_bw * top->word_bits / 8.0;
+  p->top_wr_bpc = top->wr_bw * top->word_bits / 8.0;
+  for (size_t i = 1; i < a->nnode; i++) {
+    const arch_node *n = &a->node[i];
+    if (n->kind == ARCH_NODE_COMPUTE) p->pes = (double)n->instances;
+    if (n->kind != ARCH_NODE_STORAGE) continue;
+    const double bytes = n->size_words * n->word_bits / 8.0 * (double)n->instances;
+    p->cap_all += bytes;
+    if (n->keep & OP_INPUT) p->cap_in += bytes, p->has_in = 1;
+    if (n->keep & OP_WEIGHT) p->cap_w += bytes, p->has_w = 1;
+    if (n->keep & OP_OUTPUT) p->cap_out += bytes, p->has_out = 1;
+    if ((n->keep & (OP_INPUT | OP_OUTPUT)) == (OP_INPUT | OP_OUTPUT)) p->cap_io += bytes;
+  }
+}
+
 void eng_prepare(const dse_arch *a, eng_prep *p) {
   memset(p, 0, sizeof(*p));
   p->arch = a;
@@ -21,6 +44,10 @@ void eng_prepare(const dse_arch *a, eng_prep *p) {
   p->clock_hz = a->clock_hz;
   p->dram_bytes_per_cycle = a->dram_bw / a->clock_hz;
   p->buf_in = p->buf_w = p->buf_out = -1;
+  if (a->tree) {
+    prepare_tree(a, p);
+    return;
+  }
   for (size_t i = 0; i < a->nbuf; i++) {
     const arch_buffer *b = &a->buf[i];
     p->cap_all += b->size_bytes;
@@ -39,6 +66,23 @@ void eng_prepare(const dse_arch *a, eng_prep *p) {
     if ((b->holds & (OP_INPUT | OP_OUTPUT)) == (OP_INPUT | OP_OUTPUT))
       p->cap_io += b->size_bytes;
   }
+  p->has_in = p->buf_in >= 0;
+  p->has_w = p->buf_w >= 0;
+  p->has_out = p->buf_out >= 0;
+}
+
+/* Input rows (or columns) a layer's windows touch: the h in [0, H) with
+ * h + pad = p s + r d for some p < P and r < R. */
+static uint64_t touched_axis(uint64_t H, uint64_t P, uint64_t R, uint64_t s, uint64_t d,
+                             uint64_t pad) {
+  uint64_t n = 0;
+  for (uint64_t h = 0; h < H; h++)
+    for (uint64_t r = 0, x = h + pad; r < R && r * d <= x; r++)
+      if ((x - r * d) % s == 0 && (x - r * d) / s < P) {
+        n++;
+        break;
+      }
+  return n;
 }
 
 /* Elements of one activation input of a layer (eltwise: each input). */
@@ -100,6 +144,7 @@ void eng_eval_layer(const eng_prep *p, const dse_workload *wl,
    * activation and lives where inputs do). */
   const int bi = p->buf_in, bo = p->buf_out;
   const int bw = l->b_is_weight ? p->buf_w : p->buf_in;
+  const int hi = p->has_in, hw = l->b_is_weight ? p->has_w : p->has_in, ho = p->has_out;
   const double cap_b = l->b_is_weight ? p->cap_w : p->cap_in;
   buf_use use;
   memset(&use, 0, sizeof use);
@@ -128,6 +173,7 @@ void eng_eval_layer(const eng_prep *p, const dse_workload *wl,
                 ? ceil_div(cyc * done, all)
                 : (uint64_t)ceill((long double)cyc * (long double)done / (long double)all);
     }
+    if (p->tree) cyc = ceil_div(l->macs, (uint64_t)p->pes);
     r->compute_cycles = cyc;
 
     /* Array-edge traffic (elements -> bytes), per dataflow. */
@@ -160,15 +206,15 @@ void eng_eval_layer(const eng_prep *p, const dse_workload *wl,
 
     /* DRAM traffic: compulsory when operands fit on chip, else the cheaper
      * of re-streaming A per chunk of B or B per chunk of A. */
-    uint64_t da = x_chip ? 0 : (bi >= 0 ? xa : ea);
-    uint64_t db = bw >= 0 ? xb : eb;
-    uint64_t dow = bo >= 0 ? xo : eo_w, dor = bo >= 0 ? 0 : eo_r;
+    uint64_t da = x_chip ? 0 : (hi ? xa : ea);
+    uint64_t db = hw ? xb : eb;
+    uint64_t dow = ho ? xo : eo_w, dor = ho ? 0 : eo_r;
     if (r->output_on_chip) dow = 0;
     r->refetch_passes = 1;
-    if (bi >= 0 && bw >= 0 && !x_chip) {
+    if (hi && hw && !x_chip) {
       const double s_in = (double)xa + (l->b_is_weight ? 0.0 : (double)xb);
       const double s_w = l->b_is_weight ? (double)xb : 0.0;
-      const double s_o = bo >= 0 ? (double)xo : 0.0;
+      const double s_o = ho ? (double)xo : 0.0;
       const int fits = s_in <= p->cap_in && s_w <= p->cap_w &&
                        s_o <= p->cap_out && s_in + s_w + s_o <= p->cap_all;
       if (!fits) {
@@ -186,6 +232,21 @@ void eng_eval_layer(const eng_prep *p, const dse_workload *wl,
           r->refetch_passes = pb;
         }
       }
+    }
+    if (p->tree) {
+      /* a floor of every mapping over the tree: each operand once from the
+       * top level, of the input what the windows touch */
+      const uint64_t g = l->geo.groups * l->geo.n * l->geo.c;
+      const uint64_t th = touched_axis(l->geo.h, l->geo.p, l->geo.r, l->geo.stride[0],
+                                       l->geo.dilation[0], l->geo.pad[0]);
+      const uint64_t tw = touched_axis(l->geo.w, l->geo.q, l->geo.s, l->geo.stride[1],
+                                       l->geo.dilation[1], l->geo.pad[1]);
+      const uint64_t xt = elems_to_bytes(g * th * tw, bits);
+      da = x_chip ? 0 : xt < xa ? xt : xa;
+      db = xb;
+      dor = 0;
+      dow = r->output_on_chip ? 0 : xo;
+      r->refetch_passes = 1;
     }
     dram_rd = da + db + dor;
     dram_wr = dow;
@@ -228,6 +289,11 @@ void eng_eval_layer(const eng_prep *p, const dse_workload *wl,
   r->dram_bytes = dram_rd + dram_wr;
   r->dram_cycles =
       (uint64_t)ceil((double)r->dram_bytes / p->dram_bytes_per_cycle);
+  if (p->tree) { /* the top level's read and write ports, as level 2 has them */
+    const double rc = p->top_rd_bpc > 0 ? ceil((double)dram_rd / p->top_rd_bpc) : 0;
+    const double wc = p->top_wr_bpc > 0 ? ceil((double)dram_wr / p->top_wr_bpc) : 0;
+    r->dram_cycles = (uint64_t)(rc > wc ? rc : wc);
+  }
 
   double sram_e = 0, sram_cyc = 0, srd = 0, swr = 0;
   for (size_t i = 0; i < a->nbuf; i++) {

@@ -20,6 +20,12 @@ typedef struct eng_prep {
   /* Capacity of buffers holding both inputs and outputs: where a layer's
    * output can wait for the next layer. */
   double cap_io;
+  /* Whether some on-chip level keeps each operand (the buffers above, or
+   * a tree's levels below the top), and a `levels:` arch's: its compute
+   * cycles are the MACs over every MAC instance (a floor of any mapping). */
+  int has_in, has_w, has_out;
+  int tree;
+  double top_rd_bpc, top_wr_bpc; /* a tree's top level: bytes/cycle, 0 = unlimited */
 } eng_prep;
 
 /* How a layer's activations connect to its neighbours (level 1 treats the

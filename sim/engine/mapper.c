@@ -700,6 +700,10 @@ static int better(const map_hier *h, map_objective o, const map_eval *x,
   }
 }
 
+int map_better(const map_hier *h, map_objective o, const map_eval *x, const map_eval *y) {
+  return better(h, o, x, y);
+}
+
 static void setup(search *s, const map_hier *h, const nest_problem *p,
                   map_objective obj, plan *base) {
   memset(s, 0, sizeof(*s));
@@ -722,6 +726,7 @@ static void setup(search *s, const map_hier *h, const nest_problem *p,
 }
 
 int map_naive(const map_hier *h, const nest_problem *p, nest *n) {
+  if (h->tree) return map_naive_tree(h, p, n);
   search s;
   plan base;
   setup(&s, h, p, MAP_LATENCY, &base);
@@ -733,6 +738,7 @@ int map_naive(const map_hier *h, const nest_problem *p, nest *n) {
 int map_search(const map_hier *h, const nest_problem *p, const map_opts *o,
                nest *best, map_eval *ev, uint64_t *evaluated, int *fail_level,
                char *why, size_t whyn) {
+  if (h->tree) return map_search_tree(h, p, o, best, ev, evaluated, fail_level, why, whyn);
   if (fail_level) *fail_level = -1;
   search s;
   plan base;

@@ -101,6 +101,19 @@ DSE_INTERNAL int map_search(const map_hier *h, const nest_problem *p,
                             uint64_t *evaluated, int *fail_level, char *why,
                             size_t whyn);
 
+/* The search over a `levels:` arch's tree (maptree.c; map_search and
+ * map_naive call them for such a hierarchy): whole factors per level and
+ * fan-out axis.  The naive tree mapping: the first spatial option of every
+ * fan-out axis, every temporal factor at the top level. */
+DSE_INTERNAL int map_search_tree(const map_hier *h, const nest_problem *p, const map_opts *o,
+                                 nest *best, map_eval *ev, uint64_t *evaluated,
+                                 int *fail_level, char *why, size_t whyn);
+DSE_INTERNAL int map_naive_tree(const map_hier *h, const nest_problem *p, nest *n);
+
+/* Is evaluation x better than y for objective o (map_search's rule)? */
+DSE_INTERNAL int map_better(const map_hier *h, map_objective o, const map_eval *x,
+                            const map_eval *y);
+
 /* A mapping given by the user (docs/engine.md, "Pinned mappings"): zero
  * means "as the mapper's default" (spatial factors) or "as the level below"
  * (tiles). */

@@ -317,37 +317,48 @@ static int eval_cycle(dse_ctx *ctx, const dse_arch *a, const dse_workload *wl,
   return 0;
 }
 
-/* A layer on a `levels:` arch (docs/engine.md, "Pinned mappings over the
- * tree"): its pinned mapping evaluated exactly over the chain; every
- * number of the result comes from that evaluation, none from level 1.
+/* The chain node of storage level l (innermost first) of a tree arch. */
+static size_t tree_node_of(const dse_arch *a, int l) {
+  for (size_t i = a->nnode; i-- > 0;)
+    if (a->node[i].kind == ARCH_NODE_STORAGE && l-- == 0) return i;
+  return 0;
+}
+
+/* A MAC layer on a `levels:` arch (docs/engine.md, "Pinned mappings over
+ * the tree" and "The mapper over the tree"): its pinned mapping, or the
+ * mapper's, evaluated exactly over the chain; every number of the result
+ * comes from that evaluation, none from level 1.
  * The top level is the DRAM, the others are on chip. */
 static int eval_tree(dse_ctx *ctx, const dse_arch *a, const dse_workload *wl, const wl_layer *l,
-                     const dse_sim_opts *opts, dse_layer_result *r) {
+                     const dse_sim_opts *opts, map_cache *cache, dse_layer_result *r) {
   const arch_mark *at = &a->levels_mark;
-  if (!l->macs) {
-    core_diag(ctx, at->file, at->line, at->col,
-              "levels: layer '%s' (%s) of workload '%s' runs on a vector unit, which a 'levels' "
-              "arch does not have yet",
-              l->name, dse_layer_type_name(l->type), wl->name);
-    return DSE_ERR_INVALID;
-  }
   map_hier h;
   map_hier_of(a, r->precision, &h);
   nest_problem p;
   map_problem_of(l, &p);
   nest n;
+  map_eval e;
+  uint64_t evaluated = 1;
   int prc = opts->mappings ? pin_build(ctx, opts->mappings, l->name, &h, &p, &n) : 0;
   if (prc < 0) return prc;
-  if (prc == 0) {
-    core_diag(ctx, at->file, at->line, at->col,
-              "levels: layer '%s' of workload '%s' has no pinned mapping; a 'levels' arch "
-              "runs pinned mappings only (--mappings FILE; the mapper over the tree is plan "
-              "step S9)",
-              l->name, wl->name);
-    return DSE_ERR_INVALID;
+  if (prc == 1) {
+    map_evaluate(&h, &n, &e);
+  } else { /* the mapper over the tree (plan S9) */
+    map_opts mo = {(map_objective)opts->objective, opts->map_budget};
+    const map_cache_entry *x = map_cached(cache, &h, &p, dse_precision_bits(r->precision), &mo);
+    if (!x) return DSE_ERR_NOMEM;
+    if (x->rc) {
+      const int fl = x->fail_level;
+      const arch_mark *m = fl >= 0 ? &a->node[tree_node_of(a, fl)].mark : at;
+      core_diag(ctx, m->file, m->line, m->col,
+                "levels: layer '%s' of workload '%s' cannot be mapped onto arch '%s': %s",
+                l->name, wl->name, a->name, x->why);
+      return x->rc;
+    }
+    n = x->best;
+    e = x->ev;
+    evaluated = x->evaluated;
   }
-  map_eval e;
-  map_evaluate(&h, &n, &e);
   const int top = h.nlevels - 1;
   r->nlevels = (size_t)h.nlevels;
   r->levels = calloc(r->nlevels, sizeof(*r->levels));
@@ -402,7 +413,7 @@ static int eval_tree(dse_ctx *ctx, const dse_arch *a, const dse_workload *wl, co
   r->preload_cycles = e.timing.preload;
   r->compute_cycles = e.timing.cycles;
   r->folds = e.timing.folds;
-  r->mappings_evaluated = 1;
+  r->mappings_evaluated = evaluated;
   /* cycles as the evaluation has them: the slowest level or the array,
    * no pipeline's exposed first tile (plan 4.3, open point 5) */
   r->cycles = e.cycles;
@@ -493,15 +504,6 @@ static void finish_layer(const dse_arch *a, dse_layer_result *r) {
 int dse_simulate(dse_ctx *ctx, const dse_arch *arch, const dse_workload *wl,
                  const dse_sim_opts *opts, dse_result **out) {
   *out = NULL;
-  if (arch->tree && opts && opts->fidelity == DSE_FIDELITY_ANALYTIC) {
-    /* no level-1 bound over the tree yet: no number is better than a wrong one */
-    const arch_mark *m = &arch->levels_mark;
-    core_diag(ctx, m->file, m->line, m->col,
-              "levels: arch '%s': level 1 over a 'levels' arch is plan step S10, not built "
-              "yet (docs/design/arch-tree-plan.md); run it at level 2 with pinned mappings",
-              arch->name);
-    return DSE_ERR_INVALID;
-  }
   /* a die beyond the reticle cannot be made: infeasible, with the reason */
   const area_breakdown area = arch->area; /* computed when the arch loaded */
   if (area.total > COST_RETICLE_MM2) {
@@ -584,9 +586,11 @@ int dse_simulate(dse_ctx *ctx, const dse_arch *arch, const dse_workload *wl,
       }
     }
     link.input_on_chip = link.output_on_chip;
-    if (arch->tree) {
-      int rc = eval_tree(ctx, arch, wl, &wl->layers[i], &o, r);
+    if (arch->tree && o.fidelity == DSE_FIDELITY_CYCLE && wl->layers[i].macs > 0) {
+      int rc = eval_tree(ctx, arch, wl, &wl->layers[i], &o, &cache, r);
       if (rc) {
+        map_cache_free(&cache);
+        dram_memo_free(&dmemo);
         dse_result_free(res);
         return rc;
       }

@@ -1,8 +1,8 @@
 #!/bin/bash
 # cli_levels.sh: archs written as `levels:` (docs/arch.md, "The tree"):
 # `dse check` prints the chain with instances; `dse sim` runs them with
-# pinned mappings over the tree (their errors at their place) and refuses
-# what needs the plan steps still missing (level 1, the mapper).
+# pinned mappings over the tree (their errors at their place) or the
+# mapper's, at level 1 or 2.
 . "$(dirname "$0")/lib.sh"
 
 L="$SRC/examples/levels"
@@ -27,15 +27,44 @@ for p in edge-npu eyeriss; do
 done
 
 T="$SRC/tests/data/tree"
-# level 1 over the tree is S10; a layer without a pinned mapping needs S9
-run "$DSE" sim "$T/ispass01.yaml" "$T/ispass01-workload.yaml" --fidelity analytic -o "$TMP/out.json"
-expect_code 2 "level 1 on a tree"
-[ "$ERR" = "$T/ispass01.yaml:10:3: error: levels: arch 'ispass01': level 1 over a 'levels' arch is plan step S10, not built yet (docs/design/arch-tree-plan.md); run it at level 2 with pinned mappings" ] && ok || bad "level 1: got '$ERR'"
-expect_no_file "$TMP/out.json" "level 1 on a tree"
-run "$DSE" sim "$T/ispass01.yaml" "$T/ispass01-workload.yaml" -o "$TMP/out.json"
-expect_code 2 "tree without a mapping"
-[ "$ERR" = "$T/ispass01.yaml:10:3: error: levels: layer 'conv1d' of workload 'ispass01' has no pinned mapping; a 'levels' arch runs pinned mappings only (--mappings FILE; the mapper over the tree is plan step S9)" ] && ok || bad "no mapping: got '$ERR'"
-expect_no_file "$TMP/out.json" "tree without a mapping"
+# level 1 over the tree (plan S10): 48 MACs on one MAC, 48 cycles; DRAM
+# each operand once (3 weights + 18 inputs + 16 outputs = 37 B) at the top
+# level's read energy per bit (43.353054 pJ / 64 bits): 37 x 5.41913175 =
+# 200.50787475 pJ, with 48 x 0.845 = 40.56 pJ of MACs 241.06787475 pJ
+run "$DSE" sim "$T/ispass01.yaml" "$T/ispass01-workload.yaml" --fidelity analytic --format json
+expect_code 0 "level 1 on a tree"
+for want in '"cycles": 48,' '"dram_bytes": 37,' '"energy_j": 2.4106787475e-10,'; do
+  expect_out "$want" "level 1 on a tree: $want"
+done
+# the mapper over the tree (plan S9) finds the hand mapping of ispass01
+# below (MainMemory S3 > Buffer Q16): its 48 cycles and 360.003864 pJ
+run "$DSE" sim "$T/ispass01.yaml" "$T/ispass01-workload.yaml" --mapping
+expect_code 0 "ispass01 mapped"
+expect_out "MainMemory: factors S3; keeps weight, input, output
+Buffer: factors Q16; keeps weight, input, output" "ispass01: the mapper's levels"
+run "$DSE" sim "$T/ispass01.yaml" "$T/ispass01-workload.yaml" --format json
+for want in '"cycles": 48,' '"energy_j": 3.600038639999999e-10,'; do
+  expect_out "$want" "ispass01 mapped: $want"
+done
+# on pe8 it is no worse than the hand mapping below (64 cycles, 3.25 nJ):
+# 64 cycles, 2.19 nJ, the global buffer bypassed, K over all 8 PEs, C at
+# the register file keeping each PE's 4 weights and its output
+run "$DSE" sim "$T/pe8.yaml" "$T/pe8-workload.yaml" --mapping
+expect_code 0 "pe8 mapped"
+expect_out "c1                       conv2d                512        64 ns        224 B        4.6   100.0% compute compute         2.19 nJ" "pe8 mapped row"
+expect_out "DRAM: factors P4 Q4; keeps weight, input, output
+glb: factors none; keeps nothing
+PE (spatial 4 x 2): x K4 y K2
+reg: factors C4; keeps weight, output" "pe8: the mapper's levels"
+
+# a level too small for one element of each tensor it keeps (3 B): no
+# mapping, the error at the level, nothing written
+printf '%s\n' 'name: tiny' 'clock: 1 GHz' 'levels:' '  - {name: Top, read_energy: 2 pJ}' \
+  '  - {name: Buffer, size: 2 B, read_energy: 1 pJ}' '  - {name: MACC, compute: {mac_energy: 1 pJ}}' >"$TMP/tiny.yaml"
+run "$DSE" sim "$TMP/tiny.yaml" "$T/ispass01-workload.yaml" -o "$TMP/out.json"
+expect_code 2 "tree: no mapping fits"
+[ "$ERR" = "$TMP/tiny.yaml:5:5: error: levels: layer 'conv1d' of workload 'ispass01' cannot be mapped onto arch 'tiny': level 'Buffer' (2 B per instance) is too small for the smallest tile" ] && ok || bad "no mapping fits: got '$ERR'"
+expect_no_file "$TMP/out.json" "tree: no mapping fits"
 
 # ispass01 end to end, its mapping in Timeloop's letters (MainMemory[R3] >
 # Buffer[P16], dse's S and Q): 48 cycles; MainMemory in blocks of 8 words:
@@ -90,7 +119,7 @@ expect_out '"energy_j": 2.24e-10,' "one level: 176 + 48 pJ"
 # and each output (128) once: 224 B
 run "$DSE" sim "$T/pe8.yaml" "$T/pe8-workload.yaml" --mappings "$T/pe8-map.yaml" --mapping
 expect_code 0 "pe8"
-expect_out "c1                       conv2d                512        64 ns        224 B        4.6   100.0% compute compute" "pe8 row"
+expect_out "c1                       conv2d                512        64 ns        224 B        4.6   100.0% compute compute         3.25 nJ" "pe8 row"
 expect_out "DRAM: factors C4; keeps weight, input, output
 glb: factors Q4 P4; keeps input, output
 PE (spatial 4 x 2): x K4 y K2

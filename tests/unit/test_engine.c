@@ -287,3 +287,41 @@ TEST_IMPL(engine_deterministic_json) {
   dse_ctx_free(ctx);
   return 0;
 }
+
+/* Level 1 of today's archs is what it was before the tree (plan S10 reads
+ * a `levels` arch's level 1 from its chain; every other arch keeps its
+ * buffers): ResNet-50 on all nine presets, the totals of commit a2deca6,
+ * bit for bit. */
+TEST_IMPL(level1_presets_unchanged) {
+  static const struct {
+    const char *arch;
+    uint64_t cycles, dram_bytes;
+    double energy_j;
+  } want[] = {
+      {"edge-npu", 9144140u, 51946664u, 0.0052807427603678361},
+      {"eyeriss", 61106946u, 164116720u, 0.059165963421659362},
+      {"npu-gddr6", 508252u, 68569424u, 0.0090063857682821449},
+      {"npu-gddr7", 494808u, 68569424u, 0.0074149762584208275},
+      {"npu-hbm2e-dram", 497736u, 68569424u, 0.0082681310906737894},
+      {"npu-hbm2e", 497736u, 68569424u, 0.0082675418221862893},
+      {"npu-hbm3", 494252u, 68569424u, 0.0072833770245723205},
+      {"npu-lpddr5x", 621976u, 68569424u, 0.010094634449704543},
+      {"tpu-v1", 768531u, 34284712u, 0.03499019375508039},
+  };
+  dse_ctx *ctx = t_ctx();
+  dse_workload *wl = t_wl(ctx, "resnet50", NULL, NULL, NULL, NULL);
+  for (size_t i = 0; i < DSE_ARRAY_LEN(want); i++) {
+    dse_arch *a = t_arch(ctx, want[i].arch);
+    dse_sim_opts o = {DSE_FIDELITY_ANALYTIC, DSE_OBJ_LATENCY, 0, NULL, DSE_DRAM_PROFILE};
+    dse_result *r = t_sim_opts(ctx, a, wl, &o);
+    ASSERT_U64_EQ(r->total.cycles, want[i].cycles);
+    ASSERT_U64_EQ(r->total.dram_bytes, want[i].dram_bytes);
+    if (r->total.energy_j != want[i].energy_j)
+      FAIL_AT("%s: %.17g J, was %.17g J", want[i].arch, r->total.energy_j, want[i].energy_j);
+    dse_result_free(r);
+    dse_arch_free(a);
+  }
+  dse_workload_free(wl);
+  dse_ctx_free(ctx);
+  return 0;
+}

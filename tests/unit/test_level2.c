@@ -1,5 +1,7 @@
 /* test_level2.c: the cycle-approximate level (--fidelity cycle): its
  * invariants on every zoo network x preset, and SCALE-Sim parity. */
+#include <string.h>
+
 #include "engine/mapper.h"
 #include "engine/pipeline.h"
 #include "helpers.h"
@@ -15,6 +17,30 @@ static dse_result *sim2(dse_ctx *ctx, const dse_arch *a, const dse_workload *wl,
                         dse_objective obj) {
   dse_sim_opts o = {DSE_FIDELITY_CYCLE, obj, 0, NULL, DSE_DRAM_PROFILE};
   return t_sim_opts(ctx, a, wl, &o);
+}
+
+/* The `levels:` trees of docs/arch.md (examples/levels/) the mapper over
+ * the tree is checked on, and the networks it maps onto them. */
+static const char *const k_trees[] = {"examples/levels/eyeriss-rs.yaml",
+                                      "examples/levels/simba-like.yaml", NULL};
+static const char *const k_tree_zoo[] = {"resnet50", "vgg16", NULL};
+
+static dse_arch *tree_arch(dse_ctx *ctx, const char *rel) {
+  char path[4096];
+  snprintf(path, sizeof path, "%s/%s", dse_ctx_data_dir(ctx), rel);
+  return t_arch(ctx, path);
+}
+
+/* Whether layer i's problem is one an earlier MAC layer already had. */
+static int seen_problem(const dse_workload *wl, size_t i) {
+  nest_problem p, q;
+  map_problem_of(&wl->layers[i], &p);
+  for (size_t j = 0; j < i; j++) {
+    if (!wl->layers[j].macs) continue;
+    map_problem_of(&wl->layers[j], &q);
+    if (!memcmp(&p, &q, sizeof p)) return 1;
+  }
+  return 0;
 }
 
 /* Input rows (or columns) a convolution reads at all: x = o*stride +
@@ -210,6 +236,54 @@ TEST_IMPL(level2_not_worse_than_naive) {
   return 0;
 }
 
+/* level2_not_worse_than_naive over the tree: the mapper over the tree is
+ * never worse than the naive tree mapping (the first spatial option, every
+ * temporal factor at the top), on both trees and both networks, every
+ * distinct MAC layer. */
+TEST_IMPL(level2_not_worse_than_naive_tree) {
+  dse_ctx *ctx = t_ctx();
+  static const dse_objective objs[] = {DSE_OBJ_LATENCY, DSE_OBJ_ENERGY};
+  int trees = 0;
+  for (size_t ai = 0; k_trees[ai]; ai++) {
+    dse_arch *a = tree_arch(ctx, k_trees[ai]);
+    map_hier h;
+    map_hier_of(a, a->precision, &h);
+    for (size_t wi = 0; k_tree_zoo[wi]; wi++) {
+      dse_workload *wl = t_wl(ctx, k_tree_zoo[wi], NULL, NULL, NULL, NULL);
+      for (size_t i = 0; i < wl->nlayers; i++) {
+        const wl_layer *l = &wl->layers[i];
+        if (!l->macs || seen_problem(wl, i)) continue;
+        nest_problem p;
+        map_problem_of(l, &p);
+        nest naive, best;
+        ASSERT_INT_EQ(map_naive(&h, &p, &naive), 0);
+        map_eval en, eb;
+        map_evaluate(&h, &naive, &en);
+        for (int o = 0; o < 2; o++) {
+          map_opts mo = {(map_objective)objs[o], 0};
+          uint64_t cnt;
+          char why[256];
+          ASSERT_INT_EQ(map_search(&h, &p, &mo, &best, &eb, &cnt, NULL, why, sizeof why), 0);
+          if (objs[o] == DSE_OBJ_LATENCY) {
+            if (eb.cycles > en.cycles)
+              FAIL_AT("%s/%s: %llu cycles, naive %llu", a->name, l->name,
+                      (unsigned long long)eb.cycles, (unsigned long long)en.cycles);
+          } else if (eb.energy_j > en.energy_j * (1 + 1e-12)) {
+            FAIL_AT("%s/%s: %g J, naive %g J", a->name, l->name, eb.energy_j, en.energy_j);
+          }
+        }
+        trees++;
+      }
+      dse_workload_free(wl);
+    }
+    dse_arch_free(a);
+  }
+  printf("%d tree layers no worse than naive\n", trees);
+  ASSERT_INT_EQ(trees, 2 * (21 + 12)); /* distinct MAC layers: ResNet-50 21, VGG16 12 */
+  dse_ctx_free(ctx);
+  return 0;
+}
+
 /* SCALE-Sim parity: a 32x32 weight-stationary array (SCALE-Sim's timing,
  * no double buffering) on GEMMs, one buffer level: every fold costs
  * 2R + C + T - 2 cycles.  M=100, N=30, K=70 on 32x32: rows <- K (3 folds),
@@ -375,6 +449,46 @@ TEST_IMPL(level2_tiles_fit) {
   return 0;
 }
 
+/* level2_tiles_fit over the tree: every level's tiles fit it per instance,
+ * in its words (half its size where it double-buffers), every distinct MAC
+ * layer of both networks mapped onto both trees. */
+TEST_IMPL(level2_tiles_fit_tree) {
+  dse_ctx *ctx = t_ctx();
+  int trees = 0;
+  for (size_t ai = 0; k_trees[ai]; ai++) {
+    dse_arch *a = tree_arch(ctx, k_trees[ai]);
+    map_hier h;
+    map_hier_of(a, a->precision, &h);
+    for (size_t wi = 0; k_tree_zoo[wi]; wi++) {
+      dse_workload *wl = t_wl(ctx, k_tree_zoo[wi], NULL, NULL, NULL, NULL);
+      for (size_t i = 0; i < wl->nlayers; i++) {
+        if (!wl->layers[i].macs || seen_problem(wl, i)) continue;
+        nest_problem p;
+        map_problem_of(&wl->layers[i], &p);
+        nest best;
+        map_eval ev;
+        uint64_t cnt;
+        char why[256];
+        ASSERT_INT_EQ(map_search(&h, &p, NULL, &best, &ev, &cnt, NULL, why, sizeof why), 0);
+        for (int l = 0; l < h.nlevels - 1; l++) {
+          const double room = h.lv[l].double_buffered ? h.lv[l].capacity / 2 : h.lv[l].capacity;
+          const double need = map_level_bytes(&h, &best, l);
+          if (need > room)
+            FAIL_AT("%s/%s: %.0f B per instance at %s (%.0f B)", a->name, wl->layers[i].name,
+                    need, h.lv[l].name, room);
+        }
+        trees++;
+      }
+      dse_workload_free(wl);
+    }
+    dse_arch_free(a);
+  }
+  printf("%d tree mappings fit\n", trees);
+  ASSERT_INT_EQ(trees, 2 * (21 + 12));
+  dse_ctx_free(ctx);
+  return 0;
+}
+
 /* The hierarchy's tree fields come from the arch's chain: its storage
  * nodes innermost first are the levels, the PE array is the one fan-out
  * above the registers (columns on X, rows on Y, systolic, reducing), and
@@ -460,6 +574,111 @@ TEST_IMPL(map_hier_tree_levels) {
     dse_arch_free(a);
   }
   dse_workload_free(wl);
+  dse_ctx_free(ctx);
+  return 0;
+}
+
+/* Level 2 over the tree never beats level 1 (plan S10): on both trees,
+ * every layer of ResNet-50 and VGG16 takes at least level 1's cycles and
+ * moves at least its DRAM bytes; level 1 is the MACs over every MAC
+ * instance and each operand once from the top level. */
+TEST_IMPL(level2_tree_above_level1) {
+  dse_ctx *ctx = t_ctx();
+  int checked = 0;
+  for (size_t ai = 0; k_trees[ai]; ai++) {
+    dse_arch *a = tree_arch(ctx, k_trees[ai]);
+    for (size_t wi = 0; k_tree_zoo[wi]; wi++) {
+      dse_workload *wl = t_wl(ctx, k_tree_zoo[wi], NULL, NULL, NULL, NULL);
+      dse_sim_opts o1 = {DSE_FIDELITY_ANALYTIC, DSE_OBJ_LATENCY, 0, NULL, DSE_DRAM_PROFILE};
+      dse_result *r1 = t_sim_opts(ctx, a, wl, &o1), *r2 = sim2(ctx, a, wl, DSE_OBJ_LATENCY);
+      for (size_t i = 0; i < wl->nlayers; i++) {
+        const dse_layer_result *x = &r1->layers[i], *y = &r2->layers[i];
+        if (y->cycles < x->cycles || y->dram_bytes < x->dram_bytes)
+          FAIL_AT("%s/%s: level 2 %llu cycles %llu B, level 1 %llu cycles %llu B", a->name,
+                  x->name, (unsigned long long)y->cycles, (unsigned long long)y->dram_bytes,
+                  (unsigned long long)x->cycles, (unsigned long long)x->dram_bytes);
+        checked++;
+      }
+      ASSERT(r2->total.cycles >= r1->total.cycles);
+      dse_result_free(r1);
+      dse_result_free(r2);
+      dse_workload_free(wl);
+    }
+    dse_arch_free(a);
+  }
+  ASSERT_INT_EQ(checked, 2 * (122 + 37)); /* every layer, vector ones too */
+  dse_ctx_free(ctx);
+  return 0;
+}
+
+static uint64_t tree_rng(uint64_t *s) { /* xorshift64*, a fixed seed */
+  *s ^= *s >> 12, *s ^= *s << 25, *s ^= *s >> 27;
+  return *s * 0x2545F4914F6CDD1Dull;
+}
+
+/* The same over random trees: 2 to 4 storage levels of random sizes,
+ * keeps and ports, up to two multicast or unicast fan-outs (with or
+ * without reduction) between them, and a random convolution; level 2
+ * (the mapper's) never beats level 1 in cycles or DRAM bytes: 300 trees. */
+TEST_IMPL(level2_tree_above_level1_random) {
+  dse_ctx *ctx = t_ctx();
+  uint64_t seed = 0x7ee5eedull;
+  static const char *const keeps[] = {"[weight]", "[input]", "[output]", "[weight, output]",
+                                      "[input, output]", "[weight, input, output]"};
+  static const char *const nets[] = {"multicast", "unicast"};
+  int checked = 0, infeasible = 0;
+  for (int t = 0; t < 300; t++) {
+    char y[2048];
+    int n = snprintf(y, sizeof y, "name: r%d\nclock: 1 GHz\nprecision: int8\nlevels:\n"
+                                  "  - {name: L0, bandwidth: %d B/cycle, read_energy: 4 pJ}\n",
+                     t, (int)(tree_rng(&seed) % 16) + 1);
+    const int nst = 1 + (int)(tree_rng(&seed) % 3);
+    int nfan = 0;
+    for (int i = 1; i <= nst; i++) {
+      if (nfan < 2 && tree_rng(&seed) % 2) {
+        n += snprintf(y + n, sizeof y - (size_t)n,
+                      "  - {name: F%d, spatial: {x: %d, y: %d, network: %s, reduction: %s}}\n", i,
+                      (int)(tree_rng(&seed) % 4) + 1, (int)(tree_rng(&seed) % 3) + 1,
+                      nets[tree_rng(&seed) % 2], tree_rng(&seed) % 3 ? "true" : "false");
+        nfan++;
+      }
+      n += snprintf(y + n, sizeof y - (size_t)n,
+                    "  - {name: L%d, size: %d B, read_energy: 1 pJ, keeps: %s%s}\n", i,
+                    16 << (tree_rng(&seed) % 8), i == nst ? "[weight, input, output]" : keeps[tree_rng(&seed) % 6],
+                    tree_rng(&seed) % 3 ? "" : ", bandwidth: 4 B/cycle");
+    }
+    snprintf(y + n, sizeof y - (size_t)n, "  - {name: mac, compute: {mac_energy: 1 pJ}}\n");
+    dse_arch *a = t_arch_yaml(ctx, y, 0);
+    char w[512];
+    const int r = 1 + 2 * (int)(tree_rng(&seed) % 2);
+    snprintf(w, sizeof w,
+             "name: w\nprecision: int8\nlayers:\n  - {name: c, type: conv2d, c: %d, k: %d, h: %d, "
+             "w: %d, r: %d, s: %d, stride: %d, pad: %d}\n",
+             (int)(tree_rng(&seed) % 12) + 1, (int)(tree_rng(&seed) % 12) + 1,
+             (int)(tree_rng(&seed) % 10) + 3, (int)(tree_rng(&seed) % 10) + 3, r, r,
+             (int)(tree_rng(&seed) % 2) + 1, (int)(tree_rng(&seed) % 2) * (r / 2));
+    dse_workload *wl = t_wl_yaml(ctx, w, 0);
+    dse_sim_opts o1 = {DSE_FIDELITY_ANALYTIC, DSE_OBJ_LATENCY, 0, NULL, DSE_DRAM_PROFILE};
+    dse_sim_opts o2 = {DSE_FIDELITY_CYCLE, DSE_OBJ_LATENCY, 0, NULL, DSE_DRAM_PROFILE};
+    dse_result *r1 = NULL, *r2 = NULL;
+    ASSERT_INT_EQ(dse_simulate(ctx, a, wl, &o1, &r1), 0);
+    if (dse_simulate(ctx, a, wl, &o2, &r2) == 0) {
+      const dse_layer_result *x = &r1->layers[0], *z = &r2->layers[0];
+      if (z->cycles < x->cycles || z->dram_bytes < x->dram_bytes)
+        FAIL_AT("tree %d: level 2 %llu cycles %llu B, level 1 %llu cycles %llu B\n%s", t,
+                (unsigned long long)z->cycles, (unsigned long long)z->dram_bytes,
+                (unsigned long long)x->cycles, (unsigned long long)x->dram_bytes, y);
+      checked++;
+    } else {
+      infeasible++;
+    }
+    dse_result_free(r1);
+    dse_result_free(r2);
+    dse_workload_free(wl);
+    dse_arch_free(a);
+  }
+  printf("%d random trees checked, %d without a mapping\n", checked, infeasible);
+  ASSERT_INT_EQ(checked, 300); /* every random tree maps (none too small) */
   dse_ctx_free(ctx);
   return 0;
 }

@@ -35,6 +35,7 @@
   X(workload_causal_cycles)         \
   X(workload_many_layers)           \
   X(engine_fold_by_hand)            \
+  X(level1_presets_unchanged)       \
   X(engine_memory_bound_by_hand)    \
   X(engine_roofline_invariants)     \
   X(engine_bandwidth_monotonic)     \
@@ -70,10 +71,14 @@
   X(level2_bandwidth_starved)       \
   X(level2_buffer_monotonic)        \
   X(level2_not_worse_than_naive)    \
+  X(level2_not_worse_than_naive_tree) \
   X(level2_scalesim_fold_timing)    \
   X(level2_pipeline_by_hand)        \
   X(level2_flexible_dataflow)       \
   X(level2_tiles_fit)              \
+  X(level2_tiles_fit_tree)         \
+  X(level2_tree_above_level1)       \
+  X(level2_tree_above_level1_random) \
   X(map_hier_tree_levels)           \
   X(limiter_kinds_by_hand)          \
   X(limiter_is_largest_term)        \
