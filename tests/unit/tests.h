@@ -122,6 +122,7 @@
   X(ert_errors)                     \
   X(ert_validation_files)           \
   X(timeloop_arch_chain)            \
+  X(timeloop_arch_tech_energies)    \
   X(timeloop_arch_ert)              \
   X(timeloop_arch_errors)           \
   X(timeloop_arch_validation_files)
