@@ -80,6 +80,19 @@ TEST_IMPL(timeloop_arch_tech_energies) {
                 "bad.yaml:4:58: error: architecture.nodes.1.attributes.type: DRAM type 'DDR5': "
                 "without an ERT dse knows LPDDR4, LPDDR, DDR3, GDDR5 and HBM2");
   dse_ctx_free(ctx);
+  ctx = t_ctx();
+  static const char bad_node[] =
+      "architecture:\n  version: 0.4\n  nodes:\n"
+      "  - !Component {name: B, class: SRAM, attributes: {depth: 8, width: 8, datawidth: 8, "
+      "technology: SET ME}}\n"
+      "  - !Component {name: mac, class: intmac}\n";
+  ASSERT_INT_EQ(tl_arch_parse(ctx, "bad.yaml", bad_node, sizeof bad_node - 1, NULL, &a),
+                DSE_ERR_INVALID);
+  ASSERT_STR_EQ(t_first_diag(ctx),
+                "bad.yaml:4:98: error: architecture.nodes.1.attributes.technology: technology "
+                "'SET ME': without an ERT dse's models need a process node from 3 to 65 nm "
+                "(such as 40nm)");
+  dse_ctx_free(ctx);
   return 0;
 }
 
