@@ -63,6 +63,7 @@
   X(tree_levels_ispass01_yaml)      \
   X(tree_levels_eyeriss_rs)         \
   X(tree_levels_presets_both_ways)  \
+  X(tree_levels_preset_top)         \
   X(systolic_timing_by_hand)        \
   X(systolic_fold_floor)            \
   X(nest_counts_scalesim_gemm)      \
