@@ -17,23 +17,19 @@ static void data_path(char *buf, size_t n, const char *rel) {
   dse_ctx_free(c);
 }
 
-/* tests/data/timeloop/small.arch.yaml, level by level (outermost first):
- *   DRAM  width 64 / datawidth 8 (the chip's) = block 8, unbounded;
- *   glb   1024 x 128 / 8 = 16384 words, block 128 / 8 = 16, bw 8 / 4,
- *         bypasses Weights;
- *   col   fan-out 4 x 1 (inter_col_spatial), 1 instance;
- *   PE    fan-out 2 x 3 (inter_PE_spatial), 4 instances;
- *   wbuf  16 x 32 / 16 = 32 words, block_size 1, 24 instances, keeps W;
- *   acc   2 x 512 / 8 = 128 words, block 512 / 8 / cluster 8 = 8;
- *   mac   24 instances. */
+/* A Timeloop arch of tests/data/ (rel to the source tree), without an ERT. */
+static int load_data(dse_ctx *ctx, const char *rel, tl_arch *a) {
+  char path[1024];
+  data_path(path, sizeof path, rel);
+  return tl_arch_load(ctx, path, NULL, a);
+}
+
 /* tests/data/timeloop/tech.arch.yaml without an ERT: each energy from dse's
  * models as docs/timeloop.md ("Energies without an ERT") works it out. */
 TEST_IMPL(timeloop_arch_tech_energies) {
-  char path[1024];
-  data_path(path, sizeof path, "tests/data/timeloop/tech.arch.yaml");
   dse_ctx *ctx = t_ctx();
   tl_arch a;
-  if (tl_arch_load(ctx, path, NULL, &a)) FAIL_AT("%s", t_first_diag(ctx));
+  if (load_data(ctx, "tests/data/timeloop/tech.arch.yaml", &a)) FAIL_AT("%s", t_first_diag(ctx));
   ASSERT_U64_EQ(a.nnode, 4);
   const double pj = 1e-12;
   /* DRAM, HBM2: 3.9 pJ/bit x 8 words of 8 bits = 249.6 pJ, no leakage */
@@ -96,12 +92,19 @@ TEST_IMPL(timeloop_arch_tech_energies) {
   return 0;
 }
 
+/* tests/data/timeloop/small.arch.yaml, level by level (outermost first):
+ *   DRAM  width 64 / datawidth 8 (the chip's) = block 8, unbounded;
+ *   glb   1024 x 128 / 8 = 16384 words, block 128 / 8 = 16, bw 8 / 4,
+ *         bypasses Weights;
+ *   col   fan-out 4 x 1 (inter_col_spatial), 1 instance;
+ *   PE    fan-out 2 x 3 (inter_PE_spatial), 4 instances;
+ *   wbuf  16 x 32 / 16 = 32 words, block_size 1, 24 instances, keeps W;
+ *   acc   2 x 512 / 8 = 128 words, block 512 / 8 / cluster 8 = 8;
+ *   mac   24 instances. */
 TEST_IMPL(timeloop_arch_chain) {
-  char path[1024];
-  data_path(path, sizeof path, "tests/data/timeloop/small.arch.yaml");
   dse_ctx *ctx = t_ctx();
   tl_arch a;
-  if (tl_arch_load(ctx, path, NULL, &a)) FAIL_AT("%s", t_first_diag(ctx));
+  if (load_data(ctx, "tests/data/timeloop/small.arch.yaml", &a)) FAIL_AT("%s", t_first_diag(ctx));
   static const struct {
     const char *name, *tl_name;
     arch_node_kind kind;
