@@ -24,7 +24,7 @@ int cli_import_timeloop(dse_ctx *ctx, const char *const *pos, int npos, const ch
  * `architecture` or `mapping` file; 0 for a preset name or a bad file). */
 int cli_timeloop_file(const char *path, const char *key);
 /* `dse sim` of a Timeloop arch (docs/timeloop.md, "Simulating Timeloop files
- * directly"): the arch read with the ERT at ert (NULL: every energy 0) into
+ * directly"): the arch read with the ERT at ert (NULL: dse's technology models) into
  * the `levels:` document the importer writes, and that loaded; map_path's
  * mappings (NULL: none) read against it and the problem at prob_path when
  * it is a Timeloop mapping, else as dse's.  *arg names the argument an

@@ -664,7 +664,7 @@ static int cmd_check(dse_ctx *ctx, int argc, char **argv) {
         yt_doc_free(doc);
         rc = tl_arch_to_dse(ctx, argv[i], NULL, &arch);
         if (!rc) {
-          snprintf(detail, sizeof detail, "'%s', %llu MACs (energies need --ert)", arch->name,
+          snprintf(detail, sizeof detail, "'%s', %llu MACs (energies from dse's models: --ert for a table's)", arch->name,
                    (unsigned long long)dse_arch_peak_macs_per_cycle(arch));
           arch_format_chain(arch, &chain);
         }

@@ -52,6 +52,15 @@ static void notes(const tl_note *n, size_t count, core_buf *comment) {
   }
 }
 
+/* Without an ERT the energies are dse's: said once, before the notes that
+ * give each level's figure. */
+static void no_ert_note(const char *arch_path, core_buf *comment) {
+  static const char text[] = "no --ert: the energies are dse's technology models' (a note "
+                             "per level)";
+  fprintf(stderr, "%s: note: %s\n", arch_path, text);
+  if (comment) core_buf_printf(comment, "without an ERT: %s.\n", text + 10);
+}
+
 /* The Timeloop files read as the importer and `dse sim` both take them: the
  * ERT, the arch (and its `levels:` document), the problem and the mapping
  * (each optional but the arch); *arg names the argument an error is in. */
@@ -121,7 +130,7 @@ int cli_timeloop_sim_load(dse_ctx *ctx, const char *arch_path, const char *prob_
   if (*arg && !strcmp(*arg, "PROBLEM")) *arg = "WORKLOAD";
   if (*arg && !strcmp(*arg, "MAPPING")) *arg = "--mappings";
   if (!rc) {
-    if (!ert_path) fprintf(stderr, "%s: note: no --ert: every energy is 0 pJ\n", arch_path);
+    if (!ert_path) no_ert_note(arch_path, NULL);
     notes(f.arch.note, f.arch.nnote, NULL);
     notes(f.map.note, f.map.nnote, NULL);
     *arg = "ARCH";
@@ -186,10 +195,8 @@ int cli_import_timeloop(dse_ctx *ctx, const char *const *pos, int npos, const ch
       core_buf_printf(&comment, "with the energies of %s (pJ per access of a block).\n",
                       ert_path);
     else
-      core_buf_printf(&comment, "without an ERT: every energy is 0 pJ.\n");
+      no_ert_note(arch_path, &comment);
     core_buf_puts(&comment, "Timeloop counts cycles: clock 1 GHz is a convention.\n");
-    if (!ert_path)
-      fprintf(stderr, "%s: note: no --ert: every energy is 0 pJ\n", arch_path);
     notes(f.arch.note, f.arch.nnote, &comment);
     notes(f.prob.note, f.prob.nnote, &comment);
     notes(f.map.note, f.map.nnote, &comment);

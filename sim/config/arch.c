@@ -341,21 +341,22 @@ static int load_mem_preset(cfg *c, const yt_node *pn, const char *key, const cha
   return 0;
 }
 
-/* How many units of mem (preset `name`) the dram map counts: the one of
- * stacks|devices|dimms its unit names; 0 when none is given. */
-static unsigned load_mem_units(cfg *c, const yt_node *dram, const char *name,
+/* How many units of mem (preset `name`) the map at path (`dram`, or a
+ * `levels:` arch's top level) counts: the one of stacks|devices|dimms its
+ * unit names; 0 when none is given. */
+static unsigned load_mem_units(cfg *c, const yt_node *dram, const char *path, const char *name,
                                const dram_spec *mem) {
   uint64_t n = 0;
   for (int i = 0; i < 3; i++) {
     if (!yt_get(dram, k_unit_counts[i])) continue;
-    char kp[32];
-    snprintf(kp, sizeof kp, "dram.%s", k_unit_counts[i]);
+    char kp[64];
+    cfg_join(kp, sizeof kp, path, k_unit_counts[i]);
     if (strcmp(k_units[i], mem->unit) != 0) {
       cfg_error(c, yt_get(dram, k_unit_counts[i]), kp, "'%s' counts %ss; write '%ss: N'", name,
                 mem->unit, mem->unit);
       continue;
     }
-    cfg_uint(c, dram, "dram", k_unit_counts[i], 0, 1, 1, 4096, &n);
+    cfg_uint(c, dram, path, k_unit_counts[i], 0, 1, 1, 4096, &n);
   }
   return (unsigned)n;
 }
@@ -376,11 +377,15 @@ static void load_dram_plain(cfg *c, const yt_node *dram, dse_arch *a) {
   cfg_quantity(c, dram, "dram", "latency", 0, UNIT_BIT(UNIT_SECONDS), 0, 0, 1e-3,
                &a->dram_latency_s, NULL);
   a->dram_capacity_mark = mark_of(dram, "capacity");
+  arch_load_mem_technology(c, dram, "dram", a);
+}
+
+void arch_load_mem_technology(cfg *c, const yt_node *dram, const char *path, dse_arch *a) {
+  char kp[64];
   const yt_node *tn = yt_get(dram, "technology");
   if (!tn) {
     for (int i = 0; i < 3; i++) {
-      char kp[32];
-      snprintf(kp, sizeof kp, "dram.%s", k_unit_counts[i]);
+      cfg_join(kp, sizeof kp, path, k_unit_counts[i]);
       if (yt_get(dram, k_unit_counts[i]))
         cfg_error(c, yt_get(dram, k_unit_counts[i]), kp, "counts units of a memory technology; "
                   "name it with 'technology: PRESET' (dse list memories)");
@@ -388,62 +393,82 @@ static void load_dram_plain(cfg *c, const yt_node *dram, dse_arch *a) {
     return;
   }
   const char *name;
-  if (cfg_string(c, dram, "dram", "technology", 1, "", &name) ||
-      load_mem_preset(c, tn, "dram.technology", name, &a->cost_mem, &a->mem_doc))
+  if (cfg_string(c, dram, path, "technology", 1, "", &name) ||
+      load_mem_preset(c, tn, cfg_join(kp, sizeof kp, path, "technology"), name, &a->cost_mem,
+                      &a->mem_doc))
     return;
   const dram_spec *m = a->cost_mem;
   if (!yt_get(dram, "type")) a->dram_type = m->standard;
   /* whole units: as many as hold the capacity and deliver the bandwidth,
-   * unless the arch counts them, and then the count must do both */
+   * unless the arch counts them, and then the count must do both; an
+   * unbounded level holds what its units hold */
   const double per_cap = m->f[DF_CAPACITY], per_bw = dram_peak_bw(m);
-  const unsigned given = load_mem_units(c, dram, name, m);
-  const double need_cap = ceil(a->dram_capacity / per_cap * (1 - 1e-12));
+  const unsigned given = load_mem_units(c, dram, path, name, m);
+  const int unbounded = isinf(a->dram_capacity);
+  const double need_cap = unbounded ? 0 : ceil(a->dram_capacity / per_cap * (1 - 1e-12));
   const double need_bw = ceil(a->dram_bw / per_bw * (1 - 1e-12));
   const double need = need_cap > need_bw ? need_cap : need_bw;
   a->mem_units = given ? given : (unsigned)(need < 1 ? 1 : need > 4096 ? 4096 : need);
+  if (unbounded) a->dram_capacity = per_cap * a->mem_units;
+  char bw_key[64], cap_key[64];
+  cfg_join(bw_key, sizeof bw_key, path, "bandwidth");
+  cfg_join(cap_key, sizeof cap_key, path, "capacity");
   if (given) {
     char have[32], unit_have[32];
     core_fmt_bytes(per_cap * given, have, sizeof have);
     core_fmt_bytes(per_cap, unit_have, sizeof unit_have);
     if (a->dram_bw > per_bw * given * (1 + 1e-12))
-      cfg_error(c, yt_get(dram, "bandwidth"), "dram.bandwidth",
+      cfg_error(c, yt_get(dram, "bandwidth"), bw_key,
                 "more than %u x %s deliver (%.4g GB/s, %.4g GB/s per %s); count more %ss or "
                 "lower the bandwidth",
                 given, name, per_bw * given / 1e9, per_bw / 1e9, m->unit, m->unit);
     if (a->dram_capacity > per_cap * given * (1 + 1e-12))
-      cfg_error(c, yt_get(dram, "capacity"), "dram.capacity",
+      cfg_error(c, yt_get(dram, "capacity"), cap_key,
                 "more than %u x %s hold (%s, %s per %s); count more %ss or lower the capacity",
                 given, name, have, unit_have, m->unit, m->unit);
   } else if (need > 4096) {
     const int by_bw = need_bw > need_cap;
-    cfg_error(c, yt_get(dram, by_bw ? "bandwidth" : "capacity"),
-              by_bw ? "dram.bandwidth" : "dram.capacity", "needs %.0f x %s (more than 4096 %ss)",
-              need, name, m->unit);
+    cfg_error(c, yt_get(dram, by_bw ? "bandwidth" : "capacity"), by_bw ? bw_key : cap_key,
+              "needs %.0f x %s (more than 4096 %ss)", need, name, m->unit);
   }
 }
 
-/* dram: {preset: NAME, stacks|devices|dimms: N, ...overrides}: a memory
- * technology from arch/memory, any of its fields overridden here. */
-static void load_dram_preset(cfg *c, const yt_node *dram, dse_arch *a) {
-  /* own keys; the last two are the plain channel's scalars, refused here
-   * (`energy` as a map is the preset's energy section), as is `technology` */
-  static const char *const own[] = {"preset",  "technology", "stacks",    "devices",
-                                    "dimms",   "latency",    "bandwidth", "energy", NULL};
+void arch_load_dram_preset(cfg *c, const yt_node *dram, const char *path,
+                           const char *const *keys, const char *const *refused, dse_arch *a) {
+  /* own keys; `technology` refused here, as are the plain channel's
+   * scalars (`energy` as a map is the preset's energy section) and the
+   * caller's refused keys */
+  static const char *const own[] = {"preset", "technology", "stacks", "devices",
+                                    "dimms",  "latency",    NULL};
+  static const char *const plain[] = {"bandwidth", "energy", NULL};
+  const char *all[48];
+  size_t na = 0;
+  const char *const *lists[] = {own, plain, keys, refused};
+  for (int l = 0; l < 4; l++)
+    for (size_t i = 0; lists[l] && lists[l][i] && na < 47; i++) all[na++] = lists[l][i];
+  all[na] = NULL;
+  char kp[64];
   const char *name;
-  if (cfg_string(c, dram, "dram", "preset", 1, "", &name)) return;
+  if (cfg_string(c, dram, path, "preset", 1, "", &name)) return;
   if (yt_get(dram, "technology"))
-    cfg_error(c, yt_get(dram, "technology"), "dram.technology",
+    cfg_error(c, yt_get(dram, "technology"), cfg_join(kp, sizeof kp, path, "technology"),
               "names a plain channel's technology; with 'preset' the preset is the "
               "technology (drop one of the two)");
-  if (load_mem_preset(c, yt_get(dram, "preset"), "dram.preset", name, &a->mem, &a->mem_doc))
+  if (load_mem_preset(c, yt_get(dram, "preset"), cfg_join(kp, sizeof kp, path, "preset"), name,
+                      &a->mem, &a->mem_doc))
     return;
-  for (const char *const *k = own + 6; *k; k++)
-    if (yt_get(dram, *k) && yt_get(dram, *k)->kind == YT_SCALAR)
-      cfg_error(c, yt_get(dram, *k), "dram", "'%s' comes from the preset; override "
-                "data_rate, organization or energy.* instead", *k);
-  a->mem_units = load_mem_units(c, dram, name, a->mem);
+  for (int l = 1; l < 4; l += 2)
+    for (const char *const *k = lists[l]; k && *k; k++)
+      if (yt_get(dram, *k) && yt_get(dram, *k)->kind == YT_SCALAR)
+        cfg_error(c, yt_get(dram, *k), path, "'%s' comes from the preset; override "
+                  "data_rate, organization or energy.* instead", *k);
+  a->mem_units = load_mem_units(c, dram, path, name, a->mem);
   if (!a->mem_units) a->mem_units = 1;
-  cfg_memspec_parse(c, dram, "dram", 0, own, a->mem);
+  /* a level's `name` is the level's, not an override of the preset's */
+  char pname[sizeof a->mem->name];
+  memcpy(pname, a->mem->name, sizeof pname);
+  cfg_memspec_parse(c, dram, path, 0, all, a->mem);
+  if (keys) memcpy(a->mem->name, pname, sizeof pname);
   cfg_memspec_check(c, a->mem);
   if (c->nerr) return;
   const double u = (double)a->mem_units;
@@ -453,7 +478,7 @@ static void load_dram_preset(cfg *c, const yt_node *dram, dse_arch *a) {
   a->dram_capacity = a->mem->f[DF_CAPACITY] * u;
   /* as on the plain channel, the pipeline's DMA prefetch hides request
    * latency unless the arch states one (docs/memory.md) */
-  cfg_quantity(c, dram, "dram", "latency", 0, UNIT_BIT(UNIT_SECONDS), 0, 0, 1e-3,
+  cfg_quantity(c, dram, path, "latency", 0, UNIT_BIT(UNIT_SECONDS), 0, 0, 1e-3,
                &a->dram_latency_s, NULL);
   a->dram_capacity_mark = mark_of(dram, yt_get(dram, "capacity") ? "capacity" : "preset");
 }
@@ -523,7 +548,7 @@ static void load_today(cfg *c, const yt_node *root, const tech_node *node, const
     cfg_error(c, root, "dram", "missing required key 'dram'");
   } else if (!cfg_expect_kind(c, dram, "dram", YT_MAP)) {
     if (yt_get(dram, "preset"))
-      load_dram_preset(c, dram, a);
+      arch_load_dram_preset(c, dram, "dram", NULL, NULL, a);
     else
       load_dram_plain(c, dram, a);
   }

@@ -155,6 +155,23 @@ struct cfg;
  * a->clock_hz and a->mac_energy_j (the default MAC) must be set. */
 DSE_INTERNAL void arch_load_levels(struct cfg *c, const yt_node *levels, dse_arch *a);
 
+/* A memory technology preset at path: `dram: {preset: NAME, stacks|devices|
+ * dimms: N, ...overrides}`, or a `levels:` arch's top level written so
+ * (archtree.c).  Sets a->mem, a->mem_units and the DRAM's bandwidth,
+ * energy per bit, capacity and latency from it; keys are the map's other
+ * keys (NULL-terminated, or NULL), refused those the preset gives (a
+ * scalar there is an error).  Errors go to c. */
+DSE_INTERNAL void arch_load_dram_preset(struct cfg *c, const yt_node *dram, const char *path,
+                                        const char *const *keys, const char *const *refused,
+                                        dse_arch *a);
+/* A plain channel's `technology: PRESET` (and stacks|devices|dimms) at
+ * path, which prices it and sizes its PHYs and controllers without being
+ * simulated (a->cost_mem, a->mem_units: given, else as many as deliver
+ * a->dram_bw and hold a->dram_capacity; an infinite capacity becomes the
+ * units').  Without `technology` a unit count is an error. */
+DSE_INTERNAL void arch_load_mem_technology(struct cfg *c, const yt_node *dram, const char *path,
+                                           dse_arch *a);
+
 /* The operands a sequence (holds:, keeps:) names into *mask (OP_*);
  * errors for an unknown or repeated one.  An empty list is 0. */
 DSE_INTERNAL void arch_operands(struct cfg *c, const yt_node *seq, const char *path,

@@ -31,20 +31,56 @@ static void access_energy(cfg *c, const yt_node *n, const char *path, const char
   cfg_quantity(c, n, path, key, 0, UNIT_BIT(UNIT_JOULES), def, 0, 1e-6, out, NULL);
 }
 
-/* Bytes per cycle per instance into words per cycle (0: unlimited). */
+/* Bytes per cycle (or per second, at the arch's clock) per instance into
+ * words per cycle (0: unlimited). */
 static void bandwidth_words(cfg *c, const yt_node *n, const char *path, const char *key,
-                            double def, unsigned word_bits, double *out) {
+                            double def, unsigned word_bits, double clock_hz, double *out) {
   double v = 0;
-  if (cfg_quantity(c, n, path, key, 0, UNIT_BIT(UNIT_BYTES_PER_CYCLE), 0, 1e-6, 1e12, &v,
-                   NULL) == 0)
-    *out = v * 8 / word_bits;
+  unit_kind k;
+  if (cfg_quantity(c, n, path, key, 0, UNIT_BIT(UNIT_BYTES_PER_CYCLE) | UNIT_BIT(UNIT_BYTES_PER_S),
+                   0, 1e-6, 1e15, &v, &k) == 0)
+    *out = (k == UNIT_BYTES_PER_S ? v / clock_hz : v) * 8 / word_bits;
   else
     *out = def;
 }
 
+/* The top level as a memory technology preset (`preset: NAME`, units and
+ * the preset's overrides, as `dram:` takes them): unbounded, its bandwidth
+ * and its energy per bit the preset's, the burst-level model at level 2
+ * (docs/arch.md, "The tree"). */
+static void load_preset_top(cfg *c, const yt_node *n, const char *path, unsigned prec_bits,
+                            dse_arch *a, arch_node *s) {
+  static const char *const keys[] = {"name", "word_bits", "block", "keeps", NULL};
+  static const char *const refused[] = {"size",          "read_bandwidth", "write_bandwidth",
+                                        "read_energy",   "fill_energy",    "update_energy",
+                                        "leakage",       "cluster",        "double_buffered",
+                                        NULL};
+  s->kind = ARCH_NODE_STORAGE;
+  arch_load_dram_preset(c, n, path, keys, refused, a);
+  uint64_t v;
+  cfg_uint(c, n, path, "word_bits", 0, prec_bits, 1, 1024, &v);
+  s->word_bits = (unsigned)v;
+  cfg_uint(c, n, path, "block", 0, 1, 1, 65536, &v);
+  s->block = (unsigned)v;
+  s->keep = OP_ALL;
+  const yt_node *k = yt_get(n, "keeps");
+  if (k) {
+    char kp[96];
+    arch_operands(c, k, cfg_join(kp, sizeof kp, path, "keeps"), &s->keep);
+  }
+  if (c->nerr) return;
+  s->rd_bw = s->wr_bw = a->dram_bw / a->clock_hz * 8 / s->word_bits;
+  s->e_read = s->e_fill = s->e_update = a->dram_j_per_bit * s->block * s->word_bits;
+}
+
 static void load_storage(cfg *c, const yt_node *n, const char *path, unsigned prec_bits,
-                         arch_node *s) {
-  cfg_check_keys(c, n, path, k_store_keys);
+                         int top, double clock_hz, arch_node *s) {
+  static const char *const k_top_store_keys[] = {
+      "name",        "size",          "word_bits",     "block",   "cluster",
+      "bandwidth",   "read_bandwidth", "write_bandwidth", "read_energy", "fill_energy",
+      "update_energy", "leakage",     "keeps",         "double_buffered", "technology",
+      "stacks",      "devices",       "dimms",         NULL};
+  cfg_check_keys(c, n, path, top ? k_top_store_keys : k_store_keys);
   s->kind = ARCH_NODE_STORAGE;
   uint64_t v;
   cfg_uint(c, n, path, "word_bits", 0, prec_bits, 1, 1024, &v);
@@ -68,9 +104,9 @@ static void load_storage(cfg *c, const yt_node *n, const char *path, unsigned pr
               "write 'bandwidth' (reads and writes together) or 'read_bandwidth'/"
               "'write_bandwidth', not both");
   double shared = 0;
-  bandwidth_words(c, n, path, "bandwidth", 0, s->word_bits, &shared);
-  bandwidth_words(c, n, path, "read_bandwidth", shared, s->word_bits, &s->rd_bw);
-  bandwidth_words(c, n, path, "write_bandwidth", shared, s->word_bits, &s->wr_bw);
+  bandwidth_words(c, n, path, "bandwidth", 0, s->word_bits, clock_hz, &shared);
+  bandwidth_words(c, n, path, "read_bandwidth", shared, s->word_bits, clock_hz, &s->rd_bw);
+  bandwidth_words(c, n, path, "write_bandwidth", shared, s->word_bits, clock_hz, &s->wr_bw);
   /* a bounded level without energies: the SRAM fit for its size
    * (docs/energy.md), per access of one block */
   const double block_bytes = (double)s->block * s->word_bits / 8;
@@ -164,6 +200,7 @@ static void tree_legacy(dse_arch *a) {
   }
   const arch_node *top = &a->node[0];
   const double wbytes = top->word_bits / 8.0;
+  if (a->mem) return; /* a memory preset on top: its capacity, bandwidth and energy */
   a->dram_capacity_mark = top->mark;
   /* the backing store, bounded or not (ispass00's is a 64 B register file) */
   a->dram_capacity = top->size_words > 0 ? top->size_words * wbytes : INFINITY;
@@ -216,8 +253,12 @@ void arch_load_levels(cfg *c, const yt_node *levels, dse_arch *a) {
         cfg_error(c, n, path, "more than 2^32 instances below this level");
         inst = 1;
       }
+    } else if (a->nnode == 1 && yt_get(n, "preset")) {
+      load_preset_top(c, n, path, prec_bits, a, s);
+      kept |= s->keep;
+      nstore++;
     } else {
-      load_storage(c, n, path, prec_bits, s);
+      load_storage(c, n, path, prec_bits, a->nnode == 1, a->clock_hz, s);
       kept |= s->keep;
       nfan = 0;
       if (++nstore > ARCH_MAX_STORAGE)
@@ -251,6 +292,9 @@ void arch_load_levels(cfg *c, const yt_node *levels, dse_arch *a) {
                 names[o]);
     }
   if (!c->nerr) tree_legacy(a);
+  /* a plain top level's `technology: PRESET` prices it (docs/cost.md) */
+  if (!c->nerr && !a->mem && levels->n && levels->items[0]->kind == YT_MAP)
+    arch_load_mem_technology(c, levels->items[0], "levels[1]", a);
 }
 
 /* ===== the chain as text ================================================= */

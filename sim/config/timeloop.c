@@ -9,6 +9,8 @@
 #include <string.h>
 
 #include "config/schema.h"
+#include "tech/sram.h"
+#include "tech/tech.h"
 
 #define TL_MAX_INHERITED 64
 #define TL_MAX_INSTANCES 1099511627776.0 /* 2^40 of a level */
@@ -31,6 +33,11 @@ typedef struct tl_parser {
   const char *compute_name;
   size_t note_cap;
   int nomem;
+  /* without an ERT, what dse's models need of each component (by node) */
+  double nm[ARCH_MAX_NODES];             /* its technology; 0 when not given */
+  int dram_k[ARCH_MAX_NODES];            /* a DRAM's `type` in k_dram_types; -1: none given */
+  unsigned mac_bits;                     /* the MAC's operand width */
+  int mac_float;                         /* class fpmac */
 } tl_parser;
 
 #define note(p, at, ...) \
@@ -332,6 +339,62 @@ static void ert_energies(tl_parser *p, const yt_node *n, const char *path, arch_
                 s->name);
 }
 
+/* DRAM energy per bit by type: Accelergy's table DRAM model, the one its
+ * CACTI plug-in answers DRAM with (../shared/validation/timeloop/reference/
+ * ENERGY.md; [ACC-DRAM] in docs/references.md); no type is LPDDR4, as
+ * there. */
+static const struct {
+  const char *type;
+  double pj_per_bit;
+} k_dram_types[] = {{"LPDDR4", 8}, {"LPDDR", 40}, {"DDR3", 70}, {"GDDR5", 14}, {"HBM2", 3.9}};
+#define TL_NDRAM_TYPES (sizeof k_dram_types / sizeof *k_dram_types)
+
+static int dram_type(const char *t) {
+  for (size_t i = 0; i < TL_NDRAM_TYPES; i++) {
+    const char *k = k_dram_types[i].type;
+    size_t j = 0;
+    while (k[j] && toupper((unsigned char)t[j]) == k[j]) j++;
+    if (!k[j] && !t[j]) return (int)i;
+  }
+  return -1;
+}
+
+/* What dse's models need of component i where no ERT is given: its
+ * `technology` (a node such as 40nm, within the technology library's span;
+ * none: 45 nm, with a note), and a DRAM's `type`. */
+static void model_attrs(tl_parser *p, const yt_node *n, const yt_node *attrs, const char *ap,
+                        size_t i, int dram) {
+  const yt_node *at;
+  if (dram) {
+    const char *t = attr_str(p, attrs, ap, "type", &at);
+    p->dram_k[i] = t ? dram_type(t) : -1;
+    char path[256];
+    attr(p, attrs, ap, "type", path, sizeof path);
+    if (t && p->dram_k[i] < 0)
+      cfg_error(&p->c, at, path, "DRAM type '%s': without an ERT dse knows LPDDR4, LPDDR, "
+                "DDR3, GDDR5 and HBM2", t);
+    return;
+  }
+  const char *t = attr_str(p, attrs, ap, "technology", &at);
+  if (!t) {
+    if (!at) note(p, n, "'%s' has no technology: dse's models take it at 45 nm", p->a->node[i].name);
+    p->nm[i] = 45;
+    return;
+  }
+  char *end;
+  const double nm = strtod(t, &end);
+  while (isspace((unsigned char)*end)) end++;
+  if (!strcmp(end, "nm")) end += 2;
+  size_t nn;
+  const tech_node *all = tech_nodes(&nn);
+  char path[256];
+  attr(p, attrs, ap, "technology", path, sizeof path);
+  if (end == t || *end || !(nm >= all[nn - 1].nm && nm <= all[0].nm))
+    cfg_error(&p->c, at, path, "technology '%s': without an ERT dse's models need a process "
+              "node from %g to %g nm (such as 40nm)", t, all[nn - 1].nm, all[0].nm);
+  p->nm[i] = nm;
+}
+
 static void storage(tl_parser *p, const yt_node *n, const yt_node *attrs, const char *ap,
                     const char *path, arch_node *s, int dram) {
   double wb, width, depth, block, cluster, rd, wr;
@@ -372,6 +435,7 @@ static void storage(tl_parser *p, const yt_node *n, const yt_node *attrs, const 
   s->rd_bw = rd;
   s->wr_bw = wr;
   ert_energies(p, n, path, s);
+  if (!p->ert) model_attrs(p, n, attrs, ap, p->a->nnode - 1, dram);
 }
 
 static void component(tl_parser *p, const yt_node *n, const char *path, int in_parallel) {
@@ -429,6 +493,15 @@ static void component(tl_parser *p, const yt_node *n, const char *path, int in_p
     if (attr_num(p, attrs, ap, "datawidth", 16, 1, 1, &wb) >= 0) s->word_bits = (unsigned)wb;
     s->keep = 0;
     ert_energies(p, n, path, s);
+    if (!p->ert) {
+      /* the operand width: multiplier_width, else width, else datawidth */
+      double bits = wb;
+      if (attr_num(p, attrs, ap, "multiplier_width", 0, 1, 1, &bits) == 1)
+        attr_num(p, attrs, ap, "width", wb, 1, 1, &bits);
+      p->mac_bits = (unsigned)bits;
+      p->mac_float = !strcmp(cls, "fpmac");
+      model_attrs(p, n, attrs, ap, p->a->nnode - 1, 0);
+    }
     p->compute = n;
     p->compute_name = name;
     const yt_node *at;
@@ -492,6 +565,78 @@ static void walk(tl_parser *p, const yt_node *nodes, const char *path, int in_pa
   }
 }
 
+/* ----- energies from dse's technology models (no ERT) ---------------------- */
+
+/* The MAC of the compute component's class and operand width as dse's
+ * technology library composes one (tech.c). */
+static dse_precision mac_precision(unsigned bits, int fp) {
+  if (fp) return bits <= 8 ? DSE_PREC_FP8 : bits <= 16 ? DSE_PREC_FP16 : DSE_PREC_FP32;
+  return bits <= 4 ? DSE_PREC_INT4 : bits <= 8 ? DSE_PREC_INT8 : DSE_PREC_INT16;
+}
+
+/* Every level's energies from dse's models (docs/timeloop.md, "Energies
+ * without an ERT"), each figure a note at its component: the MAC at its
+ * width and node; a class naming SRAM by the CACTI fit (tech/sram.c) per
+ * access of block x word_bits at its size and node; a register file
+ * (regfile, *_RF, storage) by dse's PE register model (the MAC at 0.5 KB,
+ * x (bytes / 512)^0.52, at the level's node) per word, times the block; leakage of both as
+ * CACTI's lstp cells (sram_leakage) over one cycle of 1 ns; a DRAM at its
+ * type's energy per bit x block x word_bits, no leakage; dummy_storage 0. */
+static void model_energies(tl_parser *p) {
+  tl_arch *a = p->a;
+  sram_fit fit;
+  if (sram_fit_compute(&fit)) {
+    p->nomem = 1;
+    return;
+  }
+  const size_t last = a->nnode - 1;
+  arch_node *mac = &a->node[last];
+  const dse_precision prec = mac_precision(p->mac_bits, p->mac_float);
+  const double scale = tech_energy_scale(p->nm[last]);
+  mac->mac_j = tech_mac_energy(prec, NULL) * scale;
+  for (size_t i = 0; i < last; i++) {
+    arch_node *s = &a->node[i];
+    if (s->kind != ARCH_NODE_STORAGE) continue;
+    const yt_node at = {.file = s->mark.file, .line = s->mark.line, .col = s->mark.col};
+    const char *cls = a->cls[i];
+    const double bits = (double)s->block * s->word_bits, bytes = s->size_words * s->word_bits / 8;
+    char size[32];
+    core_fmt_bytes(bytes, size, sizeof size);
+    if (strstr(cls, "DRAM")) {
+      const int k = p->dram_k[i] < 0 ? 0 : p->dram_k[i];
+      s->e_read = s->e_fill = s->e_update = k_dram_types[k].pj_per_bit * 1e-12 * bits;
+      note(p, &at, "'%s': read, fill and update %.4g pJ: %s DRAM at %g pJ/bit x %g bits%s",
+           s->name, s->e_read * 1e12, k_dram_types[k].type, k_dram_types[k].pj_per_bit, bits,
+           p->dram_k[i] < 0 ? " (no type: LPDDR4)" : "");
+      continue;
+    }
+    if (!strcmp(cls, "dummy_storage")) {
+      note(p, &at, "'%s': a dummy_storage costs nothing", s->name);
+      continue;
+    }
+    const double nm = p->nm[i];
+    s->e_leak = sram_leakage(bytes, nm, SRAM_CELLS_LSTP, 0) * 1e-9;
+    if (strstr(cls, "SRAM")) {
+      s->e_read = sram_read_energy(&fit, bytes, bits, nm);
+      note(p, &at, "'%s': read, fill and update %.4g pJ: dse's SRAM model (CACTI fit) of %s "
+           "at %g nm, %g-bit accesses; leakage %.4g pJ/cycle (lstp cells)", s->name,
+           s->e_read * 1e12, size, nm, bits, s->e_leak * 1e12);
+    } else {
+      const double mac_here = tech_mac_energy(prec, NULL) * tech_energy_scale(nm);
+      s->e_read = arch_register_energy(mac_here, bytes) * s->block;
+      note(p, &at, "'%s': read, fill and update %.4g pJ: dse's register model of %s at %g nm "
+           "(the %s MAC's %.4g pJ x (%g B / 512 B)^0.52 a word) x block %u; leakage %.4g "
+           "pJ/cycle (lstp cells)", s->name, s->e_read * 1e12, size, nm,
+           dse_precision_name(prec), mac_here * 1e12, bytes, s->block, s->e_leak * 1e12);
+    }
+    s->e_fill = s->e_update = s->e_read;
+  }
+  note(p, &(yt_node){.file = mac->mark.file, .line = mac->mark.line, .col = mac->mark.col},
+       "'%s': mac_energy %.4g pJ: dse's %s MAC (%.4g pJ at 45 nm) x %.4g at %g nm", mac->name,
+       mac->mac_j * 1e12, dse_precision_name(prec), tech_mac_energy(prec, NULL) * 1e12, scale,
+       p->nm[last]);
+}
+
 static int from_doc(dse_ctx *ctx, yt_doc *doc, const cfg_ert *ert, tl_arch *out) {
   static const char *const k_top[] = {"architecture", "problem", "mapping", "mapper",
                                       "mapspace", "globals", "variables", "components",
@@ -536,6 +681,7 @@ static int from_doc(dse_ctx *ctx, yt_doc *doc, const cfg_ert *ert, tl_arch *out)
   if (!p.c.nerr && !p.compute)
     cfg_error(&p.c, nodes, "architecture.nodes",
               "no compute component (class intmac, fpmac, mac or compute) at the end");
+  if (!p.c.nerr && !p.nomem && !ert) model_energies(&p);
 done:
   if (p.nomem) {
     tl_arch_free(out);

@@ -39,7 +39,10 @@ typedef struct tl_arch {
  * level's e_read/e_fill/e_update/e_leak are its table's read/write/update/
  * leak energies (J per access of a block; per_byte 0) and the MAC's mac_j
  * its compute energy; a missing table or action is an error at the
- * component.  Without one (NULL) every energy is 0.  Errors are
+ * component.  Without one (NULL) every energy is dse's technology models'
+ * at each component's `technology` (a DRAM's at its `type`'s energy per
+ * bit), each figure a note (docs/timeloop.md, "Energies without an ERT").
+ * Errors are
  * FILE:LINE:COL diagnostics on ctx (DSE_ERR_INVALID) naming the
  * unsupported construct; *out is then empty.  Free with tl_arch_free. */
 DSE_INTERNAL int tl_arch_load(dse_ctx *ctx, const char *path, const cfg_ert *ert, tl_arch *out);
@@ -58,7 +61,7 @@ DSE_INTERNAL int tl_arch_doc(const tl_arch *a, const char *name, yt_doc **out);
 
 /* A Timeloop arch file loaded as dse loads the document tl_arch_doc makes
  * of it (named after the file): what `dse sim`, `dse check` and
- * dse_arch_load (so dse.arch) run.  ert NULL: every energy 0.  The notes
+ * dse_arch_load (so dse.arch) run.  ert NULL: dse's models.  The notes
  * are dropped (the CLI prints them from tl_arch_load's). */
 DSE_INTERNAL int tl_arch_to_dse(dse_ctx *ctx, const char *path, const cfg_ert *ert,
                                 dse_arch **out);

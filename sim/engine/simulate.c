@@ -330,7 +330,8 @@ static size_t tree_node_of(const dse_arch *a, int l) {
  * comes from that evaluation, none from level 1.
  * The top level is the DRAM, the others are on chip. */
 static int eval_tree(dse_ctx *ctx, const dse_arch *a, const dse_workload *wl, const wl_layer *l,
-                     const dse_sim_opts *opts, map_cache *cache, dse_layer_result *r) {
+                     const dse_sim_opts *opts, map_cache *cache, dram_memo *dm,
+                     dse_layer_result *r) {
   const arch_mark *at = &a->levels_mark;
   map_hier h;
   map_hier_of(a, r->precision, &h);
@@ -405,6 +406,23 @@ static int eval_tree(dse_ctx *ctx, const dse_arch *a, const dse_workload *wl, co
   r->dataflow = h.df;
   r->dram_bytes = r->dram_read_bytes + r->dram_write_bytes;
   r->dram_cycles = e.level_cycles[top];
+  if (a->mem && dm && r->dram_bytes) {
+    /* a memory preset on top: the DMA runs per tile step through the burst
+     * model, as eval_cycle does; its bandwidth sets the DRAM's cycles */
+    const double steps = (double)sys_steps_above(&n, top), wb = h.lv[top].word_bytes;
+    const double runs[3] = {
+        (double)e.counts.reads[top][OPD_I] * wb / steps,
+        (double)(e.counts.reads[top][OPD_W] + e.counts.reads[top][OPD_O]) * wb / steps,
+        (double)r->dram_write_bytes / steps};
+    dram_profile pr;
+    const int drc = opts->dram_model == DSE_DRAM_FULL
+                        ? dram_layer_full(a->mem, a->mem_units, runs, steps, &pr)
+                        : dram_profile_get(a->mem, a->mem_units, dm, runs, &pr);
+    if (drc) return drc;
+    if (pr.bandwidth > 0)
+      r->dram_cycles = (uint64_t)ceil((double)r->dram_bytes / (pr.bandwidth / a->clock_hz));
+    apply_profile(&pr, (double)r->dram_bytes, r);
+  }
   r->sram_cycles = (uint64_t)sram_cyc;
   r->sram_read_bytes = (uint64_t)llround(srd);
   r->sram_write_bytes = (uint64_t)llround(swr);
@@ -416,10 +434,11 @@ static int eval_tree(dse_ctx *ctx, const dse_arch *a, const dse_workload *wl, co
   r->mappings_evaluated = evaluated;
   /* cycles as the evaluation has them: the slowest level or the array,
    * no pipeline's exposed first tile (plan 4.3, open point 5) */
-  r->cycles = e.cycles;
+  r->cycles = e.cycles > r->dram_cycles ? e.cycles : r->dram_cycles;
+  const int limiter = r->cycles > e.cycles ? top : e.limiter;
   r->stall_cycles = r->cycles - r->compute_cycles;
-  r->stall_dram_cycles = e.limiter == top ? r->stall_cycles : 0;
-  r->stall_sram_cycles = e.limiter >= 0 && e.limiter < top ? r->stall_cycles : 0;
+  r->stall_dram_cycles = limiter == top ? r->stall_cycles : 0;
+  r->stall_sram_cycles = limiter >= 0 && limiter < top ? r->stall_cycles : 0;
   r->stall_dependency_cycles = 0;
   r->pipeline_steps = 0;
   r->latency_s = (double)r->cycles / a->clock_hz;
@@ -437,7 +456,9 @@ static int eval_tree(dse_ctx *ctx, const dse_arch *a, const dse_workload *wl, co
   r->register_energy_j = 0;
   r->noc_energy_j = 0; /* the tree's network energy is not modelled yet */
   r->sram_energy_j = onchip_e;
-  r->dram_energy_j = e.level_energy_j[top];
+  r->dram_energy_j = a->mem && dm ? r->dram_activate_energy_j + r->dram_rw_energy_j +
+                                         r->dram_io_energy_j
+                                   : e.level_energy_j[top];
   memset(r->buffer_energy_j, 0, sizeof r->buffer_energy_j);
   for (int o = 0; o < OPD_COUNT; o++) {
     double on = 0;
@@ -587,7 +608,7 @@ int dse_simulate(dse_ctx *ctx, const dse_arch *arch, const dse_workload *wl,
     }
     link.input_on_chip = link.output_on_chip;
     if (arch->tree && o.fidelity == DSE_FIDELITY_CYCLE && wl->layers[i].macs > 0) {
-      int rc = eval_tree(ctx, arch, wl, &wl->layers[i], &o, &cache, r);
+      int rc = eval_tree(ctx, arch, wl, &wl->layers[i], &o, &cache, &dmemo, r);
       if (rc) {
         map_cache_free(&cache);
         dram_memo_free(&dmemo);

@@ -46,6 +46,18 @@ const tech_node *tech_node_find(double nm) {
   return NULL;
 }
 
+double tech_energy_scale(double nm) {
+  const size_t n = sizeof k_nodes / sizeof *k_nodes; /* coarsest first */
+  for (size_t i = 0; i + 1 < n; i++) {
+    const tech_node *hi = &k_nodes[i], *lo = &k_nodes[i + 1];
+    if (nm == hi->nm) return hi->energy_scale;
+    if (nm < hi->nm && nm >= lo->nm)
+      return lo->energy_scale + (hi->energy_scale - lo->energy_scale) * (nm - lo->nm) /
+                                    (hi->nm - lo->nm);
+  }
+  return 0;
+}
+
 /* A MAC as table entries: energy (pJ) or area (um^2) at 45 nm.
  *   int8  = int8 mult + int32 add (accumulate wide)
  *   int16 = 4 x int8 mult (width squared, as int4; estimate) + int32 add

@@ -30,6 +30,11 @@ typedef struct tech_node {
 
 DSE_INTERNAL const tech_node *tech_nodes(size_t *n);       /* coarsest first */
 DSE_INTERNAL const tech_node *tech_node_find(double nm); /* NULL if unknown */
+/* The energy multiplier from 45 nm at any node from the finest to the
+ * coarsest of the table: a node's own, else linear in nm between the two
+ * nodes around it (40 nm: 0.367 + (1 - 0.367) x 12/17 = 0.8138, as
+ * tech/sram.c interpolates CACTI's factors); 0 outside the table. */
+DSE_INTERNAL double tech_energy_scale(double nm);
 
 /* A MAC (multiply + accumulate-add) of precision p: energy (J) and area
  * (mm^2) at 45 nm, or scaled to node (NULL = 45 nm). */

@@ -82,6 +82,25 @@ for want in '"cycles": 48,' '"energy_j": 3.600038639999999e-10,' '"dram_bytes": 
   case "$total" in *"$want"*) ok ;; *) bad "ispass01 total lacks $want" ;; esac
 done
 
+# a memory technology preset on top (tests/data/tree/ispass01-lpddr5.yaml:
+# two lpddr5-6400 devices): the same counts (21 B read, 16 B written at
+# MainMemory), the DRAM through the burst-level model as a `dram: {preset}`
+# arch's, its energy the model's parts (activate + read/write + I/O +
+# refresh + background over the layer's 48 ns)
+run "$DSE" sim "$T/ispass01-lpddr5.yaml" "$T/ispass01-workload.yaml" --mappings "$T/ispass01-map.yaml" --format json -o "$TMP/i1p.json"
+expect_code 0 "ispass01 on a memory preset"
+total=$(sed -n '/"total"/,/"layers"/p' "$TMP/i1p.json")
+for want in '"cycles": 48,' '"dram_read_bytes": 21,' '"dram_write_bytes": 16,' '"dram_burst_modelled": true,' \
+    '"mac_energy_j": 4.056e-11,' '"sram_energy_j": 8.389240799999999e-11,'; do
+  case "$total" in *"$want"*) ok ;; *) bad "ispass01 on lpddr5: total lacks $want" ;; esac
+done
+python3 - "$TMP/i1p.json" <<'PY' && ok || bad "ispass01 on lpddr5: the DRAM energy is not the burst model's parts"
+import json, sys
+t = json.load(open(sys.argv[1]))["total"]
+parts = sum(t["dram_%s_energy_j" % k] for k in ("activate", "rw", "io", "refresh", "background"))
+sys.exit(0 if t["dram_activate_energy_j"] > 0 and abs(parts - t["dram_energy_j"]) <= 1e-12 * parts else 1)
+PY
+
 # reuse: timeloop needs whole tiles: ispass01 with a padded input (the
 # window's span (16 - 1) + (3 - 1) + 1 = 18 columns, no padding)
 sed 's/^precision: int8$/precision: int8\nreuse: timeloop/' "$T/ispass01.yaml" >"$TMP/i1t.yaml"

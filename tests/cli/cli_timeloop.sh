@@ -47,13 +47,27 @@ expect_out "$D/conv1d.prob.yaml: ok: workload 'conv1d.prob', 1 layers" "check a 
 run "$DSE" sim tpu-v1 "$D/conv2d.prob.yaml" --format json; expect_code 0 "simulate a problem"
 expect_out '"macs": 9216' "simulated MACs"
 
-# Without a mapping: arch and workload only; without an ERT every energy is 0.
+# Without a mapping: arch and workload only; without an ERT the energies
+# are dse's models', one note per level (docs/timeloop.md: 64 B of SRAM at
+# 45 nm by the CACTI fit, the DRAM as LPDDR4 at 8 pJ/bit x 64 bits).
 run "$DSE" import timeloop "$D/conv1d.arch.yaml" "$D/conv1d.prob.yaml" -o "$TMP/nomap"
 expect_code 0 "no mapping"
-expect_err "$D/conv1d.arch.yaml: note: no --ert: every energy is 0 pJ" "no ERT note"
+expect_err "$D/conv1d.arch.yaml: note: no --ert: the energies are dse's technology models' (a note per level)" "no ERT note"
+expect_err "$D/conv1d.arch.yaml:8:5: note: 'MainMemory': read, fill and update 512 pJ: LPDDR4 DRAM at 8 pJ/bit x 64 bits (no type: LPDDR4)" "no ERT: DRAM note"
 expect_no_file "$TMP/nomap/mappings.yaml" "no mapping, no mappings.yaml"
-grep -q "{name: Buffer, size: 64 B, word_bits: 8, block: 1, read_bandwidth: 2 B/cycle, write_bandwidth: 1 B/cycle, read_energy: 0 pJ, fill_energy: 0 pJ, update_energy: 0 pJ, leakage: 0 pJ, keeps: \[weight, input, output\]}" \
-  "$TMP/nomap/arch.yaml" && ok || bad "no ERT: Buffer's energies"
+grep -q "^# note: $D/conv1d.arch.yaml:14:5: 'MACC': mac_energy 0.3 pJ: dse's int8 MAC (0.3 pJ at 45 nm) x 1 at 45 nm$" \
+  "$TMP/nomap/arch.yaml" && ok || bad "no ERT: the MAC's note in the header"
+grep -q "{name: MainMemory, word_bits: 8, block: 8, read_energy: 512 pJ, fill_energy: 512 pJ, update_energy: 512 pJ, leakage: 0 pJ," \
+  "$TMP/nomap/arch.yaml" && ok || bad "no ERT: MainMemory's energies"
+grep -q "{name: MACC, compute: {mac_energy: 0.3 pJ}}" "$TMP/nomap/arch.yaml" && ok || bad "no ERT: the MAC's energy"
+# tests/data/timeloop/tech.arch.yaml: the figures of timeloop_arch_tech_energies
+run "$DSE" import timeloop "$D/tech.arch.yaml" "$D/conv1d.prob.yaml" -o "$TMP/tech"
+expect_code 0 "no ERT: tech.arch"
+expect_err "$D/tech.arch.yaml:9:5: note: 'DRAM': read, fill and update 249.6 pJ: HBM2 DRAM at 3.9 pJ/bit x 64 bits" "tech: DRAM"
+expect_err "$D/tech.arch.yaml:11:5: note: 'RegisterFile': read, fill and update 0.1419 pJ: dse's register model of 32 B at 45 nm (the int8 MAC's 0.3 pJ x (32 B / 512 B)^0.52 a word) x block 2; leakage 7.629e-07 pJ/cycle (lstp cells)" "tech: regfile"
+expect_err "$D/tech.arch.yaml:15:5: note: 'MACC': mac_energy 0.2441 pJ: dse's int8 MAC (0.3 pJ at 45 nm) x 0.8138 at 40 nm" "tech: MAC"
+grep -q "{name: GlobalBuffer, size: 32 KiB, word_bits: 8, block: 8, read_energy: 13.8431089116412 pJ, fill_energy: 13.8431089116412 pJ, update_energy: 13.8431089116412 pJ, leakage: 0.00078125 pJ," \
+  "$TMP/tech/arch.yaml" && ok || bad "no ERT: GlobalBuffer's energies"
 
 # dse sim of the Timeloop files as they are: the importer's documents, so
 # the same JSON as the imported DIR's (the conv1d golden case above).
@@ -80,7 +94,7 @@ grep -q '"input":{"reads":192,"fills":130,' "$TMP/acc" && ok || bad "reuse overl
 # dse check reads a Timeloop arch as dse sim does without --ert
 run "$DSE" check "$D/conv1d.arch.yaml"
 expect_code 0 "check a Timeloop arch"
-want="$D/conv1d.arch.yaml: ok: Timeloop arch 'conv1d.arch', 1 MACs (energies need --ert)
+want="$D/conv1d.arch.yaml: ok: Timeloop arch 'conv1d.arch', 1 MACs (energies from dse's models: --ert for a table's)
   MainMemory       x1      unbounded, block 8, keeps input, weight, output
   Buffer           x1      64 B, keeps input, weight, output
   MACC             x1      compute"

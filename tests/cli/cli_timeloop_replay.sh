@@ -9,7 +9,9 @@
 # and cycles worked out by hand (tests/cli/timeloop_replay.py holds the run
 # table, the hand figures and the expected deviations, none today).  The
 # tables it prints are docs/validation.md's, between its markers: they must
-# be the same (UPDATE=1 rewrites the page's).  Skips when the folder is absent.
+# be the same (UPDATE=1 rewrites the page's); likewise docs/timeloop.md's
+# table of the same runs without their ERT (dse's technology models).
+# Skips when the folder is absent.
 . "$(dirname "$0")/lib.sh"
 V=${DSE_TIMELOOP_VALIDATION:-$SRC/../shared/validation/timeloop}
 if [ ! -d "$V" ]; then
@@ -17,23 +19,31 @@ if [ ! -d "$V" ]; then
   finish
   exit
 fi
-run python3 "$SRC/tests/cli/timeloop_replay.py" "$DSE" "$V" --markdown "$TMP/tables.md"
+run python3 "$SRC/tests/cli/timeloop_replay.py" "$DSE" "$V" --markdown "$TMP/tables.md" \
+  --no-ert "$TMP/no_ert.md"
 expect_code 0 "replay: $OUT"
 expect_out "14 runs, 0 failures" "replay"
-page="$SRC/docs/validation.md"
-begin='<!-- replay tables: tests/cli/cli_timeloop_replay.sh writes them (UPDATE=1) -->'
-end='<!-- end of the replay tables -->'
 # the page's lines strictly between the markers (awk: the markers hold '/')
-between() { awk -v b="$begin" -v e="$end" '$0 == e { on = 0 } on { print } $0 == b { on = 1 }' "$1"; }
-if [ "${UPDATE:-0}" = 1 ]; then
-  awk -v b="$begin" -v e="$end" -v t="$TMP/tables.md" '
-    $0 == e { on = 0 }
-    !on { print }
-    $0 == b { on = 1; print ""; while ((getline l < t) > 0) print l }' "$page" >"$TMP/page"
-  cp "$TMP/page" "$page"
-fi
-between "$page" | sed '1{/^$/d}' >"$TMP/shown"
-if diff -u "$TMP/shown" "$TMP/tables.md" >"$TMP/diff"; then ok; else
-  bad "docs/validation.md's tables differ from the replay's (UPDATE=1 rewrites them):"; head -40 "$TMP/diff" >&2
-fi
+between() { awk -v b="$2" -v e="$3" '$0 == e { on = 0 } on { print } $0 == b { on = 1 }' "$1"; }
+# compare a page's tables between its markers with the replay's ($4)
+page_tables() {
+  local page=$1 begin=$2 end=$3 tables=$4
+  if [ "${UPDATE:-0}" = 1 ]; then
+    awk -v b="$begin" -v e="$end" -v t="$tables" '
+      $0 == e { on = 0 }
+      !on { print }
+      $0 == b { on = 1; print ""; while ((getline l < t) > 0) print l }' "$page" >"$TMP/page"
+    cp "$TMP/page" "$page"
+  fi
+  between "$page" "$begin" "$end" | sed '1{/^$/d}' >"$TMP/shown"
+  if diff -u "$TMP/shown" "$tables" >"$TMP/diff"; then ok; else
+    bad "$page's tables differ from the replay's (UPDATE=1 rewrites them):"; head -40 "$TMP/diff" >&2
+  fi
+}
+page_tables "$SRC/docs/validation.md" \
+  '<!-- replay tables: tests/cli/cli_timeloop_replay.sh writes them (UPDATE=1) -->' \
+  '<!-- end of the replay tables -->' "$TMP/tables.md"
+page_tables "$SRC/docs/timeloop.md" \
+  '<!-- no-ERT table: tests/cli/cli_timeloop_replay.sh writes it (UPDATE=1) -->' \
+  '<!-- end of the no-ERT table -->' "$TMP/no_ert.md"
 finish

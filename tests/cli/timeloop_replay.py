@@ -9,10 +9,12 @@ within 1%.  The blind runs (no reference) are checked against the figures
 worked out by hand from their mappings.  A figure that differs is a failure
 unless it is listed in EXPECTED with its reason.
 
-  timeloop_replay.py DSE VALIDATION_DIR [--markdown FILE]
+  timeloop_replay.py DSE VALIDATION_DIR [--markdown FILE] [--no-ert FILE]
 
 --markdown writes docs/validation.md's tables (the test compares them with
-the page).  Prints one line per failure and exits 1 when there is any.
+the page); --no-ert docs/timeloop.md's table of the runs with a reference
+simulated without their ERT, on dse's technology models, against Timeloop's
+total energy (not expected to match: it compares models, not arithmetic).  Prints one line per failure and exits 1 when there is any.
 """
 import csv
 import json
@@ -77,16 +79,40 @@ def pj(x):
 
 def simulate(dse, base, arch, prob, mapping, ert):
     cmd = [dse, "sim", os.path.join(base, arch), os.path.join(base, prob), "--mappings",
-           os.path.join(base, mapping), "--ert", os.path.join(base, ert), "--format", "json"]
+           os.path.join(base, mapping), "--format", "json"]
+    if ert:
+        cmd[-2:-2] = ["--ert", os.path.join(base, ert)]
     p = subprocess.run(cmd, capture_output=True, text=True)
     if p.returncode:
         return None, p.stderr.strip()
     return json.loads(p.stdout), None
 
 
+def no_ert_table(dse, vdir, summary, path):
+    """docs/timeloop.md's table: each run with a reference simulated without
+    its ERT (dse's technology models) against Timeloop's total energy."""
+    rows = ["| run | Timeloop pJ (its ERT) | dse pJ, no ERT | dse / Timeloop |",
+            "|---|---|---|---|"]
+    fails = []
+    for case, variant, arch, prob, mapping, _ in RUNS:
+        if case in BLIND:
+            continue
+        res, err = simulate(dse, os.path.join(vdir, case), arch, prob, mapping, None)
+        if res is None:
+            fails.append("%s/%s without an ERT: dse sim failed: %s" % (case, variant, err))
+            continue
+        want = float(summary[(case, variant)]["energy_total_pJ"])
+        got = res["total"]["energy_j"] * 1e12
+        rows.append("| %s / %s | %s | %s | %.3f |" % (case, variant, pj(want), pj(got), got / want))
+    with open(path, "w") as f:
+        f.write("\n".join(rows) + "\n")
+    return fails
+
+
 def main():
     dse, vdir = sys.argv[1], sys.argv[2]
-    md_path = sys.argv[4] if len(sys.argv) > 4 and sys.argv[3] == "--markdown" else None
+    opts = dict(zip(sys.argv[3::2], sys.argv[4::2]))
+    md_path = opts.get("--markdown")
     ref = os.path.join(vdir, "reference")
     levels = {}
     with open(os.path.join(ref, "per_level.csv")) as f:
@@ -206,6 +232,8 @@ def main():
         e = check(run, "", "", "energy", float(s["energy_total_pJ"]), tot["energy_j"] * 1e12, False)
         md.append("| total pJ | | | | | | | %s | %s | %s |\n" %
                   (pj(float(s["energy_total_pJ"])), pj(tot["energy_j"] * 1e12), e))
+    if "--no-ert" in opts:
+        fails += no_ert_table(dse, vdir, summary, opts["--no-ert"])
     for key in sorted(set(EXPECTED) - seen):
         fails.append("expected deviation not seen (fixed? remove it): %s" % (key,))
     for f in fails:

@@ -3,9 +3,11 @@
  * energies from an ERT, every unsupported construct a located error, and
  * the archs of ../shared/validation/timeloop/ against Timeloop's own
  * reading of them (reference/per_level.csv). */
+#include <math.h>
 #include <stdlib.h>
 
 #include "config/timeloop.h"
+#include "tech/sram.h"
 #include "helpers.h"
 #include "task.h"
 
@@ -13,6 +15,81 @@ static void data_path(char *buf, size_t n, const char *rel) {
   dse_ctx *c = t_ctx();
   snprintf(buf, n, "%s/%s", dse_ctx_data_dir(c), rel);
   dse_ctx_free(c);
+}
+
+/* A Timeloop arch of tests/data/ (rel to the source tree), without an ERT. */
+static int load_data(dse_ctx *ctx, const char *rel, tl_arch *a) {
+  char path[1024];
+  data_path(path, sizeof path, rel);
+  return tl_arch_load(ctx, path, NULL, a);
+}
+
+/* tests/data/timeloop/tech.arch.yaml without an ERT: each energy from dse's
+ * models as docs/timeloop.md ("Energies without an ERT") works it out. */
+TEST_IMPL(timeloop_arch_tech_energies) {
+  dse_ctx *ctx = t_ctx();
+  tl_arch a;
+  if (load_data(ctx, "tests/data/timeloop/tech.arch.yaml", &a)) FAIL_AT("%s", t_first_diag(ctx));
+  ASSERT_U64_EQ(a.nnode, 4);
+  const double pj = 1e-12;
+  /* DRAM, HBM2: 3.9 pJ/bit x 8 words of 8 bits = 249.6 pJ, no leakage */
+  ASSERT_NEAR(a.node[0].e_read / pj, 249.6, 1e-12);
+  ASSERT_NEAR(a.node[0].e_fill / pj, 249.6, 1e-12);
+  ASSERT_NEAR(a.node[0].e_update / pj, 249.6, 1e-12);
+  ASSERT_NEAR(a.node[0].e_leak, 0, 0);
+  /* GlobalBuffer, SRAM, 4096 x 64 bits = 32 KiB at 40 nm: the CACTI fit per
+   * 64-bit access (between its 28 and 45 nm runs of 32 KB, 7.09 and 19.5
+   * pJ); leakage 25 uW/MB x 1/32 MB over 1 ns = 0.00078125 pJ */
+  sram_fit fit;
+  ASSERT_INT_EQ(sram_fit_compute(&fit), 0);
+  ASSERT_NEAR(a.node[1].e_read, sram_read_energy(&fit, 32768, 64, 40), 1e-12);
+  ASSERT_NEAR(a.node[1].e_read / pj, 13.8431089116412, 1e-9);
+  ASSERT_INT_EQ(a.node[1].e_read / pj > 7.09 && a.node[1].e_read / pj < 19.5, 1);
+  ASSERT_NEAR(a.node[1].e_fill, a.node[1].e_read, 0);
+  ASSERT_NEAR(a.node[1].e_update, a.node[1].e_read, 0);
+  ASSERT_NEAR(a.node[1].e_leak / pj, 0.00078125, 1e-12);
+  /* RegisterFile, regfile at 45 nm, 8 x 32 bits = 32 B in blocks of 2
+   * 16-bit words: the int8 MAC (0.2 + 0.1 pJ) x (32 / 512)^0.52 = 0.070954
+   * pJ a word, x 2; leakage 25 uW/MB x 32 B over 1 ns */
+  ASSERT_NEAR(a.node[2].e_read / pj, 2 * 0.3 * pow(32.0 / 512, 0.52), 1e-12);
+  ASSERT_NEAR(a.node[2].e_read / pj, 0.141908647, 1e-6);
+  ASSERT_NEAR(a.node[2].e_leak / pj, 25e-6 * 32 / 1048576 * 1e3, 1e-12);
+  /* MACC, intmac of 8 bits at 40 nm: 0.3 pJ x (0.367 + (1 - 0.367) x
+   * 12/17) = 0.3 x 0.813824 */
+  ASSERT_NEAR(a.node[3].mac_j / pj, 0.3 * (0.367 + 0.633 * 12 / 17), 1e-12);
+  ASSERT_NEAR(a.node[3].mac_j / pj, 0.244147, 1e-6);
+  /* one note per level, in chain order */
+  ASSERT_U64_EQ(a.nnote, 4);
+  ASSERT_STR_EQ(a.note[0].text,
+                "'DRAM': read, fill and update 249.6 pJ: HBM2 DRAM at 3.9 pJ/bit x 64 bits");
+  ASSERT_STR_EQ(a.note[3].text,
+                "'MACC': mac_energy 0.2441 pJ: dse's int8 MAC (0.3 pJ at 45 nm) x 0.8138 at 40 nm");
+  tl_arch_free(&a);
+  /* a technology dse has no node for, and a DRAM type it has no figure for */
+  static const char bad[] =
+      "architecture:\n  version: 0.4\n  nodes:\n"
+      "  - !Component {name: M, class: DRAM, attributes: {type: DDR5, width: 64}}\n"
+      "  - !Component {name: B, class: SRAM, attributes: {depth: 8, width: 8, technology: SET ME}}\n"
+      "  - !Component {name: mac, class: intmac}\n";
+  ASSERT_INT_EQ(tl_arch_parse(ctx, "bad.yaml", bad, sizeof bad - 1, NULL, &a), DSE_ERR_INVALID);
+  ASSERT_STR_EQ(t_first_diag(ctx),
+                "bad.yaml:4:58: error: architecture.nodes.1.attributes.type: DRAM type 'DDR5': "
+                "without an ERT dse knows LPDDR4, LPDDR, DDR3, GDDR5 and HBM2");
+  dse_ctx_free(ctx);
+  ctx = t_ctx();
+  static const char bad_node[] =
+      "architecture:\n  version: 0.4\n  nodes:\n"
+      "  - !Component {name: B, class: SRAM, attributes: {depth: 8, width: 8, datawidth: 8, "
+      "technology: SET ME}}\n"
+      "  - !Component {name: mac, class: intmac}\n";
+  ASSERT_INT_EQ(tl_arch_parse(ctx, "bad.yaml", bad_node, sizeof bad_node - 1, NULL, &a),
+                DSE_ERR_INVALID);
+  ASSERT_STR_EQ(t_first_diag(ctx),
+                "bad.yaml:4:98: error: architecture.nodes.1.attributes.technology: technology "
+                "'SET ME': without an ERT dse's models need a process node from 3 to 65 nm "
+                "(such as 40nm)");
+  dse_ctx_free(ctx);
+  return 0;
 }
 
 /* tests/data/timeloop/small.arch.yaml, level by level (outermost first):
@@ -25,11 +102,9 @@ static void data_path(char *buf, size_t n, const char *rel) {
  *   acc   2 x 512 / 8 = 128 words, block 512 / 8 / cluster 8 = 8;
  *   mac   24 instances. */
 TEST_IMPL(timeloop_arch_chain) {
-  char path[1024];
-  data_path(path, sizeof path, "tests/data/timeloop/small.arch.yaml");
   dse_ctx *ctx = t_ctx();
   tl_arch a;
-  if (tl_arch_load(ctx, path, NULL, &a)) FAIL_AT("%s", t_first_diag(ctx));
+  if (load_data(ctx, "tests/data/timeloop/small.arch.yaml", &a)) FAIL_AT("%s", t_first_diag(ctx));
   static const struct {
     const char *name, *tl_name;
     arch_node_kind kind;
@@ -66,7 +141,7 @@ TEST_IMPL(timeloop_arch_chain) {
     ASSERT_NEAR(n->wr_bw, k[i].wr, 0);
     ASSERT_INT_EQ(n->per_byte, 0);
     ASSERT_INT_EQ(n->double_buffered, 0);
-    ASSERT_NEAR(n->e_read + n->e_fill + n->e_update + n->e_leak + n->mac_j, 0, 0);
+    /* (the energies, dse's models' without an ERT: timeloop_arch_tech_energies) */
     ASSERT_INT_EQ(tl_arch_find(&a, k[i].name), (int)i);
     ASSERT_INT_EQ(tl_arch_find(&a, k[i].tl_name), (int)i);
   }
@@ -81,8 +156,8 @@ TEST_IMPL(timeloop_arch_chain) {
   ASSERT_STR_EQ(a.technology, "7nm");
   ASSERT_NEAR(a.global_cycle_seconds, 2e-9, 0);
   /* read but without effect: the mapper, col's spatial constraint, the
-   * !Nothing's keep */
-  ASSERT_U64_EQ(a.nnote, 3);
+   * !Nothing's keep; then without an ERT one per level with its energies */
+  ASSERT_U64_EQ(a.nnote, 3 + 5);
   ASSERT_STR_EQ(a.note[0].text, "section 'mapper' ignored by the architecture reader");
   ASSERT_INT_EQ(a.note[0].mark.line, 43);
   ASSERT_STR_EQ(a.note[1].text, "constraints.spatial of 'col' ignored (a mapspace constraint)");

@@ -683,12 +683,17 @@ TEST_IMPL(tree_levels_eyeriss_rs) {
 
 /* A preset and its `levels:` twin under examples/levels/ give the same
  * chain: names, kinds, instances, sizes, ports, keeps, fan-outs.  (The
- * energies are written per access in the twins, per byte in the presets.) */
+ * edge-npu and eyeriss twins write their energies per access without the
+ * presets' node; npu-hbm2e's and tpu-v1's write the presets' out, per
+ * access of a word where the presets' are per byte, and the same node and
+ * memory technology: the same energies, memory units and memory cost.) */
 TEST_IMPL(tree_levels_presets_both_ways) {
   dse_ctx *ctx = t_ctx();
   static const char *const pairs[][2] = {{"edge-npu", "examples/levels/edge-npu.yaml"},
-                                         {"eyeriss", "examples/levels/eyeriss.yaml"}};
-  for (int k = 0; k < 2; k++) {
+                                         {"eyeriss", "examples/levels/eyeriss.yaml"},
+                                         {"npu-hbm2e", "examples/levels/npu-hbm2e.yaml"},
+                                         {"tpu-v1", "examples/levels/tpu-v1.yaml"}};
+  for (int k = 0; k < 4; k++) {
     dse_arch *p = t_arch(ctx, pairs[k][0]), *t = source_arch(ctx, pairs[k][1]);
     ASSERT_INT_EQ(p->tree, 0);
     ASSERT_INT_EQ(t->tree, 1);
@@ -709,13 +714,69 @@ TEST_IMPL(tree_levels_presets_both_ways) {
       ASSERT_U64_EQ(y->mesh_y, x->mesh_y);
       ASSERT_INT_EQ((int)y->net, (int)x->net);
       ASSERT_INT_EQ((int)y->dataflow, (int)x->dataflow);
+      if (k < 2) continue;
+      /* the preset's J/B x the bytes of a block: the twin's per access */
+      const double bytes = (double)x->block * x->word_bits / 8;
+      ASSERT_INT_EQ(x->per_byte || x->kind != ARCH_NODE_STORAGE, 1);
+      ASSERT_NEAR(y->e_read, x->e_read * bytes, 1e-13);
+      ASSERT_NEAR(y->e_fill, x->e_fill * bytes, 1e-13);
+      ASSERT_NEAR(y->e_update, x->e_update * bytes, 1e-13);
+      ASSERT_NEAR(y->mac_j, x->mac_j, 1e-13);
     }
     ASSERT_U64_EQ(dse_arch_peak_macs_per_cycle(t), dse_arch_peak_macs_per_cycle(p));
     ASSERT_NEAR(t->dram_bw, p->dram_bw, 1e-12);
     ASSERT_NEAR(t->dram_j_per_bit, p->dram_j_per_bit, 1e-12);
+    if (k >= 2) {
+      ASSERT_NEAR(t->node_nm, p->node_nm, 0);
+      ASSERT_U64_EQ(t->mem_units, p->mem_units);
+      ASSERT_NEAR(t->memory_usd, p->memory_usd, 1e-12);
+      ASSERT_U64_EQ(t->vector_lanes, p->vector_lanes);
+      /* the die: a levels arch counts the PE registers as SRAM (docs/arch.md) */
+      static const double area[2][2] = {{101.08, 101.15}, {316.99, 317.73}};
+      ASSERT_NEAR(p->area.total, area[k - 2][0], 5e-5);
+      ASSERT_NEAR(t->area.total, area[k - 2][1], 5e-5);
+    }
     dse_arch_free(p);
     dse_arch_free(t);
   }
+  dse_ctx_free(ctx);
+  return 0;
+}
+
+/* A `levels:` arch's top level as a memory technology preset
+ * (tests/data/tree/ispass01-lpddr5.yaml: two lpddr5-6400 devices) reads as
+ * today's `dram: {preset: lpddr5-6400, devices: 2}`: the same spec, units,
+ * bandwidth, energy per bit and capacity; the level unbounded, its ports the
+ * preset's 51.2 GB/s at 1 GHz (51.2 words of 8 bits a cycle), a block of 8
+ * words at 64 x the energy per bit. */
+TEST_IMPL(tree_levels_preset_top) {
+  dse_ctx *ctx = t_ctx();
+  dse_arch *t = source_arch(ctx, "tests/data/tree/ispass01-lpddr5.yaml");
+  static const char legacy[] =
+      "name: x\nclock: 1 GHz\n"
+      "pe_array: {rows: 1, cols: 1, dataflow: weight_stationary, precision: int8}\n"
+      "dram: {preset: lpddr5-6400, devices: 2}\n";
+  yt_doc *doc = NULL;
+  ASSERT_INT_EQ(yt_parse(ctx, "legacy.yaml", legacy, sizeof legacy - 1, &doc), 0);
+  dse_arch *p = NULL;
+  ASSERT_INT_EQ(arch_from_doc(ctx, doc, &p), 0);
+  ASSERT_INT_EQ(t->mem != NULL, 1);
+  ASSERT_STR_EQ(t->mem->name, p->mem->name);
+  ASSERT_U64_EQ(t->mem_units, 2);
+  ASSERT_NEAR(t->dram_bw, p->dram_bw, 0);
+  ASSERT_NEAR(t->dram_bw, 51.2e9, 1e-12);
+  ASSERT_NEAR(t->dram_j_per_bit, p->dram_j_per_bit, 0);
+  ASSERT_NEAR(t->dram_capacity, p->dram_capacity, 0);
+  ASSERT_NEAR(t->memory_usd, p->memory_usd, 0);
+  const arch_node *top = &t->node[0];
+  ASSERT_NEAR(top->size_words, 0, 0);
+  ASSERT_NEAR(top->rd_bw, 51.2, 1e-12);
+  ASSERT_NEAR(top->wr_bw, 51.2, 1e-12);
+  ASSERT_NEAR(top->e_read, p->dram_j_per_bit * 64, 1e-12);
+  ASSERT_NEAR(top->e_update, top->e_read, 0);
+  ASSERT_NEAR(top->e_leak, 0, 0);
+  dse_arch_free(p);
+  dse_arch_free(t);
   dse_ctx_free(ctx);
   return 0;
 }

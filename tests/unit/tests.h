@@ -64,6 +64,7 @@
   X(tree_levels_ispass01_yaml)      \
   X(tree_levels_eyeriss_rs)         \
   X(tree_levels_presets_both_ways)  \
+  X(tree_levels_preset_top)         \
   X(systolic_timing_by_hand)        \
   X(systolic_fold_floor)            \
   X(nest_counts_scalesim_gemm)      \
@@ -127,6 +128,7 @@
   X(ert_errors)                     \
   X(ert_validation_files)           \
   X(timeloop_arch_chain)            \
+  X(timeloop_arch_tech_energies)    \
   X(timeloop_arch_ert)              \
   X(timeloop_arch_errors)           \
   X(timeloop_arch_validation_files)
