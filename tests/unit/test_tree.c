@@ -2,10 +2,12 @@
  * steps S5 and S6, docs/design/arch-tree-plan.md 4.3), on trees built in
  * C with the energies of the Timeloop reference runs
  * (../shared/validation/timeloop/reference/per_level.csv and ert.csv). */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "engine/mapper.h"
+#include "engine/network.h"
 #include "helpers.h"
 #include "nests.h"
 #include "task.h"
@@ -778,5 +780,22 @@ TEST_IMPL(tree_levels_preset_top) {
   dse_arch_free(p);
   dse_arch_free(t);
   dse_ctx_free(ctx);
+  return 0;
+}
+
+/* The hops of one word to m of n children (docs/energy.md, "Network hops
+ * over the tree"), Timeloop's sqrt(n m) + (sqrt(n) - sqrt(m)) / 2 -
+ * sqrt(n / m) + 1/2: one child of 16 is 2 pitches away on average
+ * (4 + 1.5 - 4 + 0.5), all 16 take 15.5 (16 + 0 - 1 + 0.5), 4 of 16
+ * 8 + 1 - 2 + 0.5 = 7.5; 2 of 4 take 2 sqrt 2 + (2 - sqrt 2) / 2 - sqrt 2
+ * + 1/2 = 3/2 + sqrt 2 / 2.  A systolic fan-out forwards a word through its m children. */
+TEST_IMPL(noc_hops_model) {
+  ASSERT_NEAR(noc_hops(1, 16, 0), 2, 1e-12);
+  ASSERT_NEAR(noc_hops(16, 16, 0), 15.5, 1e-12);
+  ASSERT_NEAR(noc_hops(4, 16, 0), 7.5, 1e-12);
+  ASSERT_NEAR(noc_hops(2, 4, 0), 1.5 + sqrt(2) / 2, 1e-12);
+  ASSERT_NEAR(noc_hops(1, 4, 0), 1, 1e-12);
+  ASSERT_NEAR(noc_hops(3, 8, 1), 3, 1e-12);
+  ASSERT_NEAR(noc_hops(0, 8, 0), 0, 1e-12);
   return 0;
 }
