@@ -79,16 +79,20 @@ size_t noc_count(const map_hier *h, const nest *n, const nest_counts *c,
             R *= r[nf];
           }
         /* the counts' exact multicast p to q, M = fills / reads, shared out
-         * over the nodes: each its shared factor, times the excess e = M / S
-         * (an input's overlapping windows) in the share log r / log R of the
-         * nodes whose children take different words (e <= R: a node's
-         * multicast stays within its busy children) */
+         * over the nodes: each its shared factor, times e = M / S.  An excess
+         * (an input's overlapping windows) goes in the share log r / log R
+         * to the nodes whose children take different words (e <= R: a
+         * node's multicast stays within its busy children); a shortfall
+         * (ragged or clipped tiles) in the share log s / log S to the nodes
+         * whose children share (each stays at least 1 while M is). */
         const double t0 = (double)c->reads[p][o];
         const double e = q >= 0 && t0 > 0 ? (double)c->fills[q][o] / t0 / S : 1;
         double down = t0, up = o == OPD_O ? (double)c->updates[p][o] : 0, m_down = 1;
         for (int g = 0; g <= me; g++) {
-          const double w = R > 1 ? log(r[g]) / log(R) : 1.0 / nf;
-          const double m = s[g] * pow(e, w);
+          const double w = e >= 1 ? (R > 1 ? log(r[g]) / log(R) : 1.0 / nf)
+                                  : (S > 1 ? log(s[g]) / log(S) : 1.0 / nf);
+          double m = s[g] * pow(e, w);
+          if (m < 1) m = 1; /* a word read reaches a child */
           if (g < me) {
             down *= m;
             up *= s[g];

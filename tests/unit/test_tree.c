@@ -799,3 +799,61 @@ TEST_IMPL(noc_hops_model) {
   ASSERT_NEAR(noc_hops(0, 8, 0), 0, 1e-12);
   return 0;
 }
+
+/* Network hops on 600 random trees (the nests of
+ * nest_tree_counts_match_reference, every fan-out at 1 J/bit, one-byte
+ * words): every entry finite, a multicast between 1 and the node's
+ * children; weights and inputs conserved along each run of nodes between a
+ * parent p and a child q keeping the tensor: the outermost node carries
+ * p's reads, the innermost delivers q's fills (where they are at least
+ * the reads: a multicast is at least 1); energy = hops x 8 J. */
+TEST_IMPL(noc_random_trees) {
+  uint64_t seed = 0x7ee5eedull;
+  int conserved = 0;
+  for (int t = 0; t < 600; t++) {
+    nest n;
+    random_tree_nest(&seed, &n);
+    map_hier h;
+    memset(&h, 0, sizeof h);
+    h.nlevels = n.nlevels;
+    for (int v = 1; v < n.nlevels; v++) {
+      h.lv[v - 1].nfan = n.nfan[v];
+      for (int k = 0; k < n.nfan[v]; k++) {
+        const nest_fan *f = &n.fan[v][k];
+        h.lv[v - 1].fan[k] = (map_fan){f->x, f->y, (arch_net_kind)f->net, f->reduces, 1, "fan"};
+      }
+    }
+    for (int v = 0; v < n.nlevels; v++) h.lv[v].word_bytes = 1;
+    nest_counts c;
+    nest_count(&n, &c);
+    dse_network_access net[NOC_MAX_ENTRIES];
+    const size_t ne = noc_count(&h, &n, &c, net);
+    size_t i = 0;
+    for (int v = n.nlevels - 1; v >= 1; v--)
+      for (int k = 0; k < n.nfan[v]; k++)
+        for (int o = 0; o < OPD_COUNT; o++, i++) {
+          ASSERT(i < ne);
+          const dse_network_access *x = &net[i];
+          ASSERT_INT_EQ(x->tensor, o);
+          ASSERT(isfinite(x->hops) && x->hops >= 0 && isfinite(x->multicast));
+          ASSERT_NEAR(x->energy_j, x->hops * 8, 1e-12);
+          const double mesh = (double)(n.fan[v][k].x * n.fan[v][k].y);
+          if (x->transfers > 0 && !(x->multicast >= 1 - 1e-9 && x->multicast <= mesh + 1e-9)) {
+            FAIL_AT("tree %d node (%d, %d) tensor %d: multicast %g of %g children", t, v, k, o,
+                    x->multicast, mesh);
+          }
+          if (o == OPD_O) continue;
+          int p = v, q = v - 1;
+          while (p < n.nlevels - 1 && !(n.holds[p] & (1u << o))) p++;
+          while (q >= 0 && !(n.holds[q] & (1u << o))) q--;
+          if (v == p && k == 0) ASSERT_NEAR(x->transfers, (double)c.reads[p][o], 1e-9);
+          if (q >= 0 && v == q + 1 && k == n.nfan[v] - 1 && c.fills[q][o] >= c.reads[p][o]) {
+            ASSERT_NEAR(x->transfers * x->multicast, (double)c.fills[q][o], 1e-9);
+            conserved++;
+          }
+        }
+    ASSERT(i == ne);
+  }
+  ASSERT(conserved > 1000); /* 1182 of them */
+  return 0;
+}
