@@ -177,6 +177,23 @@ void rpt_result_json(const dse_result *res, core_buf *out) {
       }
       rpt_json_end_arr(&j);
     }
+    if (r->network) { /* a `levels:` arch's spatial nodes */
+      static const char *const tn[] = {"weight", "input", "output"};
+      rpt_json_key(&j, "network");
+      rpt_json_begin_arr(&j);
+      for (size_t k = 0; k < r->nnetwork; k++) {
+        const dse_network_access *x = &r->network[k];
+        rpt_json_begin_obj(&j);
+        rpt_json_key(&j, "name"); rpt_json_str(&j, x->name);
+        rpt_json_key(&j, "tensor"); rpt_json_str(&j, tn[x->tensor]);
+        rpt_json_key(&j, "transfers"); rpt_json_num(&j, x->transfers);
+        rpt_json_key(&j, "multicast"); rpt_json_num(&j, x->multicast);
+        rpt_json_key(&j, "hops"); rpt_json_num(&j, x->hops);
+        rpt_json_key(&j, "energy_j"); rpt_json_num(&j, x->energy_j);
+        rpt_json_end_obj(&j);
+      }
+      rpt_json_end_arr(&j);
+    }
     if (r->mapping) {
       rpt_json_key(&j, "mapping");
       rpt_json_str(&j, r->mapping);

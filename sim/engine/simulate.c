@@ -6,6 +6,7 @@
 
 #include "engine/engine.h"
 #include "engine/mapper.h"
+#include "engine/network.h"
 #include "engine/pipeline.h"
 #include "engine/systolic.h"
 #include "tech/area.h"
@@ -454,7 +455,13 @@ static int eval_tree(dse_ctx *ctx, const dse_arch *a, const dse_workload *wl, co
   eng_classify(a, r);
   r->mac_energy_j = e.mac_energy_j;
   r->register_energy_j = 0;
-  r->noc_energy_j = 0; /* the tree's network energy is not modelled yet */
+  dse_network_access net[NOC_MAX_ENTRIES];
+  r->nnetwork = noc_count(&h, &n, &e.counts, net);
+  r->network = malloc(r->nnetwork * sizeof *net + 1);
+  if (!r->network) return DSE_ERR_NOMEM;
+  memcpy(r->network, net, r->nnetwork * sizeof *net);
+  r->noc_energy_j = 0;
+  for (size_t i = 0; i < r->nnetwork; i++) r->noc_energy_j += net[i].energy_j;
   r->sram_energy_j = onchip_e;
   r->dram_energy_j = a->mem && dm ? r->dram_activate_energy_j + r->dram_rw_energy_j +
                                          r->dram_io_energy_j
@@ -463,12 +470,15 @@ static int eval_tree(dse_ctx *ctx, const dse_arch *a, const dse_workload *wl, co
   for (int o = 0; o < OPD_COUNT; o++) {
     double on = 0;
     for (int v = 0; v < top; v++) on += e.op_energy_j[v][o];
+    for (size_t i = 0; i < r->nnetwork; i++)
+      if (net[i].tensor == o) on += net[i].energy_j;
     r->operand_onchip_energy_j[o] = on;
     const dse_level_access *xt = &r->levels[top];
     r->operand_dram_bytes[o] =
         (double)(xt->reads[o] + xt->fills[o] + xt->updates[o]) * h.lv[top].word_bytes;
   }
-  r->energy_j = r->mac_energy_j + r->vector_energy_j + r->sram_energy_j + r->dram_energy_j;
+  r->energy_j = r->mac_energy_j + r->noc_energy_j + r->vector_energy_j + r->sram_energy_j +
+                r->dram_energy_j;
   return 0;
 }
 
@@ -743,6 +753,7 @@ void dse_result_free(dse_result *res) {
   if (!res) return;
   for (size_t i = 0; res->layers && i < res->nlayers; i++) {
     free(res->layers[i].levels);
+    free(res->layers[i].network);
     free(res->layers[i].mapping);
   }
   free(res->layers);

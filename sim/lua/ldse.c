@@ -896,6 +896,22 @@ static void push_result(lua_State *L, const dse_result *res) {
       }
       lua_setfield(L, -2, "accesses");
     }
+    if (r->network) { /* as in the JSON */
+      static const char *const tn[] = {"weight", "input", "output"};
+      lua_createtable(L, (int)r->nnetwork, 0);
+      for (size_t k = 0; k < r->nnetwork; k++) {
+        const dse_network_access *x = &r->network[k];
+        lua_createtable(L, 0, 6);
+        lua_pushstring(L, x->name); lua_setfield(L, -2, "name");
+        lua_pushstring(L, tn[x->tensor]); lua_setfield(L, -2, "tensor");
+        lua_pushnumber(L, x->transfers); lua_setfield(L, -2, "transfers");
+        lua_pushnumber(L, x->multicast); lua_setfield(L, -2, "multicast");
+        lua_pushnumber(L, x->hops); lua_setfield(L, -2, "hops");
+        lua_pushnumber(L, x->energy_j); lua_setfield(L, -2, "energy_j");
+        lua_rawseti(L, -2, (lua_Integer)(k + 1));
+      }
+      lua_setfield(L, -2, "network");
+    }
     lua_rawseti(L, -2, (lua_Integer)(i + 1));
   }
   lua_setfield(L, -2, "layers");

@@ -182,6 +182,44 @@ bad-level.yaml 6:7: error: mappings.c1.levels.PEs: unknown level; did you mean '
 bad-capacity.yaml 4:7: error: mappings.c1.levels: the tiles at 'reg' need 17 B per instance, more than its 16 B
 LIST
 
+# network hops over the tree (docs/energy.md): noc4, a 2 x 2 multicast,
+# reducing fan-out at 1 pJ per 8-bit word and PE pitch, K 2 on X, C 2 on Y,
+# K 2 in DRAM, P 2 and Q 2 at glb.  Weights: every PE its own (K and C index
+# them): glb reads 8 for the registers' 8 fills, multicast 1, Timeloop's
+# hops sqrt(4 x 1) + (2 - 1) / 2 - 2 + 1/2 = 1 each: 8 hops, 8 pJ.  Inputs
+# (no register keeps them): per step the 2 of C, each to the 2 PEs of K:
+# 2 x 4 (P Q) x 2 (K) = 16 transfers, multicast 2, each sqrt 8 + (2 - sqrt 2)
+# / 2 - sqrt 2 + 1/2 = 3/2 + sqrt 2 / 2 hops: 16 x 2.2071068 = 35.3137085
+# hops and pJ.  Outputs: the 2 PEs of C reduced into one update of glb:
+# 16 updates, reduction 2, the same 35.3137085.  noc 78.627417 pJ; with reg
+# 7.2 + glb 56 + DRAM 256 + MACs 16 pJ the layer takes 413.827417 pJ.
+run "$DSE" sim "$T/noc4.yaml" "$T/noc4-workload.yaml" --mappings "$T/noc4-map.yaml" --format json -o "$TMP/noc.json"
+expect_code 0 "noc4"
+net=$(sed -n '/"network": \[/,/\]/p' "$TMP/noc.json" | tr -d ' \n')
+want='"network":[{"name":"PE","tensor":"weight","transfers":8,"multicast":1,"hops":8,"energy_j":8e-12},'
+want+='{"name":"PE","tensor":"input","transfers":16,"multicast":2,"hops":35.31370849898477,"energy_j":3.531370849898477e-11},'
+want+='{"name":"PE","tensor":"output","transfers":16,"multicast":2,"hops":35.31370849898477,"energy_j":3.531370849898477e-11}],'
+[ "$net" = "$want" ] && ok || bad "noc4: network entries: got '$net'"
+total=$(sed -n '/"total"/,/"layers"/p' "$TMP/noc.json")
+for want in '"energy_j": 4.1382741699796954e-10,' '"noc_energy_j": 7.862741699796954e-11,'; do
+  case "$total" in *"$want"*) ok ;; *) bad "noc4: total lacks $want" ;; esac
+done
+# the same network in Lua
+cat >"$TMP/noc.lua" <<LUA
+local dse = require "dse"
+local r = dse.simulate(dse.arch("$T/noc4.yaml"), dse.workload("$T/noc4-workload.yaml"),
+                       {mappings = "$T/noc4-map.yaml"})
+for _, x in ipairs(r.layers[1].network) do
+  print(string.format("%s %s %g %g %.6f %.6f", x.name, x.tensor, x.transfers, x.multicast,
+                      x.hops, x.energy_j * 1e12))
+end
+LUA
+run "$DSE" run "$TMP/noc.lua"
+expect_code 0 "noc4 in Lua"
+[ "$OUT" = "PE weight 8 1 8.000000 8.000000
+PE input 16 2 35.313708 35.313708
+PE output 16 2 35.313708 35.313708" ] && ok || bad "noc4 in Lua: got '$OUT'"
+
 # the tree form on an arch of today's keys
 run "$DSE" sim tpu-v1 "$T/pe8-workload.yaml" --mappings "$T/pe8-map.yaml" -o "$TMP/x.json"
 expect_code 2 "tree form on tpu-v1"

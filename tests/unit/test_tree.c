@@ -2,10 +2,12 @@
  * steps S5 and S6, docs/design/arch-tree-plan.md 4.3), on trees built in
  * C with the energies of the Timeloop reference runs
  * (../shared/validation/timeloop/reference/per_level.csv and ert.csv). */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "engine/mapper.h"
+#include "engine/network.h"
 #include "helpers.h"
 #include "nests.h"
 #include "task.h"
@@ -778,5 +780,80 @@ TEST_IMPL(tree_levels_preset_top) {
   dse_arch_free(p);
   dse_arch_free(t);
   dse_ctx_free(ctx);
+  return 0;
+}
+
+/* The hops of one word to m of n children (docs/energy.md, "Network hops
+ * over the tree"), Timeloop's sqrt(n m) + (sqrt(n) - sqrt(m)) / 2 -
+ * sqrt(n / m) + 1/2: one child of 16 is 2 pitches away on average
+ * (4 + 1.5 - 4 + 0.5), all 16 take 15.5 (16 + 0 - 1 + 0.5), 4 of 16
+ * 8 + 1 - 2 + 0.5 = 7.5; 2 of 4 take 2 sqrt 2 + (2 - sqrt 2) / 2 - sqrt 2
+ * + 1/2 = 3/2 + sqrt 2 / 2.  A systolic fan-out forwards a word through its m children. */
+TEST_IMPL(noc_hops_model) {
+  ASSERT_NEAR(noc_hops(1, 16, 0), 2, 1e-12);
+  ASSERT_NEAR(noc_hops(16, 16, 0), 15.5, 1e-12);
+  ASSERT_NEAR(noc_hops(4, 16, 0), 7.5, 1e-12);
+  ASSERT_NEAR(noc_hops(2, 4, 0), 1.5 + sqrt(2) / 2, 1e-12);
+  ASSERT_NEAR(noc_hops(1, 4, 0), 1, 1e-12);
+  ASSERT_NEAR(noc_hops(3, 8, 1), 3, 1e-12);
+  ASSERT_NEAR(noc_hops(0, 8, 0), 0, 1e-12);
+  return 0;
+}
+
+/* Network hops on 600 random trees (the nests of
+ * nest_tree_counts_match_reference, every fan-out at 1 J/bit, one-byte
+ * words): every entry finite, a multicast between 1 and the node's
+ * children; weights and inputs conserved along each run of nodes between a
+ * parent p and a child q keeping the tensor: the outermost node carries
+ * p's reads, the innermost delivers q's fills (where they are at least
+ * the reads: a multicast is at least 1); energy = hops x 8 J. */
+TEST_IMPL(noc_random_trees) {
+  uint64_t seed = 0x7ee5eedull;
+  int conserved = 0;
+  for (int t = 0; t < 600; t++) {
+    nest n;
+    random_tree_nest(&seed, &n);
+    map_hier h;
+    memset(&h, 0, sizeof h);
+    h.nlevels = n.nlevels;
+    for (int v = 1; v < n.nlevels; v++) {
+      h.lv[v - 1].nfan = n.nfan[v];
+      for (int k = 0; k < n.nfan[v]; k++) {
+        const nest_fan *f = &n.fan[v][k];
+        h.lv[v - 1].fan[k] = (map_fan){f->x, f->y, (arch_net_kind)f->net, f->reduces, 1, "fan"};
+      }
+    }
+    for (int v = 0; v < n.nlevels; v++) h.lv[v].word_bytes = 1;
+    nest_counts c;
+    nest_count(&n, &c);
+    dse_network_access net[NOC_MAX_ENTRIES];
+    const size_t ne = noc_count(&h, &n, &c, net);
+    size_t i = 0;
+    for (int v = n.nlevels - 1; v >= 1; v--)
+      for (int k = 0; k < n.nfan[v]; k++)
+        for (int o = 0; o < OPD_COUNT; o++, i++) {
+          ASSERT(i < ne);
+          const dse_network_access *x = &net[i];
+          ASSERT_INT_EQ(x->tensor, o);
+          ASSERT(isfinite(x->hops) && x->hops >= 0 && isfinite(x->multicast));
+          ASSERT_NEAR(x->energy_j, x->hops * 8, 1e-12);
+          const double mesh = (double)(n.fan[v][k].x * n.fan[v][k].y);
+          if (x->transfers > 0 && !(x->multicast >= 1 - 1e-9 && x->multicast <= mesh + 1e-9)) {
+            FAIL_AT("tree %d node (%d, %d) tensor %d: multicast %g of %g children", t, v, k, o,
+                    x->multicast, mesh);
+          }
+          if (o == OPD_O) continue;
+          int p = v, q = v - 1;
+          while (p < n.nlevels - 1 && !(n.holds[p] & (1u << o))) p++;
+          while (q >= 0 && !(n.holds[q] & (1u << o))) q--;
+          if (v == p && k == 0) ASSERT_NEAR(x->transfers, (double)c.reads[p][o], 1e-9);
+          if (q >= 0 && v == q + 1 && k == n.nfan[v] - 1 && c.fills[q][o] >= c.reads[p][o]) {
+            ASSERT_NEAR(x->transfers * x->multicast, (double)c.fills[q][o], 1e-9);
+            conserved++;
+          }
+        }
+    ASSERT(i == ne);
+  }
+  ASSERT(conserved > 1000); /* 1182 of them */
   return 0;
 }

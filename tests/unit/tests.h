@@ -61,6 +61,8 @@
   X(tree_level2_invariants)         \
   X(tree_timeloop_counts)           \
   X(tree_energy_cluster)            \
+  X(noc_hops_model)                 \
+  X(noc_random_trees)               \
   X(tree_levels_ispass01_yaml)      \
   X(tree_levels_eyeriss_rs)         \
   X(tree_levels_presets_both_ways)  \

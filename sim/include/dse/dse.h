@@ -257,6 +257,16 @@ typedef struct dse_level_access {
   double leakage_j;
 } dse_level_access;
 
+/* The network of one spatial node of a `levels:` arch for one tensor
+ * (docs/energy.md, "Network hops over the tree"): words crossing it at the
+ * parent's side (a multicast counted once, a reduced partial sum once),
+ * children reached per word on average, mesh hops and their energy. */
+typedef struct dse_network_access {
+  const char *name; /* the spatial node's (borrowed) */
+  int tensor;       /* 0 weight, 1 input, 2 output */
+  double transfers, multicast, hops, energy_j;
+} dse_network_access;
+
 typedef struct dse_layer_result {
   const char *name; /* borrowed from the workload; valid while it lives */
   dse_layer_type type;
@@ -292,6 +302,8 @@ typedef struct dse_layer_result {
   size_t nlevels;
   dse_level_access *levels; /* owned by the result */
   char *mapping;            /* the loop nest, owned by the result */
+  size_t nnetwork;
+  dse_network_access *network; /* a `levels:` arch's, owned by the result */
   double energy_j, mac_energy_j, vector_energy_j, sram_energy_j, dram_energy_j;
   double register_energy_j; /* PE register accesses (level 2) */
   double noc_energy_j;      /* operands and partial sums between PEs */
