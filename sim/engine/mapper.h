@@ -161,4 +161,10 @@ DSE_INTERNAL void map_format_levels(const map_hier *h, const nest *n, core_buf *
 /* The nest as an indented loop listing, one line per loop. */
 DSE_INTERNAL void map_format(const map_hier *h, const nest *n, core_buf *out);
 
+/* Each loop's step from the loops' factors (fac[i] for n->loops[i]): the
+ * product of the factors of the loops inside it on its dimension; inside[d]
+ * gets the product of every factor of dimension d. */
+DSE_INTERNAL void map_steps_from_factors(nest *n, const uint64_t *fac,
+                                         uint64_t inside[NEST_DIMS]);
+
 #endif /* DSE_MAPPER_H */

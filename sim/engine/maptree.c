@@ -91,11 +91,7 @@ static void tp_build(const tsearch *s, const tplan *t, nest *n) {
   }
   n->nloops = nl;
   uint64_t inside[NEST_DIMS];
-  for (int d = 0; d < NEST_DIMS; d++) inside[d] = 1;
-  for (int i = nl - 1; i >= 0; i--) {
-    n->loops[i].step = inside[n->loops[i].dim];
-    inside[n->loops[i].dim] *= fac[i];
-  }
+  map_steps_from_factors(n, fac, inside);
 }
 
 /* The level whose tiles do not fit it per instance, or -1. */
@@ -374,4 +370,12 @@ int map_search_tree(const map_hier *h, const nest_problem *p, const map_opts *o,
   *best = s.best;
   *ev = s.ev;
   return 0;
+}
+
+void map_steps_from_factors(nest *n, const uint64_t *fac, uint64_t inside[NEST_DIMS]) {
+  for (int d = 0; d < NEST_DIMS; d++) inside[d] = 1;
+  for (int i = n->nloops - 1; i >= 0; i--) {
+    n->loops[i].step = inside[n->loops[i].dim];
+    inside[n->loops[i].dim] *= fac[i];
+  }
 }

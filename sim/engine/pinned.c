@@ -388,11 +388,7 @@ static int tree_nest(dse_ctx *ctx, const char *name, const yt_node *lv, const ma
 #undef PUSH
   n->nloops = nl;
   uint64_t inside[NEST_DIMS];
-  for (int d = 0; d < NEST_DIMS; d++) inside[d] = 1;
-  for (int i = nl - 1; i >= 0; i--) {
-    n->loops[i].step = inside[n->loops[i].dim];
-    inside[n->loops[i].dim] *= fac[i];
-  }
+  map_steps_from_factors(n, fac, inside);
   for (int d = 0; d < NEST_DIMS; d++)
     if (inside[d] != p->bound[d]) {
       char terms[512] = "";
