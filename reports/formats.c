@@ -371,6 +371,10 @@ void rpt_result_table(const dse_result *res, core_buf *out) {
                     t->area_mm2, res->arch->node_nm, t->area_pe_mm2, t->area_sram_mm2,
                     t->area_vector_mm2, mem_area, t->area_other_mm2, t->die_yield, cost, t->power_w,
                     stat, clk, t->tops_per_w);
+  else if (a->tree) /* a `levels:` arch: the energies its levels give */
+    core_buf_puts(out, "silicon: area and cost not modelled (no technology.node), nor static and "
+                       "clock power: energy is dynamic only, at the energies its levels give "
+                       "(dse's SRAM fit where one gives none; docs/arch.md, \"The tree\")\n");
   else
     core_buf_puts(out, "silicon: area and cost not modelled (no technology.node), nor static and "
                        "clock power: energy is dynamic only, at the 45 nm / 22 nm default "
