@@ -617,16 +617,9 @@ int dse_simulate(dse_ctx *ctx, const dse_arch *arch, const dse_workload *wl,
       }
     }
     link.input_on_chip = link.output_on_chip;
-    if (arch->tree && o.fidelity == DSE_FIDELITY_CYCLE && wl->layers[i].macs > 0) {
-      int rc = eval_tree(ctx, arch, wl, &wl->layers[i], &o, &cache, &dmemo, r);
-      if (rc) {
-        map_cache_free(&cache);
-        dram_memo_free(&dmemo);
-        dse_result_free(res);
-        return rc;
-      }
-    } else if (o.fidelity == DSE_FIDELITY_CYCLE && wl->layers[i].macs > 0) {
-      int rc = eval_cycle(ctx, arch, wl, &wl->layers[i], &o, &cache, &dmemo, r);
+    if (o.fidelity == DSE_FIDELITY_CYCLE && wl->layers[i].macs > 0) {
+      int rc = (arch->tree ? eval_tree : eval_cycle)(ctx, arch, wl, &wl->layers[i], &o, &cache,
+                                                     &dmemo, r);
       if (rc) {
         map_cache_free(&cache);
         dram_memo_free(&dmemo);
