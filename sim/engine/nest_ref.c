@@ -345,6 +345,9 @@ static void family_walk(ref *r, family *f, int k) {
     move_to(r, &f->t, f->opd, &b);
     return;
   }
+  /* the trip in a child's tile: a spatial loop inside on the same dimension
+   * (an operand it does not index: the children walk in lockstep) bounds it */
+  for (int i = 0; i < k; i++) use[i] |= n->loops[i].dim == n->loops[k].dim;
   int64_t lo, hi;
   if (!dim_range(r, n->loops[k].dim, use, &lo, &hi)) { /* an idle instance */
     box none;

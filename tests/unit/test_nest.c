@@ -1005,6 +1005,44 @@ TEST_IMPL(nest_one_level_by_hand) {
   return 0;
 }
 
+/* A spatial loop over a dimension an operand ignores, walked below it by a
+ * temporal loop of its own (the weights under Q spread over 2 x 1 at the
+ * top and Q2 walked at level 1, which keeps the input and outputs only):
+ * the two children walk their Q2 in lockstep, a K2 loop inside it, so
+ * level 0's weight tile {k} changes at each of the 2 x 2 steps: the top
+ * reads 4 weights for it (not 8: Q's 4 over the whole layer are 2 per
+ * child), under either reuse rule.  The reference walked Q4 here (96 for
+ * 48 on a random tree); the closed form agrees under Timeloop's rule, but
+ * its overlap rule reads 8 (not compared: nest.c's to settle). */
+TEST_IMPL(nest_spread_walked_below_by_hand) {
+  nest n;
+  unit_nest(&n);
+  n.prob.bound[NEST_Q] = 4;
+  n.prob.bound[NEST_K] = 2;
+  n.prob.in_w = 4;
+  n.nlevels = 3;
+  n.holds[0] = n.holds[2] = 7;
+  n.holds[1] = 1u << OPD_I | 1u << OPD_O;
+  n.nfan[2] = 1;
+  n.fan[2][0] = (nest_fan){2, 1, NEST_NET_MULTICAST, 1};
+  n.loops[0] = (nest_loop){NEST_Q, 2, 1, 2, NEST_AXIS_X, 0};
+  n.loops[1] = (nest_loop){NEST_Q, 1, 0, 1, NEST_AXIS_TIME, 0};
+  n.loops[2] = (nest_loop){NEST_K, 1, 0, 1, NEST_AXIS_TIME, 0};
+  n.nloops = 3;
+  for (int rule = 0; rule < 2; rule++) {
+    n.stride_rule = (uint8_t)rule;
+    char err[256];
+    ASSERT_INT_EQ(nest_validate(&n, err, sizeof err), 0);
+    nest_counts c, r;
+    nest_count(&n, &c);
+    ASSERT_INT_EQ(nest_count_reference(&n, &r), 0);
+    if (rule) compare(&n, &c, &r, rule); /* nest_count's overlap rule reads 8 here */
+    ASSERT_U64_EQ(r.reads[2][OPD_W], 4);
+    ASSERT_U64_EQ(r.fills[0][OPD_W], 8);
+  }
+  return 0;
+}
+
 /* Children spread over a dimension an operand ignores (Simba's K across the
  * distributed buffers, the input streaming past them to the MACs; a K loop
  * below, inside the spread): they read the same elements together, so the
