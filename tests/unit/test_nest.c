@@ -47,20 +47,24 @@ static void print_nest(const nest *n) {
                                               : (n->loops[i].fan ? " Y of fan-out 2+" : " Y"));
 }
 
-/* Whether Timeloop's per-tier rule for the input applies to what level l
- * reads for its child c, the next level below it keeping the input
- * (stride_rule, a spatial loop on P, Q, R or S above c inside what l
- * serves c: below the outermost fan-out between them that shares). */
-static int link_rule_applies(const nest *n, int c, int l) {
-  int shared = 0;
+/* The tiers of Timeloop's per-tier rule for the input in what level l
+ * reads for its child c, the next level below it keeping the input, where
+ * the rule applies (else 0): under stride_rule, the fan-outs with spatial
+ * loops above c inside what l serves c (below the outermost fan-out
+ * between them that shares), one of those loops on P, Q, R or S. */
+static int link_rule_tiers(const nest *n, int c, int l) {
+  int shared = 0, window = 0, tiers = 0, last = -1;
   for (int i = 0; n->stride_rule && i < n->nloops; i++) {
     const nest_loop *lp = &n->loops[i];
     if (!lp->spatial || lp->level <= c || lp->level > l) continue;
     const nest_fan *f = &n->fan[lp->level][lp->fan];
     shared |= !n->nfan[lp->level] || f->net != NEST_NET_UNICAST;
-    if (shared && lp->dim >= NEST_P) return 1;
+    if (!shared) continue;
+    window |= lp->dim >= NEST_P;
+    tiers += lp->level * NEST_MAX_FANS + lp->fan != last;
+    last = lp->level * NEST_MAX_FANS + lp->fan;
   }
-  return 0;
+  return window ? tiers : 0;
 }
 
 /* ==== TEMPORARY, branch r11-ref: remove at the merge with nest.c's rule ====
@@ -72,7 +76,7 @@ static void link_rule_skips(const nest *n, uint8_t *skip) {
   memset(skip, 0, NEST_MAX_LEVELS);
   for (int l = 0, c = -1; l < n->nlevels; l++) {
     if (!(n->holds[l] >> OPD_I & 1)) continue;
-    if (c >= 0 && link_rule_applies(n, c, l)) skip[l] = skip[c] = 1;
+    if (c >= 0 && link_rule_tiers(n, c, l)) skip[l] = skip[c] = 1;
     c = l;
   }
 }
@@ -288,21 +292,28 @@ TEST_IMPL(nest_counts_match_reference) {
  * fan-outs of 1-4 x 1-4 at random levels with random networks and
  * reduction, and a random nest over it: per dim a chain of steps at
  * descending levels, the last loop of a dim at a level with fan-outs
- * spread over one of them on X or Y where it fits.  One in three follows
+ * spread over one of them on X or Y where it fits.  Two in five follow
  * Timeloop's reuse rule, with whole tiles and no padding, mostly a window
  * (R or S) split over a splitting row, often R and S at the top and P and
- * Q at the bottom (ispass04's pattern: the window slides and restarts). */
+ * Q at the bottom (ispass04's pattern: the window slides and restarts);
+ * half of those spread windows below sharing fan-outs with the input kept
+ * above and below them (its per-tier rule), often walked by their stride
+ * (link transfers). */
 static void random_tree_try(uint64_t *s, nest *n) {
   memset(n, 0, sizeof *n);
   nest_problem *p = &n->prob;
   random_problem(s, p);
-  if (pick(s, 0, 2) == 0) { /* Timeloop's rule: whole tiles, no padding */
+  int hv = 0; /* > 0: windows spread at level hv (below) */
+  if (pick(s, 0, 4) < 2) { /* Timeloop's rule: whole tiles, no padding */
     /* mostly a window sliding over a dimension that splits */
     while (pick(s, 0, 3) &&
            !(p->bound[NEST_R] > 1 && p->bound[NEST_P] % 2 == 0 && p->bound[NEST_P] > 2) &&
            !(p->bound[NEST_S] > 1 && p->bound[NEST_Q] % 2 == 0 && p->bound[NEST_Q] > 2))
       random_problem(s, p);
     n->stride_rule = 1;
+    hv = (int)pick(s, 0, 1);
+    for (int x = 0; hv && x < 2; x++) /* a window walked by its stride: links pay */
+      if (pick(s, 0, 1)) p->dilation[x] = p->stride[x];
     p->pad[0] = p->pad[1] = 0;
     p->in_h = (p->bound[NEST_P] - 1) * p->stride[0] + (p->bound[NEST_R] - 1) * p->dilation[0] + 1;
     p->in_w = (p->bound[NEST_Q] - 1) * p->stride[1] + (p->bound[NEST_S] - 1) * p->dilation[1] + 1;
@@ -319,6 +330,18 @@ static void random_tree_try(uint64_t *s, nest *n) {
     n->fan[v][n->nfan[v]++] = (nest_fan){pick(s, 1, 4), pick(s, 1, 4), (uint8_t)pick(s, 0, 2),
                                          (uint8_t)pick(s, 0, 1)};
   }
+  /* one in two under the rule: windows spread below sharing fan-outs at
+   * level hv, often 1, the input kept at hv and right below it (Timeloop's
+   * per-tier rule for the input) */
+  if (hv) {
+    hv = pick(s, 0, 1) ? 1 : (int)pick(s, 1, (uint64_t)n->nlevels - 1);
+    for (int k = (int)pick(s, 1, 2); k > 0 && n->nfan[hv] < NEST_MAX_FANS; k--)
+      n->fan[hv][n->nfan[hv]++] =
+          (nest_fan){pick(s, 1, 4), pick(s, 1, 4),
+                     pick(s, 0, 1) ? NEST_NET_MULTICAST : NEST_NET_SYSTOLIC, (uint8_t)pick(s, 0, 1)};
+    n->holds[hv] |= 1u << OPD_I;
+    n->holds[hv - 1] |= 1u << OPD_I;
+  }
   uint64_t room[NEST_MAX_LEVELS][NEST_MAX_FANS][2];
   for (int v = 0; v < n->nlevels; v++)
     for (int k = 0; k < n->nfan[v]; k++) {
@@ -334,10 +357,24 @@ static void random_tree_try(uint64_t *s, nest *n) {
     if (n->stride_rule && pick(s, 0, 1)) /* a window sliding at the top over whole rows */
       for (int i = 0; i < m; i++)
         lv[i] = d == NEST_P || d == NEST_Q ? 0 : d == NEST_R || d == NEST_S ? n->nlevels - 1 : lv[i];
+    /* under hv, a window dimension: in 3 of 4 R or S, and P or Q in 1 of 4,
+     * has one of its loops the last at hv, spread there; P or Q else in 1
+     * of 2 walks above the spread windows */
+    int win = hv && d >= NEST_P && b > 1;
+    const uint64_t how = win ? pick(s, 0, 3) : 0;
+    if (win && how && (d >= NEST_R || how == 1)) {
+      const int at = (int)pick(s, 0, (uint64_t)m - 1);
+      for (int i = 0; i < m; i++)
+        lv[i] = i < at ? (lv[i] > hv ? lv[i] : hv) : i > at ? (lv[i] < hv ? lv[i] : hv - 1) : hv;
+    } else if (win && how) {
+      for (int i = 0; i < m; i++) lv[i] = lv[i] > hv ? lv[i] : hv + (hv + 1 < n->nlevels);
+      win = 0;
+    }
     for (int i = 0; i < m; i++) {
       chain[d][i] = (gl){lv[i], 0, NEST_AXIS_TIME, steps[i]};
       const int v = lv[i];
-      if (!n->nfan[v] || (i + 1 < m && lv[i + 1] == v) || !pick(s, 0, 2)) continue;
+      if (!n->nfan[v] || (i + 1 < m && lv[i + 1] == v) || (!(win && v == hv) && !pick(s, 0, 2)))
+        continue;
       int k = (int)pick(s, 0, (uint64_t)n->nfan[v] - 1), y = (int)pick(s, 0, 1);
       uint64_t trip = ((i ? steps[i - 1] : b) + steps[i] - 1) / steps[i];
       if (trip > room[v][k][y]) continue;
@@ -383,7 +420,8 @@ void random_tree_nest(uint64_t *s, nest *n) {
 TEST_IMPL(nest_tree_counts_match_reference) {
   uint64_t seed = 0x7ee5eedull;
   int upper = 0, tiers = 0, net[3] = {0}, unreduced = 0, ragged = 0, halo = 0, deep = 0,
-      bypass = 0, streamed = 0, rule = 0, rule_moves = 0;
+      bypass = 0, streamed = 0, rule = 0, rule_moves = 0, linked = 0, linked_tiers = 0,
+      linked_pe = 0;
   for (int t = 0; t < 600; t++) {
     nest n;
     random_tree_nest(&seed, &n);
@@ -403,6 +441,19 @@ TEST_IMPL(nest_tree_counts_match_reference) {
       n.stride_rule = 1;
       rule++;
       rule_moves += memcmp(keep.fills, a.fills, sizeof a.fills) != 0;
+    }
+    /* the input read under Timeloop's per-tier rule: where, over how many
+     * tiers, and with link transfers into the PEs */
+    for (int l = 0, c = -1, any = 0; l < n.nlevels; l++) {
+      if (!(n.holds[l] >> OPD_I & 1)) continue;
+      const int ntl = c >= 0 ? link_rule_tiers(&n, c, l) : 0;
+      if (ntl) {
+        linked += !any;
+        linked_tiers += !any && ntl >= 2;
+        linked_pe += c == 0 && b.reads[0][OPD_I] > b.macs;
+        any = 1;
+      }
+      c = l;
     }
     int up = 0, rg = 0, unr = 0, kinds = 0;
     unsigned fans_used[NEST_MAX_LEVELS] = {0};
@@ -439,12 +490,15 @@ TEST_IMPL(nest_tree_counts_match_reference) {
          "%d with partial sums spread over a fan-out that does not reduce, %d with "
          "non-divisor steps, %d with sliding windows, %d with 5 or 6 levels, %d with "
          "bypass, %d streaming an operand to the MACs, %d under Timeloop's reuse rule, %d of "
-         "them refetching what the overlap would keep)\n",
+         "them refetching what the overlap would keep, %d reading the input through its "
+         "per-tier rule, %d of them over two or more tiers, %d with link transfers at the "
+         "PEs)\n",
          upper, tiers, net[0], net[1], net[2], unreduced, ragged, halo, deep, bypass, streamed,
-         rule, rule_moves);
+         rule, rule_moves, linked, linked_tiers, linked_pe);
   ASSERT(upper > 100 && tiers > 50 && net[0] > 50 && net[1] > 50 && net[2] > 50 &&
          unreduced > 30 && ragged > 200 && halo > 100 && deep > 100 && bypass > 100 &&
-         streamed > 100 && rule > 150 && rule_moves > 50);
+         streamed > 100 && rule > 150 && rule_moves > 50 && linked > 100 && linked_tiers > 25 &&
+         linked_pe > 5);
   return 0;
 }
 
