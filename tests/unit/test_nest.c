@@ -884,20 +884,26 @@ TEST_IMPL(nest_ispass04_by_hand) {
  * receive it over a link (14 link transfers), child 2 from the top; with
  * link transfers disabled each child's unequal delta would be read on its
  * own, 24. */
+/* Its nest, with Q's stride st (w = q x st + s, an input of 7 st + 3). */
+static void halo_nest(nest *n, uint64_t st) {
+  unit_nest(n);
+  n->prob.bound[NEST_S] = 3;
+  n->prob.bound[NEST_Q] = 8;
+  n->prob.stride[1] = st;
+  n->prob.in_w = 7 * st + 3;
+  n->nlevels = 2;
+  n->holds[0] = n->holds[1] = 7;
+  n->nfan[1] = 1;
+  n->fan[1][0] = (nest_fan){3, 1, NEST_NET_MULTICAST, 1};
+  n->loops[0] = (nest_loop){NEST_Q, 1, 0, 1, NEST_AXIS_TIME, 0};
+  n->loops[1] = (nest_loop){NEST_S, 1, 1, 1, NEST_AXIS_X, 0};
+  n->nloops = 2;
+  n->stride_rule = 1;
+}
+
 TEST_IMPL(nest_halo_multicast_by_hand) {
   nest n;
-  unit_nest(&n);
-  n.prob.bound[NEST_S] = 3;
-  n.prob.bound[NEST_Q] = 8;
-  n.prob.in_w = 10;
-  n.nlevels = 2;
-  n.holds[0] = n.holds[1] = 7;
-  n.nfan[1] = 1;
-  n.fan[1][0] = (nest_fan){3, 1, NEST_NET_MULTICAST, 1};
-  n.loops[0] = (nest_loop){NEST_Q, 1, 0, 1, NEST_AXIS_TIME, 0};
-  n.loops[1] = (nest_loop){NEST_S, 1, 1, 1, NEST_AXIS_X, 0};
-  n.nloops = 2;
-  n.stride_rule = 1;
+  halo_nest(&n, 1);
   char err[256];
   ASSERT_INT_EQ(nest_validate(&n, err, sizeof err), 0);
   nest_counts c, r;
@@ -928,19 +934,7 @@ TEST_IMPL(nest_halo_multicast_by_hand) {
 TEST_IMPL(nest_ref_link_by_hand) {
   for (uint64_t st = 1; st <= 2; st++) {
     nest n;
-    unit_nest(&n);
-    n.prob.bound[NEST_S] = 3;
-    n.prob.bound[NEST_Q] = 8;
-    n.prob.stride[1] = st;
-    n.prob.in_w = 7 * st + 3;
-    n.nlevels = 2;
-    n.holds[0] = n.holds[1] = 7;
-    n.nfan[1] = 1;
-    n.fan[1][0] = (nest_fan){3, 1, NEST_NET_MULTICAST, 1};
-    n.loops[0] = (nest_loop){NEST_Q, 1, 0, 1, NEST_AXIS_TIME, 0};
-    n.loops[1] = (nest_loop){NEST_S, 1, 1, 1, NEST_AXIS_X, 0};
-    n.nloops = 2;
-    n.stride_rule = 1;
+    halo_nest(&n, st);
     char err[256];
     ASSERT_INT_EQ(nest_validate(&n, err, sizeof err), 0);
     nest_counts r;
@@ -981,16 +975,19 @@ TEST_IMPL(nest_ref_link_by_hand) {
  * transfers.  a_1 = 2 x (6 + 3 x 2) / 2 = 12: the top reads 24 x 12 x 2 /
  * 24 = 24 (the union of the columns: 9 + 3 x 3 = 18), the PEs read 48 for
  * the MACs and 2 x 3 x 4 = 24 for their neighbours, 72, and fill 6 x 8 =
+ * 48.  With fan-out 1 unicast, each PE's delta is read on its own, no link:
+ * a_1 = 2 x 4 x 6 / 2 = 24, the top reads 24 x 24 x 2 / 24 = 48, the PEs
  * 48. */
 TEST_IMPL(nest_ref_link_two_tiers_by_hand) {
-  for (int cs = 0; cs < 2; cs++) {
+  static const uint64_t want[3][3] = {{12, 12, 12}, {24, 72, 48}, {48, 48, 48}};
+  for (int cs = 0; cs < 3; cs++) {
     nest n;
     unit_nest(&n);
     n.nlevels = 2;
     n.holds[0] = n.holds[1] = 7;
     n.nfan[1] = 2;
     n.fan[1][0] = (nest_fan){2, 1, NEST_NET_MULTICAST, 1};
-    n.fan[1][1] = (nest_fan){1, 3, NEST_NET_MULTICAST, 1};
+    n.fan[1][1] = (nest_fan){1, 3, cs == 2 ? NEST_NET_UNICAST : NEST_NET_MULTICAST, 1};
     n.stride_rule = 1;
     if (!cs) {
       n.prob.bound[NEST_P] = 4;
@@ -1017,9 +1014,9 @@ TEST_IMPL(nest_ref_link_two_tiers_by_hand) {
     ASSERT_INT_EQ(nest_validate(&n, err, sizeof err), 0);
     nest_counts r;
     ASSERT_INT_EQ(nest_count_reference(&n, &r), 0);
-    ASSERT_U64_EQ(r.reads[1][OPD_I], cs ? 24 : 12);
-    ASSERT_U64_EQ(r.reads[0][OPD_I], cs ? 72 : 12);
-    ASSERT_U64_EQ(r.fills[0][OPD_I], cs ? 48 : 12);
+    ASSERT_U64_EQ(r.reads[1][OPD_I], want[cs][0]);
+    ASSERT_U64_EQ(r.reads[0][OPD_I], want[cs][1]);
+    ASSERT_U64_EQ(r.fills[0][OPD_I], want[cs][2]);
     n.stride_rule = 0;
     ASSERT_INT_EQ(nest_count_reference(&n, &r), 0);
     ASSERT_U64_EQ(r.reads[1][OPD_I], cs ? 18 : 6);
