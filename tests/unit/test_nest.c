@@ -1024,6 +1024,16 @@ TEST_IMPL(nest_ref_link_two_tiers_by_hand) {
   return 0;
 }
 
+/* A hand nest's counts, closed form (c) and reference (r), under the reuse
+ * rule given (stride_rule). */
+static void counts_under(nest *n, int rule, nest_counts *c, nest_counts *r) {
+  n->stride_rule = (uint8_t)rule;
+  char err[256];
+  ASSERT_INT_EQ(nest_validate(n, err, sizeof err), 0);
+  nest_count(n, c);
+  ASSERT_INT_EQ(nest_count_reference(n, r), 0);
+}
+
 /* One storage level, the layer's only home (Timeloop's ispass00: Buffer[P16
  * R3] > MACC): nothing is filled; the MACs read 48 weights and 48 inputs
  * and update 48 partial sums, 32 of them read back (16 outputs start at
@@ -1040,12 +1050,8 @@ TEST_IMPL(nest_one_level_by_hand) {
   n.loops[1] = (nest_loop){NEST_S, 0, 0, 1, NEST_AXIS_TIME, 0};
   n.nloops = 2;
   for (int rule = 0; rule < 2; rule++) {
-    n.stride_rule = (uint8_t)rule;
-    char err[256];
-    ASSERT_INT_EQ(nest_validate(&n, err, sizeof err), 0);
     nest_counts c, r;
-    nest_count(&n, &c);
-    ASSERT_INT_EQ(nest_count_reference(&n, &r), 0);
+    counts_under(&n, rule, &c, &r);
     compare(&n, &c, &r, 0);
     for (int o = 0; o < OPD_COUNT; o++) ASSERT_U64_EQ(c.fills[0][o], 0);
     ASSERT_U64_EQ(c.reads[0][OPD_W], 48);
@@ -1081,12 +1087,8 @@ TEST_IMPL(nest_spread_walked_below_by_hand) {
   n.loops[2] = (nest_loop){NEST_K, 1, 0, 1, NEST_AXIS_TIME, 0};
   n.nloops = 3;
   for (int rule = 0; rule < 2; rule++) {
-    n.stride_rule = (uint8_t)rule;
-    char err[256];
-    ASSERT_INT_EQ(nest_validate(&n, err, sizeof err), 0);
     nest_counts c, r;
-    nest_count(&n, &c);
-    ASSERT_INT_EQ(nest_count_reference(&n, &r), 0);
+    counts_under(&n, rule, &c, &r);
     if (rule) compare(&n, &c, &r, rule); /* nest_count's overlap rule reads 8 here */
     ASSERT_U64_EQ(r.reads[2][OPD_W], 4);
     ASSERT_U64_EQ(r.fills[0][OPD_W], 8);
