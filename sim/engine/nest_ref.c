@@ -19,6 +19,7 @@ typedef struct tracker {
   uint64_t fills, evicts, distinct;
   int has_tr;    /* stride_rule: a translation is kept, tr */
   int64_t tr[5];
+  uint64_t *rec, nrec; /* when rec: the elements a move fills, in flat order */
 } tracker;
 
 typedef struct ref {
@@ -155,6 +156,7 @@ static void move_to(ref *r, tracker *t, int opd, const box *nb) {
               if (!t->cur[x]) {
                 t->cur[x] = 1;
                 t->fills++;
+                if (t->rec) t->rec[t->nrec++] = x;
               }
               if (!t->ever[x]) {
                 t->ever[x] = 1;
@@ -343,6 +345,9 @@ static void family_walk(ref *r, family *f, int k) {
     move_to(r, &f->t, f->opd, &b);
     return;
   }
+  /* the trip in a child's tile: a spatial loop inside on the same dimension
+   * (an operand it does not index: the children walk in lockstep) bounds it */
+  for (int i = 0; i < k; i++) use[i] |= n->loops[i].dim == n->loops[k].dim;
   int64_t lo, hi;
   if (!dim_range(r, n->loops[k].dim, use, &lo, &hi)) { /* an idle instance */
     box none;
@@ -408,6 +413,262 @@ static void ref_classes(const nest *n, int u, int p, int out, uint8_t *cls) {
       cls[i] = below_shared ? REF_INSIDE : REF_FREE;
     }
   }
+}
+
+/* ===== Timeloop's per-tier spatial rule for the input ====================
+ * Under stride_rule, what parent level l reads of the input for its child
+ * c when spatial loops on P, Q, R or S lie inside what l serves c (the
+ * tier loops: spatial, INSIDE, above c).  Timeloop (ComputeSpatialWorkingSet,
+ * ComputeNetworkLinkTransfers, nest-analysis.cpp) takes the fan-outs one
+ * tier at a time: per step and per index of the outer tiers' loops, each
+ * child's delta by the reuse rule (its own tracker here, the delta being
+ * what its move fills), equal deltas read once, and, where it lowers the
+ * reads, a delta equal to one a neighbour on the array had the step before
+ * taken over the link; the tiers chain through a_i x F_(i-1) / w_(i-1).
+ * Walked element by element over every FREE index combination. */
+
+typedef struct tier {
+  int level, fan, nloop, loop[NEST_MAX_LOOPS]; /* its loops, nest order */
+  uint64_t f, x, y, parents; /* F_i, the fan-out's size, P_i */
+  int unicast;
+  uint64_t vol;                 /* elements of a child's tile */
+  tracker *t;                   /* child g = pid x F_i + lin */
+  uint64_t *cur, *prev;         /* deltas: child g's at g x vol */
+  uint64_t *ncur, *nprev;       /* their sizes */
+  uint8_t *linked;              /* per lin */
+  uint64_t a, w, links;         /* summed over steps and pids */
+} tier;
+
+typedef struct tiers {
+  int nt;
+  tier t[NEST_MAX_LOOPS];
+} tiers;
+
+/* Whether the rule applies to what l serves c (classes cls). */
+static int link_applies(const nest *n, int c, const uint8_t *cls) {
+  for (int i = 0; i < n->nloops; i++) {
+    const nest_loop *l = &n->loops[i];
+    if (l->spatial && cls[i] == REF_INSIDE && l->level > c && l->dim >= NEST_P) return 1;
+  }
+  return 0;
+}
+
+static void tiers_free(tiers *ts) {
+  for (int i = 0; i < ts->nt; i++) {
+    tier *t = &ts->t[i];
+    for (uint64_t g = 0; t->t && g < t->parents * t->f; g++) tracker_fini(&t->t[g]);
+    free(t->t);
+    free(t->cur);
+    free(t->prev);
+    free(t->ncur);
+    free(t->nprev);
+    free(t->linked);
+  }
+}
+
+/* The loops a child of tier i spans: ABOVE, FREE and tiers 0 .. i. */
+static void tier_use(const nest *n, const uint8_t *cls, const tiers *ts, int i,
+                     uint8_t *use) {
+  for (int k = 0; k < n->nloops; k++) use[k] = cls[k] != REF_INSIDE;
+  for (int j = 0; j <= i; j++)
+    for (int k = 0; k < ts->t[j].nloop; k++) use[ts->t[j].loop[k]] = 1;
+}
+
+/* Group the tier loops, size every tier and allocate its children. */
+static int tiers_build(ref *r, int c, const uint8_t *cls, tiers *ts) {
+  const nest *n = r->n;
+  memset(ts, 0, sizeof *ts);
+  for (int k = 0; k < n->nloops; k++) {
+    const nest_loop *l = &n->loops[k];
+    if (!l->spatial || cls[k] != REF_INSIDE || l->level <= c) continue;
+    int i = 0;
+    while (i < ts->nt && (ts->t[i].level != l->level || ts->t[i].fan != l->fan)) i++;
+    tier *t = &ts->t[i];
+    if (i == ts->nt) {
+      ts->nt++;
+      t->level = l->level;
+      t->fan = l->fan;
+      t->f = 1;
+      const nest_fan *fo = &n->fan[l->level][l->fan];
+      t->x = fo->x;
+      t->y = fo->y;
+      t->unicast = fo->net == NEST_NET_UNICAST;
+    }
+    t->loop[t->nloop++] = k;
+    t->f *= max_trip(n, k);
+  }
+  uint64_t parents = 1, bytes = 0;
+  for (int i = 0; i < ts->nt; i++) {
+    tier *t = &ts->t[i];
+    t->parents = parents;
+    parents *= t->f;
+    uint8_t use[NEST_MAX_LOOPS];
+    tier_use(n, cls, ts, i, use);
+    memset(r->idx, 0, sizeof r->idx);
+    box b = make_box(r, OPD_I, use);
+    t->vol = 1;
+    for (int a = 0; a < 5; a++) t->vol *= (uint64_t)(b.hi[a] - b.lo[a]);
+    bytes += parents * (2 * r->size[OPD_I] + 2 * t->vol * sizeof(uint64_t));
+  }
+  if (bytes > (1u << 28)) return DSE_ERR_NOMEM;
+  for (int i = 0; i < ts->nt; i++) {
+    tier *t = &ts->t[i];
+    const uint64_t kids = t->parents * t->f;
+    t->t = calloc(kids, sizeof *t->t);
+    t->cur = malloc(kids * t->vol * sizeof *t->cur);
+    t->prev = malloc(kids * t->vol * sizeof *t->prev);
+    t->ncur = calloc(kids, sizeof *t->ncur);
+    t->nprev = calloc(kids, sizeof *t->nprev);
+    t->linked = calloc(t->f, 1);
+    if (!t->t || !t->cur || !t->prev || !t->ncur || !t->nprev || !t->linked) return DSE_ERR_NOMEM;
+    for (uint64_t g = 0; g < kids; g++)
+      if (!tracker_init(r, &t->t[g], OPD_I)) return DSE_ERR_NOMEM;
+  }
+  return 0;
+}
+
+static int same_delta(const tier *t, uint64_t g, const uint64_t *d, uint64_t nd) {
+  return t->ncur[g] == nd && !memcmp(&t->cur[g * t->vol], d, nd * sizeof *d);
+}
+
+/* Over the children of parent pid not linked: the distinct non-empty
+ * deltas, each once (*a), and every delta (*w). */
+static void tier_sums(const tier *t, uint64_t pid, uint64_t *a, uint64_t *w) {
+  *a = *w = 0;
+  for (uint64_t k = 0; k < t->f; k++) {
+    const uint64_t g = pid * t->f + k, nd = t->ncur[g];
+    if (t->linked[k] || !nd) continue;
+    *w += nd;
+    int seen = 0;
+    for (uint64_t j = 0; j < k && !seen; j++)
+      seen = !t->linked[j] && same_delta(t, pid * t->f + j, &t->cur[g * t->vol], nd);
+    if (!seen) *a += nd;
+  }
+}
+
+/* Child lin of tier t linked: its delta non-empty and equal to the one a
+ * neighbour at distance 1 on X or Y had the step before. */
+static int tier_linked(const tier *t, uint64_t pid, uint64_t lin) {
+  const uint64_t g = pid * t->f + lin, nd = t->ncur[g];
+  if (!nd) return 0;
+  const int64_t x = (int64_t)(lin % t->x), y = (int64_t)(lin / t->x);
+  static const int64_t dx[4] = {1, -1, 0, 0}, dy[4] = {0, 0, 1, -1};
+  for (int k = 0; k < 4; k++) {
+    const int64_t x2 = x + dx[k], y2 = y + dy[k];
+    if (x2 < 0 || y2 < 0 || x2 >= (int64_t)t->x || y2 >= (int64_t)t->y) continue;
+    const uint64_t lin2 = (uint64_t)y2 * t->x + (uint64_t)x2;
+    if (lin2 >= t->f) continue;
+    const uint64_t g2 = pid * t->f + lin2;
+    if (t->nprev[g2] == nd &&
+        !memcmp(&t->prev[g2 * t->vol], &t->cur[g * t->vol], nd * sizeof(uint64_t)))
+      return 1;
+  }
+  return 0;
+}
+
+/* One step of the ABOVE loops (indices set): every tier's children move,
+ * and each (tier, pid) adds its reads and link transfers. */
+static void tiers_step(ref *r, const uint8_t *cls, tiers *ts, int first) {
+  const nest *n = r->n;
+  for (int i = 0; i < ts->nt; i++) {
+    tier *t = &ts->t[i];
+    uint8_t use[NEST_MAX_LOOPS];
+    tier_use(n, cls, ts, i, use);
+    for (uint64_t g = 0; g < t->parents * t->f; g++) {
+      uint64_t x = g;
+      for (int j = i; j >= 0; j--)
+        for (int k = ts->t[j].nloop - 1; k >= 0; k--) {
+          const int lp = ts->t[j].loop[k];
+          const uint64_t trip = max_trip(n, lp);
+          r->idx[lp] = x % trip;
+          x /= trip;
+        }
+      box b = make_box(r, OPD_I, use);
+      tracker *c = &t->t[g];
+      c->rec = &t->cur[g * t->vol];
+      c->nrec = 0;
+      move_to(r, c, OPD_I, &b);
+      t->ncur[g] = c->nrec;
+      c->rec = NULL;
+    }
+    for (uint64_t pid = 0; pid < t->parents; pid++) {
+      uint64_t a0, w0;
+      memset(t->linked, 0, t->f);
+      tier_sums(t, pid, &a0, &w0);
+      uint64_t a = a0, w = w0;
+      if (!t->unicast && !first) {
+        for (uint64_t lin = 0; lin < t->f; lin++) t->linked[lin] = (uint8_t)tier_linked(t, pid, lin);
+        uint64_t a1, w1;
+        tier_sums(t, pid, &a1, &w1);
+        if (a1 < a0) {
+          a = a1;
+          w = w1;
+          t->links += w0 - w1;
+        }
+      } else if (t->unicast)
+        a = w0;
+      t->a += a;
+      t->w += w;
+    }
+    uint64_t *sw = t->prev;
+    t->prev = t->cur;
+    t->cur = sw;
+    sw = t->nprev;
+    t->nprev = t->ncur;
+    t->ncur = sw;
+  }
+}
+
+/* The rule's reads of l for c (*reads) and the link transfers the
+ * innermost tier's children read from their neighbours (*links), summed
+ * over the FREE index combinations. */
+static int link_reads(ref *r, int c, const uint8_t *cls, uint64_t *reads, uint64_t *links) {
+  const nest *n = r->n;
+  tiers *ts = malloc(sizeof *ts);
+  if (!ts) return DSE_ERR_NOMEM;
+  int rc = tiers_build(r, c, cls, ts);
+  instances in;
+  instances_of(n, cls, &in);
+  int na = 0, above[NEST_MAX_LOOPS];
+  for (int k = 0; k < n->nloops; k++)
+    if (cls[k] == REF_ABOVE) above[na++] = k;
+  double sum = 0;
+  *links = 0;
+  for (uint64_t x = 0; !rc && x < in.count; x++) {
+    set_instance(r, &in, x);
+    for (int i = 0; i < ts->nt; i++) {
+      tier *t = &ts->t[i];
+      t->a = t->w = t->links = 0;
+      for (uint64_t g = 0; g < t->parents * t->f; g++) {
+        memset(t->t[g].cur, 0, r->size[OPD_I]);
+        t->t[g].b.empty = 1;
+        t->t[g].has_tr = 0;
+      }
+    }
+    for (int first = 1;; first = 0) { /* the odometer, the innermost fastest */
+      tiers_step(r, cls, ts, first);
+      int k = na - 1;
+      for (; k >= 0; k--) {
+        if (++r->idx[above[k]] < max_trip(n, above[k])) break;
+        r->idx[above[k]] = 0;
+      }
+      if (k < 0) break;
+    }
+    double v = (double)ts->t[0].a;
+    for (int i = 1; i < ts->nt; i++) {
+      const tier *t = &ts->t[i], *o = &ts->t[i - 1];
+      v = o->w ? v * ((double)t->a / (double)t->parents) * (double)o->f /
+                     ((double)o->w / (double)o->parents)
+               : 0;
+    }
+    sum += v;
+    *links += ts->t[ts->nt - 1].links;
+  }
+  memset(r->idx, 0, sizeof r->idx);
+  *reads = (uint64_t)(sum + 0.5);
+  tiers_free(ts);
+  free(ts);
+  return rc;
 }
 
 int nest_count_reference(const nest *n, nest_counts *c) {
@@ -482,10 +743,16 @@ int nest_count_reference(const nest *n, nest_counts *c) {
         if (out) c->updates[l][o] = r.stream[o];
       } else {
         ref_classes(n, child, l, out, cls);
-        family up = {cls, o, {0}, 0, 0, 0, 0, 0};
-        family_run(&r, &up);
-        c->reads[l][o] = up.fills - (out ? up.distinct : 0);
-        if (out) c->updates[l][o] = up.evicts;
+        if (n->stride_rule && o == OPD_I && link_applies(n, child, cls)) {
+          uint64_t links;
+          if (link_reads(&r, child, cls, &c->reads[l][o], &links)) return DSE_ERR_NOMEM;
+          c->reads[child][o] += links; /* the neighbours' reads to send */
+        } else {
+          family up = {cls, o, {0}, 0, 0, 0, 0, 0};
+          family_run(&r, &up);
+          c->reads[l][o] = up.fills - (out ? up.distinct : 0);
+          if (out) c->updates[l][o] = up.evicts;
+        }
       }
       child = l;
     }

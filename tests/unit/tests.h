@@ -49,8 +49,11 @@
   X(nest_tree_counts_match_reference) \
   X(nest_ispass04_by_hand)          \
   X(nest_halo_multicast_by_hand)    \
+  X(nest_ref_link_by_hand)          \
+  X(nest_ref_link_two_tiers_by_hand) \
   X(nest_one_level_by_hand)         \
   X(nest_spread_over_ignored_dim)   \
+  X(nest_spread_walked_below_by_hand) \
   X(tree_energy_ispass01)           \
   X(tree_energy_free_fills)         \
   X(tree_energy_ispass01_run)       \
