@@ -18,6 +18,7 @@
 #include "engine/nest.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 const char *nest_dim_name(int dim) {
@@ -34,6 +35,7 @@ static uint64_t cdiv(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
 
 enum { CLS_INSIDE, CLS_ABOVE, CLS_FREE };
 static void classify(const nest *n, int u, int p, int out, uint8_t *cls);
+static int tier_validate(const nest *n, char *err, size_t errn);
 
 /* Whether dimension d indexes operand o (its projection uses d). */
 static int indexes(int o, int d) {
@@ -235,12 +237,12 @@ int nest_validate(const nest *n, char *err, size_t errn) {
                (unsigned long long)last_step[d]);
       return DSE_ERR_INVALID;
     }
-  return 0;
+  return n->stride_rule ? tier_validate(n, err, errn) : 0;
 }
 
 /* ===== closed form ======================================================= */
 
-enum { ROLE_OUTER, ROLE_J, ROLE_INNER, ROLE_FREE };
+enum { ROLE_OUTER, ROLE_J, ROLE_INNER, ROLE_FREE, ROLE_CHILD0 };
 enum { AX_SINGLE, AX_H, AX_W, AX_INDICATOR };
 
 typedef struct axis {
@@ -327,6 +329,15 @@ static uint64_t walk(const enum_ctx *e, int k, const side *o, const side *nw) {
   const int slot = slot_of(e->ax, l->dim);
   uint64_t sum = 0;
   switch (e->role[e->ax->loop[k]]) {
+    case ROLE_CHILD0: { /* a shared spatial loop over a dim the operand ignores:
+                           the children read alike, as child 0 does, and the
+                           loops inside walk its tile */
+      side a = *o, b = *nw;
+      advance(&a, slot, 0, l->step);
+      advance(&b, slot, 0, l->step);
+      sum += walk(e, k + 1, &a, &b);
+      break;
+    }
     case ROLE_J: { /* the advancing loop: v before, v + 1 after */
       uint64_t trip = cdiv(nw->ext[slot], l->step);
       for (uint64_t v = 0; v + 1 < trip; v++) {
@@ -403,7 +414,13 @@ static int build_axes(const nest *n, int opd, const uint8_t *cls, axis *ax) {
     axis *a = &ax[k];
     for (int i = 0; i < n->nloops; i++) {
       int d = n->loops[i].dim;
-      if (cls[i] != CLS_INSIDE && (d == a->dims[0] || (a->ndims > 1 && d == a->dims[1])))
+      /* an ignored dim's shared spatial loop bounds the trips of the loops
+       * inside it on its dim, where there are any (ROLE_CHILD0) */
+      int narrows = 0;
+      for (int j = i + 1; a->kind == AX_INDICATOR && n->loops[i].spatial && j < n->nloops; j++)
+        narrows |= n->loops[j].dim == d && cls[j] != CLS_INSIDE;
+      if ((cls[i] != CLS_INSIDE || narrows) &&
+          (d == a->dims[0] || (a->ndims > 1 && d == a->dims[1])))
         a->loop[a->nl++] = i;
     }
   }
@@ -592,7 +609,7 @@ static void tracker_counts(const nest *n, int opd, const uint8_t *cls,
   int na = build_axes(n, opd, cls, ax);
   uint8_t role[NEST_MAX_LOOPS];
   for (int i = 0; i < n->nloops; i++)
-    role[i] = cls[i] == CLS_FREE ? ROLE_FREE : ROLE_OUTER;
+    role[i] = cls[i] == CLS_FREE ? ROLE_FREE : cls[i] == CLS_INSIDE ? ROLE_CHILD0 : ROLE_OUTER;
   uint64_t all[NEST_DIMS];
   uint64_t total = 1;
   for (int k = 0; k < na; k++) {
@@ -605,6 +622,7 @@ static void tracker_counts(const nest *n, int opd, const uint8_t *cls,
     if (cls[j] != CLS_ABOVE) continue;
     for (int i = 0; i < n->nloops; i++)
       role[i] = cls[i] == CLS_FREE    ? ROLE_FREE
+                : cls[i] == CLS_INSIDE ? ROLE_CHILD0
                 : cls[i] != CLS_ABOVE ? ROLE_OUTER
                 : i < j               ? ROLE_OUTER
                 : i == j              ? ROLE_J
@@ -633,6 +651,312 @@ static void tracker_counts(const nest *n, int opd, const uint8_t *cls,
     ft *= dim_active(n, ax[k].dims[0], cls);
   }
   *first = ft;
+}
+
+/* ===== Timeloop's spatial rule for the input (nest.stride_rule) ==========
+ * What a parent reads for its children below shared fan-outs, one fan-out
+ * (tier) at a time, as Timeloop's nest analysis computes it (docs/engine.md
+ * section 3): per step of the loops above and per parent of a tier, each
+ * child's delta by the reuse rule; equal deltas read once; a child whose
+ * delta a neighbour at distance 1 had the step before takes it over a link
+ * where that reads less; an inner tier scales the outer one's reads.  Only
+ * the input's tiles overlap across children (a window or an output index
+ * spread), so only the input, and only where a tier spreads P, Q, R or S,
+ * takes this walk; elsewhere it equals the union of the children's tiles.
+ * The walk is step by step over whole tiles: per tier, per parent, over
+ * the steps of instance 0 of the FREE loops (every instance walks the same
+ * tiles shifted). */
+
+#define TIER_MAX_CHILDREN 256
+#define TIER_MAX_WORK (1ull << 26) /* steps x children walked */
+
+typedef struct tier_plan {
+  int nt;                                     /* tiers, outermost first */
+  int first[NEST_MAX_LOOPS + 1];              /* tier i: loops[first[i] .. first[i+1]) */
+  int loops[NEST_MAX_LOOPS];                  /* the tiers' spatial loops, nest order */
+  uint64_t fan_n[NEST_MAX_LOOPS];             /* F_i: children per parent */
+  uint64_t x[NEST_MAX_LOOPS], y[NEST_MAX_LOOPS];
+  uint8_t unicast[NEST_MAX_LOOPS];
+  int na, above[NEST_MAX_LOOPS];              /* the ABOVE loops, nest order */
+  uint8_t free_loop[NEST_MAX_LOOPS];          /* FREE: at index 0, bounding the tile */
+  uint64_t trip[NEST_MAX_LOOPS];              /* per nest loop */
+  uint64_t inst, steps, work;
+  int feeds_child;                            /* the innermost tier's child is c */
+  int between;                                /* a temporal loop between the levels, or -1 */
+} tier_plan;
+
+/* The tiers between input holders l (parent) and c (child) under the rule:
+ * 1 when the rule applies (a tier spreads P, Q, R or S). */
+static int tier_plan_of(const nest *n, int l, int c, tier_plan *tp) {
+  uint8_t cls[NEST_MAX_LOOPS];
+  classify(n, c, l, 0, cls);
+  uint64_t encl[NEST_DIMS];
+  for (int d = 0; d < NEST_DIMS; d++) encl[d] = n->prob.bound[d];
+  int window = 0, last_level = -1, last_fan = -1;
+  tp->nt = tp->na = 0;
+  tp->inst = tp->steps = 1;
+  tp->between = -1;
+  int nl = 0;
+  for (int i = 0; i < n->nloops; i++) {
+    const nest_loop *lp = &n->loops[i];
+    tp->trip[i] = encl[lp->dim] / lp->step;
+    encl[lp->dim] = lp->step;
+    tp->free_loop[i] = cls[i] == CLS_FREE;
+    if (cls[i] == CLS_FREE) tp->inst *= tp->trip[i];
+    if (cls[i] == CLS_ABOVE) {
+      tp->above[tp->na++] = i;
+      tp->steps *= tp->trip[i];
+      if (lp->level < l && tp->between < 0) tp->between = i;
+    }
+    if (cls[i] != CLS_INSIDE || !lp->spatial || lp->level <= c) continue;
+    if (lp->level != last_level || lp->fan != last_fan) {
+      const nest_fan *f = &n->fan[lp->level][lp->fan];
+      const int t = tp->nt++;
+      tp->first[t] = nl;
+      tp->fan_n[t] = 1;
+      tp->x[t] = n->nfan[lp->level] ? f->x : 1;
+      tp->y[t] = n->nfan[lp->level] ? f->y : 1;
+      tp->unicast[t] = n->nfan[lp->level] && f->net == NEST_NET_UNICAST;
+      last_level = lp->level;
+      last_fan = lp->fan;
+    }
+    tp->loops[nl++] = i;
+    tp->fan_n[tp->nt - 1] *= tp->trip[i];
+    window |= lp->dim == NEST_P || lp->dim == NEST_Q || lp->dim == NEST_R || lp->dim == NEST_S;
+  }
+  tp->first[tp->nt] = nl;
+  tp->feeds_child = last_level == c + 1 && last_fan + 1 >= n->nfan[c + 1];
+  uint64_t parents = 1;
+  tp->work = 0;
+  for (int t = 0; t < tp->nt; t++) {
+    parents *= t ? tp->fan_n[t - 1] : 1;
+    const uint64_t w = tp->steps * parents * tp->fan_n[t];
+    tp->work = tp->work + w < tp->work ? UINT64_MAX : tp->work + w;
+  }
+  return window;
+}
+
+typedef struct tbox {
+  int64_t lo[5], hi[5]; /* G N C h w, [lo, hi); empty when hi[0] <= lo[0] */
+} tbox;
+
+typedef struct tchild {
+  int64_t lo[5], tr[5]; /* the last tile's corner, the kept translation */
+  uint8_t seen, has_tr;
+  tbox delta, prev;
+} tchild;
+
+static uint64_t tbox_vol(const tbox *b) {
+  uint64_t v = 1;
+  for (int a = 0; a < 5; a++) v *= b->hi[a] > b->lo[a] ? (uint64_t)(b->hi[a] - b->lo[a]) : 0;
+  return v;
+}
+
+static int tbox_cmp(const void *pa, const void *pb) {
+  const tbox *a = pa, *b = pb;
+  for (int k = 0; k < 5; k++) {
+    if (a->lo[k] != b->lo[k]) return a->lo[k] < b->lo[k] ? -1 : 1;
+    if (a->hi[k] != b->hi[k]) return a->hi[k] < b->hi[k] ? -1 : 1;
+  }
+  return 0;
+}
+
+/* A child's delta at its move to the tile at lo (extents e): the reuse
+ * rule (stride_fills, per child). */
+static void tchild_move(tchild *ch, const int64_t *lo, const int64_t *e) {
+  tbox *d = &ch->delta;
+  for (int a = 0; a < 5; a++) {
+    d->lo[a] = lo[a];
+    d->hi[a] = lo[a] + e[a];
+  }
+  int64_t tv[5];
+  int moved = 0, mv = 0;
+  for (int a = 0; a < 5; a++)
+    if ((tv[a] = lo[a] - ch->lo[a]) != 0) moved++, mv = a;
+  const int first = !ch->seen;
+  const int changed = ch->seen && ch->has_tr && memcmp(tv, ch->tr, sizeof tv);
+  memcpy(ch->lo, lo, sizeof ch->lo);
+  ch->seen = 1;
+  if (first || changed) { /* whole */
+    ch->has_tr = 0;
+    return;
+  }
+  ch->has_tr = 1;
+  memcpy(ch->tr, tv, sizeof tv);
+  if (moved > 1) return; /* whole */
+  if (!moved) {
+    d->hi[0] = d->lo[0]; /* empty */
+    return;
+  }
+  const int64_t m = tv[mv];
+  if ((m < 0 ? -m : m) >= e[mv]) return;
+  if (m > 0)
+    d->lo[mv] = lo[mv] + e[mv] - m;
+  else
+    d->hi[mv] = lo[mv] - m;
+}
+
+/* Distinct and total volume of the non-empty deltas not skipped. */
+static void tier_groups(const tchild *ch, uint64_t nc, const uint8_t *skip, tbox *tmp,
+                        uint64_t *distinct, uint64_t *total) {
+  uint64_t k = 0, w = 0, a = 0;
+  for (uint64_t i = 0; i < nc; i++) {
+    if ((skip && skip[i]) || !tbox_vol(&ch[i].delta)) continue;
+    tmp[k++] = ch[i].delta;
+    w += tbox_vol(&ch[i].delta);
+  }
+  qsort(tmp, k, sizeof *tmp, tbox_cmp);
+  for (uint64_t i = 0; i < k; i++)
+    if (!i || tbox_cmp(&tmp[i], &tmp[i - 1])) a += tbox_vol(&tmp[i]);
+  *distinct = a;
+  *total = w;
+}
+
+/* Set the index of loop `i` in a mixed-radix number over `loops`. */
+static void tier_digits(const tier_plan *tp, const int *loops, int nl, uint64_t v,
+                        uint64_t *idx) {
+  for (int k = nl - 1; k >= 0; k--) {
+    idx[loops[k]] = v % tp->trip[loops[k]];
+    v /= tp->trip[loops[k]];
+  }
+}
+
+/* The input's corner of a child's tile from the indices of the loops in use
+ * (per dim: start and extent), and the extents. */
+static void tier_tile(const nest *n, const uint64_t *idx, const uint8_t *use, int64_t *lo,
+                      int64_t *e) {
+  const nest_problem *p = &n->prob;
+  int64_t start[NEST_DIMS] = {0}, ext[NEST_DIMS];
+  for (int d = 0; d < NEST_DIMS; d++) ext[d] = (int64_t)p->bound[d];
+  for (int i = 0; i < n->nloops; i++) {
+    if (!use[i]) continue;
+    start[n->loops[i].dim] += (int64_t)(idx[i] * n->loops[i].step);
+    ext[n->loops[i].dim] = (int64_t)n->loops[i].step;
+  }
+  static const int plain[3] = {NEST_G, NEST_N, NEST_C};
+  for (int a = 0; a < 3; a++) {
+    lo[a] = start[plain[a]];
+    e[a] = ext[plain[a]];
+  }
+  for (int x = 0; x < 2; x++) {
+    const int o = x ? NEST_Q : NEST_P, f = x ? NEST_S : NEST_R;
+    const int64_t st = (int64_t)p->stride[x], dl = (int64_t)p->dilation[x];
+    lo[3 + x] = start[o] * st + start[f] * dl;
+    e[3 + x] = (ext[o] - 1) * st + (ext[f] - 1) * dl + 1;
+  }
+}
+
+/* The parent's reads for its children under the rule, for all instances;
+ * *links: the link transfers into the child level. */
+static uint64_t tier_reads(const nest *n, const tier_plan *tp, uint64_t *links) {
+  double a[NEST_MAX_LOOPS] = {0}, w[NEST_MAX_LOOPS] = {0};
+  uint64_t parents = 1, last_links = 0;
+  tchild ch[TIER_MAX_CHILDREN];
+  tbox tmp[TIER_MAX_CHILDREN];
+  uint8_t linked[TIER_MAX_CHILDREN];
+  for (int t = 0; t < tp->nt; t++) {
+    if (t) parents *= tp->fan_n[t - 1];
+    const uint64_t nc = tp->fan_n[t];
+    uint8_t use[NEST_MAX_LOOPS];
+    memcpy(use, tp->free_loop, sizeof use);
+    for (int k = 0; k < tp->na; k++) use[tp->above[k]] = 1;
+    for (int k = 0; k < tp->first[t + 1]; k++) use[tp->loops[k]] = 1;
+    uint64_t sum_a = 0, sum_w = 0, sum_l = 0;
+    for (uint64_t pid = 0; pid < parents; pid++) {
+      uint64_t idx[NEST_MAX_LOOPS] = {0};
+      memset(ch, 0, nc * sizeof *ch);
+      for (uint64_t step = 0; step < tp->steps; step++) {
+        tier_digits(tp, tp->above, tp->na, step, idx);
+        tier_digits(tp, tp->loops, tp->first[t], pid, idx);
+        for (uint64_t k = 0; k < nc; k++) {
+          int64_t lo[5], e[5];
+          tier_digits(tp, tp->loops + tp->first[t], tp->first[t + 1] - tp->first[t], k, idx);
+          tier_tile(n, idx, use, lo, e);
+          tchild_move(&ch[k], lo, e);
+        }
+        uint64_t a0, w0;
+        tier_groups(ch, nc, NULL, tmp, &a0, &w0);
+        if (tp->unicast[t]) a0 = w0;
+        uint64_t take_a = a0, take_w = w0;
+        if (step && !tp->unicast[t]) {
+          const uint64_t X = tp->x[t], Y = tp->y[t];
+          for (uint64_t k = 0; k < nc; k++) {
+            linked[k] = 0;
+            if (!tbox_vol(&ch[k].delta)) continue;
+            const int64_t hx = (int64_t)(k % X), vy = (int64_t)(k / X);
+            static const int dx[4] = {1, -1, 0, 0}, dy[4] = {0, 0, 1, -1};
+            for (int q = 0; q < 4 && !linked[k]; q++) {
+              const int64_t h2 = hx + dx[q], v2 = vy + dy[q];
+              if (h2 < 0 || v2 < 0 || (uint64_t)h2 >= X || (uint64_t)v2 >= Y) continue;
+              const uint64_t m = (uint64_t)v2 * X + (uint64_t)h2;
+              if (m < nc && tbox_vol(&ch[m].prev) && !tbox_cmp(&ch[m].prev, &ch[k].delta))
+                linked[k] = 1;
+            }
+          }
+          uint64_t a1, w1;
+          tier_groups(ch, nc, linked, tmp, &a1, &w1);
+          if (a1 < a0) {
+            take_a = a1;
+            take_w = w1;
+            sum_l += w0 - w1;
+          }
+        }
+        for (uint64_t k = 0; k < nc; k++) ch[k].prev = ch[k].delta;
+        sum_a += take_a;
+        sum_w += take_w;
+      }
+    }
+    a[t] = (double)sum_a / (double)parents;
+    w[t] = (double)sum_w / (double)parents;
+    last_links = sum_l;
+  }
+  /* Timeloop drops the links of a tier whose child is a bypassed level:
+   * only the last fan-out of level c + 1 feeds the child itself */
+  if (!tp->feeds_child) last_links = 0;
+  double r = a[0];
+  for (int t = 1; t < tp->nt; t++) r *= a[t] * (double)tp->fan_n[t - 1] / w[t - 1];
+  *links = tp->inst * last_links;
+  return (uint64_t)((double)tp->inst * r + 0.5);
+}
+
+/* Under the rule, the input's parent-child pairs whose tiers the walk
+ * cannot take: a temporal loop of a level between them (Timeloop's
+ * bypassed levels between tiers scale differently), too many children in a
+ * tier, or too long a walk. */
+static int tier_validate(const nest *n, char *err, size_t errn) {
+  for (int l = 0, c = -1; l < n->nlevels; l++) {
+    if (!((n->holds[l] >> OPD_I) & 1)) continue;
+    tier_plan tp;
+    if (c >= 0 && tier_plan_of(n, l, c, &tp)) {
+      if (tp.between >= 0) {
+        const nest_loop *b = &n->loops[tp.between];
+        snprintf(err, errn,
+                 "loop %d (%s) at level %d, which bypasses the input, walks between the "
+                 "input's holders at levels %d and %d: Timeloop's spatial reuse rule over "
+                 "their fan-outs is modelled with no temporal loop there",
+                 tp.between + 1, nest_dim_name(b->dim), b->level, l, c);
+        return DSE_ERR_INVALID;
+      }
+      for (int t = 0; t < tp.nt; t++)
+        if (tp.fan_n[t] > TIER_MAX_CHILDREN) {
+          snprintf(err, errn,
+                   "level %d: Timeloop's spatial reuse rule for the input walks at most %d "
+                   "children per fan-out (loop %d spreads over %llu)",
+                   l, TIER_MAX_CHILDREN, tp.loops[tp.first[t]] + 1,
+                   (unsigned long long)tp.fan_n[t]);
+          return DSE_ERR_INVALID;
+        }
+      if (tp.work > TIER_MAX_WORK) {
+        snprintf(err, errn,
+                 "level %d: Timeloop's spatial reuse rule for the input walks %llu steps x "
+                 "children here, more than dse's limit of %llu",
+                 l, (unsigned long long)tp.work, (unsigned long long)TIER_MAX_WORK);
+        return DSE_ERR_INVALID;
+      }
+    }
+    c = l;
+  }
+  return 0;
 }
 
 /* ===== streamed operands ================================================
@@ -824,6 +1148,7 @@ void nest_count(const nest *n, nest_counts *c) {
     for (int i = 0; i < 5; i++) out_elems *= n->prob.bound[od[i]];
   }
   uint64_t used[NEST_MAX_LEVELS] = {0}; /* a level's, whatever the operand; 0: not yet */
+  tier_plan tp;
   for (int o = 0; o < OPD_COUNT; o++) {
     const int out = o == OPD_O;
     int child = -1;
@@ -860,6 +1185,10 @@ void nest_count(const nest *n, nest_counts *c) {
           uint64_t dummy;
           tracker_counts(n, o, cls, &dummy, &ftu);
         }
+      } else if (o == OPD_I && n->stride_rule && tier_plan_of(n, l, child, &tp)) {
+        uint64_t links;
+        fu = tier_reads(n, &tp, &links);
+        c->reads[child][o] += links; /* the neighbours read what they send */
       } else {
         classify(n, child, l, out, cls);
         tracker_counts(n, o, cls, &fu, out ? &ftu : NULL);

@@ -41,7 +41,13 @@
  *   the parent.  An instance with no work in a step holds nothing.
  * - With stride_rule (Timeloop's rule), a tile keeps the overlap with the
  *   previous one only while its translation stays the same (the first move
- *   after a whole fetch sets it); otherwise it is fetched whole.
+ *   after a whole fetch sets it); otherwise it is fetched whole.  And where
+ *   a shared fan-out between two holders of the input spreads P, Q, R or
+ *   S, the parent reads what Timeloop's per-tier rule gives instead of the
+ *   union's delta: per fan-out, equal child deltas once, a delta a
+ *   neighbour had the step before over a link (counted as reads of the
+ *   child level), inner fan-outs scaling outer ones (docs/engine.md
+ *   section 3).
  * - Outputs accumulate where they are computed: a partial sum is read back
  *   (filled) except the first time an element is touched, which starts at
  *   zero; every MAC reads both operands and updates the output at level 0.

@@ -490,9 +490,10 @@ static int tiers_build(ref *r, int c, const uint8_t *cls, tiers *ts) {
       t->fan = l->fan;
       t->f = 1;
       const nest_fan *fo = &n->fan[l->level][l->fan];
-      t->x = fo->x;
-      t->y = fo->y;
-      t->unicast = fo->net == NEST_NET_UNICAST;
+      const int fans = n->nfan[l->level] > 0; /* else today's array: one row */
+      t->x = fans ? fo->x : 1;
+      t->y = fans ? fo->y : 1;
+      t->unicast = fans && fo->net == NEST_NET_UNICAST;
     }
     t->loop[t->nloop++] = k;
     t->f *= max_trip(n, k);
@@ -662,7 +663,10 @@ static int link_reads(ref *r, int c, const uint8_t *cls, uint64_t *reads, uint64
                : 0;
     }
     sum += v;
-    *links += ts->t[ts->nt - 1].links;
+    /* Timeloop drops the links of a tier whose child is a bypassed level:
+     * only the last fan-out of level c + 1 feeds c itself */
+    const tier *in_t = &ts->t[ts->nt - 1];
+    if (in_t->level == c + 1 && in_t->fan + 1 >= n->nfan[c + 1]) *links += in_t->links;
   }
   memset(r->idx, 0, sizeof r->idx);
   *reads = (uint64_t)(sum + 0.5);

@@ -110,6 +110,38 @@ run "$DSE" sim "$TMP/i1t.yaml" "$TMP/padded.yaml" --mappings "$T/ispass01-map.ya
 expect_code 2 "reuse timeloop with padding"
 [ "$ERR" = "$T/ispass01-map.yaml:7:7: error: mappings.conv1d.levels: Timeloop's reuse rule needs whole tiles: no padding and an input width of at least 18 (the arch's reuse: timeloop)" ] && ok || bad "reuse timeloop with padding: got '$ERR'"
 expect_no_file "$TMP/x.json" "reuse timeloop with padding"
+# Timeloop's per-tier spatial rule for the input (docs/engine.md section 3):
+# three taps spread below the top, each child's input sliding by one; with
+# Q walked at the top, the top reads 3 + 7 = 10 and two children of three
+# take each new input over a link from their neighbour: 14 link transfers,
+# read at 'mid' when it keeps the input (on top of the 24 it reads for
+# 'reg'), dropped, as Timeloop does, when 'mid' bypasses it (the fan-out's
+# child is then a bypassed level); walked at 'mid', which bypasses the
+# input between the fan-out and 'reg', it is refused
+sed 's/^      mid: {factors: {P: 8}}/      top: {factors: {P: 8}}/' "$T/halo-between-map.yaml" \
+  >"$TMP/halo-map.yaml"
+sed 's/^    keeps: \[weight, output\]/    keeps: [weight, input, output]/' "$T/halo-between.yaml" \
+  >"$TMP/halo-keeps.yaml"
+halo_counts() {
+  printf '%s' "$OUT" | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+print(" ".join("%s:%d/%d" % (a["level"], a["input"]["reads"], a["input"]["fills"])
+               for a in d["layers"][0]["accesses"]))'
+}
+for arch in halo-keeps halo-between; do
+  [ $arch = halo-keeps ] && A="$TMP/$arch.yaml" want="reg:24/24 mid:38/24 top:10/0" ||
+    { A="$T/$arch.yaml"; want="reg:24/24 mid:0/0 top:10/0"; }
+  run "$DSE" sim "$A" "$T/halo-workload.yaml" --mappings "$TMP/halo-map.yaml" --format json
+  expect_code 0 "halo over links ($arch)"
+  got=$(halo_counts)
+  [ "$got" = "$want" ] && ok || bad "halo over links ($arch): got '$got', want '$want'"
+done
+run "$DSE" sim "$T/halo-between.yaml" "$T/halo-workload.yaml" \
+  --mappings "$T/halo-between-map.yaml" -o "$TMP/x.json"
+expect_code 2 "temporal loop between tiers"
+[ "$ERR" = "$T/halo-between-map.yaml:8:7: error: mappings.conv1d.levels: loop 2 (Q) at level 1, which bypasses the input, walks between the input's holders at levels 2 and 0: Timeloop's spatial reuse rule over their fan-outs is modelled with no temporal loop there (the arch's reuse: timeloop)" ] && ok || bad "temporal loop between tiers: got '$ERR'"
+expect_no_file "$TMP/x.json" "temporal loop between tiers"
 # without padding the same arch gives ispass01's figures (nothing slides back)
 run "$DSE" sim "$TMP/i1t.yaml" "$T/ispass01-workload.yaml" --mappings "$T/ispass01-map.yaml" --format json
 expect_out '"energy_j": 3.600038639999999e-10,' "reuse timeloop: ispass01's energy"
