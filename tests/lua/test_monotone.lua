@@ -7,10 +7,13 @@
 --   * non-PE doublings: a layer result is worse when its latency_s grows;
 --     at most NONPE_MAX of them may be (the mapper's misses: 86 with the
 --     0.1% tie rule, docs/design/mapper-plan.md 2.4 a; 61 since the
---     objective is strict and includes the tile pipeline, all of them on
---     archs with a memory technology, whose profile the mapper does not
---     see: edge-npu's DRAM bandwidth 47 and buffer size 2, npu-hbm2e's
---     DRAM bandwidth 12);
+--     objective is strict and includes the tile pipeline: edge-npu's DRAM
+--     bandwidth 47 MAC layers and buffer size 2, where the greedy search
+--     no longer reaches the smaller machine's mapping or the peak-bandwidth
+--     pipeline the mapper sees is not the memory technology's profile the
+--     result reports; npu-hbm2e's DRAM bandwidth 12, BERT's fused FFN
+--     activations, whose time follows the GEMM's mapping chosen for the
+--     GEMM alone);
 --   * PE doublings: a MAC layer is worse when its latency_s grows and so
 --     do its cycles net of fill/drain and preload (which a larger array
 --     physically adds); at most PE_MAX of them may be.  Vector layers whose
