@@ -288,6 +288,19 @@ static double point_cost(bench *b, const load *l, dse_fidelity f) {
   return best_of(b, point_once, &w);
 }
 
+/* The mappings the level-2 mapper evaluates per MAC layer of a point
+ * (identical layers count each time: their mapping is found once). */
+static double mappings_per_layer(bench *b, const load *l) {
+  dse_sim_opts o = {DSE_FIDELITY_CYCLE, DSE_OBJ_LATENCY, 0, NULL, DSE_DRAM_PROFILE};
+  dse_result *r = NULL;
+  if (dse_simulate(b->ctx, l->arch, l->wl, &o, &r)) die(b->ctx, "dse_simulate");
+  double n = 0, layers = 0;
+  for (size_t i = 0; i < r->nlayers; i++)
+    if (r->layers[i].macs) n += (double)r->layers[i].mappings_evaluated, layers++;
+  dse_result_free(r);
+  return layers ? n / layers : 0;
+}
+
 /* Level 2: the naive mapping of every MAC layer, evaluated exactly. */
 typedef struct mappings_work {
   map_hier h;
@@ -346,10 +359,38 @@ static void bench_l2(bench *b) {
     cost_row(b, name, tm, NULL, note);
     snprintf(name, sizeof name, "design point, %s %s", k_cases[c][0], k_cases[c][1]);
     const double tp = point_cost(b, &l, DSE_FIDELITY_CYCLE);
-    note[0] = '\0';
+    const int k = snprintf(note, sizeof note, "%.1f mappings/layer", mappings_per_layer(b, &l));
     if (b->l1_point_s[c] > 0)
-      snprintf(note, sizeof note, "%.0fx the level-1 point", tp / b->l1_point_s[c]);
+      snprintf(note + k, sizeof note - (size_t)k, ", %.0fx the level-1 point",
+               tp / b->l1_point_s[c]);
     cost_row(b, name, tp, strcmp(k_cases[c][1], "resnet50") ? NULL : "l2-point-resnet50", note);
+    free_case(&l);
+  }
+  /* SCALE-Sim's own GEMM topology on two of its configs (issue 12: 5.6 and
+   * 2.9 ms per simulation, against 3.9 s for SCALE-Sim v2), from the
+   * validation folder beside the source tree; skipped without it */
+  char dir[512];
+  const char *env = getenv("DSE_SCALESIM_VALIDATION");
+  snprintf(dir, sizeof dir, "%s", env ? env : "");
+  if (!env) snprintf(dir, sizeof dir, "%s/../shared/validation/scalesim", dse_ctx_data_dir(b->ctx));
+  static const char *const cfgs[][2] = {{"a32x32_os_s64-64-64_calc", "32x32 OS"},
+                                         {"a128x128_ws_s64-64-64_calc", "128x128 WS"}};
+  for (size_t c = 0; c < DSE_ARRAY_LEN(cfgs); c++) {
+    char arch[600], wl[600], name[64], note[64];
+    snprintf(arch, sizeof arch, "%s/%s.cfg", dir, cfgs[c][0]);
+    snprintf(wl, sizeof wl, "%s/gemm_small.csv", dir);
+    snprintf(name, sizeof name, "SCALE-Sim gemm_small, %s", cfgs[c][1]);
+    FILE *f = fopen(arch, "r");
+    if (!f) {
+      printf("%-42s %10s  (no %s)\n", name, "skipped", arch);
+      continue;
+    }
+    fclose(f);
+    load l;
+    load_case(b->ctx, arch, wl, &l);
+    const double tp = point_cost(b, &l, DSE_FIDELITY_CYCLE);
+    snprintf(note, sizeof note, "%.1f mappings/layer", mappings_per_layer(b, &l));
+    cost_row(b, name, tp, NULL, note);
     free_case(&l);
   }
 }

@@ -9,6 +9,7 @@
  * evaluated exactly (nest_count, sys_time) and the best for the objective
  * wins.  Everything is deterministic: fixed candidate lists and orders. */
 #include "engine/mapper.h"
+#include "engine/network.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -102,10 +103,13 @@ static void hier_levels(const dse_arch *a, dse_precision prec, dse_dataflow df, 
 void map_hier_df(const dse_arch *a, dse_precision prec, dse_dataflow df,
                  map_hier *h) {
   memset(h, 0, sizeof(*h));
+  h->static_j = (a->static_w + a->clock_w) / a->clock_hz;
   if (a->tree) {
     hier_levels(a, prec, df, h);
     return;
   }
+  h->hop_j = a->hop_j_per_bit * dse_precision_bits(prec);
+  h->dram_latency = a->dram_latency_s * a->clock_hz;
   h->rows = a->rows;
   h->cols = a->cols;
   h->df = df;
@@ -242,7 +246,36 @@ __attribute__((noinline, cold)) static void tree_leakage(const map_hier *h, unsi
   }
 }
 
-void map_evaluate(const map_hier *h, const nest *n, map_eval *e) {
+/* The on-chip network's energy by operand.  Over a tree, its spatial
+ * nodes' (noc_count).  On a preset's array each MAC takes the two moving
+ * operands one PE pitch from a neighbour; stationary elements shift in
+ * (and, output stationary, out) over (rows + 1) / 2 pitches on average. */
+static void network_energy(const map_hier *h, const nest *n, double out_elems, map_eval *e) {
+  const nest_counts *c = &e->counts;
+  if (h->tree) {
+    dse_network_access net[NOC_MAX_ENTRIES];
+    const size_t nn = noc_count(h, n, c, net);
+    for (size_t i = 0; i < nn; i++) e->op_noc_j[net[i].tensor] += net[i].energy_j;
+  } else if (h->hop_j > 0) {
+    const int top = h->nlevels - 1, st = sys_stationary(h->df);
+    int up = 1; /* output drains go to the first level above that keeps outputs */
+    while (up < top && !(h->lv[up].holds & BIT(OPD_O))) up++;
+    double drains = (double)c->updates[up][OPD_O];
+    if (up == top && (h->chained & BIT(OPD_O))) /* what chaining keeps on chip */
+      drains = drains > out_elems ? drains - out_elems : 0;
+    const double loads = (double)c->fills[0][st] + (st == OPD_O ? drains : 0);
+    for (int o = 0; o < OPD_COUNT; o++)
+      e->op_noc_j[o] = o == st ? loads * ((double)h->rows + 1) / 2 * h->hop_j
+                               : (double)c->macs * h->hop_j;
+  }
+  for (int o = 0; o < OPD_COUNT; o++) e->noc_energy_j += e->op_noc_j[o];
+}
+
+/* map_evaluate up to the tile pipeline: the counts, the array's timing,
+ * each level's transfer cycles and energy, leakage, the network, and the
+ * static energy over the cycles so far (a lower bound of every key
+ * map_better compares: the pipeline only adds cycles). */
+static void eval_counts(const map_hier *h, const nest *n, map_eval *e) {
   memset(e, 0, sizeof(*e));
   nest_count(n, &e->counts);
   sys_time(n, h->df, h->rows, h->cols, h->hide_preload, &e->timing);
@@ -315,6 +348,45 @@ void map_evaluate(const map_hier *h, const nest *n, map_eval *e) {
     }
   }
   if (tree) tree_leakage(h, tree, e);
+  network_energy(h, n, out_elems, e);
+  e->static_energy_j = h->static_j * (double)e->cycles;
+  e->energy_j += e->noc_energy_j + e->static_energy_j;
+}
+
+/* The rest of map_evaluate after eval_counts: on a preset's hierarchy the
+ * tile pipeline's cycles over the array's and the levels' (never fewer),
+ * and the static energy over them. */
+static void eval_time(const map_hier *h, const nest *n, map_eval *e) {
+  if (h->tree || tree_mask(h)) return; /* a tree's result has no pipeline (eval_tree) */
+  pipe_in in;
+  map_pipe_in(h, n, e, 1, h->lv[h->nlevels - 1].bw, &in);
+  pipe_out po;
+  pipe_run(&in, &po);
+  const uint64_t piped = (uint64_t)ceil(po.cycles);
+  if (piped <= e->cycles) return;
+  e->cycles = piped;
+  const double st = h->static_j * (double)e->cycles;
+  e->energy_j += st - e->static_energy_j;
+  e->static_energy_j = st;
+}
+
+void map_evaluate(const map_hier *h, const nest *n, map_eval *e) {
+  eval_counts(h, n, e);
+  eval_time(h, n, e);
+}
+
+void map_pipe_in(const map_hier *h, const nest *n, const map_eval *e, double scale,
+                 double dram_bpc, pipe_in *in) {
+  const int top = h->nlevels - 1;
+  double sram = 0;
+  for (int v = 1; v < top; v++) sram = fmax(sram, ceil((double)e->level_cycles[v] * scale));
+  in->steps = sys_steps_above(n, top);
+  in->compute = ceil((double)e->timing.stream * scale) + (double)e->timing.fill_drain +
+                (double)e->timing.preload;
+  in->sram = sram;
+  in->load = (double)llround(e->rd_bytes[top] * scale) / dram_bpc;
+  in->store = (double)llround(e->wr_bytes[top] * scale) / dram_bpc;
+  in->latency = h->dram_latency;
 }
 
 /* ===== search ============================================================ */
@@ -679,29 +751,35 @@ static void grow_level(const search *s, plan *pl, int l) {
   }
 }
 
-/* Is evaluation x better than y for the objective?  Latency (and DRAM
- * bytes) first; within 0.1% of each other, the lower energy wins. */
-static int better(const map_hier *h, map_objective o, const map_eval *x,
-                  const map_eval *y) {
-  double a, b;
-  switch (o) {
-    case MAP_ENERGY: return x->energy_j < y->energy_j;
-    case MAP_EDP: return x->energy_j * (double)x->cycles < y->energy_j * (double)y->cycles;
-    case MAP_DRAM:
-      a = x->bytes[h->nlevels - 1];
-      b = y->bytes[h->nlevels - 1];
-      if (a != b) return a < b;
-      return x->cycles < y->cycles;
-    default:
-      a = (double)x->cycles;
-      b = (double)y->cycles;
-      if (fabs(a - b) > 1e-3 * (a > b ? a : b)) return a < b;
-      return x->energy_j < y->energy_j;
-  }
+/* The keys map_better compares, most significant first: the objective,
+ * then cycles, energy and DRAM bytes (the objective's own key once). */
+static int order_keys(const map_hier *h, map_objective o, const map_eval *e, double *k) {
+  const double cyc = (double)e->cycles, en = e->energy_j, dram = e->bytes[h->nlevels - 1];
+  int n = 0;
+  if (o == MAP_ENERGY) k[n++] = en;
+  if (o == MAP_EDP) k[n++] = en * cyc;
+  if (o == MAP_DRAM) k[n++] = dram;
+  k[n++] = cyc;
+  if (o != MAP_ENERGY) k[n++] = en;
+  if (o != MAP_DRAM) k[n++] = dram;
+  return n;
 }
 
-int map_better(const map_hier *h, map_objective o, const map_eval *x, const map_eval *y) {
-  return better(h, o, x, y);
+/* The objective's own key of e. */
+static double first_key(const map_hier *h, map_objective o, const map_eval *e) {
+  double k[4];
+  order_keys(h, o, e, k);
+  return k[0];
+}
+
+int map_better(const map_hier *h, map_objective o, const map_eval *x, const nest *xn,
+               const map_eval *y, const nest *yn) {
+  double kx[4], ky[4];
+  const int n = order_keys(h, o, x, kx);
+  order_keys(h, o, y, ky);
+  for (int i = 0; i < n; i++)
+    if (kx[i] != ky[i]) return kx[i] < ky[i];
+  return xn && yn && nest_compare(xn, yn) < 0;
 }
 
 static void setup(search *s, const map_hier *h, const nest_problem *p,
@@ -805,22 +883,9 @@ int map_search(const map_hier *h, const nest_problem *p, const map_opts *o,
   enum { SEEN = 48 };
   nest seen[SEEN];
   int nseen = 0;
-  /* Latency lower bound: every MAC on a PE, and the DRAM traffic of each
-   * operand once.  A mapping within 0.1% of it ends the search. */
-  double macs = 1, once = 0;
-  for (int d = 0; d < NEST_DIMS; d++) macs *= (double)p->bound[d];
-  {
-    uint64_t all[NEST_DIMS];
-    for (int d = 0; d < NEST_DIMS; d++) all[d] = p->bound[d];
-    for (int op = 0; op < OPD_COUNT; op++)
-      if (!(h->chained & BIT(op))) once += footprint(p, op, all);
-  }
-  const double bound_cycles = fmax(macs / (double)(h->rows * h->cols),
-                                   once * h->bytes / h->lv[top].bw);
-  int done = s.obj == MAP_LATENCY && (double)ev->cycles <= bound_cycles * 1.001;
-  for (size_t sc = 0; sc < DSE_ARRAY_LEN(scales) && (int)count < budget && !done; sc++)
-  for (int o1 = 0; o1 < NORD && (int)count < budget && !done; o1++)
-    for (int o2 = 0; o2 < NORD && (int)count < budget && !done; o2++) {
+  for (size_t sc = 0; sc < DSE_ARRAY_LEN(scales) && (int)count < budget; sc++)
+  for (int o1 = 0; o1 < NORD && (int)count < budget; o1++)
+    for (int o2 = 0; o2 < NORD && (int)count < budget; o2++) {
       plan pl = base;
       s.scale = scales[sc];
       pl.order[1] = o1;
@@ -837,18 +902,19 @@ int map_search(const map_hier *h, const nest_problem *p, const map_opts *o,
         return DSE_ERR_INTERNAL;
       }
       int dup = 0;
-      for (int i = 0; i < nseen && !dup; i++)
-        dup = seen[i].nloops == n.nloops &&
-              memcmp(seen[i].loops, n.loops, (size_t)n.nloops * sizeof n.loops[0]) == 0;
+      for (int i = 0; i < nseen && !dup; i++) dup = nest_compare(&seen[i], &n) == 0;
       if (dup) continue;
       if (nseen < SEEN) seen[nseen++] = n;
       map_eval e;
-      map_evaluate(h, &n, &e);
+      eval_counts(h, &n, &e);
       count++;
-      if (better(h, s.obj, &e, ev)) {
+      /* the tile pipeline only lengthens a mapping: one whose objective
+       * without it is already worse than the best's cannot win */
+      if (first_key(h, s.obj, &e) > first_key(h, s.obj, ev)) continue;
+      eval_time(h, &n, &e);
+      if (map_better(h, s.obj, &e, &n, ev, best)) {
         *best = n;
         *ev = e;
-        done = s.obj == MAP_LATENCY && (double)ev->cycles <= bound_cycles * 1.001;
       }
       if (top == 1) break; /* no buffers: orders above do not differ */
     }

@@ -8,6 +8,7 @@
 #include "config/arch.h"
 #include "config/workload.h"
 #include "engine/nest.h"
+#include "engine/pipeline.h"
 #include "engine/systolic.h"
 
 /* A spatial node of the arch's chain: a fan-out into x times y children. */
@@ -54,6 +55,9 @@ typedef struct map_hier {
    * a chained input is read from the buffer the previous layer left it in;
    * a chained output's final write-back stays on chip */
   unsigned chained;
+  double hop_j;    /* an element one PE pitch across the array (not a tree) */
+  double static_j; /* per cycle: the chip's static and clock power over its clock */
+  double dram_latency; /* DRAM access latency, cycles (the tile pipeline; not a tree) */
   int tree; /* a `levels:` arch's: built from its chain alone (hier_levels) */
   int stride_rule; /* the arch's `reuse: timeloop` (a tree's nests take nest.stride_rule) */
 } map_hier;
@@ -69,12 +73,20 @@ typedef struct map_eval {
   nest_counts counts;
   sys_timing timing;
   uint64_t level_cycles[NEST_MAX_LEVELS]; /* transfer time per level */
+  /* the slowest of the array and the levels; on a preset's hierarchy (not
+   * a tree) the tile pipeline's cycles over those, at the DRAM's peak
+   * bandwidth, as the layer result reports them (pipe_run) */
   uint64_t cycles;
   int limiter; /* -1: the array; else the level whose bandwidth limits */
   double bytes[NEST_MAX_LEVELS]; /* moved at each level */
   double rd_bytes[NEST_MAX_LEVELS], wr_bytes[NEST_MAX_LEVELS];
+  /* energy_j: MACs, levels, network and static energy (over `cycles`)
+   * together, what the layer result reports but for a DRAM technology's
+   * profile (its bandwidth and energy per command) */
   double energy_j, mac_energy_j, level_energy_j[NEST_MAX_LEVELS];
   double op_energy_j[NEST_MAX_LEVELS][OPD_COUNT]; /* level_energy_j by operand */
+  double noc_energy_j, op_noc_j[OPD_COUNT]; /* the on-chip network, by operand */
+  double static_energy_j; /* static and clock power over cycles */
 } map_eval;
 
 /* The hierarchy of an arch for elements of `prec`, for dataflow df (the
@@ -88,6 +100,13 @@ DSE_INTERNAL void map_problem_of(const wl_layer *l, nest_problem *p);
 
 /* Exact evaluation of a valid nest. */
 DSE_INTERNAL void map_evaluate(const map_hier *h, const nest *n, map_eval *e);
+
+/* The tile pipeline's input for nest n evaluated as e, its work scaled by
+ * `scale` (the unmasked part of a causal attention), DRAM transfers at
+ * dram_bpc bytes per cycle (map_evaluate: the peak; the layer result: the
+ * memory technology's profile). */
+DSE_INTERNAL void map_pipe_in(const map_hier *h, const nest *n, const map_eval *e, double scale,
+                              double dram_bpc, pipe_in *in);
 
 /* The naive mapping of a problem: the array as the dataflow places it,
  * one PE-array tile per buffer, every other loop in DRAM. */
@@ -110,9 +129,11 @@ DSE_INTERNAL int map_search_tree(const map_hier *h, const nest_problem *p, const
                                  int *fail_level, char *why, size_t whyn);
 DSE_INTERNAL int map_naive_tree(const map_hier *h, const nest_problem *p, nest *n);
 
-/* Is evaluation x better than y for objective o (map_search's rule)? */
+/* Is evaluation x (of nest xn) better than y (of yn) for objective o?  A
+ * strict order: the objective, then cycles, energy and DRAM bytes, then
+ * nest_compare (skipped when xn or yn is NULL: a full tie is not better). */
 DSE_INTERNAL int map_better(const map_hier *h, map_objective o, const map_eval *x,
-                            const map_eval *y);
+                            const nest *xn, const map_eval *y, const nest *yn);
 
 /* A mapping given by the user (docs/engine.md, "Pinned mappings"): zero
  * means "as the mapper's default" (spatial factors) or "as the level below"

@@ -113,7 +113,7 @@ static int tp_eval(tsearch *s, const tplan *t, map_eval *e) {
   if (nest_validate(&n, err, sizeof err) || tp_overflow(s->h, &n) >= 0) return 0;
   map_evaluate(s->h, &n, e);
   s->count++;
-  if (!s->have || map_better(s->h, s->obj, e, &s->ev)) {
+  if (!s->have || map_better(s->h, s->obj, e, &n, &s->ev, &s->best)) {
     s->best = n;
     s->ev = *e;
     s->have = 1;
@@ -285,7 +285,7 @@ static void descend(tsearch *s, tplan *t, map_eval *cur) {
             x.tf[from][d] /= f;
             x.tf[to][d] *= f;
             map_eval e;
-            if (tp_eval(s, &x, &e) && map_better(s->h, s->obj, &e, &be)) {
+            if (tp_eval(s, &x, &e) && map_better(s->h, s->obj, &e, NULL, &be, NULL)) {
               best = x;
               be = e;
               moved = 1;
@@ -304,7 +304,7 @@ static void descend(tsearch *s, tplan *t, map_eval *cur) {
         tplan x = *t;
         x.order[v] = o;
         map_eval e;
-        if (tp_eval(s, &x, &e) && map_better(s->h, s->obj, &e, cur)) {
+        if (tp_eval(s, &x, &e) && map_better(s->h, s->obj, &e, NULL, cur, NULL)) {
           *t = x;
           *cur = e;
         }
@@ -314,7 +314,7 @@ static void descend(tsearch *s, tplan *t, map_eval *cur) {
         tplan x = *t;
         x.holds[v] &= ~BIT(o);
         map_eval e;
-        if (tp_eval(s, &x, &e) && map_better(s->h, s->obj, &e, cur)) {
+        if (tp_eval(s, &x, &e) && map_better(s->h, s->obj, &e, NULL, cur, NULL)) {
           *t = x;
           *cur = e;
         }

@@ -33,6 +33,23 @@ const char *nest_operand_name(int opd) {
 
 static uint64_t cdiv(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
 
+/* -1, 0 or 1 as x is below, equal to or above y */
+#define CMP(x, y) ((x) < (y) ? -1 : (x) > (y))
+
+int nest_compare(const nest *a, const nest *b) {
+  if (a->nloops != b->nloops) return CMP(a->nloops, b->nloops);
+  for (int i = 0; i < a->nloops; i++) {
+    const nest_loop *x = &a->loops[i], *y = &b->loops[i];
+    const uint64_t kx[] = {x->level, x->spatial, x->axis, x->fan, x->dim, x->step};
+    const uint64_t ky[] = {y->level, y->spatial, y->axis, y->fan, y->dim, y->step};
+    for (size_t k = 0; k < sizeof kx / sizeof kx[0]; k++)
+      if (kx[k] != ky[k]) return CMP(kx[k], ky[k]);
+  }
+  for (int v = 0; v < a->nlevels && v < NEST_MAX_LEVELS; v++)
+    if (a->holds[v] != b->holds[v]) return CMP(a->holds[v], b->holds[v]);
+  return 0;
+}
+
 enum { CLS_INSIDE, CLS_ABOVE, CLS_FREE };
 static void classify(const nest *n, int u, int p, int out, uint8_t *cls);
 static int tier_validate(const nest *n, char *err, size_t errn);

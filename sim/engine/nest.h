@@ -129,6 +129,11 @@ DSE_INTERNAL const char *nest_operand_name(int opd);
  * reason into err and returns DSE_ERR_INVALID. */
 DSE_INTERNAL int nest_validate(const nest *n, char *err, size_t errn);
 
+/* A total order on the mappings of one problem and hierarchy (the loops,
+ * outermost first, then what each level holds): -1, 0 or 1 as a comes
+ * before, is the same as or comes after b.  The mapper's last tie-break. */
+DSE_INTERNAL int nest_compare(const nest *a, const nest *b);
+
 /* Exact counts in closed form: per-axis sums over the loops' indices, no
  * walk over time.  The nest must validate. */
 DSE_INTERNAL void nest_count(const nest *n, nest_counts *c);

@@ -129,7 +129,8 @@ static int eval_cycle(dse_ctx *ctx, const dse_arch *a, const dse_workload *wl,
     }
   }
   if (!m && a->dataflow == DSE_DF_FLEXIBLE) {
-    /* a flexible array: the best of the three dataflows for this layer */
+    /* a flexible array: the best of the three dataflows for this layer,
+     * by the objective (map_better; a full tie keeps the first) */
     int have = 0;
     for (int df = 0; df < 3; df++) {
       map_hier hd;
@@ -138,8 +139,7 @@ static int eval_cycle(dse_ctx *ctx, const dse_arch *a, const dse_workload *wl,
       const map_cache_entry *x = map_cached(cache, &hd, &p, dse_precision_bits(r->precision), &mo);
       if (!x) return DSE_ERR_NOMEM;
       if (x->rc) continue;
-      if (!have || x->ev.cycles < chosen.ev.cycles ||
-          (x->ev.cycles == chosen.ev.cycles && x->ev.energy_j < chosen.ev.energy_j)) {
+      if (!have || map_better(&hd, mo.objective, &x->ev, NULL, &chosen.ev, NULL)) {
         chosen = *x;
         h = hd;
         have = 1;
@@ -208,7 +208,6 @@ static int eval_cycle(dse_ctx *ctx, const dse_arch *a, const dse_workload *wl,
   r->dram_write_bytes = dram_wr;
   r->dram_bytes = dram_rd + dram_wr;
   double dram_bpc = a->dram_bw / a->clock_hz;
-  double dram_latency = a->dram_latency_s * a->clock_hz;
   if (a->mem && dm && r->dram_bytes) {
     /* the memory technology: the chosen mapping's DMA runs per tile step
      * through the burst model (memoized per traffic shape) */
@@ -245,9 +244,8 @@ static int eval_cycle(dse_ctx *ctx, const dse_arch *a, const dse_workload *wl,
   r->folds = e->timing.folds;
   r->mappings_evaluated = m->evaluated;
   /* The tile pipeline: loads, compute and write-backs overlap. */
-  pipe_in pin = {sys_steps_above(&m->best, top), (double)r->compute_cycles,
-                 (double)r->sram_cycles, (double)dram_rd / dram_bpc,
-                 (double)dram_wr / dram_bpc, dram_latency};
+  pipe_in pin;
+  map_pipe_in(&h, &m->best, e, scale, dram_bpc, &pin);
   pipe_out po;
   pipe_run(&pin, &po);
   r->cycles = (uint64_t)ceil(po.cycles);
@@ -287,24 +285,9 @@ static int eval_cycle(dse_ctx *ctx, const dse_arch *a, const dse_workload *wl,
     r->operand_dram_bytes[o] =
         (double)(xt->reads[o] + xt->fills[o] + xt->updates[o]) * bytes * scale;
   }
-  /* on-chip network: each MAC takes the two moving operands one PE pitch
-   * from a neighbour; stationary elements shift in (and, output
-   * stationary, out) over (rows + 1) / 2 pitches on average */
-  {
-    const int st = sys_stationary(h.df);
-    const double hop = a->hop_j_per_bit * bytes * 8;
-    int up = 1; /* output drains go to the first level above that keeps outputs */
-    while (up < top && !(h.lv[up].holds & (1u << OPD_O))) up++;
-    const double loads = (double)r->levels[0].fills[st] +
-                         (st == OPD_O ? (double)r->levels[up].updates[OPD_O] : 0);
-    r->noc_energy_j = 0;
-    for (int o = 0; o < OPD_COUNT; o++) {
-      const double n = o == st ? loads * ((double)h.rows + 1) / 2 * hop * scale
-                               : (double)l->macs * hop;
-      r->operand_onchip_energy_j[o] += n;
-      r->noc_energy_j += n;
-    }
-  }
+  /* on-chip network: the evaluation's (map_evaluate) */
+  r->noc_energy_j = e->noc_energy_j * scale;
+  for (int o = 0; o < OPD_COUNT; o++) r->operand_onchip_energy_j[o] += e->op_noc_j[o] * scale;
   if (!l->b_is_weight) { /* a matmul's second operand is an activation */
     r->operand_onchip_energy_j[OPD_I] += r->operand_onchip_energy_j[OPD_W];
     r->operand_dram_bytes[OPD_I] += r->operand_dram_bytes[OPD_W];

@@ -918,12 +918,17 @@ static void push_result(lua_State *L, const dse_result *res) {
 }
 
 /* Raise "FN: unknown WHAT 'WORD'" with the closest name, as the validator
- * does for YAML keys and values.  [-0, +0, v] */
+ * does for YAML keys and values; with list_always (a value of a fixed set:
+ * an objective, a fidelity) the valid names too.  [-0, +0, v] */
 static int unknown_name(lua_State *L, const char *fn, const char *what,
-                        const char *word, const char *const *names) {
+                        const char *word, const char *const *names, int list_always) {
   const char *s = core_did_you_mean(word, names);
-  if (s) return script_error(L, "%s: unknown %s '%s'; did you mean '%s'?", fn, what, word, s);
   char list[512];
+  if (s && !list_always)
+    return script_error(L, "%s: unknown %s '%s'; did you mean '%s'?", fn, what, word, s);
+  if (s)
+    return script_error(L, "%s: unknown %s '%s'; did you mean '%s'? expected one of: %s", fn,
+                        what, word, s, core_join_names(names, list, sizeof list));
   return script_error(L, "%s: unknown %s '%s'; expected one of: %s", fn, what, word,
                       core_join_names(names, list, sizeof list));
 }
@@ -946,7 +951,7 @@ static void check_keys(lua_State *L, int idx, const char *fn, const char *what,
     const char *k = lua_tostring(L, -1);
     int ok = 0;
     for (int i = 0; names[i] && !ok; i++) ok = !strcmp(k, names[i]);
-    if (!ok) unknown_name(L, fn, what, k, names);
+    if (!ok) unknown_name(L, fn, what, k, names, 0);
   }
 }
 
@@ -962,7 +967,7 @@ static int name_value(lua_State *L, const char *fn, const char *what,
   const char *v = lua_tostring(L, -1);
   for (int i = 0; names[i]; i++)
     if (!strcmp(v, names[i])) return i;
-  return unknown_name(L, fn, what, v, names);
+  return unknown_name(L, fn, what, v, names, 1);
 }
 
 static const char *const k_sim_opts[] = {"fidelity", "objective", "map_budget",

@@ -46,6 +46,16 @@ f=$(echo "$last" | sed -nE 's/^([0-9]+) passed, ([0-9]+) failed$/\2/p')
 [ -n "$p" ] && [ $((p + f)) -eq 8 ] && ok || bad "summary: '$last'"
 case "$OUT" in *"level 1"*|*"level 2"*) bad "--only dram ran other groups" ;; *) ok ;; esac
 
+# the level-2 group: each design point with its mappings per MAC layer;
+# SCALE-Sim's gemm_small rows skipped, naming the config, without the
+# validation folder
+run env DSE_SCALESIM_VALIDATION="$TMP/none" "$DSE_BENCH" --runs 1 --min-time 0 --only l2
+expect_code 0 "l2 pass"
+rows=$(printf '%s\n' "$OUT" | grep -cE '^design point, [a-z0-9-]+ [a-z0-9]+ .* [0-9.]+ mappings/layer$')
+[ "$rows" -eq 3 ] && ok || bad "level-2 point rows with mappings per layer: $rows, want 3"
+expect_out "SCALE-Sim gemm_small, 32x32 OS                skipped  (no $TMP/none/a32x32_os_s64-64-64_calc.cfg)" \
+  "gemm_small skipped"
+
 # bench/compare.sh (make bench-compare): usage errors, and one quick round
 # of this build against itself: a row per preset with its verdict
 CMP="$SRC/bench/compare.sh"

@@ -54,6 +54,11 @@ script report_latency '
 local r = dse.simulate("tpu-v1", "alexnet", { fidelity = "analytic" })
 dse.report { path = out, results = { r }, objectives = { "latency" } }'
 check_bad report_latency 5 "dse.report: objective 'latency' not found in results[1]; did you mean 'latency_s'?"
+# a mapper objective that does not exist: the valid ones, located in the script
+script sim_objective '
+local r = dse.simulate("tpu-v1", "alexnet", { objective = "throughput" })
+dse.write_json(out, r)'
+check_bad sim_objective 4 "dse.simulate: unknown objective 'throughput'; expected one of: latency, energy, edp, dram"
 
 # SIGINT: exit 130 once the state is closed; every write is whole
 # wait_for FILE: up to 60 s (a sanitizer build is slow to start)

@@ -23,23 +23,6 @@ run python3 "$SRC/tests/cli/timeloop_replay.py" "$DSE" "$V" --markdown "$TMP/tab
   --no-ert "$TMP/no_ert.md"
 expect_code 0 "replay: $OUT"
 expect_out "14 runs, 0 failures" "replay"
-# the page's lines strictly between the markers (awk: the markers hold '/')
-between() { awk -v b="$2" -v e="$3" '$0 == e { on = 0 } on { print } $0 == b { on = 1 }' "$1"; }
-# compare a page's tables between its markers with the replay's ($4)
-page_tables() {
-  local page=$1 begin=$2 end=$3 tables=$4
-  if [ "${UPDATE:-0}" = 1 ]; then
-    awk -v b="$begin" -v e="$end" -v t="$tables" '
-      $0 == e { on = 0 }
-      !on { print }
-      $0 == b { on = 1; print ""; while ((getline l < t) > 0) print l }' "$page" >"$TMP/page"
-    cp "$TMP/page" "$page"
-  fi
-  between "$page" "$begin" "$end" | sed '1{/^$/d}' >"$TMP/shown"
-  if diff -u "$TMP/shown" "$tables" >"$TMP/diff"; then ok; else
-    bad "$page's tables differ from the replay's (UPDATE=1 rewrites them):"; head -40 "$TMP/diff" >&2
-  fi
-}
 page_tables "$SRC/docs/validation.md" \
   '<!-- replay tables: tests/cli/cli_timeloop_replay.sh writes them (UPDATE=1) -->' \
   '<!-- end of the replay tables -->' "$TMP/tables.md"

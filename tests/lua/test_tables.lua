@@ -116,11 +116,13 @@ H.fails(function() dse.sweep { arch = "tpu-v1", workload = "alexnet", grid = { [
 H.fails(function() dse.sweep { "tpu-v1" } end,
   "dse.sweep: keys are named (got the number key 1); expected one of: arch, workload, workloads, grid, fidelity, objective, map_budget, mappings, dram_model", "sweep positional")
 H.fails(function() dse.sweep { arch = "tpu-v1", workload = "alexnet", fidelity = "analytc" } end,
-  "dse.sweep: unknown fidelity 'analytc'; did you mean 'analytic'?", "sweep fidelity typo")
+  "dse.sweep: unknown fidelity 'analytc'; did you mean 'analytic'? expected one of: analytic, cycle",
+  "sweep fidelity typo")
 H.fails(function() dse.simulate("tpu-v1", "alexnet", { mappings = 5 }) end,
   "dse.simulate: mappings must be a path to a mapping file, got number", "mappings number")
 H.fails(function() dse.simulate("tpu-v1", "alexnet", { objective = "latncy" }) end,
-  "dse.simulate: unknown objective 'latncy'; did you mean 'latency'?", "objective typo")
+  "dse.simulate: unknown objective 'latncy'; did you mean 'latency'? expected one of: latency, " ..
+  "energy, edp, dram", "objective typo")
 
 -- dse.pareto and dse.report: located, with the closest field name
 local r = dse.simulate(tpu, "alexnet", { fidelity = "analytic" })

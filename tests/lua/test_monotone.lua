@@ -1,0 +1,126 @@
+-- test_monotone.lua: more hardware never gives a worse result (issue 12,
+-- "Monotone"), as a ratchet.  Each of three presets (edge-npu, npu-hbm2e,
+-- tpu-v1) x four workloads (resnet50, mobilenet_v2, bert_base, gpt2 decode
+-- at seq 1024) is simulated at level 2, then again with one resource
+-- doubled: DRAM bandwidth, clock, each buffer's size and bandwidth, PE rows,
+-- PE columns.  That is 24 variants x 512 layers = 12,288 layer results.
+--   * non-PE doublings: a layer result is worse when its latency_s grows;
+--     at most NONPE_MAX of them may be (the mapper's misses: 86 with the
+--     0.1% tie rule, docs/design/mapper-plan.md 2.4 a; 61 since the
+--     objective is strict and includes the tile pipeline: edge-npu's DRAM
+--     bandwidth 47 MAC layers and buffer size 2, where the greedy search
+--     no longer reaches the smaller machine's mapping or the peak-bandwidth
+--     pipeline the mapper sees is not the memory technology's profile the
+--     result reports; npu-hbm2e's DRAM bandwidth 12, BERT's fused FFN
+--     activations, whose time follows the GEMM's mapping chosen for the
+--     GEMM alone);
+--   * PE doublings: a MAC layer is worse when its latency_s grows and so
+--     do its cycles net of fill/drain and preload (which a larger array
+--     physically adds); at most PE_MAX of them may be.  Vector layers whose
+--     fusion changes with the array are left out.
+-- Both ceilings only go down (issue 12's later steps make them 0).
+package.path = "./?.lua;" .. package.path
+local H = require "harness"
+local dse = require "dse"
+
+local NONPE_MAX = 61
+local PE_MAX = 115
+
+-- the presets' buffer sizes and bandwidths (arch/*.yaml)
+local presets = {
+  { "edge-npu", { { "1 MiB", 128 } } },
+  { "npu-hbm2e", { { "2 MiB", 512 }, { "16 MiB", 2048 } } },
+  { "tpu-v1", { { "256 KiB", 256 }, { "4 MiB", 1024 }, { "24 MiB", 512 } } },
+}
+local function twice(size)
+  local n, unit = size:match("^(%d+) (%a+)$")
+  return (2 * tonumber(n)) .. " " .. unit
+end
+-- a layer's cycles net of what a larger array physically adds
+local function net(l) return l.cycles - l.fill_drain_cycles - l.preload_cycles end
+local workloads = { dse.workload("resnet50"), dse.workload("mobilenet_v2"),
+                    dse.workload("bert_base"), dse.workload("gpt2", { phase = "decode", seq = 1024 }) }
+
+-- The issue's example: ResNet-50's res3a_branch1 on a 32x32 weight-
+-- stationary array with a 2 MiB buffer (edge-npu with its buffer doubled;
+-- npu-hbm2e cut to 32x32, whose accumulators are 2 MiB), DRAM 50 -> 100
+-- GB/s.  At batch 8 it was slower by 235 and 46 cycles (806,024 ->
+-- 806,259; 814,862 -> 814,908) while the 0.1% tie rule let the mapper
+-- take a slower mapping of less energy; now it is not slower.
+for _, a in ipairs { dse.arch("edge-npu"):with { ["buffers.1.size"] = "2 MiB" },
+                     dse.arch("npu-hbm2e"):with { ["pe_array.rows"] = 32, ["pe_array.cols"] = 32 } } do
+  for _, batch in ipairs { 1, 8 } do
+    local w = dse.workload("resnet50", { batch = batch })
+    local function layer(bw)
+      for _, l in ipairs(dse.simulate(a:with { ["dram.bandwidth"] = bw }, w).layers) do
+        if l.name == "res3a_branch1" then return l end
+      end
+    end
+    local slow, fast = layer("50 GB/s"), layer("100 GB/s")
+    print(string.format("  %s batch %d res3a_branch1: %d cycles at 50 GB/s, %d at 100 GB/s",
+                        a.name, batch, slow.cycles, fast.cycles))
+    H.check(fast.latency_s <= slow.latency_s,
+            string.format("%s batch %d: res3a_branch1 slower at 100 GB/s", a.name, batch))
+  end
+end
+
+local results, nonpe, pe, per, worst = 0, 0, 0, {}, {}
+for _, pr in ipairs(presets) do
+  local name, bufs = pr[1], pr[2]
+  local base = dse.arch(name)
+  local variants = {
+    { "dram.bandwidth", base:with { ["dram.bandwidth"] =
+        string.format("%.6g GB/s", 2 * base.dram_bandwidth_bytes_per_s / 1e9) } },
+    { "clock", base:with { clock = string.format("%.6g MHz", 2 * base.clock_hz / 1e6) } },
+  }
+  for i, b in ipairs(bufs) do
+    variants[#variants + 1] = { "buffers." .. i .. ".size",
+                                base:with { ["buffers." .. i .. ".size"] = twice(b[1]) } }
+    variants[#variants + 1] = { "buffers." .. i .. ".bandwidth",
+                                base:with { ["buffers." .. i .. ".bandwidth"] = (2 * b[2]) .. " B/cycle" } }
+  end
+  variants[#variants + 1] = { "pe_array.rows", base:with { ["pe_array.rows"] = 2 * base.pe_rows }, true }
+  variants[#variants + 1] = { "pe_array.cols", base:with { ["pe_array.cols"] = 2 * base.pe_cols }, true }
+  for _, w in ipairs(workloads) do
+    local r0 = dse.simulate(base, w)
+    for _, v in ipairs(variants) do
+      local what, is_pe = name .. " " .. v[1] .. " x2", v[3]
+      local r1 = dse.simulate(v[2], w)
+      H.eq(#r1.layers, #r0.layers, what .. " " .. w.name .. ": layers")
+      for i, l0 in ipairs(r0.layers) do
+        local l1 = r1.layers[i]
+        results = results + 1
+        local bad = l1.latency_s > l0.latency_s * (1 + 1e-12)
+        if is_pe then
+          bad = bad and l0.macs > 0 and net(l1) > net(l0)
+          if bad then pe = pe + 1 end
+        elseif bad then
+          nonpe = nonpe + 1
+        end
+        if bad then
+          per[what] = (per[what] or 0) + 1
+          worst[#worst + 1] = { l1.cycles / l0.cycles, what, w.name, l0.name, l0.cycles, l1.cycles }
+        end
+      end
+    end
+  end
+end
+H.eq(results, 12288, "layer results")
+local keys = {}
+for k in pairs(per) do keys[#keys + 1] = k end
+table.sort(keys)
+for _, k in ipairs(keys) do print(string.format("  %-32s %4d worse", k, per[k])) end
+table.sort(worst, function(x, y)
+  if x[1] ~= y[1] then return x[1] > y[1] end
+  return x[2] .. x[3] .. x[4] < y[2] .. y[3] .. y[4]
+end)
+for i = 1, math.min(8, #worst) do
+  local x = worst[i]
+  print(string.format("  x%.4f %s %s %s: %d -> %d cycles", x[1], x[2], x[3], x[4], x[5], x[6]))
+end
+print(string.format("%d layer results; worse: %d on non-PE doublings (at most %d), " ..
+                    "%d MAC layers on PE doublings net of fill/drain and preload (at most %d)",
+                    results, nonpe, NONPE_MAX, pe, PE_MAX))
+H.check(nonpe <= NONPE_MAX, string.format("%d worse on non-PE doublings, at most %d", nonpe, NONPE_MAX))
+H.check(pe <= PE_MAX, string.format("%d worse on PE doublings, at most %d", pe, PE_MAX))
+H.finish()
