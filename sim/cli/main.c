@@ -54,7 +54,8 @@ static const char k_sim_usage[] =
     "  --format table|csv|json output format (default table)\n"
     "  --fidelity cycle|analytic  level 2 (default: mapped loop nests, exact\n"
     "                          accesses, systolic timing) or level 1 (roofline)\n"
-    "  --objective latency|energy|edp|dram  what the level-2 mapper minimizes\n"
+    "  --objective edp|latency|energy|dram  what the level-2 mapper minimizes\n"
+    "                          (default edp: energy x delay, as Timeloop's mapper)\n"
     "  --map-budget N          exact mapping evaluations per layer\n"
     "  --mapping               print each layer's loop nest under the table\n"
     "  --mappings FILE.yaml    pinned mappings: layers evaluated exactly as given\n"
@@ -379,7 +380,7 @@ static int cmd_sim(dse_ctx *ctx, int argc, char **argv) {
   int npos, prc = cli_parse(k_sim_usage, opts, argc, argv, pos, 2, &npos);
   if (prc) return prc < 0 ? CLI_OK : prc;
   if (npos < 2) return cli_usage_error(k_sim_usage, "expected ARCH and WORKLOAD");
-  dse_sim_opts so = {DSE_FIDELITY_CYCLE, DSE_OBJ_LATENCY, 0, NULL, DSE_DRAM_PROFILE};
+  dse_sim_opts so = {DSE_FIDELITY_CYCLE, DSE_OBJ_EDP, 0, NULL, DSE_DRAM_PROFILE};
   static const char *const formats[] = {"table", "csv", "json", NULL};
   static const char *const fidelities[] = {"analytic", "cycle", NULL};
   static const dse_fidelity fidelity_of[] = {DSE_FIDELITY_ANALYTIC, DSE_FIDELITY_CYCLE};

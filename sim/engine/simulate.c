@@ -566,7 +566,7 @@ int dse_simulate(dse_ctx *ctx, const dse_arch *arch, const dse_workload *wl,
   }
   res->arch = arch;
   res->workload = wl;
-  dse_sim_opts o = {DSE_FIDELITY_CYCLE, DSE_OBJ_LATENCY, 0, NULL, DSE_DRAM_PROFILE};
+  dse_sim_opts o = {DSE_FIDELITY_CYCLE, DSE_OBJ_EDP, 0, NULL, DSE_DRAM_PROFILE};
   if (opts) o = *opts;
   if (o.mappings && o.fidelity == DSE_FIDELITY_CYCLE) {
     int rc = pin_check_layers(ctx, o.mappings, wl);

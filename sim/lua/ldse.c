@@ -1033,7 +1033,7 @@ static int simulate_push(lua_State *L, const dse_arch *a, const dse_workload *wl
 static int l_simulate(lua_State *L) {
   luaL_checkany(L, 1);
   luaL_checkany(L, 2);
-  dse_sim_opts o = {DSE_FIDELITY_CYCLE, DSE_OBJ_LATENCY, 0, NULL, DSE_DRAM_PROFILE};
+  dse_sim_opts o = {DSE_FIDELITY_CYCLE, DSE_OBJ_EDP, 0, NULL, DSE_DRAM_PROFILE};
   if (!lua_isnoneornil(L, 3)) {
     luaL_checktype(L, 3, LUA_TTABLE);
     check_keys(L, 3, "dse.simulate", "option", k_sim_opts);
@@ -1116,7 +1116,7 @@ static int l_sweep(lua_State *L) {
   luaL_checktype(L, 1, LUA_TTABLE);
   lua_settop(L, 1);
   check_keys(L, 1, "dse.sweep", "key", k_sweep_keys);
-  dse_sim_opts so = {DSE_FIDELITY_CYCLE, DSE_OBJ_LATENCY, 0, NULL, DSE_DRAM_PROFILE};
+  dse_sim_opts so = {DSE_FIDELITY_CYCLE, DSE_OBJ_EDP, 0, NULL, DSE_DRAM_PROFILE};
   sim_options(L, 1, "dse.sweep", &so);
   /* Base arch (index base). */
   if (lua_getfield(L, 1, "arch") == LUA_TNIL) script_error(L, "dse.sweep: missing 'arch'");

@@ -396,7 +396,7 @@ typedef struct dse_result {
 } dse_result;
 
 /* Simulate wl on arch.  opts may be NULL (level 2: DSE_FIDELITY_CYCLE,
- * latency objective, default budget, no pinned mappings).  *out is owned by the
+ * EDP objective, default budget, no pinned mappings).  *out is owned by the
  * caller (dse_result_free) and borrows arch and wl, which must outlive it.
  * A workload that does not fit in DRAM returns DSE_ERR_INFEASIBLE with a
  * diagnostic at the arch's dram.capacity. */
