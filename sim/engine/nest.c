@@ -414,6 +414,8 @@ static int in_axis(const axis *ax, int dim) {
 
 #define UB_DIMS 4   /* an operand's coordinates a coupled axis spans */
 #define UB_MAX 64   /* boxes in one union */
+/* a run is at most 5 boxes a group (nest_run_boxes): two sides of two groups */
+_Static_assert(UB_MAX >= 2 * 5 * 5 && NEST_MAX_GROUPS == 2, "a union of two tiles fits");
 
 typedef struct ubox {
   int64_t lo[UB_DIMS], hi[UB_DIMS];

@@ -48,6 +48,11 @@
  *   neighbour had the step before over a link (counted as reads of the
  *   child level), inner fan-outs scaling outer ones (docs/engine.md
  *   section 3).
+ * - A flattened group (nest_group) is one more loop dimension: a tile over
+ *   a run of its index is the union of the boxes of its members the run
+ *   covers (nest_run_boxes), each box's input window its bounding box as
+ *   above.  The mapper does not place groups yet: only nest.c, nest_ref.c
+ *   and the tests know them (issue 12, step S3).
  * - Outputs accumulate where they are computed: a partial sum is read back
  *   (filled) except the first time an element is touched, which starts at
  *   zero; every MAC reads both operands and updates the output at level 0.

@@ -9,13 +9,13 @@
 #include "engine/nest.h"
 
 typedef struct box {
-  int empty;
   int64_t lo[5], hi[5]; /* operand axes, [lo, hi) */
 } box;
 
 /* A tile: a union of boxes (one, but over flattened groups' runs: up to
- * five per group). */
+ * five per group, nest_run_boxes). */
 #define TILE_MAX 25
+_Static_assert(NEST_MAX_GROUPS == 2, "TILE_MAX: 5 boxes per group's run, two groups");
 typedef struct tile {
   int n; /* 0: empty (an idle instance) */
   box b[TILE_MAX];

@@ -1394,3 +1394,78 @@ TEST_IMPL(nest_validate_groups) {
   }
   return 0;
 }
+
+/* AlexNet conv1 (C 3, 11 x 11 window at stride 4, K 96, 55 x 55 outputs
+ * of a 227 x 227 image) on a 32 x 32 weight-stationary array as SCALE-Sim
+ * maps it: the 363 window elements flattened (C*R*S) on the rows, 12 folds
+ * of 32 with 11 in the last (363 = 11 x 32 + 11); K on the columns in 3
+ * folds; the pixels streamed.  With p x q of side `side` (55; the narrow
+ * copy 2, image 15) and K = k. */
+static void conv1_nest(nest *n, uint64_t side, uint64_t k) {
+  unit_nest(n);
+  n->prob.bound[NEST_C] = 3;
+  n->prob.bound[NEST_K] = k;
+  n->prob.bound[NEST_R] = n->prob.bound[NEST_S] = 11;
+  n->prob.bound[NEST_P] = n->prob.bound[NEST_Q] = side;
+  n->prob.stride[0] = n->prob.stride[1] = 4;
+  n->prob.in_h = n->prob.in_w = (side - 1) * 4 + 11;
+  n->nlevels = 3;
+  n->holds[0] = 1u << OPD_W;
+  n->holds[1] = n->holds[2] = 7;
+  n->ngroups = 1;
+  n->group[0] = (nest_group){3, {NEST_C, NEST_R, NEST_S}};
+  int i = 0;
+  n->loops[i++] = (nest_loop){NEST_K, 1, 0, 32, NEST_AXIS_TIME, 0};
+  n->loops[i++] = (nest_loop){NEST_DIMS, 1, 0, 32, NEST_AXIS_TIME, 0};
+  n->loops[i++] = (nest_loop){NEST_K, 1, 1, 1, NEST_AXIS_X, 0};
+  n->loops[i++] = (nest_loop){NEST_DIMS, 1, 1, 1, NEST_AXIS_Y, 0};
+  n->loops[i++] = (nest_loop){NEST_P, 0, 0, 1, NEST_AXIS_TIME, 0};
+  n->loops[i++] = (nest_loop){NEST_Q, 0, 0, 1, NEST_AXIS_TIME, 0};
+  n->nloops = i;
+}
+
+/* The counts of conv1 by hand:
+ * - the fold [352, 363) is c 2, r 10, s 0 to 10: one box of 11; the fold
+ *   [96, 128) is r 8 of c 0 from s 8, r 9 and 10, then r 0 of c 1, s 0 to 6
+ *   (3 + 22 + 7: three boxes);
+ * - weights: the PEs keep theirs through the fold, each of the 96 x 363
+ *   = 34,848 read once from the buffer;
+ * - inputs: a pixel of a fold reads one element per window position of
+ *   the fold, all distinct (for one pixel, c, r and s map one to one on
+ *   the image) and inside the image (no padding): per column fold every
+ *   pixel's 363, 3 x 3025 x 363 = 3,294,225;
+ * - outputs stream to the buffer: per fold and pixel the 32 columns'
+ *   partial sums, 3 x 12 x 3025 x 32 = 3,484,800 updates; 96 x 3025 =
+ *   290,400 of them first touches, so 3,194,400 read back.
+ * The narrow copy (2 x 2 pixels, K 32) against the reference. */
+TEST_IMPL(nest_range_conv1_ws_by_hand) {
+  nest n;
+  char err[256];
+  conv1_nest(&n, 55, 96);
+  if (nest_validate(&n, err, sizeof err)) FAIL_AT("%s", err);
+  ASSERT_STR_EQ(nest_loop_dim_name(&n, NEST_DIMS), "C*R*S");
+  uint64_t box[5][2 * NEST_GROUP_DIMS];
+  ASSERT_INT_EQ(nest_run_boxes(&n, 0, 352, 363, box), 1);
+  const uint64_t last[6] = {2, 10, 0, 3, 11, 11};
+  for (int i = 0; i < 6; i++) ASSERT_U64_EQ(box[0][i], last[i]);
+  ASSERT_INT_EQ(nest_run_boxes(&n, 0, 96, 128, box), 3);
+  const uint64_t f4[3][6] = {{0, 8, 8, 1, 9, 11}, {0, 9, 0, 1, 11, 11}, {1, 0, 0, 2, 1, 7}};
+  for (int b = 0; b < 3; b++)
+    for (int i = 0; i < 6; i++) ASSERT_U64_EQ(box[b][i], f4[b][i]);
+  nest_counts a;
+  nest_count(&n, &a);
+  ASSERT_U64_EQ(a.macs, 105415200);
+  ASSERT_U64_EQ(a.fills[0][OPD_W], 34848);
+  ASSERT_U64_EQ(a.reads[1][OPD_W], 34848);
+  ASSERT_U64_EQ(a.reads[1][OPD_I], 3294225);
+  ASSERT_U64_EQ(a.updates[1][OPD_O], 3484800);
+  ASSERT_U64_EQ(a.reads[1][OPD_O], 3194400);
+  ASSERT_U64_EQ(a.used[0][OPD_W], 1024);
+  conv1_nest(&n, 2, 32);
+  nest_counts b;
+  nest_count(&n, &a);
+  ASSERT_INT_EQ(nest_count_reference(&n, &b), 0);
+  compare(&n, &a, &b, 0);
+  ASSERT_U64_EQ(a.reads[1][OPD_I], 4 * 363);
+  return 0;
+}

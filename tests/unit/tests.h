@@ -54,6 +54,7 @@
   X(nest_one_level_by_hand)         \
   X(nest_spread_over_ignored_dim)   \
   X(nest_range_conv3_by_hand)       \
+  X(nest_range_conv1_ws_by_hand)    \
   X(nest_validate_groups)           \
   X(nest_spread_walked_below_by_hand) \
   X(tree_energy_ispass01)           \
