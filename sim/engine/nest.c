@@ -33,6 +33,45 @@ const char *nest_operand_name(int opd) {
 
 static uint64_t cdiv(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
 
+/* the member dimensions of a group as a bit set */
+static unsigned group_mask(const nest_group *g) {
+  unsigned m = 0;
+  for (int i = 0; i < g->ndims && i < NEST_GROUP_DIMS; i++) m |= 1u << g->dims[i];
+  return m;
+}
+
+const char *nest_loop_dim_name(const nest *n, int dim) {
+  if (dim < NEST_DIMS) return nest_dim_name(dim);
+  static const struct {
+    unsigned mask;
+    const char *name;
+  } k_names[] = {
+      {1u << NEST_N | 1u << NEST_P, "N*P"},
+      {1u << NEST_N | 1u << NEST_Q, "N*Q"},
+      {1u << NEST_P | 1u << NEST_Q, "P*Q"},
+      {1u << NEST_N | 1u << NEST_P | 1u << NEST_Q, "N*P*Q"},
+      {1u << NEST_C | 1u << NEST_R, "C*R"},
+      {1u << NEST_C | 1u << NEST_S, "C*S"},
+      {1u << NEST_R | 1u << NEST_S, "R*S"},
+      {1u << NEST_C | 1u << NEST_R | 1u << NEST_S, "C*R*S"},
+  };
+  if (dim - NEST_DIMS >= n->ngroups) return "?";
+  const unsigned m = group_mask(&n->group[dim - NEST_DIMS]);
+  for (size_t i = 0; i < sizeof k_names / sizeof k_names[0]; i++)
+    if (k_names[i].mask == m) return k_names[i].name;
+  return "?";
+}
+
+uint64_t nest_extent(const nest *n, int dim) {
+  if (dim < NEST_DIMS) return n->prob.bound[dim];
+  const nest_group *g = &n->group[dim - NEST_DIMS];
+  uint64_t e = 1;
+  for (int i = 0; i < g->ndims; i++) e *= n->prob.bound[g->dims[i]];
+  return e;
+}
+
+#define DN(d) nest_loop_dim_name(n, (d))
+
 /* -1, 0 or 1 as x is below, equal to or above y */
 #define CMP(x, y) ((x) < (y) ? -1 : (x) > (y))
 
@@ -47,6 +86,10 @@ int nest_compare(const nest *a, const nest *b) {
   }
   for (int v = 0; v < a->nlevels && v < NEST_MAX_LEVELS; v++)
     if (a->holds[v] != b->holds[v]) return CMP(a->holds[v], b->holds[v]);
+  if (a->ngroups != b->ngroups) return CMP(a->ngroups, b->ngroups);
+  for (int g = 0; g < a->ngroups && g < NEST_MAX_GROUPS; g++)
+    if (group_mask(&a->group[g]) != group_mask(&b->group[g]))
+      return CMP(group_mask(&a->group[g]), group_mask(&b->group[g]));
   return 0;
 }
 
@@ -62,6 +105,67 @@ static int indexes(int o, int d) {
                 1u << NEST_R | 1u << NEST_S,
       [OPD_O] = 1u << NEST_G | 1u << NEST_N | 1u << NEST_K | 1u << NEST_P | 1u << NEST_Q};
   return dims[o] >> d & 1;
+}
+
+/* Whether loop dimension d (a group: any member) indexes operand o. */
+static int xindexes(const nest *n, int o, int d) {
+  if (d < NEST_DIMS) return indexes(o, d);
+  const nest_group *g = &n->group[d - NEST_DIMS];
+  for (int i = 0; i < g->ndims; i++)
+    if (indexes(o, g->dims[i])) return 1;
+  return 0;
+}
+
+/* The groups' rules: 0, else the message in err. */
+static int groups_validate(const nest *n, char *err, size_t errn) {
+  if (n->ngroups > NEST_MAX_GROUPS) {
+    snprintf(err, errn, "at most %d flattened groups (got %d)", NEST_MAX_GROUPS, n->ngroups);
+    return DSE_ERR_INVALID;
+  }
+  if (n->ngroups && n->stride_rule) {
+    snprintf(err, errn,
+             "Timeloop's reuse rule has no flattened groups: %s is a range over a flattened "
+             "index",
+             DN(NEST_DIMS));
+    return DSE_ERR_INVALID;
+  }
+  static const unsigned rows = 1u << NEST_N | 1u << NEST_P | 1u << NEST_Q,
+                        window = 1u << NEST_C | 1u << NEST_R | 1u << NEST_S;
+  unsigned taken = 0;
+  for (int g = 0; g < n->ngroups; g++) {
+    const nest_group *gr = &n->group[g];
+    int ordered = gr->ndims >= 2 && gr->ndims <= NEST_GROUP_DIMS;
+    for (int i = 0; ordered && i < gr->ndims; i++)
+      ordered = gr->dims[i] < NEST_DIMS && (!i || gr->dims[i] > gr->dims[i - 1]);
+    const unsigned m = ordered ? group_mask(gr) : 0;
+    if (!ordered || ((m & rows) != m && (m & window) != m)) {
+      snprintf(err, errn,
+               "group %d: 2 or 3 dimensions, all of N, P, Q or all of C, R, S, each once, in "
+               "that order",
+               g + 1);
+      return DSE_ERR_INVALID;
+    }
+    if (m & taken) {
+      snprintf(err, errn, "group %d (%s): a dimension of it is in group %d", g + 1,
+               DN(NEST_DIMS + g), g);
+      return DSE_ERR_INVALID;
+    }
+    taken |= m;
+  }
+  for (int i = 0; i < n->nloops; i++) {
+    const int d = n->loops[i].dim;
+    if (d >= NEST_DIMS + n->ngroups) {
+      snprintf(err, errn, "loop %d: bad dimension or level", i + 1);
+      return DSE_ERR_INVALID;
+    }
+    if (d >= NEST_DIMS || !(taken >> d & 1)) continue;
+    int g = 0;
+    while (!(group_mask(&n->group[g]) >> d & 1)) g++;
+    snprintf(err, errn, "loop %d (%s): %s is flattened into %s, whose loops cover it", i + 1,
+             DN(d), DN(d), DN(NEST_DIMS + g));
+    return DSE_ERR_INVALID;
+  }
+  return 0;
 }
 
 int nest_validate(const nest *n, char *err, size_t errn) {
@@ -100,6 +204,7 @@ int nest_validate(const nest *n, char *err, size_t errn) {
       return DSE_ERR_INVALID;
     }
   }
+  if (groups_validate(n, err, errn)) return DSE_ERR_INVALID;
   int tree = 0; /* the nest declares its fan-outs */
   for (int v = 0; v < n->nlevels; v++) {
     if (n->nfan[v] > NEST_MAX_FANS || (v == 0 && n->nfan[v])) {
@@ -115,67 +220,69 @@ int nest_validate(const nest *n, char *err, size_t errn) {
       }
     tree |= n->nfan[v] > 0;
   }
-  uint64_t last_step[NEST_DIMS];
+  uint64_t last_step[NEST_XDIMS];
   /* instances used so far along each fan-out's X and Y */
   uint64_t spread[NEST_MAX_LEVELS][NEST_MAX_FANS][2];
   int seen_spatial = 0, last_fan = 0;
-  for (int d = 0; d < NEST_DIMS; d++) last_step[d] = p->bound[d];
+  for (int d = 0; d < NEST_DIMS + n->ngroups; d++) last_step[d] = nest_extent(n, d);
+  for (int g = 0; g < n->ngroups; g++) /* covered by the group's loops */
+    for (int i = 0; i < n->group[g].ndims; i++) last_step[n->group[g].dims[i]] = 1;
   for (int v = 0; v < n->nlevels; v++)
     for (int k = 0; k < NEST_MAX_FANS; k++) spread[v][k][0] = spread[v][k][1] = 1;
   for (int i = 0; i < n->nloops; i++) {
     const nest_loop *l = &n->loops[i];
-    if (l->dim >= NEST_DIMS || l->level >= n->nlevels) {
+    if (l->dim >= NEST_DIMS + n->ngroups || l->level >= n->nlevels) {
       snprintf(err, errn, "loop %d: bad dimension or level", i + 1);
       return DSE_ERR_INVALID;
     }
     if (i > 0 && l->level > n->loops[i - 1].level) {
       snprintf(err, errn, "loop %d (%s): levels must not increase inwards", i + 1,
-               nest_dim_name(l->dim));
+               DN(l->dim));
       return DSE_ERR_INVALID;
     }
     if (i == 0 || l->level != n->loops[i - 1].level) seen_spatial = last_fan = 0;
     if (l->spatial && !tree && l->level != 1) {
       snprintf(err, errn, "loop %d (%s): spatial loops belong to level 1, above the PEs",
-               i + 1, nest_dim_name(l->dim));
+               i + 1, DN(l->dim));
       return DSE_ERR_INVALID;
     }
     if (!l->spatial && l->axis != NEST_AXIS_TIME) {
       snprintf(err, errn, "loop %d (%s): a temporal loop has no spatial axis", i + 1,
-               nest_dim_name(l->dim));
+               DN(l->dim));
       return DSE_ERR_INVALID;
     }
     if (l->spatial && tree) {
       if (l->fan >= n->nfan[l->level]) {
         snprintf(err, errn, "loop %d (%s): level %d has %d fan-out%s below it (loop names %d)",
-                 i + 1, nest_dim_name(l->dim), l->level, n->nfan[l->level],
+                 i + 1, DN(l->dim), l->level, n->nfan[l->level],
                  n->nfan[l->level] == 1 ? "" : "s", l->fan + 1);
         return DSE_ERR_INVALID;
       }
       if (l->axis != NEST_AXIS_X && l->axis != NEST_AXIS_Y) {
         snprintf(err, errn, "loop %d (%s): a spatial loop goes on X or Y", i + 1,
-                 nest_dim_name(l->dim));
+                 DN(l->dim));
         return DSE_ERR_INVALID;
       }
       if (l->fan < last_fan) {
         snprintf(err, errn, "loop %d (%s): fan-outs must not go outwards", i + 1,
-                 nest_dim_name(l->dim));
+                 DN(l->dim));
         return DSE_ERR_INVALID;
       }
       last_fan = l->fan;
     } else if (l->spatial && l->axis > NEST_AXIS_Y) {
       snprintf(err, errn, "loop %d (%s): a spatial loop goes on X or Y", i + 1,
-               nest_dim_name(l->dim));
+               DN(l->dim));
       return DSE_ERR_INVALID;
     }
     if (!l->spatial && seen_spatial) {
       snprintf(err, errn, "loop %d (%s): level-%d temporal loops must precede spatial ones",
-               i + 1, nest_dim_name(l->dim), l->level);
+               i + 1, DN(l->dim), l->level);
       return DSE_ERR_INVALID;
     }
     seen_spatial |= l->spatial;
     if (l->step < 1 || l->step > last_step[l->dim]) {
       snprintf(err, errn, "loop %d (%s): step %llu must be between 1 and the enclosing tile %llu",
-               i + 1, nest_dim_name(l->dim), (unsigned long long)l->step,
+               i + 1, DN(l->dim), (unsigned long long)l->step,
                (unsigned long long)last_step[l->dim]);
       return DSE_ERR_INVALID;
     }
@@ -188,7 +295,7 @@ int nest_validate(const nest *n, char *err, size_t errn) {
         snprintf(err, errn,
                  "loop %d (%s): %llu instances along %s of fan-out %d below level %d, which has "
                  "%llu",
-                 i + 1, nest_dim_name(l->dim), (unsigned long long)*u, y ? "Y" : "X", l->fan + 1,
+                 i + 1, DN(l->dim), (unsigned long long)*u, y ? "Y" : "X", l->fan + 1,
                  l->level, (unsigned long long)(y ? f->y : f->x));
         return DSE_ERR_INVALID;
       }
@@ -197,7 +304,7 @@ int nest_validate(const nest *n, char *err, size_t errn) {
       snprintf(err, errn,
                "loop %d (%s): Timeloop's reuse rule needs whole tiles: step %llu does not divide "
                "the enclosing tile %llu",
-               i + 1, nest_dim_name(l->dim), (unsigned long long)l->step,
+               i + 1, DN(l->dim), (unsigned long long)l->step,
                (unsigned long long)last_step[l->dim]);
       return DSE_ERR_INVALID;
     }
@@ -212,14 +319,14 @@ int nest_validate(const nest *n, char *err, size_t errn) {
       const nest_loop *sp = &n->loops[j];
       if (!sp->spatial || sp->dim != t->dim || sp->level <= t->level) continue;
       for (int o = 0; o < OPD_COUNT; o++) {
-        if (!indexes(o, t->dim)) continue; /* one tile for all the children */
+        if (!xindexes(n, o, t->dim)) continue; /* one tile for all the children */
         int keeps = 0;
         for (int v = t->level; v < sp->level; v++) keeps |= (n->holds[v] >> o) & 1;
         if (keeps) continue;
         snprintf(err, errn,
                  "loop %d (%s): a temporal loop inside a spatial loop on its dimension (loop %d) "
                  "needs a level from %d to %d keeping the %s",
-                 i + 1, nest_dim_name(t->dim), j + 1, t->level, sp->level - 1,
+                 i + 1, DN(t->dim), j + 1, t->level, sp->level - 1,
                  nest_operand_name(o));
         return DSE_ERR_INVALID;
       }
@@ -236,21 +343,22 @@ int nest_validate(const nest *n, char *err, size_t errn) {
     classify(n, 0, holder, o == OPD_O, cls);
     for (int i = 0, sp = -1; i < n->nloops; i++) {
       /* children spread over a dimension the operand ignores read alike */
-      if (n->loops[i].spatial && cls[i] == CLS_INSIDE && sp < 0 && indexes(o, n->loops[i].dim))
+      if (n->loops[i].spatial && cls[i] == CLS_INSIDE && sp < 0 &&
+          xindexes(n, o, n->loops[i].dim))
         sp = i;
       if (sp < 0 || n->loops[i].spatial || n->loops[i].level < 1) continue;
       snprintf(err, errn,
                "loop %d (%s): the %s streams past level 0 to the MACs, counted only with "
                "no temporal loop above level 0 below the fan-out it shares (loop %d)",
-               i + 1, nest_dim_name(n->loops[i].dim), nest_operand_name(o), sp + 1);
+               i + 1, DN(n->loops[i].dim), nest_operand_name(o), sp + 1);
       return DSE_ERR_INVALID;
     }
   }
-  for (int d = 0; d < NEST_DIMS; d++)
+  for (int d = 0; d < NEST_DIMS + n->ngroups; d++)
     if (last_step[d] != 1) {
       snprintf(err, errn,
                "dimension %s (%llu): the innermost loop must step by 1 (tile left: %llu)",
-               nest_dim_name(d), (unsigned long long)p->bound[d],
+               DN(d), (unsigned long long)nest_extent(n, d),
                (unsigned long long)last_step[d]);
       return DSE_ERR_INVALID;
     }
@@ -260,18 +368,24 @@ int nest_validate(const nest *n, char *err, size_t errn) {
 /* ===== closed form ======================================================= */
 
 enum { ROLE_OUTER, ROLE_J, ROLE_INNER, ROLE_FREE, ROLE_CHILD0 };
-enum { AX_SINGLE, AX_H, AX_W, AX_INDICATOR };
+/* AX_COUPLED: dims tied by a flattened group the operand depends on (its
+ * members, the group's loop dimension, and for the input the P, R and Q, S
+ * pairs of its window): the tile is a union of boxes. */
+enum { AX_SINGLE, AX_H, AX_W, AX_INDICATOR, AX_COUPLED };
+
+#define AX_SLOTS 8 /* dims of one axis: N C P Q R S and two groups */
 
 typedef struct axis {
   int kind;
-  int dims[2]; /* AX_H/AX_W: P,R or Q,S; others: dims[0] */
+  int dims[AX_SLOTS]; /* AX_H/AX_W: P,R or Q,S; AX_COUPLED: any; others: dims[0] */
   int ndims;
+  int opd; /* AX_COUPLED: the operand */
   int nl;
   int loop[NEST_MAX_LOOPS]; /* indices into the nest, ABOVE or FREE only */
 } axis;
 
 typedef struct side {
-  uint64_t start[2], ext[2], unclipped[2];
+  uint64_t start[AX_SLOTS], ext[AX_SLOTS], unclipped[AX_SLOTS];
   int ok;
 } side;
 
@@ -282,7 +396,98 @@ typedef struct enum_ctx {
   int overlap;         /* 0: sum of |new|; 1: sum of |old & new| */
 } enum_ctx;
 
-static int slot_of(const axis *ax, int dim) { return ax->dims[0] == dim ? 0 : 1; }
+static int slot_of(const axis *ax, int dim) {
+  if (ax->kind != AX_COUPLED) return ax->dims[0] == dim ? 0 : 1;
+  int k = 0;
+  while (k + 1 < ax->ndims && ax->dims[k] != dim) k++;
+  return k;
+}
+
+/* Whether loop dimension dim is one of the axis'. */
+static int in_axis(const axis *ax, int dim) {
+  for (int k = 0; k < ax->ndims; k++)
+    if (ax->dims[k] == dim) return 1;
+  return 0;
+}
+
+/* ----- unions of boxes (AX_COUPLED) -------------------------------------- */
+
+#define UB_DIMS 4   /* an operand's coordinates a coupled axis spans */
+#define UB_MAX 64   /* boxes in one union */
+/* a run is at most 5 boxes a group (nest_run_boxes): two sides of two groups */
+_Static_assert(UB_MAX >= 2 * 5 * 5 && NEST_MAX_GROUPS == 2, "a union of two tiles fits");
+
+typedef struct ubox {
+  int64_t lo[UB_DIMS], hi[UB_DIMS];
+} ubox;
+
+static int i64_cmp(const void *a, const void *b) {
+  const int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+  return CMP(x, y);
+}
+
+/* The volume of the union of boxes b[0..nb) over coordinates d..k-1: a
+ * sweep along d, each slab's union over the rest. */
+static uint64_t union_volume(const ubox *b, int nb, int k, int d) {
+  if (!nb) return 0;
+  int64_t xs[2 * UB_MAX];
+  int nx = 0;
+  for (int i = 0; i < nb; i++) {
+    xs[nx++] = b[i].lo[d];
+    xs[nx++] = b[i].hi[d];
+  }
+  qsort(xs, (size_t)nx, sizeof *xs, i64_cmp);
+  uint64_t v = 0;
+  ubox sub[UB_MAX];
+  for (int j = 0; j + 1 < nx; j++) {
+    if (xs[j + 1] == xs[j]) continue;
+    int ns = 0;
+    for (int i = 0; i < nb; i++)
+      if (b[i].lo[d] <= xs[j] && b[i].hi[d] >= xs[j + 1]) sub[ns++] = b[i];
+    if (!ns) continue;
+    v += (uint64_t)(xs[j + 1] - xs[j]) * (d + 1 == k ? 1 : union_volume(sub, ns, k, d + 1));
+  }
+  return v;
+}
+
+/* The boxes of dims i.. (row-major, the last fastest) that the run [a, b)
+ * of their flattened index covers, dims < i fixed in lo, hi: at most
+ * three for two dims (a partial first row, whole rows, a partial last
+ * row), five for three. */
+static void run_boxes(uint64_t a, uint64_t b, const uint64_t *ext, int nd, int i, uint64_t *lo,
+                      uint64_t *hi, uint64_t (*out)[2 * NEST_GROUP_DIMS], int *nout) {
+  /* out[k]: the box's lo per member, then its hi */
+  if (a >= b) return;
+  if (i == nd - 1) {
+    lo[i] = a;
+    hi[i] = b;
+    for (int k = 0; k < nd; k++) out[*nout][k] = lo[k], out[*nout][nd + k] = hi[k];
+    ++*nout;
+    return;
+  }
+  uint64_t inner = 1;
+  for (int k = i + 1; k < nd; k++) inner *= ext[k];
+  uint64_t a1 = a / inner, b1 = b / inner;
+  const uint64_t ar = a % inner, br = b % inner;
+  if (a1 == b1) {
+    lo[i] = a1, hi[i] = a1 + 1;
+    run_boxes(ar, br, ext, nd, i + 1, lo, hi, out, nout);
+    return;
+  }
+  if (ar) {
+    lo[i] = a1, hi[i] = a1 + 1;
+    run_boxes(ar, inner, ext, nd, i + 1, lo, hi, out, nout);
+    a1++;
+  }
+  if (a1 < b1) {
+    lo[i] = a1, hi[i] = b1;
+    run_boxes(0, inner, ext, nd, i + 1, lo, hi, out, nout);
+  }
+  if (br) {
+    lo[i] = b1, hi[i] = b1 + 1;
+    run_boxes(0, br, ext, nd, i + 1, lo, hi, out, nout);
+  }
+}
 
 /* Interval of an axis on one side: [lo, hi); empty when !ok. */
 static void axis_range(const enum_ctx *e, const side *s, int64_t *lo, int64_t *hi) {
@@ -318,7 +523,89 @@ static void axis_range(const enum_ctx *e, const side *s, int64_t *lo, int64_t *h
   }
 }
 
+int nest_run_boxes(const nest *n, int g, uint64_t a, uint64_t b,
+                   uint64_t (*box)[2 * NEST_GROUP_DIMS]) {
+  const nest_group *gr = &n->group[g];
+  uint64_t ext[NEST_GROUP_DIMS], lo[NEST_GROUP_DIMS], hi[NEST_GROUP_DIMS];
+  for (int i = 0; i < gr->ndims; i++) ext[i] = n->prob.bound[gr->dims[i]];
+  int nb = 0;
+  run_boxes(a, b, ext, gr->ndims, 0, lo, hi, box, &nb);
+  return nb;
+}
+
+/* The boxes of operand coordinates a coupled axis' side covers (none when
+ * !ok), appended to out from *nb. */
+static void coupled_boxes(const nest *n, const axis *ax, const side *s, ubox *out, int *nb) {
+  if (!s->ok) return;
+  int64_t lo[NEST_XDIMS] = {0}, hi[NEST_XDIMS] = {0};
+  for (int k = 0; k < ax->ndims; k++) {
+    lo[ax->dims[k]] = (int64_t)s->start[k];
+    hi[ax->dims[k]] = (int64_t)(s->start[k] + s->ext[k]);
+  }
+  uint64_t runs[NEST_MAX_GROUPS][5][2 * NEST_GROUP_DIMS];
+  int nr[NEST_MAX_GROUPS] = {0}, gs[NEST_MAX_GROUPS], ng = 0, total = 1;
+  for (int g = 0; g < n->ngroups; g++) {
+    const int v = NEST_DIMS + g;
+    if (!in_axis(ax, v)) continue;
+    nr[ng] = nest_run_boxes(n, g, (uint64_t)lo[v], (uint64_t)hi[v], runs[ng]);
+    total *= nr[ng];
+    gs[ng++] = g;
+  }
+  static const int coord[OPD_COUNT][5] = {
+      [OPD_W] = {NEST_G, NEST_K, NEST_C, NEST_R, NEST_S},
+      [OPD_I] = {NEST_G, NEST_N, NEST_C, -1, -2},
+      [OPD_O] = {NEST_G, NEST_N, NEST_K, NEST_P, NEST_Q},
+  };
+  const nest_problem *p = &n->prob;
+  for (int c = 0; c < total; c++) {
+    for (int q = 0, rest = c; q < ng; q++) {
+      const nest_group *gr = &n->group[gs[q]];
+      const uint64_t *r = runs[q][rest % nr[q]];
+      rest /= nr[q];
+      for (int i = 0; i < gr->ndims; i++) {
+        lo[gr->dims[i]] = (int64_t)r[i];
+        hi[gr->dims[i]] = (int64_t)r[gr->ndims + i];
+      }
+    }
+    ubox *b = &out[*nb];
+    int k = 0;
+    for (int a = 0; a < 5; a++) {
+      const int d = coord[ax->opd][a];
+      if (d >= 0) {
+        if (!in_axis(ax, d)) continue;
+        b->lo[k] = lo[d];
+        b->hi[k++] = hi[d];
+        continue;
+      }
+      const int x = d == -1 ? 0 : 1, o = x ? NEST_Q : NEST_P, f = x ? NEST_S : NEST_R;
+      if (!in_axis(ax, o)) continue;
+      const int64_t st = (int64_t)p->stride[x], dl = (int64_t)p->dilation[x],
+                    pad = (int64_t)p->pad[x], size = (int64_t)(x ? p->in_w : p->in_h);
+      int64_t u = lo[o] * st + lo[f] * dl - pad, w = (hi[o] - 1) * st + (hi[f] - 1) * dl + 1 - pad;
+      u = u < 0 ? 0 : u;
+      w = w > size ? size : w;
+      b->lo[k] = u;
+      b->hi[k++] = w < u ? u : w;
+    }
+    for (; k < UB_DIMS; k++) b->lo[k] = 0, b->hi[k] = 1;
+    ++*nb;
+  }
+}
+
+static uint64_t coupled_leaf(const enum_ctx *e, const side *o, const side *nw) {
+  ubox b[UB_MAX];
+  int nb = 0;
+  coupled_boxes(e->n, e->ax, nw, b, &nb);
+  const uint64_t vn = union_volume(b, nb, UB_DIMS, 0);
+  if (!e->overlap || !o->ok || !nb) return e->overlap ? 0 : vn;
+  const int n_new = nb;
+  coupled_boxes(e->n, e->ax, o, b, &nb);
+  const uint64_t vo = union_volume(b + n_new, nb - n_new, UB_DIMS, 0);
+  return vo + vn - union_volume(b, nb, UB_DIMS, 0);
+}
+
 static uint64_t leaf(const enum_ctx *e, const side *o, const side *nw) {
+  if (e->ax->kind == AX_COUPLED) return coupled_leaf(e, o, nw);
   int64_t nl, nh;
   axis_range(e, nw, &nl, &nh);
   if (!e->overlap) return (uint64_t)(nh - nl);
@@ -340,50 +627,71 @@ static void advance(side *s, int slot, uint64_t idx, uint64_t step) {
   s->unclipped[slot] = step;
 }
 
-static uint64_t walk(const enum_ctx *e, int k, const side *o, const side *nw) {
+/* One slot of a side, to put back after a loop's index (the walk advances
+ * its sides in place: a side is as large as a coupled axis needs). */
+typedef struct mark {
+  uint64_t start, ext, unclipped;
+  int ok;
+} mark;
+
+static mark mark_of(const side *s, int slot) {
+  return (mark){s->start[slot], s->ext[slot], s->unclipped[slot], s->ok};
+}
+
+static void mark_back(side *s, int slot, const mark *m) {
+  s->start[slot] = m->start;
+  s->ext[slot] = m->ext;
+  s->unclipped[slot] = m->unclipped;
+  s->ok = m->ok;
+}
+
+/* The sum over the axis' loops k.. of the leaf, o and nw the sides before
+ * and after (advanced in place, put back on return). */
+static uint64_t walk(const enum_ctx *e, int k, side *o, side *nw) {
   if (k == e->ax->nl) return leaf(e, o, nw);
   const nest_loop *l = &e->n->loops[e->ax->loop[k]];
   const int slot = slot_of(e->ax, l->dim);
+  const mark mo = mark_of(o, slot), mn = mark_of(nw, slot);
   uint64_t sum = 0;
   switch (e->role[e->ax->loop[k]]) {
-    case ROLE_CHILD0: { /* a shared spatial loop over a dim the operand ignores:
-                           the children read alike, as child 0 does, and the
-                           loops inside walk its tile */
-      side a = *o, b = *nw;
-      advance(&a, slot, 0, l->step);
-      advance(&b, slot, 0, l->step);
-      sum += walk(e, k + 1, &a, &b);
+    case ROLE_CHILD0: /* a shared spatial loop over a dim the operand ignores:
+                         the children read alike, as child 0 does, and the
+                         loops inside walk its tile */
+      advance(o, slot, 0, l->step);
+      advance(nw, slot, 0, l->step);
+      sum += walk(e, k + 1, o, nw);
       break;
-    }
     case ROLE_J: { /* the advancing loop: v before, v + 1 after */
-      uint64_t trip = cdiv(nw->ext[slot], l->step);
+      uint64_t trip = cdiv(mn.ext, l->step);
       for (uint64_t v = 0; v + 1 < trip; v++) {
-        side a = *o, b = *nw;
-        advance(&a, slot, v, l->step);
-        advance(&b, slot, v + 1, l->step);
-        sum += walk(e, k + 1, &a, &b);
+        advance(o, slot, v, l->step);
+        advance(nw, slot, v + 1, l->step);
+        sum += walk(e, k + 1, o, nw);
+        mark_back(o, slot, &mo);
+        mark_back(nw, slot, &mn);
       }
       break;
     }
-    case ROLE_INNER: { /* restarts: last index before, 0 after */
-      side a = *o, b = *nw;
-      if (a.ok) advance(&a, slot, cdiv(a.ext[slot], l->step) - 1, l->step);
-      advance(&b, slot, 0, l->step);
-      sum += walk(e, k + 1, &a, &b);
+    case ROLE_INNER: /* restarts: last index before, 0 after */
+      if (mo.ok) advance(o, slot, cdiv(mo.ext, l->step) - 1, l->step);
+      advance(nw, slot, 0, l->step);
+      sum += walk(e, k + 1, o, nw);
       break;
-    }
     default: { /* OUTER: both sides share the index (the tile's trip);
                   FREE: one instance per index up to the full tile's trip */
       const int outer = e->role[e->ax->loop[k]] == ROLE_OUTER;
-      uint64_t trip = cdiv(outer ? nw->ext[slot] : nw->unclipped[slot], l->step);
+      uint64_t trip = cdiv(outer ? mn.ext : mn.unclipped, l->step);
       for (uint64_t i = 0; i < trip; i++) {
-        side a = *o, b = *nw;
-        advance(&a, slot, i, l->step);
-        advance(&b, slot, i, l->step);
-        sum += walk(e, k + 1, &a, &b);
+        advance(o, slot, i, l->step);
+        advance(nw, slot, i, l->step);
+        sum += walk(e, k + 1, o, nw);
+        mark_back(o, slot, &mo);
+        mark_back(nw, slot, &mn);
       }
     }
   }
+  mark_back(o, slot, &mo);
+  mark_back(nw, slot, &mn);
   return sum;
 }
 
@@ -393,11 +701,12 @@ static uint64_t axis_sum(const nest *n, const axis *ax, const uint8_t *role,
   memset(&s, 0, sizeof s);
   s.ok = 1;
   for (int i = 0; i < ax->ndims; i++) {
-    s.ext[i] = n->prob.bound[ax->dims[i]];
+    s.ext[i] = nest_extent(n, ax->dims[i]);
     s.unclipped[i] = s.ext[i];
   }
   enum_ctx e = {n, ax, role, overlap};
-  return walk(&e, 0, &s, &s);
+  side nw = s;
+  return walk(&e, 0, &s, &nw);
 }
 
 /* The axes of an operand: relevant projections plus indicator dims. */
@@ -427,6 +736,34 @@ static int build_axes(const nest *n, int opd, const uint8_t *cls, axis *ax) {
     }
     a->dims[a->ndims++] = d;
   }
+  for (int g = 0; g < n->ngroups; g++) { /* a group ties its members' axes */
+    const int v = NEST_DIMS + g;
+    const unsigned m = group_mask(&n->group[g]);
+    if (!xindexes(n, opd, v)) {
+      memset(&ax[na], 0, sizeof ax[na]);
+      ax[na].kind = AX_INDICATOR;
+      ax[na].dims[ax[na].ndims++] = v;
+      na++;
+      continue;
+    }
+    axis c;
+    memset(&c, 0, sizeof c);
+    c.kind = AX_COUPLED;
+    c.opd = opd;
+    int keep = 0;
+    for (int k = 0; k < na; k++) {
+      int hit = 0;
+      for (int i = 0; i < ax[k].ndims; i++) hit |= ax[k].dims[i] < NEST_DIMS && (m >> ax[k].dims[i] & 1);
+      if (!hit) {
+        ax[keep++] = ax[k];
+        continue;
+      }
+      for (int i = 0; i < ax[k].ndims; i++) c.dims[c.ndims++] = ax[k].dims[i];
+    }
+    na = keep;
+    c.dims[c.ndims++] = v;
+    ax[na++] = c;
+  }
   for (int k = 0; k < na; k++) {
     axis *a = &ax[k];
     for (int i = 0; i < n->nloops; i++) {
@@ -436,8 +773,7 @@ static int build_axes(const nest *n, int opd, const uint8_t *cls, axis *ax) {
       int narrows = 0;
       for (int j = i + 1; a->kind == AX_INDICATOR && n->loops[i].spatial && j < n->nloops; j++)
         narrows |= n->loops[j].dim == d && cls[j] != CLS_INSIDE;
-      if ((cls[i] != CLS_INSIDE || narrows) &&
-          (d == a->dims[0] || (a->ndims > 1 && d == a->dims[1])))
+      if ((cls[i] != CLS_INSIDE || narrows) && in_axis(a, d))
         a->loop[a->nl++] = i;
     }
   }
@@ -450,7 +786,7 @@ static int build_axes(const nest *n, int opd, const uint8_t *cls, axis *ax) {
  * when d has no FREE loop. */
 static uint64_t dim_active(const nest *n, int d, const uint8_t *cls) {
   int lp[NEST_MAX_LOOPS], nl = 0, nfree = 0;
-  uint64_t maxtrip = 1, unclipped = n->prob.bound[d];
+  uint64_t maxtrip = 1, unclipped = nest_extent(n, d);
   for (int i = 0; i < n->nloops; i++) {
     if (n->loops[i].dim != d || cls[i] == CLS_INSIDE) continue;
     lp[nl++] = i;
@@ -462,7 +798,7 @@ static uint64_t dim_active(const nest *n, int d, const uint8_t *cls) {
   }
   if (!nfree) return 1;
   if (nfree == 1) { /* the FREE loop's indices within the tile at index 0 above it */
-    uint64_t ext = n->prob.bound[d];
+    uint64_t ext = nest_extent(n, d);
     for (int m = 0; m < nl; m++) {
       const nest_loop *l = &n->loops[lp[m]];
       if (cls[lp[m]] == CLS_FREE) return cdiv(ext, l->step);
@@ -471,7 +807,7 @@ static uint64_t dim_active(const nest *n, int d, const uint8_t *cls) {
   }
   uint64_t active = 0;
   for (uint64_t inst = 0; inst < maxtrip; inst++) {
-    uint64_t rem = inst, weight = maxtrip, ext = n->prob.bound[d];
+    uint64_t rem = inst, weight = maxtrip, ext = nest_extent(n, d);
     uint64_t un = ext;
     int ok = 1;
     for (int m = 0; m < nl && ok; m++) {
@@ -622,12 +958,12 @@ static uint64_t stride_fills(const nest *n, int opd, const uint8_t *cls) {
  * its instances ever hold. */
 static void tracker_counts(const nest *n, int opd, const uint8_t *cls,
                            uint64_t *fills, uint64_t *first) {
-  axis ax[NEST_DIMS];
+  axis ax[NEST_XDIMS];
   int na = build_axes(n, opd, cls, ax);
   uint8_t role[NEST_MAX_LOOPS];
   for (int i = 0; i < n->nloops; i++)
     role[i] = cls[i] == CLS_FREE ? ROLE_FREE : cls[i] == CLS_INSIDE ? ROLE_CHILD0 : ROLE_OUTER;
-  uint64_t all[NEST_DIMS];
+  uint64_t all[NEST_XDIMS];
   uint64_t total = 1;
   for (int k = 0; k < na; k++) {
     all[k] = axis_sum(n, &ax[k], role, 0);
@@ -951,7 +1287,7 @@ static int tier_validate(const nest *n, char *err, size_t errn) {
                  "loop %d (%s) at level %d, which bypasses the input, walks between the "
                  "input's holders at levels %d and %d: Timeloop's spatial reuse rule over "
                  "their fan-outs is modelled with no temporal loop there",
-                 tp.between + 1, nest_dim_name(b->dim), b->level, l, c);
+                 tp.between + 1, DN(b->dim), b->level, l, c);
         return DSE_ERR_INVALID;
       }
       for (int t = 0; t < tp.nt; t++)
@@ -997,11 +1333,12 @@ static uint64_t span_over_pes(const stream_ctx *c, const side *base,
   /* spatial loops of the axis, in nest order */
   int sp[NEST_MAX_LOOPS], nsp = 0;
   uint64_t maxtrip[NEST_MAX_LOOPS], total = 1;
-  uint64_t unc[2] = {base->unclipped[0], base->unclipped[1]};
+  uint64_t unc[AX_SLOTS];
+  memcpy(unc, base->unclipped, sizeof unc);
   for (int i = 0; i < n->nloops; i++) {
     const nest_loop *l = &n->loops[i];
-    int slot = l->dim == ax->dims[0] ? 0 : (ax->ndims > 1 && l->dim == ax->dims[1]) ? 1 : -1;
-    if (slot < 0 || !l->spatial || c->cls[i] != CLS_INSIDE) continue;
+    if (!in_axis(ax, l->dim) || !l->spatial || c->cls[i] != CLS_INSIDE) continue;
+    const int slot = slot_of(ax, l->dim);
     maxtrip[nsp] = cdiv(unc[slot], l->step);
     unc[slot] = l->step;
     total *= maxtrip[nsp];
@@ -1009,6 +1346,7 @@ static uint64_t span_over_pes(const stream_ctx *c, const side *base,
   }
   int any = 0;
   int64_t lo = 0, hi = 0;
+  side bb = *base;
   enum_ctx e = {n, ax, NULL, 0};
   for (uint64_t inst = 0; inst < total; inst++) {
     side s = *base;
@@ -1025,11 +1363,21 @@ static uint64_t span_over_pes(const stream_ctx *c, const side *base,
     int m = 0;
     for (int i = 0; i < n->nloops; i++) {
       const nest_loop *l = &n->loops[i];
-      int in_axis = l->dim == ax->dims[0] || (ax->ndims > 1 && l->dim == ax->dims[1]);
-      if (!in_axis || l->level != 0) continue;
+      const int inx = in_axis(ax, l->dim);
+      if (!inx || l->level != 0) continue;
       advance(&s, slot_of(ax, l->dim), l0idx[m++], l->step);
     }
     if (!s.ok) continue;
+    if (ax->kind == AX_COUPLED) { /* the busy PEs' bounding run per dim */
+      for (int k = 0; k < ax->ndims; k++) {
+        const uint64_t end = s.start[k] + s.ext[k], bend = bb.start[k] + bb.ext[k];
+        if (any && s.start[k] > bb.start[k]) s.start[k] = bb.start[k];
+        s.ext[k] = (any && bend > end ? bend : end) - s.start[k];
+      }
+      bb = s;
+      any = 1;
+      continue;
+    }
     int64_t a, b;
     axis_range(&e, &s, &a, &b);
     if (!any || a < lo) lo = a;
@@ -1038,6 +1386,12 @@ static uint64_t span_over_pes(const stream_ctx *c, const side *base,
   }
   if (!any) return 0;
   if (ax->kind == AX_INDICATOR) return 1;
+  if (ax->kind == AX_COUPLED) {
+    ubox ub[UB_MAX];
+    int nb = 0;
+    coupled_boxes(n, ax, &bb, ub, &nb);
+    return union_volume(ub, nb, UB_DIMS, 0);
+  }
   return hi > lo ? (uint64_t)(hi - lo) : 0;
 }
 
@@ -1048,8 +1402,8 @@ static uint64_t walk_l0(const stream_ctx *c, int k, side pe0, const side *base,
   const axis *ax = c->ax;
   for (; k < n->nloops; k++) {
     const nest_loop *l = &n->loops[k];
-    int in_axis = l->dim == ax->dims[0] || (ax->ndims > 1 && l->dim == ax->dims[1]);
-    if (in_axis && l->level == 0) break;
+    const int inx = in_axis(ax, l->dim);
+    if (inx && l->level == 0) break;
   }
   if (k == n->nloops) return span_over_pes(c, base, l0idx);
   const nest_loop *l = &n->loops[k];
@@ -1073,19 +1427,19 @@ static uint64_t walk_stream(const stream_ctx *c, int k, const side *at) {
   const side *st = &cur;
   for (; k < n->nloops; k++) {
     const nest_loop *l = &n->loops[k];
-    int in_axis = l->dim == ax->dims[0] || (ax->ndims > 1 && l->dim == ax->dims[1]);
-    if (in_axis && c->cls[k] != CLS_INSIDE) break;
+    const int inx = in_axis(ax, l->dim);
+    if (inx && c->cls[k] != CLS_INSIDE) break;
     /* a dimension the operand ignores: the children spread over it read
      * alike, as child 0 does, and the loops inside walk its tile */
-    if (in_axis && l->spatial && ax->kind == AX_INDICATOR) advance(&cur, 0, 0, l->step);
+    if (inx && l->spatial && ax->kind == AX_INDICATOR) advance(&cur, 0, 0, l->step);
   }
   if (k == n->nloops) {
     /* PE 0: spatial index 0 on every spanned spatial loop of the axis */
     side pe0 = *st;
     for (int i = 0; i < n->nloops; i++) {
       const nest_loop *l = &n->loops[i];
-      int in_axis = l->dim == ax->dims[0] || (ax->ndims > 1 && l->dim == ax->dims[1]);
-      if (in_axis && l->spatial && c->cls[i] == CLS_INSIDE)
+      const int inx = in_axis(ax, l->dim);
+      if (inx && l->spatial && c->cls[i] == CLS_INSIDE)
         advance(&pe0, slot_of(ax, l->dim), 0, l->step);
     }
     uint64_t l0idx[NEST_MAX_LOOPS] = {0};
@@ -1107,7 +1461,7 @@ static uint64_t walk_stream(const stream_ctx *c, int k, const side *at) {
 static uint64_t stream_reads(const nest *n, int opd, const uint8_t *cls) {
   uint8_t every[NEST_MAX_LOOPS];
   for (int i = 0; i < n->nloops; i++) every[i] = CLS_ABOVE; /* every loop */
-  axis ax[NEST_DIMS];
+  axis ax[NEST_XDIMS];
   int na = build_axes(n, opd, every, ax);
   uint64_t total = 1;
   for (int k = 0; k < na && total; k++) {
@@ -1115,7 +1469,7 @@ static uint64_t stream_reads(const nest *n, int opd, const uint8_t *cls) {
     memset(&s, 0, sizeof s);
     s.ok = 1;
     for (int i = 0; i < ax[k].ndims; i++) {
-      s.ext[i] = n->prob.bound[ax[k].dims[i]];
+      s.ext[i] = nest_extent(n, ax[k].dims[i]);
       s.unclipped[i] = s.ext[i];
     }
     stream_ctx c = {n, &ax[k], cls};
@@ -1174,7 +1528,7 @@ void nest_count(const nest *n, nest_counts *c) {
       classify(n, l, -1, out, cls);
       if (!used[l]) {
         used[l] = 1;
-        for (int d = 0; d < NEST_DIMS; d++) used[l] *= dim_active(n, d, cls);
+        for (int d = 0; d < NEST_DIMS + n->ngroups; d++) used[l] *= dim_active(n, d, cls);
       }
       c->used[l][o] = used[l];
       if (l == 0) {

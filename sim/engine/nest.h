@@ -48,6 +48,11 @@
  *   neighbour had the step before over a link (counted as reads of the
  *   child level), inner fan-outs scaling outer ones (docs/engine.md
  *   section 3).
+ * - A flattened group (nest_group) is one more loop dimension: a tile over
+ *   a run of its index is the union of the boxes of its members the run
+ *   covers (nest_run_boxes), each box's input window its bounding box as
+ *   above.  The mapper does not place groups yet: only nest.c, nest_ref.c
+ *   and the tests know them (issue 12, step S3).
  * - Outputs accumulate where they are computed: a partial sum is read back
  *   (filled) except the first time an element is touched, which starts at
  *   zero; every MAC reads both operands and updates the output at level 0.
@@ -65,13 +70,18 @@ enum { OPD_W, OPD_I, OPD_O, OPD_COUNT };
 #define NEST_MAX_LEVELS 10
 #define NEST_MAX_LOOPS 48
 #define NEST_MAX_FANS 3 /* fan-outs between two storage levels */
+#define NEST_MAX_GROUPS 2 /* flattened groups of dimensions */
+#define NEST_GROUP_DIMS 3 /* dimensions in one group */
+/* Loop dimensions: the eight of the problem, then one per flattened group
+ * (NEST_DIMS + g, group g of the nest). */
+#define NEST_XDIMS (NEST_DIMS + NEST_MAX_GROUPS)
 
 enum { NEST_AXIS_TIME, NEST_AXIS_X, NEST_AXIS_Y };
 /* How a fan-out's children reach their parent (docs/engine.md). */
 typedef enum { NEST_NET_MULTICAST, NEST_NET_UNICAST, NEST_NET_SYSTOLIC } nest_net;
 
 typedef struct nest_loop {
-  uint8_t dim;
+  uint8_t dim; /* < NEST_DIMS, or NEST_DIMS + g: flattened group g */
   uint8_t level;
   uint8_t spatial;
   uint64_t step; /* elements of the dimension inside one iteration */
@@ -86,6 +96,17 @@ typedef struct nest_fan {
   uint8_t net;     /* nest_net */
   uint8_t reduces; /* partial sums of one output reduced on the way up */
 } nest_fan;
+
+/* A flattened group (SCALE-Sim's and the TPU's im2col): dims[0..ndims)
+ * in increasing order, all of {N, P, Q} or all of {C, R, S}, indexed as
+ * one dimension of extent the product of theirs, the last fastest (N, P,
+ * Q as an output matrix's rows; C, R, S as a weight matrix's).  Its loops
+ * take the contiguous runs [i*step, (i+1)*step) of that index, the last
+ * one ragged; its members have no loop of their own. */
+typedef struct nest_group {
+  uint8_t ndims;
+  uint8_t dims[NEST_GROUP_DIMS];
+} nest_group;
 
 typedef struct nest_problem {
   uint64_t bound[NEST_DIMS];
@@ -105,6 +126,10 @@ typedef struct nest {
    * none anywhere: today's nest, spatial loops at level 1) */
   uint8_t nfan[NEST_MAX_LEVELS];
   nest_fan fan[NEST_MAX_LEVELS][NEST_MAX_FANS];
+  /* flattened groups, loop dimension NEST_DIMS + g (none: every loop on
+   * one dimension of the problem) */
+  uint8_t ngroups;
+  nest_group group[NEST_MAX_GROUPS];
   /* Timeloop's reuse rule for every level's tiles (docs/engine.md section
    * 3): consecutive tiles share their overlap only while the tile keeps
    * moving by the same translation; a tile whose translation changes, or
@@ -124,6 +149,20 @@ typedef struct nest_counts {
 
 DSE_INTERNAL const char *nest_dim_name(int dim);
 DSE_INTERNAL const char *nest_operand_name(int opd);
+/* A loop dimension's name: a problem dimension's, or its group's members
+ * joined by '*' ("P*Q"). */
+DSE_INTERNAL const char *nest_loop_dim_name(const nest *n, int dim);
+/* The extent of a loop dimension: the problem's bound, or the product of
+ * the group's members. */
+DSE_INTERNAL uint64_t nest_extent(const nest *n, int dim);
+
+/* The boxes of group g's members that the run [a, b) of its flattened
+ * index covers, in order: box[k][i] the start of member i, box[k][ndims +
+ * i] its end.  A run is the partial first row (a box of the inner members
+ * at one index of the outer), the whole rows, then the partial last row,
+ * split likewise: at most 3 boxes for two members, 5 for three. */
+DSE_INTERNAL int nest_run_boxes(const nest *n, int g, uint64_t a, uint64_t b,
+                                uint64_t (*box)[2 * NEST_GROUP_DIMS]);
 
 /* 0 when the nest is well formed and covers the problem; else writes the
  * reason into err and returns DSE_ERR_INVALID. */

@@ -9,13 +9,21 @@
 #include "engine/nest.h"
 
 typedef struct box {
-  int empty;
   int64_t lo[5], hi[5]; /* operand axes, [lo, hi) */
 } box;
 
+/* A tile: a union of boxes (one, but over flattened groups' runs: up to
+ * five per group, nest_run_boxes). */
+#define TILE_MAX 25
+_Static_assert(NEST_MAX_GROUPS == 2, "TILE_MAX: 5 boxes per group's run, two groups");
+typedef struct tile {
+  int n; /* 0: empty (an idle instance) */
+  box b[TILE_MAX];
+} tile;
+
 typedef struct tracker {
   uint8_t *cur, *ever;
-  box b;
+  tile b;
   uint64_t fills, evicts, distinct;
   int has_tr;    /* stride_rule: a translation is kept, tr */
   int64_t tr[5];
@@ -31,6 +39,7 @@ typedef struct ref {
   uint64_t stream[OPD_COUNT];          /* streamed operands: elements read */
   uint8_t *stream_ever;                /* elements streamed before, per instance */
   uint64_t stream_distinct[OPD_COUNT]; /* their number, summed over instances */
+  uint8_t *seen;                       /* scratch: elements counted at this point */
   int oom;
 } ref;
 
@@ -39,7 +48,7 @@ typedef struct ref {
 static int dim_range(const ref *r, int d, const uint8_t *use, int64_t *lo,
                      int64_t *hi) {
   const nest *n = r->n;
-  uint64_t start = 0, ext = n->prob.bound[d];
+  uint64_t start = 0, ext = nest_extent(n, d);
   for (int i = 0; i < n->nloops; i++) {
     const nest_loop *l = &n->loops[i];
     if (l->dim != d || !use[i]) continue;
@@ -82,22 +91,59 @@ static box box_from(const ref *r, int opd, const int64_t *lo, const int64_t *hi)
   return b;
 }
 
-/* Per-dim ranges for the loops in use; 0 when some range is empty. */
+/* Per-dim ranges for the loops in use (groups too); 0 when some range is
+ * empty. */
 static int ranges(const ref *r, const uint8_t *use, int64_t *lo, int64_t *hi) {
-  for (int d = 0; d < NEST_DIMS; d++)
+  for (int d = 0; d < NEST_DIMS + r->n->ngroups; d++)
     if (!dim_range(r, d, use, &lo[d], &hi[d])) return 0;
   return 1;
 }
 
-static box make_box(const ref *r, int opd, const uint8_t *use) {
-  int64_t lo[NEST_DIMS], hi[NEST_DIMS];
-  if (!ranges(r, use, lo, hi)) {
-    box b;
-    memset(&b, 0, sizeof b);
-    b.empty = 1;
-    return b;
+/* The tile of per-dim ranges, groups' ranges included: the boxes of every
+ * combination of the groups' runs' boxes (nest_run_boxes: the tile's
+ * shape, which this walk counts element by element). */
+static void tile_from(const ref *r, int opd, const int64_t *glo, const int64_t *ghi, tile *t) {
+  const nest *n = r->n;
+  int64_t lo[NEST_XDIMS], hi[NEST_XDIMS];
+  memcpy(lo, glo, sizeof lo);
+  memcpy(hi, ghi, sizeof hi);
+  t->n = 0;
+  uint64_t rb[NEST_MAX_GROUPS][5][2 * NEST_GROUP_DIMS];
+  int nr[NEST_MAX_GROUPS] = {0}, total = 1;
+  for (int g = 0; g < n->ngroups; g++) {
+    const int v = NEST_DIMS + g;
+    nr[g] = nest_run_boxes(n, g, (uint64_t)lo[v], (uint64_t)hi[v], rb[g]);
+    total *= nr[g];
   }
-  return box_from(r, opd, lo, hi);
+  for (int c = 0; c < total; c++) {
+    for (int g = 0, rest = c; g < n->ngroups; g++) {
+      const nest_group *gr = &n->group[g];
+      const uint64_t *b = rb[g][rest % nr[g]];
+      rest /= nr[g];
+      for (int i = 0; i < gr->ndims; i++) {
+        lo[gr->dims[i]] = (int64_t)b[i];
+        hi[gr->dims[i]] = (int64_t)b[gr->ndims + i];
+      }
+    }
+    t->b[t->n++] = box_from(r, opd, lo, hi);
+  }
+}
+
+static tile make_tile(const ref *r, int opd, const uint8_t *use) {
+  int64_t lo[NEST_XDIMS], hi[NEST_XDIMS];
+  tile t;
+  t.n = 0;
+  if (ranges(r, use, lo, hi)) tile_from(r, opd, lo, hi, &t);
+  return t;
+}
+
+static int in_tile(const tile *t, const int64_t *c) {
+  for (int k = 0; k < t->n; k++) {
+    int in = 1;
+    for (int a = 0; a < 5 && in; a++) in = c[a] >= t->b[k].lo[a] && c[a] < t->b[k].hi[a];
+    if (in) return 1;
+  }
+  return 0;
 }
 
 static uint64_t flat(const ref *r, int opd, const int64_t *c) {
@@ -106,16 +152,34 @@ static uint64_t flat(const ref *r, int opd, const int64_t *c) {
   return x;
 }
 
-/* Under Timeloop's rule (stride_rule): whether the move to nb fetches the
- * new tile whole, keeping the translation state. */
-static int whole_fetch(tracker *t, const box *nb) {
-  if (t->b.empty || nb->empty) {
+/* The elements of a box in flat order: the first (0 when it has none),
+ * then the next after c (0 past the last). */
+static int box_first(const box *b, int64_t *c) {
+  for (int a = 0; a < 5; a++) {
+    if (b->hi[a] <= b->lo[a]) return 0;
+    c[a] = b->lo[a];
+  }
+  return 1;
+}
+
+static int box_next(const box *b, int64_t *c) {
+  for (int a = 4; a >= 0; a--) {
+    if (++c[a] < b->hi[a]) return 1;
+    c[a] = b->lo[a];
+  }
+  return 0;
+}
+
+/* Under Timeloop's rule (stride_rule, one box a tile): whether the move to
+ * nb fetches the new tile whole, keeping the translation state. */
+static int whole_fetch(tracker *t, const tile *nb) {
+  if (!t->b.n || !nb->n) {
     t->has_tr = 0;
     return 0;
   }
   int64_t tv[5];
   int moved = 0;
-  for (int a = 0; a < 5; a++) moved += (tv[a] = nb->lo[a] - t->b.lo[a]) != 0;
+  for (int a = 0; a < 5; a++) moved += (tv[a] = nb->b[0].lo[a] - t->b.b[0].lo[a]) != 0;
   if (t->has_tr && memcmp(t->tr, tv, sizeof tv)) { /* the translation changed */
     t->has_tr = 0;
     return 1;
@@ -125,51 +189,38 @@ static int whole_fetch(tracker *t, const box *nb) {
   return moved > 1; /* along two axes at once */
 }
 
-/* Replace a tracker's contents by box nb, counting what enters and leaves. */
-static void move_to(ref *r, tracker *t, int opd, const box *nb) {
+/* Replace a tracker's contents by tile nb, counting what enters and leaves. */
+static void move_to(ref *r, tracker *t, int opd, const tile *nb) {
   const int whole = r->n->stride_rule && whole_fetch(t, nb);
-  /* leaving: elements of the old box not in the new (all when whole) */
-  if (!t->b.empty) {
-    int64_t c[5];
-    for (c[0] = t->b.lo[0]; c[0] < t->b.hi[0]; c[0]++)
-      for (c[1] = t->b.lo[1]; c[1] < t->b.hi[1]; c[1]++)
-        for (c[2] = t->b.lo[2]; c[2] < t->b.hi[2]; c[2]++)
-          for (c[3] = t->b.lo[3]; c[3] < t->b.hi[3]; c[3]++)
-            for (c[4] = t->b.lo[4]; c[4] < t->b.hi[4]; c[4]++) {
-              int in_new = !nb->empty && !whole;
-              for (int a = 0; a < 5 && in_new; a++)
-                in_new = c[a] >= nb->lo[a] && c[a] < nb->hi[a];
-              if (!in_new) {
-                t->cur[flat(r, opd, c)] = 0;
-                t->evicts++;
-              }
-            }
-  }
-  if (!nb->empty) {
-    int64_t c[5];
-    for (c[0] = nb->lo[0]; c[0] < nb->hi[0]; c[0]++)
-      for (c[1] = nb->lo[1]; c[1] < nb->hi[1]; c[1]++)
-        for (c[2] = nb->lo[2]; c[2] < nb->hi[2]; c[2]++)
-          for (c[3] = nb->lo[3]; c[3] < nb->hi[3]; c[3]++)
-            for (c[4] = nb->lo[4]; c[4] < nb->hi[4]; c[4]++) {
-              uint64_t x = flat(r, opd, c);
-              if (!t->cur[x]) {
-                t->cur[x] = 1;
-                t->fills++;
-                if (t->rec) t->rec[t->nrec++] = x;
-              }
-              if (!t->ever[x]) {
-                t->ever[x] = 1;
-                t->distinct++;
-              }
-            }
-  }
-  t->b = *nb;
+  int64_t c[5] = {0};
+  /* leaving: elements of the old tile not in the new (all when whole) */
+  for (int k = 0; k < t->b.n; k++)
+    for (int ok = box_first(&t->b.b[k], c); ok; ok = box_next(&t->b.b[k], c)) {
+      const uint64_t x = flat(r, opd, c);
+      if (t->cur[x] && (whole || !in_tile(nb, c))) {
+        t->cur[x] = 0;
+        t->evicts++;
+      }
+    }
+  for (int k = 0; k < nb->n; k++)
+    for (int ok = box_first(&nb->b[k], c); ok; ok = box_next(&nb->b[k], c)) {
+      const uint64_t x = flat(r, opd, c);
+      if (!t->cur[x]) {
+        t->cur[x] = 1;
+        t->fills++;
+        if (t->rec) t->rec[t->nrec++] = x;
+      }
+      if (!t->ever[x]) {
+        t->ever[x] = 1;
+        t->distinct++;
+      }
+    }
+  t->b.n = nb->n;
+  memcpy(t->b.b, nb->b, (size_t)nb->n * sizeof *nb->b);
 }
 
 static int tracker_init(ref *r, tracker *t, int opd) {
   memset(t, 0, sizeof *t);
-  t->b.empty = 1;
   t->cur = calloc(r->size[opd] ? r->size[opd] : 1, 1);
   t->ever = calloc(r->size[opd] ? r->size[opd] : 1, 1);
   if (!t->cur || !t->ever) r->oom = 1;
@@ -186,7 +237,7 @@ enum { REF_INSIDE, REF_ABOVE, REF_FREE };
 
 /* Max trip of loop i: over the tile of the loop enclosing it. */
 static uint64_t max_trip(const nest *n, int i) {
-  uint64_t parent = n->prob.bound[n->loops[i].dim];
+  uint64_t parent = nest_extent(n, n->loops[i].dim);
   for (int j = 0; j < i; j++)
     if (n->loops[j].dim == n->loops[i].dim) parent = n->loops[j].step;
   return (parent + n->loops[i].step - 1) / n->loops[i].step;
@@ -245,7 +296,7 @@ static void stream_points(ref *r, int o, const uint8_t *cls, int k) {
   const nest *n = r->n;
   while (k < n->nloops && n->loops[k].level != 0) k++;
   if (k == n->nloops) {
-    int64_t ulo[NEST_DIMS], uhi[NEST_DIMS];
+    int64_t ulo[NEST_XDIMS], uhi[NEST_XDIMS];
     int any = 0;
     uint8_t use[NEST_MAX_LOOPS];
     for (int i = 0; i < n->nloops; i++) use[i] = 1;
@@ -254,9 +305,9 @@ static void stream_points(ref *r, int o, const uint8_t *cls, int k) {
     const uint64_t npe = spanned_count(r, cls);
     for (uint64_t pe = 0; pe < npe; pe++) {
       set_spanned(r, cls, pe);
-      int64_t lo[NEST_DIMS], hi[NEST_DIMS];
+      int64_t lo[NEST_XDIMS], hi[NEST_XDIMS];
       if (!ranges(r, use, lo, hi)) continue;
-      for (int d = 0; d < NEST_DIMS; d++) {
+      for (int d = 0; d < NEST_DIMS + n->ngroups; d++) {
         if (!any || lo[d] < ulo[d]) ulo[d] = lo[d];
         if (!any || hi[d] > uhi[d]) uhi[d] = hi[d];
       }
@@ -264,20 +315,25 @@ static void stream_points(ref *r, int o, const uint8_t *cls, int k) {
     }
     memcpy(r->idx, saved, sizeof saved);
     if (!any) return;
-    box b = box_from(r, o, ulo, uhi);
-    int64_t c[5];
-    for (c[0] = b.lo[0]; c[0] < b.hi[0]; c[0]++)
-      for (c[1] = b.lo[1]; c[1] < b.hi[1]; c[1]++)
-        for (c[2] = b.lo[2]; c[2] < b.hi[2]; c[2]++)
-          for (c[3] = b.lo[3]; c[3] < b.hi[3]; c[3]++)
-            for (c[4] = b.lo[4]; c[4] < b.hi[4]; c[4]++) {
-              r->stream[o]++;
-              uint8_t *e = &r->stream_ever[flat(r, o, c)];
-              if (!*e) {
-                *e = 1;
-                r->stream_distinct[o]++;
-              }
-            }
+    tile t;
+    tile_from(r, o, ulo, uhi, &t);
+    int64_t c[5] = {0};
+    for (int pass = 0; pass < 2; pass++) /* count each element once, then clear */
+      for (int b = 0; b < t.n; b++)
+        for (int ok = box_first(&t.b[b], c); ok; ok = box_next(&t.b[b], c)) {
+          const uint64_t x = flat(r, o, c);
+          if (pass) {
+            r->seen[x] = 0;
+            continue;
+          }
+          if (r->seen[x]) continue;
+          r->seen[x] = 1;
+          r->stream[o]++;
+          if (!r->stream_ever[x]) {
+            r->stream_ever[x] = 1;
+            r->stream_distinct[o]++;
+          }
+        }
     return;
   }
   const nest_loop *l = &n->loops[k];
@@ -340,8 +396,8 @@ static void family_walk(ref *r, family *f, int k) {
   uint8_t use[NEST_MAX_LOOPS];
   for (int i = 0; i < n->nloops; i++) use[i] = i < k && f->cls[i] != REF_INSIDE;
   if (k == n->nloops) {
-    box b = make_box(r, f->opd, use);
-    f->busy |= !b.empty; /* work to do (its tile may be all padding) */
+    tile b = make_tile(r, f->opd, use);
+    f->busy |= b.n > 0; /* work to do (its tile may be all padding) */
     move_to(r, &f->t, f->opd, &b);
     return;
   }
@@ -350,9 +406,7 @@ static void family_walk(ref *r, family *f, int k) {
   for (int i = 0; i < k; i++) use[i] |= n->loops[i].dim == n->loops[k].dim;
   int64_t lo, hi;
   if (!dim_range(r, n->loops[k].dim, use, &lo, &hi)) { /* an idle instance */
-    box none;
-    memset(&none, 0, sizeof none);
-    none.empty = 1;
+    static const tile none = {0};
     move_to(r, &f->t, f->opd, &none);
     return;
   }
@@ -368,14 +422,12 @@ static void family_run(ref *r, family *f) {
   instances in;
   instances_of(r->n, f->cls, &in);
   if (!tracker_init(r, &f->t, f->opd)) return;
-  box none;
-  memset(&none, 0, sizeof none);
-  none.empty = 1;
+  static const tile none = {0};
   for (uint64_t x = 0; x < in.count; x++) {
     set_instance(r, &in, x);
     memset(f->t.cur, 0, r->size[f->opd] ? r->size[f->opd] : 1);
     memset(f->t.ever, 0, r->size[f->opd] ? r->size[f->opd] : 1);
-    f->t.b.empty = 1;
+    f->t.b.n = 0;
     f->t.fills = f->t.evicts = f->t.distinct = 0;
     f->busy = 0;
     family_walk(r, f, 0);
@@ -506,9 +558,9 @@ static int tiers_build(ref *r, int c, const uint8_t *cls, tiers *ts) {
     uint8_t use[NEST_MAX_LOOPS];
     tier_use(n, cls, ts, i, use);
     memset(r->idx, 0, sizeof r->idx);
-    box b = make_box(r, OPD_I, use);
+    tile b = make_tile(r, OPD_I, use); /* one box: no groups under the rule */
     t->vol = 1;
-    for (int a = 0; a < 5; a++) t->vol *= (uint64_t)(b.hi[a] - b.lo[a]);
+    for (int a = 0; a < 5; a++) t->vol *= (uint64_t)(b.b[0].hi[a] - b.b[0].lo[a]);
     bytes += parents * (2 * r->size[OPD_I] + 2 * t->vol * sizeof(uint64_t));
   }
   if (bytes > (1u << 28)) return DSE_ERR_NOMEM;
@@ -584,7 +636,7 @@ static void tiers_step(ref *r, const uint8_t *cls, tiers *ts, int first) {
           r->idx[lp] = x % trip;
           x /= trip;
         }
-      box b = make_box(r, OPD_I, use);
+      tile b = make_tile(r, OPD_I, use);
       tracker *c = &t->t[g];
       c->rec = &t->cur[g * t->vol];
       c->nrec = 0;
@@ -642,7 +694,7 @@ static int link_reads(ref *r, int c, const uint8_t *cls, uint64_t *reads, uint64
       t->a = t->w = t->links = 0;
       for (uint64_t g = 0; g < t->parents * t->f; g++) {
         memset(t->t[g].cur, 0, r->size[OPD_I]);
-        t->t[g].b.empty = 1;
+        t->t[g].b.n = 0;
         t->t[g].has_tr = 0;
       }
     }
@@ -699,11 +751,7 @@ int nest_count_reference(const nest *n, nest_counts *c) {
   r.npe = 1;
   for (int i = 0; i < n->nloops; i++) {
     const nest_loop *l = &n->loops[i];
-    if (!l->spatial) continue;
-    uint64_t parent = p->bound[l->dim];
-    for (int j = 0; j < i; j++)
-      if (n->loops[j].dim == l->dim) parent = n->loops[j].step;
-    r.npe *= (parent + l->step - 1) / l->step;
+    if (l->spatial) r.npe *= max_trip(n, i);
   }
   if (r.npe > 4096) return DSE_ERR_NOMEM;
   c->macs = 1;
@@ -717,7 +765,12 @@ int nest_count_reference(const nest *n, nest_counts *c) {
     instances in;
     instances_of(n, cls, &in);
     r.stream_ever = malloc(r.size[o] ? r.size[o] : 1);
-    if (!r.stream_ever) return DSE_ERR_NOMEM;
+    r.seen = calloc(r.size[o] ? r.size[o] : 1, 1);
+    if (!r.stream_ever || !r.seen) {
+      free(r.stream_ever);
+      free(r.seen);
+      return DSE_ERR_NOMEM;
+    }
     for (uint64_t x = 0; x < in.count; x++) {
       set_instance(&r, &in, x);
       memset(r.stream_ever, 0, r.size[o] ? r.size[o] : 1);
@@ -725,7 +778,9 @@ int nest_count_reference(const nest *n, nest_counts *c) {
     }
     memset(r.idx, 0, sizeof r.idx);
     free(r.stream_ever);
+    free(r.seen);
     r.stream_ever = NULL;
+    r.seen = NULL;
   }
   const int top = n->nlevels - 1;
   for (int o = 0; o < OPD_COUNT && !r.oom; o++) {

@@ -37,10 +37,13 @@ static void print_nest(const nest *n) {
               : n->fan[v][k].net == NEST_NET_UNICAST ? "unicast"
                                                      : "systolic",
               n->fan[v][k].reduces ? ", reduces" : "");
+  for (int g = 0; g < n->ngroups; g++)
+    fprintf(stderr, "\ngroup %d: %s (%llu)", g + 1, nest_loop_dim_name(n, NEST_DIMS + g),
+            (unsigned long long)nest_extent(n, NEST_DIMS + g));
   fprintf(stderr, "\nloops (outermost first):\n");
   for (int i = 0; i < n->nloops; i++)
     fprintf(stderr, "  L%d %s%s step %llu%s\n", n->loops[i].level,
-            n->loops[i].spatial ? "spatial " : "", nest_dim_name(n->loops[i].dim),
+            n->loops[i].spatial ? "spatial " : "", nest_loop_dim_name(n, n->loops[i].dim),
             (unsigned long long)n->loops[i].step,
             !n->loops[i].spatial              ? ""
             : n->loops[i].axis == NEST_AXIS_X ? (n->loops[i].fan ? " X of fan-out 2+" : " X")
@@ -223,13 +226,115 @@ static void random_nest(uint64_t *s, nest *n) {
     }
 }
 
+/* The tile of the loop enclosing loop i on its dimension (or the whole
+ * dimension), and loop i's trip over it. */
+static uint64_t loop_parent(const nest *n, int i) {
+  uint64_t parent = nest_extent(n, n->loops[i].dim);
+  for (int j = 0; j < i; j++)
+    if (n->loops[j].dim == n->loops[i].dim) parent = n->loops[j].step;
+  return parent;
+}
+
+static uint64_t loop_trip(const nest *n, int i) {
+  return (loop_parent(n, i) + n->loops[i].step - 1) / n->loops[i].step;
+}
+
+/* What a nest's flattened groups exercise, counted over the cases. */
+typedef struct group_stats {
+  int grouped, two, spread, ragged;
+} group_stats;
+
+static void group_count(const nest *n, group_stats *g) {
+  int sp = 0, rg = 0;
+  for (int i = 0; i < n->nloops; i++) {
+    if (n->loops[i].dim < NEST_DIMS) continue;
+    sp |= n->loops[i].spatial;
+    rg |= loop_parent(n, i) % n->loops[i].step != 0;
+  }
+  g->grouped += n->ngroups > 0;
+  g->two += n->ngroups > 1;
+  g->spread += sp;
+  g->ragged += rg;
+}
+
+/* In one of three nests, one or two flattened groups (SCALE-Sim's im2col:
+ * N, P, Q as rows of the output matrix, C, R, S of the weights'): the
+ * members' loops go and the group gets a chain of its own, its last loop
+ * at a level with room for it spread over that level's array (tree) or
+ * the level-1 array (tree 0), in three of four where it may be. */
+static void random_group(uint64_t *s, nest *n, int tree) {
+  static const uint8_t k_sets[8][3] = {
+      {NEST_P, NEST_Q, 0}, {NEST_N, NEST_P, NEST_Q}, {NEST_N, NEST_P, 0}, {NEST_N, NEST_Q, 0},
+      {NEST_C, NEST_R, NEST_S}, {NEST_R, NEST_S, 0}, {NEST_C, NEST_R, 0}, {NEST_C, NEST_S, 0}};
+  if (pick(s, 0, 2) || n->stride_rule) return;
+  const int first = (int)pick(s, 0, 7), two = pick(s, 0, 2) == 0;
+  for (int g = 0; g < 1 + two; g++) {
+    const int set = g ? (first < 4 ? 4 : 0) + (int)pick(s, 0, 3) : first;
+    nest_group gr = {k_sets[set][2] ? 3 : 2, {k_sets[set][0], k_sets[set][1], k_sets[set][2]}};
+    uint64_t e = 1;
+    for (int i = 0; i < gr.ndims; i++) e *= n->prob.bound[gr.dims[i]];
+    if (e < 2) continue;
+    const int v = NEST_DIMS + n->ngroups;
+    n->group[n->ngroups++] = gr;
+    int k = 0; /* the members' loops go */
+    for (int i = 0; i < n->nloops; i++) {
+      const int d = n->loops[i].dim;
+      if (d >= NEST_DIMS || !(d == gr.dims[0] || d == gr.dims[1] || (gr.ndims > 2 && d == gr.dims[2])))
+        n->loops[k++] = n->loops[i];
+    }
+    n->nloops = k;
+    uint64_t steps[4];
+    int lv[4], m = random_chain(s, e, 3, n->nlevels, steps, lv, 0), at = 0;
+    for (int i = 0; i < m; i++) {
+      nest_loop l = {(uint8_t)v, (uint8_t)lv[i], 0, steps[i], NEST_AXIS_TIME, 0};
+      const uint64_t trip = ((i ? steps[i - 1] : e) + steps[i] - 1) / steps[i];
+      const int lastat = i + 1 == m || lv[i + 1] != lv[i];
+      if (!tree && lastat && lv[i] == 1 && n->nlevels >= 3 && pick(s, 0, 3))
+        l.spatial = 1, l.axis = NEST_AXIS_Y;
+      if (tree && lastat && n->nfan[lv[i]] && pick(s, 0, 3)) {
+        /* the room left on a fan-out's axis */
+        const int f = (int)pick(s, 0, (uint64_t)n->nfan[lv[i]] - 1), y = (int)pick(s, 0, 1);
+        uint64_t used = 1;
+        for (int j = 0; j < n->nloops; j++)
+          if (n->loops[j].spatial && n->loops[j].level == lv[i] && n->loops[j].fan == f &&
+              n->loops[j].axis == (y ? NEST_AXIS_Y : NEST_AXIS_X))
+            used *= loop_trip(n, j);
+        if (used * trip <= (y ? n->fan[lv[i]][f].y : n->fan[lv[i]][f].x))
+          l.spatial = 1, l.axis = y ? NEST_AXIS_Y : NEST_AXIS_X, l.fan = (uint8_t)f;
+      }
+      /* where it may go: after the loops of outer levels (and this
+       * group's loops before it), among its level's temporal loops or
+       * after them, before spatial loops of later fan-outs */
+      int lo = at, hi;
+      while (lo < n->nloops && n->loops[lo].level > l.level) lo++;
+      hi = lo;
+      while (hi < n->nloops && n->loops[hi].level == l.level && !n->loops[hi].spatial) hi++;
+      if (l.spatial) { /* after the spatial loops of outer fan-outs */
+        lo = hi;
+        while (lo < n->nloops && n->loops[lo].level == l.level && n->loops[lo].fan < l.fan) lo++;
+        hi = lo;
+        while (hi < n->nloops && n->loops[hi].level == l.level && n->loops[hi].fan == l.fan) hi++;
+      }
+      const int pos = (int)pick(s, (uint64_t)lo, (uint64_t)hi);
+      memmove(&n->loops[pos + 1], &n->loops[pos], (size_t)(n->nloops - pos) * sizeof *n->loops);
+      n->loops[pos] = l;
+      n->nloops++;
+      at = pos + 1;
+    }
+  }
+}
+
 TEST_IMPL(nest_counts_match_reference) {
   uint64_t seed = 0x5eed0fd5eull;
   int checked = 0, spatial = 0, deep = 0, bypass = 0, ragged = 0, halo = 0,
       streamed = 0, axes = 0;
+  group_stats gs = {0};
+  uint64_t gseed = 0x96f0a75ull; /* the groups' own draws */
   for (int t = 0; t < 600; t++) {
     nest n;
     random_nest(&seed, &n);
+    random_group(&gseed, &n, 0);
+    group_count(&n, &gs);
     char err[256];
     if (nest_validate(&n, err, sizeof err)) {
       print_nest(&n);
@@ -246,10 +351,7 @@ TEST_IMPL(nest_counts_match_reference) {
     int sp = 0, rg = 0;
     for (int i = 0; i < n.nloops; i++) {
       sp |= n.loops[i].spatial;
-      uint64_t parent = n.prob.bound[n.loops[i].dim];
-      for (int j = 0; j < i; j++)
-        if (n.loops[j].dim == n.loops[i].dim) parent = n.loops[j].step;
-      rg |= parent % n.loops[i].step != 0;
+      rg |= loop_parent(&n, i) % n.loops[i].step != 0;
     }
     int bp = 0;
     for (int l = 0; l + 1 < n.nlevels; l++) bp |= n.holds[l] != 7;
@@ -265,10 +367,13 @@ TEST_IMPL(nest_counts_match_reference) {
   printf("%d random nests: closed form == reference (%d with spatial loops, %d "
          "with non-divisor steps, %d with bypass, %d with 4 levels, %d with "
          "sliding windows, %d streaming operands past the PEs, %d with axes of different "
-         "stride, dilation or pad)\n",
-         checked, spatial, ragged, bypass, deep, halo, streamed, axes);
+         "stride, dilation or pad, %d over flattened groups: %d over two, %d spreading a "
+         "group over the array, %d with ragged runs)\n",
+         checked, spatial, ragged, bypass, deep, halo, streamed, axes, gs.grouped, gs.two,
+         gs.spread, gs.ragged);
   ASSERT(spatial > 100 && ragged > 200 && bypass > 100 && deep > 100 && halo > 100 &&
-         streamed > 200 && axes > 100);
+         streamed > 200 && axes > 100 && gs.grouped > 150 && gs.two > 40 && gs.spread > 50 &&
+         gs.ragged > 60);
   return 0;
 }
 
@@ -406,10 +511,21 @@ TEST_IMPL(nest_tree_counts_match_reference) {
   int upper = 0, tiers = 0, net[3] = {0}, unreduced = 0, ragged = 0, halo = 0, deep = 0,
       bypass = 0, streamed = 0, rule = 0, rule_moves = 0, linked = 0, linked_tiers = 0,
       linked_pe = 0;
+  group_stats gs = {0};
+  uint64_t gseed = 0x96f0a75ull; /* the groups' own draws */
   for (int t = 0; t < 600; t++) {
     nest n;
-    random_tree_nest(&seed, &n);
     char err[256];
+    random_tree_nest(&seed, &n);
+    for (int k = 0; k < 8; k++) { /* groups drawn again until they validate */
+      nest g = n;
+      random_group(&gseed, &g, 1);
+      if (!nest_validate(&g, err, sizeof err)) {
+        n = g;
+        break;
+      }
+    }
+    group_count(&n, &gs);
     if (nest_validate(&n, err, sizeof err)) {
       print_nest(&n);
       FAIL_AT("generated tree nest %d is invalid: %s", t, err);
@@ -443,10 +559,7 @@ TEST_IMPL(nest_tree_counts_match_reference) {
     unsigned fans_used[NEST_MAX_LEVELS] = {0};
     for (int i = 0; i < n.nloops; i++) {
       const nest_loop *l = &n.loops[i];
-      uint64_t parent = n.prob.bound[l->dim];
-      for (int j = 0; j < i; j++)
-        if (n.loops[j].dim == l->dim) parent = n.loops[j].step;
-      rg |= parent % l->step != 0;
+      rg |= loop_parent(&n, i) % l->step != 0;
       if (!l->spatial) continue;
       const nest_fan *f = &n.fan[l->level][l->fan];
       up |= l->level >= 2;
@@ -476,13 +589,15 @@ TEST_IMPL(nest_tree_counts_match_reference) {
          "bypass, %d streaming an operand to the MACs, %d under Timeloop's reuse rule, %d of "
          "them refetching what the overlap would keep, %d reading the input through its "
          "per-tier rule, %d of them over two or more tiers, %d with link transfers at the "
-         "PEs)\n",
+         "PEs, %d over flattened groups: %d over two, %d spreading a group over a fan-out, %d "
+         "with ragged runs)\n",
          upper, tiers, net[0], net[1], net[2], unreduced, ragged, halo, deep, bypass, streamed,
-         rule, rule_moves, linked, linked_tiers, linked_pe);
+         rule, rule_moves, linked, linked_tiers, linked_pe, gs.grouped, gs.two, gs.spread,
+         gs.ragged);
   ASSERT(upper > 100 && tiers > 50 && net[0] > 50 && net[1] > 50 && net[2] > 50 &&
          unreduced > 30 && ragged > 200 && halo > 100 && deep > 100 && bypass > 100 &&
          streamed > 100 && rule > 150 && rule_moves > 50 && linked > 100 && linked_tiers > 25 &&
-         linked_pe > 5);
+         linked_pe > 5 && gs.grouped > 60 && gs.two > 20 && gs.spread > 15 && gs.ragged > 25);
   return 0;
 }
 
@@ -1135,5 +1250,222 @@ TEST_IMPL(nest_spread_over_ignored_dim) {
     compare(&n, &a, &b, t);
     if (!t) ASSERT_U64_EQ(a.reads[2][OPD_I], 24);
   }
+  return 0;
+}
+
+/* AlexNet conv3 (C 256, K 384, 13 x 13 outputs, 3 x 3 window, pad 1) on a
+ * 32 x 32 output-stationary array as SCALE-Sim maps it: the 169 pixels
+ * flattened (P*Q) on the rows in 6 folds of 32, K on the columns in 12
+ * folds of 32, C, R, S streamed through the PEs, the buffer (level 1)
+ * keeping the whole layer.  With box (by the rows), P x Q in boxes of
+ * 2 x 13 = 26 pixels instead: 7 row folds. */
+static void conv3_nest(nest *n, uint64_t c, uint64_t k, int box) {
+  unit_nest(n);
+  n->prob.bound[NEST_C] = c;
+  n->prob.bound[NEST_K] = k;
+  n->prob.bound[NEST_P] = n->prob.bound[NEST_Q] = 13;
+  n->prob.bound[NEST_R] = n->prob.bound[NEST_S] = 3;
+  n->prob.pad[0] = n->prob.pad[1] = 1;
+  n->prob.in_h = n->prob.in_w = 13;
+  n->nlevels = 3;
+  n->holds[0] = 1u << OPD_O;
+  n->holds[1] = n->holds[2] = 7;
+  int i = 0;
+  n->loops[i++] = (nest_loop){NEST_K, 1, 0, 32, NEST_AXIS_TIME, 0};
+  if (box) {
+    n->loops[i++] = (nest_loop){NEST_P, 1, 0, 2, NEST_AXIS_TIME, 0};
+    n->loops[i++] = (nest_loop){NEST_K, 1, 1, 1, NEST_AXIS_X, 0};
+    n->loops[i++] = (nest_loop){NEST_P, 1, 1, 1, NEST_AXIS_Y, 0};
+    n->loops[i++] = (nest_loop){NEST_Q, 1, 1, 1, NEST_AXIS_Y, 0};
+  } else {
+    n->ngroups = 1;
+    n->group[0] = (nest_group){2, {NEST_P, NEST_Q, 0}};
+    n->loops[i++] = (nest_loop){NEST_DIMS, 1, 0, 32, NEST_AXIS_TIME, 0};
+    n->loops[i++] = (nest_loop){NEST_K, 1, 1, 1, NEST_AXIS_X, 0};
+    n->loops[i++] = (nest_loop){NEST_DIMS, 1, 1, 1, NEST_AXIS_Y, 0};
+  }
+  n->loops[i++] = (nest_loop){NEST_C, 0, 0, 1, NEST_AXIS_TIME, 0};
+  n->loops[i++] = (nest_loop){NEST_R, 0, 0, 1, NEST_AXIS_TIME, 0};
+  n->loops[i++] = (nest_loop){NEST_S, 0, 0, 1, NEST_AXIS_TIME, 0};
+  n->nloops = i;
+}
+
+/* The folds: ceil(169 / 32) = 6 runs of the flattened index, 32, 32, 32,
+ * 32, 32 and 9 pixels; the second, [32, 64), is the end of row 2 (q 6 to
+ * 12), row 3, and row 4 but its last pixel (7 + 13 + 12); the last,
+ * [160, 169), is row 12 from q 4.  The counts:
+ * - weights: each of the 256 x 9 steps of a fold reads the 32 weights of
+ *   its columns, shared by the rows: 6 folds x 884,736 = 5,308,416 (the
+ *   boxes of 26 pixels: 7 x 884,736 = 6,193,152);
+ * - inputs: a step (c, r, s) of a fold reads the input element of each of
+ *   its pixels whose tap lands in the image (each once: one tap is a
+ *   shift); summed over the folds that is every pixel's taps in the image,
+ *   37 x 37 = 1369 (per axis 13 x 3 less the 2 in the padding), per
+ *   channel and column fold: 12 x 256 x 1369 = 4,205,568;
+ * - outputs: every one of 384 x 169 = 64,896 written once from the PEs,
+ *   never read back; the buffer keeps the layer, so DRAM sends it once:
+ *   884,736 weights and 256 x 169 = 43,264 inputs.
+ * And a narrow copy (C 2, K 64: 2 column folds) against the reference:
+ * weights 6 x 1,152 = 6,912, inputs 2 x 2 x 1369 = 5,476. */
+TEST_IMPL(nest_range_conv3_by_hand) {
+  nest n;
+  char err[256];
+  conv3_nest(&n, 256, 384, 0);
+  if (nest_validate(&n, err, sizeof err)) FAIL_AT("%s", err);
+  ASSERT_U64_EQ(nest_extent(&n, NEST_DIMS), 169);
+  ASSERT_STR_EQ(nest_loop_dim_name(&n, NEST_DIMS), "P*Q");
+  uint64_t box[5][2 * NEST_GROUP_DIMS];
+  const uint64_t fold2[3][4] = {{2, 6, 3, 13}, {3, 0, 4, 13}, {4, 0, 5, 12}};
+  ASSERT_INT_EQ(nest_run_boxes(&n, 0, 32, 64, box), 3);
+  for (int b = 0; b < 3; b++)
+    for (int i = 0; i < 4; i++) ASSERT_U64_EQ(box[b][i], fold2[b][i]);
+  ASSERT_INT_EQ(nest_run_boxes(&n, 0, 160, 169, box), 1);
+  ASSERT_U64_EQ(box[0][0], 12);
+  ASSERT_U64_EQ(box[0][1], 4);
+  ASSERT_U64_EQ(box[0][3] - box[0][1], 9);
+  nest_counts a;
+  nest_count(&n, &a);
+  ASSERT_U64_EQ(a.macs, 149520384);
+  ASSERT_U64_EQ(a.reads[1][OPD_W], 5308416);
+  ASSERT_U64_EQ(a.reads[1][OPD_I], 4205568);
+  ASSERT_U64_EQ(a.updates[1][OPD_O], 64896);
+  ASSERT_U64_EQ(a.reads[1][OPD_O], 0);
+  ASSERT_U64_EQ(a.fills[1][OPD_W], 884736);
+  ASSERT_U64_EQ(a.fills[1][OPD_I], 43264);
+  ASSERT_U64_EQ(a.updates[2][OPD_O], 64896);
+  ASSERT_U64_EQ(a.used[0][OPD_O], 1024);
+  conv3_nest(&n, 256, 384, 1);
+  if (nest_validate(&n, err, sizeof err)) FAIL_AT("%s", err);
+  nest_count(&n, &a);
+  ASSERT_U64_EQ(a.reads[1][OPD_W], 6193152);
+  conv3_nest(&n, 2, 64, 0);
+  nest_counts b;
+  nest_count(&n, &a);
+  ASSERT_INT_EQ(nest_count_reference(&n, &b), 0);
+  compare(&n, &a, &b, 0);
+  ASSERT_U64_EQ(a.reads[1][OPD_W], 6912);
+  ASSERT_U64_EQ(a.reads[1][OPD_I], 5476);
+  return 0;
+}
+
+/* nest_validate's rules for flattened groups, by their messages. */
+TEST_IMPL(nest_validate_groups) {
+  nest n;
+  char err[256];
+  conv3_nest(&n, 4, 64, 0);
+  ASSERT_INT_EQ(nest_validate(&n, err, sizeof err), 0);
+  static const char *const want[] = {
+      "group 1: 2 or 3 dimensions, all of N, P, Q or all of C, R, S, each once, in that order",
+      "group 1: 2 or 3 dimensions, all of N, P, Q or all of C, R, S, each once, in that order",
+      "group 1: 2 or 3 dimensions, all of N, P, Q or all of C, R, S, each once, in that order",
+      "group 2 (N*Q): a dimension of it is in group 1",
+      "loop 3 (P): P is flattened into P*Q, whose loops cover it",
+      "loop 1: bad dimension or level",
+      "Timeloop's reuse rule has no flattened groups: P*Q is a range over a flattened index",
+      "dimension P*Q (169): the innermost loop must step by 1 (tile left: 32)",
+      "loop 3 (P*Q): 169 instances along Y of fan-out 1 below level 1, which has 32",
+  };
+  for (int t = 0; t < (int)(sizeof want / sizeof want[0]); t++) {
+    conv3_nest(&n, 4, 64, 0);
+    switch (t) {
+      case 0: n.group[0] = (nest_group){1, {NEST_P, 0, 0}}; break;
+      case 1: n.group[0] = (nest_group){2, {NEST_C, NEST_P, 0}}; break;
+      case 2: n.group[0] = (nest_group){2, {NEST_Q, NEST_P, 0}}; break;
+      case 3:
+        n.ngroups = 2;
+        n.group[1] = (nest_group){2, {NEST_N, NEST_Q, 0}};
+        break;
+      case 4: n.loops[2] = (nest_loop){NEST_P, 1, 1, 1, NEST_AXIS_X, 0}; break;
+      case 5: n.loops[0].dim = NEST_DIMS + 1; break;
+      case 6: n.stride_rule = 1; n.prob.pad[0] = n.prob.pad[1] = 0; n.prob.in_h = n.prob.in_w = 15; break;
+      case 7: n.loops[3].step = 32; break;
+      default: /* a declared array of 32 x 32, the flattened pixels all on its rows */
+        n.nfan[1] = 1;
+        n.fan[1][0] = (nest_fan){32, 32, NEST_NET_SYSTOLIC, 1};
+        n.loops[1] = n.loops[2];
+        n.loops[2] = n.loops[3];
+        n.loops[2].axis = NEST_AXIS_Y;
+        memmove(&n.loops[3], &n.loops[4], 3 * sizeof n.loops[0]);
+        n.nloops--;
+        break;
+    }
+    ASSERT_INT_EQ(nest_validate(&n, err, sizeof err), DSE_ERR_INVALID);
+    ASSERT_STR_EQ(err, want[t]);
+  }
+  return 0;
+}
+
+/* AlexNet conv1 (C 3, 11 x 11 window at stride 4, K 96, 55 x 55 outputs
+ * of a 227 x 227 image) on a 32 x 32 weight-stationary array as SCALE-Sim
+ * maps it: the 363 window elements flattened (C*R*S) on the rows, 12 folds
+ * of 32 with 11 in the last (363 = 11 x 32 + 11); K on the columns in 3
+ * folds; the pixels streamed.  With p x q of side `side` (55; the narrow
+ * copy 2, image 15) and K = k. */
+static void conv1_nest(nest *n, uint64_t side, uint64_t k) {
+  unit_nest(n);
+  n->prob.bound[NEST_C] = 3;
+  n->prob.bound[NEST_K] = k;
+  n->prob.bound[NEST_R] = n->prob.bound[NEST_S] = 11;
+  n->prob.bound[NEST_P] = n->prob.bound[NEST_Q] = side;
+  n->prob.stride[0] = n->prob.stride[1] = 4;
+  n->prob.in_h = n->prob.in_w = (side - 1) * 4 + 11;
+  n->nlevels = 3;
+  n->holds[0] = 1u << OPD_W;
+  n->holds[1] = n->holds[2] = 7;
+  n->ngroups = 1;
+  n->group[0] = (nest_group){3, {NEST_C, NEST_R, NEST_S}};
+  int i = 0;
+  n->loops[i++] = (nest_loop){NEST_K, 1, 0, 32, NEST_AXIS_TIME, 0};
+  n->loops[i++] = (nest_loop){NEST_DIMS, 1, 0, 32, NEST_AXIS_TIME, 0};
+  n->loops[i++] = (nest_loop){NEST_K, 1, 1, 1, NEST_AXIS_X, 0};
+  n->loops[i++] = (nest_loop){NEST_DIMS, 1, 1, 1, NEST_AXIS_Y, 0};
+  n->loops[i++] = (nest_loop){NEST_P, 0, 0, 1, NEST_AXIS_TIME, 0};
+  n->loops[i++] = (nest_loop){NEST_Q, 0, 0, 1, NEST_AXIS_TIME, 0};
+  n->nloops = i;
+}
+
+/* The counts of conv1 by hand:
+ * - the fold [352, 363) is c 2, r 10, s 0 to 10: one box of 11; the fold
+ *   [96, 128) is r 8 of c 0 from s 8, r 9 and 10, then r 0 of c 1, s 0 to 6
+ *   (3 + 22 + 7: three boxes);
+ * - weights: the PEs keep theirs through the fold, each of the 96 x 363
+ *   = 34,848 read once from the buffer;
+ * - inputs: a pixel of a fold reads one element per window position of
+ *   the fold, all distinct (for one pixel, c, r and s map one to one on
+ *   the image) and inside the image (no padding): per column fold every
+ *   pixel's 363, 3 x 3025 x 363 = 3,294,225;
+ * - outputs stream to the buffer: per fold and pixel the 32 columns'
+ *   partial sums, 3 x 12 x 3025 x 32 = 3,484,800 updates; 96 x 3025 =
+ *   290,400 of them first touches, so 3,194,400 read back.
+ * The narrow copy (2 x 2 pixels, K 32) against the reference. */
+TEST_IMPL(nest_range_conv1_ws_by_hand) {
+  nest n;
+  char err[256];
+  conv1_nest(&n, 55, 96);
+  if (nest_validate(&n, err, sizeof err)) FAIL_AT("%s", err);
+  ASSERT_STR_EQ(nest_loop_dim_name(&n, NEST_DIMS), "C*R*S");
+  uint64_t box[5][2 * NEST_GROUP_DIMS];
+  ASSERT_INT_EQ(nest_run_boxes(&n, 0, 352, 363, box), 1);
+  const uint64_t last[6] = {2, 10, 0, 3, 11, 11};
+  for (int i = 0; i < 6; i++) ASSERT_U64_EQ(box[0][i], last[i]);
+  ASSERT_INT_EQ(nest_run_boxes(&n, 0, 96, 128, box), 3);
+  const uint64_t f4[3][6] = {{0, 8, 8, 1, 9, 11}, {0, 9, 0, 1, 11, 11}, {1, 0, 0, 2, 1, 7}};
+  for (int b = 0; b < 3; b++)
+    for (int i = 0; i < 6; i++) ASSERT_U64_EQ(box[b][i], f4[b][i]);
+  nest_counts a;
+  nest_count(&n, &a);
+  ASSERT_U64_EQ(a.macs, 105415200);
+  ASSERT_U64_EQ(a.fills[0][OPD_W], 34848);
+  ASSERT_U64_EQ(a.reads[1][OPD_W], 34848);
+  ASSERT_U64_EQ(a.reads[1][OPD_I], 3294225);
+  ASSERT_U64_EQ(a.updates[1][OPD_O], 3484800);
+  ASSERT_U64_EQ(a.reads[1][OPD_O], 3194400);
+  ASSERT_U64_EQ(a.used[0][OPD_W], 1024);
+  conv1_nest(&n, 2, 32);
+  nest_counts b;
+  nest_count(&n, &a);
+  ASSERT_INT_EQ(nest_count_reference(&n, &b), 0);
+  compare(&n, &a, &b, 0);
+  ASSERT_U64_EQ(a.reads[1][OPD_I], 4 * 363);
   return 0;
 }

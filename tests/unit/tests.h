@@ -53,6 +53,9 @@
   X(nest_ref_link_two_tiers_by_hand) \
   X(nest_one_level_by_hand)         \
   X(nest_spread_over_ignored_dim)   \
+  X(nest_range_conv3_by_hand)       \
+  X(nest_range_conv1_ws_by_hand)    \
+  X(nest_validate_groups)           \
   X(nest_spread_walked_below_by_hand) \
   X(tree_energy_ispass01)           \
   X(tree_energy_free_fills)         \
