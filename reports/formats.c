@@ -162,6 +162,10 @@ void rpt_result_json(const dse_result *res, core_buf *out) {
           rpt_json_key(&j, "reads"); rpt_json_u64(&j, x->reads[o]);
           rpt_json_key(&j, "fills"); rpt_json_u64(&j, x->fills[o]);
           rpt_json_key(&j, "updates"); rpt_json_u64(&j, x->updates[o]);
+          if (o == 2) { /* partial sums and final outputs (docs/engine.md) */
+            rpt_json_key(&j, "partial_bytes"); rpt_json_num(&j, x->partial_bytes);
+            rpt_json_key(&j, "final_bytes"); rpt_json_num(&j, x->final_bytes);
+          }
           if (x->tree) { /* per utilized instance, as Timeloop prints them */
             const double u = x->used[o] ? (double)x->used[o] : 1;
             rpt_json_key(&j, "utilized_instances"); rpt_json_u64(&j, x->used[o]);

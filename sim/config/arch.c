@@ -112,7 +112,7 @@ static const char *const k_yield_models[] = {"negative_binomial", "poisson", "mu
 static const char *const k_pe_keys[] = {"rows", "cols", "dataflow",
                                         "precision", "mac_energy",
                                         "registers", "register_energy", "hop_energy",
-                                        "double_buffered", NULL};
+                                        "double_buffered", "accumulator_bits", NULL};
 static const char *const k_buf_keys[] = {"name", "size", "bandwidth",
                                          "read_bandwidth", "write_bandwidth",
                                          "banks", "width", "read_energy",
@@ -499,6 +499,10 @@ static void load_today(cfg *c, const yt_node *root, const tech_node *node, const
              &prec);
     a->dataflow = (dse_dataflow)df;
     a->precision = (dse_precision)prec;
+    uint64_t acc = 0; /* partial sums: no narrower than an element */
+    if (cfg_uint(c, pe, "pe_array", "accumulator_bits", 0, 0, dse_precision_bits(a->precision),
+                 1024, &acc) == 0)
+      a->acc_bits = (unsigned)acc;
     cfg_bool(c, pe, "pe_array", "double_buffered", 0, &a->pe_double_buffered);
     a->mac_energy_defaulted = !yt_get(pe, "mac_energy");
     cfg_quantity(c, pe, "pe_array", "mac_energy", 0, UNIT_BIT(UNIT_JOULES),
@@ -712,6 +716,7 @@ static arch_node *chain_push(dse_arch *a, const char *name, arch_node_kind kind)
   n->name = name;
   n->kind = kind;
   n->word_bits = dse_precision_bits(a->precision);
+  n->acc_bits = arch_acc_bits(a, a->precision);
   n->block = 1;
   n->cluster = 1;
   return n;

@@ -53,6 +53,7 @@ typedef struct arch_node {
   /* storage */
   double size_words;    /* per instance; 0 = unbounded (a DRAM) */
   unsigned word_bits;   /* bits per word (the arch precision for lowered levels) */
+  unsigned acc_bits;    /* bits per partial sum moved (word_bits unless written) */
   unsigned block;       /* words per access */
   unsigned cluster;     /* instances sharing one access (Timeloop's cluster_size) */
   double rd_bw, wr_bw;  /* words/cycle per instance, 0 = unlimited; equal when one shared port */
@@ -79,6 +80,7 @@ struct dse_arch {
   uint64_t rows, cols;
   dse_dataflow dataflow;
   dse_precision precision;
+  unsigned acc_bits;   /* pe_array.accumulator_bits, 0 when not given (arch_acc_bits) */
   double node_nm;      /* technology.node, 0 when not given */
   arch_mark node_mark; /* where technology.node is written */
   area_breakdown area; /* computed once at load (tech/area.c) */
@@ -136,6 +138,14 @@ struct dse_arch {
  * not modelled).  Its unit count is a->mem_units. */
 static inline const dram_spec *arch_mem_tech(const dse_arch *a) {
   return a->mem ? a->mem : a->cost_mem;
+}
+
+/* Bits of a partial sum of elements of precision p on a pe_array arch
+ * (docs/arch.md): pe_array.accumulator_bits, else 32, never fewer than an
+ * element's. */
+static inline unsigned arch_acc_bits(const dse_arch *a, dse_precision p) {
+  const unsigned e = dse_precision_bits(p), acc = a->acc_bits ? a->acc_bits : 32;
+  return acc > e ? acc : e;
 }
 
 /* Precision by name ("int8"); -1 when unknown. */

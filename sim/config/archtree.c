@@ -11,6 +11,7 @@
 #include "tech/tech.h"
 
 static const char *const k_store_keys[] = {"name",          "size",          "word_bits",
+                                           "accumulator_bits",
                                            "block",         "cluster",       "bandwidth",
                                            "read_bandwidth", "write_bandwidth",
                                            "read_energy",   "fill_energy",   "update_energy",
@@ -44,13 +45,22 @@ static void bandwidth_words(cfg *c, const yt_node *n, const char *path, const ch
     *out = def;
 }
 
+/* A level's accumulator_bits: the bits a partial sum moves at (docs/arch.md,
+ * "The tree"); its word's when not written, as Timeloop moves them. */
+static void level_acc_bits(cfg *c, const yt_node *n, const char *path, arch_node *s) {
+  uint64_t v;
+  cfg_uint(c, n, path, "accumulator_bits", 0, s->word_bits, 1, 1024, &v);
+  s->acc_bits = (unsigned)v;
+}
+
 /* The top level as a memory technology preset (`preset: NAME`, units and
  * the preset's overrides, as `dram:` takes them): unbounded, its bandwidth
  * and its energy per bit the preset's, the burst-level model at level 2
  * (docs/arch.md, "The tree"). */
 static void load_preset_top(cfg *c, const yt_node *n, const char *path, unsigned prec_bits,
                             dse_arch *a, arch_node *s) {
-  static const char *const keys[] = {"name", "word_bits", "block", "keeps", NULL};
+  static const char *const keys[] = {"name", "word_bits", "accumulator_bits", "block", "keeps",
+                                     NULL};
   static const char *const refused[] = {"size",          "read_bandwidth", "write_bandwidth",
                                         "read_energy",   "fill_energy",    "update_energy",
                                         "leakage",       "cluster",        "double_buffered",
@@ -60,6 +70,7 @@ static void load_preset_top(cfg *c, const yt_node *n, const char *path, unsigned
   uint64_t v;
   cfg_uint(c, n, path, "word_bits", 0, prec_bits, 1, 1024, &v);
   s->word_bits = (unsigned)v;
+  level_acc_bits(c, n, path, s);
   cfg_uint(c, n, path, "block", 0, 1, 1, 65536, &v);
   s->block = (unsigned)v;
   s->keep = OP_ALL;
@@ -76,7 +87,7 @@ static void load_preset_top(cfg *c, const yt_node *n, const char *path, unsigned
 static void load_storage(cfg *c, const yt_node *n, const char *path, unsigned prec_bits,
                          int top, double clock_hz, arch_node *s) {
   static const char *const k_top_store_keys[] = {
-      "name",        "size",          "word_bits",     "block",   "cluster",
+      "name",        "size",          "word_bits",     "accumulator_bits", "block",   "cluster",
       "bandwidth",   "read_bandwidth", "write_bandwidth", "read_energy", "fill_energy",
       "update_energy", "leakage",     "keeps",         "double_buffered", "technology",
       "stacks",      "devices",       "dimms",         NULL};
@@ -85,6 +96,7 @@ static void load_storage(cfg *c, const yt_node *n, const char *path, unsigned pr
   uint64_t v;
   cfg_uint(c, n, path, "word_bits", 0, prec_bits, 1, 1024, &v);
   s->word_bits = (unsigned)v;
+  level_acc_bits(c, n, path, s);
   cfg_uint(c, n, path, "block", 0, 1, 1, 65536, &v);
   s->block = (unsigned)v;
   cfg_uint(c, n, path, "cluster", 0, 1, 1, 65536, &v);

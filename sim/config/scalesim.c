@@ -443,7 +443,7 @@ int ss_config_text(dse_ctx *ctx, const char *path, char *text, yt_doc **out) {
   else
     core_path_stem(path, name, sizeof name);
   yt_node *root = yt_new_map(doc, path, 1, 1, 7);
-  yt_node *pe = yt_new_map(doc, path, e[AH].line, 1, 4);
+  yt_node *pe = yt_new_map(doc, path, e[AH].line, 1, 5);
   yt_node *bufs = yt_new_seq(doc, path, e[ISZ].line, 1, 3);
   yt_node *dram = yt_new_map(doc, path, e[BW].seen ? e[BW].line : 1, 1, 4);
   yt_node *vec = yt_new_map(doc, path, e[AW].line, 1, 1);
@@ -463,6 +463,8 @@ int ss_config_text(dse_ctx *ctx, const char *path, char *text, yt_doc **out) {
   put(doc, pe, &pi, "dataflow", dfname, e[DF].line, e[DF].col, 1);
   /* SCALE-Sim words are one byte. */
   put(doc, pe, &pi, "precision", "int8", e[DF].line, 1, 1);
+  /* ... and so are its partial sums: outputs move at one byte each */
+  put(doc, pe, &pi, "accumulator_bits", "8", e[DF].line, 1, 0);
   root->pairs[ri++] = (yt_pair){"pe_array", e[AH].line, 1, pe};
   /* SCALE-Sim never limits SRAM ports: give each buffer twice the array
    * edge per cycle so it cannot be the bottleneck. */

@@ -93,6 +93,7 @@ static void hier_levels(const dse_arch *a, dse_precision prec, dse_dataflow df, 
     lv->rd_j = nd->e_read / block_bytes;
     lv->wr_j = nd->e_fill / block_bytes;
     lv->up_j = nd->e_update / block_bytes;
+    lv->acc_scale = (double)nd->acc_bits / nd->word_bits;
   }
   h->nlevels = l;
   h->tree = 1;
@@ -145,6 +146,9 @@ void map_hier_df(const dse_arch *a, dse_precision prec, dse_dataflow df,
   d->bw = a->dram_bw / a->clock_hz;
   d->rd_j = d->wr_j = d->up_j = a->dram_j_per_bit * 8;
   h->nlevels = n + 1;
+  /* partial sums at the accumulator's width everywhere (docs/engine.md) */
+  const double k = (double)arch_acc_bits(a, prec) / dse_precision_bits(prec);
+  for (int l = 0; l < h->nlevels; l++) h->lv[l].acc_scale = k;
   hier_tree(a, h);
 }
 
@@ -168,6 +172,16 @@ void map_problem_of(const wl_layer *l, nest_problem *p) {
 }
 
 /* ===== exact evaluation ================================================== */
+
+double map_finals(const nest *n, const nest_counts *c, int l) {
+  double out = 1;
+  static const int od[] = {NEST_G, NEST_N, NEST_K, NEST_P, NEST_Q};
+  for (int i = 0; i < 5; i++) out *= (double)n->prob.bound[od[i]];
+  /* updates less the read-backs: each instance's first touches, one per
+   * output it ever holds, and as many last writes */
+  const double first = (double)c->updates[l][OPD_O] - (double)c->reads[l][OPD_O];
+  return first == out ? out : 0;
+}
 
 /* A level of the arch's chain charged per block access (plan 4.3), not a
  * lowered (per-byte) one. */
@@ -214,17 +228,19 @@ static int multicast_array(const map_hier *h, const nest *n, unsigned tree) {
 
 /* Transfer cycles of a tree level of a multicast array, per instance and
  * summed over operands: reads against the read bandwidth, fills plus
- * updates against the write bandwidth (0: unlimited).  The level's cycles
+ * updates against the write bandwidth (0: unlimited), as weighed by
+ * map_out_weigh (w[operand]: reads, fills, updates).  The level's cycles
  * are the larger of these and the compute cycles, which is Timeloop's
  * ceil(compute / slowdown) (BufferLevel::ComputePerformance). */
 __attribute__((noinline, cold)) static uint64_t tree_cycles(const map_level *lv,
-                                                            const nest_counts *c, int l) {
+                                                            const nest_counts *c, int l,
+                                                            const double (*w)[3]) {
   double rd = 0, wr = 0;
   for (int o = 0; o < OPD_COUNT; o++) {
     if (!c->used[l][o]) continue;
     const double u = (double)c->used[l][o];
-    rd += (double)c->reads[l][o] / u;
-    wr += (double)(c->fills[l][o] + c->updates[l][o]) / u;
+    rd += w[o][0] / u;
+    wr += (w[o][1] + w[o][2]) / u;
   }
   const double rc = lv->rd_words > 0 ? ceil(rd / lv->rd_words) : 0;
   const double wc = lv->wr_words > 0 ? ceil(wr / lv->wr_words) : 0;
@@ -263,10 +279,14 @@ static void network_energy(const map_hier *h, const nest *n, double out_elems, m
     double drains = (double)c->updates[up][OPD_O];
     if (up == top && (h->chained & BIT(OPD_O))) /* what chaining keeps on chip */
       drains = drains > out_elems ? drains - out_elems : 0;
-    const double loads = (double)c->fills[0][st] + (st == OPD_O ? drains : 0);
+    /* outputs move as partial sums (acc_scale each) but for the final
+     * writes the drains carry */
+    const double k = h->lv[0].acc_scale, fin = e->finals[up];
+    const double loads = st == OPD_O ? (double)c->fills[0][st] * k + (drains - fin) * k + fin
+                                     : (double)c->fills[0][st];
     for (int o = 0; o < OPD_COUNT; o++)
       e->op_noc_j[o] = o == st ? loads * ((double)h->rows + 1) / 2 * h->hop_j
-                               : (double)c->macs * h->hop_j;
+                               : (double)c->macs * h->hop_j * (o == OPD_O ? k : 1);
   }
   for (int o = 0; o < OPD_COUNT; o++) e->noc_energy_j += e->op_noc_j[o];
 }
@@ -300,10 +320,11 @@ static void eval_counts(const map_hier *h, const nest *n, map_eval *e) {
   }
   for (int l = 0; l < h->nlevels; l++) {
     const map_level *lj = &h->lv[l];
-    double rd = 0, wr = 0, le = 0;
+    double rd = 0, wr = 0, le = 0, w[OPD_COUNT][3];
     for (int o = 0; o < OPD_COUNT; o++) {
       double r = (double)c->reads[l][o];
       double f = (double)c->fills[l][o], u = (double)c->updates[l][o];
+      double fin = o == OPD_O ? map_finals(n, c, l) : 0;
       if (l == top && (h->chained & BIT(o))) {
         if (o == OPD_I) r = 0; /* the input is already on chip */
         if (o == OPD_O) { /* no final write: out of the updates, then the fills */
@@ -311,7 +332,21 @@ static void eval_counts(const map_hier *h, const nest *n, map_eval *e) {
           const double df = f < out_elems - du ? f : out_elems - du;
           u -= du;
           f -= df;
+          fin = fin > du ? fin - du : 0;
         }
+      }
+      if (o == OPD_O) { /* partial sums at the accumulator's width */
+        e->finals[l] = fin;
+        e->final_bytes[l] = fin * h->bytes;
+        e->psum_bytes[l] = (r + f + u - fin) * lj->acc_scale * h->bytes;
+        map_out_weigh(lj->acc_scale, r, f, u, fin, w[o]);
+        r = w[o][0];
+        f = w[o][1];
+        u = w[o][2];
+      } else {
+        w[o][0] = r;
+        w[o][1] = f;
+        w[o][2] = u;
       }
       rd += r;
       wr += f + u;
@@ -329,7 +364,7 @@ static void eval_counts(const map_hier *h, const nest *n, map_eval *e) {
     e->energy_j += le;
     const map_level *lv = &h->lv[l];
     if (multicast && (tree >> l) & 1) {
-      e->level_cycles[l] = tree_cycles(lv, c, l);
+      e->level_cycles[l] = tree_cycles(lv, c, l, w);
     } else {
       if (l == 0) continue; /* registers are inside the PEs */
       double cyc;
@@ -652,6 +687,11 @@ static double estimate(const search *s, const plan *pl, double *lat, double *ene
         double elems = footprint(p, o, pl->E[top]);
         moved = o == OPD_O ? (moved > 2 * elems ? moved - 2 * elems : 0) : 0;
       }
+      if (o == OPD_O) { /* partial sums at the accumulator's width; of the writes (half
+                          * of moved) the final ones at the element's */
+        const double fin = fmin(moved / 2, footprint(p, o, pl->E[top]));
+        moved = (moved - fin) * h->lv[l].acc_scale + fin;
+      }
       level_bytes_moved[l] += moved * h->bytes;
       if (child > 0) level_bytes_moved[child] += moved * h->bytes;
       e += moved * h->bytes * (h->lv[l].rd_j + (child > 0 ? h->lv[child].wr_j : 0));
@@ -660,7 +700,11 @@ static double estimate(const search *s, const plan *pl, double *lat, double *ene
   }
   double t = compute;
   for (int l = 1; l <= top; l++) {
-    double c = level_bytes_moved[l] / h->lv[l].bw;
+    const map_level *lv = &h->lv[l]; /* separate ports: both together */
+    const double bw = lv->rd_bw > 0 || lv->wr_bw > 0 ? (lv->rd_bw > 0 ? lv->rd_bw : lv->bw) +
+                                                            (lv->wr_bw > 0 ? lv->wr_bw : lv->bw)
+                                                      : lv->bw;
+    double c = level_bytes_moved[l] / bw;
     if (c > t) t = c;
   }
   *lat = t;

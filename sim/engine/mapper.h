@@ -28,6 +28,9 @@ typedef struct map_level {
   double rd_bw, wr_bw; /* separate ports when > 0 */
   double rd_j, wr_j;  /* joules per byte: reads, fills */
   double up_j;        /* joules per byte of partial-sum updates */
+  /* a partial sum's bits over an element's (a tree level's word's): what
+   * an output moved while its reduction is unfinished weighs (1: the same) */
+  double acc_scale;
   /* The level as a node of the arch's chain (arch_node; read by the
    * engine from plan steps S4-S6 on, docs/design/arch-tree-plan.md 4.1) */
   uint64_t instances;  /* the product of the fan-outs above it */
@@ -79,6 +82,11 @@ typedef struct map_eval {
   uint64_t cycles;
   int limiter; /* -1: the array; else the level whose bandwidth limits */
   double bytes[NEST_MAX_LEVELS]; /* moved at each level */
+  /* the outputs' traffic at each level split (docs/engine.md, "Partial
+   * sums"): final writes (elements, at the element width) and the bytes of
+   * partial sums and of final outputs in `bytes` */
+  double finals[NEST_MAX_LEVELS];
+  double psum_bytes[NEST_MAX_LEVELS], final_bytes[NEST_MAX_LEVELS];
   double rd_bytes[NEST_MAX_LEVELS], wr_bytes[NEST_MAX_LEVELS];
   /* energy_j: MACs, levels, network and static energy (over `cycles`)
    * together, what the layer result reports but for a DRAM technology's
@@ -95,6 +103,21 @@ DSE_INTERNAL void map_hier_of(const dse_arch *a, dse_precision prec,
                               map_hier *h);
 DSE_INTERNAL void map_hier_df(const dse_arch *a, dse_precision prec,
                               dse_dataflow df, map_hier *h);
+/* The final writes among the output updates at level l of nest n counted
+ * as c: the last update of each output, when the level's instances hold
+ * every output once (no reduction above them is left); else 0. */
+DSE_INTERNAL double map_finals(const nest *n, const nest_counts *c, int l);
+
+/* An output's reads r, fills f and updates u at a level, fin of the updates
+ * its final writes, in elements of the element width: partial sums weigh
+ * k (the level's acc_scale), final writes one.  out: reads, fills, updates. */
+static inline void map_out_weigh(double k, double r, double f, double u, double fin,
+                                 double out[3]) {
+  out[0] = r * k;
+  out[1] = f * k;
+  out[2] = (u - fin) * k + fin;
+}
+
 /* The problem of a MAC layer (conv, gemm, matmul). */
 DSE_INTERNAL void map_problem_of(const wl_layer *l, nest_problem *p);
 

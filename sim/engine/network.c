@@ -109,7 +109,14 @@ size_t noc_count(const map_hier *h, const nest *n, const nest_counts *c,
         x->transfers = down + up;
         x->multicast = x->transfers > 0 ? (down * m_down + up * m_up) / x->transfers : 0;
         x->hops = down * noc_hops(m_down, mesh, sys) + up * noc_hops(m_up, mesh, sys);
-        x->energy_j = x->hops * h->lv[p].word_bytes * 8 * fan->hop_j;
+        double bits = x->hops * h->lv[p].word_bytes * 8;
+        if (o == OPD_O && x->hops > 0 && h->lv[p].acc_scale != 1) { /* partial sums at p's accumulator width */
+          const double ks = h->lv[p].acc_scale, u = (double)c->updates[p][o];
+          const double fin = u > 0 ? map_finals(n, c, p) / u : 0; /* of the updates */
+          const double hu = up * noc_hops(m_up, mesh, sys);
+          bits = ((x->hops - hu) * ks + hu * (ks - (ks - 1) * fin)) * h->lv[p].word_bytes * 8;
+        }
+        x->energy_j = bits * fan->hop_j;
       }
     }
   return ne;

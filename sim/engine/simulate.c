@@ -101,6 +101,21 @@ static void apply_profile(const dram_profile *pr, double bytes, dse_layer_result
   r->dram_io_energy_j = pr->io_j_per_byte * bytes;
 }
 
+/* The reads, fills and updates of operand o at level v (x, evaluated as e)
+ * in elements of the element width: an output's partial sums weigh the
+ * accumulator's width (map_out_weigh). */
+static void level_weighed(const map_hier *h, const map_eval *e, const dse_level_access *x, int v,
+                          int o, double w[3]) {
+  if (o == OPD_O) {
+    map_out_weigh(h->lv[v].acc_scale, (double)x->reads[o], (double)x->fills[o],
+                  (double)x->updates[o], e->finals[v], w);
+  } else {
+    w[0] = (double)x->reads[o];
+    w[1] = (double)x->fills[o];
+    w[2] = (double)x->updates[o];
+  }
+}
+
 /* Overwrite an analytic result of a MAC layer with the level-2 numbers. */
 static int eval_cycle(dse_ctx *ctx, const dse_arch *a, const dse_workload *wl,
                       const wl_layer *l, const dse_sim_opts *opts,
@@ -194,6 +209,8 @@ static int eval_cycle(dse_ctx *ctx, const dse_arch *a, const dse_workload *wl,
         x->updates[OPD_O] = x->updates[OPD_O] > l->out_elems ? x->updates[OPD_O] - l->out_elems : 0;
     }
     x->bytes = e->bytes[v] * scale;
+    x->partial_bytes = e->psum_bytes[v] * scale;
+    x->final_bytes = e->final_bytes[v] * scale;
     x->energy_j = e->level_energy_j[v] * scale;
     x->cycles = (uint64_t)ceil((double)e->level_cycles[v] * scale);
     if (v > 0 && v < top) {
@@ -214,7 +231,8 @@ static int eval_cycle(dse_ctx *ctx, const dse_arch *a, const dse_workload *wl,
     const double steps = (double)sys_steps_above(&m->best, top);
     const double runs[3] = {
         (chained & (1u << OPD_I)) ? 0 : (double)e->counts.reads[top][OPD_I] * bytes * scale / steps,
-        (double)(e->counts.reads[top][OPD_W] + e->counts.reads[top][OPD_O]) * bytes * scale / steps,
+        ((double)e->counts.reads[top][OPD_W] +
+         (double)e->counts.reads[top][OPD_O] * h.lv[top].acc_scale) * bytes * scale / steps,
         (double)dram_wr / steps};
     dram_profile pr;
     int prc = opts->dram_model == DSE_DRAM_FULL
@@ -230,9 +248,10 @@ static int eval_cycle(dse_ctx *ctx, const dse_arch *a, const dse_workload *wl,
   r->sram_read_bytes = r->sram_write_bytes = 0;
   for (int v = 1; v < top; v++) {
     for (int o = 0; o < OPD_COUNT; o++) {
-      r->sram_read_bytes += (uint64_t)((double)e->counts.reads[v][o] * bytes * scale);
-      r->sram_write_bytes += (uint64_t)((double)(e->counts.fills[v][o] + e->counts.updates[v][o]) *
-                                        bytes * scale);
+      double w[3];
+      level_weighed(&h, e, &r->levels[v], v, o, w);
+      r->sram_read_bytes += (uint64_t)(w[0] * bytes * scale);
+      r->sram_write_bytes += (uint64_t)((w[1] + w[2]) * bytes * scale);
     }
   }
   /* compute: folds, streaming, fill/drain, preload; causal masking skips
@@ -282,8 +301,9 @@ static int eval_cycle(dse_ctx *ctx, const dse_arch *a, const dse_workload *wl,
     double on = 0;
     for (int v = 0; v < top; v++) on += e->op_energy_j[v][o];
     r->operand_onchip_energy_j[o] = on * scale;
-    r->operand_dram_bytes[o] =
-        (double)(xt->reads[o] + xt->fills[o] + xt->updates[o]) * bytes * scale;
+    double w[3];
+    level_weighed(&h, e, xt, top, o, w);
+    r->operand_dram_bytes[o] = (w[0] + w[1] + w[2]) * bytes * scale;
   }
   /* on-chip network: the evaluation's (map_evaluate) */
   r->noc_energy_j = e->noc_energy_j * scale;
@@ -367,9 +387,14 @@ static int eval_tree(dse_ctx *ctx, const dse_arch *a, const dse_workload *wl, co
       x->updates[o] = e.counts.updates[v][o];
       x->used[o] = e.counts.used[v][o];
       x->tensor_energy_j[o] = e.op_energy_j[v][o];
-      rd += (double)x->reads[o] * wb;
-      wr += (double)(x->fills[o] + x->updates[o]) * wb;
+      double w[3];
+      level_weighed(&h, &e, x, v, o, w);
+      rd += w[0] * wb;
+      wr += (w[1] + w[2]) * wb;
     }
+    x->final_bytes = e.finals[v] * wb;
+    x->partial_bytes = ((double)(x->reads[OPD_O] + x->fills[OPD_O] + x->updates[OPD_O]) -
+                        e.finals[v]) * h.lv[v].acc_scale * wb;
     x->bytes = rd + wr;
     x->energy_j = e.level_energy_j[v];
     uint64_t u = 0; /* leakage: every utilized instance, all the layer long */
@@ -396,7 +421,8 @@ static int eval_tree(dse_ctx *ctx, const dse_arch *a, const dse_workload *wl, co
     const double steps = (double)sys_steps_above(&n, top), wb = h.lv[top].word_bytes;
     const double runs[3] = {
         (double)e.counts.reads[top][OPD_I] * wb / steps,
-        (double)(e.counts.reads[top][OPD_W] + e.counts.reads[top][OPD_O]) * wb / steps,
+        ((double)e.counts.reads[top][OPD_W] +
+         (double)e.counts.reads[top][OPD_O] * h.lv[top].acc_scale) * wb / steps,
         (double)r->dram_write_bytes / steps};
     dram_profile pr;
     const int drc = opts->dram_model == DSE_DRAM_FULL
@@ -456,9 +482,9 @@ static int eval_tree(dse_ctx *ctx, const dse_arch *a, const dse_workload *wl, co
     for (size_t i = 0; i < r->nnetwork; i++)
       if (net[i].tensor == o) on += net[i].energy_j;
     r->operand_onchip_energy_j[o] = on;
-    const dse_level_access *xt = &r->levels[top];
-    r->operand_dram_bytes[o] =
-        (double)(xt->reads[o] + xt->fills[o] + xt->updates[o]) * h.lv[top].word_bytes;
+    double w[3];
+    level_weighed(&h, &e, &r->levels[top], top, o, w);
+    r->operand_dram_bytes[o] = (w[0] + w[1] + w[2]) * h.lv[top].word_bytes;
   }
   r->energy_j = r->mac_energy_j + r->noc_energy_j + r->vector_energy_j + r->sram_energy_j +
                 r->dram_energy_j;

@@ -882,6 +882,10 @@ static void push_result(lua_State *L, const dse_result *res) {
           lua_pushinteger(L, (lua_Integer)x->reads[o]); lua_setfield(L, -2, "reads");
           lua_pushinteger(L, (lua_Integer)x->fills[o]); lua_setfield(L, -2, "fills");
           lua_pushinteger(L, (lua_Integer)x->updates[o]); lua_setfield(L, -2, "updates");
+          if (o == 2) { /* as in the JSON */
+            lua_pushnumber(L, x->partial_bytes); lua_setfield(L, -2, "partial_bytes");
+            lua_pushnumber(L, x->final_bytes); lua_setfield(L, -2, "final_bytes");
+          }
           if (x->tree) {
             const double u = x->used[o] ? (double)x->used[o] : 1;
             lua_pushinteger(L, (lua_Integer)x->used[o]); lua_setfield(L, -2, "utilized_instances");

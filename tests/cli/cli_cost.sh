@@ -24,7 +24,7 @@ run "$DSE" sim "$TMP/c1.yaml" resnet50 --fidelity analytic; expect_code 0 "1 GiB
 expect_out "memory: 2 x hbm2e-3200 (hbm2e), 32 GiB (the channel's capacity: 1 GiB), \$224:" "bandwidth sets the count"
 sed 's/  technology: hbm2e-3200/&\n  stacks: 1/' "$TMP/c1.yaml" > "$TMP/c1s.yaml"
 run "$DSE" sim "$TMP/c1s.yaml" resnet50 -o "$TMP/c1s.json"; expect_code 2 "1 stack for 819.2 GB/s"
-expect_err "c1s.yaml:29:14: error: dram.bandwidth: more than 1 x hbm2e-3200 deliver (409.6 GB/s, 409.6 GB/s per stack); count more stacks or lower the bandwidth" "bandwidth located"
+expect_err "c1s.yaml:31:14: error: dram.bandwidth: more than 1 x hbm2e-3200 deliver (409.6 GB/s, 409.6 GB/s per stack); count more stacks or lower the bandwidth" "bandwidth located"
 expect_no_file "$TMP/c1s.json" "no output when the count is short"
 run "$DSE" sim npu-hbm2e-dram resnet50 --batch 8 --fidelity analytic
 expect_out "unit cost \$418 (die \$17, package \$177, memory \$224)" "npu-hbm2e-dram unit cost"
@@ -93,9 +93,9 @@ case "$(sed -n 3p "$TMP/c.csv" | cut -d, -f"$col")" in 417.66*) ok ;; *) bad "cs
 # bad values: located, exit 2, nothing written
 sed 's/  technology: hbm2e-3200/  technology: hbm2e-3300/' "$SRC/arch/npu-hbm2e.yaml" > "$TMP/bad.yaml"
 run "$DSE" sim "$TMP/bad.yaml" alexnet -o "$TMP/bad.json"; expect_code 2 "unknown technology"
-expect_err "bad.yaml:35:15: error: dram.technology: unknown memory preset 'hbm2e-3300'; did you mean 'hbm2e-3200'?" "located"
+expect_err "bad.yaml:37:15: error: dram.technology: unknown memory preset 'hbm2e-3300'; did you mean 'hbm2e-3200'?" "located"
 expect_no_file "$TMP/bad.json" "no output on bad technology"
 sed 's/  technology: hbm2e-3200/  technology: hbm2e-3200\n  devices: 2/' "$SRC/arch/npu-hbm2e.yaml" > "$TMP/bad2.yaml"
 run "$DSE" check "$TMP/bad2.yaml"; expect_code 2 "wrong count"
-expect_err "bad2.yaml:36:12: error: dram.devices: 'hbm2e-3200' counts stacks; write 'stacks: N'" "count located"
+expect_err "bad2.yaml:38:12: error: dram.devices: 'hbm2e-3200' counts stacks; write 'stacks: N'" "count located"
 finish

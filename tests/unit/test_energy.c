@@ -42,13 +42,19 @@ TEST_IMPL(energy_exact_counts) {
     const dse_layer_result *r = &res->layers[i];
     if (!r->macs) continue;
     ASSERT_INT_EQ((long long)r->nlevels, 4);
-    /* bytes per element: int8 */
+    /* bytes per element: int8; an output's partial sums 4 (32 bits), its
+     * final writes (final_bytes at one byte each) 1 */
     for (size_t v = 0; v < 3; v++) {
       const dse_level_access *x = &r->levels[v];
       double want = 0;
-      for (int o = 0; o < 3; o++)
-        want += (double)x->reads[o] * rd[v] + (double)x->fills[o] * wr[v] +
-                (double)x->updates[o] * up[v];
+      for (int o = 0; o < 3; o++) {
+        const double k = o == 2 ? 4 : 1, fin = o == 2 ? x->final_bytes : 0;
+        want += ((double)x->reads[o] * rd[v] + (double)x->fills[o] * wr[v]) * k +
+                (((double)x->updates[o] - fin) * k + fin) * up[v];
+      }
+      ASSERT_NEAR(x->partial_bytes,
+                  ((double)(x->reads[2] + x->fills[2] + x->updates[2]) - x->final_bytes) * 4,
+                  1e-12);
       ASSERT_NEAR(x->energy_j, want, 1e-12);
       if (v == 0) ASSERT_NEAR(r->register_energy_j, want, 1e-12);
       if (v > 0) ASSERT_NEAR(r->buffer_energy_j[v - 1], want, 1e-12);
@@ -60,7 +66,7 @@ TEST_IMPL(energy_exact_counts) {
      * each weight loaded into a PE shifts (16 + 1) / 2 pitches; 8 bits
      * at 0.01 pJ/bit */
     const double hop = 8 * 0.01e-12;
-    const double want_noc = (2.0 * (double)r->macs +
+    const double want_noc = ((1.0 + 4.0) * (double)r->macs + /* the partial sum's 32 bits */
                              (double)r->levels[0].fills[0] * 17.0 / 2) * hop;
     ASSERT_NEAR(r->noc_energy_j, want_noc, 1e-12);
     sum_noc += r->noc_energy_j;

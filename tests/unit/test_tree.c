@@ -40,6 +40,7 @@ static map_level tree_level(const char *name, unsigned block, double rd, double 
   l.bw = 1e18;
   l.instances = 1;
   l.word_bytes = 1;
+  l.acc_scale = 1; /* partial sums at the word width, as Timeloop moves them */
   l.block = block;
   l.cluster = 1;
   l.e_read = rd * PJ;
@@ -823,7 +824,10 @@ TEST_IMPL(noc_random_trees) {
         h.lv[v - 1].fan[k] = (map_fan){f->x, f->y, (arch_net_kind)f->net, f->reduces, 1, "fan"};
       }
     }
-    for (int v = 0; v < n.nlevels; v++) h.lv[v].word_bytes = 1;
+    for (int v = 0; v < n.nlevels; v++) {
+      h.lv[v].word_bytes = 1;
+      h.lv[v].acc_scale = 1;
+    }
     nest_counts c;
     nest_count(&n, &c);
     dse_network_access net[NOC_MAX_ENTRIES];

@@ -245,6 +245,10 @@ typedef struct dse_level_access {
   const char *level; /* "registers", a buffer name, "DRAM" (borrowed) */
   uint64_t reads[3], fills[3], updates[3];
   double bytes;    /* moved at this level */
+  /* of them the outputs': partial sums (read back and written while a
+   * reduction above is unfinished, at the accumulator width) and final
+   * outputs (the last write of each, at the element width) */
+  double partial_bytes, final_bytes;
   double energy_j; /* their energy */
   uint64_t cycles; /* transfer time at the level's bandwidth */
   /* a level of a `levels:` arch (tree 1; zero otherwise): its instances,
