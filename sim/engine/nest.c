@@ -1218,9 +1218,9 @@ static uint64_t tier_reads(const nest *n, const tier_plan *tp, uint64_t *links) 
     for (uint64_t pid = 0; pid < parents; pid++) {
       uint64_t idx[NEST_MAX_LOOPS] = {0};
       memset(ch, 0, nc * sizeof *ch);
+      tier_digits(tp, tp->loops, tp->first[t], pid, idx); /* the outer tiers' indices */
       for (uint64_t step = 0; step < tp->steps; step++) {
         tier_digits(tp, tp->above, tp->na, step, idx);
-        tier_digits(tp, tp->loops, tp->first[t], pid, idx);
         for (uint64_t k = 0; k < nc; k++) {
           int64_t lo[5], e[5];
           tier_digits(tp, tp->loops + tp->first[t], tp->first[t + 1] - tp->first[t], k, idx);
