@@ -45,12 +45,18 @@ static void bandwidth_words(cfg *c, const yt_node *n, const char *path, const ch
     *out = def;
 }
 
-/* A level's accumulator_bits: the bits a partial sum moves at (docs/arch.md,
- * "The tree"); its word's when not written, as Timeloop moves them. */
-static void level_acc_bits(cfg *c, const yt_node *n, const char *path, arch_node *s) {
+/* A storage level's word_bits (the layer's precision when not written),
+ * accumulator_bits (the bits a partial sum moves at, docs/arch.md, "The
+ * tree"; its word's when not written, as Timeloop moves them) and block. */
+static void level_words(cfg *c, const yt_node *n, const char *path, unsigned prec_bits,
+                        arch_node *s) {
   uint64_t v;
+  cfg_uint(c, n, path, "word_bits", 0, prec_bits, 1, 1024, &v);
+  s->word_bits = (unsigned)v;
   cfg_uint(c, n, path, "accumulator_bits", 0, s->word_bits, 1, 1024, &v);
   s->acc_bits = (unsigned)v;
+  cfg_uint(c, n, path, "block", 0, 1, 1, 65536, &v);
+  s->block = (unsigned)v;
 }
 
 /* The top level as a memory technology preset (`preset: NAME`, units and
@@ -67,12 +73,7 @@ static void load_preset_top(cfg *c, const yt_node *n, const char *path, unsigned
                                         NULL};
   s->kind = ARCH_NODE_STORAGE;
   arch_load_dram_preset(c, n, path, keys, refused, a);
-  uint64_t v;
-  cfg_uint(c, n, path, "word_bits", 0, prec_bits, 1, 1024, &v);
-  s->word_bits = (unsigned)v;
-  level_acc_bits(c, n, path, s);
-  cfg_uint(c, n, path, "block", 0, 1, 1, 65536, &v);
-  s->block = (unsigned)v;
+  level_words(c, n, path, prec_bits, s);
   s->keep = OP_ALL;
   const yt_node *k = yt_get(n, "keeps");
   if (k) {
@@ -93,12 +94,8 @@ static void load_storage(cfg *c, const yt_node *n, const char *path, unsigned pr
       "stacks",      "devices",       "dimms",         NULL};
   cfg_check_keys(c, n, path, top ? k_top_store_keys : k_store_keys);
   s->kind = ARCH_NODE_STORAGE;
+  level_words(c, n, path, prec_bits, s);
   uint64_t v;
-  cfg_uint(c, n, path, "word_bits", 0, prec_bits, 1, 1024, &v);
-  s->word_bits = (unsigned)v;
-  level_acc_bits(c, n, path, s);
-  cfg_uint(c, n, path, "block", 0, 1, 1, 65536, &v);
-  s->block = (unsigned)v;
   cfg_uint(c, n, path, "cluster", 0, 1, 1, 65536, &v);
   s->cluster = (unsigned)v;
   double bytes = 0;
