@@ -141,8 +141,8 @@ void rpt_result_json(const dse_result *res, core_buf *out) {
     rpt_json_key(&j, "bound"); rpt_json_str(&j, dse_bound_name(r->bound));
     rpt_json_key(&j, "limiter"); rpt_json_str(&j, dse_limiter_name(r->limiter));
     json_fields(&j, rpt_layer_fields, rpt_nlayer_fields, r);
+    static const char *const opn[] = {"weight", "input", "output"};
     if (r->nlevels) {
-      static const char *const opn[] = {"weight", "input", "output"};
       rpt_json_key(&j, "accesses");
       rpt_json_begin_arr(&j);
       for (size_t v = 0; v < r->nlevels; v++) {
@@ -182,14 +182,13 @@ void rpt_result_json(const dse_result *res, core_buf *out) {
       rpt_json_end_arr(&j);
     }
     if (r->network) { /* a `levels:` arch's spatial nodes */
-      static const char *const tn[] = {"weight", "input", "output"};
       rpt_json_key(&j, "network");
       rpt_json_begin_arr(&j);
       for (size_t k = 0; k < r->nnetwork; k++) {
         const dse_network_access *x = &r->network[k];
         rpt_json_begin_obj(&j);
         rpt_json_key(&j, "name"); rpt_json_str(&j, x->name);
-        rpt_json_key(&j, "tensor"); rpt_json_str(&j, tn[x->tensor]);
+        rpt_json_key(&j, "tensor"); rpt_json_str(&j, opn[x->tensor]);
         rpt_json_key(&j, "transfers"); rpt_json_num(&j, x->transfers);
         rpt_json_key(&j, "multicast"); rpt_json_num(&j, x->multicast);
         rpt_json_key(&j, "hops"); rpt_json_num(&j, x->hops);

@@ -863,8 +863,8 @@ static void push_result(lua_State *L, const dse_result *res) {
       lua_pushstring(L, r->mapping);
       lua_setfield(L, -2, "mapping");
     }
+    static const char *const opn[] = {"weight", "input", "output"};
     if (r->nlevels) {
-      static const char *const opn[] = {"weight", "input", "output"};
       lua_createtable(L, (int)r->nlevels, 0);
       for (size_t v = 0; v < r->nlevels; v++) {
         const dse_level_access *x = &r->levels[v];
@@ -901,13 +901,12 @@ static void push_result(lua_State *L, const dse_result *res) {
       lua_setfield(L, -2, "accesses");
     }
     if (r->network) { /* as in the JSON */
-      static const char *const tn[] = {"weight", "input", "output"};
       lua_createtable(L, (int)r->nnetwork, 0);
       for (size_t k = 0; k < r->nnetwork; k++) {
         const dse_network_access *x = &r->network[k];
         lua_createtable(L, 0, 6);
         lua_pushstring(L, x->name); lua_setfield(L, -2, "name");
-        lua_pushstring(L, tn[x->tensor]); lua_setfield(L, -2, "tensor");
+        lua_pushstring(L, opn[x->tensor]); lua_setfield(L, -2, "tensor");
         lua_pushnumber(L, x->transfers); lua_setfield(L, -2, "transfers");
         lua_pushnumber(L, x->multicast); lua_setfield(L, -2, "multicast");
         lua_pushnumber(L, x->hops); lua_setfield(L, -2, "hops");
