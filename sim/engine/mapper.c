@@ -644,6 +644,20 @@ static double estimate(const search *s, const plan *pl, double *lat, double *ene
                    (h->df != DSE_DF_OUTPUT_STATIONARY && !h->hide_preload
                         ? folds * (double)h->rows
                         : 0);
+  /* each level's loops with more than one trip, in order, outermost first */
+  int ld[NEST_MAX_LEVELS][NEST_DIMS], nl[NEST_MAX_LEVELS];
+  double lt[NEST_MAX_LEVELS][NEST_DIMS];
+  for (int L = 1; L <= top; L++) {
+    const int *ord = k_orders[pl->order[L]];
+    nl[L] = 0;
+    for (int k = 0; k < NEST_DIMS; k++) {
+      const int d = ord[k];
+      const double trip = (double)cdiv(pl->E[L][d], L == 1 ? pl->A[d] : pl->E[L - 1][d]);
+      if (trip <= 1) continue;
+      ld[L][nl[L]] = d;
+      lt[L][nl[L]++] = trip;
+    }
+  }
   double level_bytes_moved[NEST_MAX_LEVELS] = {0};
   double e = macs * h->mac_j;
   for (int o = 0; o < OPD_COUNT; o++) {
@@ -663,21 +677,14 @@ static double estimate(const search *s, const plan *pl, double *lat, double *ene
          * to the innermost that is relevant */
         const uint64_t *ec = child == 0 ? pl->A : pl->E[child];
         double loads = 1, pending = 1;
-        for (int L = top; L > child; L--) {
-          const int *ord = k_orders[pl->order[L]];
-          for (int k = 0; k < NEST_DIMS; k++) {
-            int d = ord[k];
-            uint64_t inner = L == 1 ? pl->A[d] : pl->E[L - 1][d];
-            if (L - 1 < child) continue;
-            double trip = (double)cdiv(pl->E[L][d], inner);
-            if (trip <= 1) continue;
-            pending *= trip;
-            if (relevant(o, d)) {
+        for (int L = top; L > child; L--)
+          for (int k = 0; k < nl[L]; k++) {
+            pending *= lt[L][k];
+            if (relevant(o, ld[L][k])) {
               loads *= pending;
               pending = 1;
             }
           }
-        }
         moved = footprint(p, o, ec) * loads * (o == OPD_O ? 2 : 1);
         if (child == 0) moved *= 1; /* union over PEs: footprint of A */
       }
@@ -720,27 +727,23 @@ static double estimate(const search *s, const plan *pl, double *lat, double *ene
 /* Tile candidates for a dim between lo and the bound: doublings of lo and
  * ceil splits of the bound (divisors among them), sorted ascending. */
 static int candidates(uint64_t lo, uint64_t bound, uint64_t *out, int max) {
-  int n = 0;
-  uint64_t tmp[96];
-  for (uint64_t v = lo; v < bound && n < 40; v *= 2) tmp[n++] = v;
-  for (uint64_t k = 1; k <= 64 && n < 90; k++) {
+  uint64_t up[40], dn[64]; /* doublings ascend; ceil splits never ascend */
+  int nu = 0, nd = 0;
+  for (uint64_t v = lo; v < bound && nu < 40; v *= 2) up[nu++] = v;
+  for (uint64_t k = 1; k <= 64 && nu + nd < 90; k++) {
     /* ceil splits of the bound, rounded up to whole tiles of the level
      * below (no ragged inner folds) */
     uint64_t v = cdiv(cdiv(bound, k), lo) * lo;
     if (v > bound) v = bound;
-    if (v >= lo) tmp[n++] = v;
+    if (v >= lo) dn[nd++] = v;
   }
-  tmp[n++] = bound;
-  /* sort, unique */
-  for (int i = 1; i < n; i++)
-    for (int j = i; j > 0 && tmp[j] < tmp[j - 1]; j--) {
-      uint64_t t = tmp[j];
-      tmp[j] = tmp[j - 1];
-      tmp[j - 1] = t;
-    }
-  int m = 0;
-  for (int i = 0; i < n && m < max; i++)
-    if (!m || tmp[i] != out[m - 1]) out[m++] = tmp[i];
+  /* merge the two sorted runs, then the bound (the largest), unique */
+  int m = 0, i = 0, j = nd - 1;
+  while (m < max && (i < nu || j >= 0)) {
+    const uint64_t v = j < 0 || (i < nu && up[i] <= dn[j]) ? up[i++] : dn[j--];
+    if (!m || v != out[m - 1]) out[m++] = v;
+  }
+  if (m < max && (!m || bound != out[m - 1])) out[m++] = bound;
   return m;
 }
 
@@ -754,8 +757,11 @@ static void set_tile(const search *s, plan *pl, int l, int d, uint64_t v) {
     if (pl->E[u][d] < v) pl->E[u][d] = v;
 }
 
-/* Grow level l's tiles greedily from the level below under its capacity. */
-static void grow_level(const search *s, plan *pl, int l) {
+/* Grow level l's tiles greedily from the level below under its capacity.
+ * peak[u] becomes at least the bytes of every tile that passed level u's
+ * capacity check: a run at a smaller scale under which all of them still
+ * pass takes every decision this one took, so it grows the same plan. */
+static void grow_level(const search *s, plan *pl, int l, double *peak) {
   const int top = s->h->nlevels - 1;
   for (int d = 0; d < NEST_DIMS; d++) {
     uint64_t below = l == 1 ? pl->A[d] : pl->E[l - 1][d];
@@ -774,14 +780,22 @@ static void grow_level(const search *s, plan *pl, int l) {
       for (int c = 0; c < nc && tried < 3; c++) {
         if (cands[c] <= pl->E[l][d]) continue;
         tried++;
-        plan t = *pl;
-        set_tile(s, &t, l, d, cands[c]);
+        /* tried in place: set_tile changes dim d's tiles only */
+        uint64_t keep[NEST_MAX_LEVELS], keep_a = pl->A[d];
+        for (int u = l; u < top; u++) keep[u] = pl->E[u][d];
+        set_tile(s, pl, l, d, cands[c]);
         /* every level: outer tiles grow with this one; larger candidates
          * will not fit either */
         int ok = 1;
-        for (int u = 1; u < top && ok; u++) ok = fits(s, &t, u);
+        for (int u = 1; u < top && ok; u++) {
+          const double b = level_bytes(s, pl, u);
+          ok = b <= s->h->lv[u].capacity / 2 * s->scale;
+          if (ok && b > peak[u]) peak[u] = b;
+        }
+        double v = ok ? estimate(s, pl, &lat, &en) : 0;
+        pl->A[d] = keep_a;
+        for (int u = l; u < top; u++) pl->E[u][d] = keep[u];
         if (!ok) break;
-        double v = estimate(s, &t, &lat, &en);
         if (v < best * (1 - 1e-9)) {
           best = v;
           best_d = d;
@@ -927,14 +941,25 @@ int map_search(const map_hier *h, const nest_problem *p, const map_opts *o,
   enum { SEEN = 48 };
   nest seen[SEEN];
   int nseen = 0;
+  /* per loop-order pair, the largest tile bytes per level its last grown
+   * plan checked (grow_level): when they fit the next scale too, that
+   * scale grows the same plan, a duplicate */
+  double peak[NORD][NORD][NEST_MAX_LEVELS];
   for (size_t sc = 0; sc < DSE_ARRAY_LEN(scales) && (int)count < budget; sc++)
   for (int o1 = 0; o1 < NORD && (int)count < budget; o1++)
     for (int o2 = 0; o2 < NORD && (int)count < budget; o2++) {
       plan pl = base;
       s.scale = scales[sc];
+      if (sc > 0) {
+        int same = 1;
+        for (int l = 1; l < top && same; l++)
+          same = peak[o1][o2][l] <= h->lv[l].capacity / 2 * s.scale;
+        if (same) continue;
+      }
       pl.order[1] = o1;
       for (int l = 2; l <= top; l++) pl.order[l] = o2;
-      for (int l = 1; l < top; l++) grow_level(&s, &pl, l);
+      for (int l = 0; l <= top; l++) peak[o1][o2][l] = 0;
+      for (int l = 1; l < top; l++) grow_level(&s, &pl, l, peak[o1][o2]);
       int fit = 1;
       for (int l = 1; l < top && fit; l++) fit = fits(&s, &pl, l);
       if (!fit) continue;
