@@ -991,6 +991,153 @@ int map_search(const map_hier *h, const nest_problem *p, const map_opts *o,
   return 0;
 }
 
+/* ===== the mapspace, enumerated ========================================
+ * Every mapping of a preset hierarchy's space (docs/engine.md, "The
+ * mapspace"), for brute force on small problems: the array's box factors
+ * over the dataflow's row and column dimensions, every chain of tile
+ * extents per dimension (any integer, ragged tiles included, the stream
+ * tile being level 1's), every bypass set of each buffer, every order of
+ * the loops each level has.  The greedy search's plans are all members. */
+
+typedef struct enum_ctx_m {
+  search s;
+  plan pl;
+  map_visit_fn visit;
+  void *arg;
+  uint64_t visited;
+  int stop, rc;
+  char *why;
+  size_t whyn;
+} enum_ctx_m;
+
+static void en_perms(enum_ctx_m *c, int l);
+
+/* Permute the active loops of level l (Heap's algorithm over perm[l]),
+ * then the next level down; below level 1, build and visit. */
+static void en_perm_rec(enum_ctx_m *c, int l, int k) {
+  if (c->stop) return;
+  int *a = c->pl.perm[l];
+  if (k <= 1) {
+    en_perms(c, l - 1);
+    return;
+  }
+  for (int i = 0; i < k && !c->stop; i++) {
+    en_perm_rec(c, l, k - 1);
+    const int j = k % 2 ? 0 : i, t = a[j];
+    a[j] = a[k - 1];
+    a[k - 1] = t;
+  }
+}
+
+static void en_perms(enum_ctx_m *c, int l) {
+  if (l == 0) {
+    nest n;
+    build(&c->s, &c->pl, &n);
+    char err[256];
+    if (nest_validate(&n, err, sizeof err)) {
+      snprintf(c->why, c->whyn, "internal: the mapspace built an invalid nest: %s", err);
+      c->rc = DSE_ERR_INTERNAL;
+      c->stop = 1;
+      return;
+    }
+    c->visited++;
+    if (c->visit(c->arg, &n)) c->stop = 1;
+    return;
+  }
+  /* level l's loops: the dimensions whose tile grows here */
+  int k = 0;
+  for (int d = 0; d < NEST_DIMS; d++) {
+    const uint64_t inner = l == 1 ? c->pl.A[d] : c->pl.E[l - 1][d];
+    if (c->pl.E[l][d] > inner) c->pl.perm[l][k++] = d;
+  }
+  c->pl.nperm[l] = k;
+  en_perm_rec(c, l, k);
+}
+
+/* Bypass sets of the buffers from level l up, then the orders. */
+static void en_bypass(enum_ctx_m *c, int l) {
+  const int top = c->s.h->nlevels - 1;
+  if (l == top) {
+    en_perms(c, top);
+    return;
+  }
+  const unsigned holds = c->s.h->lv[l].holds;
+  for (unsigned b = 0; b < 8 && !c->stop; b++) {
+    if (b & ~holds) continue;
+    c->pl.bypass[l] = b;
+    if (fits(&c->s, &c->pl, l)) en_bypass(c, l + 1);
+  }
+  c->pl.bypass[l] = 0;
+}
+
+/* Tile extents of dimension d at levels l .. top-1, each at least the one
+ * below it; then the next dimension. */
+static void en_tiles(enum_ctx_m *c, int d, int l) {
+  const int top = c->s.h->nlevels - 1;
+  if (d == NEST_DIMS) {
+    en_bypass(c, 1);
+    return;
+  }
+  const uint64_t bound = c->s.p->bound[d];
+  if (l == top) {
+    c->pl.E[top][d] = bound;
+    en_tiles(c, d + 1, 1);
+    return;
+  }
+  const int stream = is_in(c->s.stream_dims, c->s.nstream, d);
+  const uint64_t lo = l == 1 ? (stream ? 1 : c->pl.A[d]) : c->pl.E[l - 1][d];
+  for (uint64_t v = lo; v <= bound && !c->stop; v++) {
+    c->pl.E[l][d] = v;
+    if (l == 1 && stream) c->pl.A[d] = v;
+    en_tiles(c, d, l + 1);
+  }
+}
+
+/* Box factors of the dims dims[i..] of one array axis of `size` PEs (the
+ * product so far `used`), then the columns (axis 0 -> 1), then the tiles. */
+static void en_spatial(enum_ctx_m *c, int axis, int i, uint64_t used) {
+  search *s = &c->s;
+  const int *dims = axis ? s->col_dims : s->row_dims;
+  const int nd = axis ? s->ncol : s->nrow;
+  const uint64_t size = axis ? s->h->cols : s->h->rows;
+  if (i == nd) {
+    if (!axis) {
+      en_spatial(c, 1, 0, 1);
+      return;
+    }
+    for (int d = 0; d < NEST_DIMS; d++)
+      c->pl.A[d] = is_in(s->stream_dims, s->nstream, d) ? 1 : s->f[d];
+    en_tiles(c, 0, 1);
+    return;
+  }
+  const int d = dims[i];
+  for (uint64_t f = 1; f <= s->p->bound[d] && used * f <= size && !c->stop; f++) {
+    s->f[d] = f;
+    en_spatial(c, axis, i + 1, used * f);
+  }
+  s->f[d] = 1;
+}
+
+int map_enumerate(const map_hier *h, const nest_problem *p, map_visit_fn visit, void *arg,
+                  uint64_t *visited, char *why, size_t whyn) {
+  if (h->tree) {
+    snprintf(why, whyn, "map_enumerate: a `levels:` arch's tree is not enumerated");
+    return DSE_ERR_INVALID;
+  }
+  enum_ctx_m c;
+  memset(&c, 0, sizeof c);
+  setup(&c.s, h, p, MAP_LATENCY, &c.pl);
+  for (int d = 0; d < NEST_DIMS; d++) c.s.f[d] = 1;
+  memset(&c.pl, 0, sizeof c.pl);
+  c.visit = visit;
+  c.arg = arg;
+  c.why = why;
+  c.whyn = whyn;
+  en_spatial(&c, 0, 0, 1);
+  if (visited) *visited = c.visited;
+  return c.rc;
+}
+
 /* ===== formatting ======================================================== */
 
 /* The spatial node a spatial loop of a tree arch's nest spreads over. */

@@ -143,6 +143,15 @@ DSE_INTERNAL int map_search(const map_hier *h, const nest_problem *p,
                             uint64_t *evaluated, int *fail_level, char *why,
                             size_t whyn);
 
+/* Every mapping of a preset hierarchy's mapspace (not a tree's), for brute
+ * force on small problems (docs/engine.md, "The mapspace"): visit(arg, n)
+ * gets each valid nest whose kept tiles fit half of every buffer, and
+ * returns nonzero to stop.  *visited: the mappings visited.  Returns 0, or
+ * an error with the reason in why. */
+typedef int (*map_visit_fn)(void *arg, const nest *n);
+DSE_INTERNAL int map_enumerate(const map_hier *h, const nest_problem *p, map_visit_fn visit,
+                               void *arg, uint64_t *visited, char *why, size_t whyn);
+
 /* The search over a `levels:` arch's tree (maptree.c; map_search and
  * map_naive call them for such a hierarchy): whole factors per level and
  * fan-out axis.  The naive tree mapping: the first spatial option of every

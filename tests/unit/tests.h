@@ -76,6 +76,8 @@
   X(systolic_timing_by_hand)        \
   X(systolic_fold_floor)            \
   X(nest_counts_scalesim_gemm)      \
+  X(mapspace_size_by_hand)          \
+  X(mapspace_brute_force)           \
   X(level2_invariants)              \
   X(level2_bandwidth_starved)       \
   X(level2_buffer_monotonic)        \

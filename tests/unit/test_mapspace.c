@@ -1,0 +1,180 @@
+/* test_mapspace.c: the mapspace of a preset hierarchy enumerated
+ * (map_enumerate, docs/engine.md "The mapspace"): its size counted by hand,
+ * and brute force over it against the mapper on random small layers. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/mapper.h"
+#include "helpers.h"
+#include "task.h"
+
+/* An arch's hierarchy with a rows x cols array of dataflow df and its
+ * first buffer of `buf` bytes, the second (if any) of `buf2`. */
+static void small_hier(const dse_arch *a, dse_dataflow df, uint64_t rows, uint64_t cols,
+                       double buf, double buf2, map_hier *h) {
+  map_hier_df(a, a->precision, df, h);
+  h->rows = rows;
+  h->cols = cols;
+  h->lv[1].capacity = buf;
+  if (h->nlevels > 3) h->lv[2].capacity = buf2;
+}
+
+static void problem(nest_problem *p, const uint64_t b[NEST_DIMS]) {
+  memset(p, 0, sizeof *p);
+  for (int d = 0; d < NEST_DIMS; d++) p->bound[d] = b[d];
+  p->stride[0] = p->stride[1] = p->dilation[0] = p->dilation[1] = 1;
+  p->in_h = (b[NEST_P] - 1) + b[NEST_R];
+  p->in_w = (b[NEST_Q] - 1) + b[NEST_S];
+}
+
+static int count_visit(void *arg, const nest *n) {
+  (void)n;
+  ++*(uint64_t *)arg;
+  return 0;
+}
+
+/* A 1x1 conv of K = 2 outputs from C = 2 inputs (N = P = Q = 1) on a 2x2
+ * weight-stationary array, one buffer, DRAM.  Per dimension (C on the rows,
+ * K on the columns) three states: a = factor 1 and the buffer's tile 1 (the
+ * loop at DRAM), b = factor 1 and tile 2 (the loop at the buffer), s =
+ * factor 2 (spatial, tile 2, no loop).  Orders: (#b)! x (#a)!, so the 9
+ * pairs give aa 2, bb 2 and 1 for each of the other 7: 11 nests.
+ *   A buffer that holds everything: 11 x the 8 bypass sets of {W, I, O} = 88.
+ *   A buffer of 8 B (int16, half usable: 2 elements), with the buffer's
+ *   tiles W = tC x tK, I = tC, O = tK elements: the kept sets that fit are
+ *   tiles (1,1): all but {W,I,O}, 7; (1,2) and (2,1): {}, W, I, O, 4;
+ *   (2,2): {}, I, O, 3.  Pairs: aa (1,1) 2 x 7 = 14; ab, as (1,2) and ba,
+ *   sa (2,1) 4 x 4 = 16; bb (2,2) 2 x 3 plus bs, sb, ss 3 x 3 = 15: 45. */
+TEST_IMPL(mapspace_size_by_hand) {
+  dse_ctx *ctx = t_ctx();
+  dse_arch *a = t_arch(ctx, "eyeriss");
+  ASSERT_INT_EQ(dse_precision_bits(a->precision), 16);
+  map_hier h;
+  small_hier(a, DSE_DF_WEIGHT_STATIONARY, 2, 2, 1e9, 0, &h);
+  ASSERT_INT_EQ(h.nlevels, 3);
+  const uint64_t b[NEST_DIMS] = {[NEST_G] = 1, [NEST_N] = 1, [NEST_K] = 2, [NEST_C] = 2,
+                                 [NEST_P] = 1, [NEST_Q] = 1, [NEST_R] = 1, [NEST_S] = 1};
+  nest_problem p;
+  problem(&p, b);
+  uint64_t seen = 0, visited = 0;
+  char why[256] = "";
+  ASSERT_INT_EQ(map_enumerate(&h, &p, count_visit, &seen, &visited, why, sizeof why), 0);
+  ASSERT_U64_EQ(visited, 88);
+  ASSERT_U64_EQ(seen, 88);
+  small_hier(a, DSE_DF_WEIGHT_STATIONARY, 2, 2, 8, 0, &h);
+  ASSERT_INT_EQ(map_enumerate(&h, &p, count_visit, &seen, &visited, why, sizeof why), 0);
+  ASSERT_U64_EQ(visited, 45);
+  dse_arch_free(a);
+  dse_ctx_free(ctx);
+  return 0;
+}
+
+static uint64_t rng(uint64_t *s) { /* xorshift64*, a fixed seed */
+  *s ^= *s >> 12;
+  *s ^= *s << 25;
+  *s ^= *s >> 27;
+  return *s * 2685821657736338717ULL;
+}
+
+enum { NOBJ = 4 };
+
+typedef struct brute {
+  const map_hier *h;
+  nest best[NOBJ];
+  map_eval ev[NOBJ];
+  int have;
+} brute;
+
+static int brute_visit(void *arg, const nest *n) {
+  brute *b = arg;
+  map_eval e;
+  map_evaluate(b->h, n, &e);
+  for (int o = 0; o < NOBJ; o++)
+    if (!b->have || map_better(b->h, (map_objective)o, &e, n, &b->ev[o], &b->best[o])) {
+      b->best[o] = *n;
+      b->ev[o] = e;
+    }
+  b->have = 1;
+  return 0;
+}
+
+static double key(const map_hier *h, map_objective o, const map_eval *e) {
+  switch (o) {
+    case MAP_ENERGY: return e->energy_j;
+    case MAP_EDP: return e->energy_j * (double)e->cycles;
+    case MAP_DRAM: return e->bytes[h->nlevels - 1];
+    default: return (double)e->cycles;
+  }
+}
+
+/* Brute force over the whole mapspace of random small layers (at most
+ * three dimensions above 1, extents up to 4) on small arrays of each
+ * dataflow with a buffer of 16 B to 1 KiB: the best mapping of every
+ * objective is never worse than the mapper's (every plan the mapper grows
+ * is in the space), nor than the naive mapping.  How often the mapper is
+ * optimal is printed (docs/engine.md, "The mapspace"). */
+TEST_IMPL(mapspace_brute_force) {
+  dse_ctx *ctx = t_ctx();
+  /* one buffer (eyeriss') and two (npu-hbm2e's accumulators and global
+   * buffer) */
+  dse_arch *arch[2] = {t_arch(ctx, "eyeriss"), t_arch(ctx, "npu-hbm2e")};
+  static const dse_dataflow dfs[] = {DSE_DF_WEIGHT_STATIONARY, DSE_DF_OUTPUT_STATIONARY,
+                                     DSE_DF_INPUT_STATIONARY};
+  static const int dims[] = {NEST_K, NEST_C, NEST_P, NEST_Q, NEST_R, NEST_S};
+  uint64_t seed = 0x5eed12, space = 0;
+  int cases = 0, optimal[NOBJ] = {0};
+  double worst[NOBJ] = {1, 1, 1, 1};
+  brute *b = malloc(sizeof *b);
+  ASSERT(b);
+  for (int c = 0; c < 300; c++) {
+    const dse_arch *a = arch[c % 2];
+    uint64_t bd[NEST_DIMS];
+    for (int d = 0; d < NEST_DIMS; d++) bd[d] = 1;
+    for (int k = 0; k < 3; k++) bd[dims[rng(&seed) % 6]] = 1 + rng(&seed) % (c % 2 ? 3 : 4);
+    nest_problem p;
+    problem(&p, bd);
+    map_hier h;
+    const uint64_t rows = 1 + rng(&seed) % 4, cols = 1 + rng(&seed) % 4;
+    const double buf = (double)(16u << (rng(&seed) % 7));
+    small_hier(a, dfs[c % 3], rows, cols, buf, buf * (double)(1u << (rng(&seed) % 4)), &h);
+    memset(b, 0, sizeof *b);
+    b->h = &h;
+    uint64_t visited = 0;
+    char why[256] = "";
+    ASSERT_INT_EQ(map_enumerate(&h, &p, brute_visit, b, &visited, why, sizeof why), 0);
+    nest naive;
+    ASSERT_INT_EQ(map_naive(&h, &p, &naive), 0);
+    map_eval en;
+    map_evaluate(&h, &naive, &en);
+    if (!b->have) continue; /* not even the smallest tiles fit: the mapper says so too */
+    cases++;
+    space += visited;
+    for (int o = 0; o < NOBJ; o++) {
+      map_opts mo = {(map_objective)o, 0};
+      nest got;
+      map_eval eg;
+      uint64_t cnt;
+      ASSERT_INT_EQ(map_search(&h, &p, &mo, &got, &eg, &cnt, NULL, why, sizeof why), 0);
+      /* the space's best is at most the mapper's and the naive mapping's,
+       * by the strict order */
+      ASSERT(!map_better(&h, (map_objective)o, &eg, &got, &b->ev[o], &b->best[o]));
+      ASSERT(!map_better(&h, (map_objective)o, &en, &naive, &b->ev[o], &b->best[o]));
+      const double kb = key(&h, (map_objective)o, &b->ev[o]);
+      const double kg = key(&h, (map_objective)o, &eg);
+      if (kg <= kb) optimal[o]++;
+      if (kb > 0 && kg / kb > worst[o]) worst[o] = kg / kb;
+    }
+  }
+  fprintf(stderr,
+          "mapspace_brute_force: %d cases, %llu mappings; the mapper optimal in latency %d, "
+          "energy %d, EDP %d, DRAM %d; worst mapper/optimum %.4f %.4f %.4f %.4f\n",
+          cases, (unsigned long long)space, optimal[0], optimal[1], optimal[2], optimal[3],
+          worst[0], worst[1], worst[2], worst[3]);
+  ASSERT(cases >= 250);
+  free(b);
+  dse_arch_free(arch[0]);
+  dse_arch_free(arch[1]);
+  dse_ctx_free(ctx);
+  return 0;
+}
