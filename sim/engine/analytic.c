@@ -71,10 +71,53 @@ void eng_prepare(const dse_arch *a, eng_prep *p) {
   p->has_out = p->buf_out >= 0;
 }
 
+/* Rows p of [0, P) with 0 <= p s + x - pad < H. */
+static uint64_t rows_inside(uint64_t H, uint64_t P, uint64_t s, uint64_t x, uint64_t pad) {
+  if (!P || x >= H + pad) return 0;
+  const uint64_t lo = x >= pad ? 0 : ceil_div(pad - x, s);
+  const uint64_t hi = (H + pad - x - 1) / s; /* the last inside */
+  const uint64_t top = hi < P - 1 ? hi : P - 1;
+  return top >= lo ? top - lo + 1 : 0;
+}
+
+/* Window positions on one axis that fall inside the input: the (p, r) with
+ * 0 <= p s + r d - pad < H.  The array reads no padding, so a layer's
+ * input reads per pass are these pairs on both axes, not P R x Q S. */
+static uint64_t valid_pairs(uint64_t H, uint64_t P, uint64_t R, uint64_t s, uint64_t d,
+                            uint64_t pad) {
+  uint64_t n = 0;
+  for (uint64_t r = 0; r < R; r++) n += rows_inside(H, P, s, r * d, pad);
+  return n;
+}
+
 /* Input rows (or columns) a layer's windows touch: the h in [0, H) with
- * h + pad = p s + r d for some p < P and r < R. */
+ * h + pad = p s + r d for some p < P and r < R.  Closed forms: windows
+ * whose rows never coincide ((R - 1) d < s) touch their valid pairs;
+ * stride 1 touches R runs of P rows, merged; unit dilation with windows
+ * that meet (s <= R) one run.  Else (strided, dilated and overlapping
+ * windows) row by row. */
 static uint64_t touched_axis(uint64_t H, uint64_t P, uint64_t R, uint64_t s, uint64_t d,
                              uint64_t pad) {
+  if (!P || !R || !H) return 0;
+  if ((R - 1) * d < s) return valid_pairs(H, P, R, s, d, pad);
+  if (s == 1 || (d == 1 && s <= R)) {
+    /* runs [r d, r d + span) of the padded axis, clipped to [pad, pad + H) */
+    const uint64_t span = s == 1 ? P : (P - 1) * s + R;
+    const uint64_t nrun = s == 1 ? R : 1, step = s == 1 ? d : 0;
+    uint64_t n = 0, lo = 0, hi = span; /* the run being merged, [lo, hi) */
+    for (uint64_t r = 1; r <= nrun; r++) {
+      const uint64_t a = r * step;
+      if (r < nrun && a <= hi) {
+        if (a + span > hi) hi = a + span;
+        continue;
+      }
+      const uint64_t cl = lo > pad ? lo : pad, ch = hi < pad + H ? hi : pad + H;
+      n += ch > cl ? ch - cl : 0;
+      lo = a;
+      hi = a + span;
+    }
+    return n;
+  }
   uint64_t n = 0;
   for (uint64_t h = 0; h < H; h++)
     for (uint64_t r = 0, x = h + pad; r < R && r * d <= x; r++)
@@ -123,7 +166,9 @@ void eng_eval_layer(const eng_prep *p, const dse_workload *wl,
   r->precision = wl_layer_precision(wl, l, a->precision);
   r->dataflow = p->df;
   const unsigned bits = dse_precision_bits(r->precision);
-  const uint64_t psum_bytes = 4; /* 32-bit accumulators */
+  /* partial sums at the accumulators' width (docs/engine.md, "Partial
+   * sums"): whole bytes per element, never fewer than an element's */
+  const uint64_t psum_bytes = (arch_acc_bits(a, r->precision) + 7) / 8;
 
   const uint64_t xa = elems_to_bytes(l->a_elems, bits);
   const uint64_t xb = elems_to_bytes(l->b_elems, bits);
@@ -145,7 +190,6 @@ void eng_eval_layer(const eng_prep *p, const dse_workload *wl,
   const int bi = p->buf_in, bo = p->buf_out;
   const int bw = l->b_is_weight ? p->buf_w : p->buf_in;
   const int hi = p->has_in, hw = l->b_is_weight ? p->has_w : p->has_in, ho = p->has_out;
-  const double cap_b = l->b_is_weight ? p->cap_w : p->cap_in;
   buf_use use;
   memset(&use, 0, sizeof use);
   uint64_t dram_rd = 0, dram_wr = 0;
@@ -180,74 +224,49 @@ void eng_eval_layer(const eng_prep *p, const dse_workload *wl,
     const uint64_t fk = p->df == DSE_DF_OUTPUT_STATIONARY
                             ? 1
                             : ceil_div(K, a->rows);
+    /* the input's reads per pass: M x K but the padding */
+    const uint64_t MK =
+        l->geo.h ? l->geo.n * l->geo.c *
+                       valid_pairs(l->geo.h, l->geo.p, l->geo.r, l->geo.stride[0],
+                                   l->geo.dilation[0], l->geo.pad[0]) *
+                       valid_pairs(l->geo.w, l->geo.q, l->geo.s, l->geo.stride[1],
+                                   l->geo.dilation[1], l->geo.pad[1])
+                 : M * K;
     uint64_t ea, eb;
     switch (p->df) {
       case DSE_DF_OUTPUT_STATIONARY:
-        ea = G * ceil_div(N, a->cols) * M * K;
+        ea = G * ceil_div(N, a->cols) * MK;
         eb = G * ceil_div(M, a->rows) * K * N;
         break;
       case DSE_DF_INPUT_STATIONARY:
-        ea = G * M * K;
+        ea = G * MK;
         eb = G * ceil_div(M, a->cols) * K * N;
         break;
       case DSE_DF_WEIGHT_STATIONARY:
       default:
-        ea = G * ceil_div(N, a->cols) * M * K;
+        ea = G * ceil_div(N, a->cols) * MK;
         eb = G * K * N;
         break;
     }
     ea = elems_to_bytes(ea, bits);
     eb = elems_to_bytes(eb, bits);
-    /* Input halo: the array reads the im2col view (K = c*r*s per output),
-     * never less than the tensor itself. */
-    if (ea < xa) ea = xa;
     const uint64_t spill = (fk - 1) * G * M * N * psum_bytes;
     const uint64_t eo_w = spill + xo, eo_r = spill;
 
-    /* DRAM traffic: compulsory when operands fit on chip, else the cheaper
-     * of re-streaming A per chunk of B or B per chunk of A. */
-    uint64_t da = x_chip ? 0 : (hi ? xa : ea);
-    uint64_t db = hw ? xb : eb;
-    uint64_t dow = ho ? xo : eo_w, dor = ho ? 0 : eo_r;
+    /* DRAM traffic, a floor of every mapping: each operand once (of the
+     * input what the windows touch), but an operand no buffer holds
+     * streams from DRAM at its array-edge rate, and without an output
+     * buffer the partial sums spill there too. */
+    const uint64_t g = l->geo.groups * l->geo.n * l->geo.c;
+    const uint64_t th = touched_axis(l->geo.h, l->geo.p, l->geo.r, l->geo.stride[0],
+                                     l->geo.dilation[0], l->geo.pad[0]);
+    const uint64_t tw = touched_axis(l->geo.w, l->geo.q, l->geo.s, l->geo.stride[1],
+                                     l->geo.dilation[1], l->geo.pad[1]);
+    const uint64_t xt = l->geo.h ? dmin(elems_to_bytes(g * th * tw, bits), xa) : xa;
+    uint64_t da = x_chip ? 0 : (hi || p->tree ? xt : ea);
+    uint64_t db = hw || p->tree ? xb : eb;
+    uint64_t dow = ho || p->tree ? xo : eo_w, dor = ho || p->tree ? 0 : eo_r;
     if (r->output_on_chip) dow = 0;
-    r->refetch_passes = 1;
-    if (hi && hw && !x_chip) {
-      const double s_in = (double)xa + (l->b_is_weight ? 0.0 : (double)xb);
-      const double s_w = l->b_is_weight ? (double)xb : 0.0;
-      const double s_o = ho ? (double)xo : 0.0;
-      const int fits = s_in <= p->cap_in && s_w <= p->cap_w &&
-                       s_o <= p->cap_out && s_in + s_w + s_o <= p->cap_all;
-      if (!fits) {
-        const double half_b = cap_b / 2 > 1 ? cap_b / 2 : 1;
-        const double half_a = p->cap_in / 2 > 1 ? p->cap_in / 2 : 1;
-        const uint64_t pa = (uint64_t)ceil((double)xb / half_b);
-        const uint64_t pb = (uint64_t)ceil((double)xa / half_a);
-        const uint64_t ta = dmin(pa * xa, ea) + xb;
-        const uint64_t tb = xa + dmin(pb * xb, eb);
-        if (ta <= tb) {
-          da = dmin(pa * xa, ea);
-          r->refetch_passes = pa;
-        } else {
-          db = dmin(pb * xb, eb);
-          r->refetch_passes = pb;
-        }
-      }
-    }
-    if (p->tree) {
-      /* a floor of every mapping over the tree: each operand once from the
-       * top level, of the input what the windows touch */
-      const uint64_t g = l->geo.groups * l->geo.n * l->geo.c;
-      const uint64_t th = touched_axis(l->geo.h, l->geo.p, l->geo.r, l->geo.stride[0],
-                                       l->geo.dilation[0], l->geo.pad[0]);
-      const uint64_t tw = touched_axis(l->geo.w, l->geo.q, l->geo.s, l->geo.stride[1],
-                                       l->geo.dilation[1], l->geo.pad[1]);
-      const uint64_t xt = elems_to_bytes(g * th * tw, bits);
-      da = x_chip ? 0 : xt < xa ? xt : xa;
-      db = xb;
-      dor = 0;
-      dow = r->output_on_chip ? 0 : xo;
-      r->refetch_passes = 1;
-    }
     dram_rd = da + db + dor;
     dram_wr = dow;
     /* On-chip accesses: array-edge reads, DRAM fills, output writes and the
@@ -255,7 +274,7 @@ void eng_eval_layer(const eng_prep *p, const dse_workload *wl,
     const int ob = l->b_is_weight ? 0 : 1;
     charge(&use, a, 1, bi, (double)ea, (double)da);
     charge(&use, a, ob, bw, (double)eb, (double)db);
-    charge(&use, a, 2, bo, (double)(eo_r + (bo >= 0 ? dow : 0)), (double)eo_w);
+    charge(&use, a, 2, bo, (double)eo_r, (double)eo_w);
     r->operand_dram_bytes[1] = (double)da;
     r->operand_dram_bytes[ob] += (double)db;
     r->operand_dram_bytes[2] = (double)(dor + dow);

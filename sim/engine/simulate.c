@@ -612,6 +612,7 @@ int dse_simulate(dse_ctx *ctx, const dse_arch *arch, const dse_workload *wl,
   dram_memo dmemo = {NULL, 0, 0, 0, 0};
   double ref_w = 0, bg_w = 0;
   if (arch->mem) dram_static_power(arch->mem, arch->mem_units, &ref_w, &bg_w);
+  uint64_t prev_floor = 0; /* the previous layer's floor_cycles */
   for (size_t i = 0; i < wl->nlayers; i++) {
     dse_layer_result *r = &res->layers[i];
     link.output_on_chip = eng_keep_output(&prep, wl, i);
@@ -626,6 +627,8 @@ int dse_simulate(dse_ctx *ctx, const dse_arch *arch, const dse_workload *wl,
       }
     }
     link.input_on_chip = link.output_on_chip;
+    /* level 1 is the floor of every mapping (docs/model.md section 6) */
+    const uint64_t floor_cycles = r->cycles;
     if (o.fidelity == DSE_FIDELITY_CYCLE && wl->layers[i].macs > 0) {
       int rc = (arch->tree ? eval_tree : eval_cycle)(ctx, arch, wl, &wl->layers[i], &o, &cache,
                                                      &dmemo, r);
@@ -646,6 +649,13 @@ int dse_simulate(dse_ctx *ctx, const dse_arch *arch, const dse_workload *wl,
       }
     }
     if (i > 0) eng_fuse_activation(&prep, &res->layers[i - 1], r);
+    /* a fused activation's floor: what level 1 leaves of it beyond its
+     * producer's floor */
+    r->floor_cycles = !r->fused              ? floor_cycles
+                      : floor_cycles > prev_floor ? floor_cycles - prev_floor
+                                                  : 0;
+    prev_floor = r->floor_cycles;
+    r->floor_ratio = r->floor_cycles ? (double)r->cycles / (double)r->floor_cycles : 1;
     r->dram_burst_modelled = arch->mem && o.fidelity == DSE_FIDELITY_CYCLE;
     if (r->dram_burst_modelled) {
       /* refresh and background run for the whole time, busy or not */
@@ -675,6 +685,7 @@ int dse_simulate(dse_ctx *ctx, const dse_arch *arch, const dse_workload *wl,
     t->compute_cycles += r->compute_cycles;
     t->dram_cycles += r->dram_cycles;
     t->sram_cycles += r->sram_cycles;
+    t->floor_cycles += r->floor_cycles;
     t->dram_bytes += r->dram_bytes;
     t->dram_read_bytes += r->dram_read_bytes;
     t->dram_write_bytes += r->dram_write_bytes;
@@ -712,6 +723,7 @@ int dse_simulate(dse_ctx *ctx, const dse_arch *arch, const dse_workload *wl,
   t->memory_capacity_bytes = arch->dram_capacity;
   t->footprint_bytes = fp.total;
   t->latency_s = (double)t->cycles / arch->clock_hz;
+  t->floor_ratio = t->floor_cycles ? (double)t->cycles / (double)t->floor_cycles : 1;
   t->throughput_inf_per_s = t->latency_s > 0 ? (double)wl->batch / t->latency_s : 0;
   t->achieved_ops_per_s = t->latency_s > 0 ? (double)t->ops / t->latency_s : 0;
   t->utilization = t->cycles ? (double)t->macs / ((double)t->cycles * prep.pes) : 0;

@@ -201,6 +201,64 @@ TEST_IMPL(level2_buffer_monotonic) {
 }
 
 /* The mapper never returns a mapping worse than the naive one. */
+/* Level 1 is the floor of level 2 (docs/model.md section 6): on every zoo
+ * network x every preset, no layer's level-2 cycles or DRAM bytes are
+ * below level 1's, but a fused activation's, whose time hides in its
+ * producer's (the network's total is above its floor too); every layer
+ * reports level 1's cycles as its floor_cycles. */
+TEST_IMPL(level2_above_level1_presets) {
+  static const char *const presets[] = {"edge-npu", "eyeriss", "npu-gddr6", "npu-gddr7",
+                                        "npu-hbm2e", "npu-hbm2e-dram", "npu-hbm3",
+                                        "npu-lpddr5x", "tpu-v1", NULL};
+  dse_ctx *ctx = t_ctx();
+  size_t layers = 0, fused = 0;
+  double lo = 1e30;
+  for (size_t ai = 0; presets[ai]; ai++) {
+    dse_arch *a = t_arch(ctx, presets[ai]);
+    for (size_t wi = 0; k_zoo[wi]; wi++) {
+      dse_workload *wl = t_wl(ctx, k_zoo[wi], NULL, NULL, NULL, NULL);
+      dse_sim_opts o1 = {DSE_FIDELITY_ANALYTIC, DSE_OBJ_EDP, 0, NULL, DSE_DRAM_PROFILE};
+      dse_sim_opts o2 = {DSE_FIDELITY_CYCLE, DSE_OBJ_EDP, 0, NULL, DSE_DRAM_PROFILE};
+      dse_result *r1 = NULL, *r2 = NULL;
+      if (dse_simulate(ctx, a, wl, &o1, &r1) == DSE_ERR_INFEASIBLE) { /* llama2 on edge */
+        dse_workload_free(wl);
+        continue;
+      }
+      ASSERT(r1);
+      ASSERT_INT_EQ(dse_simulate(ctx, a, wl, &o2, &r2), 0);
+      for (size_t i = 0; i < r1->nlayers; i++) {
+        const dse_layer_result *l1 = &r1->layers[i], *l2 = &r2->layers[i];
+        ASSERT_U64_EQ(l1->floor_cycles, l1->cycles);
+        ASSERT(l1->floor_ratio == 1);
+        ASSERT_U64_EQ(l2->floor_cycles, l1->cycles);
+        if (l2->fused) {
+          fused++;
+          continue;
+        }
+        layers++;
+        if (l2->cycles < l1->cycles || l2->dram_bytes < l1->dram_bytes)
+          FAIL_AT("%s %s %s: level 2 %llu cycles, %llu DRAM bytes below level 1's %llu, %llu",
+                  presets[ai], k_zoo[wi], l1->name, (unsigned long long)l2->cycles,
+                  (unsigned long long)l2->dram_bytes, (unsigned long long)l1->cycles,
+                  (unsigned long long)l1->dram_bytes);
+        ASSERT(l2->floor_ratio >= 1);
+        if (l2->floor_ratio < lo) lo = l2->floor_ratio;
+      }
+      ASSERT(r2->total.floor_ratio >= 1);
+      ASSERT_U64_EQ(r2->total.floor_cycles, r1->total.cycles);
+      dse_result_free(r1);
+      dse_result_free(r2);
+      dse_workload_free(wl);
+    }
+    dse_arch_free(a);
+  }
+  ASSERT(layers > 2000);
+  fprintf(stderr, "level2_above_level1_presets: %zu layers (and %zu fused), floor_ratio >= %.6f\n",
+          layers, fused, lo);
+  dse_ctx_free(ctx);
+  return 0;
+}
+
 TEST_IMPL(level2_not_worse_than_naive) {
   dse_ctx *ctx = t_ctx();
   static const dse_objective objs[] = {DSE_OBJ_LATENCY, DSE_OBJ_ENERGY};

@@ -81,6 +81,7 @@
   X(level2_invariants)              \
   X(level2_bandwidth_starved)       \
   X(level2_buffer_monotonic)        \
+  X(level2_above_level1_presets)    \
   X(level2_not_worse_than_naive)    \
   X(level2_not_worse_than_naive_tree) \
   X(level2_scalesim_fold_timing)    \

@@ -283,7 +283,11 @@ typedef struct dse_layer_result {
   uint64_t dram_read_bytes, dram_write_bytes, dram_bytes;
   uint64_t sram_read_bytes, sram_write_bytes;
   uint64_t folds;                /* array folds (passes) of the GEMM view */
-  uint64_t refetch_passes;       /* DRAM passes over the re-streamed operand */
+  /* level 1's floor of the layer's cycles, which no mapping beats (at
+   * level 1: cycles), and cycles over it (level 1: 1; a fused activation's
+   * may be below 1, its time hidden in its producer's) */
+  uint64_t floor_cycles;
+  double floor_ratio;
   /* ops per DRAM byte (vector layers: vector ops); 0 when the layer moves
    * no DRAM bytes (unbounded: such a layer is compute-bound) */
   double intensity_ops_per_byte;
@@ -338,6 +342,8 @@ typedef struct dse_total_result {
   /* the layers' compute_cycles, dram_cycles and sram_cycles summed (each
    * layer's time at that resource alone, layers one after another) */
   uint64_t compute_cycles, dram_cycles, sram_cycles;
+  uint64_t floor_cycles; /* the layers' floor_cycles summed */
+  double floor_ratio;    /* cycles / floor_cycles */
   double latency_s, throughput_inf_per_s, achieved_ops_per_s, utilization;
   uint64_t dram_bytes, dram_read_bytes, dram_write_bytes;
   uint64_t input_bytes, weight_bytes, output_bytes;
