@@ -137,6 +137,63 @@ typedef struct wl_window {
   uint64_t stride[2], pad[2], dil[2];
 } wl_window;
 
+/* Rows p of [0, P) with 0 <= p s + x - pad < H. */
+static uint64_t rows_inside(uint64_t H, uint64_t P, uint64_t s, uint64_t x, uint64_t pad) {
+  if (!P || x >= H + pad) return 0;
+  const uint64_t lo = x >= pad ? 0 : (pad - x + s - 1) / s;
+  const uint64_t hi = (H + pad - x - 1) / s; /* the last inside */
+  const uint64_t top = hi < P - 1 ? hi : P - 1;
+  return top >= lo ? top - lo + 1 : 0;
+}
+
+/* Window positions on one axis that fall inside the input: the (p, r) with
+ * 0 <= p s + r d - pad < H.  The array reads no padding, so a layer's
+ * input reads per pass are these pairs on both axes, not P R x Q S. */
+static uint64_t valid_pairs(uint64_t H, uint64_t P, uint64_t R, uint64_t s, uint64_t d,
+                            uint64_t pad) {
+  uint64_t n = 0;
+  for (uint64_t r = 0; r < R; r++) n += rows_inside(H, P, s, r * d, pad);
+  return n;
+}
+
+/* Input rows (or columns) a layer's windows touch: the h in [0, H) with
+ * h + pad = p s + r d for some p < P and r < R.  Closed forms: windows
+ * whose rows never coincide ((R - 1) d < s) touch their valid pairs;
+ * stride 1 touches R runs of P rows, merged; unit dilation with windows
+ * that meet (s <= R) one run.  Else (strided, dilated and overlapping
+ * windows) row by row. */
+static uint64_t touched_axis(uint64_t H, uint64_t P, uint64_t R, uint64_t s, uint64_t d,
+                             uint64_t pad) {
+  if (!P || !R || !H) return 0;
+  if ((R - 1) * d < s) return valid_pairs(H, P, R, s, d, pad);
+  if (s == 1 || (d == 1 && s <= R)) {
+    /* runs [r d, r d + span) of the padded axis, clipped to [pad, pad + H) */
+    const uint64_t span = s == 1 ? P : (P - 1) * s + R;
+    const uint64_t nrun = s == 1 ? R : 1, step = s == 1 ? d : 0;
+    uint64_t n = 0, lo = 0, hi = span; /* the run being merged, [lo, hi) */
+    for (uint64_t r = 1; r <= nrun; r++) {
+      const uint64_t a = r * step;
+      if (r < nrun && a <= hi) {
+        if (a + span > hi) hi = a + span;
+        continue;
+      }
+      const uint64_t cl = lo > pad ? lo : pad, ch = hi < pad + H ? hi : pad + H;
+      n += ch > cl ? ch - cl : 0;
+      lo = a;
+      hi = a + span;
+    }
+    return n;
+  }
+  uint64_t n = 0;
+  for (uint64_t h = 0; h < H; h++)
+    for (uint64_t r = 0, x = h + pad; r < R && r * d <= x; r++)
+      if ((x - r * d) % s == 0 && (x - r * d) / s < P) {
+        n++;
+        break;
+      }
+  return n;
+}
+
 static void set_geo(wl_layer *l, uint64_t groups, uint64_t n, uint64_t c,
                     uint64_t k, uint64_t h, uint64_t w, uint64_t r,
                     uint64_t s, uint64_t p, uint64_t q, const uint64_t stride[2],
@@ -155,6 +212,11 @@ static void set_geo(wl_layer *l, uint64_t groups, uint64_t n, uint64_t c,
     l->geo.stride[x] = stride[x];
     l->geo.pad[x] = pad[x];
     l->geo.dilation[x] = dil[x];
+  }
+  const uint64_t in[2] = {h, w}, out[2] = {p, q}, win[2] = {r, s};
+  for (int x = 0; x < 2; x++) {
+    l->geo.valid[x] = valid_pairs(in[x], out[x], win[x], stride[x], dil[x], pad[x]);
+    l->geo.touched[x] = touched_axis(in[x], out[x], win[x], stride[x], dil[x], pad[x]);
   }
 }
 

@@ -26,6 +26,9 @@ typedef struct wl_layer {
     uint64_t h, w, r, s, p, q;
     /* [0] the height axis (h, p, r), [1] the width (w, q, s) */
     uint64_t stride[2], pad[2], dilation[2];
+    /* per axis: the window positions (p, r) that fall inside the input
+     * (the padding left out), and the input rows the windows touch */
+    uint64_t valid[2], touched[2];
   } geo;
   char shape[96];
 } wl_layer;

@@ -71,63 +71,6 @@ void eng_prepare(const dse_arch *a, eng_prep *p) {
   p->has_out = p->buf_out >= 0;
 }
 
-/* Rows p of [0, P) with 0 <= p s + x - pad < H. */
-static uint64_t rows_inside(uint64_t H, uint64_t P, uint64_t s, uint64_t x, uint64_t pad) {
-  if (!P || x >= H + pad) return 0;
-  const uint64_t lo = x >= pad ? 0 : ceil_div(pad - x, s);
-  const uint64_t hi = (H + pad - x - 1) / s; /* the last inside */
-  const uint64_t top = hi < P - 1 ? hi : P - 1;
-  return top >= lo ? top - lo + 1 : 0;
-}
-
-/* Window positions on one axis that fall inside the input: the (p, r) with
- * 0 <= p s + r d - pad < H.  The array reads no padding, so a layer's
- * input reads per pass are these pairs on both axes, not P R x Q S. */
-static uint64_t valid_pairs(uint64_t H, uint64_t P, uint64_t R, uint64_t s, uint64_t d,
-                            uint64_t pad) {
-  uint64_t n = 0;
-  for (uint64_t r = 0; r < R; r++) n += rows_inside(H, P, s, r * d, pad);
-  return n;
-}
-
-/* Input rows (or columns) a layer's windows touch: the h in [0, H) with
- * h + pad = p s + r d for some p < P and r < R.  Closed forms: windows
- * whose rows never coincide ((R - 1) d < s) touch their valid pairs;
- * stride 1 touches R runs of P rows, merged; unit dilation with windows
- * that meet (s <= R) one run.  Else (strided, dilated and overlapping
- * windows) row by row. */
-static uint64_t touched_axis(uint64_t H, uint64_t P, uint64_t R, uint64_t s, uint64_t d,
-                             uint64_t pad) {
-  if (!P || !R || !H) return 0;
-  if ((R - 1) * d < s) return valid_pairs(H, P, R, s, d, pad);
-  if (s == 1 || (d == 1 && s <= R)) {
-    /* runs [r d, r d + span) of the padded axis, clipped to [pad, pad + H) */
-    const uint64_t span = s == 1 ? P : (P - 1) * s + R;
-    const uint64_t nrun = s == 1 ? R : 1, step = s == 1 ? d : 0;
-    uint64_t n = 0, lo = 0, hi = span; /* the run being merged, [lo, hi) */
-    for (uint64_t r = 1; r <= nrun; r++) {
-      const uint64_t a = r * step;
-      if (r < nrun && a <= hi) {
-        if (a + span > hi) hi = a + span;
-        continue;
-      }
-      const uint64_t cl = lo > pad ? lo : pad, ch = hi < pad + H ? hi : pad + H;
-      n += ch > cl ? ch - cl : 0;
-      lo = a;
-      hi = a + span;
-    }
-    return n;
-  }
-  uint64_t n = 0;
-  for (uint64_t h = 0; h < H; h++)
-    for (uint64_t r = 0, x = h + pad; r < R && r * d <= x; r++)
-      if ((x - r * d) % s == 0 && (x - r * d) / s < P) {
-        n++;
-        break;
-      }
-  return n;
-}
-
 /* Elements of one activation input of a layer (eltwise: each input). */
 static uint64_t one_input_elems(const wl_layer *l) {
   return l->type == DSE_LAYER_ELTWISE ? l->out_elems : l->a_elems;
@@ -226,12 +169,7 @@ void eng_eval_layer(const eng_prep *p, const dse_workload *wl,
                             : ceil_div(K, a->rows);
     /* the input's reads per pass: M x K but the padding */
     const uint64_t MK =
-        l->geo.h ? l->geo.n * l->geo.c *
-                       valid_pairs(l->geo.h, l->geo.p, l->geo.r, l->geo.stride[0],
-                                   l->geo.dilation[0], l->geo.pad[0]) *
-                       valid_pairs(l->geo.w, l->geo.q, l->geo.s, l->geo.stride[1],
-                                   l->geo.dilation[1], l->geo.pad[1])
-                 : M * K;
+        l->geo.h ? l->geo.n * l->geo.c * l->geo.valid[0] * l->geo.valid[1] : M * K;
     uint64_t ea, eb;
     switch (p->df) {
       case DSE_DF_OUTPUT_STATIONARY:
@@ -258,11 +196,8 @@ void eng_eval_layer(const eng_prep *p, const dse_workload *wl,
      * streams from DRAM at its array-edge rate, and without an output
      * buffer the partial sums spill there too. */
     const uint64_t g = l->geo.groups * l->geo.n * l->geo.c;
-    const uint64_t th = touched_axis(l->geo.h, l->geo.p, l->geo.r, l->geo.stride[0],
-                                     l->geo.dilation[0], l->geo.pad[0]);
-    const uint64_t tw = touched_axis(l->geo.w, l->geo.q, l->geo.s, l->geo.stride[1],
-                                     l->geo.dilation[1], l->geo.pad[1]);
-    const uint64_t xt = l->geo.h ? dmin(elems_to_bytes(g * th * tw, bits), xa) : xa;
+    const uint64_t xt =
+        l->geo.h ? dmin(elems_to_bytes(g * l->geo.touched[0] * l->geo.touched[1], bits), xa) : xa;
     uint64_t da = x_chip ? 0 : (hi || p->tree ? xt : ea);
     uint64_t db = hw || p->tree ? xb : eb;
     uint64_t dow = ho || p->tree ? xo : eo_w, dor = ho || p->tree ? 0 : eo_r;
