@@ -146,26 +146,24 @@ static uint64_t rows_inside(uint64_t H, uint64_t P, uint64_t s, uint64_t x, uint
   return top >= lo ? top - lo + 1 : 0;
 }
 
-/* Window positions on one axis that fall inside the input: the (p, r) with
- * 0 <= p s + r d - pad < H.  The array reads no padding, so a layer's
- * input reads per pass are these pairs on both axes, not P R x Q S. */
-static uint64_t valid_pairs(uint64_t H, uint64_t P, uint64_t R, uint64_t s, uint64_t d,
-                            uint64_t pad) {
+/* The (p, r) with 0 <= p s + r d - pad < H: one row of taps per r. */
+uint64_t wl_valid_pairs(uint64_t H, uint64_t P, uint64_t R, uint64_t s, uint64_t d,
+                        uint64_t pad) {
   uint64_t n = 0;
   for (uint64_t r = 0; r < R; r++) n += rows_inside(H, P, s, r * d, pad);
   return n;
 }
 
-/* Input rows (or columns) a layer's windows touch: the h in [0, H) with
- * h + pad = p s + r d for some p < P and r < R.  Closed forms: windows
+/* The h in [0, H) with h + pad = p s + r d for some p < P and r < R.
+ * Closed forms: windows
  * whose rows never coincide ((R - 1) d < s) touch their valid pairs;
  * stride 1 touches R runs of P rows, merged; unit dilation with windows
  * that meet (s <= R) one run.  Else (strided, dilated and overlapping
  * windows) row by row. */
-static uint64_t touched_axis(uint64_t H, uint64_t P, uint64_t R, uint64_t s, uint64_t d,
-                             uint64_t pad) {
+uint64_t wl_touched_axis(uint64_t H, uint64_t P, uint64_t R, uint64_t s, uint64_t d,
+                         uint64_t pad) {
   if (!P || !R || !H) return 0;
-  if ((R - 1) * d < s) return valid_pairs(H, P, R, s, d, pad);
+  if ((R - 1) * d < s) return wl_valid_pairs(H, P, R, s, d, pad);
   if (s == 1 || (d == 1 && s <= R)) {
     /* runs [r d, r d + span) of the padded axis, clipped to [pad, pad + H) */
     const uint64_t span = s == 1 ? P : (P - 1) * s + R;
@@ -215,8 +213,8 @@ static void set_geo(wl_layer *l, uint64_t groups, uint64_t n, uint64_t c,
   }
   const uint64_t in[2] = {h, w}, out[2] = {p, q}, win[2] = {r, s};
   for (int x = 0; x < 2; x++) {
-    l->geo.valid[x] = valid_pairs(in[x], out[x], win[x], stride[x], dil[x], pad[x]);
-    l->geo.touched[x] = touched_axis(in[x], out[x], win[x], stride[x], dil[x], pad[x]);
+    l->geo.valid[x] = wl_valid_pairs(in[x], out[x], win[x], stride[x], dil[x], pad[x]);
+    l->geo.touched[x] = wl_touched_axis(in[x], out[x], win[x], stride[x], dil[x], pad[x]);
   }
 }
 

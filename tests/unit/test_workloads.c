@@ -1,5 +1,6 @@
 /* test_workloads.c: zoo networks against published totals; seed checks;
  * workload validation. */
+#include "config/workload.h"
 #include "helpers.h"
 #include "task.h"
 
@@ -569,5 +570,46 @@ TEST_IMPL(conv_axis_errors) {
   expect_wl_exact(L("pool, kind: max, c: 4, h: 8, w: 8, r: 2, s: 2, p: 4"),
                   "test.yaml:3:68: error: layers[1] 'a'.p: unknown key 'p'; did you mean 'n'?");
 #undef L
+  return 0;
+}
+
+/* wl_valid_pairs and wl_touched_axis against the row-by-row count, on
+ * every axis of up to 20 rows, 12 outputs, 7 taps, stride 5, dilation 4
+ * and padding 4 (168,000 geometries); and by hand: a 3-tap window over 7
+ * rows padded by 1 has 19 of its 21 (p, r) inside; a 1x1 stride-2 window
+ * over 56 rows touches 28 of them. */
+TEST_IMPL(workloads_window_counts) {
+  ASSERT_U64_EQ(wl_valid_pairs(7, 7, 3, 1, 1, 1), 19);
+  ASSERT_U64_EQ(wl_touched_axis(56, 28, 1, 2, 1, 0), 28);
+  ASSERT_U64_EQ(wl_touched_axis(7, 7, 3, 1, 1, 1), 7);
+  for (uint64_t H = 1; H <= 20; H++)
+    for (uint64_t R = 1; R <= 7; R++)
+      for (uint64_t s = 1; s <= 5; s++)
+        for (uint64_t d = 1; d <= 4; d++)
+          for (uint64_t pad = 0; pad <= 4; pad++)
+            for (uint64_t P = 1; P <= 12; P++) {
+              uint64_t touched = 0, valid = 0;
+              for (uint64_t h = 0; h < H; h++) {
+                int hit = 0;
+                for (uint64_t p = 0; p < P && !hit; p++)
+                  for (uint64_t r = 0; r < R && !hit; r++) hit = p * s + r * d == h + pad;
+                touched += hit;
+              }
+              for (uint64_t p = 0; p < P; p++)
+                for (uint64_t r = 0; r < R; r++) {
+                  const uint64_t x = p * s + r * d;
+                  valid += x >= pad && x - pad < H;
+                }
+              if (wl_touched_axis(H, P, R, s, d, pad) != touched ||
+                  wl_valid_pairs(H, P, R, s, d, pad) != valid)
+                FAIL_AT("H %llu P %llu R %llu s %llu d %llu pad %llu: touched %llu/%llu, "
+                        "valid %llu/%llu",
+                        (unsigned long long)H, (unsigned long long)P, (unsigned long long)R,
+                        (unsigned long long)s, (unsigned long long)d, (unsigned long long)pad,
+                        (unsigned long long)wl_touched_axis(H, P, R, s, d, pad),
+                        (unsigned long long)touched,
+                        (unsigned long long)wl_valid_pairs(H, P, R, s, d, pad),
+                        (unsigned long long)valid);
+            }
   return 0;
 }

@@ -23,6 +23,7 @@
   X(hash_index)                     \
   X(files_directory)                \
   X(zoo_cnn_totals)                 \
+  X(workloads_window_counts)        \
   X(zoo_transformer_totals)         \
   X(seed_conv_counts)               \
   X(workload_validation)            \
