@@ -652,8 +652,9 @@ static double estimate(const search *s, const plan *pl, double *lat, double *ene
     nl[L] = 0;
     for (int k = 0; k < NEST_DIMS; k++) {
       const int d = ord[k];
-      const double trip = (double)cdiv(pl->E[L][d], L == 1 ? pl->A[d] : pl->E[L - 1][d]);
-      if (trip <= 1) continue;
+      const uint64_t outer = pl->E[L][d], inner = L == 1 ? pl->A[d] : pl->E[L - 1][d];
+      if (outer <= inner) continue; /* one trip, most (level, dim) pairs: no division */
+      const double trip = (double)cdiv(outer, inner);
       ld[L][nl[L]] = d;
       lt[L][nl[L]++] = trip;
     }
