@@ -623,15 +623,6 @@ static int64_t floor_div(int64_t a, int64_t b) { /* b > 0 */
 
 static int64_t ceil_div(int64_t a, int64_t b) { return -floor_div(-a, b); }
 
-static int64_t gcd64(int64_t a, int64_t b) {
-  while (b) {
-    const int64_t t = a % b;
-    a = b;
-    b = t;
-  }
-  return a;
-}
-
 /* Whether an input axis' tiles may be sets with gaps (not boxes). */
 static int strided_axis(const nest *n, const axis *ax) {
   if (n->stride_rule || (ax->kind != AX_H && ax->kind != AX_W)) return 0;
@@ -649,7 +640,7 @@ static swindow window_of(const nest *n, const axis *ax) {
   const int x = ax->kind == AX_H ? 0 : 1;
   swindow w = {(int64_t)p->stride[x], (int64_t)p->dilation[x], (int64_t)p->pad[x],
               (int64_t)(x ? p->in_w : p->in_h), 0, 0, 0};
-  const int64_t g = gcd64(w.st, w.dl);
+  const int64_t g = (int64_t)core_gcd(p->stride[x], p->dilation[x]);
   w.sp = w.st / g;
   w.dp = w.dl / g;
   w.L = w.st * w.dp;
