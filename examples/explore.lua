@@ -18,7 +18,7 @@ local results = dse.sweep {
   grid = {
     ["pe_array.rows"] = { 16, 32, 64 },
     ["pe_array.cols"] = { 16, 32, 64 },
-    ["buffers.1.size"] = { "512 KiB", "2 MiB" },
+    ["buffers.2.size"] = { "512 KiB", "2 MiB" },
   },
 }
 print(#results .. " results")
@@ -40,12 +40,12 @@ for _, w in ipairs(workloads) do
   end
   print(string.format("%-8s %2d of %d on the front; fastest %dx%d, %s: %.3f ms, %.2f mJ",
     w.name, #front, #mine, best.arch.pe_rows, best.arch.pe_cols,
-    best.point["buffers.1.size"], best.total.latency_s * 1e3, best.total.energy_j * 1e3))
+    best.point["buffers.2.size"], best.total.latency_s * 1e3, best.total.energy_j * 1e3))
 end
 
 dse.write_csv(outdir .. "/all.csv", results)
 dse.write_csv(outdir .. "/short.csv", results,
-  { "workload", "pe_array.rows", "pe_array.cols", "buffers.1.size", "latency_s", "energy_j", "pes" })
+  { "workload", "pe_array.rows", "pe_array.cols", "buffers.2.size", "latency_s", "energy_j", "pes" })
 dse.write_json(outdir .. "/first.json", results[1])
 dse.report {
   path = outdir .. "/report.md",

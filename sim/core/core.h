@@ -76,6 +76,15 @@ static inline uint64_t core_mul_sat(uint64_t a, uint64_t b) {
 static inline uint64_t core_add_sat(uint64_t a, uint64_t b) {
   return b > UINT64_MAX - a ? UINT64_MAX : a + b;
 }
+/* The greatest common divisor (a when b is 0). */
+static inline uint64_t core_gcd(uint64_t a, uint64_t b) {
+  while (b) {
+    const uint64_t t = a % b;
+    a = b;
+    b = t;
+  }
+  return a;
+}
 
 /* ===== hash index ======================================================== */
 

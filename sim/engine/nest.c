@@ -604,8 +604,90 @@ static uint64_t coupled_leaf(const enum_ctx *e, const side *o, const side *nw) {
   return vo + vn - union_volume(b, nb, UB_DIMS, 0);
 }
 
+/* ----- exact strided windows (AX_H, AX_W) --------------------------------
+ * The rows (columns) of the input a side touches are x = o*st + f*dl - pad
+ * for o in [o0, o1), f in [f0, f1), clipped to [0, size): the whole box
+ * between the first and the last only where the stride does not exceed
+ * the window's reach; a 1x1 stride-2 window touches every other row.  With
+ * g = gcd(st, dl), s' = st / g, d' = dl / g and L = st d' = lcm(st, dl),
+ * the residues (o mod d', f mod s') fix x mod L, distinct pairs giving
+ * distinct residues; within a pair (a, b), o = a + i d' and f = b + j s'
+ * give x = a st + b dl - pad + (i + j) L: the sums of two index intervals,
+ * one interval of z = i + j.  So a side is s' d' intervals of z, one per
+ * class, and the overlap of two sides their intersections class by class
+ * (docs/engine.md, "Strided windows").  Timeloop's rule keeps its boxes. */
+
+static int64_t floor_div(int64_t a, int64_t b) { /* b > 0 */
+  return a / b - (a % b != 0 && a < 0);
+}
+
+static int64_t ceil_div(int64_t a, int64_t b) { return -floor_div(-a, b); }
+
+/* Whether an input axis' tiles may be sets with gaps (not boxes). */
+static int strided_axis(const nest *n, const axis *ax) {
+  if (n->stride_rule || (ax->kind != AX_H && ax->kind != AX_W)) return 0;
+  const int x = ax->kind == AX_H ? 0 : 1;
+  return n->prob.stride[x] != 1 || n->prob.dilation[x] != 1;
+}
+
+typedef struct swindow {
+  int64_t st, dl, pad, size; /* the axis' */
+  int64_t sp, dp, L;         /* st / g, dl / g, lcm(st, dl) */
+} swindow;
+
+static swindow window_of(const nest *n, const axis *ax) {
+  const nest_problem *p = &n->prob;
+  const int x = ax->kind == AX_H ? 0 : 1;
+  swindow w = {(int64_t)p->stride[x], (int64_t)p->dilation[x], (int64_t)p->pad[x],
+              (int64_t)(x ? p->in_w : p->in_h), 0, 0, 0};
+  const int64_t g = (int64_t)core_gcd(p->stride[x], p->dilation[x]);
+  w.sp = w.st / g;
+  w.dp = w.dl / g;
+  w.L = w.st * w.dp;
+  return w;
+}
+
+/* The interval [*zl, *zh) of z in class (a, b) that side s touches,
+ * clipped to the image (empty: *zl >= *zh). */
+static void class_span(const swindow *w, const side *s, int64_t a, int64_t b, int64_t *zl,
+                       int64_t *zh) {
+  *zl = *zh = 0;
+  if (!s->ok) return;
+  const int64_t o0 = (int64_t)s->start[0], o1 = o0 + (int64_t)s->ext[0];
+  const int64_t f0 = (int64_t)s->start[1], f1 = f0 + (int64_t)s->ext[1];
+  const int64_t i0 = ceil_div(o0 - a, w->dp), i1 = ceil_div(o1 - a, w->dp);
+  const int64_t j0 = ceil_div(f0 - b, w->sp), j1 = ceil_div(f1 - b, w->sp);
+  if (i0 >= i1 || j0 >= j1) return;
+  const int64_t base = a * w->st + b * w->dl - w->pad;
+  const int64_t c0 = ceil_div(-base, w->L), c1 = ceil_div(w->size - base, w->L);
+  *zl = i0 + j0 > c0 ? i0 + j0 : c0;
+  *zh = i1 + j1 - 1 < c1 ? i1 + j1 - 1 : c1;
+}
+
+/* The elements side nw touches, or (o != NULL) those both o and nw do. */
+static uint64_t strided_count(const swindow *w, const side *o, const side *nw) {
+  uint64_t sum = 0;
+  for (int64_t a = 0; a < w->dp; a++)
+    for (int64_t b = 0; b < w->sp; b++) {
+      int64_t lo, hi;
+      class_span(w, nw, a, b, &lo, &hi);
+      if (o && lo < hi) {
+        int64_t ol, oh;
+        class_span(w, o, a, b, &ol, &oh);
+        lo = ol > lo ? ol : lo;
+        hi = oh < hi ? oh : hi;
+      }
+      sum += hi > lo ? (uint64_t)(hi - lo) : 0;
+    }
+  return sum;
+}
+
 static uint64_t leaf(const enum_ctx *e, const side *o, const side *nw) {
   if (e->ax->kind == AX_COUPLED) return coupled_leaf(e, o, nw);
+  if (strided_axis(e->n, e->ax)) {
+    const swindow w = window_of(e->n, e->ax);
+    return strided_count(&w, e->overlap ? o : NULL, nw);
+  }
   int64_t nl, nh;
   axis_range(e, nw, &nl, &nh);
   if (!e->overlap) return (uint64_t)(nh - nl);
@@ -1348,6 +1430,9 @@ static uint64_t span_over_pes(const stream_ctx *c, const side *base,
   int64_t lo = 0, hi = 0;
   side bb = *base;
   enum_ctx e = {n, ax, NULL, 0};
+  /* a strided window: the busy PEs' indices span one side (a grid of
+   * them per dim), whose set is the union of theirs */
+  const int strided = strided_axis(n, ax);
   for (uint64_t inst = 0; inst < total; inst++) {
     side s = *base;
     uint64_t rem = inst;
@@ -1368,7 +1453,7 @@ static uint64_t span_over_pes(const stream_ctx *c, const side *base,
       advance(&s, slot_of(ax, l->dim), l0idx[m++], l->step);
     }
     if (!s.ok) continue;
-    if (ax->kind == AX_COUPLED) { /* the busy PEs' bounding run per dim */
+    if (ax->kind == AX_COUPLED || strided) { /* the busy PEs' bounding run per dim */
       for (int k = 0; k < ax->ndims; k++) {
         const uint64_t end = s.start[k] + s.ext[k], bend = bb.start[k] + bb.ext[k];
         if (any && s.start[k] > bb.start[k]) s.start[k] = bb.start[k];
@@ -1386,6 +1471,10 @@ static uint64_t span_over_pes(const stream_ctx *c, const side *base,
   }
   if (!any) return 0;
   if (ax->kind == AX_INDICATOR) return 1;
+  if (strided) {
+    const swindow w = window_of(n, ax);
+    return strided_count(&w, NULL, &bb);
+  }
   if (ax->kind == AX_COUPLED) {
     ubox ub[UB_MAX];
     int nb = 0;

@@ -30,9 +30,12 @@
  *   operand.
  * - The innermost loop on every dimension larger than 1 has step 1.
  * - A level's tile of an operand is the axis-aligned box of the operand's
- *   elements touched by all loops inside the level (for the input, the
- *   bounding box of h = p*stride + r*dilation - pad, clipped to the image,
- *   with each axis' own stride, dilation and pad).
+ *   elements touched by all loops inside the level (for the input, per axis
+ *   the rows h = p*stride + r*dilation - pad the loops touch, clipped to the
+ *   image, with each axis' own stride, dilation and pad: an interval, or
+ *   with gaps where the stride exceeds the window's reach; under
+ *   stride_rule and on an axis a flattened group spans, their bounding
+ *   box).
  *   When a loop above the level advances, the level keeps one tile: the new
  *   elements are filled from the parent; partial sums leaving are updates.
  * - The PE array (a nest without fan-outs) reads its parent once per

@@ -10,6 +10,11 @@
 
 typedef struct box {
   int64_t lo[5], hi[5]; /* operand axes, [lo, hi) */
+  /* an input's rows (x 0) and columns (x 1) with a stride or dilation:
+   * only x = o*st + f*dl - pad, o in [o0, o1), f in [f0, f1), of the box
+   * (Timeloop's rule, and an axis a flattened group spans: the whole box) */
+  uint8_t sparse[2];
+  int64_t o0[2], o1[2], f0[2], f1[2], st[2], dl[2], pad[2];
 } box;
 
 /* A tile: a union of boxes (one, but over flattened groups' runs: up to
@@ -61,6 +66,14 @@ static int dim_range(const ref *r, int d, const uint8_t *use, int64_t *lo,
   return 1;
 }
 
+/* Whether a flattened group has dim d among its members. */
+static int in_group(const nest *n, int d) {
+  for (int g = 0; g < n->ngroups; g++)
+    for (int i = 0; i < n->group[g].ndims; i++)
+      if (n->group[g].dims[i] == d) return 1;
+  return 0;
+}
+
 /* Operand box from per-dim ranges. */
 static box box_from(const ref *r, int opd, const int64_t *lo, const int64_t *hi) {
   const nest_problem *p = &r->n->prob;
@@ -87,8 +100,30 @@ static box box_from(const ref *r, int opd, const int64_t *lo, const int64_t *hi)
     b.lo[a] = x0 < 0 ? 0 : x0;
     b.hi[a] = x1 > size ? size : x1;
     if (b.hi[a] < b.lo[a]) b.hi[a] = b.lo[a];
+    b.sparse[x] = !r->n->stride_rule && !in_group(r->n, o) && !in_group(r->n, f) &&
+                  (st != 1 || dl != 1);
+    b.o0[x] = lo[o], b.o1[x] = hi[o], b.f0[x] = lo[f], b.f1[x] = hi[f];
+    b.st[x] = st, b.dl[x] = dl, b.pad[x] = pad;
   }
   return b;
+}
+
+/* Whether the window of a box's row or column x touches coordinate v (in
+ * the box's range), by trying every f. */
+static int window_has(const box *b, int x, int64_t v) {
+  if (!b->sparse[x]) return 1;
+  for (int64_t f = b->f0[x]; f < b->f1[x]; f++) {
+    const int64_t t = v + b->pad[x] - f * b->dl[x];
+    if (t >= 0 && t % b->st[x] == 0 && t / b->st[x] >= b->o0[x] && t / b->st[x] < b->o1[x])
+      return 1;
+  }
+  return 0;
+}
+
+static int box_has(const box *b, const int64_t *c) {
+  for (int a = 0; a < 5; a++)
+    if (c[a] < b->lo[a] || c[a] >= b->hi[a]) return 0;
+  return window_has(b, 0, c[3]) && window_has(b, 1, c[4]);
 }
 
 /* Per-dim ranges for the loops in use (groups too); 0 when some range is
@@ -138,11 +173,8 @@ static tile make_tile(const ref *r, int opd, const uint8_t *use) {
 }
 
 static int in_tile(const tile *t, const int64_t *c) {
-  for (int k = 0; k < t->n; k++) {
-    int in = 1;
-    for (int a = 0; a < 5 && in; a++) in = c[a] >= t->b[k].lo[a] && c[a] < t->b[k].hi[a];
-    if (in) return 1;
-  }
+  for (int k = 0; k < t->n; k++)
+    if (box_has(&t->b[k], c)) return 1;
   return 0;
 }
 
@@ -152,22 +184,26 @@ static uint64_t flat(const ref *r, int opd, const int64_t *c) {
   return x;
 }
 
-/* The elements of a box in flat order: the first (0 when it has none),
- * then the next after c (0 past the last). */
+/* The elements of a box (those its windows touch) in flat order: the
+ * next after c (0 past the last), then the first (0 when it has none). */
+static int box_next(const box *b, int64_t *c) {
+  for (;;) {
+    int a = 4;
+    for (; a >= 0; a--) {
+      if (++c[a] < b->hi[a]) break;
+      c[a] = b->lo[a];
+    }
+    if (a < 0) return 0;
+    if (box_has(b, c)) return 1;
+  }
+}
+
 static int box_first(const box *b, int64_t *c) {
   for (int a = 0; a < 5; a++) {
     if (b->hi[a] <= b->lo[a]) return 0;
     c[a] = b->lo[a];
   }
-  return 1;
-}
-
-static int box_next(const box *b, int64_t *c) {
-  for (int a = 4; a >= 0; a--) {
-    if (++c[a] < b->hi[a]) return 1;
-    c[a] = b->lo[a];
-  }
-  return 0;
+  return box_has(b, c) || box_next(b, c);
 }
 
 /* Under Timeloop's rule (stride_rule, one box a tile): whether the move to

@@ -11,15 +11,6 @@
 #define STEP_CAP (256.0 * 1024) /* bytes per step simulated, at most */
 #define FOLD_ROUND 8 /* a unit's share of a run is rounded from this many bursts */
 
-static uint64_t gcd(uint64_t a, uint64_t b) {
-  while (b) {
-    const uint64_t t = a % b;
-    a = b;
-    b = t;
-  }
-  return a;
-}
-
 /* Quantize a byte count to bursts with 3 significant bits. */
 static uint64_t quant(double bytes, double burst) {
   double b = ceil(bytes / burst);
@@ -101,7 +92,7 @@ int dram_profile_get(const dram_spec *s, unsigned units, dram_memo *m, const dou
     if (g >= FOLD_ROUND * fold) {
       key[i] = (g + fold / 2) / fold;
     } else if (g) {
-      const uint64_t d = gcd(g, fold);
+      const uint64_t d = core_gcd(g, fold);
       key[i] = g / d;
       key[3 + i] = fold / d;
     }

@@ -114,7 +114,7 @@ H.check(full.total.dram_cycles ~= prof.total.dram_cycles, "dram_model full: own 
 H.eq(conv1.accesses[1].weight.reads, conv1.macs, "every MAC reads a stationary weight")
 H.eq(conv1.cycles, conv1.compute_cycles + conv1.stall_cycles, "cycles = compute + stalls")
 local sw = dse.sweep { arch = "edge-npu", workload = "alexnet", fidelity = "cycle",
-                       grid = { ["buffers.1.size"] = { "256 KiB", "2 MiB" } } }
+                       grid = { ["buffers.2.size"] = { "256 KiB", "2 MiB" } } }
 H.eq(sw[1].fidelity, "cycle", "sweep at level 2")
 
 -- pinned mappings: evaluated exactly as written

@@ -249,7 +249,8 @@ TEST_IMPL(arch_chain_presets) {
     const char *preset;
     const char *chain; /* name:kind:instances:keep (W I O letters) per node */
   } k[] = {
-      {"edge-npu", "DRAM:s:1:WIO sram:s:1:WIO pe_array:x:1:- registers:s:1024:W mac:c:1024:-"},
+      {"edge-npu", "DRAM:s:1:WIO sram:s:1:WIO accumulators:s:1:O pe_array:x:1:- registers:s:1024:W "
+                   "mac:c:1024:-"},
       {"eyeriss", "DRAM:s:1:WIO global_buffer:s:1:WIO pe_array:x:1:- registers:s:168:W "
                   "mac:c:168:-"},
       {"npu-gddr6", "DRAM:s:1:WIO global_buffer:s:1:WIO accumulators:s:1:O pe_array:x:1:- "

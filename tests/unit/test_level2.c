@@ -181,7 +181,7 @@ TEST_IMPL(level2_buffer_monotonic) {
   dse_workload *wl = t_wl(ctx, "resnet50", NULL, NULL, NULL, NULL);
   dse_result *prev = NULL;
   for (size_t k = 0; k < 4; k++) {
-    dse_arch *a = t_arch_with(ctx, base, "buffers.1.size", sizes[k]);
+    dse_arch *a = t_arch_with(ctx, base, "buffers.2.size", sizes[k]);
     dse_result *r = sim2(ctx, a, wl, DSE_OBJ_DRAM);
     if (prev)
       for (size_t i = 0; i < r->nlayers; i++)
@@ -564,7 +564,7 @@ TEST_IMPL(map_hier_tree_levels) {
     const char *preset;
     const char *levels; /* name:instances[:fans] innermost first */
   } k[] = {
-      {"edge-npu", "registers:1024:32x32 sram:1 DRAM:1"},
+      {"edge-npu", "registers:1024:32x32 accumulators:1 sram:1 DRAM:1"},
       {"eyeriss", "registers:168:14x12 global_buffer:1 DRAM:1"},
       {"npu-hbm2e", "registers:16384:128x128 accumulators:1 global_buffer:1 DRAM:1"},
       {"tpu-v1", "registers:65536:256x256 weight_fifo:1 accumulators:1 unified_buffer:1 DRAM:1"},

@@ -100,8 +100,8 @@ static void compare(const nest *n, const nest_counts *a, const nest_counts *b,
   FAIL_AT("case %d: closed form (left) differs from the reference (right)", id);
 }
 
-/* A random small problem: at most 6000 MACs. */
-static void random_problem(uint64_t *s, nest_problem *p) {
+/* A random small problem: at most 6000 MACs, strides up to max_stride. */
+static void random_problem(uint64_t *s, nest_problem *p, uint64_t max_stride) {
   for (;;) {
     p->bound[NEST_G] = pick(s, 1, 4) == 1 ? 2 : 1;
     p->bound[NEST_N] = pick(s, 1, 2);
@@ -109,9 +109,11 @@ static void random_problem(uint64_t *s, nest_problem *p) {
     p->bound[NEST_C] = pick(s, 1, 5);
     p->bound[NEST_R] = pick(s, 1, 3);
     p->bound[NEST_S] = pick(s, 1, 3);
-    /* each axis its own stride, dilation and pad (the same in 1 of 2) */
+    /* each axis its own stride, dilation and pad (the same in 1 of 2);
+     * a stride beyond the window's reach leaves gaps between windows (1x1
+     * stride 2, 2x1 stride 3, a window split to one tap) */
     for (int x = 0; x < 2; x++) {
-      p->stride[x] = pick(s, 1, 2);
+      p->stride[x] = pick(s, 1, max_stride);
       p->dilation[x] = pick(s, 1, 3) == 1 ? 2 : 1;
       p->pad[x] = pick(s, 0, 1);
     }
@@ -174,7 +176,7 @@ static int random_chain(uint64_t *s, uint64_t b, int maxm, int nlevels, uint64_t
 static void random_nest(uint64_t *s, nest *n) {
   memset(n, 0, sizeof *n);
   nest_problem *p = &n->prob;
-  random_problem(s, p);
+  random_problem(s, p, 3);
   n->nlevels = (int)pick(s, 2, 4);
   for (int l = 0; l < n->nlevels; l++)
     n->holds[l] = l == n->nlevels - 1 ? 7u : (unsigned)pick(s, 0, 7);
@@ -240,6 +242,33 @@ static uint64_t loop_trip(const nest *n, int i) {
 }
 
 /* What a nest's flattened groups exercise, counted over the cases. */
+/* Whether some input tile of the nest has gaps: a stride beyond the reach
+ * of the window's smallest tile of taps, or a dilation beyond the reach
+ * of the smallest tile of outputs, on an axis no group spans and outside
+ * Timeloop's rule (which keeps boxes).  The exact counts then differ from
+ * the bounding boxes'. */
+static int window_gaps(const nest *n) {
+  if (n->stride_rule) return 0;
+  for (int x = 0; x < 2; x++) {
+    const int o = x ? NEST_Q : NEST_P, f = x ? NEST_S : NEST_R;
+    int grouped = 0;
+    for (int g = 0; g < n->ngroups; g++)
+      for (int i = 0; i < n->group[g].ndims; i++)
+        grouped |= n->group[g].dims[i] == o || n->group[g].dims[i] == f;
+    if (grouped) continue;
+    uint64_t ot = n->prob.bound[o], ft = n->prob.bound[f];
+    for (int i = 0; i < n->nloops; i++) {
+      const nest_loop *l = &n->loops[i];
+      if (l->dim == o && l->step < ot) ot = l->step;
+      if (l->dim == f && l->step < ft) ft = l->step;
+    }
+    if (n->prob.stride[x] > n->prob.dilation[x] * (ft - 1) + 1 ||
+        n->prob.dilation[x] > n->prob.stride[x] * (ot - 1) + 1)
+      return 1;
+  }
+  return 0;
+}
+
 typedef struct group_stats {
   int grouped, two, spread, ragged;
 } group_stats;
@@ -327,7 +356,7 @@ static void random_group(uint64_t *s, nest *n, int tree) {
 TEST_IMPL(nest_counts_match_reference) {
   uint64_t seed = 0x5eed0fd5eull;
   int checked = 0, spatial = 0, deep = 0, bypass = 0, ragged = 0, halo = 0,
-      streamed = 0, axes = 0;
+      streamed = 0, axes = 0, gaps = 0;
   group_stats gs = {0};
   uint64_t gseed = 0x96f0a75ull; /* the groups' own draws */
   for (int t = 0; t < 600; t++) {
@@ -363,17 +392,18 @@ TEST_IMPL(nest_counts_match_reference) {
     halo += n.prob.bound[NEST_R] > 1 && n.prob.bound[NEST_P] > 1;
     axes += n.prob.stride[0] != n.prob.stride[1] || n.prob.dilation[0] != n.prob.dilation[1] ||
             n.prob.pad[0] != n.prob.pad[1];
+    gaps += window_gaps(&n);
   }
   printf("%d random nests: closed form == reference (%d with spatial loops, %d "
          "with non-divisor steps, %d with bypass, %d with 4 levels, %d with "
          "sliding windows, %d streaming operands past the PEs, %d with axes of different "
-         "stride, dilation or pad, %d over flattened groups: %d over two, %d spreading a "
-         "group over the array, %d with ragged runs)\n",
-         checked, spatial, ragged, bypass, deep, halo, streamed, axes, gs.grouped, gs.two,
+         "stride, dilation or pad, %d with gaps between windows, %d over flattened groups: "
+         "%d over two, %d spreading a group over the array, %d with ragged runs)\n",
+         checked, spatial, ragged, bypass, deep, halo, streamed, axes, gaps, gs.grouped, gs.two,
          gs.spread, gs.ragged);
   ASSERT(spatial > 100 && ragged > 200 && bypass > 100 && deep > 100 && halo > 100 &&
-         streamed > 200 && axes > 100 && gs.grouped > 150 && gs.two > 40 && gs.spread > 50 &&
-         gs.ragged > 60);
+         streamed > 200 && axes > 100 && gaps > 100 && gs.grouped > 150 && gs.two > 40 &&
+         gs.spread > 50 && gs.ragged > 60);
   return 0;
 }
 
@@ -391,14 +421,14 @@ TEST_IMPL(nest_counts_match_reference) {
 static void random_tree_try(uint64_t *s, nest *n) {
   memset(n, 0, sizeof *n);
   nest_problem *p = &n->prob;
-  random_problem(s, p);
+  random_problem(s, p, 2);
   int hv = 0; /* > 0: windows spread at level hv (below) */
   if (pick(s, 0, 4) < 2) { /* Timeloop's rule: whole tiles, no padding */
     /* mostly a window sliding over a dimension that splits */
     while (pick(s, 0, 3) &&
            !(p->bound[NEST_R] > 1 && p->bound[NEST_P] % 2 == 0 && p->bound[NEST_P] > 2) &&
            !(p->bound[NEST_S] > 1 && p->bound[NEST_Q] % 2 == 0 && p->bound[NEST_Q] > 2))
-      random_problem(s, p);
+      random_problem(s, p, 2);
     n->stride_rule = 1;
     hv = (int)pick(s, 0, 1);
     for (int x = 0; hv && x < 2; x++) /* a window walked by its stride: links pay */
@@ -510,7 +540,7 @@ TEST_IMPL(nest_tree_counts_match_reference) {
   uint64_t seed = 0x7ee5eedull;
   int upper = 0, tiers = 0, net[3] = {0}, unreduced = 0, ragged = 0, halo = 0, deep = 0,
       bypass = 0, streamed = 0, rule = 0, rule_moves = 0, linked = 0, linked_tiers = 0,
-      linked_pe = 0;
+      linked_pe = 0, gaps = 0;
   group_stats gs = {0};
   uint64_t gseed = 0x96f0a75ull; /* the groups' own draws */
   for (int t = 0; t < 600; t++) {
@@ -581,6 +611,7 @@ TEST_IMPL(nest_tree_counts_match_reference) {
     deep += n.nlevels >= 5;
     bypass += bp;
     streamed += n.holds[0] != 7;
+    gaps += window_gaps(&n);
   }
   printf("600 random trees x nests: closed form == reference (%d with spatial loops above "
          "level 1, %d over two or more fan-outs, %d/%d/%d over multicast/unicast/systolic, "
@@ -589,15 +620,15 @@ TEST_IMPL(nest_tree_counts_match_reference) {
          "bypass, %d streaming an operand to the MACs, %d under Timeloop's reuse rule, %d of "
          "them refetching what the overlap would keep, %d reading the input through its "
          "per-tier rule, %d of them over two or more tiers, %d with link transfers at the "
-         "PEs, %d over flattened groups: %d over two, %d spreading a group over a fan-out, %d "
-         "with ragged runs)\n",
+         "PEs, %d with gaps between windows, %d over flattened groups: %d over two, %d "
+         "spreading a group over a fan-out, %d with ragged runs)\n",
          upper, tiers, net[0], net[1], net[2], unreduced, ragged, halo, deep, bypass, streamed,
-         rule, rule_moves, linked, linked_tiers, linked_pe, gs.grouped, gs.two, gs.spread,
+         rule, rule_moves, linked, linked_tiers, linked_pe, gaps, gs.grouped, gs.two, gs.spread,
          gs.ragged);
   ASSERT(upper > 100 && tiers > 50 && net[0] > 50 && net[1] > 50 && net[2] > 50 &&
          unreduced > 30 && ragged > 200 && halo > 100 && deep > 100 && bypass > 100 &&
          streamed > 100 && rule > 150 && rule_moves > 50 && linked > 100 && linked_tiers > 25 &&
-         linked_pe > 5 && gs.grouped > 60 && gs.two > 20 && gs.spread > 15 && gs.ragged > 25);
+         linked_pe > 5 && gaps > 50 && gs.grouped > 60 && gs.two > 20 && gs.spread > 15 && gs.ragged > 25);
   return 0;
 }
 
@@ -778,6 +809,56 @@ TEST_IMPL(nest_per_axis_stride) {
     ASSERT_U64_EQ(a.macs, cases[i].p * cases[i].q);
     ASSERT_U64_EQ(a.fills[0][OPD_I], cases[i].inputs);
     ASSERT_U64_EQ(a.reads[1][OPD_I], cases[i].inputs);
+  }
+  return 0;
+}
+
+/* Strided windows with gaps (plan S12), by hand against the reference.
+ * A: a 1x1 stride-2 conv, 2 channels of an 8 x 8 image, P = Q = 4; the
+ * buffer (level 1) takes 2 output rows at a time from DRAM: input rows
+ * {0, 2}, then {4, 6}, 4 columns {0, 2, 4, 6} of each, 16 elements a tile
+ * and 32 in all, what the layer touches (boxes: rows [0, 3) x columns
+ * [0, 7) x 2, 42 a tile, 84).
+ * B: a 3x1 stride-2 window on a 9 x 4 image (P = 4, Q = 4), its taps one
+ * at a time at DRAM, outside 2 output rows at a time: the buffer holds
+ * rows {r, r + 2}, then {r + 4, r + 6}, for r = 0, 1, 2, 4 columns each,
+ * no two consecutive tiles sharing a row: 6 x 8 = 48 fills (boxes: 3 rows
+ * a tile, 72). */
+TEST_IMPL(nest_strided_gaps_by_hand) {
+  for (int c = 0; c < 2; c++) {
+    nest n;
+    memset(&n, 0, sizeof n);
+    for (int d = 0; d < NEST_DIMS; d++) n.prob.bound[d] = 1;
+    n.prob.bound[NEST_P] = n.prob.bound[NEST_Q] = 4;
+    n.prob.stride[0] = 2;
+    n.prob.stride[1] = c ? 1 : 2;
+    n.prob.dilation[0] = n.prob.dilation[1] = 1;
+    n.prob.in_h = c ? 9 : 8;
+    n.prob.in_w = c ? 4 : 8;
+    n.nlevels = 3;
+    n.holds[0] = n.holds[1] = n.holds[2] = 7;
+    int k = 0;
+    if (c) {
+      n.prob.bound[NEST_R] = 3;
+      n.loops[k++] = (nest_loop){NEST_R, 2, 0, 1, NEST_AXIS_TIME, 0};
+    } else {
+      n.prob.bound[NEST_C] = 2;
+    }
+    n.loops[k++] = (nest_loop){NEST_P, 2, 0, 2, NEST_AXIS_TIME, 0};
+    if (!c) n.loops[k++] = (nest_loop){NEST_C, 1, 0, 1, NEST_AXIS_TIME, 0};
+    n.loops[k++] = (nest_loop){NEST_P, 1, 0, 1, NEST_AXIS_TIME, 0};
+    n.loops[k++] = (nest_loop){NEST_Q, 1, 0, 1, NEST_AXIS_TIME, 0};
+    n.nloops = k;
+    char err[256];
+    ASSERT_INT_EQ(nest_validate(&n, err, sizeof err), 0);
+    nest_counts a, b;
+    nest_count(&n, &a);
+    ASSERT_INT_EQ(nest_count_reference(&n, &b), 0);
+    compare(&n, &a, &b, c);
+    const uint64_t want = c ? 48 : 32;
+    ASSERT_U64_EQ(a.fills[1][OPD_I], want);
+    ASSERT_U64_EQ(a.reads[2][OPD_I], want);
+    ASSERT_U64_EQ(a.fills[0][OPD_I], a.macs); /* every MAC a new input */
   }
   return 0;
 }

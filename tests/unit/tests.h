@@ -46,6 +46,7 @@
   X(config_mutation_fuzz)           \
   X(nest_counts_match_reference)    \
   X(nest_per_axis_stride)           \
+  X(nest_strided_gaps_by_hand)      \
   X(nest_validate_tree)             \
   X(nest_tree_counts_match_reference) \
   X(nest_ispass04_by_hand)          \
