@@ -115,6 +115,7 @@ void map_hier_df(const dse_arch *a, dse_precision prec, dse_dataflow df,
   h->cols = a->cols;
   h->df = df;
   h->hide_preload = a->pe_double_buffered;
+  h->scalesim = a->reuse_scalesim;
   h->mac_j = a->mac_energy_j;
   h->bytes = dse_precision_bits(prec) / 8.0;
   map_level *r = &h->lv[0];
@@ -299,6 +300,12 @@ static void eval_counts(const map_hier *h, const nest *n, map_eval *e) {
   memset(e, 0, sizeof(*e));
   nest_count(n, &e->counts);
   sys_time(n, h->df, h->rows, h->cols, h->hide_preload, &e->timing);
+  if (h->scalesim && e->timing.fill_drain) {
+    /* SCALE-Sim's total is the 0-based cycle of its last output row
+     * (double_buffered_scratchpad_mem.py): one less than the folds' */
+    e->timing.fill_drain--;
+    e->timing.cycles--;
+  }
   const unsigned tree = tree_mask(h);
   const int multicast = multicast_array(h, n, tree);
   if (multicast) {
@@ -392,7 +399,8 @@ static void eval_counts(const map_hier *h, const nest *n, map_eval *e) {
  * tile pipeline's cycles over the array's and the levels' (never fewer),
  * and the static energy over them. */
 static void eval_time(const map_hier *h, const nest *n, map_eval *e) {
-  if (h->tree || tree_mask(h)) return; /* a tree's result has no pipeline (eval_tree) */
+  /* a tree's result has no pipeline (eval_tree); SCALE-Sim's neither */
+  if (h->tree || tree_mask(h) || h->scalesim) return;
   pipe_in in;
   map_pipe_in(h, n, e, 1, h->lv[h->nlevels - 1].bw, &in);
   pipe_out po;
@@ -857,6 +865,110 @@ int map_naive(const map_hier *h, const nest_problem *p, nest *n) {
   return nest_validate(n, err, sizeof err);
 }
 
+/* A flattened axis of the canonical mapping: the members of set (in
+ * increasing order) larger than 1 as a group, one of them alone, or none
+ * (-1).  Returns the loop dimension. */
+static int canon_axis(nest *n, const int *set, int nset) {
+  nest_group g = {0, {0}};
+  for (int i = 0; i < nset; i++)
+    if (n->prob.bound[set[i]] > 1) g.dims[g.ndims++] = (uint8_t)set[i];
+  if (g.ndims < 2) return g.ndims ? g.dims[0] : -1;
+  n->group[n->ngroups] = g;
+  return NEST_DIMS + n->ngroups++;
+}
+
+/* Whether every buffer from level `from` to below the top holds its tiles
+ * of n (half of it: double buffering). */
+static int canon_fits(const map_hier *h, const nest *n, int from) {
+  for (int l = from; l < h->nlevels - 1; l++)
+    if (map_level_bytes(h, n, l) > h->lv[l].capacity / 2) return 0;
+  return 1;
+}
+
+#define CANON_WALK 1024.0
+
+/* Whether nest n may beat evaluation best for objective o: a bound of
+ * every key from the array's timing alone (cheap: no access counts): its
+ * cycles; the MACs', static and compulsory DRAM energy (every weight read
+ * once, every output written once, but what chaining keeps on chip); the
+ * DRAM bytes of those. */
+static int canon_may_win(const map_hier *h, map_objective o, const nest *n, const map_eval *best) {
+  map_eval lb;
+  memset(&lb, 0, sizeof lb);
+  sys_time(n, h->df, h->rows, h->cols, h->hide_preload, &lb.timing);
+  /* nest_count walks a flattened group's runs fold by fold, with the
+   * streamed steps of the input's window at each: beyond CANON_WALK steps
+   * the exact count costs more than the search (not a candidate yet; a
+   * mapping without a group, one member larger than 1, counts as fast as
+   * any) */
+  double walk = (double)lb.timing.folds;
+  for (int i = 0; i < n->nloops; i++) {
+    const int d = n->loops[i].dim;
+    if (n->loops[i].level == 0 && (d == NEST_P || d == NEST_Q || d == NEST_R || d == NEST_S))
+      walk *= (double)n->prob.bound[d];
+  }
+  if (n->ngroups && walk > CANON_WALK) return 0;
+  const nest_problem *p = &n->prob;
+  double macs = 1, w = 1, out = 1;
+  for (int d = 0; d < NEST_DIMS; d++) macs *= (double)p->bound[d];
+  static const int wd[] = {NEST_G, NEST_K, NEST_C, NEST_R, NEST_S},
+                   od[] = {NEST_G, NEST_N, NEST_K, NEST_P, NEST_Q};
+  for (int i = 0; i < 5; i++) {
+    w *= (double)p->bound[wd[i]];
+    out *= (double)p->bound[od[i]];
+  }
+  if (h->chained & BIT(OPD_O)) out = 0;
+  const int top = h->nlevels - 1;
+  lb.cycles = lb.timing.cycles;
+  lb.bytes[top] = (w + out) * h->bytes;
+  lb.energy_j = macs * h->mac_j + h->static_j * (double)lb.cycles +
+                lb.bytes[top] * fmin(h->lv[top].rd_j, h->lv[top].wr_j);
+  if (!h->tree) { /* the array's hops of the two moving operands (network_energy) */
+    const int st = sys_stationary(h->df);
+    for (int op = 0; op < OPD_COUNT; op++)
+      if (op != st) lb.energy_j += macs * h->hop_j * (op == OPD_O ? h->lv[0].acc_scale : 1);
+  }
+  return first_key(h, o, &lb) <= first_key(h, o, best);
+}
+
+int map_canonical(const map_hier *h, const nest_problem *p, nest *n) {
+  static const int npq[] = {NEST_N, NEST_P, NEST_Q}, crs[] = {NEST_C, NEST_R, NEST_S},
+                   k[] = {NEST_K};
+  const int os = h->df == DSE_DF_OUTPUT_STATIONARY, is = h->df == DSE_DF_INPUT_STATIONARY;
+  memset(n, 0, sizeof(*n));
+  n->prob = *p;
+  n->nlevels = h->nlevels;
+  for (int l = 0; l < h->nlevels; l++) n->holds[l] = h->lv[l].holds;
+  map_nest_fans(h, n);
+  const int row = canon_axis(n, os ? npq : crs, 3);
+  const int col = is ? canon_axis(n, npq, 3) : canon_axis(n, k, 1);
+  const int *stream = os ? crs : is ? k : npq, nstream = is ? 1 : 3;
+  const uint64_t fr = row < 0 ? 1 : nest_extent(n, row) < h->rows ? nest_extent(n, row) : h->rows;
+  const uint64_t fc = col < 0 ? 1 : nest_extent(n, col) < h->cols ? nest_extent(n, col) : h->cols;
+  const int top = h->nlevels - 1;
+  /* the folds at level L (G, the column folds, the row folds), the array,
+   * the stream: the lowest L whose buffers up to DRAM hold whole tensors */
+  for (int L = 1; L <= top; L++) {
+    int nl = 0;
+    nest_loop *lp = n->loops;
+    if (p->bound[NEST_G] > 1) lp[nl++] = (nest_loop){NEST_G, (uint8_t)L, 0, 1, NEST_AXIS_TIME, 0};
+    if (col >= 0 && nest_extent(n, col) > fc)
+      lp[nl++] = (nest_loop){(uint8_t)col, (uint8_t)L, 0, fc, NEST_AXIS_TIME, 0};
+    if (row >= 0 && nest_extent(n, row) > fr)
+      lp[nl++] = (nest_loop){(uint8_t)row, (uint8_t)L, 0, fr, NEST_AXIS_TIME, 0};
+    if (fr > 1) lp[nl++] = (nest_loop){(uint8_t)row, 1, 1, 1, NEST_AXIS_Y, 0};
+    if (fc > 1) lp[nl++] = (nest_loop){(uint8_t)col, 1, 1, 1, NEST_AXIS_X, 0};
+    for (int i = 0; i < nstream; i++)
+      if (p->bound[stream[i]] > 1)
+        lp[nl++] = (nest_loop){(uint8_t)stream[i], 0, 0, 1, NEST_AXIS_TIME, 0};
+    n->nloops = nl;
+    if (L == top || canon_fits(h, n, L)) break;
+  }
+  char err[256];
+  if (nest_validate(n, err, sizeof err)) return DSE_ERR_INTERNAL;
+  return h->scalesim || canon_fits(h, n, 1) ? 0 : DSE_ERR_INFEASIBLE;
+}
+
 int map_search(const map_hier *h, const nest_problem *p, const map_opts *o,
                nest *best, map_eval *ev, uint64_t *evaluated, int *fail_level,
                char *why, size_t whyn) {
@@ -866,6 +978,15 @@ int map_search(const map_hier *h, const nest_problem *p, const map_opts *o,
   plan base;
   setup(&s, h, p, o ? o->objective : MAP_LATENCY, &base);
   const int top = h->nlevels - 1;
+  if (h->scalesim) { /* SCALE-Sim's one mapping, whatever its buffers hold */
+    if (map_canonical(h, p, best)) {
+      snprintf(why, whyn, "internal: SCALE-Sim's mapping of the layer is not a valid nest");
+      return DSE_ERR_INTERNAL;
+    }
+    map_evaluate(h, best, ev);
+    if (evaluated) *evaluated = 1;
+    return 0;
+  }
   /* The smallest tiles must fit every buffer: when the array's tile does
    * not, use fewer PEs (halve the largest spatial factor of an operand that
    * does not fit) before giving up. */
@@ -962,6 +1083,24 @@ int map_search(const map_hier *h, const nest_problem *p, const map_opts *o,
       }
       if (top == 1) break; /* no buffers: orders above do not differ */
     }
+  /* SCALE-Sim's mapping (the canonical im2col folds), where its tiles fit
+   * and its bound can beat the best of the others (evaluated after them,
+   * so that the bound prunes it where it cannot win) */
+  {
+    nest n;
+    map_eval e;
+    if (!map_canonical(h, p, &n) && canon_may_win(h, s.obj, &n, ev)) {
+      eval_counts(h, &n, &e);
+      count++;
+      if (first_key(h, s.obj, &e) <= first_key(h, s.obj, ev)) {
+        eval_time(h, &n, &e);
+        if (map_better(h, s.obj, &e, &n, ev, best)) {
+          *best = n;
+          *ev = e;
+        }
+      }
+    }
+  }
   if (evaluated) *evaluated = count;
   return 0;
 }
@@ -978,7 +1117,7 @@ static const map_fan *loop_fan(const map_hier *h, const nest_loop *l) {
 /* The extent of the tile loop i iterates over: its parent's step on the
  * same dimension, or the whole dimension. */
 static uint64_t loop_parent(const nest *n, int i) {
-  uint64_t parent = n->prob.bound[n->loops[i].dim];
+  uint64_t parent = nest_extent(n, n->loops[i].dim);
   for (int j = 0; j < i; j++)
     if (n->loops[j].dim == n->loops[i].dim) parent = n->loops[j].step;
   return parent;
@@ -993,7 +1132,7 @@ static int loop_factors(const nest *n, int v, int k, int axis, core_buf *out) {
     if (l->level != v || l->spatial != (axis != NEST_AXIS_TIME) ||
         (l->spatial && (l->fan != k || l->axis != axis)))
       continue;
-    core_buf_printf(out, " %s%llu", nest_dim_name(l->dim),
+    core_buf_printf(out, " %s%llu", nest_loop_dim_name(n, l->dim),
                     (unsigned long long)cdiv(loop_parent(n, i), l->step));
     any = 1;
   }
@@ -1049,7 +1188,7 @@ void map_format(const map_hier *h, const nest *n, core_buf *out) {
                     !l->spatial ? "for"
                     : f         ? (l->axis == NEST_AXIS_Y ? "parallel-for-y" : "parallel-for-x")
                                 : "parallel-for",
-                    nest_dim_name(l->dim),
+                    nest_loop_dim_name(n, l->dim),
                     (unsigned long long)parent, (unsigned long long)l->step);
     depth++;
   }
@@ -1158,13 +1297,33 @@ int map_pinned(const map_hier *h, const nest_problem *p, const map_pin_spec *ps,
   return 0;
 }
 
-double map_level_bytes(const map_hier *h, const nest *n, int l) {
-  /* a level's tile: per dim, the step of the innermost loop above it */
-  uint64_t e[NEST_DIMS];
-  for (int d = 0; d < NEST_DIMS; d++) e[d] = n->prob.bound[d];
+/* Level l's tile under nest n per problem dimension: the step of the
+ * innermost loop above it (on a tree, spatial loops too).  A group's step f
+ * becomes its members' bounding box of the worst run of f indices: a
+ * member whose inner members span s indices is crossed at most (f + s - 2)
+ * / s + 1 times (a run starting at a row's last index), up to its extent. */
+static void tile_extents(const map_hier *h, const nest *n, int l, uint64_t *e) {
+  uint64_t x[NEST_XDIMS];
+  for (int d = 0; d < nest_loop_dims(n); d++) x[d] = nest_extent(n, d);
   for (int i = 0; i < n->nloops; i++)
     if ((!n->loops[i].spatial || h->tree) && n->loops[i].level > l)
-      e[n->loops[i].dim] = n->loops[i].step;
+      x[n->loops[i].dim] = n->loops[i].step;
+  memcpy(e, x, NEST_DIMS * sizeof e[0]);
+  for (int g = 0; g < n->ngroups; g++) {
+    const nest_group *gr = &n->group[g];
+    const uint64_t f = x[NEST_DIMS + g];
+    uint64_t span = 1;
+    for (int i = gr->ndims - 1; i >= 0; i--) {
+      const uint64_t b = n->prob.bound[gr->dims[i]], c = f <= 1 ? 1 : (f + span - 2) / span + 1;
+      e[gr->dims[i]] = c < b ? c : b;
+      span *= b;
+    }
+  }
+}
+
+double map_level_bytes(const map_hier *h, const nest *n, int l) {
+  uint64_t e[NEST_DIMS];
+  tile_extents(h, n, l, e);
   double sum = 0;
   for (int o = 0; o < OPD_COUNT; o++)
     if (n->holds[l] & BIT(o)) sum += footprint(&n->prob, o, e);

@@ -63,6 +63,11 @@ typedef struct map_hier {
   double dram_latency; /* DRAM access latency, cycles (the tile pipeline; not a tree) */
   int tree; /* a `levels:` arch's: built from its chain alone (hier_levels) */
   int stride_rule; /* the arch's `reuse: timeloop` (a tree's nests take nest.stride_rule) */
+  /* the arch's `reuse: scalesim`: every layer takes SCALE-Sim's mapping
+   * (map_canonical), its buffers bound only the reuse across folds, and
+   * its total is SCALE-Sim's, one cycle less than the folds' (docs/engine.md
+   * section 7) */
+  int scalesim;
 } map_hier;
 
 typedef enum { MAP_LATENCY, MAP_ENERGY, MAP_EDP, MAP_DRAM } map_objective;
@@ -134,6 +139,17 @@ DSE_INTERNAL void map_pipe_in(const map_hier *h, const nest *n, const map_eval *
 /* The naive mapping of a problem: the array as the dataflow places it,
  * one PE-array tile per buffer, every other loop in DRAM. */
 DSE_INTERNAL int map_naive(const map_hier *h, const nest_problem *p, nest *n);
+
+/* SCALE-Sim's im2col mapping of a problem on a preset's array (SCALE-Sim
+ * v2's systolic_compute_*.py): the rows take the flattened N*P*Q (output
+ * stationary) or C*R*S (weight and input stationary) in runs of at most
+ * `rows`, the columns K (or N*P*Q, input stationary) in runs of at most
+ * `cols`, the rest streams through the PEs; column folds outer, row folds
+ * inner, both at the lowest level from which every buffer up to DRAM holds
+ * whole tensors (half its size), else at DRAM.  Returns 0, or
+ * DSE_ERR_INFEASIBLE when a level below the folds cannot hold a fold's
+ * tiles (never under `reuse: scalesim`, whose buffers bound only reuse). */
+DSE_INTERNAL int map_canonical(const map_hier *h, const nest_problem *p, nest *n);
 
 /* Search: the best mapping found for the objective within the budget.
  * Returns 0, or DSE_ERR_INFEASIBLE with a reason (e.g. a buffer too small
@@ -207,8 +223,8 @@ DSE_INTERNAL void map_format(const map_hier *h, const nest *n, core_buf *out);
 
 /* Each loop's step from the loops' factors (fac[i] for n->loops[i]): the
  * product of the factors of the loops inside it on its dimension; inside[d]
- * gets the product of every factor of dimension d. */
+ * gets the product of every factor of loop dimension d (a group's too). */
 DSE_INTERNAL void map_steps_from_factors(nest *n, const uint64_t *fac,
-                                         uint64_t inside[NEST_DIMS]);
+                                         uint64_t inside[NEST_XDIMS]);
 
 #endif /* DSE_MAPPER_H */

@@ -90,7 +90,7 @@ static void tp_build(const tsearch *s, const tplan *t, nest *n) {
           }
   }
   n->nloops = nl;
-  uint64_t inside[NEST_DIMS];
+  uint64_t inside[NEST_XDIMS];
   map_steps_from_factors(n, fac, inside);
 }
 
@@ -372,8 +372,8 @@ int map_search_tree(const map_hier *h, const nest_problem *p, const map_opts *o,
   return 0;
 }
 
-void map_steps_from_factors(nest *n, const uint64_t *fac, uint64_t inside[NEST_DIMS]) {
-  for (int d = 0; d < NEST_DIMS; d++) inside[d] = 1;
+void map_steps_from_factors(nest *n, const uint64_t *fac, uint64_t inside[NEST_XDIMS]) {
+  for (int d = 0; d < NEST_XDIMS; d++) inside[d] = 1;
   for (int i = n->nloops - 1; i >= 0; i--) {
     n->loops[i].step = inside[n->loops[i].dim];
     inside[n->loops[i].dim] *= fac[i];

@@ -387,7 +387,7 @@ static int tree_nest(dse_ctx *ctx, const char *name, const yt_node *lv, const ma
   }
 #undef PUSH
   n->nloops = nl;
-  uint64_t inside[NEST_DIMS];
+  uint64_t inside[NEST_XDIMS];
   map_steps_from_factors(n, fac, inside);
   for (int d = 0; d < NEST_DIMS; d++)
     if (inside[d] != p->bound[d]) {
