@@ -444,12 +444,14 @@ static const int k_orders[NORD][NEST_DIMS] = {
     [ORD_O] = {NEST_G, NEST_N, NEST_K, NEST_P, NEST_Q, NEST_C, NEST_R, NEST_S},
 };
 
+/* Per loop dimension: the problem's, then a pinned mapping's groups (the
+ * search places none: search.ngroups 0). */
 typedef struct plan {
-  uint64_t A[NEST_DIMS];                    /* array tile: spatial or stream */
-  uint64_t E[NEST_MAX_LEVELS][NEST_DIMS];   /* tile held at each level */
+  uint64_t A[NEST_XDIMS];                   /* array tile: spatial or stream */
+  uint64_t E[NEST_MAX_LEVELS][NEST_XDIMS];  /* tile held at each level */
   int order[NEST_MAX_LEVELS];
   int nperm[NEST_MAX_LEVELS];               /* explicit order (pinned) */
-  int perm[NEST_MAX_LEVELS][NEST_DIMS];
+  int perm[NEST_MAX_LEVELS][NEST_XDIMS];
   unsigned bypass[NEST_MAX_LEVELS];
 } plan;
 
@@ -458,7 +460,9 @@ typedef struct search {
   const nest_problem *p;
   map_objective obj;
   int row_dims[3], nrow, col_dims[3], ncol, stream_dims[3], nstream;
-  uint64_t f[NEST_DIMS]; /* spatial factors of the current option */
+  uint64_t f[NEST_XDIMS]; /* spatial factors of the current option */
+  int ngroups;            /* a pinned mapping's flattened groups */
+  nest_group group[NEST_MAX_GROUPS];
   double scale;          /* fraction of each buffer the greedy may use */
   uint64_t cand[NEST_DIMS][64]; /* tile candidates per dim, ascending */
   int ncand[NEST_DIMS];
@@ -564,11 +568,31 @@ static int relevant(int o, int d) {
   return rel[o][d];
 }
 
+/* Members' extents e of group g's run of f indices: their bounding box of
+ * the worst such run (a member whose inner members span `span` indices is
+ * crossed at most (f + span - 2) / span + 1 times, a run starting at a
+ * row's last index), up to its extent. */
+static void group_box(const nest_problem *p, const nest_group *g, uint64_t f, uint64_t *e) {
+  uint64_t span = 1;
+  for (int i = g->ndims - 1; i >= 0; i--) {
+    const uint64_t b = p->bound[g->dims[i]], c = f <= 1 ? 1 : (f + span - 2) / span + 1;
+    e[g->dims[i]] = c < b ? c : b;
+    span *= b;
+  }
+}
+
 /* Bytes held at level l by plan pl. */
 static double level_bytes(const search *s, const plan *pl, int l) {
+  const uint64_t *e = pl->E[l];
+  uint64_t x[NEST_DIMS];
+  if (s->ngroups) {
+    memcpy(x, e, sizeof x);
+    for (int g = 0; g < s->ngroups; g++) group_box(s->p, &s->group[g], e[NEST_DIMS + g], x);
+    e = x;
+  }
   double sum = 0;
   for (int o = 0; o < OPD_COUNT; o++)
-    if ((s->h->lv[l].holds & ~pl->bypass[l]) & BIT(o)) sum += footprint(s->p, o, pl->E[l]);
+    if ((s->h->lv[l].holds & ~pl->bypass[l]) & BIT(o)) sum += footprint(s->p, o, e);
   return sum * s->h->bytes;
 }
 
@@ -599,17 +623,23 @@ static void build(const search *s, const plan *pl, nest *n) {
   n->nlevels = h->nlevels;
   for (int l = 0; l < h->nlevels; l++) n->holds[l] = h->lv[l].holds & ~pl->bypass[l];
   map_nest_fans(h, n);
+  n->ngroups = (uint8_t)s->ngroups;
+  memcpy(n->group, s->group, sizeof n->group);
   const int top = h->nlevels - 1;
   for (int l = top; l >= 1; l--) {
-    /* the pinned order first, then the canonical order for the rest */
-    int ord[NEST_DIMS], no = 0, used[NEST_DIMS] = {0};
-    for (int k = 0; k < pl->nperm[l]; k++) {
-      ord[no++] = pl->perm[l][k];
-      used[pl->perm[l][k]] = 1;
+    /* the pinned order first, then the canonical order for the rest; a
+     * group's members stand for the group */
+    int ord[NEST_XDIMS], no = 0, used[NEST_XDIMS] = {0};
+    for (int k = 0; k < pl->nperm[l] + NEST_DIMS; k++) {
+      int d = k < pl->nperm[l] ? pl->perm[l][k] : k_orders[pl->order[l]][k - pl->nperm[l]];
+      for (int g = 0; g < s->ngroups && d < NEST_DIMS; g++)
+        for (int i = 0; i < s->group[g].ndims; i++)
+          if (s->group[g].dims[i] == d) d = NEST_DIMS + g;
+      if (used[d]) continue;
+      ord[no++] = d;
+      used[d] = 1;
     }
-    for (int k = 0; k < NEST_DIMS; k++)
-      if (!used[k_orders[pl->order[l]][k]]) ord[no++] = k_orders[pl->order[l]][k];
-    for (int k = 0; k < NEST_DIMS; k++) {
+    for (int k = 0; k < no; k++) {
       int d = ord[k];
       uint64_t inner = l == 1 ? pl->A[d] : pl->E[l - 1][d];
       uint64_t outer = pl->E[l][d];
@@ -1213,10 +1243,47 @@ int map_pinned(const map_hier *h, const nest_problem *p, const map_pin_spec *ps,
   setup(&s, h, p, MAP_LATENCY, &pl);
   const int top = h->nlevels - 1;
   *where = -1;
+  nest gn; /* the groups' names and extents */
+  memset(&gn, 0, sizeof gn);
+  gn.prob = *p;
+  gn.ngroups = (uint8_t)ps->ngroups;
+  memcpy(gn.group, ps->group, sizeof gn.group);
+  /* flattened groups: each on the array side that takes all its members,
+   * in place of them */
+  for (int g = 0; g < ps->ngroups; g++) {
+    const nest_group *gr = &ps->group[g];
+    int *sides[2] = {s.row_dims, s.col_dims}, *ns[2] = {&s.nrow, &s.ncol}, side = -1;
+    for (int k = 0; k < 2 && side < 0; k++) {
+      int all = 1;
+      for (int i = 0; i < gr->ndims; i++) all &= is_in(sides[k], *ns[k], gr->dims[i]);
+      if (all) side = k;
+    }
+    if (side < 0) {
+      char r[64], c[64];
+      snprintf(why, whyn,
+               "spatial: %s cannot be flattened over a %s array: rows take %s, columns %s "
+               "(a group is some of one side's)",
+               nest_loop_dim_name(&gn, NEST_DIMS + g), dse_dataflow_name(h->df),
+               dims_list(s.row_dims, s.nrow, r, sizeof r),
+               dims_list(s.col_dims, s.ncol, c, sizeof c));
+      return DSE_ERR_INVALID;
+    }
+    int *set = sides[side], m = 0, placed = 0;
+    for (int i = 0; i < *ns[side]; i++) {
+      int member = 0;
+      for (int j = 0; j < gr->ndims; j++) member |= set[i] == gr->dims[j];
+      if (!member) set[m++] = set[i];
+      else if (!placed++) set[m++] = NEST_DIMS + g;
+    }
+    *ns[side] = m;
+    pl.E[top][NEST_DIMS + g] = nest_extent(&gn, NEST_DIMS + g);
+  }
+  s.ngroups = ps->ngroups;
+  memcpy(s.group, ps->group, sizeof s.group);
   /* spatial factors */
   if (ps->has_spatial) {
     uint64_t rows = 1, cols = 1;
-    for (int d = 0; d < NEST_DIMS; d++) {
+    for (int d = 0; d < NEST_DIMS + ps->ngroups; d++) {
       if (!ps->f[d]) {
         s.f[d] = 1;
         continue;
@@ -1227,15 +1294,15 @@ int map_pinned(const map_hier *h, const nest_problem *p, const map_pin_spec *ps,
         snprintf(why, whyn,
                  "spatial: dimension %s cannot be spread over a %s array (rows take %s; "
                  "columns %s)",
-                 nest_dim_name(d), dse_dataflow_name(h->df),
+                 nest_loop_dim_name(&gn, d), dse_dataflow_name(h->df),
                  dims_list(s.row_dims, s.nrow, r, sizeof r),
                  dims_list(s.col_dims, s.ncol, c, sizeof c));
         return DSE_ERR_INVALID;
       }
-      if (ps->f[d] > p->bound[d]) {
+      if (ps->f[d] > nest_extent(&gn, d)) {
         snprintf(why, whyn, "spatial: %s = %llu exceeds the layer's %s = %llu",
-                 nest_dim_name(d), (unsigned long long)ps->f[d], nest_dim_name(d),
-                 (unsigned long long)p->bound[d]);
+                 nest_loop_dim_name(&gn, d), (unsigned long long)ps->f[d],
+                 nest_loop_dim_name(&gn, d), (unsigned long long)nest_extent(&gn, d));
         return DSE_ERR_INVALID;
       }
       s.f[d] = ps->f[d];
@@ -1248,27 +1315,29 @@ int map_pinned(const map_hier *h, const nest_problem *p, const map_pin_spec *ps,
                (unsigned long long)h->rows, (unsigned long long)h->cols);
       return DSE_ERR_INVALID;
     }
-    for (int d = 0; d < NEST_DIMS; d++)
+    for (int d = 0; d < NEST_DIMS + ps->ngroups; d++)
       if (!is_in(s.stream_dims, s.nstream, d)) pl.A[d] = s.f[d];
   }
-  /* tiles, inner level first */
+  /* tiles, inner level first (a group's members have none of their own) */
   for (int l = 1; l <= top; l++) {
-    for (int d = 0; d < NEST_DIMS; d++) {
+    for (int d = 0; d < NEST_DIMS + ps->ngroups; d++) {
+      if (nest_member(&gn, d)) continue;
+      const uint64_t ext = nest_extent(&gn, d);
       uint64_t below = l == 1 ? (is_in(s.stream_dims, s.nstream, d) ? 1 : pl.A[d])
                               : pl.E[l - 1][d];
-      uint64_t v = l == top ? p->bound[d] : (ps->E[l][d] ? ps->E[l][d] : below);
+      uint64_t v = l == top ? ext : (ps->E[l][d] ? ps->E[l][d] : below);
       if (l < top && v < below) {
         *where = l;
         snprintf(why, whyn, "tile %s = %llu at '%s' is smaller than the %llu below it",
-                 nest_dim_name(d), (unsigned long long)v, h->lv[l].name,
+                 nest_loop_dim_name(&gn, d), (unsigned long long)v, h->lv[l].name,
                  (unsigned long long)below);
         return DSE_ERR_INVALID;
       }
-      if (v > p->bound[d]) {
+      if (v > ext) {
         *where = l;
         snprintf(why, whyn, "tile %s = %llu at '%s' exceeds the layer's %s = %llu",
-                 nest_dim_name(d), (unsigned long long)v, h->lv[l].name, nest_dim_name(d),
-                 (unsigned long long)p->bound[d]);
+                 nest_loop_dim_name(&gn, d), (unsigned long long)v, h->lv[l].name,
+                 nest_loop_dim_name(&gn, d), (unsigned long long)ext);
         return DSE_ERR_INVALID;
       }
       pl.E[l][d] = v;
@@ -1298,10 +1367,8 @@ int map_pinned(const map_hier *h, const nest_problem *p, const map_pin_spec *ps,
 }
 
 /* Level l's tile under nest n per problem dimension: the step of the
- * innermost loop above it (on a tree, spatial loops too).  A group's step f
- * becomes its members' bounding box of the worst run of f indices: a
- * member whose inner members span s indices is crossed at most (f + s - 2)
- * / s + 1 times (a run starting at a row's last index), up to its extent. */
+ * innermost loop above it (on a tree, spatial loops too), a group's as its
+ * members' bounding box (group_box). */
 static void tile_extents(const map_hier *h, const nest *n, int l, uint64_t *e) {
   uint64_t x[NEST_XDIMS];
   for (int d = 0; d < nest_loop_dims(n); d++) x[d] = nest_extent(n, d);
@@ -1309,16 +1376,7 @@ static void tile_extents(const map_hier *h, const nest *n, int l, uint64_t *e) {
     if ((!n->loops[i].spatial || h->tree) && n->loops[i].level > l)
       x[n->loops[i].dim] = n->loops[i].step;
   memcpy(e, x, NEST_DIMS * sizeof e[0]);
-  for (int g = 0; g < n->ngroups; g++) {
-    const nest_group *gr = &n->group[g];
-    const uint64_t f = x[NEST_DIMS + g];
-    uint64_t span = 1;
-    for (int i = gr->ndims - 1; i >= 0; i--) {
-      const uint64_t b = n->prob.bound[gr->dims[i]], c = f <= 1 ? 1 : (f + span - 2) / span + 1;
-      e[gr->dims[i]] = c < b ? c : b;
-      span *= b;
-    }
-  }
+  for (int g = 0; g < n->ngroups; g++) group_box(&n->prob, &n->group[g], x[NEST_DIMS + g], e);
 }
 
 double map_level_bytes(const map_hier *h, const nest *n, int l) {

@@ -167,6 +167,10 @@ DSE_INTERNAL int map_search_tree(const map_hier *h, const nest_problem *p, const
                                  nest *best, map_eval *ev, uint64_t *evaluated,
                                  int *fail_level, char *why, size_t whyn);
 DSE_INTERNAL int map_naive_tree(const map_hier *h, const nest_problem *p, nest *n);
+/* Whether axis (0 X, 1 Y) of fan-out fan takes every member of group g: a
+ * systolic one its dataflow's rows (Y) or columns (X), any other anything. */
+DSE_INTERNAL int map_axis_takes(const map_hier *h, const map_fan *fan, int axis,
+                                const nest_group *g);
 
 /* Is evaluation x (of nest xn) better than y (of yn) for objective o?  A
  * strict order: the objective, then cycles, energy and DRAM bytes, then
@@ -179,11 +183,14 @@ DSE_INTERNAL int map_better(const map_hier *h, map_objective o, const map_eval *
  * (tiles). */
 typedef struct map_pin_spec {
   int has_spatial;
-  uint64_t f[NEST_DIMS];
-  uint64_t E[NEST_MAX_LEVELS][NEST_DIMS];
+  /* per loop dimension: the problem's, then group g's at NEST_DIMS + g */
+  uint64_t f[NEST_XDIMS];
+  uint64_t E[NEST_MAX_LEVELS][NEST_XDIMS];
   int nperm[NEST_MAX_LEVELS];
-  int perm[NEST_MAX_LEVELS][NEST_DIMS];
+  int perm[NEST_MAX_LEVELS][NEST_DIMS]; /* a member stands for its group */
   unsigned bypass[NEST_MAX_LEVELS];
+  int ngroups; /* flattened groups (`spatial: {P*Q: 32}`), each on one array side */
+  nest_group group[NEST_MAX_GROUPS];
 } map_pin_spec;
 
 /* Build the nest of a pinned mapping, exactly as given.  On a problem

@@ -153,6 +153,14 @@ static int dims_allowed(const map_hier *h, const map_fan *fan, int axis, unsigne
   return 1;
 }
 
+int map_axis_takes(const map_hier *h, const map_fan *fan, int axis, const nest_group *g) {
+  unsigned mask;
+  dims_allowed(h, fan, axis, &mask);
+  for (int i = 0; i < g->ndims; i++)
+    if (!(mask >> g->dims[i] & 1)) return 0;
+  return 1;
+}
+
 static void sopt_add(sopt *o, int *n, int max, const sopt *x) {
   for (int i = 0; i < *n; i++)
     if (!memcmp(o[i].f, x->f, sizeof x->f)) return;
