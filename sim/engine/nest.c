@@ -437,7 +437,8 @@ static uint64_t union_volume(const ubox *b, int nb, int k, int d) {
   if (!nb) return 0;
   if (nb == 1) { /* one box: its volume (a run of one index, most often) */
     uint64_t v = 1;
-    for (int x = d; x < k; x++) v *= b[0].hi[x] > b[0].lo[x] ? (uint64_t)(b[0].hi[x] - b[0].lo[x]) : 0;
+    for (int x = d; x < k; x++)
+      v *= b[0].hi[x] > b[0].lo[x] ? (uint64_t)(b[0].hi[x] - b[0].lo[x]) : 0;
     return v;
   }
   int64_t xs[2 * UB_MAX];
