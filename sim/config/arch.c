@@ -192,8 +192,10 @@ static double tech_sram_j_per_byte(const sram_fit *f, double nm, double size, do
   return sram_read_energy(f, size / banks, wbits, nm) / (wbits / 8);
 }
 
-static void load_buffer(cfg *c, const yt_node *n, const char *path,
-                        const sram_fit *fit, double nm, arch_buffer *b) {
+/* unlimited: a buffer may leave out its bandwidth, and then has no port
+ * limit (reuse: scalesim). */
+static void load_buffer(cfg *c, const yt_node *n, const char *path, const sram_fit *fit,
+                        double nm, int unlimited, arch_buffer *b) {
   if (cfg_expect_kind(c, n, path, YT_MAP)) return;
   cfg_check_keys(c, n, path, k_buf_keys);
   cfg_string(c, n, path, "name", 1, "", &b->name);
@@ -205,7 +207,7 @@ static void load_buffer(cfg *c, const yt_node *n, const char *path,
   cfg_uint(c, n, path, "banks", 0, 1, 1, 65536, &b->banks);
   int has_width = yt_get(n, "width") != NULL;
   cfg_quantity(c, n, path, "width", 0, UNIT_BIT(UNIT_BYTES), 0, 1, 1e6, &b->width, NULL);
-  cfg_quantity(c, n, path, "bandwidth", !has_width, UNIT_BIT(UNIT_BYTES_PER_CYCLE),
+  cfg_quantity(c, n, path, "bandwidth", !has_width && !unlimited, UNIT_BIT(UNIT_BYTES_PER_CYCLE),
                (double)b->banks * b->width, 1e-3, 1e9, &b->bw_bytes_per_cycle, NULL);
   cfg_quantity(c, n, path, "read_bandwidth", 0, UNIT_BIT(UNIT_BYTES_PER_CYCLE), 0, 1e-3,
                1e9, &b->rd_bw, NULL);
@@ -222,6 +224,7 @@ static void load_buffer(cfg *c, const yt_node *n, const char *path,
              &b->write_j_per_byte);
   buf_energy(c, n, path, "update_energy", width, b->write_j_per_byte,
              &b->update_j_per_byte);
+  if (b->bw_bytes_per_cycle <= 0) b->bw_bytes_per_cycle = 1e18; /* no port limit */
   b->holds = OP_ALL;
   const yt_node *h = yt_get(n, "holds");
   if (h) {
@@ -526,6 +529,15 @@ static void load_today(cfg *c, const yt_node *root, const tech_node *node, const
               &a->hop_j_per_bit);
   }
 
+  /* how the arch maps and times a layer (docs/arch.md, "Reuse") */
+  static const char *const reuses[] = {"overlap", "scalesim", NULL};
+  const yt_node *reuse = yt_get(root, "reuse");
+  if (reuse && reuse->kind == YT_SCALAR && !strcmp(reuse->str, "timeloop"))
+    cfg_error(c, reuse, "reuse",
+              "'timeloop' is the reuse rule of a 'levels' arch (a pe_array/buffers arch takes "
+              "overlap or scalesim)");
+  else
+    cfg_enum(c, root, "", "reuse", 0, reuses, 0, &a->reuse_scalesim);
   const yt_node *bufs = yt_get(root, "buffers");
   if (bufs && !cfg_expect_kind(c, bufs, "buffers", YT_SEQ)) {
     if (bufs->n > ARCH_MAX_BUFFERS) {
@@ -536,7 +548,7 @@ static void load_today(cfg *c, const yt_node *root, const tech_node *node, const
       for (size_t i = 0; i < bufs->n; i++) {
         char path[64];
         snprintf(path, sizeof path, "buffers[%zu]", i + 1);
-        load_buffer(c, bufs->items[i], path, fit, node ? node->nm : 0,
+        load_buffer(c, bufs->items[i], path, fit, node ? node->nm : 0, a->reuse_scalesim,
                     &a->buf[i]);
         for (size_t j = 0; j < i; j++)
           if (a->buf[i].name && a->buf[j].name &&
@@ -653,10 +665,6 @@ int arch_from_doc(dse_ctx *ctx, yt_doc *doc, dse_arch **out) {
       cfg_error(&c, yt_get(root, "precision"), "precision",
                 "the arch precision goes in pe_array.precision (a top-level 'precision' is "
                 "for a 'levels' arch)");
-    if (yt_get(root, "reuse"))
-      cfg_error(&c, yt_get(root, "reuse"), "reuse",
-                "'reuse' is a key of a 'levels' arch (pe_array/buffers archs keep every "
-                "overlap)");
     load_today(&c, root, node, node ? &fit : NULL, a);
   }
 

@@ -130,6 +130,9 @@ struct dse_arch {
   arch_mark levels_mark;   /* where `levels` is written */
   int reuse_timeloop;      /* `reuse: timeloop`: Timeloop's reuse rule for every level's
                               tiles (nest.stride_rule); 0 `overlap`, every overlap kept */
+  int reuse_scalesim;      /* `reuse: scalesim` (a pe_array/buffers arch, what the SCALE-Sim
+                              cfg import writes): SCALE-Sim's mapping, fold timing and
+                              unlimited buffer ports (docs/engine.md section 7) */
 };
 
 /* The memory technology that prices the arch's DRAM and sizes its PHYs

@@ -442,7 +442,7 @@ int ss_config_text(dse_ctx *ctx, const char *path, char *text, yt_doc **out) {
     snprintf(name, sizeof name, "%s", e[RUN].value);
   else
     core_path_stem(path, name, sizeof name);
-  yt_node *root = yt_new_map(doc, path, 1, 1, 7);
+  yt_node *root = yt_new_map(doc, path, 1, 1, 8);
   yt_node *pe = yt_new_map(doc, path, e[AH].line, 1, 5);
   yt_node *bufs = yt_new_seq(doc, path, e[ISZ].line, 1, 3);
   yt_node *dram = yt_new_map(doc, path, e[BW].seen ? e[BW].line : 1, 1, 4);
@@ -466,14 +466,9 @@ int ss_config_text(dse_ctx *ctx, const char *path, char *text, yt_doc **out) {
   /* ... and so are its partial sums: outputs move at one byte each */
   put(doc, pe, &pi, "accumulator_bits", "8", e[DF].line, 1, 0);
   root->pairs[ri++] = (yt_pair){"pe_array", e[AH].line, 1, pe};
-  /* SCALE-Sim never limits SRAM ports: give each buffer twice the array
-   * edge per cycle so it cannot be the bottleneck. */
-  unsigned long long edge = 0;
-  {
-    unsigned long long h = strtoull(e[AH].value, NULL, 10), w = strtoull(e[AW].value, NULL, 10);
-    edge = 2 * (h > w ? h : w);
-    if (edge == 0) edge = 1;
-  }
+  /* SCALE-Sim's mapping, fold timing and unlimited SRAM ports (docs/arch.md,
+   * "Reuse") */
+  put(doc, root, &ri, "reuse", "scalesim", 1, 1, 1);
   static const char *const names[] = {"ifmap_sram", "filter_sram", "ofmap_sram"};
   static const char *const holds[] = {"input", "weight", "output"};
   const int sz[] = {ISZ, FSZ, OSZ};
@@ -487,8 +482,6 @@ int ss_config_text(dse_ctx *ctx, const char *path, char *text, yt_doc **out) {
     /* SCALE-Sim sizes are in KB of 1024 bytes. */
     snprintf(buf, sizeof buf, "%.100s KiB", x->value);
     put(doc, bm, &bi, "size", buf, x->line, x->col, 1);
-    snprintf(buf, sizeof buf, "%llu B/cycle", edge);
-    put(doc, bm, &bi, "bandwidth", buf, x->line, 1, 1);
     hs->items[0] = yt_new_scalar(doc, path, x->line, 1, holds[b], 1);
     if (!hs->items[0]) goto fail;
     bm->pairs[bi++] = (yt_pair){"holds", x->line, 1, hs};

@@ -115,6 +115,7 @@ void map_hier_df(const dse_arch *a, dse_precision prec, dse_dataflow df,
   h->cols = a->cols;
   h->df = df;
   h->hide_preload = a->pe_double_buffered;
+  h->scalesim = a->reuse_scalesim;
   h->mac_j = a->mac_energy_j;
   h->bytes = dse_precision_bits(prec) / 8.0;
   map_level *r = &h->lv[0];
@@ -299,6 +300,12 @@ static void eval_counts(const map_hier *h, const nest *n, map_eval *e) {
   memset(e, 0, sizeof(*e));
   nest_count(n, &e->counts);
   sys_time(n, h->df, h->rows, h->cols, h->hide_preload, &e->timing);
+  if (h->scalesim && e->timing.fill_drain) {
+    /* SCALE-Sim's total is the 0-based cycle of its last output row
+     * (double_buffered_scratchpad_mem.py): one less than the folds' */
+    e->timing.fill_drain--;
+    e->timing.cycles--;
+  }
   const unsigned tree = tree_mask(h);
   const int multicast = multicast_array(h, n, tree);
   if (multicast) {
@@ -392,7 +399,8 @@ static void eval_counts(const map_hier *h, const nest *n, map_eval *e) {
  * tile pipeline's cycles over the array's and the levels' (never fewer),
  * and the static energy over them. */
 static void eval_time(const map_hier *h, const nest *n, map_eval *e) {
-  if (h->tree || tree_mask(h)) return; /* a tree's result has no pipeline (eval_tree) */
+  /* a tree's result has no pipeline (eval_tree); SCALE-Sim's neither */
+  if (h->tree || tree_mask(h) || h->scalesim) return;
   pipe_in in;
   map_pipe_in(h, n, e, 1, h->lv[h->nlevels - 1].bw, &in);
   pipe_out po;
@@ -436,12 +444,14 @@ static const int k_orders[NORD][NEST_DIMS] = {
     [ORD_O] = {NEST_G, NEST_N, NEST_K, NEST_P, NEST_Q, NEST_C, NEST_R, NEST_S},
 };
 
+/* Per loop dimension: the problem's, then a pinned mapping's groups (the
+ * search places none: search.ngroups 0). */
 typedef struct plan {
-  uint64_t A[NEST_DIMS];                    /* array tile: spatial or stream */
-  uint64_t E[NEST_MAX_LEVELS][NEST_DIMS];   /* tile held at each level */
+  uint64_t A[NEST_XDIMS];                   /* array tile: spatial or stream */
+  uint64_t E[NEST_MAX_LEVELS][NEST_XDIMS];  /* tile held at each level */
   int order[NEST_MAX_LEVELS];
   int nperm[NEST_MAX_LEVELS];               /* explicit order (pinned) */
-  int perm[NEST_MAX_LEVELS][NEST_DIMS];
+  int perm[NEST_MAX_LEVELS][NEST_XDIMS];
   unsigned bypass[NEST_MAX_LEVELS];
 } plan;
 
@@ -450,7 +460,9 @@ typedef struct search {
   const nest_problem *p;
   map_objective obj;
   int row_dims[3], nrow, col_dims[3], ncol, stream_dims[3], nstream;
-  uint64_t f[NEST_DIMS]; /* spatial factors of the current option */
+  uint64_t f[NEST_XDIMS]; /* spatial factors of the current option */
+  int ngroups;            /* a pinned mapping's flattened groups */
+  nest_group group[NEST_MAX_GROUPS];
   double scale;          /* fraction of each buffer the greedy may use */
   uint64_t cand[NEST_DIMS][64]; /* tile candidates per dim, ascending */
   int ncand[NEST_DIMS];
@@ -556,11 +568,31 @@ static int relevant(int o, int d) {
   return rel[o][d];
 }
 
+/* Members' extents e of group g's run of f indices: their bounding box of
+ * the worst such run (a member whose inner members span `span` indices is
+ * crossed at most (f + span - 2) / span + 1 times, a run starting at a
+ * row's last index), up to its extent. */
+static void group_box(const nest_problem *p, const nest_group *g, uint64_t f, uint64_t *e) {
+  uint64_t span = 1;
+  for (int i = g->ndims - 1; i >= 0; i--) {
+    const uint64_t b = p->bound[g->dims[i]], c = f <= 1 ? 1 : (f + span - 2) / span + 1;
+    e[g->dims[i]] = c < b ? c : b;
+    span *= b;
+  }
+}
+
 /* Bytes held at level l by plan pl. */
 static double level_bytes(const search *s, const plan *pl, int l) {
+  const uint64_t *e = pl->E[l];
+  uint64_t x[NEST_DIMS];
+  if (s->ngroups) {
+    memcpy(x, e, sizeof x);
+    for (int g = 0; g < s->ngroups; g++) group_box(s->p, &s->group[g], e[NEST_DIMS + g], x);
+    e = x;
+  }
   double sum = 0;
   for (int o = 0; o < OPD_COUNT; o++)
-    if ((s->h->lv[l].holds & ~pl->bypass[l]) & BIT(o)) sum += footprint(s->p, o, pl->E[l]);
+    if ((s->h->lv[l].holds & ~pl->bypass[l]) & BIT(o)) sum += footprint(s->p, o, e);
   return sum * s->h->bytes;
 }
 
@@ -591,17 +623,23 @@ static void build(const search *s, const plan *pl, nest *n) {
   n->nlevels = h->nlevels;
   for (int l = 0; l < h->nlevels; l++) n->holds[l] = h->lv[l].holds & ~pl->bypass[l];
   map_nest_fans(h, n);
+  n->ngroups = (uint8_t)s->ngroups;
+  memcpy(n->group, s->group, sizeof n->group);
   const int top = h->nlevels - 1;
   for (int l = top; l >= 1; l--) {
-    /* the pinned order first, then the canonical order for the rest */
-    int ord[NEST_DIMS], no = 0, used[NEST_DIMS] = {0};
-    for (int k = 0; k < pl->nperm[l]; k++) {
-      ord[no++] = pl->perm[l][k];
-      used[pl->perm[l][k]] = 1;
+    /* the pinned order first, then the canonical order for the rest; a
+     * group's members stand for the group */
+    int ord[NEST_XDIMS], no = 0, used[NEST_XDIMS] = {0};
+    for (int k = 0; k < pl->nperm[l] + NEST_DIMS; k++) {
+      int d = k < pl->nperm[l] ? pl->perm[l][k] : k_orders[pl->order[l]][k - pl->nperm[l]];
+      for (int g = 0; g < s->ngroups && d < NEST_DIMS; g++)
+        for (int i = 0; i < s->group[g].ndims; i++)
+          if (s->group[g].dims[i] == d) d = NEST_DIMS + g;
+      if (used[d]) continue;
+      ord[no++] = d;
+      used[d] = 1;
     }
-    for (int k = 0; k < NEST_DIMS; k++)
-      if (!used[k_orders[pl->order[l]][k]]) ord[no++] = k_orders[pl->order[l]][k];
-    for (int k = 0; k < NEST_DIMS; k++) {
+    for (int k = 0; k < no; k++) {
       int d = ord[k];
       uint64_t inner = l == 1 ? pl->A[d] : pl->E[l - 1][d];
       uint64_t outer = pl->E[l][d];
@@ -872,6 +910,110 @@ int map_naive(const map_hier *h, const nest_problem *p, nest *n) {
   return nest_validate(n, err, sizeof err);
 }
 
+/* A flattened axis of the canonical mapping: the members of set (in
+ * increasing order) larger than 1 as a group, one of them alone, or none
+ * (-1).  Returns the loop dimension. */
+static int canon_axis(nest *n, const int *set, int nset) {
+  nest_group g = {0, {0}};
+  for (int i = 0; i < nset; i++)
+    if (n->prob.bound[set[i]] > 1) g.dims[g.ndims++] = (uint8_t)set[i];
+  if (g.ndims < 2) return g.ndims ? g.dims[0] : -1;
+  n->group[n->ngroups] = g;
+  return NEST_DIMS + n->ngroups++;
+}
+
+/* Whether every buffer from level `from` to below the top holds its tiles
+ * of n (half of it: double buffering). */
+static int canon_fits(const map_hier *h, const nest *n, int from) {
+  for (int l = from; l < h->nlevels - 1; l++)
+    if (map_level_bytes(h, n, l) > h->lv[l].capacity / 2) return 0;
+  return 1;
+}
+
+#define CANON_WALK 1024.0
+
+/* Whether nest n may beat evaluation best for objective o: a bound of
+ * every key from the array's timing alone (cheap: no access counts): its
+ * cycles; the MACs', static and compulsory DRAM energy (every weight read
+ * once, every output written once, but what chaining keeps on chip); the
+ * DRAM bytes of those. */
+static int canon_may_win(const map_hier *h, map_objective o, const nest *n, const map_eval *best) {
+  map_eval lb;
+  memset(&lb, 0, sizeof lb);
+  sys_time(n, h->df, h->rows, h->cols, h->hide_preload, &lb.timing);
+  /* nest_count walks a flattened group's runs fold by fold, with the
+   * streamed steps of the input's window at each: beyond CANON_WALK steps
+   * the exact count costs more than the search (not a candidate yet; a
+   * mapping without a group, one member larger than 1, counts as fast as
+   * any) */
+  double walk = (double)lb.timing.folds;
+  for (int i = 0; i < n->nloops; i++) {
+    const int d = n->loops[i].dim;
+    if (n->loops[i].level == 0 && (d == NEST_P || d == NEST_Q || d == NEST_R || d == NEST_S))
+      walk *= (double)n->prob.bound[d];
+  }
+  if (n->ngroups && walk > CANON_WALK) return 0;
+  const nest_problem *p = &n->prob;
+  double macs = 1, w = 1, out = 1;
+  for (int d = 0; d < NEST_DIMS; d++) macs *= (double)p->bound[d];
+  static const int wd[] = {NEST_G, NEST_K, NEST_C, NEST_R, NEST_S},
+                   od[] = {NEST_G, NEST_N, NEST_K, NEST_P, NEST_Q};
+  for (int i = 0; i < 5; i++) {
+    w *= (double)p->bound[wd[i]];
+    out *= (double)p->bound[od[i]];
+  }
+  if (h->chained & BIT(OPD_O)) out = 0;
+  const int top = h->nlevels - 1;
+  lb.cycles = lb.timing.cycles;
+  lb.bytes[top] = (w + out) * h->bytes;
+  lb.energy_j = macs * h->mac_j + h->static_j * (double)lb.cycles +
+                lb.bytes[top] * fmin(h->lv[top].rd_j, h->lv[top].wr_j);
+  if (!h->tree) { /* the array's hops of the two moving operands (network_energy) */
+    const int st = sys_stationary(h->df);
+    for (int op = 0; op < OPD_COUNT; op++)
+      if (op != st) lb.energy_j += macs * h->hop_j * (op == OPD_O ? h->lv[0].acc_scale : 1);
+  }
+  return first_key(h, o, &lb) <= first_key(h, o, best);
+}
+
+int map_canonical(const map_hier *h, const nest_problem *p, nest *n) {
+  static const int npq[] = {NEST_N, NEST_P, NEST_Q}, crs[] = {NEST_C, NEST_R, NEST_S},
+                   k[] = {NEST_K};
+  const int os = h->df == DSE_DF_OUTPUT_STATIONARY, is = h->df == DSE_DF_INPUT_STATIONARY;
+  memset(n, 0, sizeof(*n));
+  n->prob = *p;
+  n->nlevels = h->nlevels;
+  for (int l = 0; l < h->nlevels; l++) n->holds[l] = h->lv[l].holds;
+  map_nest_fans(h, n);
+  const int row = canon_axis(n, os ? npq : crs, 3);
+  const int col = is ? canon_axis(n, npq, 3) : canon_axis(n, k, 1);
+  const int *stream = os ? crs : is ? k : npq, nstream = is ? 1 : 3;
+  const uint64_t fr = row < 0 ? 1 : nest_extent(n, row) < h->rows ? nest_extent(n, row) : h->rows;
+  const uint64_t fc = col < 0 ? 1 : nest_extent(n, col) < h->cols ? nest_extent(n, col) : h->cols;
+  const int top = h->nlevels - 1;
+  /* the folds at level L (G, the column folds, the row folds), the array,
+   * the stream: the lowest L whose buffers up to DRAM hold whole tensors */
+  for (int L = 1; L <= top; L++) {
+    int nl = 0;
+    nest_loop *lp = n->loops;
+    if (p->bound[NEST_G] > 1) lp[nl++] = (nest_loop){NEST_G, (uint8_t)L, 0, 1, NEST_AXIS_TIME, 0};
+    if (col >= 0 && nest_extent(n, col) > fc)
+      lp[nl++] = (nest_loop){(uint8_t)col, (uint8_t)L, 0, fc, NEST_AXIS_TIME, 0};
+    if (row >= 0 && nest_extent(n, row) > fr)
+      lp[nl++] = (nest_loop){(uint8_t)row, (uint8_t)L, 0, fr, NEST_AXIS_TIME, 0};
+    if (fr > 1) lp[nl++] = (nest_loop){(uint8_t)row, 1, 1, 1, NEST_AXIS_Y, 0};
+    if (fc > 1) lp[nl++] = (nest_loop){(uint8_t)col, 1, 1, 1, NEST_AXIS_X, 0};
+    for (int i = 0; i < nstream; i++)
+      if (p->bound[stream[i]] > 1)
+        lp[nl++] = (nest_loop){(uint8_t)stream[i], 0, 0, 1, NEST_AXIS_TIME, 0};
+    n->nloops = nl;
+    if (L == top || canon_fits(h, n, L)) break;
+  }
+  char err[256];
+  if (nest_validate(n, err, sizeof err)) return DSE_ERR_INTERNAL;
+  return h->scalesim || canon_fits(h, n, 1) ? 0 : DSE_ERR_INFEASIBLE;
+}
+
 int map_search(const map_hier *h, const nest_problem *p, const map_opts *o,
                nest *best, map_eval *ev, uint64_t *evaluated, int *fail_level,
                char *why, size_t whyn) {
@@ -881,6 +1023,15 @@ int map_search(const map_hier *h, const nest_problem *p, const map_opts *o,
   plan base;
   setup(&s, h, p, o ? o->objective : MAP_LATENCY, &base);
   const int top = h->nlevels - 1;
+  if (h->scalesim) { /* SCALE-Sim's one mapping, whatever its buffers hold */
+    if (map_canonical(h, p, best)) {
+      snprintf(why, whyn, "internal: SCALE-Sim's mapping of the layer is not a valid nest");
+      return DSE_ERR_INTERNAL;
+    }
+    map_evaluate(h, best, ev);
+    if (evaluated) *evaluated = 1;
+    return 0;
+  }
   /* The smallest tiles must fit every buffer: when the array's tile does
    * not, use fewer PEs (halve the largest spatial factor of an operand that
    * does not fit) before giving up. */
@@ -988,6 +1139,24 @@ int map_search(const map_hier *h, const nest_problem *p, const map_opts *o,
       }
       if (top == 1) break; /* no buffers: orders above do not differ */
     }
+  /* SCALE-Sim's mapping (the canonical im2col folds), where its tiles fit
+   * and its bound can beat the best of the others (evaluated after them,
+   * so that the bound prunes it where it cannot win) */
+  {
+    nest n;
+    map_eval e;
+    if (!map_canonical(h, p, &n) && canon_may_win(h, s.obj, &n, ev)) {
+      eval_counts(h, &n, &e);
+      count++;
+      if (first_key(h, s.obj, &e) <= first_key(h, s.obj, ev)) {
+        eval_time(h, &n, &e);
+        if (map_better(h, s.obj, &e, &n, ev, best)) {
+          *best = n;
+          *ev = e;
+        }
+      }
+    }
+  }
   if (evaluated) *evaluated = count;
   return 0;
 }
@@ -998,7 +1167,9 @@ int map_search(const map_hier *h, const nest_problem *p, const map_opts *o,
  * over the dataflow's row and column dimensions, every chain of tile
  * extents per dimension (any integer, ragged tiles included, the stream
  * tile being level 1's), every bypass set of each buffer, every order of
- * the loops each level has.  The greedy search's plans are all members. */
+ * the loops each level has; and SCALE-Sim's canonical mapping where it
+ * flattens a group (the other range mappings are not enumerated yet).  The
+ * search's candidates are all members. */
 
 typedef struct enum_ctx_m {
   search s;
@@ -1135,6 +1306,18 @@ int map_enumerate(const map_hier *h, const nest_problem *p, map_visit_fn visit, 
   c.why = why;
   c.whyn = whyn;
   en_spatial(&c, 0, 0, 1);
+  /* SCALE-Sim's canonical mapping, where it flattens a group (without one
+   * it is one of the boxes above): the one range mapping visited yet */
+  nest cn;
+  if (!c.stop && !c.rc && !map_canonical(h, p, &cn) && cn.ngroups > 0) {
+    int fit = 1;
+    for (int l = 1; l < h->nlevels - 1; l++)
+      fit &= map_level_bytes(h, &cn, l) <= h->lv[l].capacity / 2;
+    if (fit) {
+      c.visited++;
+      visit(arg, &cn);
+    }
+  }
   if (visited) *visited = c.visited;
   return c.rc;
 }
@@ -1151,7 +1334,7 @@ static const map_fan *loop_fan(const map_hier *h, const nest_loop *l) {
 /* The extent of the tile loop i iterates over: its parent's step on the
  * same dimension, or the whole dimension. */
 static uint64_t loop_parent(const nest *n, int i) {
-  uint64_t parent = n->prob.bound[n->loops[i].dim];
+  uint64_t parent = nest_extent(n, n->loops[i].dim);
   for (int j = 0; j < i; j++)
     if (n->loops[j].dim == n->loops[i].dim) parent = n->loops[j].step;
   return parent;
@@ -1166,7 +1349,7 @@ static int loop_factors(const nest *n, int v, int k, int axis, core_buf *out) {
     if (l->level != v || l->spatial != (axis != NEST_AXIS_TIME) ||
         (l->spatial && (l->fan != k || l->axis != axis)))
       continue;
-    core_buf_printf(out, " %s%llu", nest_dim_name(l->dim),
+    core_buf_printf(out, " %s%llu", nest_loop_dim_name(n, l->dim),
                     (unsigned long long)cdiv(loop_parent(n, i), l->step));
     any = 1;
   }
@@ -1222,7 +1405,7 @@ void map_format(const map_hier *h, const nest *n, core_buf *out) {
                     !l->spatial ? "for"
                     : f         ? (l->axis == NEST_AXIS_Y ? "parallel-for-y" : "parallel-for-x")
                                 : "parallel-for",
-                    nest_dim_name(l->dim),
+                    nest_loop_dim_name(n, l->dim),
                     (unsigned long long)parent, (unsigned long long)l->step);
     depth++;
   }
@@ -1247,10 +1430,47 @@ int map_pinned(const map_hier *h, const nest_problem *p, const map_pin_spec *ps,
   setup(&s, h, p, MAP_LATENCY, &pl);
   const int top = h->nlevels - 1;
   *where = -1;
+  nest gn; /* the groups' names and extents */
+  memset(&gn, 0, sizeof gn);
+  gn.prob = *p;
+  gn.ngroups = (uint8_t)ps->ngroups;
+  memcpy(gn.group, ps->group, sizeof gn.group);
+  /* flattened groups: each on the array side that takes all its members,
+   * in place of them */
+  for (int g = 0; g < ps->ngroups; g++) {
+    const nest_group *gr = &ps->group[g];
+    int *sides[2] = {s.row_dims, s.col_dims}, *ns[2] = {&s.nrow, &s.ncol}, side = -1;
+    for (int k = 0; k < 2 && side < 0; k++) {
+      int all = 1;
+      for (int i = 0; i < gr->ndims; i++) all &= is_in(sides[k], *ns[k], gr->dims[i]);
+      if (all) side = k;
+    }
+    if (side < 0) {
+      char r[64], c[64];
+      snprintf(why, whyn,
+               "spatial: %s cannot be flattened over a %s array: rows take %s, columns %s "
+               "(a group is some of one side's)",
+               nest_loop_dim_name(&gn, NEST_DIMS + g), dse_dataflow_name(h->df),
+               dims_list(s.row_dims, s.nrow, r, sizeof r),
+               dims_list(s.col_dims, s.ncol, c, sizeof c));
+      return DSE_ERR_INVALID;
+    }
+    int *set = sides[side], m = 0, placed = 0;
+    for (int i = 0; i < *ns[side]; i++) {
+      int member = 0;
+      for (int j = 0; j < gr->ndims; j++) member |= set[i] == gr->dims[j];
+      if (!member) set[m++] = set[i];
+      else if (!placed++) set[m++] = NEST_DIMS + g;
+    }
+    *ns[side] = m;
+    pl.E[top][NEST_DIMS + g] = nest_extent(&gn, NEST_DIMS + g);
+  }
+  s.ngroups = ps->ngroups;
+  memcpy(s.group, ps->group, sizeof s.group);
   /* spatial factors */
   if (ps->has_spatial) {
     uint64_t rows = 1, cols = 1;
-    for (int d = 0; d < NEST_DIMS; d++) {
+    for (int d = 0; d < NEST_DIMS + ps->ngroups; d++) {
       if (!ps->f[d]) {
         s.f[d] = 1;
         continue;
@@ -1261,15 +1481,15 @@ int map_pinned(const map_hier *h, const nest_problem *p, const map_pin_spec *ps,
         snprintf(why, whyn,
                  "spatial: dimension %s cannot be spread over a %s array (rows take %s; "
                  "columns %s)",
-                 nest_dim_name(d), dse_dataflow_name(h->df),
+                 nest_loop_dim_name(&gn, d), dse_dataflow_name(h->df),
                  dims_list(s.row_dims, s.nrow, r, sizeof r),
                  dims_list(s.col_dims, s.ncol, c, sizeof c));
         return DSE_ERR_INVALID;
       }
-      if (ps->f[d] > p->bound[d]) {
+      if (ps->f[d] > nest_extent(&gn, d)) {
         snprintf(why, whyn, "spatial: %s = %llu exceeds the layer's %s = %llu",
-                 nest_dim_name(d), (unsigned long long)ps->f[d], nest_dim_name(d),
-                 (unsigned long long)p->bound[d]);
+                 nest_loop_dim_name(&gn, d), (unsigned long long)ps->f[d],
+                 nest_loop_dim_name(&gn, d), (unsigned long long)nest_extent(&gn, d));
         return DSE_ERR_INVALID;
       }
       s.f[d] = ps->f[d];
@@ -1282,27 +1502,29 @@ int map_pinned(const map_hier *h, const nest_problem *p, const map_pin_spec *ps,
                (unsigned long long)h->rows, (unsigned long long)h->cols);
       return DSE_ERR_INVALID;
     }
-    for (int d = 0; d < NEST_DIMS; d++)
+    for (int d = 0; d < NEST_DIMS + ps->ngroups; d++)
       if (!is_in(s.stream_dims, s.nstream, d)) pl.A[d] = s.f[d];
   }
-  /* tiles, inner level first */
+  /* tiles, inner level first (a group's members have none of their own) */
   for (int l = 1; l <= top; l++) {
-    for (int d = 0; d < NEST_DIMS; d++) {
+    for (int d = 0; d < NEST_DIMS + ps->ngroups; d++) {
+      if (nest_member(&gn, d)) continue;
+      const uint64_t ext = nest_extent(&gn, d);
       uint64_t below = l == 1 ? (is_in(s.stream_dims, s.nstream, d) ? 1 : pl.A[d])
                               : pl.E[l - 1][d];
-      uint64_t v = l == top ? p->bound[d] : (ps->E[l][d] ? ps->E[l][d] : below);
+      uint64_t v = l == top ? ext : (ps->E[l][d] ? ps->E[l][d] : below);
       if (l < top && v < below) {
         *where = l;
         snprintf(why, whyn, "tile %s = %llu at '%s' is smaller than the %llu below it",
-                 nest_dim_name(d), (unsigned long long)v, h->lv[l].name,
+                 nest_loop_dim_name(&gn, d), (unsigned long long)v, h->lv[l].name,
                  (unsigned long long)below);
         return DSE_ERR_INVALID;
       }
-      if (v > p->bound[d]) {
+      if (v > ext) {
         *where = l;
         snprintf(why, whyn, "tile %s = %llu at '%s' exceeds the layer's %s = %llu",
-                 nest_dim_name(d), (unsigned long long)v, h->lv[l].name, nest_dim_name(d),
-                 (unsigned long long)p->bound[d]);
+                 nest_loop_dim_name(&gn, d), (unsigned long long)v, h->lv[l].name,
+                 nest_loop_dim_name(&gn, d), (unsigned long long)ext);
         return DSE_ERR_INVALID;
       }
       pl.E[l][d] = v;
@@ -1331,13 +1553,22 @@ int map_pinned(const map_hier *h, const nest_problem *p, const map_pin_spec *ps,
   return 0;
 }
 
-double map_level_bytes(const map_hier *h, const nest *n, int l) {
-  /* a level's tile: per dim, the step of the innermost loop above it */
-  uint64_t e[NEST_DIMS];
-  for (int d = 0; d < NEST_DIMS; d++) e[d] = n->prob.bound[d];
+/* Level l's tile under nest n per problem dimension: the step of the
+ * innermost loop above it (on a tree, spatial loops too), a group's as its
+ * members' bounding box (group_box). */
+static void tile_extents(const map_hier *h, const nest *n, int l, uint64_t *e) {
+  uint64_t x[NEST_XDIMS];
+  for (int d = 0; d < nest_loop_dims(n); d++) x[d] = nest_extent(n, d);
   for (int i = 0; i < n->nloops; i++)
     if ((!n->loops[i].spatial || h->tree) && n->loops[i].level > l)
-      e[n->loops[i].dim] = n->loops[i].step;
+      x[n->loops[i].dim] = n->loops[i].step;
+  memcpy(e, x, NEST_DIMS * sizeof e[0]);
+  for (int g = 0; g < n->ngroups; g++) group_box(&n->prob, &n->group[g], x[NEST_DIMS + g], e);
+}
+
+double map_level_bytes(const map_hier *h, const nest *n, int l) {
+  uint64_t e[NEST_DIMS];
+  tile_extents(h, n, l, e);
   double sum = 0;
   for (int o = 0; o < OPD_COUNT; o++)
     if (n->holds[l] & BIT(o)) sum += footprint(&n->prob, o, e);

@@ -63,6 +63,11 @@ typedef struct map_hier {
   double dram_latency; /* DRAM access latency, cycles (the tile pipeline; not a tree) */
   int tree; /* a `levels:` arch's: built from its chain alone (hier_levels) */
   int stride_rule; /* the arch's `reuse: timeloop` (a tree's nests take nest.stride_rule) */
+  /* the arch's `reuse: scalesim`: every layer takes SCALE-Sim's mapping
+   * (map_canonical), its buffers bound only the reuse across folds, and
+   * its total is SCALE-Sim's, one cycle less than the folds' (docs/engine.md
+   * section 7) */
+  int scalesim;
 } map_hier;
 
 typedef enum { MAP_LATENCY, MAP_ENERGY, MAP_EDP, MAP_DRAM } map_objective;
@@ -135,6 +140,17 @@ DSE_INTERNAL void map_pipe_in(const map_hier *h, const nest *n, const map_eval *
  * one PE-array tile per buffer, every other loop in DRAM. */
 DSE_INTERNAL int map_naive(const map_hier *h, const nest_problem *p, nest *n);
 
+/* SCALE-Sim's im2col mapping of a problem on a preset's array (SCALE-Sim
+ * v2's systolic_compute_*.py): the rows take the flattened N*P*Q (output
+ * stationary) or C*R*S (weight and input stationary) in runs of at most
+ * `rows`, the columns K (or N*P*Q, input stationary) in runs of at most
+ * `cols`, the rest streams through the PEs; column folds outer, row folds
+ * inner, both at the lowest level from which every buffer up to DRAM holds
+ * whole tensors (half its size), else at DRAM.  Returns 0, or
+ * DSE_ERR_INFEASIBLE when a level below the folds cannot hold a fold's
+ * tiles (never under `reuse: scalesim`, whose buffers bound only reuse). */
+DSE_INTERNAL int map_canonical(const map_hier *h, const nest_problem *p, nest *n);
+
 /* Search: the best mapping found for the objective within the budget.
  * Returns 0, or DSE_ERR_INFEASIBLE with a reason (e.g. a buffer too small
  * for the smallest tile) in why and the level in *fail_level. */
@@ -160,6 +176,10 @@ DSE_INTERNAL int map_search_tree(const map_hier *h, const nest_problem *p, const
                                  nest *best, map_eval *ev, uint64_t *evaluated,
                                  int *fail_level, char *why, size_t whyn);
 DSE_INTERNAL int map_naive_tree(const map_hier *h, const nest_problem *p, nest *n);
+/* Whether axis (0 X, 1 Y) of fan-out fan takes every member of group g: a
+ * systolic one its dataflow's rows (Y) or columns (X), any other anything. */
+DSE_INTERNAL int map_axis_takes(const map_hier *h, const map_fan *fan, int axis,
+                                const nest_group *g);
 
 /* Is evaluation x (of nest xn) better than y (of yn) for objective o?  A
  * strict order: the objective, then cycles, energy and DRAM bytes, then
@@ -172,11 +192,14 @@ DSE_INTERNAL int map_better(const map_hier *h, map_objective o, const map_eval *
  * (tiles). */
 typedef struct map_pin_spec {
   int has_spatial;
-  uint64_t f[NEST_DIMS];
-  uint64_t E[NEST_MAX_LEVELS][NEST_DIMS];
+  /* per loop dimension: the problem's, then group g's at NEST_DIMS + g */
+  uint64_t f[NEST_XDIMS];
+  uint64_t E[NEST_MAX_LEVELS][NEST_XDIMS];
   int nperm[NEST_MAX_LEVELS];
-  int perm[NEST_MAX_LEVELS][NEST_DIMS];
+  int perm[NEST_MAX_LEVELS][NEST_DIMS]; /* a member stands for its group */
   unsigned bypass[NEST_MAX_LEVELS];
+  int ngroups; /* flattened groups (`spatial: {P*Q: 32}`), each on one array side */
+  nest_group group[NEST_MAX_GROUPS];
 } map_pin_spec;
 
 /* Build the nest of a pinned mapping, exactly as given.  On a problem
@@ -216,8 +239,8 @@ DSE_INTERNAL void map_format(const map_hier *h, const nest *n, core_buf *out);
 
 /* Each loop's step from the loops' factors (fac[i] for n->loops[i]): the
  * product of the factors of the loops inside it on its dimension; inside[d]
- * gets the product of every factor of dimension d. */
+ * gets the product of every factor of loop dimension d (a group's too). */
 DSE_INTERNAL void map_steps_from_factors(nest *n, const uint64_t *fac,
-                                         uint64_t inside[NEST_DIMS]);
+                                         uint64_t inside[NEST_XDIMS]);
 
 #endif /* DSE_MAPPER_H */

@@ -90,7 +90,7 @@ static void tp_build(const tsearch *s, const tplan *t, nest *n) {
           }
   }
   n->nloops = nl;
-  uint64_t inside[NEST_DIMS];
+  uint64_t inside[NEST_XDIMS];
   map_steps_from_factors(n, fac, inside);
 }
 
@@ -150,6 +150,14 @@ static int dims_allowed(const map_hier *h, const map_fan *fan, int axis, unsigne
       [DSE_DF_INPUT_STATIONARY] = BIT(NEST_N) | BIT(NEST_P) | BIT(NEST_Q)};
   const int df = h->df <= DSE_DF_INPUT_STATIONARY ? (int)h->df : DSE_DF_WEIGHT_STATIONARY;
   *mask = axis ? rows[df] : cols[df];
+  return 1;
+}
+
+int map_axis_takes(const map_hier *h, const map_fan *fan, int axis, const nest_group *g) {
+  unsigned mask;
+  dims_allowed(h, fan, axis, &mask);
+  for (int i = 0; i < g->ndims; i++)
+    if (!(mask >> g->dims[i] & 1)) return 0;
   return 1;
 }
 
@@ -372,8 +380,8 @@ int map_search_tree(const map_hier *h, const nest_problem *p, const map_opts *o,
   return 0;
 }
 
-void map_steps_from_factors(nest *n, const uint64_t *fac, uint64_t inside[NEST_DIMS]) {
-  for (int d = 0; d < NEST_DIMS; d++) inside[d] = 1;
+void map_steps_from_factors(nest *n, const uint64_t *fac, uint64_t inside[NEST_XDIMS]) {
+  for (int d = 0; d < NEST_XDIMS; d++) inside[d] = 1;
   for (int i = n->nloops - 1; i >= 0; i--) {
     n->loops[i].step = inside[n->loops[i].dim];
     inside[n->loops[i].dim] *= fac[i];

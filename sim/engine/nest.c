@@ -107,8 +107,13 @@ static int indexes(int o, int d) {
   return dims[o] >> d & 1;
 }
 
-/* Whether loop dimension d (a group: any member) indexes operand o. */
-static int xindexes(const nest *n, int o, int d) {
+int nest_member(const nest *n, int d) {
+  for (int g = 0; g < n->ngroups && g < NEST_MAX_GROUPS; g++)
+    if (d < NEST_DIMS && group_mask(&n->group[g]) >> d & 1) return 1;
+  return 0;
+}
+
+int nest_indexes(const nest *n, int o, int d) {
   if (d < NEST_DIMS) return indexes(o, d);
   const nest_group *g = &n->group[d - NEST_DIMS];
   for (int i = 0; i < g->ndims; i++)
@@ -319,7 +324,7 @@ int nest_validate(const nest *n, char *err, size_t errn) {
       const nest_loop *sp = &n->loops[j];
       if (!sp->spatial || sp->dim != t->dim || sp->level <= t->level) continue;
       for (int o = 0; o < OPD_COUNT; o++) {
-        if (!xindexes(n, o, t->dim)) continue; /* one tile for all the children */
+        if (!nest_indexes(n, o, t->dim)) continue; /* one tile for all the children */
         int keeps = 0;
         for (int v = t->level; v < sp->level; v++) keeps |= (n->holds[v] >> o) & 1;
         if (keeps) continue;
@@ -344,7 +349,7 @@ int nest_validate(const nest *n, char *err, size_t errn) {
     for (int i = 0, sp = -1; i < n->nloops; i++) {
       /* children spread over a dimension the operand ignores read alike */
       if (n->loops[i].spatial && cls[i] == CLS_INSIDE && sp < 0 &&
-          xindexes(n, o, n->loops[i].dim))
+          nest_indexes(n, o, n->loops[i].dim))
         sp = i;
       if (sp < 0 || n->loops[i].spatial || n->loops[i].level < 1) continue;
       snprintf(err, errn,
@@ -430,13 +435,28 @@ static int i64_cmp(const void *a, const void *b) {
  * sweep along d, each slab's union over the rest. */
 static uint64_t union_volume(const ubox *b, int nb, int k, int d) {
   if (!nb) return 0;
+  if (nb == 1) { /* one box: its volume (a run of one index, most often) */
+    uint64_t v = 1;
+    for (int x = d; x < k; x++)
+      v *= b[0].hi[x] > b[0].lo[x] ? (uint64_t)(b[0].hi[x] - b[0].lo[x]) : 0;
+    return v;
+  }
   int64_t xs[2 * UB_MAX];
   int nx = 0;
   for (int i = 0; i < nb; i++) {
     xs[nx++] = b[i].lo[d];
     xs[nx++] = b[i].hi[d];
   }
-  qsort(xs, (size_t)nx, sizeof *xs, i64_cmp);
+  if (nx <= 16) { /* insertion sort: a few boxes */
+    for (int i = 1; i < nx; i++)
+      for (int j = i; j > 0 && xs[j] < xs[j - 1]; j--) {
+        const int64_t t = xs[j];
+        xs[j] = xs[j - 1];
+        xs[j - 1] = t;
+      }
+  } else {
+    qsort(xs, (size_t)nx, sizeof *xs, i64_cmp);
+  }
   uint64_t v = 0;
   ubox sub[UB_MAX];
   for (int j = 0; j + 1 < nx; j++) {
@@ -528,6 +548,14 @@ int nest_run_boxes(const nest *n, int g, uint64_t a, uint64_t b,
   const nest_group *gr = &n->group[g];
   uint64_t ext[NEST_GROUP_DIMS], lo[NEST_GROUP_DIMS], hi[NEST_GROUP_DIMS];
   for (int i = 0; i < gr->ndims; i++) ext[i] = n->prob.bound[gr->dims[i]];
+  if (b == a + 1) { /* one index (a PE's, most often): its coordinates */
+    for (int i = gr->ndims - 1; i >= 0; i--) {
+      box[0][i] = a % ext[i];
+      box[0][gr->ndims + i] = box[0][i] + 1;
+      a /= ext[i];
+    }
+    return 1;
+  }
   int nb = 0;
   run_boxes(a, b, ext, gr->ndims, 0, lo, hi, box, &nb);
   return nb;
@@ -821,7 +849,7 @@ static int build_axes(const nest *n, int opd, const uint8_t *cls, axis *ax) {
   for (int g = 0; g < n->ngroups; g++) { /* a group ties its members' axes */
     const int v = NEST_DIMS + g;
     const unsigned m = group_mask(&n->group[g]);
-    if (!xindexes(n, opd, v)) {
+    if (!nest_indexes(n, opd, v)) {
       memset(&ax[na], 0, sizeof ax[na]);
       ax[na].kind = AX_INDICATOR;
       ax[na].dims[ax[na].ndims++] = v;
@@ -1406,6 +1434,41 @@ typedef struct stream_ctx {
   const uint8_t *cls; /* ABOVE and FREE loops walked, INSIDE spatial ones spanned */
 } stream_ctx;
 
+/* One slot of a streamed axis over the PEs (span_over_pes): its spatial
+ * loops (loops[0..nk) of sp, trips their product) and the PE-level loops
+ * at the lockstep indices l0idx. */
+typedef struct slot_walk {
+  const nest *n;
+  const axis *ax;
+  const side *base;
+  int k;
+  const int *sp;
+  const uint64_t *maxtrip;
+  const uint64_t *l0idx;
+  int loops[NEST_MAX_LOOPS], nk;
+  uint64_t trips;
+} slot_walk;
+
+/* The side of the slot at its spatial instance inst: whether it is busy. */
+static int slot_side(const slot_walk *w, uint64_t inst, side *s) {
+  const nest *n = w->n;
+  *s = *w->base;
+  uint64_t rem = inst, div = w->trips;
+  for (int q = 0; q < w->nk; q++) {
+    div /= w->maxtrip[w->loops[q]];
+    advance(s, w->k, rem / div, n->loops[w->sp[w->loops[q]]].step);
+    rem %= div;
+  }
+  int m = 0;
+  for (int i = 0; i < n->nloops; i++) {
+    const nest_loop *l = &n->loops[i];
+    if (!in_axis(w->ax, l->dim) || l->level != 0) continue;
+    if (slot_of(w->ax, l->dim) == w->k) advance(s, w->k, w->l0idx[m], l->step);
+    m++;
+  }
+  return s->ok;
+}
+
 /* After the above loops: enumerate PE-level (level 0) index vectors of the
  * axis' dims, for each the span over spatial instances. */
 static uint64_t span_over_pes(const stream_ctx *c, const side *base,
@@ -1414,7 +1477,7 @@ static uint64_t span_over_pes(const stream_ctx *c, const side *base,
   const axis *ax = c->ax;
   /* spatial loops of the axis, in nest order */
   int sp[NEST_MAX_LOOPS], nsp = 0;
-  uint64_t maxtrip[NEST_MAX_LOOPS], total = 1;
+  uint64_t maxtrip[NEST_MAX_LOOPS];
   uint64_t unc[AX_SLOTS];
   memcpy(unc, base->unclipped, sizeof unc);
   for (int i = 0; i < n->nloops; i++) {
@@ -1423,57 +1486,57 @@ static uint64_t span_over_pes(const stream_ctx *c, const side *base,
     const int slot = slot_of(ax, l->dim);
     maxtrip[nsp] = cdiv(unc[slot], l->step);
     unc[slot] = l->step;
-    total *= maxtrip[nsp];
     sp[nsp++] = i;
   }
-  int any = 0;
-  int64_t lo = 0, hi = 0;
+  /* An instance is busy when every slot's index is within its tile, and
+   * each slot's start and end depend on that slot's indices alone; the
+   * span is monotone in each: so the busy instances' bounding side is, per
+   * slot, the least start and greatest end over that slot's indices (the
+   * product of its spatial loops' trips, not of all of them). */
+  if (!base->ok) return 0;
   side bb = *base;
-  enum_ctx e = {n, ax, NULL, 0};
-  /* a strided window: the busy PEs' indices span one side (a grid of
-   * them per dim), whose set is the union of theirs */
-  const int strided = strided_axis(n, ax);
-  for (uint64_t inst = 0; inst < total; inst++) {
-    side s = *base;
-    uint64_t rem = inst;
-    uint64_t div = total;
-    for (int k = 0; k < nsp; k++) {
-      div /= maxtrip[k];
-      uint64_t idx = rem / div;
-      rem %= div;
-      const nest_loop *l = &n->loops[sp[k]];
-      advance(&s, slot_of(ax, l->dim), idx, l->step);
-    }
-    /* the PE-level loops at the lockstep indices */
-    int m = 0;
-    for (int i = 0; i < n->nloops; i++) {
-      const nest_loop *l = &n->loops[i];
-      const int inx = in_axis(ax, l->dim);
-      if (!inx || l->level != 0) continue;
-      advance(&s, slot_of(ax, l->dim), l0idx[m++], l->step);
-    }
-    if (!s.ok) continue;
-    if (ax->kind == AX_COUPLED || strided) { /* the busy PEs' bounding run per dim */
-      for (int k = 0; k < ax->ndims; k++) {
-        const uint64_t end = s.start[k] + s.ext[k], bend = bb.start[k] + bb.ext[k];
-        if (any && s.start[k] > bb.start[k]) s.start[k] = bb.start[k];
-        s.ext[k] = (any && bend > end ? bend : end) - s.start[k];
+  for (int k = 0; k < ax->ndims; k++) {
+    slot_walk w = {n, ax, base, k, sp, maxtrip, l0idx, {0}, 0, 1};
+    for (int j = 0; j < nsp; j++)
+      if (slot_of(ax, n->loops[sp[j]].dim) == k) {
+        w.loops[w.nk++] = j;
+        w.trips *= maxtrip[j];
       }
-      bb = s;
+    side s;
+    uint64_t lo = 0, hi = 0;
+    int any = 0;
+    if (w.nk == 1) {
+      /* one loop on the slot: its busy indices are a prefix whose start
+       * and end grow with the index (the last tile the ragged one), so
+       * index 0 and the last busy index bound them */
+      if (!slot_side(&w, 0, &s)) return 0;
+      lo = s.start[k];
+      hi = s.start[k] + s.ext[k];
+      for (uint64_t v = w.trips; v-- > 1;)
+        if (slot_side(&w, v, &s)) {
+          hi = s.start[k] + s.ext[k];
+          break;
+        }
       any = 1;
-      continue;
+    } else {
+      for (uint64_t inst = 0; inst < w.trips; inst++) {
+        if (!slot_side(&w, inst, &s)) continue;
+        const uint64_t end = s.start[k] + s.ext[k];
+        if (!any || s.start[k] < lo) lo = s.start[k];
+        if (!any || end > hi) hi = end;
+        any = 1;
+      }
     }
-    int64_t a, b;
-    axis_range(&e, &s, &a, &b);
-    if (!any || a < lo) lo = a;
-    if (!any || b > hi) hi = b;
-    any = 1;
+    if (!any) return 0;
+    bb.start[k] = lo;
+    bb.ext[k] = hi - lo;
   }
-  if (!any) return 0;
   if (ax->kind == AX_INDICATOR) return 1;
-  if (strided) {
-    const swindow w = window_of(n, ax);
-    return strided_count(&w, NULL, &bb);
+  /* a strided window: the busy PEs' bounding run per dimension, whose
+   * touched set is the union of theirs */
+  if (strided_axis(n, ax)) {
+    const swindow sw = window_of(n, ax);
+    return strided_count(&sw, NULL, &bb);
   }
   if (ax->kind == AX_COUPLED) {
     ubox ub[UB_MAX];
@@ -1481,7 +1544,10 @@ static uint64_t span_over_pes(const stream_ctx *c, const side *base,
     coupled_boxes(n, ax, &bb, ub, &nb);
     return union_volume(ub, nb, UB_DIMS, 0);
   }
-  return hi > lo ? (uint64_t)(hi - lo) : 0;
+  int64_t a, b;
+  enum_ctx e = {n, ax, NULL, 0};
+  axis_range(&e, &bb, &a, &b);
+  return b > a ? (uint64_t)(b - a) : 0;
 }
 
 /* Enumerate the PE-level loops of the axis with PE 0's trips. */

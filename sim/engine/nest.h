@@ -54,8 +54,9 @@
  * - A flattened group (nest_group) is one more loop dimension: a tile over
  *   a run of its index is the union of the boxes of its members the run
  *   covers (nest_run_boxes), each box's input window its bounding box as
- *   above.  The mapper does not place groups yet: only nest.c, nest_ref.c
- *   and the tests know them (issue 12, step S3).
+ *   above.  Code that walks a nest's dimensions goes over its loop
+ *   dimensions (nest_loop_dims), skipping the members (nest_member), whose
+ *   extent the group's loops cover.
  * - Outputs accumulate where they are computed: a partial sum is read back
  *   (filled) except the first time an element is touched, which starts at
  *   zero; every MAC reads both operands and updates the output at level 0.
@@ -158,6 +159,14 @@ DSE_INTERNAL const char *nest_loop_dim_name(const nest *n, int dim);
 /* The extent of a loop dimension: the problem's bound, or the product of
  * the group's members. */
 DSE_INTERNAL uint64_t nest_extent(const nest *n, int dim);
+
+/* The loop dimensions of n: the problem's, then one per group. */
+static inline int nest_loop_dims(const nest *n) { return NEST_DIMS + n->ngroups; }
+/* Whether problem dimension d is flattened into a group of n (it has no
+ * loop of its own). */
+DSE_INTERNAL int nest_member(const nest *n, int d);
+/* Whether loop dimension d (a group: any of its members) indexes operand o. */
+DSE_INTERNAL int nest_indexes(const nest *n, int o, int d);
 
 /* The boxes of group g's members that the run [a, b) of its flattened
  * index covers, in order: box[k][i] the start of member i, box[k][ndims +

@@ -9,15 +9,6 @@
 
 #include <math.h>
 
-/* The dimensions each tensor is indexed by (an input by P, Q, R and S
- * together through its sliding window). */
-static const unsigned char k_rel[OPD_COUNT][NEST_DIMS] = {
-    /* G N K C P Q R S */
-    {1, 0, 1, 1, 0, 0, 1, 1}, /* weight */
-    {1, 1, 0, 1, 1, 1, 1, 1}, /* input */
-    {1, 1, 1, 0, 1, 1, 0, 0}, /* output */
-};
-
 double noc_hops(double m, uint64_t n, int systolic) {
   if (m <= 0) return 0;
   if (systolic) return m;
@@ -39,7 +30,7 @@ static void fan_split(const nest *n, const double *factor, int v, int k, int o, 
   for (int i = 0; i < n->nloops; i++) {
     const nest_loop *l = &n->loops[i];
     if (!l->spatial || l->level != v || l->fan != k) continue;
-    if (k_rel[o][l->dim] || alone)
+    if (nest_indexes(n, o, l->dim) || alone) /* an input: P, Q, R, S through its window */
       *apart *= factor[i];
     else
       *shared *= factor[i];
@@ -50,8 +41,8 @@ size_t noc_count(const map_hier *h, const nest *n, const nest_counts *c,
                  dse_network_access *out) {
   /* each loop's iterations: its enclosing tile over its step, rounded up */
   double factor[NEST_MAX_LOOPS];
-  uint64_t cur[NEST_DIMS];
-  for (int d = 0; d < NEST_DIMS; d++) cur[d] = n->prob.bound[d];
+  uint64_t cur[NEST_XDIMS];
+  for (int d = 0; d < nest_loop_dims(n); d++) cur[d] = nest_extent(n, d);
   for (int i = 0; i < n->nloops; i++) {
     const nest_loop *l = &n->loops[i];
     factor[i] = (double)((cur[l->dim] + l->step - 1) / l->step);

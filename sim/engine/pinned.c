@@ -49,14 +49,97 @@ static int dim_of(const char *s, int tl) {
   return -1;
 }
 
-/* A map of dims to positive integers. */
+/* A flattened group's key (docs/engine.md, "Pinned mappings"): its
+ * members joined by '*' in the order N, P, Q or C, R, S ("P*Q").  0 and the
+ * group in g; -1 when the key has no '*'; 1 with the reason in err. */
+static int group_key(const char *key, int tl, nest_group *g, char *err, size_t errn) {
+  if (!strchr(key, '*')) return -1;
+  memset(g, 0, sizeof *g);
+  if (tl) {
+    snprintf(err, errn, "flattened groups ('%s') are dse's: not with dimensions: timeloop", key);
+    return 1;
+  }
+  unsigned seen = 0;
+  for (const char *a = key;;) {
+    const char *b = strchr(a, '*');
+    const size_t len = b ? (size_t)(b - a) : strlen(a);
+    char part[8] = "";
+    if (len < sizeof part) memcpy(part, a, len), part[len] = '\0';
+    const int d = len == 1 ? dim_of(part, 0) : -1;
+    const int npq = d == NEST_N || d == NEST_P || d == NEST_Q;
+    const int crs = d == NEST_C || d == NEST_R || d == NEST_S;
+    if (!npq && !crs) {
+      snprintf(err, errn,
+               "unknown member '%.*s' of '%s': a group joins some of N, P, Q or of C, R, S "
+               "with '*'", (int)(len < 16 ? len : 16), a, key);
+      return 1;
+    }
+    if (seen >> d & 1) {
+      snprintf(err, errn, "'%s' names %s twice", key, nest_dim_name(d));
+      return 1;
+    }
+    if (g->ndims && (g->dims[0] == NEST_N || g->dims[0] == NEST_P || g->dims[0] == NEST_Q) != npq) {
+      snprintf(err, errn,
+               "'%s' mixes N, P, Q (the output pixels) with C, R, S (a window): a group is "
+               "some of one of them", key);
+      return 1;
+    }
+    if (g->ndims == NEST_GROUP_DIMS) break;
+    g->dims[g->ndims++] = (uint8_t)d;
+    seen |= 1u << d;
+    if (!b) break;
+    a = b + 1;
+  }
+  for (int i = 1; i < g->ndims; i++)
+    if (g->dims[i] < g->dims[i - 1]) {
+      snprintf(err, errn, "'%s': write a group's members in the order N, P, Q or C, R, S", key);
+      return 1;
+    }
+  if (g->ndims < 2) {
+    snprintf(err, errn, "'%s': a group joins 2 or 3 dimensions", key);
+    return 1;
+  }
+  return 0;
+}
+
+/* The members of a group key as a bit set; 0 (the error reported at p)
+ * when it is not one. */
+static unsigned group_bits(cfg *c, const yt_node *m, const yt_pair *p, const char *kp, int tl) {
+  nest_group g;
+  char why[160];
+  if (group_key(p->key, tl, &g, why, sizeof why)) {
+    cfg_error_at(c, m->file, p->line, p->col, kp, "%s", why);
+    return 0;
+  }
+  unsigned bits = 0;
+  for (int i = 0; i < g.ndims; i++) bits |= 1u << g.dims[i];
+  return bits;
+}
+
+/* A map of dims (groups: P*Q too) to positive integers. */
 static void check_dim_map(cfg *c, const yt_node *m, const char *path, int tl) {
   if (cfg_expect_kind(c, m, path, YT_MAP)) return;
   unsigned seen = 0;
+  int ngroups = 0;
   for (size_t i = 0; i < m->n; i++) {
     const yt_pair *p = &m->pairs[i];
     char kp[256];
     cfg_join(kp, sizeof kp, path, p->key);
+    if (strchr(p->key, '*')) {
+      const unsigned bits = group_bits(c, m, p, kp, tl);
+      if (!bits) continue;
+      if (++ngroups > NEST_MAX_GROUPS)
+        cfg_error_at(c, m->file, p->line, p->col, kp, "at most %d flattened groups",
+                     NEST_MAX_GROUPS);
+      if (seen & bits)
+        cfg_error_at(c, m->file, p->line, p->col, kp,
+                     "'%s' names a dimension given already (alone or in another group)",
+                     p->key);
+      seen |= bits;
+      uint64_t v;
+      cfg_node_uint(c, p->val, kp, 1, 1ull << 40, &v);
+      continue;
+    }
     const int d = dim_of(p->key, tl);
     if (d < 0) {
       cfg_error_at(c, m->file, p->line, p->col, kp,
@@ -66,7 +149,8 @@ static void check_dim_map(cfg *c, const yt_node *m, const char *path, int tl) {
     }
     if (seen & 1u << d)
       cfg_error_at(c, m->file, p->line, p->col, kp,
-                   "'%s' names dimension %s again (M is K)", p->key, nest_dim_name(d));
+                   "'%s' names dimension %s again (M is K; or in a group)", p->key,
+                   nest_dim_name(d));
     seen |= 1u << d;
     uint64_t v;
     cfg_node_uint(c, p->val, kp, 1, 1ull << 40, &v);
@@ -221,15 +305,20 @@ int pin_check_layers(dse_ctx *ctx, const dse_mappings *m, const dse_workload *wl
 
 /* ===== the tree form ====================================================== */
 
+/* Per loop dimension: the problem's, then the groups the mapping names
+ * (NEST_DIMS + g, in the order first named). */
 typedef struct tree_pin {
-  uint64_t tf[NEST_MAX_LEVELS][NEST_DIMS]; /* temporal factors, 1 when not given */
+  uint64_t tf[NEST_MAX_LEVELS][NEST_XDIMS]; /* temporal factors, 1 when not given */
   int nperm[NEST_MAX_LEVELS], perm[NEST_MAX_LEVELS][NEST_DIMS];
   unsigned holds[NEST_MAX_LEVELS];
   /* spatial factors per nest level v, fan k, axis (0 X, 1 Y), in the order written */
   int ns[NEST_MAX_LEVELS][NEST_MAX_FANS][2];
-  int sd[NEST_MAX_LEVELS][NEST_MAX_FANS][2][NEST_DIMS];
-  uint64_t sf[NEST_MAX_LEVELS][NEST_MAX_FANS][2][NEST_DIMS];
-  const yt_node *first[NEST_DIMS]; /* where a dimension's factor is first given */
+  int sd[NEST_MAX_LEVELS][NEST_MAX_FANS][2][NEST_XDIMS];
+  uint64_t sf[NEST_MAX_LEVELS][NEST_MAX_FANS][2][NEST_XDIMS];
+  const yt_node *first[NEST_XDIMS]; /* where a dimension's factor is first given */
+  int ngroups;
+  nest_group group[NEST_MAX_GROUPS];
+  const yt_node *group_at[NEST_MAX_GROUPS]; /* where each is first named */
 } tree_pin;
 
 /* A diagnostic at node n for layer `name`; DSE_ERR_INVALID. */
@@ -253,14 +342,39 @@ static const char *opd_names(unsigned bits, char *buf, size_t n) {
   return buf;
 }
 
+/* Whether problem dimension d is a member of group g. */
+static int group_has(const nest_group *g, int d) {
+  for (int i = 0; i < g->ndims; i++)
+    if (g->dims[i] == d) return 1;
+  return 0;
+}
+
+/* The loop dimension of a factor map's key: a dimension, or a group (one
+ * more of t's the first time it is named); -1 when a third group. */
+static int tree_dim(tree_pin *t, const yt_pair *q, int tl) {
+  nest_group g;
+  char w[160];
+  if (group_key(q->key, tl, &g, w, sizeof w)) return dim_of(q->key, tl); /* validated at load */
+  for (int k = 0; k < t->ngroups; k++)
+    if (!memcmp(&t->group[k], &g, sizeof g)) return NEST_DIMS + k;
+  if (t->ngroups == NEST_MAX_GROUPS) return -1;
+  t->group[t->ngroups] = g;
+  t->group_at[t->ngroups] = q->val;
+  return NEST_DIMS + t->ngroups++;
+}
+
 /* A dimension map's factors into f (1 where absent), noting where each
- * dimension first gets one. */
-static void read_factors(const yt_node *map, int tl, uint64_t *f, tree_pin *t) {
+ * dimension first gets one; -1 (reported) on a third group. */
+static int read_factors(dse_ctx *ctx, const yt_node *map, int tl, uint64_t *f, tree_pin *t) {
   for (size_t i = 0; i < map->n; i++) {
-    const int d = dim_of(map->pairs[i].key, tl);
+    const int d = tree_dim(t, &map->pairs[i], tl);
+    if (d < 0)
+      return pin_error(ctx, map->pairs[i].val, "%s: a mapping flattens at most %d groups",
+                       map->pairs[i].key, NEST_MAX_GROUPS);
     f[d] = strtoull(map->pairs[i].val->str, NULL, 10);
     if (!t->first[d]) t->first[d] = map->pairs[i].val;
   }
+  return 0;
 }
 
 /* One level of the mapping: a storage level v or the spatial node (v, k). */
@@ -280,11 +394,20 @@ static int tree_level(dse_ctx *ctx, const dse_mappings *m, const char *name, con
     for (int a = 0; sp && a < 2; a++) {
       const yt_node *ax = yt_get(sp, k_axes[a]);
       if (!ax) continue;
-      uint64_t prod = 1, fac[NEST_DIMS];
-      for (int d = 0; d < NEST_DIMS; d++) fac[d] = 1;
-      read_factors(ax, m->tl_dims, fac, t);
+      uint64_t prod = 1, fac[NEST_XDIMS];
+      for (int d = 0; d < NEST_XDIMS; d++) fac[d] = 1;
+      if (read_factors(ctx, ax, m->tl_dims, fac, t)) return DSE_ERR_INVALID;
       for (size_t i = 0; i < ax->n; i++) {
-        const int d = dim_of(ax->pairs[i].key, m->tl_dims);
+        const int d = tree_dim(t, &ax->pairs[i], m->tl_dims);
+        if (d >= NEST_DIMS && !map_axis_takes(h, f, a, &t->group[d - NEST_DIMS])) {
+          return pin_error(ctx, ax->pairs[i].val,
+                           "mappings.%s.levels.%s.spatial.%s: %s cannot be flattened along %s "
+                           "of the systolic '%s' (%s): it takes %s there",
+                           name, lp->key, k_axes[a], ax->pairs[i].key, a ? "Y" : "X", f->name,
+                           dse_dataflow_name(h->df),
+                           a ? (h->df == DSE_DF_OUTPUT_STATIONARY ? "N, P, Q" : "C, R, S")
+                             : (h->df == DSE_DF_INPUT_STATIONARY ? "N, P, Q" : "K"));
+        }
         t->sd[v][k][a][t->ns[v][k][a]] = d;
         t->sf[v][k][a][t->ns[v][k][a]++] = fac[d];
         prod *= fac[d];
@@ -318,7 +441,7 @@ static int tree_level(dse_ctx *ctx, const dse_mappings *m, const char *name, con
                      name, lp->key, lp->key, list[0] ? list : "the arch has none");
   }
   const yt_node *f = yt_get(x, "factors");
-  if (f) read_factors(f, m->tl_dims, t->tf[v], t);
+  if (f && read_factors(ctx, f, m->tl_dims, t->tf[v], t)) return DSE_ERR_INVALID;
   const yt_node *o = yt_get(x, "order");
   for (size_t i = 0; o && i < o->n && i < NEST_DIMS; i++)
     t->perm[v][t->nperm[v]++] = dim_of(o->items[i]->str, m->tl_dims);
@@ -372,14 +495,30 @@ static int tree_nest(dse_ctx *ctx, const char *name, const yt_node *lv, const ma
       fac[nl++] = (f);                                                                       \
     }                                                                                        \
   } while (0)
+  n->ngroups = (uint8_t)t->ngroups;
+  memcpy(n->group, t->group, sizeof n->group);
+  for (int d = 0; d < NEST_DIMS; d++) /* a flattened dimension's factors go to its group */
+    if (t->first[d] && nest_member(n, d)) {
+      int g = 0;
+      while (!group_has(&n->group[g], d)) g++;
+      return pin_error(ctx, t->first[d],
+                       "mappings.%s.levels: %s is flattened into %s in this mapping: give %s "
+                       "its factors",
+                       name, nest_dim_name(d), nest_loop_dim_name(n, NEST_DIMS + g),
+                       nest_loop_dim_name(n, NEST_DIMS + g));
+    }
   for (int v = h->nlevels - 1; v >= 0; v--) {
     unsigned listed = 0;
-    for (int i = 0; i < t->nperm[v]; i++) {
-      PUSH(t->perm[v][i], v, 0, NEST_AXIS_TIME, 0, t->tf[v][t->perm[v][i]]);
-      listed |= 1u << t->perm[v][i];
+    for (int i = 0; i < t->nperm[v]; i++) { /* a member stands for its group */
+      int d = t->perm[v][i];
+      for (int g = 0; g < n->ngroups; g++)
+        if (group_has(&n->group[g], d)) d = NEST_DIMS + g;
+      if (listed & 1u << d) continue;
+      PUSH(d, v, 0, NEST_AXIS_TIME, 0, t->tf[v][d]);
+      listed |= 1u << d;
     }
-    for (int d = 0; d < NEST_DIMS; d++)
-      if (!(listed & 1u << d)) PUSH(d, v, 0, NEST_AXIS_TIME, 0, t->tf[v][d]);
+    for (int d = 0; d < nest_loop_dims(n); d++)
+      if (!(listed & 1u << d) && !nest_member(n, d)) PUSH(d, v, 0, NEST_AXIS_TIME, 0, t->tf[v][d]);
     for (int k = 0; v >= 1 && k < h->lv[v - 1].nfan; k++)
       for (int a = 0; a < 2; a++)
         for (int i = 0; i < t->ns[v][k][a]; i++)
@@ -387,10 +526,10 @@ static int tree_nest(dse_ctx *ctx, const char *name, const yt_node *lv, const ma
   }
 #undef PUSH
   n->nloops = nl;
-  uint64_t inside[NEST_DIMS];
+  uint64_t inside[NEST_XDIMS];
   map_steps_from_factors(n, fac, inside);
-  for (int d = 0; d < NEST_DIMS; d++)
-    if (inside[d] != p->bound[d]) {
+  for (int d = 0; d < nest_loop_dims(n); d++)
+    if (!nest_member(n, d) && inside[d] != nest_extent(n, d)) {
       char terms[512] = "";
       for (int i = 0; i < nl; i++)
         if (n->loops[i].dim == d)
@@ -399,9 +538,9 @@ static int tree_nest(dse_ctx *ctx, const char *name, const yt_node *lv, const ma
       return pin_error(ctx, t->first[d] ? t->first[d] : lv,
                        "mappings.%s.levels: the factors of %s multiply to %llu%s%s%s, not the "
                        "layer's %s = %llu",
-                       name, nest_dim_name(d), (unsigned long long)inside[d],
-                       terms[0] ? " (" : "", terms, terms[0] ? ")" : "", nest_dim_name(d),
-                       (unsigned long long)p->bound[d]);
+                       name, nest_loop_dim_name(n, d), (unsigned long long)inside[d],
+                       terms[0] ? " (" : "", terms, terms[0] ? ")" : "", nest_loop_dim_name(n, d),
+                       (unsigned long long)nest_extent(n, d));
     }
   unsigned kept = 0;
   for (int v = 0; v < h->nlevels; v++) kept |= n->holds[v];
@@ -472,6 +611,39 @@ static int pin_tree(dse_ctx *ctx, const dse_mappings *m, const char *name, const
   return rc ? rc : 1;
 }
 
+/* The loop dimension of a tiles key: a dimension, or a group the spatial
+ * factors flatten; -1 (reported) for a member of such a group or a group
+ * they do not. */
+static int tile_dim(dse_ctx *ctx, const char *name, const char *level, const yt_pair *q,
+                    const yt_node *t, int tl, const map_pin_spec *ps) {
+  nest_group g;
+  char w[160];
+  if (group_key(q->key, tl, &g, w, sizeof w) == 0) {
+    for (int k = 0; k < ps->ngroups; k++)
+      if (!memcmp(&ps->group[k], &g, sizeof g)) return NEST_DIMS + k;
+    core_diag(ctx, t->file, q->line, q->col,
+              "mappings.%s.levels.%s.tiles.%s: %s is not flattened by the spatial factors "
+              "(spatial: {%s: ...} flattens it)",
+              name, level, q->key, q->key, q->key);
+    return -1;
+  }
+  const int d = dim_of(q->key, tl);
+  for (int k = 0; k < ps->ngroups; k++)
+    for (int i = 0; i < ps->group[k].ndims; i++)
+      if (ps->group[k].dims[i] == d) {
+        char gname[8] = "";
+        for (int j = 0; j < ps->group[k].ndims; j++)
+          snprintf(gname + strlen(gname), sizeof gname - strlen(gname), "%s%s", j ? "*" : "",
+                   nest_dim_name(ps->group[k].dims[j]));
+        core_diag(ctx, t->file, q->line, q->col,
+                  "mappings.%s.levels.%s.tiles.%s: %s is flattened into %s by the spatial "
+                  "factors: give %s's tile",
+                  name, level, q->key, nest_dim_name(d), gname, gname);
+        return -1;
+      }
+  return d;
+}
+
 /* The pinned nest of layer `name`, if the file has one: 1 when found and
  * built, 0 when absent, or a negative error with a located diagnostic. */
 int pin_build(dse_ctx *ctx, const dse_mappings *m, const char *name,
@@ -485,8 +657,18 @@ int pin_build(dse_ctx *ctx, const dse_mappings *m, const char *name,
   const yt_node *sp = yt_get(e, "spatial");
   if (sp) {
     ps.has_spatial = 1;
-    for (size_t i = 0; i < sp->n; i++)
-      ps.f[dim_of(sp->pairs[i].key, m->tl_dims)] = strtoull(sp->pairs[i].val->str, NULL, 10);
+    for (size_t i = 0; i < sp->n; i++) {
+      const yt_pair *q = &sp->pairs[i];
+      const uint64_t v = strtoull(q->val->str, NULL, 10);
+      nest_group g;
+      char w[160];
+      if (group_key(q->key, m->tl_dims, &g, w, sizeof w) == 0) { /* validated at load */
+        ps.group[ps.ngroups] = g;
+        ps.f[NEST_DIMS + ps.ngroups++] = v;
+      } else {
+        ps.f[dim_of(q->key, m->tl_dims)] = v;
+      }
+    }
   }
   const yt_node *lv = yt_get(e, "levels");
   const yt_node *lnode[NEST_MAX_LEVELS] = {0};
@@ -527,8 +709,12 @@ int pin_build(dse_ctx *ctx, const dse_mappings *m, const char *name,
                          name, lp->key, tree_keys[i]);
     lnode[l] = lp->val;
     const yt_node *t = yt_get(lp->val, "tiles");
-    for (size_t i = 0; t && i < t->n; i++)
-      ps.E[l][dim_of(t->pairs[i].key, m->tl_dims)] = strtoull(t->pairs[i].val->str, NULL, 10);
+    for (size_t i = 0; t && i < t->n; i++) {
+      const yt_pair *q = &t->pairs[i];
+      int d = tile_dim(ctx, name, lp->key, q, t, m->tl_dims, &ps);
+      if (d < 0) return DSE_ERR_INVALID;
+      ps.E[l][d] = strtoull(q->val->str, NULL, 10);
+    }
     const yt_node *o = yt_get(lp->val, "order");
     for (size_t i = 0; o && i < o->n && i < NEST_DIMS; i++)
       ps.perm[l][ps.nperm[l]++] = dim_of(o->items[i]->str, m->tl_dims);

@@ -267,6 +267,17 @@ static int eval_cycle(dse_ctx *ctx, const dse_arch *a, const dse_workload *wl,
   map_pipe_in(&h, &m->best, e, scale, dram_bpc, &pin);
   pipe_out po;
   pipe_run(&pin, &po);
+  if (h.scalesim) {
+    /* SCALE-Sim: double-buffered SRAMs prefetch before cycle 0, its count
+     * ends at the last output written into the SRAM, and DRAM transfers
+     * overlap compute: the slowest of the array, the buffers and DRAM */
+    const double dram = pin.load + pin.store;
+    memset(&po, 0, sizeof po);
+    po.chunks = pin.steps;
+    po.cycles = fmax(pin.compute, fmax(pin.sram, dram));
+    po.stall_sram = pin.sram > pin.compute ? pin.sram - pin.compute : 0;
+    po.stall_dram = dram > fmax(pin.compute, pin.sram) ? dram - fmax(pin.compute, pin.sram) : 0;
+  }
   r->cycles = (uint64_t)ceil(po.cycles);
   if (r->cycles < r->compute_cycles) r->cycles = r->compute_cycles;
   r->stall_cycles = r->cycles - r->compute_cycles;

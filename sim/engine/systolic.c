@@ -3,7 +3,8 @@
  * the stationary tile is loaded (rows cycles, WS and IS), operands enter
  * skewed by one cycle per row, and the last results leave cols cycles after
  * the last input: stream + rows + cols - 2, plus the load.  All sums are
- * per-dimension products over the loops' index combinations. */
+ * per-dimension products over the loops' index combinations, a flattened
+ * group one dimension (its members have no loops). */
 #include "engine/systolic.h"
 
 #include <math.h>
@@ -18,15 +19,6 @@ int sys_stationary(dse_dataflow df) {
     case DSE_DF_WEIGHT_STATIONARY:
     default: return OPD_W;
   }
-}
-
-static int relevant(int opd, int dim) {
-  static const uint8_t rel[OPD_COUNT][NEST_DIMS] = {
-      [OPD_W] = {1, 0, 1, 1, 0, 0, 1, 1},
-      [OPD_I] = {1, 1, 0, 1, 1, 1, 1, 1},
-      [OPD_O] = {1, 1, 1, 0, 1, 1, 0, 0},
-  };
-  return rel[opd][dim];
 }
 
 typedef struct dwalk_ctx {
@@ -104,8 +96,9 @@ static double sum_max_stream(const nest *n, uint64_t floor_cycles) {
   int na = 1;
   acc[0].ext = 1;
   acc[0].count = 1;
-  for (int d = 0; d < NEST_DIMS; d++) {
-    int nd = dwalk_dist(n, d, 0, n->prob.bound[d], dim, 0, MAXV);
+  for (int d = 0; d < nest_loop_dims(n); d++) {
+    if (nest_member(n, d)) continue;
+    int nd = dwalk_dist(n, d, 0, nest_extent(n, d), dim, 0, MAXV);
     if (nd < 0) return -1;
     int nn = 0;
     for (int a = 0; a < na; a++)
@@ -124,9 +117,10 @@ static double sum_max_stream(const nest *n, uint64_t floor_cycles) {
 
 static uint64_t product(const nest *n, const uint8_t *role, int ext_mode) {
   uint64_t p = 1;
-  for (int d = 0; d < NEST_DIMS && p; d++) {
+  for (int d = 0; d < nest_loop_dims(n) && p; d++) {
+    if (nest_member(n, d)) continue;
     dwalk_ctx c = {n, d, role, ext_mode};
-    p *= dwalk(&c, 0, n->prob.bound[d]);
+    p *= dwalk(&c, 0, nest_extent(n, d));
   }
   return p;
 }
@@ -144,10 +138,10 @@ void sys_time(const nest *n, dse_dataflow df, uint64_t rows, uint64_t cols,
   for (int j = 0; j < n->nloops; j++) {
     const nest_loop *lj = &n->loops[j];
     if (lj->spatial || lj->level == 0) continue;
-    int moves = relevant(st, lj->dim);
+    int moves = nest_indexes(n, st, lj->dim);
     for (int k = j + 1; k < n->nloops && !moves; k++)
       moves = !n->loops[k].spatial && n->loops[k].level >= 1 &&
-              relevant(st, n->loops[k].dim);
+              nest_indexes(n, st, n->loops[k].dim);
     if (!moves) continue;
     for (int i = 0; i < n->nloops; i++) role[i] = i < j ? R_OUTER : i == j ? R_J : R_INNER;
     t->folds += product(n, role, 0);
@@ -189,7 +183,7 @@ uint64_t sys_steps_above(const nest *n, int level) {
   /* count combinations of the temporal loops at `level` and above, with
    * their variable trips: per dim, independent */
   uint64_t total = 1;
-  for (int d = 0; d < NEST_DIMS; d++) {
+  for (int d = 0; d < nest_loop_dims(n); d++) {
     /* walk the chain of this dim: only the loops at >= level advance */
     uint64_t cnt = 0;
     uint64_t stack_ext[NEST_MAX_LOOPS + 1];
@@ -201,7 +195,7 @@ uint64_t sys_steps_above(const nest *n, int level) {
     if (!m) continue;
     /* iterative odometer over the chain */
     int k = 0;
-    stack_ext[0] = n->prob.bound[d];
+    stack_ext[0] = nest_extent(n, d);
     idx[0] = 0;
     while (k >= 0) {
       if (k == m) {

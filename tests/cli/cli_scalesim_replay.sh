@@ -10,8 +10,8 @@
 # markers: they must be the same (UPDATE=1 rewrites the page's).  Skips
 # when the folder is absent.
 . "$(dirname "$0")/lib.sh"
-WITHIN=140
-EXACT=0
+WITHIN=174
+EXACT=174
 V=${DSE_SCALESIM_VALIDATION:-$SRC/../shared/validation/scalesim}
 if [ ! -d "$V" ]; then
   echo "skipped: $V absent"

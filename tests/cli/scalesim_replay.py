@@ -79,11 +79,14 @@ def main():
     if "--markdown" in opts:
         md = ["| set | layers | within 1% | exact |", "|---|---|---|---|"]
         md += ["| %s | %d | %d | %d |" % ((name,) + counts(sel)) for name, sel in sets]
-        md += ["", "The %d layers off by more than 1%%, worst first (spatial utilization: "
-               "dse's `spatial_utilization` against SCALE-Sim's mapping efficiency):" % len(off),
-               "", "| topology | run | layer | SCALE-Sim cycles | dse cycles | dse / SCALE-Sim "
-               "| dse limiter | spatial utilization, dse / SCALE-Sim |",
-               "|---|---|---|---|---|---|---|---|"]
+        if not off:
+            md += ["", "No layer is off by more than 1%%; %d of %d are exact." % (exact, n)]
+        else:
+            md += ["", "The %d layers off by more than 1%%, worst first (spatial utilization: "
+                   "dse's `spatial_utilization` against SCALE-Sim's mapping efficiency):"
+                   % len(off), "", "| topology | run | layer | SCALE-Sim cycles | dse cycles "
+                   "| dse / SCALE-Sim | dse limiter | spatial utilization, dse / SCALE-Sim |",
+                   "|---|---|---|---|---|---|---|---|"]
         md += ["| %s | %s | %s | %d | %d | %.3f | %s | %.1f%% / %.1f%% |" %
                (r["topo"], r["run"], r["layer"], r["ref"], r["dse"], r["ratio"], r["limiter"],
                 r["util"], r["ss_util"]) for r in off]

@@ -344,8 +344,10 @@ TEST_IMPL(level2_not_worse_than_naive_tree) {
 
 /* SCALE-Sim parity: a 32x32 weight-stationary array (SCALE-Sim's timing,
  * no double buffering) on GEMMs, one buffer level: every fold costs
- * 2R + C + T - 2 cycles.  M=100, N=30, K=70 on 32x32: rows <- K (3 folds),
- * cols <- N (1 fold), T = 100: 3 x (64 + 32 + 100 - 2) = 582 cycles. */
+ * 2R + C + T - 2 cycles, and SCALE-Sim's total is the 0-based cycle of the
+ * last one (reuse: scalesim, what the cfg import writes), one less.
+ * M=100, N=30, K=70 on 32x32: rows <- K (3 folds), cols <- N (1 fold),
+ * T = 100: 3 x (64 + 32 + 100 - 2) - 1 = 581 cycles. */
 TEST_IMPL(level2_scalesim_fold_timing) {
   dse_ctx *ctx = t_ctx();
   const char *data = getenv("DSE_DATA_DIR");
@@ -362,17 +364,71 @@ TEST_IMPL(level2_scalesim_fold_timing) {
   dse_result *r = sim2(ctx, fast, wl, DSE_OBJ_LATENCY);
   /* Odd_100x30x70 */
   ASSERT_U64_EQ(r->layers[0].folds, 3);
-  ASSERT_U64_EQ(r->layers[0].compute_cycles, 3 * (64 + 32 + 100 - 2));
+  ASSERT_U64_EQ(r->layers[0].compute_cycles, 3 * (64 + 32 + 100 - 2) - 1);
   /* GEMV_1x256x512: K = 512 on 32 rows (16 folds), N = 256 on 32 cols (8),
-   * T = 1: 128 folds x (64 + 32 + 1 - 2) */
+   * T = 1: 128 folds x (64 + 32 + 1 - 2) - 1 */
   ASSERT_U64_EQ(r->layers[1].folds, 128);
-  ASSERT_U64_EQ(r->layers[1].compute_cycles, 128 * (64 + 32 + 1 - 2));
+  ASSERT_U64_EQ(r->layers[1].compute_cycles, 128 * (64 + 32 + 1 - 2) - 1);
   dse_result_free(r);
   dse_workload_free(wl);
   dse_arch_free(fast);
   dse_arch_free(arr);
   dse_arch_free(big);
   dse_arch_free(a);
+  dse_ctx_free(ctx);
+  return 0;
+}
+
+/* SCALE-Sim's mapping by hand (docs/engine.md section 7): AlexNet's conv3
+ * (the zoo's: 13 x 13 outputs with padding 1, C*R*S = 256 x 9 = 2,304,
+ * K = 384) on 32 x 32 output stationary.  The rows take the flattened P*Q,
+ * 169 pixels in 6 runs (5 of 32 and one of 9), the columns K in 12 runs:
+ * 72 folds, each streaming the 2,304 window elements, T + R + C - 2 =
+ * 2,366 cycles, 170,352 in all; under reuse: scalesim (no buffer
+ * bandwidth) the layer takes SCALE-Sim's total, one less, 170,351.  Its
+ * spatial utilization is 169 x 384 / (6 x 32 x 12 x 32) = 0.880. */
+TEST_IMPL(level2_canonical_conv3_by_hand) {
+  dse_ctx *ctx = t_ctx();
+  static const char *const yaml[] = {
+      "name: ss\nclock: 1 GHz\nreuse: scalesim\n"
+      "pe_array: {rows: 32, cols: 32, dataflow: output_stationary, precision: int8}\n"
+      "buffers:\n  - {name: buf, size: 64 KiB}\n"
+      "dram: {bandwidth: 1 PB/s, energy: 20 pJ/bit, capacity: 16 GiB}\n",
+      "name: plain\nclock: 1 GHz\n"
+      "pe_array: {rows: 32, cols: 32, dataflow: output_stationary, precision: int8}\n"
+      "buffers:\n  - {name: buf, size: 1 MiB, bandwidth: 1024 B/cycle}\n"
+      "dram: {bandwidth: 1 PB/s, energy: 20 pJ/bit, capacity: 16 GiB}\n"};
+  dse_workload *wl = t_wl(ctx, "alexnet", NULL, NULL, NULL, NULL);
+  const wl_layer *conv3 = &wl->layers[wl_layer_index(wl, "conv3")];
+  for (int k = 0; k < 2; k++) {
+    dse_arch *a = t_arch_yaml(ctx, yaml[k], 0);
+    map_hier h;
+    map_hier_of(a, DSE_PREC_INT8, &h);
+    ASSERT_INT_EQ(h.scalesim, k == 0);
+    nest_problem p;
+    map_problem_of(conv3, &p);
+    nest n;
+    ASSERT_INT_EQ(map_canonical(&h, &p, &n), 0);
+    ASSERT_INT_EQ(n.ngroups, 1);
+    ASSERT_STR_EQ(nest_loop_dim_name(&n, NEST_DIMS), "P*Q");
+    map_eval e;
+    map_evaluate(&h, &n, &e);
+    ASSERT_U64_EQ(e.timing.folds, 72);
+    ASSERT_U64_EQ(e.timing.stream, 72 * 2304);
+    ASSERT_U64_EQ(e.timing.cycles, 72 * (2304 + 32 + 32 - 2) - (k == 0));
+    ASSERT_NEAR(e.timing.spatial_util, 169.0 * 384 / (6 * 32 * 12 * 32), 1e-12);
+    ASSERT_U64_EQ(e.counts.macs, 149520384);
+    if (k == 0) { /* the layer result: SCALE-Sim's one mapping and its total */
+      dse_result *r = sim2(ctx, a, wl, DSE_OBJ_EDP);
+      const dse_layer_result *l = &r->layers[wl_layer_index(wl, "conv3")];
+      ASSERT_U64_EQ(l->folds, 72);
+      ASSERT_U64_EQ(l->cycles, 170351);
+      ASSERT_U64_EQ(l->mappings_evaluated, 1);
+      dse_result_free(r);
+    }
+    dse_arch_free(a);
+  }
+  dse_workload_free(wl);
   dse_ctx_free(ctx);
   return 0;
 }
@@ -628,9 +684,11 @@ TEST_IMPL(map_hier_tree_levels) {
       ASSERT_INT_EQ(n.loops[j].level, 1);
       ASSERT_INT_EQ(n.loops[j].fan, 0);
       const int d = n.loops[j].dim;
-      const int on_rows = d == NEST_C || d == NEST_R || d == NEST_S; /* weight stationary */
+      /* weight stationary: C, R, S or their flattened group (the canonical mapping) */
+      const int m0 = d >= NEST_DIMS ? n.group[d - NEST_DIMS].dims[0] : d;
+      const int on_rows = m0 == NEST_C || m0 == NEST_R || m0 == NEST_S;
       ASSERT_INT_EQ(n.loops[j].axis, on_rows ? NEST_AXIS_Y : NEST_AXIS_X);
-      uint64_t tile = p.bound[d];
+      uint64_t tile = nest_extent(&n, d);
       for (int m = 0; m < j; m++)
         if (n.loops[m].dim == d) tile = n.loops[m].step;
       used[n.loops[j].axis] *= (tile + n.loops[j].step - 1) / n.loops[j].step;

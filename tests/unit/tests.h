@@ -87,6 +87,7 @@
   X(level2_not_worse_than_naive)    \
   X(level2_not_worse_than_naive_tree) \
   X(level2_scalesim_fold_timing)    \
+  X(level2_canonical_conv3_by_hand) \
   X(level2_pipeline_by_hand)        \
   X(level2_flexible_dataflow)       \
   X(level2_tiles_fit)              \
