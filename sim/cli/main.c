@@ -389,7 +389,7 @@ static int cmd_sim(dse_ctx *ctx, int argc, char **argv) {
                                                DSE_OBJ_DRAM};
   const int f = cli_choice(k_sim_usage, "--format", format, formats, 0);
   const int fi = f < 0 ? -1 : cli_choice(k_sim_usage, "--fidelity", fidelity, fidelities, 1);
-  const int ob = fi < 0 ? -1 : cli_choice(k_sim_usage, "--objective", objective, objectives, 0);
+  const int ob = fi < 0 ? -1 : cli_choice(k_sim_usage, "--objective", objective, objectives, 2);
   static const char *const dram_models[] = {"profile", "full", NULL};
   const int dmo = ob < 0 ? -1 : cli_choice(k_sim_usage, "--dram-model", dram_model, dram_models, 0);
   if (dmo < 0) return CLI_BAD;
