@@ -155,11 +155,10 @@ uint64_t wl_valid_pairs(uint64_t H, uint64_t P, uint64_t R, uint64_t s, uint64_t
 }
 
 /* The h in [0, H) with h + pad = p s + r d for some p < P and r < R.
- * Closed forms: windows
- * whose rows never coincide ((R - 1) d < s) touch their valid pairs;
- * stride 1 touches R runs of P rows, merged; unit dilation with windows
- * that meet (s <= R) one run.  Else (strided, dilated and overlapping
- * windows) row by row. */
+ * Closed forms: windows whose rows never coincide ((R - 1) d < s) touch
+ * their valid pairs; stride 1 touches R runs of P rows, merged; unit
+ * dilation with windows that meet (s <= R) one run.  Else (strided,
+ * dilated and overlapping windows) row by row. */
 uint64_t wl_touched_axis(uint64_t H, uint64_t P, uint64_t R, uint64_t s, uint64_t d,
                          uint64_t pad) {
   if (!P || !R || !H) return 0;

@@ -55,7 +55,6 @@ struct dse_workload {
  * loader reports a workload past it (docs/workloads.md, "Limits"). */
 #define WL_COUNT_MAX (1ull << 59)
 
-/* Index of the layer named name, or SIZE_MAX. */
 /* One axis of a window of R taps at dilation d, stride s and padding pad
  * over an input of H rows and P outputs: the (p, r) that fall inside the
  * input, and the input rows some window touches (docs/model.md section
@@ -65,6 +64,7 @@ DSE_INTERNAL uint64_t wl_valid_pairs(uint64_t H, uint64_t P, uint64_t R, uint64_
 DSE_INTERNAL uint64_t wl_touched_axis(uint64_t H, uint64_t P, uint64_t R, uint64_t s,
                                       uint64_t d, uint64_t pad);
 
+/* Index of the layer named name, or SIZE_MAX. */
 DSE_INTERNAL size_t wl_layer_index(const dse_workload *wl, const char *name);
 
 /* Load with parameter overrides whose diagnostics point at (file, line). */

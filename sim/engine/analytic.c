@@ -301,7 +301,7 @@ void eng_fuse_activation(const eng_prep *p, const dse_layer_result *prev,
   /* The activation unit works on the producer's output stream: only the
    * cycles it needs beyond the producer's remain on the critical path. */
   r->fused = 1;
-  r->cycles = r->cycles > prev->cycles ? r->cycles - prev->cycles : 0;
+  r->cycles = eng_fused_cycles(r->cycles, prev->cycles);
   r->latency_s = (double)r->cycles / p->clock_hz;
   r->achieved_ops_per_s =
       r->latency_s > 0 ? (double)r->vector_ops / r->latency_s : 0;

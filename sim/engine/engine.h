@@ -48,6 +48,11 @@ DSE_INTERNAL int eng_keep_output(const eng_prep *p, const dse_workload *wl,
 /* Overlap an activation layer r that reads its input on chip from the
  * layer before it, prev (arch vector.fuse_activations): keep only the
  * cycles beyond prev's. */
+/* A fused activation's cycles: what it needs beyond its producer's. */
+static inline uint64_t eng_fused_cycles(uint64_t cycles, uint64_t producer) {
+  return cycles > producer ? cycles - producer : 0;
+}
+
 DSE_INTERNAL void eng_fuse_activation(const eng_prep *p,
                                       const dse_layer_result *prev,
                                       dse_layer_result *r);

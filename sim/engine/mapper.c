@@ -596,8 +596,12 @@ static double level_bytes(const search *s, const plan *pl, int l) {
   return sum * s->h->bytes;
 }
 
+/* Bytes the greedy may use at level l: half the buffer (double
+ * buffering), at the search's scale. */
+static double usable(const search *s, int l) { return s->h->lv[l].capacity / 2 * s->scale; }
+
 static int fits(const search *s, const plan *pl, int l) {
-  return level_bytes(s, pl, l) <= s->h->lv[l].capacity / 2 * s->scale;
+  return level_bytes(s, pl, l) <= usable(s, l);
 }
 
 _Static_assert((int)NEST_NET_MULTICAST == (int)ARCH_NET_MULTICAST &&
@@ -828,7 +832,7 @@ static void grow_level(const search *s, plan *pl, int l, double *peak) {
         int ok = 1;
         for (int u = 1; u < top && ok; u++) {
           const double b = level_bytes(s, pl, u);
-          ok = b <= s->h->lv[u].capacity / 2 * s->scale;
+          ok = b <= usable(s, u);
           if (ok && b > peak[u]) peak[u] = b;
         }
         double v = ok ? estimate(s, pl, &lat, &en) : 0;
@@ -1105,7 +1109,7 @@ int map_search(const map_hier *h, const nest_problem *p, const map_opts *o,
       if (sc > 0) {
         int same = 1;
         for (int l = 1; l < top && same; l++)
-          same = peak[o1][o2][l] <= h->lv[l].capacity / 2 * s.scale;
+          same = peak[o1][o2][l] <= usable(&s, l);
         if (same) continue;
       }
       pl.order[1] = o1;
@@ -1234,7 +1238,7 @@ static void en_bypass(enum_ctx_m *c, int l) {
     return;
   }
   const unsigned holds = c->s.h->lv[l].holds;
-  for (unsigned b = 0; b < 8 && !c->stop; b++) {
+  for (unsigned b = 0; b < 1u << OPD_COUNT && !c->stop; b++) {
     if (b & ~holds) continue;
     c->pl.bypass[l] = b;
     if (fits(&c->s, &c->pl, l)) en_bypass(c, l + 1);
@@ -1309,14 +1313,9 @@ int map_enumerate(const map_hier *h, const nest_problem *p, map_visit_fn visit, 
   /* SCALE-Sim's canonical mapping, where it flattens a group (without one
    * it is one of the boxes above): the one range mapping visited yet */
   nest cn;
-  if (!c.stop && !c.rc && !map_canonical(h, p, &cn) && cn.ngroups > 0) {
-    int fit = 1;
-    for (int l = 1; l < h->nlevels - 1; l++)
-      fit &= map_level_bytes(h, &cn, l) <= h->lv[l].capacity / 2;
-    if (fit) {
-      c.visited++;
-      visit(arg, &cn);
-    }
+  if (!c.stop && !c.rc && !map_canonical(h, p, &cn) && cn.ngroups > 0 && canon_fits(h, &cn, 1)) {
+    c.visited++;
+    visit(arg, &cn);
   }
   if (visited) *visited = c.visited;
   return c.rc;

@@ -662,9 +662,7 @@ int dse_simulate(dse_ctx *ctx, const dse_arch *arch, const dse_workload *wl,
     if (i > 0) eng_fuse_activation(&prep, &res->layers[i - 1], r);
     /* a fused activation's floor: what level 1 leaves of it beyond its
      * producer's floor */
-    r->floor_cycles = !r->fused              ? floor_cycles
-                      : floor_cycles > prev_floor ? floor_cycles - prev_floor
-                                                  : 0;
+    r->floor_cycles = r->fused ? eng_fused_cycles(floor_cycles, prev_floor) : floor_cycles;
     prev_floor = r->floor_cycles;
     r->floor_ratio = r->floor_cycles ? (double)r->cycles / (double)r->floor_cycles : 1;
     r->dram_burst_modelled = arch->mem && o.fidelity == DSE_FIDELITY_CYCLE;

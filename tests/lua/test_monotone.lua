@@ -106,13 +106,13 @@ for _, pr in ipairs(presets) do
       local what, is_pe = name .. " " .. v[1] .. " x2", v[3]
       local r1 = dse.simulate(v[2], w, LAT)
       H.eq(#r1.layers, #r0.layers, what .. " " .. w.name .. ": layers")
+      -- a fused activation runs on its producer's output stream: its own
+      -- latency is what it adds beyond the producer's, so it is judged
+      -- with its producer, the pair's time (docs/model.md section 4)
+      local function fused(k) return r0.layers[k] and (r0.layers[k].fused or r1.layers[k].fused) end
       for i, l0 in ipairs(r0.layers) do
         local l1 = r1.layers[i]
         results = results + 1
-        -- a fused activation runs on its producer's output stream: its own
-        -- latency is what it adds beyond the producer's, so it is judged
-        -- with its producer, the pair's time (docs/model.md section 4)
-        local function fused(k) return r0.layers[k] and (r0.layers[k].fused or r1.layers[k].fused) end
         local t0, t1, c0, c1 = l0.latency_s, l1.latency_s, l0.cycles, l1.cycles
         if fused(i) and i > 1 then
           t0, t1 = t0 + r0.layers[i - 1].latency_s, t1 + r1.layers[i - 1].latency_s
