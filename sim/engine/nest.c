@@ -1725,3 +1725,22 @@ void nest_count(const nest *n, nest_counts *c) {
     }
   }
 }
+
+int nest_drop_exact(const nest *n) {
+  if (n->stride_rule) return 0;
+  for (int v = 2; v < n->nlevels && v < NEST_MAX_LEVELS; v++)
+    if (n->nfan[v]) return 0;
+  for (int i = 0; i < n->nloops; i++)
+    if (n->loops[i].spatial && n->loops[i].level != 1) return 0;
+  return 1;
+}
+
+void nest_drop(nest *n, nest_counts *c, int l, int o) {
+  const int top = n->nlevels - 1;
+  int p = l + 1;
+  while (p < top && !(n->holds[p] & (1u << o))) p++;
+  c->reads[p][o] = c->reads[l][o];
+  c->updates[p][o] = c->updates[l][o];
+  c->fills[l][o] = c->reads[l][o] = c->updates[l][o] = c->used[l][o] = 0;
+  n->holds[l] &= ~(1u << o);
+}

@@ -189,6 +189,19 @@ DSE_INTERNAL int nest_compare(const nest *a, const nest *b);
  * walk over time.  The nest must validate. */
 DSE_INTERNAL void nest_count(const nest *n, nest_counts *c);
 
+/* Whether nest_drop is exact for n: every spatial loop and fan-out at
+ * level 1 (a preset's array) and no stride rule.  Then what a level reads
+ * for its child, or for the array, does not depend on which level above
+ * the child it is. */
+DSE_INTERNAL int nest_drop_exact(const nest *n);
+
+/* n and its counts c (nest_count's) with operand o no longer kept at level
+ * l (0 < l < top, n->holds[l] has it): the next level above that keeps o
+ * reads (and, for outputs, takes the updates) what l did for the level or
+ * the array below it; l's fills, reads and updates of o go.  The result
+ * equals nest_count of the new n when nest_drop_exact(n). */
+DSE_INTERNAL void nest_drop(nest *n, nest_counts *c, int l, int o);
+
 /* The same counts by walking the loop nest step by step with an explicit
  * buffer (bitmap) per level and per PE: a reference for tests, feasible on
  * small problems only.  DSE_ERR_NOMEM when the bitmaps do not fit. */

@@ -407,6 +407,55 @@ TEST_IMPL(nest_counts_match_reference) {
   return 0;
 }
 
+/* nest_drop against nest_count: on the random nests of the flat generator
+ * (its spatial loops at level 1), half of them with the array as a fan-out
+ * of level 1 of each network kind, reducing or not, every operand a buffer
+ * keeps dropped in turn, then a second one on top, gives the counts of
+ * counting the nest with those holds from scratch. */
+TEST_IMPL(nest_drop_matches_count) {
+  uint64_t seed = 0xd509b7ull, gseed = 0x4a11ull;
+  int drops = 0, twice = 0, fans = 0;
+  for (int t = 0; t < 600; t++) {
+    nest n;
+    random_nest(&seed, &n);
+    random_group(&gseed, &n, 0);
+    if (t % 2 && n.nlevels > 1) { /* the array as a fan-out of level 1, of any network */
+      n.nfan[1] = 1;
+      n.fan[1][0] = (nest_fan){64, 64, (uint8_t)(t / 2 % 3), (uint8_t)(t / 6 % 2)};
+      fans++;
+    }
+    char err[256];
+    if (nest_validate(&n, err, sizeof err) || !nest_drop_exact(&n)) continue;
+    nest_counts base;
+    nest_count(&n, &base);
+    const int top = n.nlevels - 1;
+    for (int l = 1; l < top; l++)
+      for (int o = 0; o < OPD_COUNT; o++) {
+        if (!(n.holds[l] >> o & 1)) continue;
+        nest m = n, x;
+        nest_counts c = base, want;
+        nest_drop(&m, &c, l, o);
+        nest_count(&m, &want);
+        compare(&m, &c, &want, t);
+        drops++;
+        for (int l2 = 1; l2 < top; l2++) /* and one more */
+          for (int o2 = 0; o2 < OPD_COUNT; o2++) {
+            if (!(m.holds[l2] >> o2 & 1)) continue;
+            nest_counts c2 = c;
+            x = m;
+            nest_drop(&x, &c2, l2, o2);
+            nest_count(&x, &want);
+            compare(&x, &c2, &want, t);
+            twice++;
+          }
+      }
+  }
+  printf("nest_drop: %d single drops and %d double drops equal nest_count (%d nests with the "
+         "array as a fan-out)\n", drops, twice, fans);
+  ASSERT(drops > 300 && twice > 200 && fans > 200);
+  return 0;
+}
+
 /* A random tree: 2 to 6 storage levels with random keeps, 1 to 3
  * fan-outs of 1-4 x 1-4 at random levels with random networks and
  * reduction, and a random nest over it: per dim a chain of steps at

@@ -45,6 +45,7 @@
   X(engine_deterministic_json)      \
   X(config_mutation_fuzz)           \
   X(nest_counts_match_reference)    \
+  X(nest_drop_matches_count)        \
   X(nest_per_axis_stride)           \
   X(nest_strided_gaps_by_hand)      \
   X(nest_validate_tree)             \
