@@ -99,6 +99,66 @@ static void charge(buf_use *u, const dse_arch *a, int opd, int buf, double rd, d
   u->opd_j[opd] += rd * a->buf[buf].read_j_per_byte + wr * a->buf[buf].write_j_per_byte;
 }
 
+/* The buffers that keep operand `op` (OP_*), bit i for a->buf[i]. */
+static unsigned buffers_keeping(const dse_arch *a, unsigned op) {
+  unsigned m = 0;
+  for (size_t i = 0; i < a->nbuf; i++)
+    if (a->buf[i].holds & op) m |= 1u << i;
+  return m;
+}
+
+/* One operand of a MAC layer as level 1 sees it: its array-edge traffic,
+ * read from whichever level serves the array (rd) and written back to it
+ * (wr, outputs); what its innermost buffer exchanges with DRAM (drd, dwr);
+ * the DRAM traffic when no buffer keeps it, the edge traffic itself (srd,
+ * swr); the buffers that may keep it (bit i: a->buf[i]). */
+typedef struct serve {
+  double rd, wr, drd, dwr, srd, swr;
+  unsigned bufs;
+} serve;
+
+/* The fewest cycles of any choice of the level serving each operand (a
+ * buffer that may keep it, or DRAM: a mapping may bypass every buffer),
+ * at least `compute`: the buffer and DRAM cycles of that choice in *sram
+ * and *dram.  The innermost buffers are tried first, so that a tie keeps
+ * them. */
+static void floor_time(const dse_arch *a, const eng_prep *p, const serve *sv, double compute,
+                       double *sram, double *dram) {
+  int opt[3][ARCH_MAX_BUFFERS + 1], nopt[3];
+  for (int o = 0; o < 3; o++) {
+    nopt[o] = 0;
+    for (size_t i = 0; i < a->nbuf; i++)
+      if (sv[o].bufs >> i & 1) opt[o][nopt[o]++] = (int)i;
+    opt[o][nopt[o]++] = -1; /* DRAM */
+  }
+  double best = -1;
+  for (int i0 = 0; i0 < nopt[0]; i0++)
+    for (int i1 = 0; i1 < nopt[1]; i1++)
+      for (int i2 = 0; i2 < nopt[2]; i2++) {
+        const int at[3] = {opt[0][i0], opt[1][i1], opt[2][i2]};
+        double rd[ARCH_MAX_BUFFERS] = {0}, wr[ARCH_MAX_BUFFERS] = {0}, bytes = 0;
+        for (int o = 0; o < 3; o++) {
+          if (at[o] < 0) {
+            bytes += sv[o].srd + sv[o].swr;
+            continue;
+          }
+          rd[at[o]] += sv[o].rd; /* no drain read of finished outputs */
+          wr[at[o]] += sv[o].wr + sv[o].drd;
+          bytes += sv[o].drd + sv[o].dwr;
+        }
+        double sc = 0;
+        for (size_t i = 0; i < a->nbuf; i++)
+          sc = fmax(sc, arch_buffer_cycles(&a->buf[i], rd[i], wr[i]));
+        const double dc = bytes / p->dram_bytes_per_cycle;
+        const double t = fmax(compute, fmax(sc, dc));
+        if (best < 0 || t < best) {
+          best = t;
+          *sram = sc;
+          *dram = dc;
+        }
+      }
+}
+
 void eng_eval_layer(const eng_prep *p, const dse_workload *wl,
                     const wl_layer *l, const eng_link *link,
                     dse_layer_result *r) {
@@ -136,6 +196,8 @@ void eng_eval_layer(const eng_prep *p, const dse_workload *wl,
   buf_use use;
   memset(&use, 0, sizeof use);
   uint64_t dram_rd = 0, dram_wr = 0;
+  serve sv[3]; /* a MAC layer's operands: input, weight (or second operand), output */
+  int mac = 0;
 
   if (l->macs > 0) {
     /* Spatial mapping of the GEMM view onto rows x cols per dataflow:
@@ -210,6 +272,14 @@ void eng_eval_layer(const eng_prep *p, const dse_workload *wl,
     charge(&use, a, 1, bi, (double)ea, (double)da);
     charge(&use, a, ob, bw, (double)eb, (double)db);
     charge(&use, a, 2, bo, (double)eo_r, (double)eo_w);
+    const unsigned bmask = buffers_keeping(a, OP_INPUT),
+                   wmask = buffers_keeping(a, l->b_is_weight ? OP_WEIGHT : OP_INPUT);
+    const double spill_w = (double)(r->output_on_chip ? eo_w - xo : eo_w);
+    sv[0] = (serve){(double)ea, 0, (double)da, 0, x_chip ? 0 : (double)ea, 0, bmask};
+    sv[1] = (serve){(double)eb, 0, (double)db, 0, (double)eb, 0, wmask};
+    sv[2] = (serve){(double)eo_r, (double)eo_w, (double)dor, (double)dow, (double)eo_r, spill_w,
+                    buffers_keeping(a, OP_OUTPUT)};
+    mac = !p->tree;
     r->operand_dram_bytes[1] = (double)da;
     r->operand_dram_bytes[ob] += (double)db;
     r->operand_dram_bytes[2] = (double)(dor + dow);
@@ -262,6 +332,12 @@ void eng_eval_layer(const eng_prep *p, const dse_workload *wl,
   r->sram_read_bytes = (uint64_t)srd;
   r->sram_write_bytes = (uint64_t)swr;
   r->sram_cycles = (uint64_t)ceil(sram_cyc);
+  if (mac) { /* the floor over the levels that may serve each operand */
+    double sc = 0, dc = 0;
+    floor_time(a, p, sv, (double)r->compute_cycles, &sc, &dc);
+    r->sram_cycles = (uint64_t)ceil(sc);
+    r->dram_cycles = (uint64_t)ceil(dc);
+  }
 
   /* Roofline: the slowest resource sets the time. */
   r->cycles = r->compute_cycles;

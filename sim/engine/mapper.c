@@ -276,7 +276,7 @@ static void network_energy(const map_hier *h, const nest *n, double out_elems, m
   } else if (h->hop_j > 0) {
     const int top = h->nlevels - 1, st = sys_stationary(h->df);
     int up = 1; /* output drains go to the first level above that keeps outputs */
-    while (up < top && !(h->lv[up].holds & BIT(OPD_O))) up++;
+    while (up < top && !(n->holds[up] & BIT(OPD_O))) up++;
     double drains = (double)c->updates[up][OPD_O];
     if (up == top && (h->chained & BIT(OPD_O))) /* what chaining keeps on chip */
       drains = drains > out_elems ? drains - out_elems : 0;
@@ -296,6 +296,8 @@ static void network_energy(const map_hier *h, const nest *n, double out_elems, m
  * each level's transfer cycles and energy, leakage, the network, and the
  * static energy over the cycles so far (a lower bound of every key
  * map_better compares: the pipeline only adds cycles). */
+static void eval_levels(const map_hier *h, const nest *n, map_eval *e);
+
 static void eval_counts(const map_hier *h, const nest *n, map_eval *e) {
   memset(e, 0, sizeof(*e));
   nest_count(n, &e->counts);
@@ -306,6 +308,18 @@ static void eval_counts(const map_hier *h, const nest *n, map_eval *e) {
     e->timing.fill_drain--;
     e->timing.cycles--;
   }
+  eval_levels(h, n, e);
+}
+
+/* eval_counts from e's counts and timing on: everything else of e is
+ * (re)computed.  A bypass variant of an evaluated nest (nest_drop) takes
+ * this path alone. */
+static void eval_levels(const map_hier *h, const nest *n, map_eval *e) {
+  const nest_counts cnt = e->counts;
+  const sys_timing tm = e->timing;
+  memset(e, 0, sizeof(*e));
+  e->counts = cnt;
+  e->timing = tm;
   const unsigned tree = tree_mask(h);
   const int multicast = multicast_array(h, n, tree);
   if (multicast) {
@@ -1018,6 +1032,173 @@ int map_canonical(const map_hier *h, const nest_problem *p, nest *n) {
   return h->scalesim || canon_fits(h, n, 1) ? 0 : DSE_ERR_INFEASIBLE;
 }
 
+/* Bypass from an evaluated nest n (e: its eval_counts, before the tile
+ * pipeline): one operand of one buffer dropped at a time, each variant's
+ * counts by nest_drop (exact: nest_count's), a round taking the drop that
+ * is best before the pipeline if it beats the nest so far, until none
+ * does.  A buffer that keeps an operand it serves once costs its fills
+ * and reads for nothing, and its time.  Each round's variant gets its
+ * pipeline and replaces *best when better.  Returns the variants
+ * evaluated. */
+static uint64_t bypass_descent(const map_hier *h, map_objective obj, const nest *n,
+                               const map_eval *e, nest *best, map_eval *ev) {
+  const int top = h->nlevels - 1;
+  if (top < 2 || !nest_drop_exact(n)) return 0;
+  nest cur = *n;
+  map_eval ce = *e;
+  uint64_t count = 0;
+  for (int round = 0; round < NEST_MAX_LEVELS * OPD_COUNT; round++) {
+    nest take;
+    map_eval te;
+    int found = 0;
+    for (int l = 1; l < top; l++)
+      for (int o = 0; o < OPD_COUNT; o++) {
+        if (!(cur.holds[l] & BIT(o))) continue;
+        nest v = cur;
+        map_eval ve;
+        ve.counts = ce.counts;
+        ve.timing = ce.timing;
+        nest_drop(&v, &ve.counts, l, o);
+        eval_levels(h, &v, &ve);
+        count++;
+        if (!map_better(h, obj, &ve, &v, found ? &te : &ce, found ? &take : &cur)) continue;
+        take = v;
+        te = ve;
+        found = 1;
+      }
+    if (!found) break;
+    cur = take;
+    ce = te;
+    /* the pipeline only adds: a variant already behind cannot win */
+    if (first_key(h, obj, &ce) > first_key(h, obj, ev)) continue;
+    map_eval timed = ce;
+    eval_time(h, &cur, &timed);
+    if (map_better(h, obj, &timed, &cur, ev, best)) {
+      *best = cur;
+      *ev = timed;
+    }
+  }
+  return count;
+}
+
+/* The counts of the search: nest_count evaluations (the budget's) and
+ * bypass variants of them (nest_drop). */
+typedef struct search_tally {
+  uint64_t count, variants;
+  int budget;
+} search_tally;
+
+/* Candidate i of a search: evaluated, kept in *best when better, and its
+ * bypass variants tried (bypass_descent). */
+static void consider(const search *s, const nest *n, nest *best, map_eval *ev,
+                     search_tally *t) {
+  const map_hier *h = s->h;
+  map_eval e;
+  eval_counts(h, n, &e);
+  t->count++;
+  /* the tile pipeline only lengthens a mapping: one whose objective
+   * without it is already worse than the best's cannot win */
+  if (first_key(h, s->obj, &e) <= first_key(h, s->obj, ev)) {
+    eval_time(h, n, &e);
+    if (map_better(h, s->obj, &e, n, ev, best)) {
+      *best = *n;
+      *ev = e;
+    }
+  }
+  t->variants += bypass_descent(h, s->obj, n, &e, best, ev);
+}
+
+/* Grow plans from base: loop orders (the innermost buffer level; the
+ * levels above it) and a ladder of capacities, a plan grown in a quarter of
+ * a buffer being a candidate too, so that a larger buffer never loses a
+ * smaller one's mapping. */
+static int grow_plans(search *s, const plan *base, nest *best, map_eval *ev, search_tally *t,
+                      char *why, size_t whyn) {
+  const map_hier *h = s->h;
+  const int top = h->nlevels - 1;
+  static const double scales[] = {1, 0.25, 0.0625, 0.015625};
+  /* plans already evaluated (the ladder often repeats one) */
+  enum { SEEN = 48 };
+  nest seen[SEEN];
+  int nseen = 0;
+  /* per loop-order pair, the largest tile bytes per level its last grown
+   * plan checked (grow_level): when they fit the next scale too, that
+   * scale grows the same plan, a duplicate */
+  double peak[NORD][NORD][NEST_MAX_LEVELS];
+  const uint64_t start = t->count;
+  for (size_t sc = 0; sc < DSE_ARRAY_LEN(scales) && (int)(t->count - start) < t->budget; sc++)
+    for (int o1 = 0; o1 < NORD && (int)(t->count - start) < t->budget; o1++)
+      for (int o2 = 0; o2 < NORD && (int)(t->count - start) < t->budget; o2++) {
+        plan pl = *base;
+        s->scale = scales[sc];
+        if (sc > 0) {
+          int same = 1;
+          for (int l = 1; l < top && same; l++) same = peak[o1][o2][l] <= usable(s, l);
+          if (same) continue;
+        }
+        pl.order[1] = o1;
+        for (int l = 2; l <= top; l++) pl.order[l] = o2;
+        for (int l = 0; l <= top; l++) peak[o1][o2][l] = 0;
+        for (int l = 1; l < top; l++) grow_level(s, &pl, l, peak[o1][o2]);
+        int fit = 1;
+        for (int l = 1; l < top && fit; l++) fit = fits(s, &pl, l);
+        if (!fit) continue;
+        nest n;
+        build(s, &pl, &n);
+        char err[256];
+        if (nest_validate(&n, err, sizeof err)) {
+          snprintf(why, whyn, "internal: mapper built an invalid nest: %s", err);
+          return DSE_ERR_INTERNAL;
+        }
+        int dup = 0;
+        for (int i = 0; i < nseen && !dup; i++) dup = nest_compare(&seen[i], &n) == 0;
+        if (dup) continue;
+        if (nseen < SEEN) seen[nseen++] = n;
+        consider(s, &n, best, ev, t);
+        if (top == 1) break; /* no buffers: orders above do not differ */
+      }
+  s->scale = 1;
+  return 0;
+}
+
+/* The plan of the array's tiles with s's spatial factors. */
+static void base_plan(search *s, plan *base) {
+  const int top = s->h->nlevels - 1;
+  for (int d = 0; d < NEST_DIMS; d++) {
+    base->A[d] = is_in(s->stream_dims, s->nstream, d) ? 1 : s->f[d];
+    for (int l = 1; l < top; l++) base->E[l][d] = base->A[d];
+    s->ncand[d] = candidates(base->A[d], s->p->bound[d], s->cand[d], 64);
+  }
+}
+
+/* Bypass at each buffer where base's tiles do not fit: the operands kept
+ * that fit, most bytes first (ties: fewer operands dropped, then the lower
+ * bit set); 0 when some buffer holds nothing that fits, or every buffer
+ * fits already (nothing to bypass). */
+static int bypass_to_fit(const search *s, plan *base) {
+  const int top = s->h->nlevels - 1;
+  int any = 0;
+  for (int l = 1; l < top; l++) {
+    if (fits(s, base, l)) continue;
+    const unsigned holds = s->h->lv[l].holds;
+    double best = -1;
+    unsigned take = 0;
+    for (unsigned b = 1; b < 1u << OPD_COUNT; b++) {
+      if (b & ~holds) continue;
+      base->bypass[l] = b;
+      const double kept = level_bytes(s, base, l);
+      if (kept <= usable(s, l) && kept > best) {
+        best = kept;
+        take = b;
+      }
+    }
+    base->bypass[l] = take;
+    if (!take) return 0;
+    any = 1;
+  }
+  return any;
+}
+
 int map_search(const map_hier *h, const nest_problem *p, const map_opts *o,
                nest *best, map_eval *ev, uint64_t *evaluated, int *fail_level,
                char *why, size_t whyn) {
@@ -1036,6 +1217,12 @@ int map_search(const map_hier *h, const nest_problem *p, const map_opts *o,
     if (evaluated) *evaluated = 1;
     return 0;
   }
+  /* the array's tiles with every PE used, and the bypass that lets them
+   * fit where they do not (grown after the others) */
+  plan full = base;
+  uint64_t full_f[NEST_XDIMS];
+  memcpy(full_f, s.f, sizeof full_f);
+  const int bypassed = bypass_to_fit(&s, &full);
   /* The smallest tiles must fit every buffer: when the array's tile does
    * not, use fewer PEs (halve the largest spatial factor of an operand that
    * does not fit) before giving up. */
@@ -1053,115 +1240,47 @@ int map_search(const map_hier *h, const nest_problem *p, const map_opts *o,
     }
     if (dmax < 0) break;
     s.f[dmax] = cdiv(s.f[dmax], 2);
-    for (int d = 0; d < NEST_DIMS; d++) {
-      base.A[d] = is_in(s.stream_dims, s.nstream, d) ? 1 : s.f[d];
-      for (int l = 1; l < top; l++) base.E[l][d] = base.A[d];
-      s.ncand[d] = candidates(base.A[d], p->bound[d], s.cand[d], 64);
-    }
+    base_plan(&s, &base);
   }
-  for (int l = 1; l < top; l++) {
-    if (fits(&s, &base, l)) continue;
-    double need = level_bytes(&s, &base, l);
-    char parts[160] = "";
-    for (int op = 0; op < OPD_COUNT; op++) {
-      if (!(h->lv[l].holds & BIT(op))) continue;
-      size_t u = strlen(parts);
-      snprintf(parts + u, sizeof parts - u, "%s%s %.0f B", u ? ", " : "", nest_operand_name(op),
-               footprint(p, op, base.E[l]) * h->bytes);
-    }
-    snprintf(why, whyn,
-             "buffer '%s' (%.0f B, half usable with double buffering) is too "
-             "small for the smallest tile: %s = %.0f B, short by %.0f B",
-             h->lv[l].name, h->lv[l].capacity, parts, need, need - h->lv[l].capacity / 2);
-    if (fail_level) *fail_level = l;
-    return DSE_ERR_INFEASIBLE;
+  int feasible = 1;
+  for (int l = 1; l < top && feasible; l++) feasible = fits(&s, &base, l);
+  if (!feasible && !bypassed) { /* bypassing every operand of a buffer always fits */
+    snprintf(why, whyn, "internal: no bypass lets the array's tiles fit the buffers");
+    return DSE_ERR_INTERNAL;
   }
-  uint64_t count = 0;
-  int budget = o && o->budget > 0 ? o->budget : 64;
-  /* The naive mapping (smallest tiles everywhere, every loop at DRAM) is a
-   * candidate too, so the search never returns anything worse. */
-  {
+  search_tally t = {0, 0, o && o->budget > 0 ? o->budget : 64};
+  int seeded = 0;
+  if (feasible) {
+    /* The naive mapping (smallest tiles everywhere, every loop at DRAM) is
+     * a candidate too, so the search never returns anything worse. */
+    build(&s, &base, best);
+    map_evaluate(h, best, ev);
+    t.count++;
+    seeded = 1;
+    if (grow_plans(&s, &base, best, ev, &t, why, whyn)) return DSE_ERR_INTERNAL;
+  }
+  if (bypassed) {
+    memcpy(s.f, full_f, sizeof full_f);
+    base_plan(&s, &full);
     nest n;
-    map_eval e;
-    build(&s, &base, &n);
-    map_evaluate(h, &n, &e);
-    count++;
-    *best = n;
-    *ev = e;
-  }
-  /* Loop orders (the innermost buffer level; the levels above it) and a
-   * ladder of capacities: a plan grown in a quarter of a buffer is also a
-   * candidate, so a larger buffer never loses a smaller one's mapping. */
-  static const double scales[] = {1, 0.25, 0.0625, 0.015625};
-  /* plans already evaluated (the ladder often repeats one) */
-  enum { SEEN = 48 };
-  nest seen[SEEN];
-  int nseen = 0;
-  /* per loop-order pair, the largest tile bytes per level its last grown
-   * plan checked (grow_level): when they fit the next scale too, that
-   * scale grows the same plan, a duplicate */
-  double peak[NORD][NORD][NEST_MAX_LEVELS];
-  for (size_t sc = 0; sc < DSE_ARRAY_LEN(scales) && (int)count < budget; sc++)
-  for (int o1 = 0; o1 < NORD && (int)count < budget; o1++)
-    for (int o2 = 0; o2 < NORD && (int)count < budget; o2++) {
-      plan pl = base;
-      s.scale = scales[sc];
-      if (sc > 0) {
-        int same = 1;
-        for (int l = 1; l < top && same; l++)
-          same = peak[o1][o2][l] <= usable(&s, l);
-        if (same) continue;
-      }
-      pl.order[1] = o1;
-      for (int l = 2; l <= top; l++) pl.order[l] = o2;
-      for (int l = 0; l <= top; l++) peak[o1][o2][l] = 0;
-      for (int l = 1; l < top; l++) grow_level(&s, &pl, l, peak[o1][o2]);
-      int fit = 1;
-      for (int l = 1; l < top && fit; l++) fit = fits(&s, &pl, l);
-      if (!fit) continue;
-      nest n;
-      build(&s, &pl, &n);
-      char err[256];
-      if (nest_validate(&n, err, sizeof err)) {
-        snprintf(why, whyn, "internal: mapper built an invalid nest: %s", err);
-        return DSE_ERR_INTERNAL;
-      }
-      int dup = 0;
-      for (int i = 0; i < nseen && !dup; i++) dup = nest_compare(&seen[i], &n) == 0;
-      if (dup) continue;
-      if (nseen < SEEN) seen[nseen++] = n;
-      map_eval e;
-      eval_counts(h, &n, &e);
-      count++;
-      /* the tile pipeline only lengthens a mapping: one whose objective
-       * without it is already worse than the best's cannot win */
-      if (first_key(h, s.obj, &e) > first_key(h, s.obj, ev)) continue;
-      eval_time(h, &n, &e);
-      if (map_better(h, s.obj, &e, &n, ev, best)) {
-        *best = n;
-        *ev = e;
-      }
-      if (top == 1) break; /* no buffers: orders above do not differ */
+    build(&s, &full, &n);
+    if (!seeded) {
+      *best = n;
+      map_evaluate(h, best, ev);
+      t.count++;
+    } else {
+      consider(&s, &n, best, ev, &t);
     }
+    if (grow_plans(&s, &full, best, ev, &t, why, whyn)) return DSE_ERR_INTERNAL;
+  }
   /* SCALE-Sim's mapping (the canonical im2col folds), where its tiles fit
    * and its bound can beat the best of the others (evaluated after them,
    * so that the bound prunes it where it cannot win) */
   {
     nest n;
-    map_eval e;
-    if (!map_canonical(h, p, &n) && canon_may_win(h, s.obj, &n, ev)) {
-      eval_counts(h, &n, &e);
-      count++;
-      if (first_key(h, s.obj, &e) <= first_key(h, s.obj, ev)) {
-        eval_time(h, &n, &e);
-        if (map_better(h, s.obj, &e, &n, ev, best)) {
-          *best = n;
-          *ev = e;
-        }
-      }
-    }
+    if (!map_canonical(h, p, &n) && canon_may_win(h, s.obj, &n, ev)) consider(&s, &n, best, ev, &t);
   }
-  if (evaluated) *evaluated = count;
+  if (evaluated) *evaluated = t.count + t.variants;
   return 0;
 }
 
@@ -1294,6 +1413,23 @@ static void en_spatial(enum_ctx_m *c, int axis, int i, uint64_t used) {
   s->f[d] = 1;
 }
 
+/* The bypass sets of n's buffers from level l up, each visited. */
+static void en_canon_bypass(enum_ctx_m *c, nest *n, int l) {
+  const int top = c->s.h->nlevels - 1;
+  if (l >= top) {
+    c->visited++;
+    if (c->visit(c->arg, n)) c->stop = 1;
+    return;
+  }
+  const unsigned holds = n->holds[l];
+  for (unsigned b = 0; b < 1u << OPD_COUNT && !c->stop; b++) {
+    if (b & ~holds) continue;
+    n->holds[l] = holds & ~b;
+    en_canon_bypass(c, n, l + 1);
+  }
+  n->holds[l] = holds;
+}
+
 int map_enumerate(const map_hier *h, const nest_problem *p, map_visit_fn visit, void *arg,
                   uint64_t *visited, char *why, size_t whyn) {
   if (h->tree) {
@@ -1311,12 +1447,11 @@ int map_enumerate(const map_hier *h, const nest_problem *p, map_visit_fn visit, 
   c.whyn = whyn;
   en_spatial(&c, 0, 0, 1);
   /* SCALE-Sim's canonical mapping, where it flattens a group (without one
-   * it is one of the boxes above): the one range mapping visited yet */
+   * it is one of the boxes above), with every bypass set of its buffers:
+   * the one range mapping visited yet */
   nest cn;
-  if (!c.stop && !c.rc && !map_canonical(h, p, &cn) && cn.ngroups > 0 && canon_fits(h, &cn, 1)) {
-    c.visited++;
-    visit(arg, &cn);
-  }
+  if (!c.stop && !c.rc && !map_canonical(h, p, &cn) && cn.ngroups > 0 && canon_fits(h, &cn, 1))
+    en_canon_bypass(&c, &cn, 1);
   if (visited) *visited = c.visited;
   return c.rc;
 }
@@ -1409,6 +1544,19 @@ void map_format(const map_hier *h, const nest *n, core_buf *out) {
     depth++;
   }
   core_buf_printf(out, "%*smac\n", 2 * depth + 2, "");
+  /* the operands a buffer could keep but this mapping sends past it */
+  static const char *const opn[] = {"weight", "input", "output"};
+  int any = 0;
+  for (int v = 1; v < h->nlevels - 1; v++) {
+    const unsigned by = h->lv[v].holds & ~n->holds[v];
+    if (!by) continue;
+    core_buf_printf(out, "%s %s (", any ? ";" : "bypass:", h->lv[v].name);
+    for (int o = 0, k = 0; o < OPD_COUNT; o++)
+      if (by & BIT(o)) core_buf_printf(out, "%s%s", k++ ? ", " : "", opn[o]);
+    core_buf_puts(out, ")");
+    any = 1;
+  }
+  if (any) core_buf_puts(out, "\n");
 }
 
 /* ===== pinned mappings =================================================== */

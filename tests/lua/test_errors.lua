@@ -68,15 +68,14 @@ H.eq(rs[1].feasible, false, "4 GiB infeasible")
 H.check(rs[1].reason:find("short by", 1, true), "infeasible reason")
 H.eq(rs[1].point["dram.capacity"], "4 GiB", "infeasible point recorded")
 H.eq(rs[2].feasible, true, "16 GiB feasible")
--- a buffer too small for the smallest tile: an infeasible point at level 2
--- (64 B still works: the mapper uses fewer PEs)
+-- a buffer too small for the smallest tile is bypassed at level 2 (the
+-- outputs go to the global buffer); alexnet's latency does not depend on
+-- the accumulators here
 local small = dse.sweep { arch = "npu-hbm2e", workload = "alexnet", fidelity = "cycle",
   grid = { ["buffers.1.size"] = { "1 B", "64 B", "2 MiB" } } }
-H.eq(small[1].feasible, false, "1 B accumulators infeasible")
-H.check(small[1].reason:find("buffer 'accumulators' (1 B", 1, true), "tiny buffer reason")
-H.eq(small[2].feasible, true, "64 B accumulators: fewer PEs")
-H.check(small[2].total.latency_s > small[3].total.latency_s * 4, "64 B accumulators are slow")
-H.eq(small[3].feasible, true, "2 MiB accumulators feasible")
+for i = 1, 3 do H.eq(small[i].feasible, true, "accumulators " .. i .. " feasible") end
+H.eq(small[1].total.latency_s, small[3].total.latency_s, "1 B accumulators bypassed")
+H.eq(small[2].total.latency_s, small[3].total.latency_s, "64 B accumulators")
 -- a die over the reticle: an infeasible point with the reason; yields and
 -- energies out of range are errors at the path
 local big = dse.sweep { arch = "tpu-v1", workload = "alexnet", fidelity = "analytic",

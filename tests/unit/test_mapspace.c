@@ -118,12 +118,14 @@ static double key(const map_hier *h, map_objective o, const map_eval *e) {
 /* Brute force over the whole mapspace of random small layers (at most
  * three dimensions above 1, extents up to 4) on small arrays of each
  * dataflow with buffers of 16 B to 8 KiB: the best mapping of every
- * objective is never worse than the mapper's (every plan the mapper grows
- * is in the space), nor than the naive mapping where its tiles fit.  How
- * often the mapper is optimal is printed, over the whole space and over the
- * mappings that bypass no buffer, the greedy search's own (docs/engine.md,
- * "The mapspace"); over the latter it must stay optimal in at least 295
- * cases of each objective (a ratchet: 299, 295, 295, 295 when written). */
+ * objective is never worse than the mapper's (every plan the mapper grows,
+ * and every bypass variant of it, is in the space), nor than the naive
+ * mapping where its tiles fit.  How often the mapper is optimal is printed,
+ * over the whole space and over the mappings that bypass no buffer
+ * (docs/engine.md, "The mapspace"); a ratchet asserts today's counts: over
+ * the whole space latency 300, energy 284, EDP 284, DRAM 291 (276, 1, 1,
+ * 281 before the bypass search), at least as good as the best of the
+ * mappings that bypass nothing in 300, 297, 297, 297. */
 TEST_IMPL(mapspace_brute_force) {
   dse_ctx *ctx = t_ctx();
   /* one buffer (eyeriss') and two (npu-hbm2e's accumulators and global
@@ -175,7 +177,8 @@ TEST_IMPL(mapspace_brute_force) {
       for (int sub = 0; sub < 2; sub++) {
         /* each optimum is at most the mapper's and the naive mapping's, by
          * the strict order */
-        ASSERT(!map_better(&h, (map_objective)o, &eg, &got, &b->ev[sub][o], &b->best[sub][o]));
+        if (!sub) /* the mapper may bypass: only the whole space's bounds it */
+          ASSERT(!map_better(&h, (map_objective)o, &eg, &got, &b->ev[sub][o], &b->best[sub][o]));
         if (naive_fits)
           ASSERT(!map_better(&h, (map_objective)o, &en, &naive, &b->ev[sub][o],
                              &b->best[sub][o]));
@@ -194,7 +197,9 @@ TEST_IMPL(mapspace_brute_force) {
     fprintf(stderr, "\n");
   }
   ASSERT(cases >= 250);
-  for (int o = 0; o < NOBJ; o++) ASSERT(optimal[1][o] >= 295);
+  static const int want[2][NOBJ] = {{300, 284, 284, 291}, {300, 297, 297, 297}};
+  for (int sub = 0; sub < 2; sub++)
+    for (int o = 0; o < NOBJ; o++) ASSERT(optimal[sub][o] >= want[sub][o]);
   free(b);
   dse_arch_free(arch[0]);
   dse_arch_free(arch[1]);
