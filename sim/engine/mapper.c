@@ -298,17 +298,106 @@ static void network_energy(const map_hier *h, const nest *n, double out_elems, m
  * map_better compares: the pipeline only adds cycles). */
 static void eval_levels(const map_hier *h, const nest *n, map_eval *e);
 
+/* The array's timing of nest n as map_evaluate takes it. */
+static void eval_timing(const map_hier *h, const nest *n, sys_timing *t) {
+  sys_time(n, h->df, h->rows, h->cols, h->hide_preload, t);
+  if (h->scalesim && t->fill_drain) {
+    /* SCALE-Sim's total is the 0-based cycle of its last output row
+     * (double_buffered_scratchpad_mem.py): one less than the folds' */
+    t->fill_drain--;
+    t->cycles--;
+  }
+}
+
 static void eval_counts(const map_hier *h, const nest *n, map_eval *e) {
   memset(e, 0, sizeof(*e));
   nest_count(n, &e->counts);
-  sys_time(n, h->df, h->rows, h->cols, h->hide_preload, &e->timing);
-  if (h->scalesim && e->timing.fill_drain) {
-    /* SCALE-Sim's total is the 0-based cycle of its last output row
-     * (double_buffered_scratchpad_mem.py): one less than the folds' */
-    e->timing.fill_drain--;
-    e->timing.cycles--;
-  }
+  eval_timing(h, n, &e->timing);
   eval_levels(h, n, e);
+}
+
+void map_compulsory(const nest_problem *p, double *elems) {
+  double w = 1, o = 1, gnc = 1;
+  static const int wd[] = {NEST_G, NEST_K, NEST_C, NEST_R, NEST_S},
+                   od[] = {NEST_G, NEST_N, NEST_K, NEST_P, NEST_Q};
+  for (int i = 0; i < 5; i++) {
+    w *= (double)p->bound[wd[i]];
+    o *= (double)p->bound[od[i]];
+  }
+  gnc = (double)p->bound[NEST_G] * (double)p->bound[NEST_N] * (double)p->bound[NEST_C];
+  elems[OPD_W] = w;
+  elems[OPD_O] = o;
+  elems[OPD_I] = gnc *
+                 (double)wl_touched_axis(p->in_h, p->bound[NEST_P], p->bound[NEST_R],
+                                         p->stride[0], p->dilation[0], p->pad[0]) *
+                 (double)wl_touched_axis(p->in_w, p->bound[NEST_Q], p->bound[NEST_S],
+                                         p->stride[1], p->dilation[1], p->pad[1]);
+}
+
+int map_bound(const map_hier *h, const nest *n, const double *comp, map_eval *lb) {
+  memset(lb, 0, sizeof(*lb));
+  if (h->tree || tree_mask(h)) return -1;
+  eval_timing(h, n, &lb->timing);
+  const int top = h->nlevels - 1;
+  double macs = 1;
+  for (int d = 0; d < NEST_DIMS; d++) macs *= (double)n->prob.bound[d];
+  lb->mac_energy_j = macs * h->mac_j;
+  lb->energy_j = lb->mac_energy_j;
+  lb->cycles = lb->timing.cycles;
+  lb->limiter = -1;
+  for (int l = 0; l <= top; l++) {
+    const map_level *lv = &h->lv[l];
+    const double k = fmin(lv->acc_scale, 1);
+    double rd = 0, wr = 0, en = 0;
+    for (int o = 0; o < OPD_COUNT; o++) {
+      if (!(n->holds[l] & BIT(o))) continue;
+      const int chained = l == top && (h->chained & BIT(o));
+      double r = 0, f = 0, u = 0;
+      if (o != OPD_O) {
+        /* every element enters a level that keeps it once (DRAM holds it
+         * from the start) and leaves it once for the level below; the
+         * registers feed every MAC */
+        f = l < top ? comp[o] : 0;
+        r = l == 0 ? macs : chained && o == OPD_I ? 0 : comp[o];
+      } else {
+        /* every output is written into each level that keeps it, at
+         * least once (the registers: every MAC's update) */
+        u = chained ? 0 : (l == 0 ? macs : comp[o]) * k;
+      }
+      rd += r;
+      wr += f + u;
+      en += (r * lv->rd_j + f * lv->wr_j + u * lv->up_j) * h->bytes;
+    }
+    rd *= h->bytes;
+    wr *= h->bytes;
+    lb->bytes[l] = rd + wr;
+    lb->rd_bytes[l] = rd;
+    lb->wr_bytes[l] = wr;
+    lb->level_energy_j[l] = en;
+    lb->energy_j += en;
+    if (l == 0) continue;
+    double cyc;
+    if (lv->rd_bw > 0 || lv->wr_bw > 0)
+      cyc = fmax(rd / (lv->rd_bw > 0 ? lv->rd_bw : lv->bw), wr / (lv->wr_bw > 0 ? lv->wr_bw : lv->bw));
+    else
+      cyc = lb->bytes[l] / lv->bw;
+    lb->level_cycles[l] = (uint64_t)ceil(cyc);
+    if (lb->level_cycles[l] > lb->cycles) {
+      lb->cycles = lb->level_cycles[l];
+      lb->limiter = l;
+    }
+  }
+  if (h->hop_j > 0) { /* network_energy: the moving operands hop once per MAC */
+    const int st = sys_stationary(h->df);
+    for (int o = 0; o < OPD_COUNT; o++)
+      if (o != st) lb->op_noc_j[o] = macs * h->hop_j * (o == OPD_O ? h->lv[0].acc_scale : 1);
+    if (st != OPD_O && (n->holds[0] & BIT(st))) /* each stationary element shifts in */
+      lb->op_noc_j[st] = comp[st] * ((double)h->rows + 1) / 2 * h->hop_j;
+    for (int o = 0; o < OPD_COUNT; o++) lb->noc_energy_j += lb->op_noc_j[o];
+  }
+  lb->static_energy_j = h->static_j * (double)lb->cycles;
+  lb->energy_j += lb->noc_energy_j + lb->static_energy_j;
+  return 0;
 }
 
 /* eval_counts from e's counts and timing on: everything else of e is
@@ -1161,6 +1250,46 @@ static int grow_plans(search *s, const plan *base, nest *best, map_eval *ev, sea
   return 0;
 }
 
+/* A layer of at most MAP_EXACT_MACS MACs whose mapspace has at most
+ * MAP_EXACT_VISITS mappings is searched whole (map_enumerate) after the
+ * greedy search, a mapping whose bound (map_bound) cannot beat the best
+ * pruned before its exact evaluation, up to MAP_EXACT_EVALS evaluated. */
+#define MAP_EXACT_MACS 256.0
+#define MAP_EXACT_VISITS 65536u
+#define MAP_EXACT_EVALS 65536u
+
+typedef struct exact_search {
+  const map_hier *h;
+  map_objective obj;
+  double comp[OPD_COUNT];
+  nest *best;
+  map_eval *ev;
+  uint64_t visited, pruned, evaluated;
+  int stopped; /* the visits ran out: not the whole space */
+} exact_search;
+
+static int exact_visit(void *arg, const nest *n) {
+  exact_search *x = arg;
+  if (++x->visited > MAP_EXACT_VISITS || x->evaluated >= MAP_EXACT_EVALS) {
+    x->stopped = 1;
+    return 1;
+  }
+  map_eval e;
+  /* the best beats the bound, key by key in map_better's order: it beats
+   * the mapping (each key of which is at least the bound's) */
+  if (!map_bound(x->h, n, x->comp, &e) && map_better(x->h, x->obj, x->ev, NULL, &e, NULL)) {
+    x->pruned++;
+    return 0;
+  }
+  map_evaluate(x->h, n, &e);
+  x->evaluated++;
+  if (map_better(x->h, x->obj, &e, n, x->ev, x->best)) {
+    *x->best = *n;
+    *x->ev = e;
+  }
+  return 0;
+}
+
 /* The plan of the array's tiles with s's spatial factors. */
 static void base_plan(search *s, plan *base) {
   const int top = s->h->nlevels - 1;
@@ -1280,6 +1409,20 @@ int map_search(const map_hier *h, const nest_problem *p, const map_opts *o,
     nest n;
     if (!map_canonical(h, p, &n) && canon_may_win(h, s.obj, &n, ev)) consider(&s, &n, best, ev, &t);
   }
+  if (!(o && o->budget > 0)) {
+    double macs = 1;
+    for (int d = 0; d < NEST_DIMS; d++) macs *= (double)p->bound[d];
+    if (macs <= MAP_EXACT_MACS && map_space_size(h, p, MAP_EXACT_VISITS) <= MAP_EXACT_VISITS) {
+      exact_search x = {h, s.obj, {0}, best, ev, 0, 0, 0, 0};
+      map_compulsory(p, x.comp);
+      char err[256];
+      if (map_enumerate(h, p, exact_visit, &x, NULL, err, sizeof err) && !x.stopped) {
+        snprintf(why, whyn, "%s", err);
+        return DSE_ERR_INTERNAL;
+      }
+      t.count += x.evaluated;
+    }
+  }
   if (evaluated) *evaluated = t.count + t.variants;
   return 0;
 }
@@ -1303,6 +1446,7 @@ typedef struct enum_ctx_m {
   int stop, rc;
   char *why;
   size_t whyn;
+  uint64_t cap; /* > 0: count the mappings only, stopping past cap */
 } enum_ctx_m;
 
 static void en_perms(enum_ctx_m *c, int l);
@@ -1325,6 +1469,10 @@ static void en_perm_rec(enum_ctx_m *c, int l, int k) {
 }
 
 static void en_perms(enum_ctx_m *c, int l) {
+  if (l == 0 && c->cap) {
+    if (++c->visited > c->cap) c->stop = 1;
+    return;
+  }
   if (l == 0) {
     nest n;
     build(&c->s, &c->pl, &n);
@@ -1418,7 +1566,7 @@ static void en_canon_bypass(enum_ctx_m *c, nest *n, int l) {
   const int top = c->s.h->nlevels - 1;
   if (l >= top) {
     c->visited++;
-    if (c->visit(c->arg, n)) c->stop = 1;
+    if (c->cap ? c->visited > c->cap : c->visit(c->arg, n)) c->stop = 1;
     return;
   }
   const unsigned holds = n->holds[l];
@@ -1430,30 +1578,45 @@ static void en_canon_bypass(enum_ctx_m *c, nest *n, int l) {
   n->holds[l] = holds;
 }
 
-int map_enumerate(const map_hier *h, const nest_problem *p, map_visit_fn visit, void *arg,
-                  uint64_t *visited, char *why, size_t whyn) {
+static int en_run(enum_ctx_m *c, const map_hier *h, const nest_problem *p) {
   if (h->tree) {
-    snprintf(why, whyn, "map_enumerate: a `levels:` arch's tree is not enumerated");
+    snprintf(c->why, c->whyn, "map_enumerate: a `levels:` arch's tree is not enumerated");
     return DSE_ERR_INVALID;
   }
-  enum_ctx_m c;
-  memset(&c, 0, sizeof c);
-  setup(&c.s, h, p, MAP_LATENCY, &c.pl);
-  for (int d = 0; d < NEST_DIMS; d++) c.s.f[d] = 1;
-  memset(&c.pl, 0, sizeof c.pl);
-  c.visit = visit;
-  c.arg = arg;
-  c.why = why;
-  c.whyn = whyn;
-  en_spatial(&c, 0, 0, 1);
+  setup(&c->s, h, p, MAP_LATENCY, &c->pl);
+  for (int d = 0; d < NEST_DIMS; d++) c->s.f[d] = 1;
+  memset(&c->pl, 0, sizeof c->pl);
+  en_spatial(c, 0, 0, 1);
   /* SCALE-Sim's canonical mapping, where it flattens a group (without one
    * it is one of the boxes above), with every bypass set of its buffers:
    * the one range mapping visited yet */
   nest cn;
-  if (!c.stop && !c.rc && !map_canonical(h, p, &cn) && cn.ngroups > 0 && canon_fits(h, &cn, 1))
-    en_canon_bypass(&c, &cn, 1);
+  if (!c->stop && !c->rc && !map_canonical(h, p, &cn) && cn.ngroups > 0 && canon_fits(h, &cn, 1))
+    en_canon_bypass(c, &cn, 1);
+  return c->rc;
+}
+
+int map_enumerate(const map_hier *h, const nest_problem *p, map_visit_fn visit, void *arg,
+                  uint64_t *visited, char *why, size_t whyn) {
+  enum_ctx_m c;
+  memset(&c, 0, sizeof c);
+  c.visit = visit;
+  c.arg = arg;
+  c.why = why;
+  c.whyn = whyn;
+  const int rc = en_run(&c, h, p);
   if (visited) *visited = c.visited;
-  return c.rc;
+  return rc;
+}
+
+uint64_t map_space_size(const map_hier *h, const nest_problem *p, uint64_t cap) {
+  enum_ctx_m c;
+  char why[160];
+  memset(&c, 0, sizeof c);
+  c.why = why;
+  c.whyn = sizeof why;
+  c.cap = cap;
+  return en_run(&c, h, p) ? cap + 1 : c.visited;
 }
 
 /* ===== formatting ======================================================== */

@@ -129,6 +129,22 @@ DSE_INTERNAL void map_problem_of(const wl_layer *l, nest_problem *p);
 /* Exact evaluation of a valid nest. */
 DSE_INTERNAL void map_evaluate(const map_hier *h, const nest *n, map_eval *e);
 
+/* The elements of each operand a layer must touch (elems[OPD_x]): every
+ * weight and output, and the input elements some window reads (not the
+ * padding). */
+DSE_INTERNAL void map_compulsory(const nest_problem *p, double *elems);
+
+/* A lower bound lb of every key map_better compares for nest n on a
+ * preset's hierarchy, without counting its accesses (docs/engine.md,
+ * "Bounds"): the array's exact timing; at each level, each operand it keeps
+ * at its compulsory traffic comp (map_compulsory: read once for the level
+ * below, filled once, an output written once; the registers at every
+ * MAC); those bytes' time and energy; the network's hops of the moving
+ * operands (one per MAC) and the stationary one's compulsory shifts; the
+ * static energy over the cycles.  Returns 0, or -1 without a bound (a tree,
+ * or a level charged per block). */
+DSE_INTERNAL int map_bound(const map_hier *h, const nest *n, const double *comp, map_eval *lb);
+
 /* The tile pipeline's input for nest n evaluated as e, its work scaled by
  * `scale` (the unmasked part of a causal attention), DRAM transfers at
  * dram_bpc bytes per cycle (map_evaluate: the peak; the layer result: the
@@ -167,6 +183,9 @@ DSE_INTERNAL int map_search(const map_hier *h, const nest_problem *p,
 typedef int (*map_visit_fn)(void *arg, const nest *n);
 DSE_INTERNAL int map_enumerate(const map_hier *h, const nest_problem *p, map_visit_fn visit,
                                void *arg, uint64_t *visited, char *why, size_t whyn);
+/* The number of mappings map_enumerate visits, counted up to cap (cap + 1:
+ * more, or no space to enumerate). */
+DSE_INTERNAL uint64_t map_space_size(const map_hier *h, const nest_problem *p, uint64_t cap);
 
 /* The search over a `levels:` arch's tree (maptree.c; map_search and
  * map_naive call them for such a hierarchy): whole factors per level and
