@@ -298,6 +298,31 @@ static void network_energy(const map_hier *h, const nest *n, double out_elems, m
  * map_better compares: the pipeline only adds cycles). */
 static void eval_levels(const map_hier *h, const nest *n, map_eval *e);
 
+/* Level l's elements read and written (rd, wr) and energy en into e, in
+ * bytes; a buffer's or DRAM's transfer cycles (not the registers', inside
+ * the PEs) on its ports, the slowest setting e's cycles and limiter. */
+static void level_put(const map_hier *h, map_eval *e, int l, double rd, double wr, double en,
+                      int timed) {
+  const map_level *lv = &h->lv[l];
+  rd *= h->bytes;
+  wr *= h->bytes;
+  e->bytes[l] = rd + wr;
+  e->rd_bytes[l] = rd;
+  e->wr_bytes[l] = wr;
+  e->level_energy_j[l] = en;
+  e->energy_j += en;
+  if (!timed || l == 0) return;
+  const double cyc = lv->rd_bw > 0 || lv->wr_bw > 0
+                         ? fmax(rd / (lv->rd_bw > 0 ? lv->rd_bw : lv->bw),
+                                wr / (lv->wr_bw > 0 ? lv->wr_bw : lv->bw))
+                         : (rd + wr) / lv->bw;
+  e->level_cycles[l] = (uint64_t)ceil(cyc);
+  if (e->level_cycles[l] > e->cycles) {
+    e->cycles = e->level_cycles[l];
+    e->limiter = l;
+  }
+}
+
 /* The array's timing of nest n as map_evaluate takes it. */
 static void eval_timing(const map_hier *h, const nest *n, sys_timing *t) {
   sys_time(n, h->df, h->rows, h->cols, h->hide_preload, t);
@@ -368,24 +393,7 @@ int map_bound(const map_hier *h, const nest *n, const double *comp, map_eval *lb
       wr += f + u;
       en += (r * lv->rd_j + f * lv->wr_j + u * lv->up_j) * h->bytes;
     }
-    rd *= h->bytes;
-    wr *= h->bytes;
-    lb->bytes[l] = rd + wr;
-    lb->rd_bytes[l] = rd;
-    lb->wr_bytes[l] = wr;
-    lb->level_energy_j[l] = en;
-    lb->energy_j += en;
-    if (l == 0) continue;
-    double cyc;
-    if (lv->rd_bw > 0 || lv->wr_bw > 0)
-      cyc = fmax(rd / (lv->rd_bw > 0 ? lv->rd_bw : lv->bw), wr / (lv->wr_bw > 0 ? lv->wr_bw : lv->bw));
-    else
-      cyc = lb->bytes[l] / lv->bw;
-    lb->level_cycles[l] = (uint64_t)ceil(cyc);
-    if (lb->level_cycles[l] > lb->cycles) {
-      lb->cycles = lb->level_cycles[l];
-      lb->limiter = l;
-    }
+    level_put(h, lb, l, rd, wr, en, 1);
   }
   if (h->hop_j > 0) { /* network_energy: the moving operands hop once per MAC */
     const int st = sys_stationary(h->df);
@@ -465,31 +473,14 @@ static void eval_levels(const map_hier *h, const nest *n, map_eval *e) {
       e->op_energy_j[l][o] = oe;
       le += oe;
     }
-    rd *= h->bytes;
-    wr *= h->bytes;
-    e->bytes[l] = rd + wr;
-    e->rd_bytes[l] = rd;
-    e->wr_bytes[l] = wr;
-    e->level_energy_j[l] = le;
-    e->energy_j += le;
-    const map_level *lv = &h->lv[l];
-    if (multicast && (tree >> l) & 1) {
-      e->level_cycles[l] = tree_cycles(lv, c, l, w);
-    } else {
-      if (l == 0) continue; /* registers are inside the PEs */
-      double cyc;
-      if (lv->rd_bw > 0 || lv->wr_bw > 0) {
-        double rc = rd / (lv->rd_bw > 0 ? lv->rd_bw : lv->bw);
-        double wc = wr / (lv->wr_bw > 0 ? lv->wr_bw : lv->bw);
-        cyc = rc > wc ? rc : wc;
-      } else {
-        cyc = e->bytes[l] / lv->bw;
+    const int tl = multicast && (tree >> l) & 1;
+    level_put(h, e, l, rd, wr, le, !tl);
+    if (tl) {
+      e->level_cycles[l] = tree_cycles(&h->lv[l], c, l, w);
+      if (e->level_cycles[l] > e->cycles) {
+        e->cycles = e->level_cycles[l];
+        e->limiter = l;
       }
-      e->level_cycles[l] = (uint64_t)ceil(cyc);
-    }
-    if (e->level_cycles[l] > e->cycles) {
-      e->cycles = e->level_cycles[l];
-      e->limiter = l;
     }
   }
   if (tree) tree_leakage(h, tree, e);
