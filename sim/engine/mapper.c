@@ -292,10 +292,6 @@ static void network_energy(const map_hier *h, const nest *n, double out_elems, m
   for (int o = 0; o < OPD_COUNT; o++) e->noc_energy_j += e->op_noc_j[o];
 }
 
-/* map_evaluate up to the tile pipeline: the counts, the array's timing,
- * each level's transfer cycles and energy, leakage, the network, and the
- * static energy over the cycles so far (a lower bound of every key
- * map_better compares: the pipeline only adds cycles). */
 static void eval_levels(const map_hier *h, const nest *n, map_eval *e);
 
 /* Level l's elements read and written (rd, wr) and energy en into e, in
@@ -334,6 +330,10 @@ static void eval_timing(const map_hier *h, const nest *n, sys_timing *t) {
   }
 }
 
+/* map_evaluate up to the tile pipeline: the counts, the array's timing,
+ * each level's transfer cycles and energy, leakage, the network, and the
+ * static energy over the cycles so far (a lower bound of every key
+ * map_better compares: the pipeline only adds cycles). */
 static void eval_counts(const map_hier *h, const nest *n, map_eval *e) {
   memset(e, 0, sizeof(*e));
   nest_count(n, &e->counts);
@@ -1164,12 +1164,11 @@ static uint64_t bypass_descent(const map_hier *h, map_objective obj, const nest 
 /* The counts of the search: nest_count evaluations (the budget's) and
  * bypass variants of them (nest_drop). */
 typedef struct search_tally {
-  uint64_t count, variants;
-  int budget;
+  uint64_t count, variants, budget;
 } search_tally;
 
-/* Candidate i of a search: evaluated, kept in *best when better, and its
- * bypass variants tried (bypass_descent). */
+/* A candidate n of the search: evaluated, kept in *best when better, and
+ * its bypass variants tried (bypass_descent). */
 static void consider(const search *s, const nest *n, nest *best, map_eval *ev,
                      search_tally *t) {
   const map_hier *h = s->h;
@@ -1205,10 +1204,9 @@ static int grow_plans(search *s, const plan *base, nest *best, map_eval *ev, sea
    * plan checked (grow_level): when they fit the next scale too, that
    * scale grows the same plan, a duplicate */
   double peak[NORD][NORD][NEST_MAX_LEVELS];
-  const uint64_t start = t->count;
-  for (size_t sc = 0; sc < DSE_ARRAY_LEN(scales) && (int)(t->count - start) < t->budget; sc++)
-    for (int o1 = 0; o1 < NORD && (int)(t->count - start) < t->budget; o1++)
-      for (int o2 = 0; o2 < NORD && (int)(t->count - start) < t->budget; o2++) {
+  for (size_t sc = 0; sc < DSE_ARRAY_LEN(scales) && t->count < t->budget; sc++)
+    for (int o1 = 0; o1 < NORD && t->count < t->budget; o1++)
+      for (int o2 = 0; o2 < NORD && t->count < t->budget; o2++) {
         plan pl = *base;
         s->scale = scales[sc];
         if (sc > 0) {
@@ -1291,10 +1289,10 @@ static void base_plan(search *s, plan *base) {
   }
 }
 
-/* Bypass at each buffer where base's tiles do not fit: the operands kept
- * that fit, most bytes first (ties: fewer operands dropped, then the lower
- * bit set); 0 when some buffer holds nothing that fits, or every buffer
- * fits already (nothing to bypass). */
+/* Bypass at each buffer where base's tiles do not fit: of the operands it
+ * may keep, the set of the most bytes that fits (a tie: the first bypass
+ * set in bit order); returns 0 when every buffer fits already (nothing to
+ * bypass) or one cannot keep even nothing. */
 static int bypass_to_fit(const search *s, plan *base) {
   const int top = s->h->nlevels - 1;
   int any = 0;
@@ -1368,7 +1366,9 @@ int map_search(const map_hier *h, const nest_problem *p, const map_opts *o,
     snprintf(why, whyn, "internal: no bypass lets the array's tiles fit the buffers");
     return DSE_ERR_INTERNAL;
   }
-  search_tally t = {0, 0, o && o->budget > 0 ? o->budget : 64};
+  /* the default budget covers every plan of both growths (1 + 36 + 1 + 36
+   * and the canonical mapping) */
+  search_tally t = {0, 0, o && o->budget > 0 ? (uint64_t)o->budget : 96};
   int seeded = 0;
   if (feasible) {
     /* The naive mapping (smallest tiles everywhere, every loop at DRAM) is

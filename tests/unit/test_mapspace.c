@@ -178,7 +178,7 @@ TEST_IMPL(mapspace_brute_force) {
     space += visited;
     for (int o = 0; o < NOBJ; o++) {
       const map_objective ob = (map_objective)o;
-      map_opts mo = {ob, 0}, greedy = {ob, 64};
+      map_opts mo = {ob, 0}, greedy = {ob, 96};
       nest got, gg;
       map_eval eg, ee;
       uint64_t cnt;
