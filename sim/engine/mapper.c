@@ -9,6 +9,7 @@
  * evaluated exactly (nest_count, sys_time) and the best for the objective
  * wins.  Everything is deterministic: fixed candidate lists and orders. */
 #include "engine/mapper.h"
+#include "engine/ssmem.h"
 #include "engine/network.h"
 
 #include <math.h>
@@ -292,6 +293,43 @@ static void network_energy(const map_hier *h, const nest *n, double out_elems, m
   for (int o = 0; o < OPD_COUNT; o++) e->noc_energy_j += e->op_noc_j[o];
 }
 
+/* Under `reuse: scalesim`, the SRAMs' and DRAM's counts are SCALE-Sim's
+ * (ssmem.c): each operand's buffer reads what the array edge reads and is
+ * filled with what its read buffer fetches; the output buffer takes the
+ * array's writes and drains them to DRAM.  Kept as counted when the
+ * operands do not have one buffer each (not a SCALE-Sim cfg's shape), or
+ * when the replay of the input cannot get its memory. */
+static void scalesim_counts(const map_hier *h, const nest *n, nest_counts *c) {
+  const int top = h->nlevels - 1;
+  int at[OPD_COUNT];
+  for (int o = 0; o < OPD_COUNT; o++) {
+    at[o] = -1;
+    for (int l = 1; l < top; l++) {
+      if (!(h->lv[l].holds & BIT(o))) continue;
+      if (at[o] >= 0) return;
+      at[o] = l;
+    }
+    if (at[o] < 0) return;
+  }
+  if (at[OPD_I] == at[OPD_W] || at[OPD_I] == at[OPD_O] || at[OPD_W] == at[OPD_O]) return;
+  const ssm_arch a = {h->df, h->rows, h->cols,
+                      (uint64_t)(h->lv[at[OPD_I]].capacity / h->bytes),
+                      (uint64_t)(h->lv[at[OPD_W]].capacity / h->bytes),
+                      (uint64_t)(h->lv[at[OPD_O]].capacity / h->bytes), 0};
+  ssm_counts s;
+  if (ssm_count(&n->prob, &a, &s)) return;
+  for (int o = 0; o < OPD_COUNT; o++) {
+    const int l = at[o];
+    const int in = o != OPD_O;
+    c->reads[l][o] = in ? s.sram[o] : s.dram[o];
+    c->fills[l][o] = in ? s.dram[o] : 0;
+    c->updates[l][o] = in ? 0 : s.sram[o];
+    c->reads[top][o] = in ? s.dram[o] : 0;
+    c->fills[top][o] = 0;
+    c->updates[top][o] = in ? 0 : s.dram[o];
+  }
+}
+
 /* map_evaluate up to the tile pipeline: the counts, the array's timing,
  * each level's transfer cycles and energy, leakage, the network, and the
  * static energy over the cycles so far (a lower bound of every key
@@ -299,6 +337,7 @@ static void network_energy(const map_hier *h, const nest *n, double out_elems, m
 static void eval_counts(const map_hier *h, const nest *n, map_eval *e) {
   memset(e, 0, sizeof(*e));
   nest_count(n, &e->counts);
+  if (h->scalesim) scalesim_counts(h, n, &e->counts);
   sys_time(n, h->df, h->rows, h->cols, h->hide_preload, &e->timing);
   if (h->scalesim && e->timing.fill_drain) {
     /* SCALE-Sim's total is the 0-based cycle of its last output row
