@@ -396,6 +396,7 @@ static void eval_counts(const map_hier *h, const nest *n, map_eval *e) {
       }
       rd += r;
       wr += f + u;
+      e->op_bytes[l][o] = (r + f + u) * h->bytes;
       const double oe = (tree >> l) & 1 ? block_energy(lj, c->used[l][o], r, f, u)
                                        : (r * lj->rd_j + f * lj->wr_j + u * lj->up_j) * h->bytes;
       e->op_energy_j[l][o] = oe;
