@@ -298,7 +298,8 @@ static void network_energy(const map_hier *h, const nest *n, double out_elems, m
  * filled with what its read buffer fetches; the output buffer takes the
  * array's writes and drains them to DRAM.  Kept as counted when the
  * operands do not have one buffer each (not a SCALE-Sim cfg's shape), or
- * when the replay of the input cannot get its memory. */
+ * when the replay of the input cannot get its memory; the input's fetches
+ * as counted when its replay would be too long (SSM_REPLAY_MAX). */
 static void scalesim_counts(const map_hier *h, const nest *n, nest_counts *c) {
   const int top = h->nlevels - 1;
   int at[OPD_COUNT];
@@ -321,6 +322,10 @@ static void scalesim_counts(const map_hier *h, const nest *n, nest_counts *c) {
   for (int o = 0; o < OPD_COUNT; o++) {
     const int l = at[o];
     const int in = o != OPD_O;
+    if (o == OPD_I && !s.input_dram) { /* too long to replay: dse's fetches */
+      c->reads[l][o] = s.sram[o];
+      continue;
+    }
     c->reads[l][o] = in ? s.sram[o] : s.dram[o];
     c->fills[l][o] = in ? s.dram[o] : 0;
     c->updates[l][o] = in ? 0 : s.sram[o];

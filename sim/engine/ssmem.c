@@ -23,9 +23,12 @@
  *
  * DRAM writes: the write buffer drains every word the array writes (no
  * accumulation: weight and input stationary write each row fold's partial
- * outputs), in lines of `cols` words; when the layer writes more than half
- * the buffer, the first drain leaves a line with one word that a later
- * drain counts whole: cols - 1 words more. */
+ * outputs), in lines of `cols` words, half the buffer at a time, each
+ * time the array has written more than that.  When that half is a whole
+ * number of lines, the first drain leaves a line with one word that a
+ * later drain counts whole: cols - 1 words more (otherwise every drain
+ * ends on its partial line, counted as it is).  Assumed: the array never
+ * fills the buffer while it drains. */
 #include "engine/ssmem.h"
 
 #include <stdlib.h>
@@ -204,14 +207,20 @@ int ssm_count(const nest_problem *p, const ssm_arch *a, ssm_counts *c) {
   /* filters: per column fold (OS), a new block every fold (WS), per row fold (IS) */
   d[OPD_W] = rd_blocks(&g, a->filter_words, os ? 1 : is ? 0 : 2, st);
   int rc = 0;
+  c->input_dram = 1;
   if (!a->replay && distinct_words(p)) /* inputs: per row fold (OS, WS), a new block every fold (IS) */
     d[OPD_I] = rd_blocks(&g, a->ifmap_words, is ? 2 : 0, st);
-  else
+  else if (s[OPD_I] <= SSM_REPLAY_MAX)
     rc = rd_replay(p, &g, a->ifmap_words, &d[OPD_I]);
+  else {
+    c->input_dram = 0;
+    d[OPD_I] = 0;
+  }
   free(st);
   if (rc) return rc;
-  const uint64_t written = os ? g.sr * g.sc : s[OPD_O];
-  d[OPD_O] = written + (written > a->ofmap_words / 2 ? g.cols - 1 : 0);
+  /* the write buffer drains half its words at a time, in lines of cols */
+  const uint64_t written = os ? g.sr * g.sc : s[OPD_O], half = a->ofmap_words / 2;
+  d[OPD_O] = written + (written > half && half % g.cols == 0 ? g.cols - 1 : 0);
   for (int o = 0; o < OPD_COUNT; o++) {
     c->sram[o] = s[o] * G;
     c->dram[o] = d[o] * G;

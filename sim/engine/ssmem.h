@@ -24,11 +24,18 @@ typedef struct ssm_arch {
  * dram_filter_reads and dram_ofmap_writes. */
 typedef struct ssm_counts {
   uint64_t sram[OPD_COUNT], dram[OPD_COUNT];
+  /* 0 when the input's DRAM reads are not counted (dram[OPD_I] is 0): its
+   * im2col words repeat and their replay would read more than
+   * SSM_REPLAY_MAX words */
+  int input_dram;
 } ssm_counts;
 
+/* The most SRAM input reads (per group) replayed word by word: about 0.2 s */
+#define SSM_REPLAY_MAX (UINT64_C(1) << 26)
+
 /* The counts of problem p (G groups, each one SCALE-Sim layer) on a.
- * Returns 0, or DSE_ERR_NOMEM when the address replay of an input whose
- * im2col words repeat cannot get its memory (c is then unset). */
+ * Returns 0, or DSE_ERR_NOMEM when the replay of an input whose im2col
+ * words repeat cannot get its memory (c is then unset). */
 DSE_INTERNAL int ssm_count(const nest_problem *p, const ssm_arch *a, ssm_counts *c);
 
 /* A read buffer in bandwidth-estimation mode (read_buffer_estimate_bw.py)

@@ -46,7 +46,8 @@ static nest_problem gemm_problem(uint64_t m, uint64_t k, uint64_t n) {
  * fold read 3 times: the first 32, kept; the second 32 flushes at its 18th
  * word, keeping its last 14, so its second read fetches the first 18 again
  * (32 since the flush) and its third nothing: 32 + 32 + 18 = 82.  Outputs:
- * 80 words written, more than half the 64-word SRAM: 80 + cols - 1 = 83.
+ * 80 words written, more than half the 64-word SRAM, 32 words or 8 whole
+ * lines of 4: 80 + cols - 1 = 83.
  *
  * Weight stationary: Sr = K = 8 (folds 4, 4), Sc = N = 8 (4, 4), T = M =
  * 10.  SRAM: inputs 10 x 8 per column fold, 160; filters each once, 64;
@@ -71,8 +72,13 @@ TEST_IMPL(ssmem_gemm_by_hand) {
   a.df = DSE_DF_INPUT_STATIONARY;
   ASSERT_INT_EQ(ssm_count(&p, &a, &c), 0);
   ASSERT_SIX(c, 80, 192, 160, 80, 64, 163);
-  /* an output SRAM of 160 words or more takes the 80 outputs in one drain */
+  /* an output SRAM of 160 words or more takes the 80 outputs in one
+   * drain; one of 66 drains 33 words at a time, 8 lines of 4 and a partial
+   * one, so each drain ends on its partial line: 80 */
   a = (ssm_arch){DSE_DF_OUTPUT_STATIONARY, 4, 4, 100, 100, 160, 0};
+  ASSERT_INT_EQ(ssm_count(&p, &a, &c), 0);
+  ASSERT_U64_EQ(c.dram[OPD_O], 80);
+  a.ofmap_words = 66;
   ASSERT_INT_EQ(ssm_count(&p, &a, &c), 0);
   ASSERT_U64_EQ(c.dram[OPD_O], 80);
   ASSERT_U64_EQ(ssm_flush_window(16384), 8150); /* a 16 KiB SRAM: 50 sets of 163 */
@@ -99,10 +105,25 @@ TEST_IMPL(ssmem_conv_overlap) {
   ssm_counts c;
   ASSERT_INT_EQ(ssm_count(&p, &a, &c), 0);
   ASSERT_SIX(c, 6, 3, 2 + 2 + 2, 4, 3, 2);
+  ASSERT_INT_EQ(c.input_dram, 1);
   p.stride[1] = 3;
   p.in_w = 6;
   ASSERT_INT_EQ(ssm_count(&p, &a, &c), 0);
   ASSERT_U64_EQ(c.dram[OPD_I], 6);
+  /* A 3 x 3 convolution of 34 x 34 x 64 into 1,024 channels on a 1 x 1
+   * array reads its 32 x 32 x 576 im2col inputs once per column fold, 1,024
+   * times: 603,979,776 words, beyond SSM_REPLAY_MAX: not replayed. */
+  p.bound[NEST_P] = p.bound[NEST_Q] = 32;
+  p.bound[NEST_R] = p.bound[NEST_S] = 3;
+  p.bound[NEST_C] = 64;
+  p.bound[NEST_K] = 1024;
+  p.stride[1] = 1;
+  p.in_h = p.in_w = 34;
+  const ssm_arch one = {DSE_DF_OUTPUT_STATIONARY, 1, 1, 1024, 1024, 1024, 0};
+  ASSERT_INT_EQ(ssm_count(&p, &one, &c), 0);
+  ASSERT_U64_EQ(c.sram[OPD_I], UINT64_C(603979776));
+  ASSERT_INT_EQ(c.input_dram, 0);
+  ASSERT_U64_EQ(c.dram[OPD_I], 0);
   return 0;
 }
 
