@@ -24,8 +24,8 @@
  * DRAM writes: the write buffer drains every word the array writes (no
  * accumulation: weight and input stationary write each row fold's partial
  * outputs), in lines of `cols` words, half the buffer at a time, each
- * time the array has written more than that.  When that half is a whole
- * number of lines, the first drain leaves a line with one word that a
+ * time the array has written more than that.  When that half is two or
+ * more whole lines, the first drain leaves a line with one word that a
  * later drain counts whole: cols - 1 words more (otherwise every drain
  * ends on its partial line, counted as it is).  Assumed: the array never
  * fills the buffer while it drains. */
@@ -218,9 +218,12 @@ int ssm_count(const nest_problem *p, const ssm_arch *a, ssm_counts *c) {
   }
   free(st);
   if (rc) return rc;
-  /* the write buffer drains half its words at a time, in lines of cols */
+  /* the write buffer drains half its words at a time, in lines of cols:
+   * the line of one word left by the first drain is counted whole when a
+   * later drain of at least two lines takes it with a word after it */
   const uint64_t written = os ? g.sr * g.sc : s[OPD_O], half = a->ofmap_words / 2;
-  d[OPD_O] = written + (written > half && half % g.cols == 0 ? g.cols - 1 : 0);
+  const int whole = half % g.cols == 0 && half >= 2 * g.cols;
+  d[OPD_O] = written + (written > half + 1 && whole ? g.cols - 1 : 0);
   for (int o = 0; o < OPD_COUNT; o++) {
     c->sram[o] = s[o] * G;
     c->dram[o] = d[o] * G;

@@ -81,6 +81,20 @@ TEST_IMPL(ssmem_gemm_by_hand) {
   a.ofmap_words = 66;
   ASSERT_INT_EQ(ssm_count(&p, &a, &c), 0);
   ASSERT_U64_EQ(c.dram[OPD_O], 80);
+  /* with 8 words (half of it one line) every drain is one line: 80 */
+  a.ofmap_words = 8;
+  ASSERT_INT_EQ(ssm_count(&p, &a, &c), 0);
+  ASSERT_U64_EQ(c.dram[OPD_O], 80);
+  /* a 16-word SRAM drains 2 lines of 4 when the 9th output comes: 3 x 3
+   * outputs leave the 9th alone in the last drain, 9; 5 x 2 put the 10th
+   * in a line after it, and that drain counts 2 lines less the last one's 3
+   * empty words: 8 + 5 = 13 */
+  a.ofmap_words = 16;
+  const nest_problem p9 = gemm_problem(3, 8, 3), p10 = gemm_problem(5, 8, 2);
+  ASSERT_INT_EQ(ssm_count(&p9, &a, &c), 0);
+  ASSERT_U64_EQ(c.dram[OPD_O], 9);
+  ASSERT_INT_EQ(ssm_count(&p10, &a, &c), 0);
+  ASSERT_U64_EQ(c.dram[OPD_O], 13);
   ASSERT_U64_EQ(ssm_flush_window(16384), 8150); /* a 16 KiB SRAM: 50 sets of 163 */
   ASSERT_U64_EQ(ssm_flush_window(99), 0);       /* sets of no word: never flushes */
   return 0;
