@@ -162,6 +162,7 @@ void rpt_result_json(const dse_result *res, core_buf *out) {
           rpt_json_key(&j, "reads"); rpt_json_u64(&j, x->reads[o]);
           rpt_json_key(&j, "fills"); rpt_json_u64(&j, x->fills[o]);
           rpt_json_key(&j, "updates"); rpt_json_u64(&j, x->updates[o]);
+          rpt_json_key(&j, "bytes"); rpt_json_num(&j, x->op_bytes[o]);
           if (o == 2) { /* partial sums and final outputs (docs/engine.md) */
             rpt_json_key(&j, "partial_bytes"); rpt_json_num(&j, x->partial_bytes);
             rpt_json_key(&j, "final_bytes"); rpt_json_num(&j, x->final_bytes);

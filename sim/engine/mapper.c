@@ -9,6 +9,7 @@
  * evaluated exactly (nest_count, sys_time) and the best for the objective
  * wins.  Everything is deterministic: fixed candidate lists and orders. */
 #include "engine/mapper.h"
+#include "engine/ssmem.h"
 #include "engine/network.h"
 
 #include <math.h>
@@ -330,6 +331,48 @@ static void eval_timing(const map_hier *h, const nest *n, sys_timing *t) {
   }
 }
 
+/* Under `reuse: scalesim`, the SRAMs' and DRAM's counts are SCALE-Sim's
+ * (ssmem.c): each operand's buffer reads what the array edge reads and is
+ * filled with what its read buffer fetches; the output buffer takes the
+ * array's writes and drains them to DRAM.  Kept as counted when the
+ * operands do not have one buffer each (not a SCALE-Sim cfg's shape), or
+ * when the replay of the input cannot get its memory; the input's fetches
+ * as counted when its replay would be too long (SSM_REPLAY_MAX). */
+static void scalesim_counts(const map_hier *h, const nest *n, nest_counts *c) {
+  const int top = h->nlevels - 1;
+  int at[OPD_COUNT];
+  for (int o = 0; o < OPD_COUNT; o++) {
+    at[o] = -1;
+    for (int l = 1; l < top; l++) {
+      if (!(h->lv[l].holds & BIT(o))) continue;
+      if (at[o] >= 0) return;
+      at[o] = l;
+    }
+    if (at[o] < 0) return;
+  }
+  if (at[OPD_I] == at[OPD_W] || at[OPD_I] == at[OPD_O] || at[OPD_W] == at[OPD_O]) return;
+  const ssm_arch a = {h->df, h->rows, h->cols,
+                      (uint64_t)(h->lv[at[OPD_I]].capacity / h->bytes),
+                      (uint64_t)(h->lv[at[OPD_W]].capacity / h->bytes),
+                      (uint64_t)(h->lv[at[OPD_O]].capacity / h->bytes), 0};
+  ssm_counts s;
+  if (ssm_count(&n->prob, &a, &s)) return;
+  for (int o = 0; o < OPD_COUNT; o++) {
+    const int l = at[o];
+    const int in = o != OPD_O;
+    if (o == OPD_I && !s.input_dram) { /* too long to replay: dse's fetches */
+      c->reads[l][o] = s.sram[o];
+      continue;
+    }
+    c->reads[l][o] = in ? s.sram[o] : s.dram[o];
+    c->fills[l][o] = in ? s.dram[o] : 0;
+    c->updates[l][o] = in ? 0 : s.sram[o];
+    c->reads[top][o] = in ? s.dram[o] : 0;
+    c->fills[top][o] = 0;
+    c->updates[top][o] = in ? 0 : s.dram[o];
+  }
+}
+
 /* map_evaluate up to the tile pipeline: the counts, the array's timing,
  * each level's transfer cycles and energy, leakage, the network, and the
  * static energy over the cycles so far (a lower bound of every key
@@ -337,6 +380,7 @@ static void eval_timing(const map_hier *h, const nest *n, sys_timing *t) {
 static void eval_counts(const map_hier *h, const nest *n, map_eval *e) {
   memset(e, 0, sizeof(*e));
   nest_count(n, &e->counts);
+  if (h->scalesim) scalesim_counts(h, n, &e->counts);
   eval_timing(h, n, &e->timing);
   eval_levels(h, n, e);
 }
@@ -468,6 +512,7 @@ static void eval_levels(const map_hier *h, const nest *n, map_eval *e) {
       }
       rd += r;
       wr += f + u;
+      e->op_bytes[l][o] = (r + f + u) * h->bytes;
       const double oe = (tree >> l) & 1 ? block_energy(lj, c->used[l][o], r, f, u)
                                        : (r * lj->rd_j + f * lj->wr_j + u * lj->up_j) * h->bytes;
       e->op_energy_j[l][o] = oe;

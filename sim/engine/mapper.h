@@ -93,6 +93,7 @@ typedef struct map_eval {
   double finals[NEST_MAX_LEVELS];
   double psum_bytes[NEST_MAX_LEVELS], final_bytes[NEST_MAX_LEVELS];
   double rd_bytes[NEST_MAX_LEVELS], wr_bytes[NEST_MAX_LEVELS];
+  double op_bytes[NEST_MAX_LEVELS][OPD_COUNT]; /* bytes by operand */
   /* energy_j: MACs, levels, network and static energy (over `cycles`)
    * together, what the layer result reports but for a DRAM technology's
    * profile (its bandwidth and energy per command) */

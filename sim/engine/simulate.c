@@ -209,6 +209,7 @@ static int eval_cycle(dse_ctx *ctx, const dse_arch *a, const dse_workload *wl,
         x->updates[OPD_O] = x->updates[OPD_O] > l->out_elems ? x->updates[OPD_O] - l->out_elems : 0;
     }
     x->bytes = e->bytes[v] * scale;
+    for (int o = 0; o < OPD_COUNT; o++) x->op_bytes[o] = e->op_bytes[v][o] * scale;
     x->partial_bytes = e->psum_bytes[v] * scale;
     x->final_bytes = e->final_bytes[v] * scale;
     x->energy_j = e->level_energy_j[v] * scale;
@@ -402,6 +403,7 @@ static int eval_tree(dse_ctx *ctx, const dse_arch *a, const dse_workload *wl, co
       level_weighed(&h, &e, x, v, o, w);
       rd += w[0] * wb;
       wr += (w[1] + w[2]) * wb;
+      x->op_bytes[o] = (w[0] + w[1] + w[2]) * wb;
     }
     x->final_bytes = e.finals[v] * wb;
     x->partial_bytes = ((double)(x->reads[OPD_O] + x->fills[OPD_O] + x->updates[OPD_O]) -

@@ -878,10 +878,11 @@ static void push_result(lua_State *L, const dse_result *res) {
           lua_pushnumber(L, x->leakage_j); lua_setfield(L, -2, "leakage_j");
         }
         for (int o = 0; o < 3; o++) {
-          lua_createtable(L, 0, 3);
+          lua_createtable(L, 0, 4);
           lua_pushinteger(L, (lua_Integer)x->reads[o]); lua_setfield(L, -2, "reads");
           lua_pushinteger(L, (lua_Integer)x->fills[o]); lua_setfield(L, -2, "fills");
           lua_pushinteger(L, (lua_Integer)x->updates[o]); lua_setfield(L, -2, "updates");
+          lua_pushnumber(L, x->op_bytes[o]); lua_setfield(L, -2, "bytes");
           if (o == 2) { /* as in the JSON */
             lua_pushnumber(L, x->partial_bytes); lua_setfield(L, -2, "partial_bytes");
             lua_pushnumber(L, x->final_bytes); lua_setfield(L, -2, "final_bytes");

@@ -50,6 +50,23 @@ expect_out '"dataflow": "output_stationary"' "os"
 # 2,576, and SCALE-Sim's total is the 0-based cycle of the last: 2,575
 case "$OUT" in *'"compute_cycles": 2575'*) ok ;; *) bad "os compute cycles" ;; esac
 case "$OUT" in *'"cycles": 2575,'*) ok ;; *) bad "os cycles: the array's, no pipeline ends" ;; esac
+# ... and SCALE-Sim's word counts (docs/scalesim.md, "SRAM and DRAM counts"):
+# the array edge reads the 100 x 70 inputs once per column fold, 28,000,
+# the 70 x 30 filters once per row fold, 14,700, and writes the 3,000
+# outputs plus 16 + 8 per fold, 3,672; the inputs (7,000 words) and filters
+# (2,100) fit the 64 and 32 KiB SRAMs' flush windows (32,750 and 16,350
+# words): fetched once; 3,000 outputs, under half the 16 KiB ofmap SRAM, in
+# one drain.  One byte a word: each operand's bytes are its words.
+echo "$OUT" | python3 -c '
+import json, sys
+acc = {a["level"]: a for a in json.load(sys.stdin)["layers"][0]["accesses"]}
+def words(level, opd):
+    e = acc[level][opd]
+    return [e["reads"], e["fills"], e["updates"], e["bytes"]]
+print(words("ifmap_sram", "input"), words("filter_sram", "weight"), words("ofmap_sram", "output"),
+      words("DRAM", "input"), words("DRAM", "weight"), words("DRAM", "output"))' >"$TMP/words"
+[ "$(cat "$TMP/words")" = "[28000, 7000, 0, 35000] [14700, 2100, 0, 16800] [3000, 0, 3672, 6672] \
+[7000, 0, 0, 7000] [2100, 0, 0, 2100] [0, 0, 3000, 3000]" ] && ok || bad "os SCALE-Sim counts: got $(cat "$TMP/words")"
 run "$DSE" sim "$D/tiny_os_calc.cfg" "$D/gemms.csv" --format json --fidelity analytic
 # level 1: the folds without fill and drain, 28 x 70
 case "$OUT" in *'"compute_cycles": 1960'*) ok ;; *) bad "os compute cycles, level 1" ;; esac

@@ -2,28 +2,40 @@
 """scalesim_replay.py: SCALE-Sim v2's reference runs replayed by dse.
 
 Each (topology, run) of reference.csv is simulated as it is, `dse sim
-RUN.cfg TOPOLOGY.csv --format csv` (level 2, the default), and every layer's
-`cycles` is compared with SCALE-Sim's `total_cycles`.  Prints the layers
-compared, how many are within 1% and how many exact, the same per topology
-and per dataflow, and the worst layers; a layer dse does not report, or a
-run dse fails on, is a failure (exit 1).  The counts are what the test
-asserts (a floor that later steps of issue 12 raise, not a pass/fail per
-layer).
+RUN.cfg TOPOLOGY.csv --format json` (level 2, the default), and every
+layer's `cycles` is compared with SCALE-Sim's `total_cycles`, and its six
+word counts (COUNTS: the SRAM buffers' and DRAM's entries of `accesses`)
+with SCALE-Sim's.  Prints the layers compared, how many are within 1% and
+how many exact, the same per topology and per dataflow, and the worst
+layers; then per count the layers within 1% and exact, and the layers not
+exact; a layer dse does not report, or a run dse fails on, is a failure
+(exit 1).  The numbers are what the test asserts (a floor, not a
+pass/fail per layer).
 
-  scalesim_replay.py DSE VALIDATION_DIR [--markdown FILE]
+  scalesim_replay.py DSE VALIDATION_DIR [--markdown FILE] [--counts FILE]
 
---markdown writes docs/scalesim.md's replay tables (the test compares them
-with the page).
+--markdown writes docs/scalesim.md's replay tables of the cycles, --counts
+its table of the counts (the test compares them with the page).
 """
 import collections
 import csv
-import io
+import json
 import os
 import subprocess
 import sys
 
 TOL = 0.01
 WORST = 10  # worst layers printed
+# SCALE-Sim's column, what it counts, and where dse's layer result has it:
+# (level of `accesses`, operand, reads|updates)
+COUNTS = [
+    ("sram_ifmap_reads", "ifmap SRAM reads", ("ifmap_sram", "input", "reads")),
+    ("sram_filter_reads", "filter SRAM reads", ("filter_sram", "weight", "reads")),
+    ("sram_ofmap_writes", "ofmap SRAM writes", ("ofmap_sram", "output", "updates")),
+    ("dram_ifmap_reads", "ifmap DRAM reads", ("DRAM", "input", "reads")),
+    ("dram_filter_reads", "filter DRAM reads", ("DRAM", "weight", "reads")),
+    ("dram_ofmap_writes", "ofmap DRAM writes", ("DRAM", "output", "updates")),
+]
 
 
 def within(ratio):
@@ -40,12 +52,12 @@ def main():
     rows, fails = [], []
     for (topo, run), layers in runs.items():
         p = subprocess.run([dse, "sim", os.path.join(vdir, run + ".cfg"),
-                            os.path.join(vdir, topo + ".csv"), "--format", "csv"],
+                            os.path.join(vdir, topo + ".csv"), "--format", "json"],
                            capture_output=True, text=True)
         if p.returncode:
             fails.append("%s on %s: dse sim failed: %s" % (run, topo, p.stderr.strip()))
             continue
-        got = {r["layer"].strip(): r for r in csv.DictReader(io.StringIO(p.stdout))}
+        got = {r["name"]: r for r in json.loads(p.stdout)["layers"]}
         for ref in layers:
             name = ref["layer_name"].strip()
             g = got.get(name)
@@ -53,11 +65,18 @@ def main():
                 fails.append("%s on %s: dse reports no layer '%s'" % (run, topo, name))
                 continue
             want, have = int(ref["total_cycles"]), int(g["cycles"])
+            acc = {a["level"]: a for a in g.get("accesses", [])}
+            words = {}
+            for col, _, (level, opd, kind) in COUNTS:
+                if level in acc:
+                    words[col] = (int(ref[col]), acc[level][opd][kind])
+                else:
+                    fails.append("%s on %s: layer '%s' has no level '%s'" % (run, topo, name, level))
             rows.append({"topo": topo, "run": run, "layer": name, "df": ref["dataflow"],
                          "ref": want, "dse": have, "ratio": have / want,
                          "limiter": g["limiter"],
-                         "util": 100 * float(g["spatial_utilization"]),
-                         "ss_util": float(ref["mapping_efficiency_pct"])})
+                         "util": 100 * g["spatial_utilization"],
+                         "ss_util": float(ref["mapping_efficiency_pct"]), "words": words})
 
     def counts(sel):
         return (len(sel), sum(1 for r in sel if within(r["ratio"])),
@@ -91,6 +110,30 @@ def main():
                (r["topo"], r["run"], r["layer"], r["ref"], r["dse"], r["ratio"], r["limiter"],
                 r["util"], r["ss_util"]) for r in off]
         with open(opts["--markdown"], "w") as f:
+            f.write("\n".join(md) + "\n")
+    # the six counts: per count the layers within 1% and exact, then the
+    # layers not exact
+    def wcounts(col):
+        sel = [r["words"][col] for r in rows if col in r["words"]]
+        return (len(sel), sum(1 for w, h in sel if abs(h - w) <= TOL * w),
+                sum(1 for w, h in sel if w == h))
+    md = ["| SCALE-Sim's count | words of | layers | within 1% | exact |", "|---|---|---|---|---|"]
+    for col, what, _ in COUNTS:
+        print("count %s: %d layers, %d within 1%%, %d exact" % ((col,) + wcounts(col)))
+        md.append("| `%s` | %s | %d | %d | %d |" % ((col, what) + wcounts(col)))
+    inexact = [(r, col) for r in rows for col, _, _ in COUNTS
+               if col in r["words"] and r["words"][col][0] != r["words"][col][1]]
+    if inexact:
+        md += ["", "The %d counts not exact:" % len(inexact), "",
+               "| topology | run | layer | count | SCALE-Sim | dse | dse / SCALE-Sim |",
+               "|---|---|---|---|---|---|---|"]
+    for r, col in inexact:
+        w, h = r["words"][col]
+        print("  %s %s %s %s: %d vs %d" % (r["topo"], r["run"], r["layer"], col, h, w))
+        md.append("| %s | %s | %s | `%s` | %d | %d | %.3f |" %
+                  (r["topo"], r["run"], r["layer"], col, w, h, h / w if w else float("inf")))
+    if "--counts" in opts:
+        with open(opts["--counts"], "w") as f:
             f.write("\n".join(md) + "\n")
     for f in fails:
         print("FAIL:", f)

@@ -79,6 +79,9 @@
   X(systolic_timing_by_hand)        \
   X(systolic_fold_floor)            \
   X(nest_counts_scalesim_gemm)      \
+  X(ssmem_gemm_by_hand)             \
+  X(ssmem_conv_overlap)             \
+  X(ssmem_blocks_match_replay)      \
   X(mapspace_size_by_hand)          \
   X(mapspace_brute_force)           \
   X(level2_invariants)              \

@@ -245,6 +245,7 @@ typedef struct dse_level_access {
   const char *level; /* "registers", a buffer name, "DRAM" (borrowed) */
   uint64_t reads[3], fills[3], updates[3];
   double bytes;    /* moved at this level */
+  double op_bytes[3]; /* of them each operand's */
   /* of them the outputs': partial sums (read back and written while a
    * reduction above is unfinished, at the accumulator width) and final
    * outputs (the last write of each, at the element width) */
