@@ -12,7 +12,7 @@ struct memo {
     dram_spec key; /* the technology's content: names and marks left out */
     uint64_t hash, last; /* last: the tick it was last used at */
     dram_memo dm;
-  } mem[MEMO_MEMS];
+  } *mem; /* owned, MEMO_MEMS of them once a technology is seen; nmem used */
   size_t nmem;
   uint64_t tick;
 };
@@ -35,6 +35,7 @@ static void memo_free(void *data) {
   free(m->map);
   core_hindex_fini(&m->ix);
   for (size_t i = 0; i < m->nmem; i++) dram_memo_free(&m->mem[i].dm);
+  free(m->mem);
   free(m);
 }
 
@@ -76,7 +77,7 @@ static int reindex(memo *m) {
 static memo_map *map_slot(memo *m, size_t *at) {
   if (m->nmap < MEMO_MAPS) {
     if (m->nmap == m->cap) {
-      const size_t cap = m->cap ? 2 * m->cap : 64;
+      const size_t cap = m->cap ? 2 * m->cap : 16;
       memo_map *nm = realloc(m->map, cap * sizeof *nm);
       if (!nm) return NULL;
       m->map = nm;
@@ -151,6 +152,7 @@ static void mem_key(const dram_spec *s, dram_spec *k) {
 }
 
 dram_memo *memo_dram(memo *m, const dram_spec *s) {
+  if (!m->mem && !(m->mem = malloc(MEMO_MEMS * sizeof *m->mem))) return NULL;
   dram_spec k;
   mem_key(s, &k);
   const uint64_t hash = memo_hash(&k, sizeof k, 0);
