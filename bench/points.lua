@@ -22,6 +22,9 @@ for _, name in ipairs(presets) do
     for _ = 1, runs do
       local n, t0 = 0, os.clock()
       repeat
+        -- each a first simulation: every layer searched (a build without
+        -- the memo has no clear_memo)
+        if dse.clear_memo then dse.clear_memo() end
         dse.simulate(arch, wl, { fidelity = "cycle" })
         n = n + 1
       until os.clock() - t0 >= min

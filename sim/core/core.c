@@ -173,6 +173,7 @@ struct dse_ctx {
   size_t dropped;
   dse_diag more;      /* "... and N more errors", in the file they share */
   char more_msg[64];
+  core_memo memo; /* the engine's, across simulations */
 };
 
 dse_ctx *dse_ctx_new(void) {
@@ -189,6 +190,7 @@ dse_ctx *dse_ctx_new(void) {
 
 void dse_ctx_free(dse_ctx *ctx) {
   if (!ctx) return;
+  dse_ctx_clear_memo(ctx);
   free(ctx->data_dir);
   free(ctx->diags);
   core_arena_fini(&ctx->diag_arena);
@@ -217,6 +219,14 @@ void dse_ctx_clear_diags(dse_ctx *ctx) {
   ctx->ndiags = 0;
   ctx->dropped = 0;
   core_arena_fini(&ctx->diag_arena);
+}
+
+core_memo *core_ctx_memo(dse_ctx *ctx) { return &ctx->memo; }
+
+void dse_ctx_clear_memo(dse_ctx *ctx) {
+  if (ctx->memo.data) ctx->memo.fini(ctx->memo.data);
+  ctx->memo.data = NULL;
+  ctx->memo.fini = NULL;
 }
 
 int core_diag_full(const dse_ctx *ctx) { return ctx->ndiags >= MAX_DIAGS; }

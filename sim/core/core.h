@@ -65,6 +65,19 @@ DSE_INTERNAL void core_vdiag(dse_ctx *ctx, const char *file, int line,
  * a caller can skip work that only serves the message. */
 DSE_INTERNAL int core_diag_full(const dse_ctx *ctx);
 
+/* ===== the context's memo ================================================ */
+
+/* What the engine keeps on a context across simulations (engine/memo.h:
+ * earlier design points' mappings and DRAM profiles).  The context owns
+ * it and calls fini(data) when it is freed or dse_ctx_clear_memo empties
+ * it; core never looks inside (the layers stay one-way). */
+typedef struct core_memo {
+  void *data;
+  void (*fini)(void *data);
+} core_memo;
+
+DSE_INTERNAL core_memo *core_ctx_memo(dse_ctx *ctx);
+
 /* ===== checked arithmetic ================================================ */
 
 /* a*b and a+b, or UINT64_MAX when the result does not fit: a count that

@@ -46,6 +46,9 @@ typedef struct map_level {
   map_fan fan[NEST_MAX_FANS];
 } map_level;
 
+/* What map_search reads of the arch.  Searches are memoized by its content
+ * (engine/memo.c, hier_key): every field is a value but the names, so a
+ * field that points at something the search reads must be copied in. */
 typedef struct map_hier {
   int nlevels; /* PE registers, the buffers in arch order, DRAM */
   map_level lv[NEST_MAX_LEVELS];

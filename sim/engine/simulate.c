@@ -6,6 +6,7 @@
 
 #include "engine/engine.h"
 #include "engine/mapper.h"
+#include "engine/memo.h"
 #include "engine/network.h"
 #include "engine/pipeline.h"
 #include "engine/systolic.h"
@@ -36,62 +37,6 @@ const char *dse_objective_name(dse_objective o) {
 
 /* ===== level 2 ============================================================ */
 
-/* Mappings found in this run, by problem: identical layers (ResNet's
- * repeated blocks) are mapped once. */
-typedef struct map_cache_entry {
-  nest_problem prob;
-  unsigned bits;
-  nest best;
-  map_eval ev;
-  uint64_t evaluated;
-  int rc;
-  int fail_level;
-  dse_dataflow df;
-  unsigned chained;
-  char why[256];
-} map_cache_entry;
-
-typedef struct map_cache {
-  map_cache_entry *e;
-  size_t n, cap;
-  core_hindex ix; /* hash of (problem, bits, dataflow, chaining) -> entry */
-} map_cache;
-
-static void map_cache_free(map_cache *c) {
-  free(c->e);
-  core_hindex_fini(&c->ix);
-}
-
-static const map_cache_entry *map_cached(map_cache *c, const map_hier *h,
-                                         const nest_problem *p, unsigned bits,
-                                         const map_opts *mo) {
-  const uint64_t hash = core_hash(p, sizeof *p, bits | (uint64_t)h->df << 8 |
-                                                   (uint64_t)h->chained << 16);
-  size_t it = 0, i;
-  while (core_hindex_next(&c->ix, hash, &it, &i))
-    if (c->e[i].bits == bits && c->e[i].df == h->df && c->e[i].chained == h->chained &&
-        memcmp(&c->e[i].prob, p, sizeof *p) == 0)
-      return &c->e[i];
-  if (c->n == c->cap) {
-    size_t cap = c->cap ? c->cap * 2 : 32;
-    map_cache_entry *ne = realloc(c->e, cap * sizeof(*ne));
-    if (!ne) return NULL;
-    c->e = ne;
-    c->cap = cap;
-  }
-  if (core_hindex_add(&c->ix, hash, c->n)) return NULL;
-  map_cache_entry *x = &c->e[c->n];
-  memset(x, 0, sizeof(*x));
-  x->prob = *p;
-  x->bits = bits;
-  x->df = h->df;
-  x->chained = h->chained;
-  x->rc = map_search(h, p, mo, &x->best, &x->ev, &x->evaluated, &x->fail_level, x->why,
-                     sizeof x->why);
-  c->n++;
-  return x;
-}
-
 /* A layer's row-hit rate and DRAM energy split for `bytes` of traffic with
  * profile pr (the burst model's figures per byte). */
 static void apply_profile(const dram_profile *pr, double bytes, dse_layer_result *r) {
@@ -119,7 +64,7 @@ static void level_weighed(const map_hier *h, const map_eval *e, const dse_level_
 /* Overwrite an analytic result of a MAC layer with the level-2 numbers. */
 static int eval_cycle(dse_ctx *ctx, const dse_arch *a, const dse_workload *wl,
                       const wl_layer *l, const dse_sim_opts *opts,
-                      map_cache *cache, dram_memo *dm, dse_layer_result *r) {
+                      memo *mm, dram_memo *dm, dse_layer_result *r) {
   /* activations the neighbours leave on chip cost no DRAM traffic: the
    * mapper must know, or it optimizes traffic that does not exist */
   const unsigned chained = (r->input_on_chip ? 1u << OPD_I : 0) |
@@ -130,9 +75,10 @@ static int eval_cycle(dse_ctx *ctx, const dse_arch *a, const dse_workload *wl,
   nest_problem p;
   map_problem_of(l, &p);
   map_opts mo = {(map_objective)opts->objective, opts->map_budget};
-  /* entries of the cache move when it grows: keep a copy of the one used */
-  map_cache_entry pinned, chosen;
-  const map_cache_entry *m = NULL;
+  /* an entry of the memo is valid until its next search: keep a copy */
+  memo_map pinned, chosen;
+  const memo_map *m = NULL;
+  int cached = 1; /* every search of the layer answered by the memo */
   if (opts->mappings) {
     memset(&pinned, 0, sizeof pinned);
     int prc = pin_build(ctx, opts->mappings, l->name, &h, &p, &pinned.best);
@@ -151,8 +97,10 @@ static int eval_cycle(dse_ctx *ctx, const dse_arch *a, const dse_workload *wl,
       map_hier hd;
       map_hier_df(a, r->precision, (dse_dataflow)df, &hd);
       hd.chained = chained;
-      const map_cache_entry *x = map_cached(cache, &hd, &p, dse_precision_bits(r->precision), &mo);
+      int hit;
+      const memo_map *x = memo_map_search(mm, &hd, &p, &mo, &hit);
       if (!x) return DSE_ERR_NOMEM;
+      cached &= hit;
       if (x->rc) continue;
       if (!have || map_better(&hd, mo.objective, &x->ev, NULL, &chosen.ev, NULL)) {
         chosen = *x;
@@ -163,11 +111,14 @@ static int eval_cycle(dse_ctx *ctx, const dse_arch *a, const dse_workload *wl,
     if (have) m = &chosen;
   }
   if (!m) {
-    const map_cache_entry *x = map_cached(cache, &h, &p, dse_precision_bits(r->precision), &mo);
+    int hit;
+    const memo_map *x = memo_map_search(mm, &h, &p, &mo, &hit);
     if (!x) return DSE_ERR_NOMEM;
+    cached &= hit;
     chosen = *x;
     m = &chosen;
   }
+  r->map_cached = m != &pinned && cached;
   r->dataflow = h.df;
   if (m->rc) {
     /* point at the buffer's size when a buffer is too small */
@@ -346,7 +297,7 @@ static size_t tree_node_of(const dse_arch *a, int l) {
  * comes from that evaluation, none from level 1.
  * The top level is the DRAM, the others are on chip. */
 static int eval_tree(dse_ctx *ctx, const dse_arch *a, const dse_workload *wl, const wl_layer *l,
-                     const dse_sim_opts *opts, map_cache *cache, dram_memo *dm,
+                     const dse_sim_opts *opts, memo *mm, dram_memo *dm,
                      dse_layer_result *r) {
   const arch_mark *at = &a->levels_mark;
   map_hier h;
@@ -362,7 +313,7 @@ static int eval_tree(dse_ctx *ctx, const dse_arch *a, const dse_workload *wl, co
     map_evaluate(&h, &n, &e);
   } else { /* the mapper over the tree (plan S9) */
     map_opts mo = {(map_objective)opts->objective, opts->map_budget};
-    const map_cache_entry *x = map_cached(cache, &h, &p, dse_precision_bits(r->precision), &mo);
+    const memo_map *x = memo_map_search(mm, &h, &p, &mo, &r->map_cached);
     if (!x) return DSE_ERR_NOMEM;
     if (x->rc) {
       const int fl = x->fail_level;
@@ -620,9 +571,13 @@ int dse_simulate(dse_ctx *ctx, const dse_arch *arch, const dse_workload *wl,
   eng_prepare(arch, &prep);
   dse_total_result *t = &res->total;
   eng_link link = {0, 0};
-  map_cache cache;
-  memset(&cache, 0, sizeof cache);
-  dram_memo dmemo = {NULL, 0, 0, 0, 0};
+  /* what earlier simulations on ctx found (engine/memo.h) */
+  memo *mm = memo_of(ctx);
+  dram_memo *dm = mm && arch->mem ? memo_dram(mm, arch->mem) : NULL;
+  if (!mm || (arch->mem && !dm)) {
+    dse_result_free(res);
+    return DSE_ERR_NOMEM;
+  }
   double ref_w = 0, bg_w = 0;
   if (arch->mem) dram_static_power(arch->mem, arch->mem_units, &ref_w, &bg_w);
   uint64_t prev_floor = 0; /* the previous layer's floor_cycles */
@@ -643,20 +598,16 @@ int dse_simulate(dse_ctx *ctx, const dse_arch *arch, const dse_workload *wl,
     /* level 1 is the floor of every mapping (docs/model.md section 6) */
     const uint64_t floor_cycles = r->cycles;
     if (o.fidelity == DSE_FIDELITY_CYCLE && wl->layers[i].macs > 0) {
-      int rc = (arch->tree ? eval_tree : eval_cycle)(ctx, arch, wl, &wl->layers[i], &o, &cache,
-                                                     &dmemo, r);
+      int rc = (arch->tree ? eval_tree : eval_cycle)(ctx, arch, wl, &wl->layers[i], &o, mm, dm,
+                                                     r);
       if (rc) {
-        map_cache_free(&cache);
-        dram_memo_free(&dmemo);
         dse_result_free(res);
         return rc;
       }
     }
     if (arch->mem && o.fidelity == DSE_FIDELITY_CYCLE && wl->layers[i].macs == 0) {
-      int rc = mem_vector_layer(arch, &o, &dmemo, r);
+      int rc = mem_vector_layer(arch, &o, dm, r);
       if (rc) {
-        map_cache_free(&cache);
-        dram_memo_free(&dmemo);
         dse_result_free(res);
         return rc;
       }
@@ -696,6 +647,7 @@ int dse_simulate(dse_ctx *ctx, const dse_arch *arch, const dse_workload *wl,
     t->compute_cycles += r->compute_cycles;
     t->dram_cycles += r->dram_cycles;
     t->sram_cycles += r->sram_cycles;
+    t->map_cache_hits += (size_t)r->map_cached;
     t->floor_cycles += r->floor_cycles;
     t->dram_bytes += r->dram_bytes;
     t->dram_read_bytes += r->dram_read_bytes;
@@ -719,8 +671,6 @@ int dse_simulate(dse_ctx *ctx, const dse_arch *arch, const dse_workload *wl,
       t->vector_memory_bound_layers += !compute;
     }
   }
-  map_cache_free(&cache);
-  dram_memo_free(&dmemo);
   if (arch->mem) {
     t->dram_row_hit_rate = t->dram_bytes ? t->dram_row_hit_rate / (double)t->dram_bytes : 0;
   }

@@ -1852,6 +1852,13 @@ static int l_mkdir(lua_State *L) {
   return 0;
 }
 
+/* dse.clear_memo(): forget the mappings and DRAM profiles earlier
+ * simulations found (dse_ctx_clear_memo).  [-0, +0, -] */
+static int l_clear_memo(lua_State *L) {
+  dse_ctx_clear_memo(get_ctx(L));
+  return 0;
+}
+
 /* ===== module ============================================================ */
 
 static const luaL_Reg k_funcs[] = {
@@ -1859,7 +1866,7 @@ static const luaL_Reg k_funcs[] = {
     {"simulate", l_simulate},   {"sweep", l_sweep},
     {"pareto", l_pareto},       {"write_json", l_write_json},
     {"write_csv", l_write_csv}, {"write_text", l_write_text},
-    {"mkdir", l_mkdir},
+    {"mkdir", l_mkdir},         {"clear_memo", l_clear_memo},
     {NULL, NULL}};
 
 /* Helpers for reports/report.lua, so its errors read like the module's. */

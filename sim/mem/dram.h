@@ -408,6 +408,8 @@ typedef struct dram_memo {
   dram_memo_entry *e; /* owned */
   size_t n, cap;
   uint64_t hits, misses;
+  core_hindex ix; /* the keys' hashes -> e (a memo kept across design
+                     points holds thousands: engine/memo.h) */
 } dram_memo;
 
 /* Profile of runs[3] bytes per step (input read, weight read, output

@@ -97,10 +97,12 @@ int dram_profile_get(const dram_spec *s, unsigned units, dram_memo *m, const dou
       key[3 + i] = fold / d;
     }
   }
-  for (size_t i = 0; i < m->n; i++)
-    if (!memcmp(m->e[i].key, key, sizeof key)) {
+  const uint64_t hash = core_hash(key, sizeof key, 0);
+  size_t it = 0, at;
+  while (core_hindex_next(&m->ix, hash, &it, &at))
+    if (!memcmp(m->e[at].key, key, sizeof key)) {
       m->hits++;
-      *out = m->e[i].p;
+      *out = m->e[at].p;
       return 0;
     }
   m->misses++;
@@ -124,6 +126,7 @@ int dram_profile_get(const dram_spec *s, unsigned units, dram_memo *m, const dou
     m->e = ne;
     m->cap = cap;
   }
+  if (core_hindex_add(&m->ix, hash, m->n)) return DSE_ERR_NOMEM;
   memcpy(m->e[m->n].key, key, sizeof key);
   m->e[m->n++].p = *out;
   return 0;
@@ -153,6 +156,7 @@ int dram_layer_full(const dram_spec *s, unsigned units, const double runs[3], do
 
 void dram_memo_free(dram_memo *m) {
   free(m->e);
+  core_hindex_fini(&m->ix);
   memset(m, 0, sizeof(*m));
 }
 

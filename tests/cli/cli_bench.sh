@@ -53,6 +53,9 @@ run env DSE_SCALESIM_VALIDATION="$TMP/none" "$DSE_BENCH" --runs 1 --min-time 0 -
 expect_code 0 "l2 pass"
 rows=$(printf '%s\n' "$OUT" | grep -cE '^design point, [a-z0-9-]+ [a-z0-9]+ .* [0-9.]+ mappings/layer$')
 [ "$rows" -eq 3 ] && ok || bad "level-2 point rows with mappings per layer: $rows, want 3"
+# ... and each again, its mappings from the memo (docs/engine.md, "Memoization")
+rows=$(printf '%s\n' "$OUT" | grep -cE '^design point again, [a-z0-9-]+ [a-z0-9]+ .* every mapping from the memo: [0-9.]+x faster$')
+[ "$rows" -eq 3 ] && ok || bad "level-2 repeated point rows: $rows, want 3"
 expect_out "SCALE-Sim gemm_small, 32x32 OS                skipped  (no $TMP/none/a32x32_os_s64-64-64_calc.cfg)" \
   "gemm_small skipped"
 

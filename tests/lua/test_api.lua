@@ -123,6 +123,7 @@ local pin = dse.simulate("tpu-v1", "alexnet", { fidelity = "cycle",
   mappings = src .. "/tests/data/mappings/tpu_alexnet.yaml" })
 H.eq(pin.layers[1].folds, 6050, "pinned conv1 folds")
 H.eq(pin.layers[1].mappings_evaluated, 1, "pinned: one evaluation")
+H.eq(pin.layers[1].map_cached, false, "pinned: evaluated, never from the memo")
 
 -- a `levels:` arch as a Lua table, through the same validator, with the
 -- twelve-PE case's pinned mapping (tests/cli/cli_levels.sh works it out)

@@ -1099,7 +1099,7 @@ TEST_IMPL(dram_profile_refresh) {
       /* the profile of one 64 KiB step: its sample (16 KiB, 0.6 us) holds
        * no refresh; it streams at the long stream's rate with refresh
        * (24.3 GB/s), not at 25.6 as it did before refresh was charged */
-      dram_memo m = {NULL, 0, 0, 0, 0};
+      dram_memo m = {0};
       dram_profile p;
       const double runs[3] = {65536, 0, 0};
       ASSERT_INT_EQ(dram_profile_get(&s, 1, &m, runs, &p), 0);
@@ -1120,7 +1120,7 @@ TEST_IMPL(dram_profile_fold) {
   dse_ctx *ctx = t_ctx();
   dram_spec s;
   yt_doc *doc = load_spec(ctx, "hbm2e-3200", &s);
-  dram_memo m = {NULL, 0, 0, 0, 0};
+  dram_memo m = {0};
   dram_profile two, one;
   const double runs2[3] = {65536, 16384, 0}, runs1[3] = {32768, 8192, 0};
   ASSERT_INT_EQ(dram_profile_get(&s, 2, &m, runs2, &two), 0);

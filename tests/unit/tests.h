@@ -149,4 +149,6 @@
   X(timeloop_arch_tech_energies)    \
   X(timeloop_arch_ert)              \
   X(timeloop_arch_errors)           \
-  X(timeloop_arch_validation_files)
+  X(timeloop_arch_validation_files) \
+  X(memo_keys_by_content)           \
+  X(memo_bounded)

@@ -67,6 +67,12 @@ const char *dse_ctx_data_dir(const dse_ctx *ctx);
 size_t dse_ctx_ndiags(const dse_ctx *ctx);
 const dse_diag *dse_ctx_diag(const dse_ctx *ctx, size_t i);
 void dse_ctx_clear_diags(dse_ctx *ctx);
+/* Forget what earlier simulations on ctx found (dse_simulate maps a layer
+ * onto a hierarchy it has seen before with the mapping it found then, and
+ * reuses DRAM profiles: docs/engine.md, "Memoization").  Results do not
+ * change; the next simulation runs every search again, as a first one
+ * does (a benchmark of single simulations calls it between them). */
+void dse_ctx_clear_memo(dse_ctx *ctx);
 /* Formats "FILE:LINE:COL: error: MSG" (or "error: MSG" without location)
  * into buf; returns the length it needed, like snprintf. */
 int dse_diag_format(const dse_diag *d, char *buf, size_t n);
@@ -305,7 +311,13 @@ typedef struct dse_layer_result {
   uint64_t stream_cycles, fill_drain_cycles, preload_cycles, stall_cycles;
   uint64_t stall_dram_cycles, stall_sram_cycles, stall_dependency_cycles;
   uint64_t pipeline_steps;
-  uint64_t mappings_evaluated;
+  uint64_t mappings_evaluated; /* the search's, also when map_cached */
+  /* level 2: the mapping is one an earlier search on the context found
+   * for the same hierarchy, problem and options (an identical layer
+   * before it, or an earlier design point: docs/engine.md, "Memoization");
+   * on a flexible array, for each of the three dataflows.  0 at level 1
+   * and for a pinned mapping (evaluated, never searched). */
+  int map_cached;
   double temporal_utilization;
   double dram_achieved_bandwidth_bytes_per_s;
   size_t nlevels;
@@ -366,6 +378,7 @@ typedef struct dse_total_result {
   size_t compute_bound_layers, memory_bound_layers;
   size_t mac_compute_bound_layers, mac_memory_bound_layers;
   size_t vector_compute_bound_layers, vector_memory_bound_layers;
+  size_t map_cache_hits; /* the layers whose map_cached is 1 */
   /* memory technology (dram: {preset}): row hits over all bursts, energy
    * split and memory cost (zero without a preset); capacity always */
   double dram_row_hit_rate;
