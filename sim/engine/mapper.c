@@ -1288,7 +1288,7 @@ static int grow_plans(search *s, const plan *base, nest *best, map_eval *ev, sea
  * MAP_EXACT_VISITS mappings is searched whole (map_enumerate) after the
  * greedy search, a mapping whose bound (map_bound) cannot beat the best
  * pruned before its exact evaluation, up to MAP_EXACT_EVALS evaluated. */
-#define MAP_EXACT_MACS 256.0
+#define MAP_EXACT_MACS 64.0
 #define MAP_EXACT_VISITS 65536u
 #define MAP_EXACT_EVALS 65536u
 

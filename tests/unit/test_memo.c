@@ -11,7 +11,7 @@
 static void gemm(dse_ctx *ctx, unsigned k, nest_problem *p) {
   char y[256];
   snprintf(y, sizeof y,
-           "name: g\nlayers:\n  - {name: fc, type: gemm, m: 4, n: %u, k: 8}\n", k);
+           "name: g\nlayers:\n  - {name: fc, type: gemm, m: 16, n: %u, k: 8}\n", k);
   dse_workload *wl = t_wl_yaml(ctx, y, 0);
   map_problem_of(&wl->layers[0], p);
   dse_workload_free(wl);
