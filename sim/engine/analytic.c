@@ -117,11 +117,33 @@ typedef struct serve {
   unsigned bufs;
 } serve;
 
+/* The buffer and DRAM cycles (*sc, *dc) when a->buf[at[o]] serves operand
+ * o (-1: DRAM). */
+static void serve_time(const dse_arch *a, const eng_prep *p, const serve *sv, const int *at,
+                       double *sc, double *dc) {
+  double rd[ARCH_MAX_BUFFERS] = {0}, wr[ARCH_MAX_BUFFERS] = {0}, bytes = 0;
+  for (int o = 0; o < 3; o++) {
+    if (at[o] < 0) {
+      bytes += sv[o].srd + sv[o].swr;
+      continue;
+    }
+    rd[at[o]] += sv[o].rd; /* no drain read of finished outputs */
+    wr[at[o]] += sv[o].wr + sv[o].drd;
+    bytes += sv[o].drd + sv[o].dwr;
+  }
+  *sc = 0;
+  for (size_t i = 0; i < a->nbuf; i++) *sc = fmax(*sc, arch_buffer_cycles(&a->buf[i], rd[i], wr[i]));
+  *dc = bytes / p->dram_bytes_per_cycle;
+}
+
 /* The fewest cycles of any choice of the level serving each operand (a
  * buffer that may keep it, or DRAM: a mapping may bypass every buffer),
  * at least `compute`: the buffer and DRAM cycles of that choice in *sram
  * and *dram.  The innermost buffers are tried first, so that a tie keeps
- * them. */
+ * them; when their buffer time is not the largest term, no other choice
+ * is faster (every other one moves at least as many DRAM bytes: an
+ * operand served from DRAM moves its array-edge traffic there, never less
+ * than its compulsory bytes), so the others are not tried. */
 static void floor_time(const dse_arch *a, const eng_prep *p, const serve *sv, double compute,
                        double *sram, double *dram) {
   int opt[3][ARCH_MAX_BUFFERS + 1], nopt[3];
@@ -131,27 +153,18 @@ static void floor_time(const dse_arch *a, const eng_prep *p, const serve *sv, do
       if (sv[o].bufs >> i & 1) opt[o][nopt[o]++] = (int)i;
     opt[o][nopt[o]++] = -1; /* DRAM */
   }
-  double best = -1;
+  const int inner[3] = {opt[0][0], opt[1][0], opt[2][0]};
+  serve_time(a, p, sv, inner, sram, dram);
+  if (*sram <= fmax(compute, *dram)) return;
+  double best = fmax(compute, fmax(*sram, *dram));
   for (int i0 = 0; i0 < nopt[0]; i0++)
     for (int i1 = 0; i1 < nopt[1]; i1++)
       for (int i2 = 0; i2 < nopt[2]; i2++) {
         const int at[3] = {opt[0][i0], opt[1][i1], opt[2][i2]};
-        double rd[ARCH_MAX_BUFFERS] = {0}, wr[ARCH_MAX_BUFFERS] = {0}, bytes = 0;
-        for (int o = 0; o < 3; o++) {
-          if (at[o] < 0) {
-            bytes += sv[o].srd + sv[o].swr;
-            continue;
-          }
-          rd[at[o]] += sv[o].rd; /* no drain read of finished outputs */
-          wr[at[o]] += sv[o].wr + sv[o].drd;
-          bytes += sv[o].drd + sv[o].dwr;
-        }
-        double sc = 0;
-        for (size_t i = 0; i < a->nbuf; i++)
-          sc = fmax(sc, arch_buffer_cycles(&a->buf[i], rd[i], wr[i]));
-        const double dc = bytes / p->dram_bytes_per_cycle;
+        double sc, dc;
+        serve_time(a, p, sv, at, &sc, &dc);
         const double t = fmax(compute, fmax(sc, dc));
-        if (best < 0 || t < best) {
+        if (t < best) {
           best = t;
           *sram = sc;
           *dram = dc;
