@@ -172,8 +172,9 @@ DSE_INTERNAL int map_naive(const map_hier *h, const nest_problem *p, nest *n);
 DSE_INTERNAL int map_canonical(const map_hier *h, const nest_problem *p, nest *n);
 
 /* Search: the best mapping found for the objective within the budget.
- * Returns 0, or DSE_ERR_INFEASIBLE with a reason (e.g. a buffer too small
- * for the smallest tile) in why and the level in *fail_level. */
+ * Returns 0, or an error with a reason in why: DSE_ERR_INFEASIBLE and the
+ * level in *fail_level when a `levels:` arch's level is too small for the
+ * smallest tile (a preset's hierarchy bypasses such a buffer instead). */
 DSE_INTERNAL int map_search(const map_hier *h, const nest_problem *p,
                             const map_opts *o, nest *best, map_eval *ev,
                             uint64_t *evaluated, int *fail_level, char *why,
