@@ -169,9 +169,10 @@ static void fmt_time(double s, char *buf, size_t n) {
     snprintf(buf, n, "%.2f ms", s * 1e3);
 }
 
-/* "1.19", "58.2", "2320", "13.6 k", "3.98 M" */
+/* "1.19", "58.2", "2320", "13.6 k", "3.98 M" (999.5 k rounds to "1 M", not
+ * "1e+03 k") */
 static void fmt_ratio(double r, char *buf, size_t n) {
-  if (r >= 1e6)
+  if (r >= 999.5e3)
     snprintf(buf, n, "%.3g M", r / 1e6);
   else if (r >= 1e4)
     snprintf(buf, n, "%.3g k", r / 1e3);
