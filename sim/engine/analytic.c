@@ -140,10 +140,10 @@ static void serve_time(const dse_arch *a, const eng_prep *p, const serve *sv, co
  * buffer that may keep it, or DRAM: a mapping may bypass every buffer),
  * at least `compute`: the buffer and DRAM cycles of that choice in *sram
  * and *dram.  The innermost buffers are tried first, so that a tie keeps
- * them; when their buffer time is not the largest term, no other choice
- * is faster (every other one moves at least as many DRAM bytes: an
- * operand served from DRAM moves its array-edge traffic there, never less
- * than its compulsory bytes), so the others are not tried. */
+ * them.  (The caller tries it only when the innermost buffers' time is
+ * the largest term: else no other choice is faster, every other one
+ * moving at least as many DRAM bytes, an operand served from DRAM its
+ * array-edge traffic, never less than its compulsory bytes.) */
 static void floor_time(const dse_arch *a, const eng_prep *p, const serve *sv, double compute,
                        double *sram, double *dram) {
   int opt[3][ARCH_MAX_BUFFERS + 1], nopt[3];
@@ -153,10 +153,7 @@ static void floor_time(const dse_arch *a, const eng_prep *p, const serve *sv, do
       if (sv[o].bufs >> i & 1) opt[o][nopt[o]++] = (int)i;
     opt[o][nopt[o]++] = -1; /* DRAM */
   }
-  const int inner[3] = {opt[0][0], opt[1][0], opt[2][0]};
-  serve_time(a, p, sv, inner, sram, dram);
-  if (*sram <= fmax(compute, *dram)) return;
-  double best = fmax(compute, fmax(*sram, *dram));
+  double best = -1;
   for (int i0 = 0; i0 < nopt[0]; i0++)
     for (int i1 = 0; i1 < nopt[1]; i1++)
       for (int i2 = 0; i2 < nopt[2]; i2++) {
@@ -164,7 +161,7 @@ static void floor_time(const dse_arch *a, const eng_prep *p, const serve *sv, do
         double sc, dc;
         serve_time(a, p, sv, at, &sc, &dc);
         const double t = fmax(compute, fmax(sc, dc));
-        if (t < best) {
+        if (best < 0 || t < best) {
           best = t;
           *sram = sc;
           *dram = dc;
@@ -345,7 +342,10 @@ void eng_eval_layer(const eng_prep *p, const dse_workload *wl,
   r->sram_read_bytes = (uint64_t)srd;
   r->sram_write_bytes = (uint64_t)swr;
   r->sram_cycles = (uint64_t)ceil(sram_cyc);
-  if (mac) { /* the floor over the levels that may serve each operand */
+  /* the floor over the levels that may serve each operand, when the
+   * innermost buffers' time (above) is its largest term */
+  if (mac && sram_cyc > fmax((double)r->compute_cycles,
+                             (double)r->dram_bytes / p->dram_bytes_per_cycle)) {
     double sc = 0, dc = 0;
     floor_time(a, p, sv, (double)r->compute_cycles, &sc, &dc);
     r->sram_cycles = (uint64_t)ceil(sc);

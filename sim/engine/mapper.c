@@ -295,6 +295,16 @@ static void network_energy(const map_hier *h, const nest *n, double out_elems, m
 
 static void eval_levels(const map_hier *h, const nest *n, map_eval *e);
 
+/* Level l's transfer cycles c into e, the slowest level setting e's cycles
+ * and limiter. */
+static void level_time(map_eval *e, int l, uint64_t c) {
+  e->level_cycles[l] = c;
+  if (c > e->cycles) {
+    e->cycles = c;
+    e->limiter = l;
+  }
+}
+
 /* Level l's elements read and written (rd, wr) and energy en into e, in
  * bytes; a buffer's or DRAM's transfer cycles (not the registers', inside
  * the PEs) on its ports, the slowest setting e's cycles and limiter. */
@@ -313,11 +323,7 @@ static void level_put(const map_hier *h, map_eval *e, int l, double rd, double w
                          ? fmax(rd / (lv->rd_bw > 0 ? lv->rd_bw : lv->bw),
                                 wr / (lv->wr_bw > 0 ? lv->wr_bw : lv->bw))
                          : (rd + wr) / lv->bw;
-  e->level_cycles[l] = (uint64_t)ceil(cyc);
-  if (e->level_cycles[l] > e->cycles) {
-    e->cycles = e->level_cycles[l];
-    e->limiter = l;
-  }
+  level_time(e, l, (uint64_t)ceil(cyc));
 }
 
 /* The array's timing of nest n as map_evaluate takes it. */
@@ -378,7 +384,8 @@ static void scalesim_counts(const map_hier *h, const nest *n, nest_counts *c) {
  * static energy over the cycles so far (a lower bound of every key
  * map_better compares: the pipeline only adds cycles). */
 static void eval_counts(const map_hier *h, const nest *n, map_eval *e) {
-  memset(e, 0, sizeof(*e));
+  /* nest_count and sys_time fill their parts whole; eval_levels clears
+   * the rest */
   nest_count(n, &e->counts);
   if (h->scalesim) scalesim_counts(h, n, &e->counts);
   eval_timing(h, n, &e->timing);
@@ -386,14 +393,14 @@ static void eval_counts(const map_hier *h, const nest *n, map_eval *e) {
 }
 
 void map_compulsory(const nest_problem *p, double *elems) {
-  double w = 1, o = 1, gnc = 1;
+  double w = 1, o = 1;
   static const int wd[] = {NEST_G, NEST_K, NEST_C, NEST_R, NEST_S},
                    od[] = {NEST_G, NEST_N, NEST_K, NEST_P, NEST_Q};
   for (int i = 0; i < 5; i++) {
     w *= (double)p->bound[wd[i]];
     o *= (double)p->bound[od[i]];
   }
-  gnc = (double)p->bound[NEST_G] * (double)p->bound[NEST_N] * (double)p->bound[NEST_C];
+  const double gnc = (double)p->bound[NEST_G] * (double)p->bound[NEST_N] * (double)p->bound[NEST_C];
   elems[OPD_W] = w;
   elems[OPD_O] = o;
   elems[OPD_I] = gnc *
@@ -520,13 +527,7 @@ static void eval_levels(const map_hier *h, const nest *n, map_eval *e) {
     }
     const int tl = multicast && (tree >> l) & 1;
     level_put(h, e, l, rd, wr, le, !tl);
-    if (tl) {
-      e->level_cycles[l] = tree_cycles(&h->lv[l], c, l, w);
-      if (e->level_cycles[l] > e->cycles) {
-        e->cycles = e->level_cycles[l];
-        e->limiter = l;
-      }
-    }
+    if (tl) level_time(e, l, tree_cycles(&h->lv[l], c, l, w));
   }
   if (tree) tree_leakage(h, tree, e);
   network_energy(h, n, out_elems, e);
@@ -1298,7 +1299,7 @@ typedef struct exact_search {
   double comp[OPD_COUNT];
   nest *best;
   map_eval *ev;
-  uint64_t visited, pruned, evaluated;
+  uint64_t visited, evaluated;
   int stopped; /* the visits ran out: not the whole space */
 } exact_search;
 
@@ -1312,7 +1313,6 @@ static int exact_visit(void *arg, const nest *n) {
   /* the best beats the bound, key by key in map_better's order: it beats
    * the mapping (each key of which is at least the bound's) */
   if (!map_bound(x->h, n, x->comp, &e) && map_better(x->h, x->obj, x->ev, NULL, &e, NULL)) {
-    x->pruned++;
     return 0;
   }
   map_evaluate(x->h, n, &e);
@@ -1449,7 +1449,7 @@ int map_search(const map_hier *h, const nest_problem *p, const map_opts *o,
     double macs = 1;
     for (int d = 0; d < NEST_DIMS; d++) macs *= (double)p->bound[d];
     if (macs <= MAP_EXACT_MACS && map_space_size(h, p, MAP_EXACT_VISITS) <= MAP_EXACT_VISITS) {
-      exact_search x = {h, s.obj, {0}, best, ev, 0, 0, 0, 0};
+      exact_search x = {h, s.obj, {0}, best, ev, 0, 0, 0};
       map_compulsory(p, x.comp);
       char err[256];
       if (map_enumerate(h, p, exact_visit, &x, NULL, err, sizeof err) && !x.stopped) {

@@ -30,19 +30,19 @@ static void both_free(both *b) {
 #define ASSERT_LIMIT(l, kind) ASSERT_STR_EQ(dse_limiter_name((l)->limiter), kind)
 #define ASSERT_BOUND(l, kind) ASSERT_STR_EQ(dse_bound_name((l)->bound), kind)
 
-/* A 16 x 16 int8 array at 1 GHz with 1000 GB/s of DRAM (ridge 0.512
- * ops/B): %s is its pe_array extra, %s its buffer bandwidth, %s its dram
- * extra. */
+/* A 16 x 16 int8 array at 1 GHz with a 1 MiB buffer (1000 GB/s of DRAM:
+ * ridge 0.512 ops/B): pe is its pe_array extra, buf_bw its buffer
+ * bandwidth, dram_bw its DRAM's, dram its dram extra. */
 static dse_arch *small_arch(dse_ctx *ctx, const char *pe, const char *buf_bw,
-                            const char *dram) {
+                            const char *dram_bw, const char *dram) {
   char y[1024];
   snprintf(y, sizeof y,
            "name: small\nclock: 1 GHz\n"
            "pe_array: {rows: 16, cols: 16, dataflow: weight_stationary, precision: int8%s}\n"
            "buffers:\n  - {name: buf, size: 1 MiB, bandwidth: %s}\n"
-           "dram: {bandwidth: 1000 GB/s, energy: 10 pJ/bit, capacity: 1 GiB%s}\n"
+           "dram: {bandwidth: %s, energy: 10 pJ/bit, capacity: 1 GiB%s}\n"
            "vector: {lanes: 16}\n",
-           pe, buf_bw, dram);
+           pe, buf_bw, dram_bw, dram);
   return t_arch_yaml(ctx, y, 0);
 }
 
@@ -122,13 +122,7 @@ TEST_IMPL(limiter_kinds_by_hand) {
    * The compulsory DRAM traffic is 36,864 B. */
   dse_workload *g2 = t_wl_yaml(
       ctx, "name: g\nlayers:\n  - {name: g, type: gemm, m: 256, n: 64, k: 64}\n", 0);
-  dse_arch *narrow = t_arch_yaml(
-      ctx,
-      "name: narrow\nclock: 1 GHz\n"
-      "pe_array: {rows: 16, cols: 16, dataflow: weight_stationary, precision: int8}\n"
-      "buffers:\n  - {name: buf, size: 1 MiB, bandwidth: 1 B/cycle}\n"
-      "dram: {bandwidth: 1 GB/s, energy: 10 pJ/bit, capacity: 1 GiB}\nvector: {lanes: 16}\n",
-      0);
+  dse_arch *narrow = small_arch(ctx, "", "1 B/cycle", "1 GB/s", "");
   b = run_both(ctx, narrow, g2, NULL);
   ASSERT_U64_EQ(b.l1->compute_cycles, 4096);
   ASSERT_U64_EQ(b.l1->sram_cycles, 409600);
@@ -150,7 +144,7 @@ TEST_IMPL(limiter_kinds_by_hand) {
    * waits out the latency: about 32 x 100,000 cycles, against 302 of
    * compute, 9 of DRAM transfer and 13 of SRAM.  Level 1 has no latency:
    * compute. */
-  dse_arch *far = small_arch(ctx, "", "1024 B/cycle", ", latency: 100 us");
+  dse_arch *far = small_arch(ctx, "", "1024 B/cycle", "1000 GB/s", ", latency: 100 us");
   b = run_both(ctx, far, g, NULL);
   ASSERT_LIMIT(b.l1, "compute");
   ASSERT_U64_EQ(b.l2->compute_cycles, 302);
@@ -166,7 +160,7 @@ TEST_IMPL(limiter_kinds_by_hand) {
    * n=64 k=64: 4 x 4 = 16 folds, each loading 16 rows, streaming 1 and
    * filling/draining 16 + 16 - 2 = 30: 480 + 256 + 16 = 752 cycles.
    * Level 1 sees 16 folds x 1 = 16 cycles of compute. */
-  dse_arch *ss = small_arch(ctx, ", double_buffered: false", "1024 B/cycle", "");
+  dse_arch *ss = small_arch(ctx, ", double_buffered: false", "1024 B/cycle", "1000 GB/s", "");
   dse_workload *v = t_wl_yaml(
       ctx, "name: v\nlayers:\n  - {name: v, type: gemm, m: 1, n: 64, k: 64}\n", 0);
   b = run_both(ctx, ss, v, NULL);
@@ -184,7 +178,7 @@ TEST_IMPL(limiter_kinds_by_hand) {
   /* vector: layernorm of 64 x 1024 = 8 x 65,536 = 524,288 ops on 16 lanes:
    * 32,768 cycles; DRAM 65,536 in + 2,048 parameters + 65,536 out =
    * 133,120 bytes, 134 cycles; right of the vector ridge (3.9 > 0.016). */
-  dse_arch *wide = small_arch(ctx, "", "1024 B/cycle", "");
+  dse_arch *wide = small_arch(ctx, "", "1024 B/cycle", "1000 GB/s", "");
   dse_workload *ln = t_wl_yaml(
       ctx, "name: ln\nlayers:\n  - {name: ln, type: layernorm, rows: 64, cols: 1024}\n", 0);
   b = run_both(ctx, wide, ln, NULL);
