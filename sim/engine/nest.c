@@ -755,6 +755,19 @@ static void mark_back(side *s, int slot, const mark *m) {
   s->ok = m->ok;
 }
 
+/* Whether the axis' leaves depend only on where its sides are relative to
+ * each other: one dimension, no window clipped by the image. */
+static int shift_free(const enum_ctx *e) {
+  return e->ax->kind == AX_SINGLE || e->ax->kind == AX_INDICATOR;
+}
+
+/* The indices i of a loop (this step) at which both sides' tiles are whole:
+ * [0, full_steps) (none when a side has no work). */
+static uint64_t full_steps(const mark *o, const mark *nw, uint64_t step) {
+  if (!o->ok || !nw->ok) return 0;
+  return (o->ext < nw->ext ? o->ext : nw->ext) / step;
+}
+
 /* The sum over the axis' loops k.. of the leaf, o and nw the sides before
  * and after (advanced in place, put back on return). */
 static uint64_t walk(const enum_ctx *e, int k, side *o, side *nw) {
@@ -772,8 +785,19 @@ static uint64_t walk(const enum_ctx *e, int k, side *o, side *nw) {
       sum += walk(e, k + 1, o, nw);
       break;
     case ROLE_J: { /* the advancing loop: v before, v + 1 after */
-      uint64_t trip = cdiv(mn.ext, l->step);
-      for (uint64_t v = 0; v + 1 < trip; v++) {
+      uint64_t trip = cdiv(mn.ext, l->step), v = 0;
+      /* a one-dimension axis' leaf sees only where the sides are relative
+       * to each other: every step whose two tiles are whole walks alike */
+      const uint64_t whole = shift_free(e) ? full_steps(&mo, &mn, l->step) : 0;
+      if (whole > 1) {
+        advance(o, slot, 0, l->step);
+        advance(nw, slot, 1, l->step);
+        sum += (whole - 1) * walk(e, k + 1, o, nw);
+        mark_back(o, slot, &mo);
+        mark_back(nw, slot, &mn);
+        v = whole - 1;
+      }
+      for (; v + 1 < trip; v++) {
         advance(o, slot, v, l->step);
         advance(nw, slot, v + 1, l->step);
         sum += walk(e, k + 1, o, nw);
@@ -790,8 +814,17 @@ static uint64_t walk(const enum_ctx *e, int k, side *o, side *nw) {
     default: { /* OUTER: both sides share the index (the tile's trip);
                   FREE: one instance per index up to the full tile's trip */
       const int outer = e->role[e->ax->loop[k]] == ROLE_OUTER;
-      uint64_t trip = cdiv(outer ? mn.ext : mn.unclipped, l->step);
-      for (uint64_t i = 0; i < trip; i++) {
+      uint64_t trip = cdiv(outer ? mn.ext : mn.unclipped, l->step), i = 0;
+      const uint64_t whole = shift_free(e) ? full_steps(&mo, &mn, l->step) : 0;
+      if (whole > 1) { /* as above: the whole tiles walk alike */
+        advance(o, slot, 0, l->step);
+        advance(nw, slot, 0, l->step);
+        sum += whole * walk(e, k + 1, o, nw);
+        mark_back(o, slot, &mo);
+        mark_back(nw, slot, &mn);
+        i = whole;
+      }
+      for (; i < trip; i++) {
         advance(o, slot, i, l->step);
         advance(nw, slot, i, l->step);
         sum += walk(e, k + 1, o, nw);
