@@ -607,7 +607,7 @@ typedef struct search {
   double scale;          /* fraction of each buffer the greedy may use */
   uint64_t cand[NEST_DIMS][64]; /* tile candidates per dim, ascending */
   int ncand[NEST_DIMS];
-  struct est_memo *memo; /* map_search's (NULL: none), owned by it */
+  struct search_memo *memo; /* map_search's (NULL: none), owned by it */
 } search;
 
 static int is_in(const int *set, int n, int d) {
@@ -809,43 +809,67 @@ static void build(const search *s, const plan *pl, nest *n) {
   }
 }
 
-/* The estimates of one search.  The growths of one search (loop orders
- * whose active loops coincide, a smaller scale before its capacity binds)
- * revisit plans: on ResNet-50 over npu-hbm2e 3,340 of 39,057 estimates
- * were distinct.  A plan's estimate depends on its array tile, its buffer
- * tiles (DRAM's is the whole problem) and the order of each level's loops
- * of more than one trip, and on nothing else of the search: that is the
- * key, compared in full.  Half full, the table takes no more entries. */
-enum { EST_SLOTS = 512, EST_KEY = NEST_DIMS * NEST_MAX_LEVELS + NEST_MAX_LEVELS };
-typedef struct est_memo {
-  int words;                /* key length of this search's hierarchy */
+/* What one search remembers of its plans (pmemo): the growths of one
+ * search (loop orders whose active loops coincide, a smaller scale before
+ * its capacity binds) revisit plans: on ResNet-50 over npu-hbm2e 3,340 of
+ * 39,057 estimates were distinct.  A plan's estimate, and a growth step's
+ * choice from it, depend on its array tile, its buffer tiles (DRAM's is
+ * the whole problem) and the order of each level's loops of more than one
+ * trip (est_key), and on nothing else of the search but the capacities
+ * (below).  Keys are compared in full; half full, a table takes no more
+ * entries. */
+enum { PM_SLOTS = 512, PM_KEY = NEST_DIMS * NEST_MAX_LEVELS + NEST_MAX_LEVELS + 1 };
+typedef struct pmemo {
+  int kw, pw;              /* key and payload words per entry */
   int used;
-  uint64_t tag[EST_SLOTS];  /* the key's hash, bit 0 set; 0: empty */
-  double val[EST_SLOTS];
-  uint64_t key[];           /* EST_SLOTS x words */
-} est_memo;
+  uint64_t tag[PM_SLOTS];  /* the key's hash, bit 0 set; 0: empty */
+  uint64_t data[];         /* PM_SLOTS x (kw + pw): key, then payload */
+} pmemo;
 
-static est_memo *est_memo_new(int top) {
-  const int words = NEST_DIMS * top + top;
-  /* the keys are written before they are read: only the tags start zero */
-  est_memo *m = malloc(sizeof(*m) + (size_t)EST_SLOTS * (size_t)words * sizeof(uint64_t));
+static pmemo *pmemo_new(int kw, int pw) {
+  /* the entries are written before they are read: only the tags start zero */
+  pmemo *m = malloc(sizeof(*m) + (size_t)PM_SLOTS * (size_t)(kw + pw) * sizeof(uint64_t));
   if (!m) return NULL;
-  m->words = words;
+  m->kw = kw;
+  m->pw = pw;
   m->used = 0;
   memset(m->tag, 0, sizeof m->tag);
   return m;
 }
 
-/* The slot of key k (its hash h): its entry, or the empty slot to put it
- * in; -1 when the table is past half full and k is not in it. */
-static int est_slot(const est_memo *m, const uint64_t *k, uint64_t h) {
-  for (unsigned i = (unsigned)(h >> 1) & (EST_SLOTS - 1);; i = (i + 1) & (EST_SLOTS - 1)) {
-    if (!m->tag[i]) return m->used < EST_SLOTS / 2 ? (int)i : -1;
-    if (m->tag[i] == h && !memcmp(&m->key[(size_t)i * (size_t)m->words], k,
-                                  (size_t)m->words * sizeof(uint64_t)))
-      return (int)i;
+/* The payload of key k in m (*found 1), or where to write a new entry's
+ * (*found 0, the key stored); NULL when m is past half full without k. */
+static uint64_t *pmemo_get(pmemo *m, const uint64_t *k, int *found) {
+  /* a sum of independent products, then one mix: core_hash's byte chain
+   * would cost more than an estimate */
+  uint64_t h = 0;
+  for (int i = 0; i < m->kw; i++) h += k[i] * (0x9e3779b97f4a7c15ull * (2 * (uint64_t)i + 1));
+  h ^= h >> 31;
+  h *= 0xbf58476d1ce4e5b9ull;
+  h ^= h >> 29;
+  h |= 1;
+  const size_t ew = (size_t)(m->kw + m->pw), kb = (size_t)m->kw * sizeof(uint64_t);
+  for (unsigned i = (unsigned)(h >> 1) & (PM_SLOTS - 1);; i = (i + 1) & (PM_SLOTS - 1)) {
+    uint64_t *e = &m->data[i * ew];
+    if (m->tag[i] == h && !memcmp(e, k, kb)) {
+      *found = 1;
+      return e + m->kw;
+    }
+    if (m->tag[i]) continue;
+    if (m->used >= PM_SLOTS / 2) return NULL;
+    m->tag[i] = h;
+    memcpy(e, k, kb);
+    m->used++;
+    *found = 0;
+    return e + m->kw;
   }
 }
+
+/* A search's memos, owned by map_search: the plans' estimates (one double)
+ * and the growth steps' choices (grow_level). */
+typedef struct search_memo {
+  pmemo *est, *step;
+} search_memo;
 
 /* Fast estimate of a plan's cost (lower is better), without nest_count:
  * per level and operand, tile size x number of tile changes (loops above,
@@ -947,9 +971,9 @@ static double estimate_plan(const search *s, const plan *pl) {
   return v;
 }
 
-/* The estimate's key of plan pl (est_memo), its length returned: the
- * array tile, the buffers' tiles, and per level its loops of more than
- * one trip in order (4 bits each) and their count. */
+/* The key of plan pl (pmemo), its length returned: the array tile, the
+ * buffers' tiles, and per level its loops of more than one trip in order
+ * (4 bits each) and their count. */
 static int est_key(const search *s, const plan *pl, uint64_t *key) {
   const int top = s->h->nlevels - 1;
   int w = 0;
@@ -970,31 +994,25 @@ static int est_key(const search *s, const plan *pl, uint64_t *key) {
   return w;
 }
 
+static int est_words(int top) { return NEST_DIMS * top + top; }
+
 /* estimate_plan(s, pl), from the search's memo when a growth has
  * estimated pl before. */
 static double estimate(const search *s, const plan *pl) {
-  est_memo *const m = s->memo;
+  pmemo *const m = s->memo ? s->memo->est : NULL;
   if (!m) return estimate_plan(s, pl);
-  uint64_t key[EST_KEY];
-  const int w = est_key(s, pl, key);
-  /* a sum of independent products, then one mix: core_hash's byte
-   * chain would cost more than the estimate */
-  uint64_t hk = 0;
-  for (int i = 0; i < w; i++) hk += key[i] * (0x9e3779b97f4a7c15ull * (2 * (uint64_t)i + 1));
-  hk ^= hk >> 31;
-  hk *= 0xbf58476d1ce4e5b9ull;
-  hk ^= hk >> 29;
-  hk |= 1;
-  const int slot = est_slot(m, key, hk);
-  if (slot >= 0 && m->tag[slot]) return m->val[slot];
-  const double v = estimate_plan(s, pl);
-  if (slot >= 0) {
-    m->tag[slot] = hk;
-    memcpy(&m->key[(size_t)slot * (size_t)w], key, (size_t)w * sizeof key[0]);
-    m->val[slot] = v;
-    m->used++;
+  uint64_t key[PM_KEY];
+  est_key(s, pl, key);
+  int found;
+  uint64_t *v = pmemo_get(m, key, &found);
+  if (v && found) {
+    double d;
+    memcpy(&d, v, sizeof d);
+    return d;
   }
-  return v;
+  const double d = estimate_plan(s, pl);
+  if (v) memcpy(v, &d, sizeof d);
+  return d;
 }
 
 /* Tile candidates for a dim between lo and the bound: doublings of lo and
@@ -1030,6 +1048,106 @@ static void set_tile(const search *s, plan *pl, int l, int d, uint64_t v) {
     if (pl->E[u][d] < v) pl->E[u][d] = v;
 }
 
+/* One step of grow_level at plan pl: every dim's next candidates (three
+ * at most, up to the first that does not fit) tried in place.  Returns the
+ * dim whose candidate *tile lowers the estimate (*cur, pl's) most to *best,
+ * or -1.  maxfit[u] and minfail[u] become the largest bytes at buffer
+ * level u of a trial that fit there and the smallest of one that did not. */
+static int grow_try(const search *s, plan *pl, int l, double cur, uint64_t *tile, double *best_est,
+                    double *maxfit, double *minfail) {
+  const int top = s->h->nlevels - 1;
+  int best_d = -1;
+  uint64_t best_v = 0;
+  double best = cur;
+  for (int d = 0; d < NEST_DIMS; d++) {
+    const uint64_t *cands = s->cand[d];
+    int nc = s->ncand[d], tried = 0;
+    for (int c = 0; c < nc && tried < 3; c++) {
+      if (cands[c] <= pl->E[l][d]) continue;
+      tried++;
+      /* tried in place: set_tile changes dim d's tiles only */
+      uint64_t keep[NEST_MAX_LEVELS], keep_a = pl->A[d];
+      for (int u = l; u < top; u++) keep[u] = pl->E[u][d];
+      set_tile(s, pl, l, d, cands[c]);
+      /* every level: outer tiles grow with this one; larger candidates
+       * will not fit either */
+      int ok = 1;
+      for (int u = 1; u < top && ok; u++) {
+        const double b = level_bytes(s, pl, u);
+        ok = b <= usable(s, u);
+        if (ok) maxfit[u] = fmax(maxfit[u], b);
+        else minfail[u] = fmin(minfail[u], b);
+      }
+      double v = ok ? estimate(s, pl) : 0;
+      pl->A[d] = keep_a;
+      for (int u = l; u < top; u++) pl->E[u][d] = keep[u];
+      if (!ok) break;
+      if (v < best * (1 - 1e-9)) {
+        best = v;
+        best_d = d;
+        best_v = cands[c];
+      }
+    }
+  }
+  *tile = best_v;
+  *best_est = best;
+  return best_d;
+}
+
+/* A growth step's choice, in the search's memo (pmemo) by plan, level and
+ * bypass: the dim taken (or none), its tile, the estimate after, and per
+ * buffer level grow_try's maxfit and minfail.  At another scale the step
+ * chooses alike when every capacity check comes out alike: maxfit <=
+ * usable < minfail at every level. */
+static int step_words(int top) { return est_words(top) + 1; }
+
+static int grow_step(const search *s, plan *pl, int l, double *cur, double *peak) {
+  const int top = s->h->nlevels - 1;
+  double maxfit[NEST_MAX_LEVELS], minfail[NEST_MAX_LEVELS];
+  for (int u = 1; u < top; u++) maxfit[u] = -1, minfail[u] = INFINITY;
+  pmemo *const m = s->memo ? s->memo->step : NULL;
+  uint64_t key[PM_KEY], *v = NULL;
+  int found = 0;
+  if (m) {
+    int w = est_key(s, pl, key);
+    uint64_t bp = (uint64_t)l;
+    for (int u = 1; u < top; u++) bp |= (uint64_t)pl->bypass[u] << (4 * u);
+    key[w] = bp;
+    v = pmemo_get(m, key, &found);
+  }
+  /* payload: dim + 1 (0: none), tile, estimate, maxfit[1..top),
+   * minfail[1..top), the doubles' bits */
+  double f[2 * NEST_MAX_LEVELS];
+  if (found) {
+    memcpy(f, &v[3], (size_t)(2 * (top - 1)) * sizeof f[0]);
+    int alike = 1;
+    for (int u = 1; u < top && alike; u++)
+      alike = f[u - 1] <= usable(s, u) && usable(s, u) < f[top - 1 + u - 1];
+    if (alike) {
+      for (int u = 1; u < top; u++) peak[u] = fmax(peak[u], f[u - 1]);
+      if (!v[0]) return 0;
+      set_tile(s, pl, l, (int)v[0] - 1, v[1]);
+      memcpy(cur, &v[2], sizeof *cur);
+      return 1;
+    }
+  }
+  uint64_t tile = 0;
+  double est = *cur;
+  const int d = grow_try(s, pl, l, *cur, &tile, &est, maxfit, minfail);
+  for (int u = 1; u < top; u++) peak[u] = fmax(peak[u], maxfit[u]);
+  if (v && !found) {
+    v[0] = (uint64_t)(d + 1);
+    v[1] = tile;
+    memcpy(&v[2], &est, sizeof est);
+    for (int u = 1; u < top; u++) f[u - 1] = maxfit[u], f[top - 1 + u - 1] = minfail[u];
+    memcpy(&v[3], f, (size_t)(2 * (top - 1)) * sizeof f[0]);
+  }
+  if (d < 0) return 0;
+  set_tile(s, pl, l, d, tile);
+  *cur = est;
+  return 1;
+}
+
 /* Grow level l's tiles greedily from the level below under its capacity.
  * peak[u] becomes at least the bytes of every tile that passed level u's
  * capacity check: a run at a smaller scale under which all of them still
@@ -1043,42 +1161,7 @@ static void grow_level(const search *s, plan *pl, int l, double *peak) {
   }
   /* stream dims are the level-1 tile itself: grow them at level 1 too */
   double cur = estimate(s, pl);
-  for (int iter = 0; iter < 64; iter++) {
-    int best_d = -1;
-    uint64_t best_v = 0;
-    double best = cur;
-    for (int d = 0; d < NEST_DIMS; d++) {
-      const uint64_t *cands = s->cand[d];
-      int nc = s->ncand[d], tried = 0;
-      for (int c = 0; c < nc && tried < 3; c++) {
-        if (cands[c] <= pl->E[l][d]) continue;
-        tried++;
-        /* tried in place: set_tile changes dim d's tiles only */
-        uint64_t keep[NEST_MAX_LEVELS], keep_a = pl->A[d];
-        for (int u = l; u < top; u++) keep[u] = pl->E[u][d];
-        set_tile(s, pl, l, d, cands[c]);
-        /* every level: outer tiles grow with this one; larger candidates
-         * will not fit either */
-        int ok = 1;
-        for (int u = 1; u < top && ok; u++) {
-          const double b = level_bytes(s, pl, u);
-          ok = b <= usable(s, u);
-          if (ok && b > peak[u]) peak[u] = b;
-        }
-        double v = ok ? estimate(s, pl) : 0;
-        pl->A[d] = keep_a;
-        for (int u = l; u < top; u++) pl->E[u][d] = keep[u];
-        if (!ok) break;
-        if (v < best * (1 - 1e-9)) {
-          best = v;
-          best_d = d;
-          best_v = cands[c];
-        }
-      }
-    }
-    if (best_d < 0) break;
-    set_tile(s, pl, l, best_d, best_v);
-    cur = best;
+  for (int iter = 0; iter < 64 && grow_step(s, pl, l, &cur, peak); iter++) {
   }
 }
 
@@ -1453,7 +1536,7 @@ static int bypass_to_fit(const search *s, plan *base) {
 }
 
 static int preset_search(const map_hier *h, const nest_problem *p, const map_opts *o,
-                         est_memo *memo, nest *best, map_eval *ev, uint64_t *evaluated,
+                         search_memo *memo, nest *best, map_eval *ev, uint64_t *evaluated,
                          char *why, size_t whyn) {
   search s;
   plan base;
@@ -1557,10 +1640,16 @@ int map_search(const map_hier *h, const nest_problem *p, const map_opts *o,
                char *why, size_t whyn) {
   if (h->tree) return map_search_tree(h, p, o, best, ev, evaluated, fail_level, why, whyn);
   if (fail_level) *fail_level = -1;
-  /* without its memo (out of memory) the search is the same, slower */
-  est_memo *memo = h->scalesim ? NULL : est_memo_new(h->nlevels - 1);
-  const int rc = preset_search(h, p, o, memo, best, ev, evaluated, why, whyn);
-  free(memo);
+  /* without its memos (out of memory) the search is the same, slower */
+  const int top = h->nlevels - 1;
+  search_memo memo = {NULL, NULL};
+  if (!h->scalesim) {
+    memo.est = pmemo_new(est_words(top), 1);
+    memo.step = pmemo_new(step_words(top), 3 + 2 * (top - 1));
+  }
+  const int rc = preset_search(h, p, o, &memo, best, ev, evaluated, why, whyn);
+  free(memo.est);
+  free(memo.step);
   return rc;
 }
 
