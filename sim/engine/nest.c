@@ -1635,8 +1635,18 @@ static uint64_t walk_stream(const stream_ctx *c, int k, const side *at) {
   }
   const nest_loop *l = &n->loops[k];
   int slot = slot_of(ax, l->dim);
-  uint64_t trip = cdiv(st->ext[slot], l->step), sum = 0;
-  for (uint64_t v = 0; v < trip; v++) {
+  uint64_t trip = cdiv(st->ext[slot], l->step), sum = 0, v = 0;
+  /* a one-dimension axis: the whole tiles' steps stream alike (walk) */
+  if (st->ok && (ax->kind == AX_SINGLE || ax->kind == AX_INDICATOR)) {
+    const uint64_t whole = st->ext[slot] / l->step;
+    if (whole > 1) {
+      side nx = *st;
+      advance(&nx, slot, 0, l->step);
+      sum = whole * walk_stream(c, k + 1, &nx);
+      v = whole;
+    }
+  }
+  for (; v < trip; v++) {
     side nx = *st;
     advance(&nx, slot, v, l->step);
     sum += walk_stream(c, k + 1, &nx);
