@@ -1583,6 +1583,69 @@ static uint64_t span_over_pes(const stream_ctx *c, const side *base,
   return b > a ? (uint64_t)(b - a) : 0;
 }
 
+/* The indices [*vlo, *vhi) of a loop over one slot of an axis (this step)
+ * at which a stream's count is the same as at *vlo: below `whole` every
+ * tile of the slot is whole, the tiles at index v spanning [lo, hi) + v x
+ * step; on an input axis also where the window stays inside the image,
+ * the other slot spanning [olo, ohi) (a count there depends only on where
+ * the tiles are relative to each other).  0 when the axis is coupled, an
+ * input axis in a nest with groups, or under the stride rule. */
+static int alike_range(const nest *n, const axis *ax, int slot, uint64_t lo, uint64_t hi,
+                       uint64_t step, uint64_t olo, uint64_t ohi, uint64_t whole,
+                       uint64_t *vlo, uint64_t *vhi) {
+  *vlo = *vhi = 0;
+  if (ax->kind == AX_SINGLE || ax->kind == AX_INDICATOR) {
+    *vhi = whole;
+    return whole > 0;
+  }
+  if ((ax->kind != AX_H && ax->kind != AX_W) || n->stride_rule || n->ngroups || hi <= lo ||
+      ohi <= olo)
+    return 0; /* (a group's members: their window is the group's) */
+  const int x = ax->kind == AX_H ? 0 : 1;
+  const nest_problem *p = &n->prob;
+  const int64_t st = (int64_t)p->stride[x], dl = (int64_t)p->dilation[x],
+                pad = (int64_t)p->pad[x], size = (int64_t)(x ? p->in_w : p->in_h);
+  /* slot 0 the output's coordinate (times the stride), 1 the filter's */
+  const int64_t o0 = (int64_t)(slot ? olo : lo), o1 = (int64_t)(slot ? ohi : hi);
+  const int64_t f0 = (int64_t)(slot ? lo : olo), f1 = (int64_t)(slot ? hi : ohi);
+  const int64_t a = o0 * st + f0 * dl - pad, b = (o1 - 1) * st + (f1 - 1) * dl + 1 - pad;
+  const int64_t d = (int64_t)step * (slot ? dl : st);
+  if (b > size) return 0;
+  const uint64_t from = a >= 0 ? 0 : (uint64_t)((-a + d - 1) / d);
+  const uint64_t to = (uint64_t)((size - b) / d) + 1;
+  *vlo = from;
+  *vhi = to < whole ? to : whole;
+  return *vlo < *vhi;
+}
+
+/* alike_range of PE-level loop k: the only one on its slot, the slot
+ * spread by at most one spatial loop, every PE's tile whole below the
+ * smallest one's (the last PE's) trips. */
+static void l0_alike(const stream_ctx *c, int k, const side *base, uint64_t *vlo,
+                     uint64_t *vhi) {
+  const nest *n = c->n;
+  const axis *ax = c->ax;
+  const int slot = slot_of(ax, n->loops[k].dim);
+  const uint64_t step = n->loops[k].step;
+  uint64_t sstep = 0;
+  *vlo = *vhi = 0;
+  if (ax->kind == AX_COUPLED) return;
+  for (int i = 0; i < n->nloops; i++) {
+    const nest_loop *l = &n->loops[i];
+    if (!in_axis(ax, l->dim) || slot_of(ax, l->dim) != slot) continue;
+    if (l->level == 0 && i != k) return;
+    if (l->spatial && c->cls[i] == CLS_INSIDE) {
+      if (sstep) return;
+      sstep = l->step;
+    }
+  }
+  const uint64_t e = base->ext[slot], lo = base->start[slot];
+  const uint64_t last = sstep ? (cdiv(e, sstep) - 1) * sstep : 0; /* the last PE's offset */
+  const uint64_t least = e - last;
+  alike_range(n, ax, slot, lo, lo + last + step, step, base->start[1 - slot],
+              base->start[1 - slot] + base->ext[1 - slot], least / step, vlo, vhi);
+}
+
 /* Enumerate the PE-level loops of the axis with PE 0's trips. */
 static uint64_t walk_l0(const stream_ctx *c, int k, side pe0, const side *base,
                         uint64_t *l0idx, int m) {
@@ -1596,12 +1659,19 @@ static uint64_t walk_l0(const stream_ctx *c, int k, side pe0, const side *base,
   if (k == n->nloops) return span_over_pes(c, base, l0idx);
   const nest_loop *l = &n->loops[k];
   int slot = slot_of(ax, l->dim);
-  uint64_t trip = pe0.ok ? cdiv(pe0.ext[slot], l->step) : 0, sum = 0;
+  uint64_t trip = pe0.ok ? cdiv(pe0.ext[slot], l->step) : 0, sum = 0, vlo = 0, vhi = 0;
+  if (pe0.ok) l0_alike(c, k, base, &vlo, &vhi);
   for (uint64_t v = 0; v < trip; v++) {
     side nx = pe0;
     advance(&nx, slot, v, l->step);
     l0idx[m] = v;
-    sum += walk_l0(c, k + 1, nx, base, l0idx, m + 1);
+    const uint64_t w = walk_l0(c, k + 1, nx, base, l0idx, m + 1);
+    if (v == vlo && vhi > vlo + 1) { /* the indices up to vhi count alike */
+      sum += (vhi - vlo) * w;
+      v = vhi - 1;
+    } else {
+      sum += w;
+    }
   }
   return sum;
 }
@@ -1635,21 +1705,22 @@ static uint64_t walk_stream(const stream_ctx *c, int k, const side *at) {
   }
   const nest_loop *l = &n->loops[k];
   int slot = slot_of(ax, l->dim);
-  uint64_t trip = cdiv(st->ext[slot], l->step), sum = 0, v = 0;
-  /* a one-dimension axis: the whole tiles' steps stream alike (walk) */
-  if (st->ok && (ax->kind == AX_SINGLE || ax->kind == AX_INDICATOR)) {
-    const uint64_t whole = st->ext[slot] / l->step;
-    if (whole > 1) {
-      side nx = *st;
-      advance(&nx, slot, 0, l->step);
-      sum = whole * walk_stream(c, k + 1, &nx);
-      v = whole;
-    }
-  }
-  for (; v < trip; v++) {
+  uint64_t trip = cdiv(st->ext[slot], l->step), sum = 0, vlo = 0, vhi = 0;
+  /* the whole tiles inside the image stream alike (alike_range) */
+  if (st->ok && ax->kind != AX_COUPLED)
+    alike_range(n, ax, slot, st->start[slot], st->start[slot] + l->step, l->step,
+                st->start[1 - slot], st->start[1 - slot] + st->ext[1 - slot],
+                st->ext[slot] / l->step, &vlo, &vhi);
+  for (uint64_t v = 0; v < trip; v++) {
     side nx = *st;
     advance(&nx, slot, v, l->step);
-    sum += walk_stream(c, k + 1, &nx);
+    const uint64_t w = walk_stream(c, k + 1, &nx);
+    if (v == vlo && vhi > vlo + 1) {
+      sum += (vhi - vlo) * w;
+      v = vhi - 1;
+    } else {
+      sum += w;
+    }
   }
   return sum;
 }
