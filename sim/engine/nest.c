@@ -907,18 +907,21 @@ static int build_axes(const nest *n, int opd, const uint8_t *cls, axis *ax) {
     c.dims[c.ndims++] = v;
     ax[na++] = c;
   }
-  for (int k = 0; k < na; k++) {
-    axis *a = &ax[k];
-    for (int i = 0; i < n->nloops; i++) {
-      int d = n->loops[i].dim;
-      /* an ignored dim's shared spatial loop bounds the trips of the loops
-       * inside it on its dim, where there are any (ROLE_CHILD0) */
-      int narrows = 0;
-      for (int j = i + 1; a->kind == AX_INDICATOR && n->loops[i].spatial && j < n->nloops; j++)
-        narrows |= n->loops[j].dim == d && cls[j] != CLS_INSIDE;
-      if ((cls[i] != CLS_INSIDE || narrows) && in_axis(a, d))
-        a->loop[a->nl++] = i;
-    }
+  /* each loop goes to the axis of its dim, in nest order */
+  int8_t of[NEST_XDIMS];
+  memset(of, -1, sizeof of);
+  for (int k = 0; k < na; k++)
+    for (int i = 0; i < ax[k].ndims; i++) of[ax[k].dims[i]] = (int8_t)k;
+  for (int i = 0; i < n->nloops; i++) {
+    const int d = n->loops[i].dim;
+    if (of[d] < 0) continue;
+    axis *a = &ax[of[d]];
+    /* an ignored dim's shared spatial loop bounds the trips of the loops
+     * inside it on its dim, where there are any (ROLE_CHILD0) */
+    int narrows = 0;
+    for (int j = i + 1; a->kind == AX_INDICATOR && n->loops[i].spatial && j < n->nloops; j++)
+      narrows |= n->loops[j].dim == d && cls[j] != CLS_INSIDE;
+    if (cls[i] != CLS_INSIDE || narrows) a->loop[a->nl++] = i;
   }
   return na;
 }
