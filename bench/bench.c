@@ -303,17 +303,23 @@ static double point_cost_warm(bench *b, const load *l) {
   return best_of(b, point_once, &w);
 }
 
-/* The mappings the level-2 mapper evaluates per MAC layer of a point
- * (identical layers count each time: their mapping is found once). */
-static double mappings_per_layer(bench *b, const load *l) {
+/* The mappings the level-2 mapper evaluates and prunes per MAC layer of a
+ * point (identical layers count each time: their mapping is found once),
+ * as "E mappings/layer, P pruned" into note. */
+static int mappings_note(bench *b, const load *l, char *note, size_t n) {
   dse_sim_opts o = {DSE_FIDELITY_CYCLE, DSE_OBJ_LATENCY, 0, NULL, DSE_DRAM_PROFILE};
   dse_result *r = NULL;
   if (dse_simulate(b->ctx, l->arch, l->wl, &o, &r)) die(b->ctx, "dse_simulate");
-  double n = 0, layers = 0;
+  double ev = 0, pr = 0, layers = 0;
   for (size_t i = 0; i < r->nlayers; i++)
-    if (r->layers[i].macs) n += (double)r->layers[i].mappings_evaluated, layers++;
+    if (r->layers[i].macs) {
+      ev += (double)r->layers[i].mappings_evaluated;
+      pr += (double)r->layers[i].mappings_pruned;
+      layers++;
+    }
   dse_result_free(r);
-  return layers ? n / layers : 0;
+  if (layers) ev /= layers, pr /= layers;
+  return snprintf(note, n, "%.1f mappings/layer, %.1f pruned", ev, pr);
 }
 
 /* Level 2: the naive mapping of every MAC layer, evaluated exactly. */
@@ -374,7 +380,7 @@ static void bench_l2(bench *b) {
     cost_row(b, name, tm, NULL, note);
     snprintf(name, sizeof name, "design point, %s %s", k_cases[c][0], k_cases[c][1]);
     const double tp = point_cost(b, &l, DSE_FIDELITY_CYCLE);
-    const int k = snprintf(note, sizeof note, "%.1f mappings/layer", mappings_per_layer(b, &l));
+    const int k = mappings_note(b, &l, note, sizeof note);
     if (b->l1_point_s[c] > 0)
       snprintf(note + k, sizeof note - (size_t)k, ", %.0fx the level-1 point",
                tp / b->l1_point_s[c]);
@@ -414,7 +420,7 @@ static void bench_l2(bench *b) {
     load l;
     load_case(b->ctx, arch, wl, &l);
     const double tp = point_cost(b, &l, DSE_FIDELITY_CYCLE);
-    snprintf(note, sizeof note, "%.1f mappings/layer", mappings_per_layer(b, &l));
+    mappings_note(b, &l, note, sizeof note);
     cost_row(b, name, tp, NULL, note);
     free_case(&l);
   }

@@ -49,6 +49,7 @@ const rpt_field rpt_layer_fields[] = {
     LF(stall_dependency_cycles, U64, "level 2: first load and last write-back"),
     LF(pipeline_steps, U64, "level 2: steps of the tile pipeline"),
     LF(mappings_evaluated, U64, "level 2: mappings the mapper evaluated exactly"),
+    LF(mappings_pruned, U64, "level 2: candidate mappings whose lower bound the best already beat, not evaluated"),
     LF(map_cached, BOOL, "level 2: the mapping an earlier search on this process found for the same hierarchy, layer shape and options"),
     LF(temporal_utilization, DBL, "level 2: stream cycles / cycles (fill, drain, loads, stalls lose it)"),
     LF(dram_achieved_bandwidth_bytes_per_s, DBL, "DRAM bytes / latency"),

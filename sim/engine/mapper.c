@@ -384,12 +384,14 @@ static void scalesim_counts(const map_hier *h, const nest *n, nest_counts *c) {
  * each level's transfer cycles and energy, leakage, the network, and the
  * static energy over the cycles so far (a lower bound of every key
  * map_better compares: the pipeline only adds cycles). */
-static void eval_counts(const map_hier *h, const nest *n, map_eval *e) {
+/* tm: n's eval_timing when computed already, else NULL */
+static void eval_counts(const map_hier *h, const nest *n, const sys_timing *tm, map_eval *e) {
   /* nest_count and sys_time fill their parts whole; eval_levels clears
    * the rest */
   nest_count(n, &e->counts);
   if (h->scalesim) scalesim_counts(h, n, &e->counts);
-  eval_timing(h, n, &e->timing);
+  if (tm) e->timing = *tm;
+  else eval_timing(h, n, &e->timing);
   eval_levels(h, n, e);
 }
 
@@ -411,10 +413,12 @@ void map_compulsory(const nest_problem *p, double *elems) {
                                          p->stride[1], p->dilation[1], p->pad[1]);
 }
 
-int map_bound(const map_hier *h, const nest *n, const double *comp, map_eval *lb) {
+/* map_bound with n's array timing given (eval_timing's) */
+static int bound_timed(const map_hier *h, const nest *n, const sys_timing *tm, const double *comp,
+                       map_eval *lb) {
   memset(lb, 0, sizeof(*lb));
   if (h->tree || tree_mask(h)) return -1;
-  eval_timing(h, n, &lb->timing);
+  lb->timing = *tm;
   const int top = h->nlevels - 1;
   double macs = 1;
   for (int d = 0; d < NEST_DIMS; d++) macs *= (double)n->prob.bound[d];
@@ -458,6 +462,12 @@ int map_bound(const map_hier *h, const nest *n, const double *comp, map_eval *lb
   lb->static_energy_j = h->static_j * (double)lb->cycles;
   lb->energy_j += lb->noc_energy_j + lb->static_energy_j;
   return 0;
+}
+
+int map_bound(const map_hier *h, const nest *n, const double *comp, map_eval *lb) {
+  sys_timing tm;
+  eval_timing(h, n, &tm);
+  return bound_timed(h, n, &tm, comp, lb);
 }
 
 /* eval_counts from e's counts and timing on: everything else of e is
@@ -555,7 +565,7 @@ static void eval_time(const map_hier *h, const nest *n, map_eval *e) {
 }
 
 void map_evaluate(const map_hier *h, const nest *n, map_eval *e) {
-  eval_counts(h, n, e);
+  eval_counts(h, n, NULL, e);
   eval_time(h, n, e);
 }
 
@@ -608,6 +618,7 @@ typedef struct search {
   uint64_t cand[NEST_DIMS][64]; /* tile candidates per dim, ascending */
   int ncand[NEST_DIMS];
   struct search_memo *memo; /* map_search's (NULL: none), owned by it */
+  double comp[OPD_COUNT];   /* map_compulsory's (map_search's candidates' bounds) */
 } search;
 
 static int is_in(const int *set, int n, int d) {
@@ -1380,19 +1391,36 @@ static uint64_t bypass_descent(const map_hier *h, map_objective obj, const nest 
   return count;
 }
 
-/* The counts of the search: nest_count evaluations (the budget's) and
- * bypass variants of them (nest_drop). */
+/* The counts of the search: nest_count evaluations (the budget's), bypass
+ * variants of them (nest_drop) and candidates pruned by their bound. */
 typedef struct search_tally {
-  uint64_t count, variants, budget;
+  uint64_t count, variants, budget, pruned;
 } search_tally;
 
-/* A candidate n of the search: evaluated, kept in *best when better, and
- * its bypass variants tried (bypass_descent). */
+/* A candidate n of the search: pruned when the best beats its bound, else
+ * evaluated, kept in *best when better, and its bypass variants tried
+ * (bypass_descent). */
 static void consider(const search *s, const nest *n, nest *best, map_eval *ev,
                      search_tally *t) {
   const map_hier *h = s->h;
   map_eval e;
-  eval_counts(h, n, &e);
+  sys_timing tm;
+  eval_timing(h, n, &tm);
+  {
+    /* n with every buffer bypassed bounds n and each of its bypass
+     * variants: each keeps a superset of its operands, and a kept operand
+     * only adds to every key of map_bound.  The best beating the bound key
+     * by key in map_better's order beats them all (docs/engine.md, "Why
+     * pruning is safe"). */
+    nest none = *n;
+    for (int l = 1; l < h->nlevels - 1; l++) none.holds[l] = 0;
+    map_eval lb;
+    if (!bound_timed(h, &none, &tm, s->comp, &lb) && map_better(h, s->obj, ev, NULL, &lb, NULL)) {
+      t->pruned++;
+      return;
+    }
+  }
+  eval_counts(h, n, &tm, &e);
   t->count++;
   /* the tile pipeline only lengthens a mapping: one whose objective
    * without it is already worse than the best's cannot win */
@@ -1472,7 +1500,7 @@ typedef struct exact_search {
   double comp[OPD_COUNT];
   nest *best;
   map_eval *ev;
-  uint64_t visited, evaluated;
+  uint64_t visited, evaluated, pruned;
   int stopped; /* the visits ran out: not the whole space */
 } exact_search;
 
@@ -1486,6 +1514,7 @@ static int exact_visit(void *arg, const nest *n) {
   /* the best beats the bound, key by key in map_better's order: it beats
    * the mapping (each key of which is at least the bound's) */
   if (!map_bound(x->h, n, x->comp, &e) && map_better(x->h, x->obj, x->ev, NULL, &e, NULL)) {
+    x->pruned++;
     return 0;
   }
   map_evaluate(x->h, n, &e);
@@ -1536,12 +1565,13 @@ static int bypass_to_fit(const search *s, plan *base) {
 }
 
 static int preset_search(const map_hier *h, const nest_problem *p, const map_opts *o,
-                         search_memo *memo, nest *best, map_eval *ev, uint64_t *evaluated,
+                         search_memo *memo, nest *best, map_eval *ev, map_tally *tally,
                          char *why, size_t whyn) {
   search s;
   plan base;
   setup(&s, h, p, o ? o->objective : MAP_LATENCY, &base);
   s.memo = memo;
+  map_compulsory(p, s.comp);
   const int top = h->nlevels - 1;
   if (h->scalesim) { /* SCALE-Sim's one mapping, whatever its buffers hold */
     if (map_canonical(h, p, best)) {
@@ -1549,7 +1579,7 @@ static int preset_search(const map_hier *h, const nest_problem *p, const map_opt
       return DSE_ERR_INTERNAL;
     }
     map_evaluate(h, best, ev);
-    if (evaluated) *evaluated = 1;
+    if (tally) *tally = (map_tally){1, 0};
     return 0;
   }
   /* the array's tiles with every PE used, and the bypass that lets them
@@ -1585,7 +1615,7 @@ static int preset_search(const map_hier *h, const nest_problem *p, const map_opt
   }
   /* the default budget covers every plan of both growths (1 + 36 + 1 + 36
    * and the canonical mapping) */
-  search_tally t = {0, 0, o && o->budget > 0 ? (uint64_t)o->budget : 96};
+  search_tally t = {0, 0, o && o->budget > 0 ? (uint64_t)o->budget : 96, 0};
   int seeded = 0;
   if (feasible) {
     /* The naive mapping (smallest tiles everywhere, every loop at DRAM) is
@@ -1615,30 +1645,34 @@ static int preset_search(const map_hier *h, const nest_problem *p, const map_opt
    * so that the bound prunes it where it cannot win) */
   {
     nest n;
-    if (!map_canonical(h, p, &n) && canon_may_win(h, s.obj, &n, ev)) consider(&s, &n, best, ev, &t);
+    if (!map_canonical(h, p, &n)) {
+      if (canon_may_win(h, s.obj, &n, ev)) consider(&s, &n, best, ev, &t);
+      else t.pruned++;
+    }
   }
   if (!(o && o->budget > 0)) {
     double macs = 1;
     for (int d = 0; d < NEST_DIMS; d++) macs *= (double)p->bound[d];
     if (macs <= MAP_EXACT_MACS && map_space_size(h, p, MAP_EXACT_VISITS) <= MAP_EXACT_VISITS) {
-      exact_search x = {h, s.obj, {0}, best, ev, 0, 0, 0};
-      map_compulsory(p, x.comp);
+      exact_search x = {h, s.obj, {0}, best, ev, 0, 0, 0, 0};
+      memcpy(x.comp, s.comp, sizeof x.comp);
       char err[256];
       if (map_enumerate(h, p, exact_visit, &x, NULL, err, sizeof err) && !x.stopped) {
         snprintf(why, whyn, "%s", err);
         return DSE_ERR_INTERNAL;
       }
       t.count += x.evaluated;
+      t.pruned += x.pruned;
     }
   }
-  if (evaluated) *evaluated = t.count + t.variants;
+  if (tally) *tally = (map_tally){t.count + t.variants, t.pruned};
   return 0;
 }
 
 int map_search(const map_hier *h, const nest_problem *p, const map_opts *o,
-               nest *best, map_eval *ev, uint64_t *evaluated, int *fail_level,
+               nest *best, map_eval *ev, map_tally *tally, int *fail_level,
                char *why, size_t whyn) {
-  if (h->tree) return map_search_tree(h, p, o, best, ev, evaluated, fail_level, why, whyn);
+  if (h->tree) return map_search_tree(h, p, o, best, ev, tally, fail_level, why, whyn);
   if (fail_level) *fail_level = -1;
   /* without its memos (out of memory) the search is the same, slower */
   const int top = h->nlevels - 1;
@@ -1647,7 +1681,7 @@ int map_search(const map_hier *h, const nest_problem *p, const map_opts *o,
     memo.est = pmemo_new(est_words(top), 1);
     memo.step = pmemo_new(step_words(top), 3 + 2 * (top - 1));
   }
-  const int rc = preset_search(h, p, o, &memo, best, ev, evaluated, why, whyn);
+  const int rc = preset_search(h, p, o, &memo, best, ev, tally, why, whyn);
   free(memo.est);
   free(memo.step);
   return rc;

@@ -171,13 +171,22 @@ DSE_INTERNAL int map_naive(const map_hier *h, const nest_problem *p, nest *n);
  * tiles (never under `reuse: scalesim`, whose buffers bound only reuse). */
 DSE_INTERNAL int map_canonical(const map_hier *h, const nest_problem *p, nest *n);
 
+/* What a search did: the mappings it evaluated exactly (nest_count, or
+ * nest_drop for a bypass variant) and the candidates it pruned, whose
+ * bound (map_bound) the best so far already beat, before their exact
+ * evaluation (docs/engine.md section 5). */
+typedef struct map_tally {
+  uint64_t evaluated, pruned;
+} map_tally;
+
 /* Search: the best mapping found for the objective within the budget.
  * Returns 0, or an error with a reason in why: DSE_ERR_INFEASIBLE and the
  * level in *fail_level when a `levels:` arch's level is too small for the
- * smallest tile (a preset's hierarchy bypasses such a buffer instead). */
+ * smallest tile (a preset's hierarchy bypasses such a buffer instead).
+ * tally (may be NULL) is what it did. */
 DSE_INTERNAL int map_search(const map_hier *h, const nest_problem *p,
                             const map_opts *o, nest *best, map_eval *ev,
-                            uint64_t *evaluated, int *fail_level, char *why,
+                            map_tally *tally, int *fail_level, char *why,
                             size_t whyn);
 
 /* Every mapping of a preset hierarchy's mapspace (not a tree's), for brute
@@ -197,7 +206,7 @@ DSE_INTERNAL uint64_t map_space_size(const map_hier *h, const nest_problem *p, u
  * fan-out axis.  The naive tree mapping: the first spatial option of every
  * fan-out axis, every temporal factor at the top level. */
 DSE_INTERNAL int map_search_tree(const map_hier *h, const nest_problem *p, const map_opts *o,
-                                 nest *best, map_eval *ev, uint64_t *evaluated,
+                                 nest *best, map_eval *ev, map_tally *tally,
                                  int *fail_level, char *why, size_t whyn);
 DSE_INTERNAL int map_naive_tree(const map_hier *h, const nest_problem *p, nest *n);
 /* Whether axis (0 X, 1 Y) of fan-out fan takes every member of group g: a

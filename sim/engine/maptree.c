@@ -331,7 +331,7 @@ static void descend(tsearch *s, tplan *t, map_eval *cur) {
 }
 
 int map_search_tree(const map_hier *h, const nest_problem *p, const map_opts *o, nest *best,
-                    map_eval *ev, uint64_t *evaluated, int *fail_level, char *why,
+                    map_eval *ev, map_tally *tally, int *fail_level, char *why,
                     size_t whyn) {
   tsearch s;
   memset(&s, 0, sizeof s);
@@ -363,7 +363,7 @@ int map_search_tree(const map_hier *h, const nest_problem *p, const map_opts *o,
     while (i >= 0 && ++pick[i] >= per[i]) pick[i--] = 0;
     if (i < 0 || s.count >= s.budget) break;
   }
-  if (evaluated) *evaluated = s.count;
+  if (tally) *tally = (map_tally){s.count, 0};
   if (!s.have) {
     /* every spatial combination overflows a level with all factors on top */
     if (fail_level) *fail_level = last_fail;

@@ -131,7 +131,7 @@ const memo_map *memo_map_search(memo *m, const map_hier *h, const nest_problem *
   x->opts = *o;
   x->hash = hash;
   x->used = 1;
-  x->rc = map_search(h, p, o, &x->best, &x->ev, &x->evaluated, &x->fail_level, x->why,
+  x->rc = map_search(h, p, o, &x->best, &x->ev, &x->tally, &x->fail_level, x->why,
                      sizeof x->why);
   return x;
 }

@@ -28,7 +28,7 @@ typedef struct memo_map {
   /* map_search's answer */
   nest best;
   map_eval ev;
-  uint64_t evaluated;
+  map_tally tally;
   int rc, fail_level;
   char why[256];
 } memo_map;

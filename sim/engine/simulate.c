@@ -85,7 +85,7 @@ static int eval_cycle(dse_ctx *ctx, const dse_arch *a, const dse_workload *wl,
     if (prc < 0) return prc;
     if (prc == 1) {
       map_evaluate(&h, &pinned.best, &pinned.ev);
-      pinned.evaluated = 1;
+      pinned.tally.evaluated = 1;
       m = &pinned;
     }
   }
@@ -213,7 +213,8 @@ static int eval_cycle(dse_ctx *ctx, const dse_arch *a, const dse_workload *wl,
   r->preload_cycles = e->timing.preload;
   r->compute_cycles = r->stream_cycles + r->fill_drain_cycles + r->preload_cycles;
   r->folds = e->timing.folds;
-  r->mappings_evaluated = m->evaluated;
+  r->mappings_evaluated = m->tally.evaluated;
+  r->mappings_pruned = m->tally.pruned;
   /* The tile pipeline: loads, compute and write-backs overlap. */
   pipe_in pin;
   map_pipe_in(&h, &m->best, e, scale, dram_bpc, &pin);
@@ -306,7 +307,7 @@ static int eval_tree(dse_ctx *ctx, const dse_arch *a, const dse_workload *wl, co
   map_problem_of(l, &p);
   nest n;
   map_eval e;
-  uint64_t evaluated = 1;
+  map_tally tally = {1, 0};
   int prc = opts->mappings ? pin_build(ctx, opts->mappings, l->name, &h, &p, &n) : 0;
   if (prc < 0) return prc;
   if (prc == 1) {
@@ -325,7 +326,7 @@ static int eval_tree(dse_ctx *ctx, const dse_arch *a, const dse_workload *wl, co
     }
     n = x->best;
     e = x->ev;
-    evaluated = x->evaluated;
+    tally = x->tally;
   }
   const int top = h.nlevels - 1;
   r->nlevels = (size_t)h.nlevels;
@@ -405,7 +406,8 @@ static int eval_tree(dse_ctx *ctx, const dse_arch *a, const dse_workload *wl, co
   r->preload_cycles = e.timing.preload;
   r->compute_cycles = e.timing.cycles;
   r->folds = e.timing.folds;
-  r->mappings_evaluated = evaluated;
+  r->mappings_evaluated = tally.evaluated;
+  r->mappings_pruned = tally.pruned;
   /* cycles as the evaluation has them: the slowest level or the array,
    * no pipeline's exposed first tile (plan 4.3, open point 5) */
   r->cycles = e.cycles > r->dram_cycles ? e.cycles : r->dram_cycles;

@@ -46,12 +46,13 @@ f=$(echo "$last" | sed -nE 's/^([0-9]+) passed, ([0-9]+) failed$/\2/p')
 [ -n "$p" ] && [ $((p + f)) -eq 8 ] && ok || bad "summary: '$last'"
 case "$OUT" in *"level 1"*|*"level 2"*) bad "--only dram ran other groups" ;; *) ok ;; esac
 
-# the level-2 group: each design point with its mappings per MAC layer;
+# the level-2 group: each design point with its mappings per MAC layer,
+# evaluated and pruned;
 # SCALE-Sim's gemm_small rows skipped, naming the config, without the
 # validation folder
 run env DSE_SCALESIM_VALIDATION="$TMP/none" "$DSE_BENCH" --runs 1 --min-time 0 --only l2
 expect_code 0 "l2 pass"
-rows=$(printf '%s\n' "$OUT" | grep -cE '^design point, [a-z0-9-]+ [a-z0-9]+ .* [0-9.]+ mappings/layer$')
+rows=$(printf '%s\n' "$OUT" | grep -cE '^design point, [a-z0-9-]+ [a-z0-9]+ .* [0-9.]+ mappings/layer, [0-9.]+ pruned$')
 [ "$rows" -eq 3 ] && ok || bad "level-2 point rows with mappings per layer: $rows, want 3"
 # ... and each again, its mappings from the memo (docs/engine.md, "Memoization")
 rows=$(printf '%s\n' "$OUT" | grep -cE '^design point again, [a-z0-9-]+ [a-z0-9]+ .* every mapping from the memo: [0-9.]+x faster$')

@@ -289,7 +289,7 @@ TEST_IMPL(level2_not_worse_than_naive) {
       map_evaluate(&h, &naive, &en);
       for (int o = 0; o < 2; o++) {
         map_opts mo = {(map_objective)objs[o], 0};
-        uint64_t cnt;
+        map_tally cnt;
         char why[256];
         ASSERT_INT_EQ(map_search(&h, &p, &mo, &best, &eb, &cnt, NULL, why, sizeof why), 0);
         if (objs[o] == DSE_OBJ_LATENCY)
@@ -330,7 +330,7 @@ TEST_IMPL(level2_not_worse_than_naive_tree) {
         map_evaluate(&h, &naive, &en);
         for (int o = 0; o < 2; o++) {
           map_opts mo = {(map_objective)objs[o], 0};
-          uint64_t cnt;
+          map_tally cnt;
           char why[256];
           ASSERT_INT_EQ(map_search(&h, &p, &mo, &best, &eb, &cnt, NULL, why, sizeof why), 0);
           if (objs[o] == DSE_OBJ_LATENCY) {
@@ -561,7 +561,7 @@ TEST_IMPL(level2_tiles_fit) {
         map_problem_of(&wl->layers[i], &p);
         nest best;
         map_eval ev;
-        uint64_t cnt;
+        map_tally cnt;
         char why[256];
         if (map_search(&h, &p, NULL, &best, &ev, &cnt, NULL, why, sizeof why)) continue;
         for (int l = 1; l < h.nlevels - 1; l++) {
@@ -600,7 +600,7 @@ TEST_IMPL(level2_tiles_fit_tree) {
         map_problem_of(&wl->layers[i], &p);
         nest best;
         map_eval ev;
-        uint64_t cnt;
+        map_tally cnt;
         char why[256];
         ASSERT_INT_EQ(map_search(&h, &p, NULL, &best, &ev, &cnt, NULL, why, sizeof why), 0);
         for (int l = 0; l < h.nlevels - 1; l++) {
@@ -677,7 +677,7 @@ TEST_IMPL(map_hier_tree_levels) {
     map_problem_of(&wl->layers[0], &p);
     nest n;
     map_eval ev;
-    uint64_t cnt;
+    map_tally cnt;
     char why[256];
     ASSERT_INT_EQ(map_search(&h, &p, NULL, &n, &ev, &cnt, NULL, why, sizeof why), 0);
     ASSERT_INT_EQ(n.nfan[1], 1);

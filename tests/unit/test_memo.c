@@ -36,11 +36,11 @@ TEST_IMPL(memo_keys_by_content) {
   const memo_map *x = memo_map_search(m, &h1, &p, &o, &hit);
   ASSERT(x && hit == 0 && x->rc == 0);
   const nest best = x->best;
-  const uint64_t evaluated = x->evaluated;
+  const uint64_t evaluated = x->tally.evaluated;
   x = memo_map_search(m, &h2, &p, &o, &hit);
   ASSERT(x && hit == 1);
   ASSERT(!memcmp(&x->best, &best, sizeof best));
-  ASSERT_U64_EQ(x->evaluated, evaluated);
+  ASSERT_U64_EQ(x->tally.evaluated, evaluated);
   ASSERT_INT_EQ(memo_maps(m), 1);
   /* each of these is searched: another key */
   map_hier hb = h2, hd = h2, hc = h2;

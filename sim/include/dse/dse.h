@@ -312,6 +312,7 @@ typedef struct dse_layer_result {
   uint64_t stall_dram_cycles, stall_sram_cycles, stall_dependency_cycles;
   uint64_t pipeline_steps;
   uint64_t mappings_evaluated; /* the search's, also when map_cached */
+  uint64_t mappings_pruned;    /* candidates the search's bound pruned (likewise) */
   /* level 2: the mapping is one an earlier search on the context found
    * for the same hierarchy, problem and options (an identical layer
    * before it, or an earlier design point: docs/engine.md, "Memoization");
