@@ -1176,10 +1176,15 @@ static void grow_level(const search *s, plan *pl, int l, double *peak) {
   }
 }
 
-/* The keys map_better compares, most significant first: the objective,
+map_key map_key_of(const map_hier *h, const map_eval *e) {
+  const map_key k = {(double)e->cycles, e->energy_j, e->bytes[h->nlevels - 1]};
+  return k;
+}
+
+/* The keys map_key_better compares, most significant first: the objective,
  * then cycles, energy and DRAM bytes (the objective's own key once). */
-static int order_keys(const map_hier *h, map_objective o, const map_eval *e, double *k) {
-  const double cyc = (double)e->cycles, en = e->energy_j, dram = e->bytes[h->nlevels - 1];
+static int order_keys(map_objective o, const map_key *e, double *k) {
+  const double cyc = e->cycles, en = e->energy_j, dram = e->dram_bytes;
   int n = 0;
   if (o == MAP_ENERGY) k[n++] = en;
   if (o == MAP_EDP) k[n++] = en * cyc;
@@ -1193,18 +1198,87 @@ static int order_keys(const map_hier *h, map_objective o, const map_eval *e, dou
 /* The objective's own key of e. */
 static double first_key(const map_hier *h, map_objective o, const map_eval *e) {
   double k[4];
-  order_keys(h, o, e, k);
+  const map_key ke = map_key_of(h, e);
+  order_keys(o, &ke, k);
   return k[0];
+}
+
+int map_key_better(map_objective o, const map_key *x, const nest *xn, const map_key *y,
+                   const nest *yn) {
+  double kx[4], ky[4];
+  const int n = order_keys(o, x, kx);
+  order_keys(o, y, ky);
+  for (int i = 0; i < n; i++)
+    if (kx[i] != ky[i]) return kx[i] < ky[i];
+  return xn && yn && nest_compare(xn, yn) < 0;
 }
 
 int map_better(const map_hier *h, map_objective o, const map_eval *x, const nest *xn,
                const map_eval *y, const nest *yn) {
-  double kx[4], ky[4];
-  const int n = order_keys(h, o, x, kx);
-  order_keys(h, o, y, ky);
-  for (int i = 0; i < n; i++)
-    if (kx[i] != ky[i]) return kx[i] < ky[i];
-  return xn && yn && nest_compare(xn, yn) < 0;
+  const map_key kx = map_key_of(h, x), ky = map_key_of(h, y);
+  return map_key_better(o, &kx, xn, &ky, yn);
+}
+
+/* What a candidate must beat to enter list l: its last when full, else
+ * nothing (NULL). */
+static const map_eval *list_bar(const map_list *l) {
+  return l->n == l->cap ? &l->ev[l->n - 1] : NULL;
+}
+
+/* The busiest buffer's cycles of e (the tile pipeline's sram term). */
+static uint64_t sram_cycles(const map_hier *h, const map_eval *e) {
+  uint64_t c = 0;
+  for (int v = 1; v < h->nlevels - 1; v++)
+    if (e->level_cycles[v] > c) c = e->level_cycles[v];
+  return c;
+}
+
+/* Do x (nest xn) and y (yn) take the same cycles, the same DRAM traffic per
+ * tile step, the same array time and a buffer time that is the same or
+ * below it (the tile pipeline's terms, at any work scale: a buffer's
+ * ceil(c s) stays below ceil(stream s) + fill/drain + preload)?  Then a
+ * memory technology's profile times both alike and adds the same DRAM
+ * energy to both: they differ in on-chip energy alone and rank as at the
+ * peak bandwidth, for every objective. */
+static int same_traffic(const map_hier *h, const map_eval *x, const nest *xn, const map_eval *y,
+                        const nest *yn) {
+  const int top = h->nlevels - 1;
+  if (x->cycles != y->cycles || x->rd_bytes[top] != y->rd_bytes[top] ||
+      x->wr_bytes[top] != y->wr_bytes[top] || x->timing.stream != y->timing.stream ||
+      x->timing.fill_drain != y->timing.fill_drain || x->timing.preload != y->timing.preload)
+    return 0;
+  for (int o = 0; o < OPD_COUNT; o++)
+    if (x->counts.reads[top][o] != y->counts.reads[top][o]) return 0;
+  const uint64_t compute = x->timing.stream + x->timing.fill_drain + x->timing.preload;
+  const uint64_t sx = sram_cycles(h, x), sy = sram_cycles(h, y);
+  if (sx != sy && (sx > compute || sy > compute)) return 0;
+  return sys_steps_above(xn, top) == sys_steps_above(yn, top);
+}
+
+/* Nest n, evaluated as e, into list l when among its cap best by
+ * map_better (a strict order: the list holds the cap best of every
+ * candidate, whatever the order they come in).  Of mappings alike but for
+ * their on-chip energy (same_traffic), which the profile ranks as the peak
+ * does, the list keeps the first in that order only. */
+static void list_keep(const map_hier *h, map_objective o, map_list *l, const nest *n,
+                      const map_eval *e) {
+  int at = l->n;
+  while (at > 0 && map_better(h, o, e, n, &l->ev[at - 1], &l->nest[at - 1])) at--;
+  if (at == l->cap) return;
+  int end = l->n < l->cap ? l->n : l->cap - 1; /* the entries at..end-1 move up one */
+  for (int j = 0; j < l->n; j++) {
+    if (!same_traffic(h, e, n, &l->ev[j], &l->nest[j])) continue;
+    if (j < at) return; /* a better one alike is in already (or n itself) */
+    end = j;            /* n takes the place of a worse one alike */
+    break;
+  }
+  if (end == l->n) l->n++;
+  for (int i = end; i > at; i--) {
+    l->nest[i] = l->nest[i - 1];
+    l->ev[i] = l->ev[i - 1];
+  }
+  l->nest[at] = *n;
+  l->ev[at] = *e;
 }
 
 static void setup(search *s, const map_hier *h, const nest_problem *p,
@@ -1260,11 +1334,11 @@ static int canon_fits(const map_hier *h, const nest *n, int from) {
 
 #define CANON_WALK 1024.0
 
-/* Whether nest n may beat evaluation best for objective o: a bound of
- * every key from the array's timing alone (cheap: no access counts): its
- * cycles; the MACs', static and compulsory DRAM energy (every weight read
- * once, every output written once, but what chaining keeps on chip); the
- * DRAM bytes of those. */
+/* Whether nest n may beat evaluation best (NULL: anything) for objective
+ * o: a bound of every key from the array's timing alone (cheap: no access
+ * counts): its cycles; the MACs', static and compulsory DRAM energy (every
+ * weight read once, every output written once, but what chaining keeps on
+ * chip); the DRAM bytes of those. */
 static int canon_may_win(const map_hier *h, map_objective o, const nest *n, const map_eval *best) {
   map_eval lb;
   memset(&lb, 0, sizeof lb);
@@ -1301,7 +1375,7 @@ static int canon_may_win(const map_hier *h, map_objective o, const nest *n, cons
     for (int op = 0; op < OPD_COUNT; op++)
       if (op != st) lb.energy_j += macs * h->hop_j * (op == OPD_O ? h->lv[0].acc_scale : 1);
   }
-  return first_key(h, o, &lb) <= first_key(h, o, best);
+  return !best || first_key(h, o, &lb) <= first_key(h, o, best);
 }
 
 int map_canonical(const map_hier *h, const nest_problem *p, nest *n) {
@@ -1348,10 +1422,10 @@ int map_canonical(const map_hier *h, const nest_problem *p, nest *n) {
  * is best before the pipeline if it beats the nest so far, until none
  * does.  A buffer that keeps an operand it serves once costs its fills
  * and reads for nothing, and its time.  Each round's variant gets its
- * pipeline and replaces *best when better.  Returns the variants
+ * pipeline and enters the list when among its best.  Returns the variants
  * evaluated. */
 static uint64_t bypass_descent(const map_hier *h, map_objective obj, const nest *n,
-                               const map_eval *e, nest *best, map_eval *ev) {
+                               const map_eval *e, map_list *list) {
   const int top = h->nlevels - 1;
   if (top < 2 || !nest_drop_exact(n)) return 0;
   nest cur = *n;
@@ -1380,13 +1454,11 @@ static uint64_t bypass_descent(const map_hier *h, map_objective obj, const nest 
     cur = take;
     ce = te;
     /* the pipeline only adds: a variant already behind cannot win */
-    if (first_key(h, obj, &ce) > first_key(h, obj, ev)) continue;
+    const map_eval *bar = list_bar(list);
+    if (bar && first_key(h, obj, &ce) > first_key(h, obj, bar)) continue;
     map_eval timed = ce;
     eval_time(h, &cur, &timed);
-    if (map_better(h, obj, &timed, &cur, ev, best)) {
-      *best = cur;
-      *ev = timed;
-    }
+    list_keep(h, obj, list, &cur, &timed);
   }
   return count;
 }
@@ -1397,25 +1469,25 @@ typedef struct search_tally {
   uint64_t count, variants, budget, pruned;
 } search_tally;
 
-/* A candidate n of the search: pruned when the best beats its bound, else
- * evaluated, kept in *best when better, and its bypass variants tried
- * (bypass_descent). */
-static void consider(const search *s, const nest *n, nest *best, map_eval *ev,
-                     search_tally *t) {
+/* A candidate n of the search: pruned when the list's last beats its
+ * bound, else evaluated, kept in the list when among its best, and its
+ * bypass variants tried (bypass_descent). */
+static void consider(const search *s, const nest *n, map_list *list, search_tally *t) {
   const map_hier *h = s->h;
   map_eval e;
   sys_timing tm;
   eval_timing(h, n, &tm);
-  {
+  const map_eval *bar = list_bar(list);
+  if (bar) {
     /* n with every buffer bypassed bounds n and each of its bypass
      * variants: each keeps a superset of its operands, and a kept operand
-     * only adds to every key of map_bound.  The best beating the bound key
-     * by key in map_better's order beats them all (docs/engine.md, "Why
-     * pruning is safe"). */
+     * only adds to every key of map_bound.  The list's last beating the
+     * bound key by key in map_better's order beats them all (docs/engine.md,
+     * "Why pruning is safe"): none could enter the list. */
     nest none = *n;
     for (int l = 1; l < h->nlevels - 1; l++) none.holds[l] = 0;
     map_eval lb;
-    if (!bound_timed(h, &none, &tm, s->comp, &lb) && map_better(h, s->obj, ev, NULL, &lb, NULL)) {
+    if (!bound_timed(h, &none, &tm, s->comp, &lb) && map_better(h, s->obj, bar, NULL, &lb, NULL)) {
       t->pruned++;
       return;
     }
@@ -1423,23 +1495,21 @@ static void consider(const search *s, const nest *n, nest *best, map_eval *ev,
   eval_counts(h, n, &tm, &e);
   t->count++;
   /* the tile pipeline only lengthens a mapping: one whose objective
-   * without it is already worse than the best's cannot win */
-  if (first_key(h, s->obj, &e) <= first_key(h, s->obj, ev)) {
+   * without it is already worse than the list's last cannot enter it */
+  bar = list_bar(list);
+  if (!bar || first_key(h, s->obj, &e) <= first_key(h, s->obj, bar)) {
     eval_time(h, n, &e);
-    if (map_better(h, s->obj, &e, n, ev, best)) {
-      *best = *n;
-      *ev = e;
-    }
+    list_keep(h, s->obj, list, n, &e);
   }
-  t->variants += bypass_descent(h, s->obj, n, &e, best, ev);
+  t->variants += bypass_descent(h, s->obj, n, &e, list);
 }
 
 /* Grow plans from base: loop orders (the innermost buffer level; the
  * levels above it) and a ladder of capacities, a plan grown in a quarter of
  * a buffer being a candidate too, so that a larger buffer never loses a
  * smaller one's mapping. */
-static int grow_plans(search *s, const plan *base, nest *best, map_eval *ev, search_tally *t,
-                      char *why, size_t whyn) {
+static int grow_plans(search *s, const plan *base, map_list *list, search_tally *t, char *why,
+                      size_t whyn) {
   const map_hier *h = s->h;
   const int top = h->nlevels - 1;
   static const double scales[] = {1, 0.25, 0.0625, 0.015625};
@@ -1479,7 +1549,7 @@ static int grow_plans(search *s, const plan *base, nest *best, map_eval *ev, sea
         for (int i = 0; i < nseen && !dup; i++) dup = nest_compare(&seen[i], &n) == 0;
         if (dup) continue;
         if (nseen < SEEN) seen[nseen++] = n;
-        consider(s, &n, best, ev, t);
+        consider(s, &n, list, t);
         if (top == 1) break; /* no buffers: orders above do not differ */
       }
   s->scale = 1;
@@ -1498,8 +1568,7 @@ typedef struct exact_search {
   const map_hier *h;
   map_objective obj;
   double comp[OPD_COUNT];
-  nest *best;
-  map_eval *ev;
+  map_list *list;
   uint64_t visited, evaluated, pruned;
   int stopped; /* the visits ran out: not the whole space */
 } exact_search;
@@ -1511,18 +1580,16 @@ static int exact_visit(void *arg, const nest *n) {
     return 1;
   }
   map_eval e;
-  /* the best beats the bound, key by key in map_better's order: it beats
-   * the mapping (each key of which is at least the bound's) */
-  if (!map_bound(x->h, n, x->comp, &e) && map_better(x->h, x->obj, x->ev, NULL, &e, NULL)) {
+  /* the list's last beats the bound, key by key in map_better's order: it
+   * beats the mapping (each key of which is at least the bound's) */
+  const map_eval *bar = list_bar(x->list);
+  if (bar && !map_bound(x->h, n, x->comp, &e) && map_better(x->h, x->obj, bar, NULL, &e, NULL)) {
     x->pruned++;
     return 0;
   }
   map_evaluate(x->h, n, &e);
   x->evaluated++;
-  if (map_better(x->h, x->obj, &e, n, x->ev, x->best)) {
-    *x->best = *n;
-    *x->ev = e;
-  }
+  list_keep(x->h, x->obj, x->list, n, &e);
   return 0;
 }
 
@@ -1564,9 +1631,18 @@ static int bypass_to_fit(const search *s, plan *base) {
   return any;
 }
 
+int map_search(const map_hier *h, const nest_problem *p, const map_opts *o,
+               nest *best, map_eval *ev, map_tally *tally, int *fail_level,
+               char *why, size_t whyn) {
+  map_list list = {best, ev, 1, 0};
+  return map_search_list(h, p, o, &list, tally, fail_level, why, whyn);
+}
+
 static int preset_search(const map_hier *h, const nest_problem *p, const map_opts *o,
-                         search_memo *memo, nest *best, map_eval *ev, map_tally *tally,
+                         search_memo *memo, map_list *list, map_tally *tally,
                          char *why, size_t whyn) {
+  nest *const best = list->nest;
+  map_eval *const ev = list->ev;
   search s;
   plan base;
   setup(&s, h, p, o ? o->objective : MAP_LATENCY, &base);
@@ -1579,6 +1655,7 @@ static int preset_search(const map_hier *h, const nest_problem *p, const map_opt
       return DSE_ERR_INTERNAL;
     }
     map_evaluate(h, best, ev);
+    list->n = 1;
     if (tally) *tally = (map_tally){1, 0};
     return 0;
   }
@@ -1620,11 +1697,14 @@ static int preset_search(const map_hier *h, const nest_problem *p, const map_opt
   if (feasible) {
     /* The naive mapping (smallest tiles everywhere, every loop at DRAM) is
      * a candidate too, so the search never returns anything worse. */
-    build(&s, &base, best);
-    map_evaluate(h, best, ev);
+    nest n;
+    build(&s, &base, &n);
+    map_eval e;
+    map_evaluate(h, &n, &e);
+    list_keep(h, s.obj, list, &n, &e);
     t.count++;
     seeded = 1;
-    if (grow_plans(&s, &base, best, ev, &t, why, whyn)) return DSE_ERR_INTERNAL;
+    if (grow_plans(&s, &base, list, &t, why, whyn)) return DSE_ERR_INTERNAL;
   }
   if (bypassed) {
     memcpy(s.f, full_f, sizeof full_f);
@@ -1632,13 +1712,14 @@ static int preset_search(const map_hier *h, const nest_problem *p, const map_opt
     nest n;
     build(&s, &full, &n);
     if (!seeded) {
-      *best = n;
-      map_evaluate(h, best, ev);
+      map_eval e;
+      map_evaluate(h, &n, &e);
+      list_keep(h, s.obj, list, &n, &e);
       t.count++;
     } else {
-      consider(&s, &n, best, ev, &t);
+      consider(&s, &n, list, &t);
     }
-    if (grow_plans(&s, &full, best, ev, &t, why, whyn)) return DSE_ERR_INTERNAL;
+    if (grow_plans(&s, &full, list, &t, why, whyn)) return DSE_ERR_INTERNAL;
   }
   /* SCALE-Sim's mapping (the canonical im2col folds), where its tiles fit
    * and its bound can beat the best of the others (evaluated after them,
@@ -1646,7 +1727,7 @@ static int preset_search(const map_hier *h, const nest_problem *p, const map_opt
   {
     nest n;
     if (!map_canonical(h, p, &n)) {
-      if (canon_may_win(h, s.obj, &n, ev)) consider(&s, &n, best, ev, &t);
+      if (canon_may_win(h, s.obj, &n, list_bar(list))) consider(&s, &n, list, &t);
       else t.pruned++;
     }
   }
@@ -1654,7 +1735,7 @@ static int preset_search(const map_hier *h, const nest_problem *p, const map_opt
     double macs = 1;
     for (int d = 0; d < NEST_DIMS; d++) macs *= (double)p->bound[d];
     if (macs <= MAP_EXACT_MACS && map_space_size(h, p, MAP_EXACT_VISITS) <= MAP_EXACT_VISITS) {
-      exact_search x = {h, s.obj, {0}, best, ev, 0, 0, 0, 0};
+      exact_search x = {h, s.obj, {0}, list, 0, 0, 0, 0};
       memcpy(x.comp, s.comp, sizeof x.comp);
       char err[256];
       if (map_enumerate(h, p, exact_visit, &x, NULL, err, sizeof err) && !x.stopped) {
@@ -1669,10 +1750,14 @@ static int preset_search(const map_hier *h, const nest_problem *p, const map_opt
   return 0;
 }
 
-int map_search(const map_hier *h, const nest_problem *p, const map_opts *o,
-               nest *best, map_eval *ev, map_tally *tally, int *fail_level,
-               char *why, size_t whyn) {
-  if (h->tree) return map_search_tree(h, p, o, best, ev, tally, fail_level, why, whyn);
+int map_search_list(const map_hier *h, const nest_problem *p, const map_opts *o, map_list *list,
+                    map_tally *tally, int *fail_level, char *why, size_t whyn) {
+  list->n = 0;
+  if (h->tree) {
+    const int rc = map_search_tree(h, p, o, list->nest, list->ev, tally, fail_level, why, whyn);
+    list->n = !rc;
+    return rc;
+  }
   if (fail_level) *fail_level = -1;
   /* without its memos (out of memory) the search is the same, slower */
   const int top = h->nlevels - 1;
@@ -1681,7 +1766,7 @@ int map_search(const map_hier *h, const nest_problem *p, const map_opts *o,
     memo.est = pmemo_new(est_words(top), 1);
     memo.step = pmemo_new(step_words(top), 3 + 2 * (top - 1));
   }
-  const int rc = preset_search(h, p, o, &memo, best, ev, tally, why, whyn);
+  const int rc = preset_search(h, p, o, &memo, list, tally, why, whyn);
   free(memo.est);
   free(memo.step);
   return rc;

@@ -189,6 +189,23 @@ DSE_INTERNAL int map_search(const map_hier *h, const nest_problem *p,
                             map_tally *tally, int *fail_level, char *why,
                             size_t whyn);
 
+/* The best mappings of a search (map_search_list): up to cap distinct
+ * nests and their evaluations in the caller's arrays, n of them found,
+ * best first by map_better. */
+typedef struct map_list {
+  nest *nest;
+  map_eval *ev;
+  int cap, n;
+} map_list;
+
+/* map_search keeping the list->cap best distinct mappings by map_better
+ * (list->nest[0] is map_search's best): a candidate is pruned only when it
+ * cannot beat the list's last.  A tree's search and SCALE-Sim's mapping
+ * give one. */
+DSE_INTERNAL int map_search_list(const map_hier *h, const nest_problem *p, const map_opts *o,
+                                 map_list *list, map_tally *tally, int *fail_level,
+                                 char *why, size_t whyn);
+
 /* Every mapping of a preset hierarchy's mapspace (not a tree's), for brute
  * force on small problems (docs/engine.md, "The mapspace"): visit(arg, n)
  * gets each valid nest whose kept tiles fit half of every buffer, and
@@ -214,9 +231,21 @@ DSE_INTERNAL int map_naive_tree(const map_hier *h, const nest_problem *p, nest *
 DSE_INTERNAL int map_axis_takes(const map_hier *h, const map_fan *fan, int axis,
                                 const nest_group *g);
 
-/* Is evaluation x (of nest xn) better than y (of yn) for objective o?  A
- * strict order: the objective, then cycles, energy and DRAM bytes, then
+/* What the mapper ranks a mapping by: its cycles, energy and DRAM bytes. */
+typedef struct map_key {
+  double cycles, energy_j, dram_bytes;
+} map_key;
+
+/* The key of evaluation e (its cycles, energy_j and top level's bytes). */
+DSE_INTERNAL map_key map_key_of(const map_hier *h, const map_eval *e);
+
+/* Is key x (of nest xn) better than y (of yn) for objective o?  A strict
+ * order: the objective, then cycles, energy and DRAM bytes, then
  * nest_compare (skipped when xn or yn is NULL: a full tie is not better). */
+DSE_INTERNAL int map_key_better(map_objective o, const map_key *x, const nest *xn,
+                                const map_key *y, const nest *yn);
+
+/* map_key_better of evaluations x and y (their map_key_of). */
 DSE_INTERNAL int map_better(const map_hier *h, map_objective o, const map_eval *x,
                             const nest *xn, const map_eval *y, const nest *yn);
 

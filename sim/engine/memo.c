@@ -11,10 +11,11 @@ struct memo {
   struct memo_mem {
     dram_spec key; /* the technology's content: names and marks left out */
     uint64_t hash, last; /* last: the tick it was last used at */
+    uint64_t id;         /* its name while kept (memo_dram) */
     dram_memo dm;
   } *mem; /* owned, MEMO_MEMS of them once a technology is seen; nmem used */
   size_t nmem;
-  uint64_t tick;
+  uint64_t tick, ids; /* ids: the last technology's name (memo_dram) */
 };
 
 /* A hash of n bytes by 64-bit words (core_hash goes byte by byte): a key
@@ -97,18 +98,72 @@ static memo_map *map_slot(memo *m, size_t *at) {
   }
 }
 
+/* The search of entry x (its key set) for h, p, o: map_search's best, or
+ * on a memory technology the best of its shortlist by mt_layer's numbers
+ * at the technology's profile.  Returns 0, or DSE_ERR_NOMEM. */
+static int map_answer(memo_map *x, const map_hier *h, const nest_problem *p, const map_opts *o,
+                      const mt_mem *mem) {
+  if (!x->dram.mem) {
+    x->rc = map_search(h, p, o, &x->best, &x->ev, &x->tally, &x->fail_level, x->why,
+                       sizeof x->why);
+    x->key = map_key_of(h, &x->ev);
+    return 0;
+  }
+  nest *nests = malloc(MEMO_SHORTLIST * sizeof *nests);
+  map_eval *evs = malloc(MEMO_SHORTLIST * sizeof *evs);
+  map_list list = {nests, evs, MEMO_SHORTLIST, 0};
+  int rc = nests && evs ? 0 : DSE_ERR_NOMEM;
+  if (!rc) {
+    x->rc = map_search_list(h, p, o, &list, &x->tally, &x->fail_level, x->why,
+                            sizeof x->why);
+  }
+  /* the full burst simulation of every candidate would cost more than the
+   * search: the ranking takes the profile */
+  mt_mem rank = *mem;
+  rank.full = 0;
+  int b = -1;
+  for (int i = 0; !rc && !x->rc && i < list.n; i++) {
+    mt_time t;
+    rc = mt_layer(h, &nests[i], &evs[i], x->dram.scale, &rank, &t);
+    const map_key k = mt_key(&t);
+    if (!rc && (b < 0 || map_key_better(o->objective, &k, &nests[i], &x->key, &nests[b]))) {
+      b = i;
+      x->key = k;
+    }
+  }
+  if (b >= 0) {
+    x->best = nests[b];
+    x->ev = evs[b];
+  }
+  free(nests);
+  free(evs);
+  return rc;
+}
+
 const memo_map *memo_map_search(memo *m, const map_hier *h, const nest_problem *p,
-                                const map_opts *o, int *hit) {
+                                const map_opts *o, const mt_mem *mem, double scale, int *hit) {
   map_hier k;
   hier_key(h, &k);
-  const uint64_t hash =
+  memo_dram_key dk;
+  memset(&dk, 0, sizeof dk);
+  if (mem && mem->spec && !h->tree) {
+    dk.mem = mem->memo_id;
+    dk.units = mem->units;
+    dk.full = mem->full;
+    dk.clock_hz = mem->clock_hz;
+    dk.idle_w = mem->idle_w;
+    dk.scale = scale;
+  }
+  const uint64_t hash = memo_hash(
+      &dk, sizeof dk,
       memo_hash(&k, sizeof k, memo_hash(p, sizeof *p, (uint64_t)o->objective << 32 ^
-                                                          (uint64_t)(unsigned)o->budget));
+                                                          (uint64_t)(unsigned)o->budget)));
   size_t it = 0, i;
   while (core_hindex_next(&m->ix, hash, &it, &i)) {
     memo_map *x = &m->map[i];
     if (x->hash == hash && x->opts.objective == o->objective && x->opts.budget == o->budget &&
-        !memcmp(&x->prob, p, sizeof *p) && !memcmp(&x->hier, &k, sizeof k)) {
+        !memcmp(&x->dram, &dk, sizeof dk) && !memcmp(&x->prob, p, sizeof *p) &&
+        !memcmp(&x->hier, &k, sizeof k)) {
       x->used = 1;
       *hit = 1;
       return x;
@@ -129,10 +184,13 @@ const memo_map *memo_map_search(memo *m, const map_hier *h, const nest_problem *
   x->hier = k;
   x->prob = *p;
   x->opts = *o;
+  x->dram = dk;
   x->hash = hash;
   x->used = 1;
-  x->rc = map_search(h, p, o, &x->best, &x->ev, &x->tally, &x->fail_level, x->why,
-                     sizeof x->why);
+  if (map_answer(x, h, p, o, mem)) {
+    x->hash = ~hash; /* not an answer: never found */
+    return NULL;
+  }
   return x;
 }
 
@@ -151,7 +209,7 @@ static void mem_key(const dram_spec *s, dram_spec *k) {
   for (size_t i = 0; i < DRAM_AMAP_XORS; i++) k->amap.x[i].line = k->amap.x[i].col = 0;
 }
 
-dram_memo *memo_dram(memo *m, const dram_spec *s) {
+dram_memo *memo_dram(memo *m, const dram_spec *s, uint64_t *id) {
   if (!m->mem && !(m->mem = malloc(MEMO_MEMS * sizeof *m->mem))) return NULL;
   dram_spec k;
   mem_key(s, &k);
@@ -171,8 +229,10 @@ dram_memo *memo_dram(memo *m, const dram_spec *s) {
     memset(e, 0, sizeof *e);
     e->key = k;
     e->hash = hash;
+    e->id = ++m->ids;
   }
   e->last = ++m->tick;
+  if (id) *id = e->id;
   if (e->dm.n >= MEMO_PROFILES) dram_memo_free(&e->dm);
   return &e->dm;
 }

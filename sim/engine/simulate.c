@@ -7,6 +7,7 @@
 #include "engine/engine.h"
 #include "engine/mapper.h"
 #include "engine/memo.h"
+#include "engine/memtime.h"
 #include "engine/network.h"
 #include "engine/pipeline.h"
 #include "engine/systolic.h"
@@ -64,7 +65,7 @@ static void level_weighed(const map_hier *h, const map_eval *e, const dse_level_
 /* Overwrite an analytic result of a MAC layer with the level-2 numbers. */
 static int eval_cycle(dse_ctx *ctx, const dse_arch *a, const dse_workload *wl,
                       const wl_layer *l, const dse_sim_opts *opts,
-                      memo *mm, dram_memo *dm, dse_layer_result *r) {
+                      memo *mm, const mt_mem *md, dse_layer_result *r) {
   /* activations the neighbours leave on chip cost no DRAM traffic: the
    * mapper must know, or it optimizes traffic that does not exist */
   const unsigned chained = (r->input_on_chip ? 1u << OPD_I : 0) |
@@ -75,6 +76,10 @@ static int eval_cycle(dse_ctx *ctx, const dse_arch *a, const dse_workload *wl,
   nest_problem p;
   map_problem_of(l, &p);
   map_opts mo = {(map_objective)opts->objective, opts->map_budget};
+  /* causal attention computes the unmasked part only */
+  const double scale = l->macs < l->g * l->m * l->k * l->n
+                           ? (double)l->macs / (double)(l->g * l->m * l->k * l->n)
+                           : 1.0;
   /* an entry of the memo is valid until its next search: keep a copy */
   memo_map pinned, chosen;
   const memo_map *m = NULL;
@@ -98,11 +103,11 @@ static int eval_cycle(dse_ctx *ctx, const dse_arch *a, const dse_workload *wl,
       map_hier_df(a, r->precision, (dse_dataflow)df, &hd);
       hd.chained = chained;
       int hit;
-      const memo_map *x = memo_map_search(mm, &hd, &p, &mo, &hit);
+      const memo_map *x = memo_map_search(mm, &hd, &p, &mo, md, scale, &hit);
       if (!x) return DSE_ERR_NOMEM;
       cached &= hit;
       if (x->rc) continue;
-      if (!have || map_better(&hd, mo.objective, &x->ev, NULL, &chosen.ev, NULL)) {
+      if (!have || map_key_better(mo.objective, &x->key, NULL, &chosen.key, NULL)) {
         chosen = *x;
         h = hd;
         have = 1;
@@ -112,7 +117,7 @@ static int eval_cycle(dse_ctx *ctx, const dse_arch *a, const dse_workload *wl,
   }
   if (!m) {
     int hit;
-    const memo_map *x = memo_map_search(mm, &h, &p, &mo, &hit);
+    const memo_map *x = memo_map_search(mm, &h, &p, &mo, md, scale, &hit);
     if (!x) return DSE_ERR_NOMEM;
     cached &= hit;
     chosen = *x;
@@ -133,10 +138,6 @@ static int eval_cycle(dse_ctx *ctx, const dse_arch *a, const dse_workload *wl,
   const map_eval *e = &m->ev;
   const int top = h.nlevels - 1;
   const double bytes = h.bytes;
-  /* causal attention computes the unmasked part only */
-  const double scale = l->macs < l->g * l->m * l->k * l->n
-                           ? (double)l->macs / (double)(l->g * l->m * l->k * l->n)
-                           : 1.0;
   r->nlevels = (size_t)h.nlevels;
   r->levels = calloc(r->nlevels, sizeof(*r->levels));
   core_buf txt;
@@ -145,7 +146,6 @@ static int eval_cycle(dse_ctx *ctx, const dse_arch *a, const dse_workload *wl,
   r->mapping = txt.data ? txt.data : calloc(1, 1);
   if (!r->levels || !r->mapping || txt.oom) return DSE_ERR_NOMEM;
   double sram_e = 0, sram_cyc = 0, regs_e = e->level_energy_j[0];
-  uint64_t dram_rd = 0, dram_wr = 0;
   for (int v = 0; v < h.nlevels; v++) {
     dse_level_access *x = &r->levels[v];
     x->level = h.lv[v].name;
@@ -170,32 +170,15 @@ static int eval_cycle(dse_ctx *ctx, const dse_arch *a, const dse_workload *wl,
       if ((double)x->cycles > sram_cyc) sram_cyc = (double)x->cycles;
     }
   }
-  /* DRAM: the evaluation already leaves out what chaining keeps on chip */
-  dram_rd = (uint64_t)llround(e->rd_bytes[top] * scale);
-  dram_wr = (uint64_t)llround(e->wr_bytes[top] * scale);
-  r->dram_read_bytes = dram_rd;
-  r->dram_write_bytes = dram_wr;
-  r->dram_bytes = dram_rd + dram_wr;
-  double dram_bpc = a->dram_bw / a->clock_hz;
-  if (a->mem && dm && r->dram_bytes) {
-    /* the memory technology: the chosen mapping's DMA runs per tile step
-     * through the burst model (memoized per traffic shape) */
-    const double steps = (double)sys_steps_above(&m->best, top);
-    const double runs[3] = {
-        (chained & (1u << OPD_I)) ? 0 : (double)e->counts.reads[top][OPD_I] * bytes * scale / steps,
-        ((double)e->counts.reads[top][OPD_W] +
-         (double)e->counts.reads[top][OPD_O] * h.lv[top].acc_scale) * bytes * scale / steps,
-        (double)dram_wr / steps};
-    dram_profile pr;
-    int prc = opts->dram_model == DSE_DRAM_FULL
-                  ? dram_layer_full(a->mem, a->mem_units, runs, steps, &pr)
-                  : dram_profile_get(a->mem, a->mem_units, dm, runs, &pr);
-    if (prc) return prc;
-    if (pr.bandwidth > 0) dram_bpc = pr.bandwidth / a->clock_hz;
-    const double b = (double)r->dram_bytes;
-    apply_profile(&pr, b, r);
-  }
-  r->dram_cycles = (uint64_t)ceil((double)r->dram_bytes / dram_bpc);
+  /* DRAM and the layer's time, as the mapper ranked the mapping (memtime.h) */
+  mt_time tm;
+  int prc = mt_layer(&h, &m->best, e, scale, md, &tm);
+  if (prc) return prc;
+  r->dram_read_bytes = tm.dram_rd;
+  r->dram_write_bytes = tm.dram_wr;
+  r->dram_bytes = tm.dram_bytes;
+  if (tm.profiled) apply_profile(&tm.pr, (double)r->dram_bytes, r);
+  r->dram_cycles = tm.dram_cycles;
   r->sram_cycles = (uint64_t)ceil(sram_cyc);
   r->sram_read_bytes = r->sram_write_bytes = 0;
   for (int v = 1; v < top; v++) {
@@ -211,28 +194,12 @@ static int eval_cycle(dse_ctx *ctx, const dse_arch *a, const dse_workload *wl,
   r->stream_cycles = (uint64_t)ceil((double)e->timing.stream * scale);
   r->fill_drain_cycles = e->timing.fill_drain;
   r->preload_cycles = e->timing.preload;
-  r->compute_cycles = r->stream_cycles + r->fill_drain_cycles + r->preload_cycles;
+  r->compute_cycles = tm.compute_cycles;
   r->folds = e->timing.folds;
   r->mappings_evaluated = m->tally.evaluated;
   r->mappings_pruned = m->tally.pruned;
-  /* The tile pipeline: loads, compute and write-backs overlap. */
-  pipe_in pin;
-  map_pipe_in(&h, &m->best, e, scale, dram_bpc, &pin);
-  pipe_out po;
-  pipe_run(&pin, &po);
-  if (h.scalesim) {
-    /* SCALE-Sim: double-buffered SRAMs prefetch before cycle 0, its count
-     * ends at the last output written into the SRAM, and DRAM transfers
-     * overlap compute: the slowest of the array, the buffers and DRAM */
-    const double dram = pin.load + pin.store;
-    memset(&po, 0, sizeof po);
-    po.chunks = pin.steps;
-    po.cycles = fmax(pin.compute, fmax(pin.sram, dram));
-    po.stall_sram = pin.sram > pin.compute ? pin.sram - pin.compute : 0;
-    po.stall_dram = dram > fmax(pin.compute, pin.sram) ? dram - fmax(pin.compute, pin.sram) : 0;
-  }
-  r->cycles = (uint64_t)ceil(po.cycles);
-  if (r->cycles < r->compute_cycles) r->cycles = r->compute_cycles;
+  const pipe_out po = tm.po;
+  r->cycles = tm.cycles;
   r->stall_cycles = r->cycles - r->compute_cycles;
   r->stall_dram_cycles = (uint64_t)llround(po.stall_dram);
   r->stall_sram_cycles = (uint64_t)llround(po.stall_sram);
@@ -277,9 +244,7 @@ static int eval_cycle(dse_ctx *ctx, const dse_arch *a, const dse_workload *wl,
     r->operand_dram_bytes[OPD_I] += r->operand_dram_bytes[OPD_W];
     r->operand_onchip_energy_j[OPD_W] = r->operand_dram_bytes[OPD_W] = 0;
   }
-  r->dram_energy_j = a->mem && dm ? r->dram_activate_energy_j + r->dram_rw_energy_j +
-                                         r->dram_io_energy_j
-                                   : (double)r->dram_bytes * 8.0 * a->dram_j_per_bit;
+  r->dram_energy_j = tm.dram_energy_j;
   r->energy_j = r->mac_energy_j + r->register_energy_j + r->noc_energy_j +
                 r->vector_energy_j + r->sram_energy_j + r->dram_energy_j;
   return 0;
@@ -298,8 +263,9 @@ static size_t tree_node_of(const dse_arch *a, int l) {
  * comes from that evaluation, none from level 1.
  * The top level is the DRAM, the others are on chip. */
 static int eval_tree(dse_ctx *ctx, const dse_arch *a, const dse_workload *wl, const wl_layer *l,
-                     const dse_sim_opts *opts, memo *mm, dram_memo *dm,
+                     const dse_sim_opts *opts, memo *mm, const mt_mem *md,
                      dse_layer_result *r) {
+  dram_memo *const dm = md->dm; /* NULL: a plain channel */
   const arch_mark *at = &a->levels_mark;
   map_hier h;
   map_hier_of(a, r->precision, &h);
@@ -314,7 +280,7 @@ static int eval_tree(dse_ctx *ctx, const dse_arch *a, const dse_workload *wl, co
     map_evaluate(&h, &n, &e);
   } else { /* the mapper over the tree (plan S9) */
     map_opts mo = {(map_objective)opts->objective, opts->map_budget};
-    const memo_map *x = memo_map_search(mm, &h, &p, &mo, &r->map_cached);
+    const memo_map *x = memo_map_search(mm, &h, &p, &mo, NULL, 1, &r->map_cached);
     if (!x) return DSE_ERR_NOMEM;
     if (x->rc) {
       const int fl = x->fail_level;
@@ -575,11 +541,14 @@ int dse_simulate(dse_ctx *ctx, const dse_arch *arch, const dse_workload *wl,
   eng_link link = {0, 0};
   /* what earlier simulations on ctx found (engine/memo.h) */
   memo *mm = memo_of(ctx);
-  dram_memo *dm = mm && arch->mem ? memo_dram(mm, arch->mem) : NULL;
+  uint64_t mem_id = 0;
+  dram_memo *dm = mm && arch->mem ? memo_dram(mm, arch->mem, &mem_id) : NULL;
   if (!mm || (arch->mem && !dm)) {
     dse_result_free(res);
     return DSE_ERR_NOMEM;
   }
+  mt_mem md;
+  mt_mem_of(arch, o.dram_model == DSE_DRAM_FULL, dm, mem_id, &md);
   double ref_w = 0, bg_w = 0;
   if (arch->mem) dram_static_power(arch->mem, arch->mem_units, &ref_w, &bg_w);
   uint64_t prev_floor = 0; /* the previous layer's floor_cycles */
@@ -600,7 +569,7 @@ int dse_simulate(dse_ctx *ctx, const dse_arch *arch, const dse_workload *wl,
     /* level 1 is the floor of every mapping (docs/model.md section 6) */
     const uint64_t floor_cycles = r->cycles;
     if (o.fidelity == DSE_FIDELITY_CYCLE && wl->layers[i].macs > 0) {
-      int rc = (arch->tree ? eval_tree : eval_cycle)(ctx, arch, wl, &wl->layers[i], &o, mm, dm,
+      int rc = (arch->tree ? eval_tree : eval_cycle)(ctx, arch, wl, &wl->layers[i], &o, mm, &md,
                                                      r);
       if (rc) {
         dse_result_free(res);

@@ -969,8 +969,10 @@ TEST_IMPL(dram_in_engine) {
   for (size_t i = 0; i < wl->nlayers; i++)
     ASSERT(rm->layers[i].cycles >= rp->layers[i].cycles);
   ASSERT(t->cycles > rp->total.cycles);
-  /* same mapping, same traffic */
-  ASSERT_U64_EQ(t->dram_bytes, rp->total.dram_bytes);
+  /* the mapper ranks by the profile (docs/engine.md section 5): mappings
+   * the technology streams faster, here fewer bytes (68.4 MB against the
+   * plain channel's 85.2 MB) */
+  ASSERT(t->dram_bytes < rp->total.dram_bytes);
   ASSERT(t->dram_row_hit_rate > 0.5 && t->dram_row_hit_rate <= 1);
   ASSERT_NEAR(t->dram_energy_j,
               t->dram_activate_energy_j + t->dram_rw_energy_j + t->dram_io_energy_j +

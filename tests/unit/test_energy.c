@@ -273,7 +273,7 @@ TEST_IMPL(energy_static_published) {
                                       "  - {name: g, type: gemm, m: 8192, n: 8192, k: 8192}\n", 0);
   /* V100 at full tensor-core load: chip leakage 48.95 W of 250-300 W
    * (16-20%, [ACCELWATTCH]); dse's datacenter NPUs, the range widened by
-   * a quarter: 12-25% (npu-hbm3's five HBM3 controllers put it at 29%) */
+   * a quarter: 12-25% (npu-hbm3's five HBM3 controllers put it at 25.8%) */
   static const char *const npus[] = {"npu-hbm2e", "npu-gddr6", "npu-gddr7"};
   for (size_t i = 0; i < 3; i++) {
     dse_arch *a = t_arch(ctx, npus[i]);

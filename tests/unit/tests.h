@@ -151,4 +151,7 @@
   X(timeloop_arch_errors)           \
   X(timeloop_arch_validation_files) \
   X(memo_keys_by_content)           \
-  X(memo_bounded)
+  X(memo_bounded)                   \
+  X(memo_keys_memory_technology)    \
+  X(objective_profile_ranking)      \
+  X(objective_is_reported)
