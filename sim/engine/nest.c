@@ -274,8 +274,12 @@ int nest_validate(const nest *n, char *err, size_t errn) {
         return DSE_ERR_INVALID;
       }
       last_fan = l->fan;
-    } else if (l->spatial && l->axis > NEST_AXIS_Y) {
-      snprintf(err, errn, "loop %d (%s): a spatial loop goes on X or Y", i + 1,
+    } else if (l->spatial && l->axis == NEST_AXIS_DIAG && l->dim != NEST_G) {
+      snprintf(err, errn, "loop %d (%s): only G goes across the array's diagonal", i + 1,
+               DN(l->dim));
+      return DSE_ERR_INVALID;
+    } else if (l->spatial && l->axis > NEST_AXIS_DIAG) {
+      snprintf(err, errn, "loop %d (%s): a spatial loop goes on X, Y or the diagonal", i + 1,
                DN(l->dim));
       return DSE_ERR_INVALID;
     }
