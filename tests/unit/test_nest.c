@@ -1030,7 +1030,7 @@ TEST_IMPL(nest_validate_tree) {
   } k[] = {
       {0, "loop 3 (K): spatial loops belong to level 1, above the PEs"},
       {1, "loop 4 (C): level 2 has 2 fan-outs below it (loop names 3)"},
-      {2, "loop 3 (K): a spatial loop goes on X or Y"},
+      {2, "loop 3 (K): a spatial loop goes on X, Y or the diagonal"},
       {3, "loop 4 (C): 6 instances along Y of fan-out 2 below level 2, which has 3"},
       {4, "loop 4 (C): fan-outs must not go outwards"},
       {5, "loop 6 (C): level 1 has 0 fan-outs below it (loop names 1)"},
