@@ -179,7 +179,10 @@ static void floor_time(const dse_arch *a, const eng_prep *p, const serve *sv, do
 static uint64_t group_folds(uint64_t G, uint64_t sr, uint64_t sc, uint64_t rows, uint64_t cols) {
   uint64_t best = G * ceil_div(sr, rows) * ceil_div(sc, cols);
   const uint64_t lim = G < rows ? (G < cols ? G : cols) : (rows < cols ? rows : cols);
-  for (uint64_t g = 2; g <= lim; g++) {
+  /* g's folds are at least (G / g) (sr g / rows) (sc g / cols) = all x g,
+   * which grows with g: past best / all no g does better */
+  const double all = (double)G * (double)sr * (double)sc / ((double)rows * (double)cols);
+  for (uint64_t g = 2; g <= lim && all * (double)g < (double)best; g++) {
     const uint64_t f = ceil_div(G, g) * ceil_div(sr, rows / g) * ceil_div(sc, cols / g);
     if (f < best) best = f;
   }

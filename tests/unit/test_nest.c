@@ -772,7 +772,19 @@ TEST_IMPL(nest_groups_diagonal_by_hand) {
   ASSERT_U64_EQ(c.updates[1][OPD_O], 96);
   ASSERT_U64_EQ(c.reads[1][OPD_O], 0);
   ASSERT_U64_EQ(c.updates[2][OPD_O], 96);
-  /* only G goes on the diagonal, and not over a tree's fan-outs */
+  /* over a fan-out (a preset's array, as the mapper builds it) the 3
+   * groups take 3 of its columns and 3 x 9 = 27 of its rows */
+  n.nfan[1] = 1;
+  n.fan[1][0] = (nest_fan){32, 32, NEST_NET_SYSTOLIC, 1};
+  ASSERT_INT_EQ(nest_validate(&n, err, sizeof err), 0);
+  n.fan[1][0].x = 2;
+  ASSERT_INT_EQ(nest_validate(&n, err, sizeof err), DSE_ERR_INVALID);
+  ASSERT_STR_EQ(err, "loop 2 (G): 3 instances along X of fan-out 1 below level 1, which has 2");
+  n.fan[1][0] = (nest_fan){32, 26, NEST_NET_SYSTOLIC, 1};
+  ASSERT_INT_EQ(nest_validate(&n, err, sizeof err), DSE_ERR_INVALID);
+  ASSERT_STR_EQ(err, "loop 4 (S): 27 instances along Y of fan-out 1 below level 1, which has 26");
+  n.nfan[1] = 0;
+  /* only G goes on the diagonal */
   n.loops[2].axis = NEST_AXIS_DIAG;
   ASSERT_INT_EQ(nest_validate(&n, err, sizeof err), DSE_ERR_INVALID);
   ASSERT_CONTAINS(err, "only G");
