@@ -694,8 +694,9 @@ static double split_array(search *s, uint64_t g) {
   const uint64_t rb = h->rows / g, cb = h->cols / g, G = s->p->bound[NEST_G];
   const double er = best_factors(s, s->row_dims, s->nrow, rb, s->f);
   const double ec = best_factors(s, s->col_dims, s->ncol, cb, s->f);
-  return (double)G / (double)(cdiv(G, g) * g) * er * ec * (double)(rb * g) / (double)h->rows *
-         (double)(cb * g) / (double)h->cols;
+  /* er, ec: each block's work over its folds x (rb, cb) */
+  return (double)G / (double)cdiv(G, g) * er * ec * (double)rb / (double)h->rows * (double)cb /
+         (double)h->cols;
 }
 
 #define MAP_SPLITS 3
@@ -711,14 +712,12 @@ static int array_splits(search *s, uint64_t *g) {
   const uint64_t G = s->p->bound[NEST_G];
   const uint64_t lim = s->h->rows < s->h->cols ? s->h->rows : s->h->cols;
   if (G > 1 && lim > 1) {
-    uint64_t tr = 1, tc = 1;
-    split_array(s, 1);
+    uint64_t tr = 1, tc = 1, bg = 1;
+    double best = split_array(s, 1);
     for (int i = 0; i < s->nrow; i++) tr *= s->f[s->row_dims[i]];
     for (int i = 0; i < s->ncol; i++) tc *= s->f[s->col_dims[i]];
     uint64_t whole = s->h->rows / tr < s->h->cols / tc ? s->h->rows / tr : s->h->cols / tc;
     if (whole > G) whole = G;
-    double best = split_array(s, 1);
-    uint64_t bg = 1;
     /* candidates: the ceil splits of G that fit the diagonal */
     for (uint64_t k = cdiv(G, lim), last = 0; k <= G; k++) {
       const uint64_t v = cdiv(G, k);

@@ -33,7 +33,8 @@
 --     4,051 -> 4,053 cycles (0.05%): with 512 columns 4 heads a fold (3
 --     folds, not 6) but 256 more cycles of fill/drain a fold, which the
 --     DRAM-bound tile pipeline half hides (net of fill/drain and preload
---     2,517 -> 2,647).
+--     2,517 -> 2,647, the preload falling with the folds); the 256-column
+--     mapping (2 heads a fold) pinned on 512 columns takes 4,052.
 -- Both ceilings only go down (issue 12's later steps make them 0).  The
 -- mapper minimizes latency here (objective "latency"; the default is EDP).
 package.path = "./?.lua;" .. package.path
