@@ -169,6 +169,26 @@ static void floor_time(const dse_arch *a, const eng_prep *p, const serve *sv, do
       }
 }
 
+/* The fewest folds of G groups of an sr x sc array tile on rows x cols
+ * PEs: g groups across the diagonal (block-diagonal packing, plan S13)
+ * leave each floor(rows / g) x floor(cols / g) PEs, so ceil(G / g) x
+ * ceil(sr / floor(rows / g)) x ceil(sc / floor(cols / g)), minimised over
+ * g (1: one group a fold, G x ceil(sr / rows) x ceil(sc / cols)).  No
+ * mapping has fewer: its row (column) factors of a group multiply to at
+ * most floor(rows / g) (floor(cols / g)) with g groups across. */
+static uint64_t group_folds(uint64_t G, uint64_t sr, uint64_t sc, uint64_t rows, uint64_t cols) {
+  uint64_t best = G * ceil_div(sr, rows) * ceil_div(sc, cols);
+  const uint64_t lim = G < rows ? (G < cols ? G : cols) : (rows < cols ? rows : cols);
+  /* g's folds are at least (G / g) (sr g / rows) (sc g / cols) = all x g,
+   * which grows with g: past best / all no g does better */
+  const double all = (double)G * (double)sr * (double)sc / ((double)rows * (double)cols);
+  for (uint64_t g = 2; g <= lim && all * (double)g < (double)best; g++) {
+    const uint64_t f = ceil_div(G, g) * ceil_div(sr, rows / g) * ceil_div(sc, cols / g);
+    if (f < best) best = f;
+  }
+  return best;
+}
+
 void eng_eval_layer(const eng_prep *p, const dse_workload *wl,
                     const wl_layer *l, const eng_link *link,
                     dse_layer_result *r) {
@@ -220,8 +240,7 @@ void eng_eval_layer(const eng_prep *p, const dse_workload *wl,
       case DSE_DF_WEIGHT_STATIONARY:
       default: sr = K; sc = N; st = M; break;
     }
-    const uint64_t fr = ceil_div(sr, a->rows), fc = ceil_div(sc, a->cols);
-    r->folds = G * fr * fc;
+    r->folds = group_folds(G, sr, sc, a->rows, a->cols);
     uint64_t cyc = r->folds * st;
     const uint64_t full = G * M * K * N;
     if (l->macs < full) { /* causal attention skips masked blocks */

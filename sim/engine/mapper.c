@@ -695,6 +695,62 @@ static double best_factors(const search *s, const int *dims, int nd, uint64_t si
   return best;
 }
 
+/* The array split with g groups across its diagonal (g <= rows, cols):
+ * each group's rows and columns a block of floor(rows / g) x floor(cols /
+ * g) PEs, its row and column dims' factors best_factors' on those.
+ * Returns the covered work per fold, G x rows' x columns' work over
+ * (folds x rows x cols). */
+static double split_array(search *s, uint64_t g) {
+  const map_hier *h = s->h;
+  for (int d = 0; d < NEST_DIMS; d++) s->f[d] = 1;
+  s->f[NEST_G] = g;
+  const uint64_t rb = h->rows / g, cb = h->cols / g, G = s->p->bound[NEST_G];
+  const double er = best_factors(s, s->row_dims, s->nrow, rb, s->f);
+  const double ec = best_factors(s, s->col_dims, s->ncol, cb, s->f);
+  /* er, ec: each block's work over its folds x (rb, cb) */
+  return (double)G / (double)cdiv(G, g) * er * ec * (double)rb / (double)h->rows * (double)cb /
+         (double)h->cols;
+}
+
+#define MAP_SPLITS 3
+
+/* The array splits the search tries (groups across the diagonal, plan
+ * S13): none; the g of the most covered work per fold (split_array, the
+ * fewer groups on a tie); the most groups whose whole tiles of the
+ * ungrouped split fit (g x its rows' factors <= rows, likewise columns).
+ * Distinct, in that order; returns their count. */
+static int array_splits(search *s, uint64_t *g) {
+  int n = 0;
+  g[n++] = 1;
+  const uint64_t G = s->p->bound[NEST_G];
+  const uint64_t lim = s->h->rows < s->h->cols ? s->h->rows : s->h->cols;
+  if (G > 1 && lim > 1) {
+    uint64_t tr = 1, tc = 1, bg = 1;
+    double best = split_array(s, 1);
+    for (int i = 0; i < s->nrow; i++) tr *= s->f[s->row_dims[i]];
+    for (int i = 0; i < s->ncol; i++) tc *= s->f[s->col_dims[i]];
+    uint64_t whole = s->h->rows / tr < s->h->cols / tc ? s->h->rows / tr : s->h->cols / tc;
+    if (whole > G) whole = G;
+    /* candidates: the ceil splits of G that fit the diagonal */
+    for (uint64_t k = cdiv(G, lim), last = 0; k <= G; k++) {
+      const uint64_t v = cdiv(G, k);
+      if (v == last) continue;
+      last = v;
+      const double e = split_array(s, v);
+      /* descending v: a tie goes to the later, fewer groups (not to none) */
+      if (e > best * (1 + 1e-12) || (bg > 1 && e >= best * (1 - 1e-12))) {
+        best = fmax(best, e);
+        bg = v;
+      }
+      if (v == 1) break;
+    }
+    if (bg > 1) g[n++] = bg;
+    if (whole > 1 && whole != bg) g[n++] = whole;
+  }
+  split_array(s, 1);
+  return n;
+}
+
 /* Elements of an operand's tile with extents e (input: the window). */
 static double footprint(const nest_problem *p, int o, const uint64_t *e) {
   switch (o) {
@@ -803,7 +859,10 @@ static void build(const search *s, const plan *pl, nest *n) {
       if (outer > inner) n->loops[n->nloops++] = (nest_loop){(uint8_t)d, (uint8_t)l, 0, inner, NEST_AXIS_TIME, 0};
     }
   }
-  /* the array: rows (Y), then columns (X), then the stream inside the PEs */
+  /* the array: groups across its diagonal, rows (Y), then columns (X),
+   * then the stream inside the PEs */
+  if (s->f[NEST_G] > 1)
+    n->loops[n->nloops++] = (nest_loop){NEST_G, 1, 1, 1, NEST_AXIS_DIAG, 0};
   for (int i = 0; i < s->nrow; i++) {
     int d = s->row_dims[i];
     if (s->f[d] > 1)
@@ -1289,9 +1348,7 @@ static void setup(search *s, const map_hier *h, const nest_problem *p,
   s->obj = obj;
   s->scale = 1;
   dataflow_dims(s);
-  for (int d = 0; d < NEST_DIMS; d++) s->f[d] = 1;
-  best_factors(s, s->row_dims, s->nrow, h->rows, s->f);
-  best_factors(s, s->col_dims, s->ncol, h->cols, s->f);
+  split_array(s, 1);
   const int top = h->nlevels - 1;
   memset(base, 0, sizeof(*base));
   for (int d = 0; d < NEST_DIMS; d++) {
@@ -1631,6 +1688,79 @@ static int bypass_to_fit(const search *s, plan *base) {
   return any;
 }
 
+/* The search of one array split (s's spatial factors, base its plan):
+ * the array's tiles with every PE used and the bypass that lets them fit
+ * where they do not, both grown (grow_plans); the first split seeds *best
+ * with its naive mapping (*seeded). */
+static int search_split(search *s, plan *base, map_list *list, search_tally *t, int *seeded,
+                        char *why, size_t whyn) {
+  const map_hier *h = s->h;
+  const int top = h->nlevels - 1;
+  plan full = *base;
+  uint64_t full_f[NEST_XDIMS];
+  memcpy(full_f, s->f, sizeof full_f);
+  const int bypassed = bypass_to_fit(s, &full);
+  /* The smallest tiles must fit every buffer: when the array's tile does
+   * not, use fewer PEs (halve the largest spatial factor of an operand that
+   * does not fit) before giving up. */
+  for (int tries = 0; tries < 64; tries++) {
+    int bad = -1;
+    for (int l = 1; l < top && bad < 0; l++)
+      if (!fits(s, base, l)) bad = l;
+    if (bad < 0) break;
+    int dmax = -1;
+    for (int d = 0; d < NEST_DIMS; d++) {
+      int rel = 0;
+      for (int op = 0; op < OPD_COUNT; op++)
+        rel |= (h->lv[bad].holds & BIT(op)) && relevant(op, d);
+      if (rel && s->f[d] > 1 && (dmax < 0 || s->f[d] > s->f[dmax])) dmax = d;
+    }
+    if (dmax < 0) break;
+    s->f[dmax] = cdiv(s->f[dmax], 2);
+    base_plan(s, base);
+  }
+  int feasible = 1;
+  for (int l = 1; l < top && feasible; l++) feasible = fits(s, base, l);
+  if (!feasible && !bypassed) { /* bypassing every operand of a buffer always fits */
+    if (*seeded) return 0;         /* (a later split: not searched) */
+    snprintf(why, whyn, "internal: no bypass lets the array's tiles fit the buffers");
+    return DSE_ERR_INTERNAL;
+  }
+  if (feasible && !*seeded) {
+    /* The naive mapping (smallest tiles everywhere, every loop at DRAM) is
+     * a candidate too, so the search never returns anything worse. */
+    nest n;
+    build(s, base, &n);
+    map_eval e;
+    map_evaluate(h, &n, &e);
+    list_keep(h, s->obj, list, &n, &e);
+    t->count++;
+    *seeded = 1;
+  } else if (feasible) {
+    nest n;
+    build(s, base, &n);
+    consider(s, &n, list, t);
+  }
+  if (feasible && grow_plans(s, base, list, t, why, whyn)) return DSE_ERR_INTERNAL;
+  if (bypassed) {
+    memcpy(s->f, full_f, sizeof full_f);
+    base_plan(s, &full);
+    nest n;
+    build(s, &full, &n);
+    if (!*seeded) {
+      map_eval e;
+      map_evaluate(h, &n, &e);
+      list_keep(h, s->obj, list, &n, &e);
+      t->count++;
+      *seeded = 1;
+    } else {
+      consider(s, &n, list, t);
+    }
+    if (grow_plans(s, &full, list, t, why, whyn)) return DSE_ERR_INTERNAL;
+  }
+  return 0;
+}
+
 int map_search(const map_hier *h, const nest_problem *p, const map_opts *o,
                nest *best, map_eval *ev, map_tally *tally, int *fail_level,
                char *why, size_t whyn) {
@@ -1648,7 +1778,6 @@ static int preset_search(const map_hier *h, const nest_problem *p, const map_opt
   setup(&s, h, p, o ? o->objective : MAP_LATENCY, &base);
   s.memo = memo;
   map_compulsory(p, s.comp);
-  const int top = h->nlevels - 1;
   if (h->scalesim) { /* SCALE-Sim's one mapping, whatever its buffers hold */
     if (map_canonical(h, p, best)) {
       snprintf(why, whyn, "internal: SCALE-Sim's mapping of the layer is not a valid nest");
@@ -1659,67 +1788,17 @@ static int preset_search(const map_hier *h, const nest_problem *p, const map_opt
     if (tally) *tally = (map_tally){1, 0};
     return 0;
   }
-  /* the array's tiles with every PE used, and the bypass that lets them
-   * fit where they do not (grown after the others) */
-  plan full = base;
-  uint64_t full_f[NEST_XDIMS];
-  memcpy(full_f, s.f, sizeof full_f);
-  const int bypassed = bypass_to_fit(&s, &full);
-  /* The smallest tiles must fit every buffer: when the array's tile does
-   * not, use fewer PEs (halve the largest spatial factor of an operand that
-   * does not fit) before giving up. */
-  for (int tries = 0; tries < 64; tries++) {
-    int bad = -1;
-    for (int l = 1; l < top && bad < 0; l++)
-      if (!fits(&s, &base, l)) bad = l;
-    if (bad < 0) break;
-    int dmax = -1;
-    for (int d = 0; d < NEST_DIMS; d++) {
-      int rel = 0;
-      for (int op = 0; op < OPD_COUNT; op++)
-        rel |= (h->lv[bad].holds & BIT(op)) && relevant(op, d);
-      if (rel && s.f[d] > 1 && (dmax < 0 || s.f[d] > s.f[dmax])) dmax = d;
-    }
-    if (dmax < 0) break;
-    s.f[dmax] = cdiv(s.f[dmax], 2);
-    base_plan(&s, &base);
-  }
-  int feasible = 1;
-  for (int l = 1; l < top && feasible; l++) feasible = fits(&s, &base, l);
-  if (!feasible && !bypassed) { /* bypassing every operand of a buffer always fits */
-    snprintf(why, whyn, "internal: no bypass lets the array's tiles fit the buffers");
-    return DSE_ERR_INTERNAL;
-  }
-  /* the default budget covers every plan of both growths (1 + 36 + 1 + 36
-   * and the canonical mapping) */
-  search_tally t = {0, 0, o && o->budget > 0 ? (uint64_t)o->budget : 96, 0};
+  /* the array splits (groups across the diagonal: array_splits), each
+   * searched; the default budget covers every plan of both growths of each
+   * (1 + 36 + 1 + 36) and the canonical mapping */
+  uint64_t splits[MAP_SPLITS];
+  const int nsplit = array_splits(&s, splits);
+  search_tally t = {0, 0, o && o->budget > 0 ? (uint64_t)o->budget : 96 * (uint64_t)nsplit, 0};
   int seeded = 0;
-  if (feasible) {
-    /* The naive mapping (smallest tiles everywhere, every loop at DRAM) is
-     * a candidate too, so the search never returns anything worse. */
-    nest n;
-    build(&s, &base, &n);
-    map_eval e;
-    map_evaluate(h, &n, &e);
-    list_keep(h, s.obj, list, &n, &e);
-    t.count++;
-    seeded = 1;
-    if (grow_plans(&s, &base, list, &t, why, whyn)) return DSE_ERR_INTERNAL;
-  }
-  if (bypassed) {
-    memcpy(s.f, full_f, sizeof full_f);
-    base_plan(&s, &full);
-    nest n;
-    build(&s, &full, &n);
-    if (!seeded) {
-      map_eval e;
-      map_evaluate(h, &n, &e);
-      list_keep(h, s.obj, list, &n, &e);
-      t.count++;
-    } else {
-      consider(&s, &n, list, &t);
-    }
-    if (grow_plans(&s, &full, list, &t, why, whyn)) return DSE_ERR_INTERNAL;
+  for (int k = 0; k < nsplit; k++) {
+    split_array(&s, splits[k]);
+    base_plan(&s, &base);
+    if (search_split(&s, &base, list, &t, &seeded, why, whyn)) return DSE_ERR_INTERNAL;
   }
   /* SCALE-Sim's mapping (the canonical im2col folds), where its tiles fit
    * and its bound can beat the best of the others (evaluated after them,
@@ -1890,7 +1969,7 @@ static void en_spatial(enum_ctx_m *c, int axis, int i, uint64_t used) {
   const uint64_t size = axis ? s->h->cols : s->h->rows;
   if (i == nd) {
     if (!axis) {
-      en_spatial(c, 1, 0, 1);
+      en_spatial(c, 1, 0, s->f[NEST_G]);
       return;
     }
     for (int d = 0; d < NEST_DIMS; d++)
@@ -1931,7 +2010,14 @@ static int en_run(enum_ctx_m *c, const map_hier *h, const nest_problem *p) {
   setup(&c->s, h, p, MAP_LATENCY, &c->pl);
   for (int d = 0; d < NEST_DIMS; d++) c->s.f[d] = 1;
   memset(&c->pl, 0, sizeof c->pl);
-  en_spatial(c, 0, 0, 1);
+  /* groups across the array's diagonal: each of g takes its own rows and
+   * columns, g x the rows' (columns') factors at most rows (columns) */
+  const uint64_t lim = h->rows < h->cols ? h->rows : h->cols;
+  for (uint64_t g = 1; g <= p->bound[NEST_G] && g <= lim && !c->stop; g++) {
+    c->s.f[NEST_G] = g;
+    en_spatial(c, 0, 0, g);
+  }
+  c->s.f[NEST_G] = 1;
   /* SCALE-Sim's canonical mapping, where it flattens a group (without one
    * it is one of the boxes above), with every bypass set of its buffers:
    * the one range mapping visited yet */
@@ -2046,7 +2132,8 @@ void map_format(const map_hier *h, const nest *n, core_buf *out) {
     core_buf_printf(out, "%*s%s %s in [0, %llu) step %llu\n", 2 * depth + 2, "",
                     !l->spatial ? "for"
                     : f         ? (l->axis == NEST_AXIS_Y ? "parallel-for-y" : "parallel-for-x")
-                                : "parallel-for",
+                    : l->axis == NEST_AXIS_DIAG ? "parallel-for-diagonal"
+                                                : "parallel-for",
                     nest_loop_dim_name(n, l->dim),
                     (unsigned long long)parent, (unsigned long long)l->step);
     depth++;
@@ -2130,7 +2217,9 @@ int map_pinned(const map_hier *h, const nest_problem *p, const map_pin_spec *ps,
         s.f[d] = 1;
         continue;
       }
-      int on_rows = is_in(s.row_dims, s.nrow, d), on_cols = is_in(s.col_dims, s.ncol, d);
+      /* G across the diagonal: on the rows and the columns (plan S13) */
+      const int diag = d == NEST_G;
+      int on_rows = diag || is_in(s.row_dims, s.nrow, d), on_cols = diag || is_in(s.col_dims, s.ncol, d);
       if (!on_rows && !on_cols) {
         char r[64], c[64];
         snprintf(why, whyn,
@@ -2149,12 +2238,16 @@ int map_pinned(const map_hier *h, const nest_problem *p, const map_pin_spec *ps,
       }
       s.f[d] = ps->f[d];
       if (on_rows) rows *= ps->f[d];
-      else cols *= ps->f[d];
+      if (on_cols) cols *= ps->f[d];
     }
     if (rows > h->rows || cols > h->cols) {
-      snprintf(why, whyn, "spatial: %llu x %llu PEs do not fit the %llu x %llu array",
+      char g[96] = "";
+      if (s.f[NEST_G] > 1)
+        snprintf(g, sizeof g, " (G = %llu across the diagonal takes rows and columns)",
+                 (unsigned long long)s.f[NEST_G]);
+      snprintf(why, whyn, "spatial: %llu x %llu PEs do not fit the %llu x %llu array%s",
                (unsigned long long)rows, (unsigned long long)cols,
-               (unsigned long long)h->rows, (unsigned long long)h->cols);
+               (unsigned long long)h->rows, (unsigned long long)h->cols, g);
       return DSE_ERR_INVALID;
     }
     for (int d = 0; d < NEST_DIMS + ps->ngroups; d++)

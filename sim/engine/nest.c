@@ -263,8 +263,8 @@ int nest_validate(const nest *n, char *err, size_t errn) {
                  n->nfan[l->level] == 1 ? "" : "s", l->fan + 1);
         return DSE_ERR_INVALID;
       }
-      if (l->axis != NEST_AXIS_X && l->axis != NEST_AXIS_Y) {
-        snprintf(err, errn, "loop %d (%s): a spatial loop goes on X or Y", i + 1,
+      if (l->axis != NEST_AXIS_X && l->axis != NEST_AXIS_Y && l->axis != NEST_AXIS_DIAG) {
+        snprintf(err, errn, "loop %d (%s): a spatial loop goes on X, Y or the diagonal", i + 1,
                  DN(l->dim));
         return DSE_ERR_INVALID;
       }
@@ -274,8 +274,13 @@ int nest_validate(const nest *n, char *err, size_t errn) {
         return DSE_ERR_INVALID;
       }
       last_fan = l->fan;
-    } else if (l->spatial && l->axis > NEST_AXIS_Y) {
-      snprintf(err, errn, "loop %d (%s): a spatial loop goes on X or Y", i + 1,
+    } else if (l->spatial && l->axis > NEST_AXIS_DIAG) {
+      snprintf(err, errn, "loop %d (%s): a spatial loop goes on X, Y or the diagonal", i + 1,
+               DN(l->dim));
+      return DSE_ERR_INVALID;
+    }
+    if (l->spatial && l->axis == NEST_AXIS_DIAG && l->dim != NEST_G) {
+      snprintf(err, errn, "loop %d (%s): only G goes across the array's diagonal", i + 1,
                DN(l->dim));
       return DSE_ERR_INVALID;
     }
@@ -291,9 +296,10 @@ int nest_validate(const nest *n, char *err, size_t errn) {
                (unsigned long long)last_step[l->dim]);
       return DSE_ERR_INVALID;
     }
-    if (l->spatial && tree) {
+    for (int y = 0; l->spatial && tree && y < 2; y++) {
+      /* a diagonal loop's instances count on both axes */
+      if (l->axis != (y ? NEST_AXIS_Y : NEST_AXIS_X) && l->axis != NEST_AXIS_DIAG) continue;
       const nest_fan *f = &n->fan[l->level][l->fan];
-      const int y = l->axis == NEST_AXIS_Y;
       uint64_t *u = &spread[l->level][l->fan][y];
       *u *= cdiv(last_step[l->dim], l->step);
       if (*u > (y ? f->y : f->x)) {

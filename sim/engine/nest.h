@@ -80,7 +80,12 @@ enum { OPD_W, OPD_I, OPD_O, OPD_COUNT };
  * (NEST_DIMS + g, group g of the nest). */
 #define NEST_XDIMS (NEST_DIMS + NEST_MAX_GROUPS)
 
-enum { NEST_AXIS_TIME, NEST_AXIS_X, NEST_AXIS_Y };
+/* NEST_AXIS_DIAG: a spatial loop on G at level 1 of a nest without
+ * fan-outs (a preset's array), block-diagonal: each group index takes its
+ * own block of rows and its own block of columns, so its instances count
+ * on both axes (inputs of different groups share no row's broadcast,
+ * outputs none of a column's reduction). */
+enum { NEST_AXIS_TIME, NEST_AXIS_X, NEST_AXIS_Y, NEST_AXIS_DIAG };
 /* How a fan-out's children reach their parent (docs/engine.md). */
 typedef enum { NEST_NET_MULTICAST, NEST_NET_UNICAST, NEST_NET_SYSTOLIC } nest_net;
 

@@ -9,6 +9,10 @@ expect_code 0 "pinned"
 expect_out "conv1 (c3 227x227 k96 11x11/4, 6050 folds" "pinned conv1 as written"
 expect_out "1 mappings evaluated" "pinned: one evaluation"
 expect_out "parallel-for S in [0, 7) step 1" "pinned spatial factor"
+# G across the array's diagonal (2 groups x 96 rows, 2 x 128 columns)
+run "$DSE" sim tpu-v1 alexnet --mappings "$D/tpu_alexnet_groups.yaml" --mapping
+expect_code 0 "pinned groups"
+expect_out "parallel-for-diagonal G in [0, 2) step 1" "pinned groups across the diagonal"
 run "$DSE" sim tpu-v1 alexnet --fidelity analytic --mappings "$D/tpu_alexnet.yaml"
 expect_code 2 "mappings need level 2"; expect_err "--mappings needs --fidelity cycle" "mappings need level 2"
 
@@ -29,6 +33,7 @@ bad_small.yaml 5:20: error: mappings.conv1: tile S = 3 at 'weight_fifo' is small
 bad_spatial.yaml 3:14: error: mappings.conv1: spatial: dimension P cannot be spread over a weight_stationary array (rows take C, R, S; columns K)
 bad_order.yaml 4:35: error: mappings.conv1.levels.weight_fifo.order: 'S' is listed twice
 bad_dram.yaml 4:21: error: mappings.conv1.levels.DRAM: DRAM holds every operand whole: only 'order' applies there
+bad_groups.yaml 3:14: error: mappings.conv2: spatial: 288 x 256 PEs do not fit the 256 x 256 array (G = 2 across the diagonal takes rows and columns)
 bad_vector.yaml 2:3: error: mappings.relu1: layer 'relu1' (activation) runs on the vector unit and has no mapping
 LIST
 finish

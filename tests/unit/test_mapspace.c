@@ -65,6 +65,17 @@ TEST_IMPL(mapspace_size_by_hand) {
   small_hier(a, DSE_DF_WEIGHT_STATIONARY, 2, 2, 8, 0, &h);
   ASSERT_INT_EQ(map_enumerate(&h, &p, count_visit, &seen, &visited, why, sizeof why), 0);
   ASSERT_U64_EQ(visited, 45);
+  /* Groups across the diagonal (plan S13): G = 2, everything else 1, on
+   * the 2 x 2 array with the large buffer.  G's states: a spatial factor
+   * 2 (both groups across, one each of the rows and columns, no loop), or
+   * factor 1 with the buffer's tile 1 (the loop at DRAM) or 2 (the loop at
+   * the buffer): 3 nests x 8 bypass sets = 24. */
+  const uint64_t bg[NEST_DIMS] = {[NEST_G] = 2, [NEST_N] = 1, [NEST_K] = 1, [NEST_C] = 1,
+                                  [NEST_P] = 1, [NEST_Q] = 1, [NEST_R] = 1, [NEST_S] = 1};
+  problem(&p, bg);
+  small_hier(a, DSE_DF_WEIGHT_STATIONARY, 2, 2, 1e9, 0, &h);
+  ASSERT_INT_EQ(map_enumerate(&h, &p, count_visit, &seen, &visited, why, sizeof why), 0);
+  ASSERT_U64_EQ(visited, 24);
   dse_arch_free(a);
   dse_ctx_free(ctx);
   return 0;
@@ -137,7 +148,13 @@ static double key(const map_hier *h, map_objective o, const map_eval *e) {
  * - the greedy search alone (what larger layers get: --map-budget cuts the
  *   whole search) is never better than the optimum; how often it is
  *   optimal is printed and asserted as a ratchet: latency 300, energy 284,
- *   EDP 284, DRAM 291 (276, 1, 1, 281 before the bypass search). */
+ *   EDP 284, DRAM 291 (276, 1, 1, 281 before the bypass search).
+ * And NGROUPED layers with G of 2 to 4 (groups across the array's
+ * diagonal, plan S13, in the space since): the mapper optimal in all; the
+ * greedy alone in 60, 59, 59, 59 (a ratchet).  Both sets: 393,628
+ * mappings. */
+#define NGROUPED 60
+
 TEST_IMPL(mapspace_brute_force) {
   dse_ctx *ctx = t_ctx();
   /* one buffer (eyeriss') and two (npu-hbm2e's accumulators and global
@@ -152,11 +169,17 @@ TEST_IMPL(mapspace_brute_force) {
   double worst[NOBJ] = {1, 1, 1, 1};
   brute *b = malloc(sizeof *b);
   ASSERT(b);
-  for (int c = 0; c < 300; c++) {
+  int gcases = 0, ggreedy[NOBJ] = {0};
+  for (int c = 0; c < 300 + NGROUPED; c++) {
     const dse_arch *a = arch[c % 2];
+    /* the grouped cases: G of 2 to 4 and two more dimensions up to 3 (at
+     * most 36 MACs: searched whole) */
+    const int grouped = c >= 300;
     uint64_t bd[NEST_DIMS];
     for (int d = 0; d < NEST_DIMS; d++) bd[d] = 1;
-    for (int k = 0; k < 3; k++) bd[dims[rng(&seed) % 6]] = 1 + rng(&seed) % (c % 2 ? 3 : 4);
+    for (int k = 0; k < 3 - grouped; k++)
+      bd[dims[rng(&seed) % 6]] = 1 + rng(&seed) % (c % 2 || grouped ? 3 : 4);
+    if (grouped) bd[NEST_G] = 2 + rng(&seed) % 3;
     nest_problem p;
     problem(&p, bd);
     map_hier h;
@@ -180,7 +203,8 @@ TEST_IMPL(mapspace_brute_force) {
     for (int l = 1; l < h.nlevels - 1; l++)
       naive_fits &= map_level_bytes(&h, &naive, l) <= h.lv[l].capacity / 2;
     ASSERT(b->have);
-    cases++;
+    cases += !grouped;
+    gcases += grouped;
     space += visited;
     for (int o = 0; o < NOBJ; o++) {
       const map_objective ob = (map_objective)o;
@@ -198,8 +222,8 @@ TEST_IMPL(mapspace_brute_force) {
       ASSERT_INT_EQ(map_search(&h, &p, &greedy, &gg, &ee, &cnt, NULL, why, sizeof why), 0);
       ASSERT(!map_better(&h, ob, &ee, &gg, &b->ev[o], &b->best[o]));
       const double kg = key(&h, ob, &ee), kb = key(&h, ob, &b->ev[o]);
-      if (kg <= kb) greedy_optimal[o]++;
-      if (kb > 0 && kg / kb > worst[o]) worst[o] = kg / kb;
+      if (kg <= kb) ++*(grouped ? &ggreedy[o] : &greedy_optimal[o]);
+      if (!grouped && kb > 0 && kg / kb > worst[o]) worst[o] = kg / kb;
     }
   }
   fprintf(stderr, "mapspace_brute_force: %d cases, %llu mappings, each bounded; the mapper "
@@ -209,10 +233,15 @@ TEST_IMPL(mapspace_brute_force) {
   fprintf(stderr, "; the greedy search alone:");
   for (int o = 0; o < NOBJ; o++)
     fprintf(stderr, " %s optimal %d, worst x%.4f;", names[o], greedy_optimal[o], worst[o]);
+  fprintf(stderr, " %d grouped cases, the greedy optimal in", gcases);
+  for (int o = 0; o < NOBJ; o++) fprintf(stderr, " %d (%s)", ggreedy[o], names[o]);
   fprintf(stderr, "\n");
   ASSERT(cases == 300);
+  ASSERT(gcases == NGROUPED);
   static const int want[NOBJ] = {300, 284, 284, 291};
   for (int o = 0; o < NOBJ; o++) ASSERT(greedy_optimal[o] >= want[o]);
+  static const int gwant[NOBJ] = {60, 59, 59, 59};
+  for (int o = 0; o < NOBJ; o++) ASSERT(ggreedy[o] >= gwant[o]);
   free(b);
   dse_arch_free(arch[0]);
   dse_arch_free(arch[1]);

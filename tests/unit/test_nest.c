@@ -719,6 +719,76 @@ static void gemm_nest(nest *n, int os) {
   n->nloops = k;
 }
 
+/* A 3x3 depthwise conv (C = K = 1 per group), G groups, 4 x 4 outputs of a
+ * 6 x 6 image, on a weight-stationary array as block-diagonal packing puts
+ * it: 3 groups per fold across the diagonal (each its own 9 rows, R x S,
+ * and its own column), G folded by 3 above the buffer, P and Q streamed.
+ * Levels: the registers (weights), a buffer, DRAM (everything). */
+static void depthwise_nest(nest *n, uint64_t groups) {
+  unit_nest(n);
+  n->prob.bound[NEST_G] = groups;
+  n->prob.bound[NEST_R] = n->prob.bound[NEST_S] = 3;
+  n->prob.bound[NEST_P] = n->prob.bound[NEST_Q] = 4;
+  n->prob.in_h = n->prob.in_w = 6;
+  n->nlevels = 3;
+  n->holds[0] = 1u << OPD_W;
+  n->holds[1] = n->holds[2] = 7;
+  static const nest_loop loops[] = {
+      {NEST_G, 2, 0, 3, NEST_AXIS_TIME, 0}, {NEST_G, 1, 1, 1, NEST_AXIS_DIAG, 0},
+      {NEST_R, 1, 1, 1, NEST_AXIS_Y, 0},    {NEST_S, 1, 1, 1, NEST_AXIS_Y, 0},
+      {NEST_P, 0, 0, 1, NEST_AXIS_TIME, 0}, {NEST_Q, 0, 0, 1, NEST_AXIS_TIME, 0}};
+  memcpy(n->loops, loops, sizeof loops);
+  n->nloops = (int)DSE_ARRAY_LEN(loops);
+}
+
+/* Groups across the array (plan S13), G = 6: 2 folds of 3 groups.  By
+ * hand: 6 x 9 x 16 = 864 MACs; each PE keeps one weight, loaded once (54
+ * fills of the registers, 54 reads of the buffer, 54 from DRAM); per
+ * streamed step (p, q) the array reads 3 groups x 9 distinct inputs
+ * ((r, s) -> (p + r, q + s) is one to one), 27 x 16 x 2 = 864, no input
+ * shared between groups; the buffer takes each fold's 3 whole 6 x 6
+ * images, 216 = the input once; the 3 x 9 products of a step reduce to 3
+ * outputs (one per group, never across groups), 96 updates, each output
+ * once (no read-back), and 96 updates of DRAM.  The reference agrees. */
+static void counts_under(nest *n, int rule, nest_counts *c, nest_counts *r);
+
+TEST_IMPL(nest_groups_diagonal_by_hand) {
+  nest n;
+  depthwise_nest(&n, 6);
+  char err[256];
+  nest_counts c, r;
+  counts_under(&n, 0, &c, &r);
+  compare(&n, &c, &r, 0);
+  ASSERT_U64_EQ(c.macs, 864);
+  ASSERT_U64_EQ(c.fills[0][OPD_W], 54);
+  ASSERT_U64_EQ(c.reads[0][OPD_W], 864);
+  ASSERT_U64_EQ(c.reads[1][OPD_W], 54);
+  ASSERT_U64_EQ(c.reads[2][OPD_W], 54);
+  ASSERT_U64_EQ(c.reads[1][OPD_I], 864);
+  ASSERT_U64_EQ(c.fills[1][OPD_I], 216);
+  ASSERT_U64_EQ(c.reads[2][OPD_I], 216);
+  ASSERT_U64_EQ(c.updates[1][OPD_O], 96);
+  ASSERT_U64_EQ(c.reads[1][OPD_O], 0);
+  ASSERT_U64_EQ(c.updates[2][OPD_O], 96);
+  /* over a fan-out (a preset's array, as the mapper builds it) the 3
+   * groups take 3 of its columns and 3 x 9 = 27 of its rows */
+  n.nfan[1] = 1;
+  n.fan[1][0] = (nest_fan){32, 32, NEST_NET_SYSTOLIC, 1};
+  ASSERT_INT_EQ(nest_validate(&n, err, sizeof err), 0);
+  n.fan[1][0].x = 2;
+  ASSERT_INT_EQ(nest_validate(&n, err, sizeof err), DSE_ERR_INVALID);
+  ASSERT_STR_EQ(err, "loop 2 (G): 3 instances along X of fan-out 1 below level 1, which has 2");
+  n.fan[1][0] = (nest_fan){32, 26, NEST_NET_SYSTOLIC, 1};
+  ASSERT_INT_EQ(nest_validate(&n, err, sizeof err), DSE_ERR_INVALID);
+  ASSERT_STR_EQ(err, "loop 4 (S): 27 instances along Y of fan-out 1 below level 1, which has 26");
+  n.nfan[1] = 0;
+  /* only G goes on the diagonal */
+  n.loops[2].axis = NEST_AXIS_DIAG;
+  ASSERT_INT_EQ(nest_validate(&n, err, sizeof err), DSE_ERR_INVALID);
+  ASSERT_CONTAINS(err, "only G");
+  return 0;
+}
+
 TEST_IMPL(systolic_timing_by_hand) {
   nest n;
   char err[256];
@@ -755,6 +825,22 @@ TEST_IMPL(systolic_timing_by_hand) {
   sys_time(&w, DSE_DF_WEIGHT_STATIONARY, 16, 8, 0, &t);
   ASSERT_U64_EQ(t.stream, 2000);
   ASSERT_U64_EQ(t.folds, 40); /* N outermost: each half reloads all 20 tiles */
+  /* The timing of groups across the array (plan S13): G = 32 of the 3x3
+   * depthwise nest on a 32 x 32 WS array, 3 groups (27 rows, 3 columns) per
+   * fold: ceil(32 / 3) = 11 folds (the last of 2 groups), each streaming the
+   * 16 output pixels, 176 cycles; SCALE-Sim's fold formula (the header of
+   * systolic.c) adds per fold the load (32) and the fill/drain (32 + 32 - 2):
+   * 176 + 11 x (32 + 62) = 1,210 cycles; G = 6, 2 folds: 32 + 2 x 94 = 220. */
+  depthwise_nest(&n, 32);
+  ASSERT_INT_EQ(nest_validate(&n, err, sizeof err), 0);
+  sys_time(&n, DSE_DF_WEIGHT_STATIONARY, 32, 32, 0, &t);
+  ASSERT_U64_EQ(t.folds, 11);
+  ASSERT_U64_EQ(t.stream, 176);
+  ASSERT_U64_EQ(t.cycles, 1210);
+  depthwise_nest(&n, 6);
+  sys_time(&n, DSE_DF_WEIGHT_STATIONARY, 32, 32, 0, &t);
+  ASSERT_U64_EQ(t.folds, 2);
+  ASSERT_U64_EQ(t.cycles, 220);
   return 0;
 }
 
@@ -947,7 +1033,7 @@ TEST_IMPL(nest_validate_tree) {
   } k[] = {
       {0, "loop 3 (K): spatial loops belong to level 1, above the PEs"},
       {1, "loop 4 (C): level 2 has 2 fan-outs below it (loop names 3)"},
-      {2, "loop 3 (K): a spatial loop goes on X or Y"},
+      {2, "loop 3 (K): a spatial loop goes on X, Y or the diagonal"},
       {3, "loop 4 (C): 6 instances along Y of fan-out 2 below level 2, which has 3"},
       {4, "loop 4 (C): fan-outs must not go outwards"},
       {5, "loop 6 (C): level 1 has 0 fan-outs below it (loop names 1)"},

@@ -55,6 +55,7 @@
   X(nest_ref_link_by_hand)          \
   X(nest_ref_link_two_tiers_by_hand) \
   X(nest_one_level_by_hand)         \
+  X(nest_groups_diagonal_by_hand)   \
   X(nest_spread_over_ignored_dim)   \
   X(nest_range_conv3_by_hand)       \
   X(nest_range_conv1_ws_by_hand)    \
