@@ -117,7 +117,7 @@ static const char *const k_buf_keys[] = {"name", "size", "bandwidth",
                                          "read_bandwidth", "write_bandwidth",
                                          "banks", "width", "read_energy",
                                          "write_energy", "update_energy",
-                                         "holds", NULL};
+                                         "holds", "bypass", NULL};
 static const char *const k_dram_keys[] = {"type",       "bandwidth", "energy", "capacity",
                                           "latency",    "technology", "stacks", "devices",
                                           "dimms",      NULL};
@@ -236,6 +236,11 @@ static void load_buffer(cfg *c, const yt_node *n, const char *path, const sram_f
     }
     arch_operands(c, h, kp, &b->holds);
   }
+  /* a FIFO or a buffer on the only path to the array (tpu-v1's weight
+   * FIFO): the mapper may not bypass it */
+  int may_bypass = 1;
+  cfg_bool(c, n, path, "bypass", 1, &may_bypass);
+  b->no_bypass = !may_bypass;
 }
 
 void arch_operands(cfg *c, const yt_node *h, const char *kp, unsigned *mask) {

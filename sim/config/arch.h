@@ -30,6 +30,7 @@ typedef struct arch_buffer {
   double update_j_per_byte; /* partial-sum write (read-modify-write's write) */
   int energy_defaulted; /* energies came from the default SRAM fit */
   unsigned holds;       /* OP_* mask */
+  int no_bypass;        /* `bypass: false`: keeps every operand it holds, always */
 } arch_buffer;
 
 /* ===== the architecture as a chain of levels (docs/design/arch-tree-plan.md)

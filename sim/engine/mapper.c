@@ -134,6 +134,7 @@ void map_hier_df(const dse_arch *a, dse_precision prec, dse_dataflow df,
     map_level *l = &h->lv[n];
     l->name = b->name;
     l->holds = opd_bits(b->holds);
+    l->fixed = b->no_bypass ? l->holds : 0;
     l->capacity = b->size_bytes;
     l->bw = b->bw_bytes_per_cycle;
     l->rd_bw = b->rd_bw;
@@ -619,6 +620,7 @@ typedef struct search {
   int ncand[NEST_DIMS];
   struct search_memo *memo; /* map_search's (NULL: none), owned by it */
   double comp[OPD_COUNT];   /* map_compulsory's (map_search's candidates' bounds) */
+  int fail_level;           /* a buffer that cannot hold what it must keep, or -1 */
 } search;
 
 static int is_in(const int *set, int n, int d) {
@@ -1494,7 +1496,7 @@ static uint64_t bypass_descent(const map_hier *h, map_objective obj, const nest 
     int found = 0;
     for (int l = 1; l < top; l++)
       for (int o = 0; o < OPD_COUNT; o++) {
-        if (!(cur.holds[l] & BIT(o))) continue;
+        if (!(cur.holds[l] & BIT(o)) || (h->lv[l].fixed & BIT(o))) continue;
         nest v = cur;
         map_eval ve;
         ve.counts = ce.counts;
@@ -1673,7 +1675,7 @@ static int bypass_to_fit(const search *s, plan *base) {
     double best = -1;
     unsigned take = 0;
     for (unsigned b = 1; b < 1u << OPD_COUNT; b++) {
-      if (b & ~holds) continue;
+      if ((b & ~holds) || (b & s->h->lv[l].fixed)) continue;
       base->bypass[l] = b;
       const double kept = level_bytes(s, base, l);
       if (kept <= usable(s, l) && kept > best) {
@@ -1721,10 +1723,22 @@ static int search_split(search *s, plan *base, map_list *list, search_tally *t, 
   }
   int feasible = 1;
   for (int l = 1; l < top && feasible; l++) feasible = fits(s, base, l);
-  if (!feasible && !bypassed) { /* bypassing every operand of a buffer always fits */
-    if (*seeded) return 0;         /* (a later split: not searched) */
-    snprintf(why, whyn, "internal: no bypass lets the array's tiles fit the buffers");
-    return DSE_ERR_INTERNAL;
+  if (!feasible && !bypassed) {
+    /* bypassing every operand of a buffer always fits, unless the arch
+     * forbids it (`bypass: false`) */
+    if (*seeded) return 0; /* (a later split: not searched) */
+    int bad = 1;
+    while (bad < top - 1 && fits(s, base, bad)) bad++;
+    if (!h->lv[bad].fixed) {
+      snprintf(why, whyn, "internal: no bypass lets the array's tiles fit the buffers");
+      return DSE_ERR_INTERNAL;
+    }
+    s->fail_level = bad;
+    snprintf(why, whyn,
+             "buffer '%s' may not bypass what it holds (bypass: false), and its smallest "
+             "tiles need %.0f B, more than half of its %.0f B",
+             h->lv[bad].name, level_bytes(s, base, bad), h->lv[bad].capacity);
+    return DSE_ERR_INFEASIBLE;
   }
   if (feasible && !*seeded) {
     /* The naive mapping (smallest tiles everywhere, every loop at DRAM) is
@@ -1769,13 +1783,14 @@ int map_search(const map_hier *h, const nest_problem *p, const map_opts *o,
 }
 
 static int preset_search(const map_hier *h, const nest_problem *p, const map_opts *o,
-                         search_memo *memo, map_list *list, map_tally *tally,
+                         search_memo *memo, map_list *list, map_tally *tally, int *fail_level,
                          char *why, size_t whyn) {
   nest *const best = list->nest;
   map_eval *const ev = list->ev;
   search s;
   plan base;
   setup(&s, h, p, o ? o->objective : MAP_LATENCY, &base);
+  s.fail_level = -1;
   s.memo = memo;
   map_compulsory(p, s.comp);
   if (h->scalesim) { /* SCALE-Sim's one mapping, whatever its buffers hold */
@@ -1798,7 +1813,11 @@ static int preset_search(const map_hier *h, const nest_problem *p, const map_opt
   for (int k = 0; k < nsplit; k++) {
     split_array(&s, splits[k]);
     base_plan(&s, &base);
-    if (search_split(&s, &base, list, &t, &seeded, why, whyn)) return DSE_ERR_INTERNAL;
+    const int rc = search_split(&s, &base, list, &t, &seeded, why, whyn);
+    if (rc) {
+      if (fail_level) *fail_level = s.fail_level;
+      return rc;
+    }
   }
   /* SCALE-Sim's mapping (the canonical im2col folds), where its tiles fit
    * and its bound can beat the best of the others (evaluated after them,
@@ -1845,7 +1864,7 @@ int map_search_list(const map_hier *h, const nest_problem *p, const map_opts *o,
     memo.est = pmemo_new(est_words(top), 1);
     memo.step = pmemo_new(step_words(top), 3 + 2 * (top - 1));
   }
-  const int rc = preset_search(h, p, o, &memo, list, tally, why, whyn);
+  const int rc = preset_search(h, p, o, &memo, list, tally, fail_level, why, whyn);
   free(memo.est);
   free(memo.step);
   return rc;
@@ -1930,7 +1949,7 @@ static void en_bypass(enum_ctx_m *c, int l) {
   }
   const unsigned holds = c->s.h->lv[l].holds;
   for (unsigned b = 0; b < 1u << OPD_COUNT && !c->stop; b++) {
-    if (b & ~holds) continue;
+    if ((b & ~holds) || (b & c->s.h->lv[l].fixed)) continue;
     c->pl.bypass[l] = b;
     if (fits(&c->s, &c->pl, l)) en_bypass(c, l + 1);
   }
@@ -1995,7 +2014,7 @@ static void en_canon_bypass(enum_ctx_m *c, nest *n, int l) {
   }
   const unsigned holds = n->holds[l];
   for (unsigned b = 0; b < 1u << OPD_COUNT && !c->stop; b++) {
-    if (b & ~holds) continue;
+    if ((b & ~holds) || (b & c->s.h->lv[l].fixed)) continue;
     n->holds[l] = holds & ~b;
     en_canon_bypass(c, n, l + 1);
   }
@@ -2277,6 +2296,13 @@ int map_pinned(const map_hier *h, const nest_problem *p, const map_pin_spec *ps,
       }
       pl.E[l][d] = v;
       if (l == 1 && is_in(s.stream_dims, s.nstream, d)) pl.A[d] = v;
+    }
+    if (ps->bypass[l] & h->lv[l].fixed) {
+      *where = l;
+      snprintf(why, whyn, "'%s' may not bypass its %s (the arch says bypass: false)",
+               h->lv[l].name,
+               nest_operand_name(__builtin_ctz(ps->bypass[l] & h->lv[l].fixed)));
+      return DSE_ERR_INVALID;
     }
     pl.bypass[l] = ps->bypass[l];
     pl.nperm[l] = ps->nperm[l];

@@ -23,6 +23,7 @@ typedef struct map_fan {
 typedef struct map_level {
   const char *name;
   unsigned holds;     /* operands kept here (bit 1 << OPD_x) */
+  unsigned fixed;     /* of them, those no mapping may bypass (`bypass: false`) */
   double capacity;    /* bytes; PE registers: per PE; DRAM: unbounded */
   double bw;          /* bytes per cycle, reads and writes together */
   double rd_bw, wr_bw; /* separate ports when > 0 */

@@ -16,6 +16,25 @@ expect_out "parallel-for-diagonal G in [0, 2) step 1" "pinned groups across the 
 run "$DSE" sim tpu-v1 alexnet --fidelity analytic --mappings "$D/tpu_alexnet.yaml"
 expect_code 2 "mappings need level 2"; expect_err "--mappings needs --fidelity cycle" "mappings need level 2"
 
+# A buffer the arch says may not be bypassed (bypass: false) keeps its
+# operands in every mapping: tpu-v1's search bypasses its weight FIFO on 8
+# of AlexNet's layers, the same arch with `bypass: false` on none; a pinned
+# mapping that bypasses it is refused at its level, and a buffer too small
+# for what it must keep fails the layer at its size
+run "$DSE" sim tpu-v1 alexnet --mapping
+[ "$(printf '%s\n' "$OUT" | grep -c 'bypass:.*weight_fifo')" -eq 8 ] && ok || bad "tpu-v1 bypasses its FIFO on 8 layers"
+run "$DSE" sim "$D/tpu_fifo.yaml" alexnet --mapping
+expect_code 0 "bypass: false"
+[ "$(printf '%s\n' "$OUT" | grep -c 'bypass:.*weight_fifo')" -eq 0 ] && ok || bad "bypass: false keeps the FIFO"
+run "$DSE" sim "$D/tpu_fifo.yaml" alexnet --mappings "$D/bad_fixed.yaml" -o "$TMP/x.json"
+expect_code 2 "pinned bypass of a fixed buffer"
+expect_err "$D/bad_fixed.yaml:5:20: error: mappings.conv1: 'weight_fifo' may not bypass its weight (the arch says bypass: false)" "pinned bypass of a fixed buffer"
+expect_no_file "$TMP/x.json" "pinned bypass of a fixed buffer"
+run "$DSE" sim "$D/tpu_tiny_fifo.yaml" alexnet -o "$TMP/x.json"
+expect_code 2 "fixed buffer too small"
+expect_err "$D/tpu_tiny_fifo.yaml:24:11: error: layer 'conv1' of workload 'alexnet' cannot be mapped onto arch 'tpu-v1-tiny-fifo': buffer 'weight_fifo' may not bypass what it holds (bypass: false), and its smallest tiles need 1 B, more than half of its 1 B" "fixed buffer too small"
+expect_no_file "$TMP/x.json" "fixed buffer too small"
+
 while read -r file want; do
   run "$DSE" sim tpu-v1 alexnet --fidelity cycle --mappings "$D/$file" -o "$TMP/x.json"
   expect_code 2 "$file"
