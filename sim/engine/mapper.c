@@ -1381,8 +1381,8 @@ static void setup(search *s, const map_hier *h, const nest_problem *p,
     base->A[d] = is_in(s->stream_dims, s->nstream, d) ? 1 : s->f[d];
     for (int l = 1; l < top; l++) base->E[l][d] = base->A[d];
     base->E[top][d] = p->bound[d];
-    set_candidates(s, d, base->A[d]);
   }
+  /* the tile candidates: base_plan's, for a search that grows plans */
 }
 
 int map_naive(const map_hier *h, const nest_problem *p, nest *n) {
