@@ -1600,6 +1600,11 @@ static int grow_plans(search *s, const plan *base, map_list *list, search_tally 
   enum { SEEN = 48 };
   nest seen[SEEN];
   int nseen = 0;
+  /* the keys (est_key and bypass) of plans whose nest is among seen or a
+   * duplicate of one: a plan's nest is a function of its key (build), so
+   * a plan of the same key is a duplicate without building it */
+  uint64_t seen_key[SEEN][PM_KEY + 1];
+  int nkey = 0, kw = 0;
   /* per loop-order pair, the largest tile bytes per level its last grown
    * plan checked (grow_level): when they fit the next scale too, that
    * scale grows the same plan, a duplicate */
@@ -1621,6 +1626,14 @@ static int grow_plans(search *s, const plan *base, map_list *list, search_tally 
         int fit = 1;
         for (int l = 1; l < top && fit; l++) fit = fits(s, &pl, l);
         if (!fit) continue;
+        uint64_t key[PM_KEY + 1];
+        kw = est_key(s, &pl, key);
+        key[kw] = 0;
+        for (int l = 1; l < top; l++) key[kw] |= (uint64_t)pl.bypass[l] << (4 * l);
+        int known = 0;
+        for (int i = 0; i < nkey && !known; i++)
+          known = !memcmp(seen_key[i], key, (size_t)(kw + 1) * sizeof key[0]);
+        if (known) continue;
         nest n;
         build(s, &pl, &n);
         char err[256];
@@ -1630,6 +1643,7 @@ static int grow_plans(search *s, const plan *base, map_list *list, search_tally 
         }
         int dup = 0;
         for (int i = 0; i < nseen && !dup; i++) dup = nest_compare(&seen[i], &n) == 0;
+        if ((dup || nseen < SEEN) && nkey < SEEN) memcpy(seen_key[nkey++], key, sizeof key);
         if (dup) continue;
         if (nseen < SEEN) seen[nseen++] = n;
         consider(s, &n, list, t);
