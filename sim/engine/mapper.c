@@ -618,6 +618,7 @@ typedef struct search {
   double scale;          /* fraction of each buffer the greedy may use */
   uint64_t cand[NEST_DIMS][64]; /* tile candidates per dim, ascending */
   int ncand[NEST_DIMS];
+  uint64_t cand_lo[NEST_DIMS];  /* the array tile cand[d] starts from (0: none yet) */
   struct search_memo *memo; /* map_search's (NULL: none), owned by it */
   double comp[OPD_COUNT];   /* map_compulsory's (map_search's candidates' bounds) */
   int fail_level;           /* a buffer that cannot hold what it must keep, or -1 */
@@ -1070,11 +1071,18 @@ static int est_words(int top) { return NEST_DIMS * top + top; }
 
 /* estimate_plan(s, pl), from the search's memo when a growth has
  * estimated pl before. */
+static double estimate_keyed(const search *s, const plan *pl, const uint64_t *key);
+
 static double estimate(const search *s, const plan *pl) {
-  pmemo *const m = s->memo ? s->memo->est : NULL;
-  if (!m) return estimate_plan(s, pl);
+  if (!s->memo || !s->memo->est) return estimate_plan(s, pl);
   uint64_t key[PM_KEY];
   est_key(s, pl, key);
+  return estimate_keyed(s, pl, key);
+}
+
+/* estimate(s, pl) with pl's est_key given. */
+static double estimate_keyed(const search *s, const plan *pl, const uint64_t *key) {
+  pmemo *const m = s->memo->est;
   int found;
   uint64_t *v = pmemo_get(m, key, &found);
   if (v && found) {
@@ -1110,6 +1118,14 @@ static int candidates(uint64_t lo, uint64_t bound, uint64_t *out, int max) {
   return m;
 }
 
+/* s's tile candidates of dim d from lo (kept while lo stays: base_plan
+ * runs once per array split and once per halving of a spatial factor). */
+static void set_candidates(search *s, int d, uint64_t lo) {
+  if (s->cand_lo[d] == lo) return;
+  s->ncand[d] = candidates(lo, s->p->bound[d], s->cand[d], 64);
+  s->cand_lo[d] = lo;
+}
+
 /* Set level l's tile of dim d to v (the stream tile too at level 1) and
  * keep the outer buffer levels at least as large. */
 static void set_tile(const search *s, plan *pl, int l, int d, uint64_t v) {
@@ -1131,6 +1147,9 @@ static int grow_try(const search *s, plan *pl, int l, double cur, uint64_t *tile
   int best_d = -1;
   uint64_t best_v = 0;
   double best = cur;
+  /* the levels below l keep their tiles through every trial */
+  double below[NEST_MAX_LEVELS];
+  for (int u = 1; u < l && u < top; u++) below[u] = level_bytes(s, pl, u);
   for (int d = 0; d < NEST_DIMS; d++) {
     const uint64_t *cands = s->cand[d];
     int nc = s->ncand[d], tried = 0;
@@ -1145,7 +1164,7 @@ static int grow_try(const search *s, plan *pl, int l, double cur, uint64_t *tile
        * will not fit either */
       int ok = 1;
       for (int u = 1; u < top && ok; u++) {
-        const double b = level_bytes(s, pl, u);
+        const double b = u < l ? below[u] : level_bytes(s, pl, u);
         ok = b <= usable(s, u);
         if (ok) maxfit[u] = fmax(maxfit[u], b);
         else minfail[u] = fmin(minfail[u], b);
@@ -1173,7 +1192,7 @@ static int grow_try(const search *s, plan *pl, int l, double cur, uint64_t *tile
  * usable < minfail at every level. */
 static int step_words(int top) { return est_words(top) + 1; }
 
-static int grow_step(const search *s, plan *pl, int l, double *cur, double *peak) {
+static int grow_step(const search *s, plan *pl, int l, double *cur, int *have_cur, double *peak) {
   const int top = s->h->nlevels - 1;
   double maxfit[NEST_MAX_LEVELS], minfail[NEST_MAX_LEVELS];
   for (int u = 1; u < top; u++) maxfit[u] = -1, minfail[u] = INFINITY;
@@ -1200,8 +1219,13 @@ static int grow_step(const search *s, plan *pl, int l, double *cur, double *peak
       if (!v[0]) return 0;
       set_tile(s, pl, l, (int)v[0] - 1, v[1]);
       memcpy(cur, &v[2], sizeof *cur);
+      *have_cur = 1;
       return 1;
     }
+  }
+  if (!*have_cur) { /* pl's estimate, needed from here on only */
+    *cur = m && s->memo->est ? estimate_keyed(s, pl, key) : estimate(s, pl);
+    *have_cur = 1;
   }
   uint64_t tile = 0;
   double est = *cur;
@@ -1232,8 +1256,10 @@ static void grow_level(const search *s, plan *pl, int l, double *peak) {
     for (int u = l + 1; u < top; u++) pl->E[u][d] = below; /* outer: same */
   }
   /* stream dims are the level-1 tile itself: grow them at level 1 too */
-  double cur = estimate(s, pl);
-  for (int iter = 0; iter < 64 && grow_step(s, pl, l, &cur, peak); iter++) {
+  /* pl's estimate, worked out when a step is not in the memo */
+  double cur = 0;
+  int have_cur = 0;
+  for (int iter = 0; iter < 64 && grow_step(s, pl, l, &cur, &have_cur, peak); iter++) {
   }
 }
 
@@ -1357,8 +1383,8 @@ static void setup(search *s, const map_hier *h, const nest_problem *p,
     base->A[d] = is_in(s->stream_dims, s->nstream, d) ? 1 : s->f[d];
     for (int l = 1; l < top; l++) base->E[l][d] = base->A[d];
     base->E[top][d] = p->bound[d];
-    s->ncand[d] = candidates(base->A[d], p->bound[d], s->cand[d], 64);
   }
+  /* the tile candidates: base_plan's, for a search that grows plans */
 }
 
 int map_naive(const map_hier *h, const nest_problem *p, nest *n) {
@@ -1576,6 +1602,11 @@ static int grow_plans(search *s, const plan *base, map_list *list, search_tally 
   enum { SEEN = 48 };
   nest seen[SEEN];
   int nseen = 0;
+  /* the keys (est_key and bypass) of plans whose nest is among seen or a
+   * duplicate of one: a plan's nest is a function of its key (build), so
+   * a plan of the same key is a duplicate without building it */
+  uint64_t seen_key[SEEN][PM_KEY + 1];
+  int nkey = 0, kw = 0;
   /* per loop-order pair, the largest tile bytes per level its last grown
    * plan checked (grow_level): when they fit the next scale too, that
    * scale grows the same plan, a duplicate */
@@ -1597,6 +1628,14 @@ static int grow_plans(search *s, const plan *base, map_list *list, search_tally 
         int fit = 1;
         for (int l = 1; l < top && fit; l++) fit = fits(s, &pl, l);
         if (!fit) continue;
+        uint64_t key[PM_KEY + 1];
+        kw = est_key(s, &pl, key);
+        key[kw] = 0;
+        for (int l = 1; l < top; l++) key[kw] |= (uint64_t)pl.bypass[l] << (4 * l);
+        int known = 0;
+        for (int i = 0; i < nkey && !known; i++)
+          known = !memcmp(seen_key[i], key, (size_t)(kw + 1) * sizeof key[0]);
+        if (known) continue;
         nest n;
         build(s, &pl, &n);
         char err[256];
@@ -1606,6 +1645,7 @@ static int grow_plans(search *s, const plan *base, map_list *list, search_tally 
         }
         int dup = 0;
         for (int i = 0; i < nseen && !dup; i++) dup = nest_compare(&seen[i], &n) == 0;
+        if ((dup || nseen < SEEN) && nkey < SEEN) memcpy(seen_key[nkey++], key, sizeof key);
         if (dup) continue;
         if (nseen < SEEN) seen[nseen++] = n;
         consider(s, &n, list, t);
@@ -1658,7 +1698,7 @@ static void base_plan(search *s, plan *base) {
   for (int d = 0; d < NEST_DIMS; d++) {
     base->A[d] = is_in(s->stream_dims, s->nstream, d) ? 1 : s->f[d];
     for (int l = 1; l < top; l++) base->E[l][d] = base->A[d];
-    s->ncand[d] = candidates(base->A[d], s->p->bound[d], s->cand[d], 64);
+    set_candidates(s, d, base->A[d]);
   }
 }
 

@@ -129,11 +129,13 @@ static int map_answer(memo_map *x, const map_hier *h, const nest_problem *p, con
     if (!rc && (b < 0 || map_key_better(o->objective, &k, &nests[i], &x->key, &nests[b]))) {
       b = i;
       x->key = k;
+      x->time = t;
     }
   }
   if (b >= 0) {
     x->best = nests[b];
     x->ev = evs[b];
+    x->has_time = 1;
   }
   free(nests);
   free(evs);

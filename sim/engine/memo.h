@@ -51,6 +51,10 @@ typedef struct memo_map {
   nest best;
   map_eval ev;
   map_key key;
+  /* on a memory technology, best's mt_layer at the profile (has_time 1):
+   * the layer result's own when it too takes the profile */
+  mt_time time;
+  int has_time;
   map_tally tally;
   int rc, fail_level;
   char why[256];

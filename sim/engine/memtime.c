@@ -56,8 +56,8 @@ int mt_layer(const map_hier *h, const nest *n, const map_eval *e, double scale,
                              : b * 8.0 * m->j_per_bit;
   /* the tile pipeline: loads, compute and write-backs overlap */
   map_pipe_in(h, n, e, scale, t->dram_bpc, &t->pin);
-  pipe_run(&t->pin, &t->po);
-  if (h->scalesim) {
+  if (!h->scalesim) pipe_run(&t->pin, &t->po);
+  else {
     /* SCALE-Sim: double-buffered SRAMs prefetch before cycle 0, its count
      * ends at the last output written into the SRAM, and DRAM transfers
      * overlap compute: the slowest of the array, the buffers and DRAM */

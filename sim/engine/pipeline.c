@@ -16,11 +16,18 @@ typedef struct sched {
   double end, first_start, last_compute;
 } sched;
 
+/* The schedule of tiles tiles (*out) and, when mid is not 0, that of
+ * their first mid (*at_mid, the same as schedule(mid, ...)'s: the
+ * schedule of a tile depends on those before it only). */
 static void schedule(uint64_t tiles, uint64_t chunks, double c, double ld, double st,
-                     double latency, sched *out) {
+                     double latency, sched *out, uint64_t mid, sched *at_mid) {
   double dma = 0, done_2 = 0, done_1 = 0, first_start = -1, comp = 0, pending = -1;
   const double lat = ld > 0 ? latency : 0;
   for (uint64_t t = 0; t < tiles; t++) {
+    if (mid && t == mid) {
+      const double ws = dma > pending ? dma : pending;
+      *at_mid = (sched){ws + st, first_start, comp};
+    }
     double slot = done_2; /* tile t-2 has left its slot */
     for (uint64_t k = 0; k < chunks; k++) {
       double ls = dma > slot ? dma : slot;
@@ -54,13 +61,12 @@ void pipe_run(const pipe_in *in, pipe_out *out) {
   const double ld = in->load / (double)n, st = in->store / (double)n;
   sched s;
   if (steps <= 4096) {
-    schedule(steps, chunks, c, ld, st, in->latency, &s);
+    schedule(steps, chunks, c, ld, st, in->latency, &s, 0, NULL);
     out->cycles = s.end;
   } else {
     /* steady state: the time per tile between two long runs */
-    sched a, b;
-    schedule(2048, 1, c, ld, st, in->latency, &a);
-    schedule(4096, 1, c, ld, st, in->latency, &b);
+    sched a = {0, 0, 0}, b;
+    schedule(4096, 1, c, ld, st, in->latency, &b, 2048, &a);
     double per_tile = (b.end - a.end) / 2048.0;
     out->cycles = b.end + per_tile * (double)(steps - 4096);
     s = b;

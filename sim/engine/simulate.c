@@ -172,8 +172,12 @@ static int eval_cycle(dse_ctx *ctx, const dse_arch *a, const dse_workload *wl,
   }
   /* DRAM and the layer's time, as the mapper ranked the mapping (memtime.h) */
   mt_time tm;
-  int prc = mt_layer(&h, &m->best, e, scale, md, &tm);
-  if (prc) return prc;
+  if (m->has_time && !md->full && m->dram.scale == scale) {
+    tm = m->time; /* ranked by the same numbers (map_answer) */
+  } else {
+    int prc = mt_layer(&h, &m->best, e, scale, md, &tm);
+    if (prc) return prc;
+  }
   r->dram_read_bytes = tm.dram_rd;
   r->dram_write_bytes = tm.dram_wr;
   r->dram_bytes = tm.dram_bytes;
