@@ -615,7 +615,7 @@ typedef struct search {
   uint64_t f[NEST_XDIMS]; /* spatial factors of the current option */
   int ngroups;            /* a pinned mapping's flattened groups */
   nest_group group[NEST_MAX_GROUPS];
-  double scale;          /* fraction of each buffer the greedy may use */
+  double scale[NEST_MAX_LEVELS]; /* fraction of each buffer the greedy may use */
   uint64_t cand[NEST_DIMS][64]; /* tile candidates per dim, ascending */
   int ncand[NEST_DIMS];
   uint64_t cand_lo[NEST_DIMS];  /* the array tile cand[d] starts from (0: none yet) */
@@ -809,8 +809,8 @@ static double level_bytes(const search *s, const plan *pl, int l) {
 }
 
 /* Bytes the greedy may use at level l: half the buffer (double
- * buffering), at the search's scale. */
-static double usable(const search *s, int l) { return s->h->lv[l].capacity / 2 * s->scale; }
+ * buffering), at the search's scale of it. */
+static double usable(const search *s, int l) { return s->h->lv[l].capacity / 2 * s->scale[l]; }
 
 static int fits(const search *s, const plan *pl, int l) {
   return level_bytes(s, pl, l) <= usable(s, l);
@@ -1374,7 +1374,7 @@ static void setup(search *s, const map_hier *h, const nest_problem *p,
   s->h = h;
   s->p = p;
   s->obj = obj;
-  s->scale = 1;
+  for (int l = 0; l < NEST_MAX_LEVELS; l++) s->scale[l] = 1;
   dataflow_dims(s);
   split_array(s, 1);
   const int top = h->nlevels - 1;
@@ -1589,17 +1589,42 @@ static void consider(const search *s, const nest *n, map_list *list, search_tall
   t->variants += bypass_descent(h, s->obj, n, &e, list);
 }
 
+/* The capacity ladder of grow_plans: the uniform rungs, every buffer at
+ * full, 1/4, 1/16 and 1/64 of itself; after each but the last, one rung a
+ * buffer with that buffer at half the uniform rung's fraction.  A machine
+ * with one buffer doubled thus grows, at that buffer's half rung, every
+ * plan the smaller machine grows at a uniform rung but the last (the same
+ * capacities in bytes, so the same checks and choices): its candidates
+ * contain those (docs/engine.md section 5, "Monotone"). */
+#define MAP_LADDER (4 * NEST_MAX_LEVELS)
+
+static int ladder(const map_hier *h, double (*sc)[NEST_MAX_LEVELS]) {
+  static const double uni[] = {1, 0.25, 0.0625, 0.015625};
+  const int top = h->nlevels - 1;
+  int n = 0;
+  for (size_t u = 0; u < DSE_ARRAY_LEN(uni); u++) {
+    for (int l = 0; l < NEST_MAX_LEVELS; l++) sc[n][l] = uni[u];
+    n++;
+    for (int b = 1; u + 1 < DSE_ARRAY_LEN(uni) && b < top; b++, n++) {
+      for (int l = 0; l < NEST_MAX_LEVELS; l++) sc[n][l] = uni[u];
+      sc[n][b] = uni[u] / 2;
+    }
+  }
+  return n;
+}
+
 /* Grow plans from base: loop orders (the innermost buffer level; the
- * levels above it) and a ladder of capacities, a plan grown in a quarter of
- * a buffer being a candidate too, so that a larger buffer never loses a
- * smaller one's mapping. */
+ * levels above it) and the capacity ladder (ladder), a plan grown in a
+ * quarter of a buffer being a candidate too, so that a larger buffer
+ * never loses a smaller one's mapping. */
 static int grow_plans(search *s, const plan *base, map_list *list, search_tally *t, char *why,
                       size_t whyn) {
   const map_hier *h = s->h;
   const int top = h->nlevels - 1;
-  static const double scales[] = {1, 0.25, 0.0625, 0.015625};
+  double scales[MAP_LADDER][NEST_MAX_LEVELS];
+  const int nsc = ladder(h, scales);
   /* plans already evaluated (the ladder often repeats one) */
-  enum { SEEN = 48 };
+  enum { SEEN = 64 };
   nest seen[SEEN];
   int nseen = 0;
   /* the keys (est_key and bypass) of plans whose nest is among seen or a
@@ -1607,24 +1632,31 @@ static int grow_plans(search *s, const plan *base, map_list *list, search_tally 
    * a plan of the same key is a duplicate without building it */
   uint64_t seen_key[SEEN][PM_KEY + 1];
   int nkey = 0, kw = 0;
-  /* per loop-order pair, the largest tile bytes per level its last grown
-   * plan checked (grow_level): when they fit the next scale too, that
-   * scale grows the same plan, a duplicate */
-  double peak[NORD][NORD][NEST_MAX_LEVELS];
-  for (size_t sc = 0; sc < DSE_ARRAY_LEN(scales) && t->count < t->budget; sc++)
+  /* per loop-order pair and rung grown, the largest tile bytes per level
+   * its plan checked (grow_level): a rung at most that one's at every
+   * level, whose capacities those bytes still fit, passes and fails every
+   * check alike and grows the same plan, a duplicate */
+  double peak[NORD][NORD][MAP_LADDER][NEST_MAX_LEVELS];
+  int grown[NORD][NORD][MAP_LADDER];
+  memset(grown, 0, sizeof grown);
+  for (int sc = 0; sc < nsc && t->count < t->budget; sc++)
     for (int o1 = 0; o1 < NORD && t->count < t->budget; o1++)
       for (int o2 = 0; o2 < NORD && t->count < t->budget; o2++) {
         plan pl = *base;
-        s->scale = scales[sc];
-        if (sc > 0) {
-          int same = 1;
-          for (int l = 1; l < top && same; l++) same = peak[o1][o2][l] <= usable(s, l);
-          if (same) continue;
+        memcpy(s->scale, scales[sc], sizeof s->scale);
+        int same = 0;
+        for (int r = 0; r < sc && !same; r++) {
+          same = grown[o1][o2][r];
+          for (int l = 1; l < top && same; l++)
+            same = peak[o1][o2][r][l] <= usable(s, l) && scales[sc][l] <= scales[r][l];
         }
+        if (same) continue;
         pl.order[1] = o1;
         for (int l = 2; l <= top; l++) pl.order[l] = o2;
-        for (int l = 0; l <= top; l++) peak[o1][o2][l] = 0;
-        for (int l = 1; l < top; l++) grow_level(s, &pl, l, peak[o1][o2]);
+        double *const pk = peak[o1][o2][sc];
+        for (int l = 0; l <= top; l++) pk[l] = 0;
+        grown[o1][o2][sc] = 1;
+        for (int l = 1; l < top; l++) grow_level(s, &pl, l, pk);
         int fit = 1;
         for (int l = 1; l < top && fit; l++) fit = fits(s, &pl, l);
         if (!fit) continue;
@@ -1651,7 +1683,7 @@ static int grow_plans(search *s, const plan *base, map_list *list, search_tally 
         consider(s, &n, list, t);
         if (top == 1) break; /* no buffers: orders above do not differ */
       }
-  s->scale = 1;
+  for (int l = 0; l < NEST_MAX_LEVELS; l++) s->scale[l] = 1;
   return 0;
 }
 
@@ -1845,10 +1877,13 @@ static int preset_search(const map_hier *h, const nest_problem *p, const map_opt
   }
   /* the array splits (groups across the diagonal: array_splits), each
    * searched; the default budget covers every plan of both growths of each
-   * (1 + 36 + 1 + 36) and the canonical mapping */
+   * (the naive one and NORD x NORD a rung of the ladder, twice) and the
+   * canonical mapping */
   uint64_t splits[MAP_SPLITS];
   const int nsplit = array_splits(&s, splits);
-  search_tally t = {0, 0, o && o->budget > 0 ? (uint64_t)o->budget : 96 * (uint64_t)nsplit, 0};
+  double rungs[MAP_LADDER][NEST_MAX_LEVELS];
+  const uint64_t all = 2 * (1 + NORD * NORD * (uint64_t)ladder(h, rungs)) * (uint64_t)nsplit + 1;
+  search_tally t = {0, 0, o && o->budget > 0 ? (uint64_t)o->budget : all, 0};
   int seeded = 0;
   for (int k = 0; k < nsplit; k++) {
     split_array(&s, splits[k]);
