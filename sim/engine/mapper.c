@@ -808,6 +808,13 @@ static double level_bytes(const search *s, const plan *pl, int l) {
   return sum * s->h->bytes;
 }
 
+/* Whether level lv may bypass the operands in b (a set of 1 << OPD_x),
+ * holds being what it keeps so far: only operands it holds, none of those
+ * its arch says it must keep (`bypass: false`). */
+static int may_bypass(const map_level *lv, unsigned holds, unsigned b) {
+  return !(b & ~holds) && !(b & lv->fixed);
+}
+
 /* Bytes the greedy may use at level l: half the buffer (double
  * buffering), at the search's scale of it. */
 static double usable(const search *s, int l) { return s->h->lv[l].capacity / 2 * s->scale[l]; }
@@ -1034,14 +1041,12 @@ static double estimate_plan(const search *s, const plan *pl) {
     double c = level_bytes_moved[l] / bw;
     if (c > t) t = c;
   }
-  double v;
   switch (s->obj) {
-    case MAP_ENERGY: v = e; break;
-    case MAP_EDP: v = e * t; break;
-    case MAP_DRAM: v = level_bytes_moved[top] + t * 1e-9; break;
-    default: v = t + e * 1e-30; /* latency; energy breaks ties */
+    case MAP_ENERGY: return e;
+    case MAP_EDP: return e * t;
+    case MAP_DRAM: return level_bytes_moved[top] + t * 1e-9;
+    default: return t + e * 1e-30; /* latency; energy breaks ties */
   }
-  return v;
 }
 
 /* The key of plan pl (pmemo), its length returned: the array tile, the
@@ -1069,15 +1074,14 @@ static int est_key(const search *s, const plan *pl, uint64_t *key) {
 
 static int est_words(int top) { return NEST_DIMS * top + top; }
 
-/* estimate_plan(s, pl), from the search's memo when a growth has
- * estimated pl before. */
-static double estimate_keyed(const search *s, const plan *pl, const uint64_t *key);
-
-static double estimate(const search *s, const plan *pl) {
-  if (!s->memo || !s->memo->est) return estimate_plan(s, pl);
-  uint64_t key[PM_KEY];
-  est_key(s, pl, key);
-  return estimate_keyed(s, pl, key);
+/* est_key of pl, then one word of tag | its buffers' bypass sets (4 bits
+ * a level from bit 4): the key of a growth step (tag its level) and of a
+ * grown plan, whose nest build makes of it (tag 0).  Its length returned. */
+static int plan_key(const search *s, const plan *pl, uint64_t tag, uint64_t *key) {
+  const int w = est_key(s, pl, key);
+  key[w] = tag;
+  for (int u = 1; u < s->h->nlevels - 1; u++) key[w] |= (uint64_t)pl->bypass[u] << (4 * u);
+  return w + 1;
 }
 
 /* estimate(s, pl) with pl's est_key given. */
@@ -1093,6 +1097,15 @@ static double estimate_keyed(const search *s, const plan *pl, const uint64_t *ke
   const double d = estimate_plan(s, pl);
   if (v) memcpy(v, &d, sizeof d);
   return d;
+}
+
+/* estimate_plan(s, pl), from the search's memo when a growth has
+ * estimated pl before. */
+static double estimate(const search *s, const plan *pl) {
+  if (!s->memo || !s->memo->est) return estimate_plan(s, pl);
+  uint64_t key[PM_KEY];
+  est_key(s, pl, key);
+  return estimate_keyed(s, pl, key);
 }
 
 /* Tile candidates for a dim between lo and the bound: doublings of lo and
@@ -1200,10 +1213,7 @@ static int grow_step(const search *s, plan *pl, int l, double *cur, int *have_cu
   uint64_t key[PM_KEY], *v = NULL;
   int found = 0;
   if (m) {
-    int w = est_key(s, pl, key);
-    uint64_t bp = (uint64_t)l;
-    for (int u = 1; u < top; u++) bp |= (uint64_t)pl->bypass[u] << (4 * u);
-    key[w] = bp;
+    plan_key(s, pl, (uint64_t)l, key);
     v = pmemo_get(m, key, &found);
   }
   /* payload: dim + 1 (0: none), tile, estimate, maxfit[1..top),
@@ -1522,7 +1532,7 @@ static uint64_t bypass_descent(const map_hier *h, map_objective obj, const nest 
     int found = 0;
     for (int l = 1; l < top; l++)
       for (int o = 0; o < OPD_COUNT; o++) {
-        if (!(cur.holds[l] & BIT(o)) || (h->lv[l].fixed & BIT(o))) continue;
+        if (!may_bypass(&h->lv[l], cur.holds[l], BIT(o))) continue;
         nest v = cur;
         map_eval ve;
         ve.counts = ce.counts;
@@ -1630,7 +1640,7 @@ static int grow_plans(search *s, const plan *base, map_list *list, search_tally 
   /* the keys (est_key and bypass) of plans whose nest is among seen or a
    * duplicate of one: a plan's nest is a function of its key (build), so
    * a plan of the same key is a duplicate without building it */
-  uint64_t seen_key[SEEN][PM_KEY + 1];
+  uint64_t seen_key[SEEN][PM_KEY];
   int nkey = 0, kw = 0;
   /* per loop-order pair and rung grown, the largest tile bytes per level
    * its plan checked (grow_level): a rung at most that one's at every
@@ -1660,13 +1670,11 @@ static int grow_plans(search *s, const plan *base, map_list *list, search_tally 
         int fit = 1;
         for (int l = 1; l < top && fit; l++) fit = fits(s, &pl, l);
         if (!fit) continue;
-        uint64_t key[PM_KEY + 1];
-        kw = est_key(s, &pl, key);
-        key[kw] = 0;
-        for (int l = 1; l < top; l++) key[kw] |= (uint64_t)pl.bypass[l] << (4 * l);
+        uint64_t key[PM_KEY];
+        kw = plan_key(s, &pl, 0, key);
         int known = 0;
         for (int i = 0; i < nkey && !known; i++)
-          known = !memcmp(seen_key[i], key, (size_t)(kw + 1) * sizeof key[0]);
+          known = !memcmp(seen_key[i], key, (size_t)kw * sizeof key[0]);
         if (known) continue;
         nest n;
         build(s, &pl, &n);
@@ -1747,7 +1755,7 @@ static int bypass_to_fit(const search *s, plan *base) {
     double best = -1;
     unsigned take = 0;
     for (unsigned b = 1; b < 1u << OPD_COUNT; b++) {
-      if ((b & ~holds) || (b & s->h->lv[l].fixed)) continue;
+      if (!may_bypass(&s->h->lv[l], holds, b)) continue;
       base->bypass[l] = b;
       const double kept = level_bytes(s, base, l);
       if (kept <= usable(s, l) && kept > best) {
@@ -2024,7 +2032,7 @@ static void en_bypass(enum_ctx_m *c, int l) {
   }
   const unsigned holds = c->s.h->lv[l].holds;
   for (unsigned b = 0; b < 1u << OPD_COUNT && !c->stop; b++) {
-    if ((b & ~holds) || (b & c->s.h->lv[l].fixed)) continue;
+    if (!may_bypass(&c->s.h->lv[l], holds, b)) continue;
     c->pl.bypass[l] = b;
     if (fits(&c->s, &c->pl, l)) en_bypass(c, l + 1);
   }
@@ -2089,7 +2097,7 @@ static void en_canon_bypass(enum_ctx_m *c, nest *n, int l) {
   }
   const unsigned holds = n->holds[l];
   for (unsigned b = 0; b < 1u << OPD_COUNT && !c->stop; b++) {
-    if ((b & ~holds) || (b & c->s.h->lv[l].fixed)) continue;
+    if (!may_bypass(&c->s.h->lv[l], holds, b)) continue;
     n->holds[l] = holds & ~b;
     en_canon_bypass(c, n, l + 1);
   }
@@ -2373,10 +2381,11 @@ int map_pinned(const map_hier *h, const nest_problem *p, const map_pin_spec *ps,
       if (l == 1 && is_in(s.stream_dims, s.nstream, d)) pl.A[d] = v;
     }
     if (ps->bypass[l] & h->lv[l].fixed) {
+      int o = 0;
+      while (!(ps->bypass[l] & h->lv[l].fixed & BIT(o))) o++;
       *where = l;
       snprintf(why, whyn, "'%s' may not bypass its %s (the arch says bypass: false)",
-               h->lv[l].name,
-               nest_operand_name(__builtin_ctz(ps->bypass[l] & h->lv[l].fixed)));
+               h->lv[l].name, nest_operand_name(o));
       return DSE_ERR_INVALID;
     }
     pl.bypass[l] = ps->bypass[l];

@@ -761,11 +761,10 @@ static void mark_back(side *s, int slot, const mark *m) {
   s->ok = m->ok;
 }
 
-/* Whether the axis' leaves depend only on where its sides are relative to
- * each other: one dimension, no window clipped by the image. */
-static int shift_free(const enum_ctx *e) {
-  return e->ax->kind == AX_SINGLE || e->ax->kind == AX_INDICATOR;
-}
+/* Whether an axis' counts depend only on where its sides are relative to
+ * each other, wherever they are: one dimension, no window clipped by the
+ * image (the tiles' walk, and alike_range's streams). */
+static int one_dim(const axis *ax) { return ax->kind == AX_SINGLE || ax->kind == AX_INDICATOR; }
 
 /* The indices i of a loop (this step) at which both sides' tiles are whole:
  * [0, full_steps) (none when a side has no work). */
@@ -794,7 +793,7 @@ static uint64_t walk(const enum_ctx *e, int k, side *o, side *nw) {
       uint64_t trip = cdiv(mn.ext, l->step), v = 0;
       /* a one-dimension axis' leaf sees only where the sides are relative
        * to each other: every step whose two tiles are whole walks alike */
-      const uint64_t whole = shift_free(e) ? full_steps(&mo, &mn, l->step) : 0;
+      const uint64_t whole = one_dim(e->ax) ? full_steps(&mo, &mn, l->step) : 0;
       if (whole > 1) {
         advance(o, slot, 0, l->step);
         advance(nw, slot, 1, l->step);
@@ -821,7 +820,7 @@ static uint64_t walk(const enum_ctx *e, int k, side *o, side *nw) {
                   FREE: one instance per index up to the full tile's trip */
       const int outer = e->role[e->ax->loop[k]] == ROLE_OUTER;
       uint64_t trip = cdiv(outer ? mn.ext : mn.unclipped, l->step), i = 0;
-      const uint64_t whole = shift_free(e) ? full_steps(&mo, &mn, l->step) : 0;
+      const uint64_t whole = one_dim(e->ax) ? full_steps(&mo, &mn, l->step) : 0;
       if (whole > 1) { /* as above: the whole tiles walk alike */
         advance(o, slot, 0, l->step);
         advance(nw, slot, 0, l->step);
@@ -1603,7 +1602,7 @@ static int alike_range(const nest *n, const axis *ax, int slot, uint64_t lo, uin
                        uint64_t step, uint64_t olo, uint64_t ohi, uint64_t whole,
                        uint64_t *vlo, uint64_t *vhi) {
   *vlo = *vhi = 0;
-  if (ax->kind == AX_SINGLE || ax->kind == AX_INDICATOR) {
+  if (one_dim(ax)) {
     *vhi = whole;
     return whole > 0;
   }
