@@ -919,15 +919,20 @@ static pmemo *pmemo_new(int kw, int pw) {
 
 /* The payload of key k in m (*found 1), or where to write a new entry's
  * (*found 0, the key stored); NULL when m is past half full without k. */
-static uint64_t *pmemo_get(pmemo *m, const uint64_t *k, int *found) {
-  /* a sum of independent products, then one mix: core_hash's byte chain
-   * would cost more than an estimate */
+/* The hash of key k of kw words, bit 0 set: a sum of independent
+ * products, then one mix (core_hash's byte chain would cost more than an
+ * estimate). */
+static uint64_t key_hash(const uint64_t *k, int kw) {
   uint64_t h = 0;
-  for (int i = 0; i < m->kw; i++) h += k[i] * (0x9e3779b97f4a7c15ull * (2 * (uint64_t)i + 1));
+  for (int i = 0; i < kw; i++) h += k[i] * (0x9e3779b97f4a7c15ull * (2 * (uint64_t)i + 1));
   h ^= h >> 31;
   h *= 0xbf58476d1ce4e5b9ull;
   h ^= h >> 29;
-  h |= 1;
+  return h | 1;
+}
+
+static uint64_t *pmemo_get(pmemo *m, const uint64_t *k, int *found) {
+  const uint64_t h = key_hash(k, m->kw);
   const size_t ew = (size_t)(m->kw + m->pw), kb = (size_t)m->kw * sizeof(uint64_t);
   for (unsigned i = (unsigned)(h >> 1) & (PM_SLOTS - 1);; i = (i + 1) & (PM_SLOTS - 1)) {
     uint64_t *e = &m->data[i * ew];
@@ -1199,25 +1204,43 @@ static int grow_try(const search *s, plan *pl, int l, double cur, uint64_t *tile
 }
 
 /* A growth step's choice, in the search's memo (pmemo) by plan, level and
- * bypass: the dim taken (or none), its tile, the estimate after, and per
- * buffer level grow_try's maxfit and minfail.  At another scale the step
- * chooses alike when every capacity check comes out alike: maxfit <=
- * usable < minfail at every level. */
+ * bypass: the dim taken (or none), its tile, the estimate after, per
+ * buffer level grow_try's maxfit and minfail, and the entry of the plan the
+ * step leads to (its slot + 1; 0: not looked up yet).  At another scale the
+ * step chooses alike when every capacity check comes out alike: maxfit <=
+ * usable < minfail at every level.  A step taken alike leads to the same
+ * plan, so the next step's entry is found by that link, without the plan's
+ * key. */
 static int step_words(int top) { return est_words(top) + 1; }
+static int step_next(int top) { return 3 + 2 * (top - 1); }
 
-static int grow_step(const search *s, plan *pl, int l, double *cur, int *have_cur, double *peak) {
-  const int top = s->h->nlevels - 1;
+/* A growth's walk through the step memo: the entry of pl's step when known
+ * by a link (NULL: look pl up), and the entry whose link to pl's is still
+ * to be written (NULL: none). */
+typedef struct step_walk {
+  uint64_t *at, *from;
+} step_walk;
+
+static int grow_step(const search *s, plan *pl, int l, double *cur, int *have_cur, double *peak,
+                     step_walk *w) {
+  const int top = s->h->nlevels - 1, nx = step_next(top);
   double maxfit[NEST_MAX_LEVELS], minfail[NEST_MAX_LEVELS];
   for (int u = 1; u < top; u++) maxfit[u] = -1, minfail[u] = INFINITY;
   pmemo *const m = s->memo ? s->memo->step : NULL;
-  uint64_t key[PM_KEY], *v = NULL;
-  int found = 0;
-  if (m) {
+  uint64_t key[PM_KEY], *v = w->at;
+  int found = v != NULL, keyed = 0;
+  if (m && !v) {
     plan_key(s, pl, (uint64_t)l, key);
+    keyed = 1;
     v = pmemo_get(m, key, &found);
+    if (v && w->from) {
+      if (!found) v[nx] = 0; /* (a new entry's link, before anything reads it) */
+      w->from[nx] = (uint64_t)((v - m->data - m->kw) / (m->kw + m->pw)) + 1;
+    }
   }
+  w->at = w->from = NULL;
   /* payload: dim + 1 (0: none), tile, estimate, maxfit[1..top),
-   * minfail[1..top), the doubles' bits */
+   * minfail[1..top), the doubles' bits, the link */
   double f[2 * NEST_MAX_LEVELS];
   if (found) {
     memcpy(f, &v[3], (size_t)(2 * (top - 1)) * sizeof f[0]);
@@ -1230,9 +1253,12 @@ static int grow_step(const search *s, plan *pl, int l, double *cur, int *have_cu
       set_tile(s, pl, l, (int)v[0] - 1, v[1]);
       memcpy(cur, &v[2], sizeof *cur);
       *have_cur = 1;
+      if (v[nx]) w->at = &m->data[(size_t)(v[nx] - 1) * (size_t)(m->kw + m->pw) + (size_t)m->kw];
+      else w->from = v;
       return 1;
     }
   }
+  if (m && !keyed) plan_key(s, pl, (uint64_t)l, key);
   if (!*have_cur) { /* pl's estimate, needed from here on only */
     *cur = m && s->memo->est ? estimate_keyed(s, pl, key) : estimate(s, pl);
     *have_cur = 1;
@@ -1247,6 +1273,8 @@ static int grow_step(const search *s, plan *pl, int l, double *cur, int *have_cu
     memcpy(&v[2], &est, sizeof est);
     for (int u = 1; u < top; u++) f[u - 1] = maxfit[u], f[top - 1 + u - 1] = minfail[u];
     memcpy(&v[3], f, (size_t)(2 * (top - 1)) * sizeof f[0]);
+    v[nx] = 0;
+    w->from = v; /* the step is this entry's: the plan it leads to is linked next */
   }
   if (d < 0) return 0;
   set_tile(s, pl, l, d, tile);
@@ -1269,7 +1297,8 @@ static void grow_level(const search *s, plan *pl, int l, double *peak) {
   /* pl's estimate, worked out when a step is not in the memo */
   double cur = 0;
   int have_cur = 0;
-  for (int iter = 0; iter < 64 && grow_step(s, pl, l, &cur, &have_cur, peak); iter++) {
+  step_walk w = {NULL, NULL};
+  for (int iter = 0; iter < 64 && grow_step(s, pl, l, &cur, &have_cur, peak, &w); iter++) {
   }
 }
 
@@ -1640,7 +1669,7 @@ static int grow_plans(search *s, const plan *base, map_list *list, search_tally 
   /* the keys (est_key and bypass) of plans whose nest is among seen or a
    * duplicate of one: a plan's nest is a function of its key (build), so
    * a plan of the same key is a duplicate without building it */
-  uint64_t seen_key[SEEN][PM_KEY];
+  uint64_t seen_key[SEEN][PM_KEY], seen_hash[SEEN];
   int nkey = 0, kw = 0;
   /* per loop-order pair and rung grown, the largest tile bytes per level
    * its plan checked (grow_level): a rung at most that one's at every
@@ -1652,7 +1681,6 @@ static int grow_plans(search *s, const plan *base, map_list *list, search_tally 
   for (int sc = 0; sc < nsc && t->count < t->budget; sc++)
     for (int o1 = 0; o1 < NORD && t->count < t->budget; o1++)
       for (int o2 = 0; o2 < NORD && t->count < t->budget; o2++) {
-        plan pl = *base;
         memcpy(s->scale, scales[sc], sizeof s->scale);
         int same = 0;
         for (int r = 0; r < sc && !same; r++) {
@@ -1661,6 +1689,7 @@ static int grow_plans(search *s, const plan *base, map_list *list, search_tally 
             same = peak[o1][o2][r][l] <= usable(s, l) && scales[sc][l] <= scales[r][l];
         }
         if (same) continue;
+        plan pl = *base;
         pl.order[1] = o1;
         for (int l = 2; l <= top; l++) pl.order[l] = o2;
         double *const pk = peak[o1][o2][sc];
@@ -1672,9 +1701,10 @@ static int grow_plans(search *s, const plan *base, map_list *list, search_tally 
         if (!fit) continue;
         uint64_t key[PM_KEY];
         kw = plan_key(s, &pl, 0, key);
+        const uint64_t kh = key_hash(key, kw);
         int known = 0;
         for (int i = 0; i < nkey && !known; i++)
-          known = !memcmp(seen_key[i], key, (size_t)kw * sizeof key[0]);
+          known = seen_hash[i] == kh && !memcmp(seen_key[i], key, (size_t)kw * sizeof key[0]);
         if (known) continue;
         nest n;
         build(s, &pl, &n);
@@ -1685,7 +1715,10 @@ static int grow_plans(search *s, const plan *base, map_list *list, search_tally 
         }
         int dup = 0;
         for (int i = 0; i < nseen && !dup; i++) dup = nest_compare(&seen[i], &n) == 0;
-        if ((dup || nseen < SEEN) && nkey < SEEN) memcpy(seen_key[nkey++], key, sizeof key);
+        if ((dup || nseen < SEEN) && nkey < SEEN) {
+          seen_hash[nkey] = kh;
+          memcpy(seen_key[nkey++], key, (size_t)kw * sizeof key[0]);
+        }
         if (dup) continue;
         if (nseen < SEEN) seen[nseen++] = n;
         consider(s, &n, list, t);
@@ -1945,7 +1978,7 @@ int map_search_list(const map_hier *h, const nest_problem *p, const map_opts *o,
   search_memo memo = {NULL, NULL};
   if (!h->scalesim) {
     memo.est = pmemo_new(est_words(top), 1);
-    memo.step = pmemo_new(step_words(top), 3 + 2 * (top - 1));
+    memo.step = pmemo_new(step_words(top), step_next(top) + 1);
   }
   const int rc = preset_search(h, p, o, &memo, list, tally, fail_level, why, whyn);
   free(memo.est);
