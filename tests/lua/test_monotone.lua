@@ -28,30 +28,30 @@
 --     bandwidth), 4 with each buffer's half rungs in the capacity ladder
 --     (the 23 of edge-npu's accumulators x2 went: the doubled machine
 --     regrows the smaller one's plans of the uniform rungs);
---   * PE doublings: a MAC layer is worse when its latency_s grows and so
---     do its cycles net of fill/drain and preload (which a larger array
---     physically adds); at most PE_MAX of them may be.  Vector layers whose
---     fusion changes with the array are left out.  Today 16, 15 tpu-v1's
---     after doubling its columns: MobileNet-v2's block15-17_expand, 7
---     cycles each (0.2%) (115 before partial sums moved at 32 bits, 120
---     then, 116 with the canonical candidate, 53 since edge-npu's partial
---     sums stay in its accumulators, 3 since the mapper searches bypass),
---     and 15 with groups across the array (S13): BERT's 12 qk, heads across
---     tpu-v1's diagonal, 4,051 -> 4,053 cycles (0.05%): with 512 columns 4
---     heads a fold (3 folds, not 6) but 256 more cycles of fill/drain a
---     fold, which the DRAM-bound tile pipeline half hides (net of
---     fill/drain and preload 2,517 -> 2,647, the preload falling with the
---     folds); the 256-column mapping (2 heads a fold) pinned on 512 columns
---     takes 4,052.  16 with each buffer's half rungs in the capacity
---     ladder: edge-npu's MobileNet-v2 block2_dw after doubling its columns,
---     84,848 -> 84,934 cycles (net 84,754 -> 84,808), the smaller machine
---     faster by a half-rung plan (84,902 before), the larger unchanged.
---     The smaller array's factors as an extra split of the search (half
---     the rows, half the columns) was tried: block15_expand's 256-column
---     mapping on 512 columns takes 3,173 cycles (net 1,323, below the
---     smaller's 1,578), but the smaller machine then finds 3,170 with half
---     its rows, the doubled machine not that, and the mapper took 2.4x the
---     time: not landed;
+--   * PE doublings: a MAC layer is worse when its cycles grow by more
+--     than the smaller array's mapping would physically pay on the larger
+--     one (docs/engine.md section 5, "Monotone"): every fill/drain it pays
+--     (fill_drain_cycles / (rows + cols - 2): one a fold, or one when the
+--     PEs double-buffer) lasts delta rows + delta cols longer, and each of
+--     its folds (and the first load) delta rows longer to shift a
+--     stationary tile through the taller array, i.e. by at most
+--     fills x (dr + dc) + (folds + 1) x dr cycles.  At most PE_MAX may be.
+--     Vector layers whose fusion changes with the array are left out.
+--     Today 1: edge-npu's MobileNet-v2 block2_dw after doubling its
+--     columns, 84,848 -> 84,934 cycles (allowance 32): the smaller machine
+--     is faster by a plan of a half rung of its capacity ladder (84,902
+--     before), the larger unchanged.  History: 115 judged net of fill/drain
+--     and preload before partial sums moved at 32 bits, 53 once edge-npu's
+--     partial sums stayed in its accumulators, 3 once the mapper searched
+--     bypass, 15 with groups across the array (S13), 16 with the half rungs;
+--     1 since the judgement is the allowance above: tpu-v1's BERT qk (+2
+--     cycles) and MobileNet-v2 block15-17_expand (+7) after doubling its
+--     columns are within their 256 cycles (their fill/drain, 256 cycles
+--     longer, is half hidden by the DRAM-bound tile pipeline, so the net
+--     of fill/drain grew while the time grew by 2 and 7 cycles only).  The
+--     smaller array's factors as an extra split of the search (half the
+--     rows, half the columns) was tried: 2.4x the mapper's time, the
+--     ceilings unchanged: not landed;
 -- Both ceilings only go down (issue 12's later steps make them 0).  The
 -- mapper minimizes latency here (objective "latency"; the default is EDP).
 package.path = "./?.lua;" .. package.path
@@ -60,7 +60,7 @@ local dse = require "dse"
 
 local LAT = { objective = "latency" }
 local NONPE_MAX = 4
-local PE_MAX = 16
+local PE_MAX = 1
 
 -- the presets' buffer sizes and bandwidths (arch/*.yaml); true: the same
 -- again as separate read and write ports (the accumulators)
@@ -73,8 +73,12 @@ local function twice(size)
   local n, unit = size:match("^(%d+) (%a+)$")
   return (2 * tonumber(n)) .. " " .. unit
 end
--- a layer's cycles net of what a larger array physically adds
-local function net(l) return l.cycles - l.fill_drain_cycles - l.preload_cycles end
+-- the cycles the smaller array's mapping of layer l would add on an array
+-- dr rows and dc columns larger (docs/engine.md section 5, "Monotone")
+local function allowance(l, a, dr, dc)
+  local fills = l.fill_drain_cycles / (a.pe_rows + a.pe_cols - 2)
+  return fills * (dr + dc) + (l.folds + 1) * dr
+end
 local workloads = { dse.workload("resnet50"), dse.workload("mobilenet_v2"),
                     dse.workload("bert_base"), dse.workload("gpt2", { phase = "decode", seq = 1024 }) }
 
@@ -149,7 +153,8 @@ for _, pr in ipairs(presets) do
         -- a producer whose activation is fused is judged in that pair
         if not is_pe and fused(i + 1) then bad = false end
         if is_pe then
-          bad = bad and l0.macs > 0 and net(l1) > net(l0)
+          local dr, dc = v[2].pe_rows - base.pe_rows, v[2].pe_cols - base.pe_cols
+          bad = bad and l0.macs > 0 and c1 > c0 + allowance(l0, base, dr, dc)
           if bad then pe = pe + 1 end
         elseif bad then
           nonpe = nonpe + 1
@@ -176,7 +181,7 @@ for i = 1, math.min(8, #worst) do
   print(string.format("  x%.4f %s %s %s: %d -> %d cycles", x[1], x[2], x[3], x[4], x[5], x[6]))
 end
 print(string.format("%d layer results; worse: %d on non-PE doublings (at most %d), " ..
-                    "%d MAC layers on PE doublings net of fill/drain and preload (at most %d)",
+                    "%d MAC layers on PE doublings beyond the fill/drain and preload they add (at most %d)",
                     results, nonpe, NONPE_MAX, pe, PE_MAX))
 H.check(nonpe <= NONPE_MAX, string.format("%d worse on non-PE doublings, at most %d", nonpe, NONPE_MAX))
 H.check(pe <= PE_MAX, string.format("%d worse on PE doublings, at most %d", pe, PE_MAX))
