@@ -917,8 +917,6 @@ static pmemo *pmemo_new(int kw, int pw) {
   return m;
 }
 
-/* The payload of key k in m (*found 1), or where to write a new entry's
- * (*found 0, the key stored); NULL when m is past half full without k. */
 /* The hash of key k of kw words, bit 0 set: a sum of independent
  * products, then one mix (core_hash's byte chain would cost more than an
  * estimate). */
@@ -931,6 +929,8 @@ static uint64_t key_hash(const uint64_t *k, int kw) {
   return h | 1;
 }
 
+/* The payload of key k in m (*found 1), or where to write a new entry's
+ * (*found 0, the key stored); NULL when m is past half full without k. */
 static uint64_t *pmemo_get(pmemo *m, const uint64_t *k, int *found) {
   const uint64_t h = key_hash(k, m->kw);
   const size_t ew = (size_t)(m->kw + m->pw), kb = (size_t)m->kw * sizeof(uint64_t);
