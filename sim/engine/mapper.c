@@ -929,6 +929,16 @@ static uint64_t key_hash(const uint64_t *k, int kw) {
   return h | 1;
 }
 
+/* The slot of m's entry whose payload is at v, and the payload of slot i:
+ * an entry's place never changes (the table takes no more once half full),
+ * so a slot links one entry to another. */
+static uint64_t pmemo_slot(const pmemo *m, const uint64_t *v) {
+  return (uint64_t)((v - m->data - m->kw) / (m->kw + m->pw));
+}
+static uint64_t *pmemo_at(pmemo *m, uint64_t i) {
+  return &m->data[i * (uint64_t)(m->kw + m->pw) + (uint64_t)m->kw];
+}
+
 /* The payload of key k in m (*found 1), or where to write a new entry's
  * (*found 0, the key stored); NULL when m is past half full without k. */
 static uint64_t *pmemo_get(pmemo *m, const uint64_t *k, int *found) {
@@ -1233,10 +1243,7 @@ static int grow_step(const search *s, plan *pl, int l, double *cur, int *have_cu
     plan_key(s, pl, (uint64_t)l, key);
     keyed = 1;
     v = pmemo_get(m, key, &found);
-    if (v && w->from) {
-      if (!found) v[nx] = 0; /* (a new entry's link, before anything reads it) */
-      w->from[nx] = (uint64_t)((v - m->data - m->kw) / (m->kw + m->pw)) + 1;
-    }
+    if (v && w->from) w->from[nx] = pmemo_slot(m, v) + 1;
   }
   w->at = w->from = NULL;
   /* payload: dim + 1 (0: none), tile, estimate, maxfit[1..top),
@@ -1253,7 +1260,7 @@ static int grow_step(const search *s, plan *pl, int l, double *cur, int *have_cu
       set_tile(s, pl, l, (int)v[0] - 1, v[1]);
       memcpy(cur, &v[2], sizeof *cur);
       *have_cur = 1;
-      if (v[nx]) w->at = &m->data[(size_t)(v[nx] - 1) * (size_t)(m->kw + m->pw) + (size_t)m->kw];
+      if (v[nx]) w->at = pmemo_at(m, v[nx] - 1);
       else w->from = v;
       return 1;
     }
