@@ -961,9 +961,14 @@ static uint64_t *pmemo_get(pmemo *m, const uint64_t *k, int *found) {
 }
 
 /* A search's memos, owned by map_search: the plans' estimates (one double)
- * and the growth steps' choices (grow_level). */
+ * and the growth steps' choices (grow_level), and the trials of each step
+ * (grow_try's: trial blocks of trial_block_words each, `used` of `cap`
+ * words taken; NULL when out of memory: the steps' trials are then
+ * recomputed). */
 typedef struct search_memo {
   pmemo *est, *step;
+  uint64_t *trials;
+  size_t used, cap;
 } search_memo;
 
 /* Fast estimate of a plan's cost (lower is better), without nest_count:
@@ -1164,47 +1169,130 @@ static void set_tile(const search *s, plan *pl, int l, int d, uint64_t v) {
     if (pl->E[u][d] < v) pl->E[u][d] = v;
 }
 
+/* A step's trials (grow_try), kept so that the step at another scale
+ * decides again without recomputing them: per dim, its count, then up to
+ * GROW_TRIALS trials of trial_words each (the tile, the estimate's bits or
+ * EST_NONE when not worked out, the bytes at buffer levels 1..top-1 with
+ * the tile); the block's first word is the plan's estimate.  Bytes and
+ * estimates do not depend on the scale, only the capacity checks do. */
+#define GROW_TRIALS 3
+static const uint64_t EST_NONE = ~(uint64_t)0;
+static int trial_words(int top) { return 2 + (top - 1); }
+static size_t trial_block_words(int top) {
+  return 1 + (size_t)NEST_DIMS * (1 + GROW_TRIALS * (size_t)trial_words(top));
+}
+
+/* A new trial block in m (its first word the plan's estimate cur, no
+ * trials), its index + 1; 0 when out of memory. */
+static uint64_t trial_block_new(search_memo *m, int top, double cur) {
+  const size_t bw = trial_block_words(top);
+  if (m->used + bw > m->cap) {
+    const size_t cap = m->cap ? 2 * m->cap : 64 * bw;
+    uint64_t *t = realloc(m->trials, cap * sizeof *t);
+    if (!t) return 0;
+    m->trials = t;
+    m->cap = cap;
+  }
+  uint64_t *b = &m->trials[m->used];
+  memcpy(b, &cur, sizeof cur);
+  for (int d = 0; d < NEST_DIMS; d++) b[1 + (size_t)d * (1 + GROW_TRIALS * trial_words(top))] = 0;
+  m->used += bw;
+  return m->used / bw;
+}
+
+/* Trial block i (trial_block_new's) of m. */
+static uint64_t *trial_block(search_memo *m, int top, uint64_t i) {
+  return &m->trials[(i - 1) * trial_block_words(top)];
+}
+
+/* Plan pl with dim d's level-l tile at v (set in place and put back):
+ * with b, level u's bytes for u in [l, top) into b[u] (b[1..l) given),
+ * and the estimate into *e when every level fits at s's scale (returns
+ * 1); without b, the estimate alone. */
+static int trial_eval(const search *s, plan *pl, int l, int d, uint64_t v, double *b, double *e) {
+  const int top = s->h->nlevels - 1;
+  uint64_t keep[NEST_MAX_LEVELS], keep_a = pl->A[d];
+  for (int u = l; u < top; u++) keep[u] = pl->E[u][d];
+  set_tile(s, pl, l, d, v);
+  int ok = 1;
+  if (b)
+    for (int u = 1; u < top; u++) {
+      if (u >= l) b[u] = level_bytes(s, pl, u);
+      ok = ok && b[u] <= usable(s, u);
+    }
+  if (ok) *e = estimate(s, pl);
+  pl->A[d] = keep_a;
+  for (int u = l; u < top; u++) pl->E[u][d] = keep[u];
+  return ok;
+}
+
 /* One step of grow_level at plan pl: every dim's next candidates (three
  * at most, up to the first that does not fit) tried in place.  Returns the
  * dim whose candidate *tile lowers the estimate (*cur, pl's) most to *best,
  * or -1.  maxfit[u] and minfail[u] become the largest bytes at buffer
- * level u of a trial that fit there and the smallest of one that did not. */
+ * level u of a trial that fit there and the smallest of one that did not.
+ * blk: the step's trial block (NULL: none), its trials taken from it and
+ * the new ones added. */
 static int grow_try(const search *s, plan *pl, int l, double cur, uint64_t *tile, double *best_est,
-                    double *maxfit, double *minfail) {
-  const int top = s->h->nlevels - 1;
+                    double *maxfit, double *minfail, uint64_t *blk) {
+  const int top = s->h->nlevels - 1, tw = trial_words(top);
   int best_d = -1;
   uint64_t best_v = 0;
   double best = cur;
-  /* the levels below l keep their tiles through every trial */
+  /* the levels below l keep their tiles through every trial (worked out
+   * when a trial is) */
   double below[NEST_MAX_LEVELS];
-  for (int u = 1; u < l && u < top; u++) below[u] = level_bytes(s, pl, u);
+  int have_below = 0;
   for (int d = 0; d < NEST_DIMS; d++) {
+    uint64_t *db = blk ? blk + 1 + (size_t)d * (1 + GROW_TRIALS * (size_t)tw) : NULL;
     const uint64_t *cands = s->cand[d];
-    int nc = s->ncand[d], tried = 0;
-    for (int c = 0; c < nc && tried < 3; c++) {
-      if (cands[c] <= pl->E[l][d]) continue;
-      tried++;
-      /* tried in place: set_tile changes dim d's tiles only */
-      uint64_t keep[NEST_MAX_LEVELS], keep_a = pl->A[d];
-      for (int u = l; u < top; u++) keep[u] = pl->E[u][d];
-      set_tile(s, pl, l, d, cands[c]);
+    const int nc = s->ncand[d], have = db ? (int)db[0] : 0;
+    int c = 0;
+    for (int k = 0; k < GROW_TRIALS; k++) {
+      uint64_t *tr = db ? db + 1 + (size_t)k * (size_t)tw : NULL, v;
+      double b[NEST_MAX_LEVELS], e = 0;
+      int known = 0;
+      if (k < have) {
+        v = tr[0];
+        memcpy(b + 1, tr + 2, (size_t)(top - 1) * sizeof b[0]);
+        known = tr[1] != EST_NONE;
+        if (known) memcpy(&e, &tr[1], sizeof e);
+      } else {
+        /* the k-th candidate above the tile */
+        for (int seen = 0; c < nc; c++)
+          if (cands[c] > pl->E[l][d] && seen++ == k) break;
+        if (c >= nc) break;
+        v = cands[c];
+        if (!have_below) {
+          for (int u = 1; u < l && u < top; u++) below[u] = level_bytes(s, pl, u);
+          have_below = 1;
+        }
+        for (int u = 1; u < l && u < top; u++) b[u] = below[u];
+        known = trial_eval(s, pl, l, d, v, b, &e);
+        c = 0;
+      }
       /* every level: outer tiles grow with this one; larger candidates
        * will not fit either */
       int ok = 1;
       for (int u = 1; u < top && ok; u++) {
-        const double b = u < l ? below[u] : level_bytes(s, pl, u);
-        ok = b <= usable(s, u);
-        if (ok) maxfit[u] = fmax(maxfit[u], b);
-        else minfail[u] = fmin(minfail[u], b);
+        ok = b[u] <= usable(s, u);
+        if (ok) maxfit[u] = fmax(maxfit[u], b[u]);
+        else minfail[u] = fmin(minfail[u], b[u]);
       }
-      double v = ok ? estimate(s, pl) : 0;
-      pl->A[d] = keep_a;
-      for (int u = l; u < top; u++) pl->E[u][d] = keep[u];
+      const int fresh = ok && !known; /* fits now, not estimated before */
+      if (fresh) trial_eval(s, pl, l, d, v, NULL, &e);
+      if (tr && k >= have) { /* a new trial: kept */
+        tr[0] = v;
+        memcpy(tr + 2, b + 1, (size_t)(top - 1) * sizeof b[0]);
+        db[0] = (uint64_t)k + 1;
+        if (!known) tr[1] = EST_NONE;
+      }
+      if (tr && (known || fresh)) memcpy(&tr[1], &e, sizeof e);
       if (!ok) break;
-      if (v < best * (1 - 1e-9)) {
-        best = v;
+      if (e < best * (1 - 1e-9)) {
+        best = e;
         best_d = d;
-        best_v = cands[c];
+        best_v = v;
       }
     }
   }
@@ -1223,6 +1311,8 @@ static int grow_try(const search *s, plan *pl, int l, double cur, uint64_t *tile
  * key. */
 static int step_words(int top) { return est_words(top) + 1; }
 static int step_next(int top) { return 3 + 2 * (top - 1); }
+/* the payload's word after the link: the step's trial block + 1 (0: none) */
+static int step_trials(int top) { return step_next(top) + 1; }
 
 /* A growth's walk through the step memo: the entry of pl's step when known
  * by a link (NULL: look pl up), and the entry whose link to pl's is still
@@ -1265,14 +1355,27 @@ static int grow_step(const search *s, plan *pl, int l, double *cur, int *have_cu
       return 1;
     }
   }
-  if (m && !keyed) plan_key(s, pl, (uint64_t)l, key);
+  /* the step decided again at this scale from its trials, or its first
+   * time (its trials kept) */
+  uint64_t *blk = found && v[step_trials(top)]
+                      ? trial_block(s->memo, top, v[step_trials(top)])
+                      : NULL;
+  if (blk && !*have_cur) {
+    memcpy(cur, blk, sizeof *cur);
+    *have_cur = 1;
+  }
   if (!*have_cur) { /* pl's estimate, needed from here on only */
+    if (m && !keyed) plan_key(s, pl, (uint64_t)l, key);
     *cur = m && s->memo->est ? estimate_keyed(s, pl, key) : estimate(s, pl);
     *have_cur = 1;
   }
+  if (v && !found) {
+    v[step_trials(top)] = trial_block_new(s->memo, top, *cur);
+    if (v[step_trials(top)]) blk = trial_block(s->memo, top, v[step_trials(top)]);
+  }
   uint64_t tile = 0;
   double est = *cur;
-  const int d = grow_try(s, pl, l, *cur, &tile, &est, maxfit, minfail);
+  const int d = grow_try(s, pl, l, *cur, &tile, &est, maxfit, minfail, blk);
   for (int u = 1; u < top; u++) peak[u] = fmax(peak[u], maxfit[u]);
   if (v && !found) {
     v[0] = (uint64_t)(d + 1);
@@ -1982,14 +2085,15 @@ int map_search_list(const map_hier *h, const nest_problem *p, const map_opts *o,
   if (fail_level) *fail_level = -1;
   /* without its memos (out of memory) the search is the same, slower */
   const int top = h->nlevels - 1;
-  search_memo memo = {NULL, NULL};
+  search_memo memo = {NULL, NULL, NULL, 0, 0};
   if (!h->scalesim) {
     memo.est = pmemo_new(est_words(top), 1);
-    memo.step = pmemo_new(step_words(top), step_next(top) + 1);
+    memo.step = pmemo_new(step_words(top), step_trials(top) + 1);
   }
   const int rc = preset_search(h, p, o, &memo, list, tally, fail_level, why, whyn);
   free(memo.est);
   free(memo.step);
+  free(memo.trials);
   return rc;
 }
 
