@@ -622,6 +622,9 @@ typedef struct search {
   struct search_memo *memo; /* map_search's (NULL: none), owned by it */
   double comp[OPD_COUNT];   /* map_compulsory's (map_search's candidates' bounds) */
   int fail_level;           /* a buffer that cannot hold what it must keep, or -1 */
+  nest *seed;               /* where the search's first mapping waits to be evaluated
+                               last (seed_first), or NULL: evaluated at once */
+  int seeded;               /* *seed holds it */
 } search;
 
 static int is_in(const int *set, int n, int d) {
@@ -1913,6 +1916,43 @@ static int bypass_to_fit(const search *s, plan *base) {
   return any;
 }
 
+/* The search's first mapping n (the naive one): evaluated whatever the
+ * budget, so that the search never returns anything worse; without a
+ * budget, kept in s->seed and evaluated after every plan (seed_last),
+ * where a bound can spare its exact counts. */
+static void seed_first(search *s, const nest *n, map_list *list, search_tally *t) {
+  if (s->seed) {
+    *s->seed = *n;
+    s->seeded = 1;
+    return;
+  }
+  map_eval e;
+  map_evaluate(s->h, n, &e);
+  list_keep(s->h, s->obj, list, n, &e);
+  t->count++;
+}
+
+/* The mapping seed_first kept, evaluated unless the list's last beats its
+ * bound (map_bound, key by key in map_better's order): then it cannot
+ * enter the list.  Its bypass variants are not tried (as at once). */
+static void seed_last(search *s, map_list *list, search_tally *t) {
+  if (!s->seeded) return;
+  s->seeded = 0;
+  const map_eval *bar = list_bar(list);
+  map_eval e;
+  if (bar && !map_bound(s->h, s->seed, s->comp, &e) &&
+      map_better(s->h, s->obj, bar, NULL, &e, NULL)) {
+    t->pruned++;
+    return;
+  }
+  eval_counts(s->h, s->seed, NULL, &e);
+  t->count++;
+  /* the tile pipeline only lengthens a mapping (consider) */
+  if (bar && first_key(s->h, s->obj, &e) > first_key(s->h, s->obj, bar)) return;
+  eval_time(s->h, s->seed, &e);
+  list_keep(s->h, s->obj, list, s->seed, &e);
+}
+
 /* The search of one array split (s's spatial factors, base its plan):
  * the array's tiles with every PE used and the bypass that lets them fit
  * where they do not, both grown (grow_plans); the first split seeds *best
@@ -1968,10 +2008,7 @@ static int search_split(search *s, plan *base, map_list *list, search_tally *t, 
      * a candidate too, so the search never returns anything worse. */
     nest n;
     build(s, base, &n);
-    map_eval e;
-    map_evaluate(h, &n, &e);
-    list_keep(h, s->obj, list, &n, &e);
-    t->count++;
+    seed_first(s, &n, list, t);
     *seeded = 1;
   } else if (feasible) {
     nest n;
@@ -1985,10 +2022,7 @@ static int search_split(search *s, plan *base, map_list *list, search_tally *t, 
     nest n;
     build(s, &full, &n);
     if (!*seeded) {
-      map_eval e;
-      map_evaluate(h, &n, &e);
-      list_keep(h, s->obj, list, &n, &e);
-      t->count++;
+      seed_first(s, &n, list, t);
       *seeded = 1;
     } else {
       consider(s, &n, list, t);
@@ -1996,6 +2030,32 @@ static int search_split(search *s, plan *base, map_list *list, search_tally *t, 
     if (grow_plans(s, &full, list, t, why, whyn)) return DSE_ERR_INTERNAL;
   }
   return 0;
+}
+
+/* Whether the list's last beats, key by key in map_better's order, the
+ * bound of every mapping of s's array split (base: its plan): none of them
+ * could enter the list.  Each uses at most the split's PEs (prod f, the
+ * PE halving of search_split uses fewer), so its busiest PE streams at
+ * least ceil(MACs / PEs) cycles; each keeps at its buffers a superset of
+ * nothing, and DRAM moves at least the compulsory traffic (map_bound's
+ * other keys, with every buffer bypassed). */
+static int split_pruned(const search *s, const plan *base, const map_list *list) {
+  const map_eval *bar = list_bar(list);
+  if (!bar) return 0;
+  const map_hier *h = s->h;
+  nest n;
+  build(s, base, &n);
+  for (int l = 1; l < h->nlevels - 1; l++) n.holds[l] = 0;
+  double macs = 1, pes = 1;
+  for (int d = 0; d < NEST_DIMS; d++) {
+    macs *= (double)s->p->bound[d];
+    pes *= (double)s->f[d];
+  }
+  sys_timing tm;
+  memset(&tm, 0, sizeof tm);
+  tm.stream = tm.cycles = (uint64_t)ceil(macs / pes);
+  map_eval lb;
+  return !bound_timed(h, &n, &tm, s->comp, &lb) && map_better(h, s->obj, bar, NULL, &lb, NULL);
 }
 
 int map_search(const map_hier *h, const nest_problem *p, const map_opts *o,
@@ -2036,15 +2096,22 @@ static int preset_search(const map_hier *h, const nest_problem *p, const map_opt
   const uint64_t all = 2 * (1 + NORD * NORD * (uint64_t)ladder(h, rungs)) * (uint64_t)nsplit + 1;
   search_tally t = {0, 0, o && o->budget > 0 ? (uint64_t)o->budget : all, 0};
   int seeded = 0;
+  nest seed;
+  s.seed = o && o->budget > 0 ? NULL : &seed; /* a budget: the naive mapping first */
   for (int k = 0; k < nsplit; k++) {
     split_array(&s, splits[k]);
     base_plan(&s, &base);
+    if (k > 0 && split_pruned(&s, &base, list)) { /* its every candidate: counted once */
+      t.pruned++;
+      continue;
+    }
     const int rc = search_split(&s, &base, list, &t, &seeded, why, whyn);
     if (rc) {
       if (fail_level) *fail_level = s.fail_level;
       return rc;
     }
   }
+  seed_last(&s, list, &t);
   /* SCALE-Sim's mapping (the canonical im2col folds), where its tiles fit
    * and its bound can beat the best of the others (evaluated after them,
    * so that the bound prunes it where it cannot win) */
