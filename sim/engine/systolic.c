@@ -36,22 +36,14 @@ static uint64_t dwalk(const dwalk_ctx *c, int i, uint64_t ext) {
   if (l->level == 0) return c->ext_mode ? ext : 1; /* inside the PEs */
   if (l->spatial) /* PE 0: the first spatial index */
     return dwalk(c, i + 1, ext < l->step ? ext : l->step);
-  uint64_t trip = (ext + l->step - 1) / l->step, sum = 0;
+  /* the loop's tiles: trip - 1 whole ones (of extent step, alike), then
+   * the last (the rest of ext) */
+  const uint64_t trip = (ext + l->step - 1) / l->step;
+  const uint64_t whole = trip > 1 ? (trip - 1) * dwalk(c, i + 1, l->step) : 0;
   switch (c->role[i]) {
-    case R_J:
-      for (uint64_t v = 0; v + 1 < trip; v++) {
-        uint64_t e = ext - v * l->step < l->step ? ext - v * l->step : l->step;
-        sum += dwalk(c, i + 1, e);
-      }
-      return sum;
-    case R_INNER:
-      return dwalk(c, i + 1, ext < l->step ? ext : l->step);
-    default:
-      for (uint64_t v = 0; v < trip; v++) {
-        uint64_t e = ext - v * l->step < l->step ? ext - v * l->step : l->step;
-        sum += dwalk(c, i + 1, e);
-      }
-      return sum;
+    case R_J: return whole;
+    case R_INNER: return dwalk(c, i + 1, ext < l->step ? ext : l->step);
+    default: return whole + dwalk(c, i + 1, ext - (trip - 1) * l->step);
   }
 }
 
@@ -74,18 +66,20 @@ static int dist_add(ext_count *v, int n, int max, uint64_t ext, uint64_t count) 
   return n + 1;
 }
 
-static int dwalk_dist(const nest *n, int d, int i, uint64_t ext, ext_count *v, int nv, int max) {
+/* The steps below loop i with PE 0's extent ext on dim d, each counted
+ * mult times, into v (nv entries so far). */
+static int dwalk_dist(const nest *n, int d, int i, uint64_t ext, uint64_t mult, ext_count *v,
+                      int nv, int max) {
   while (i < n->nloops && n->loops[i].dim != d) i++;
   if (nv < 0) return nv;
-  if (i == n->nloops || n->loops[i].level == 0) return dist_add(v, nv, max, ext, 1);
+  if (i == n->nloops || n->loops[i].level == 0) return dist_add(v, nv, max, ext, mult);
   const nest_loop *l = &n->loops[i];
-  if (l->spatial) return dwalk_dist(n, d, i + 1, ext < l->step ? ext : l->step, v, nv, max);
-  uint64_t trip = (ext + l->step - 1) / l->step;
-  for (uint64_t k = 0; k < trip && nv >= 0; k++) {
-    uint64_t e = ext - k * l->step < l->step ? ext - k * l->step : l->step;
-    nv = dwalk_dist(n, d, i + 1, e, v, nv, max);
-  }
-  return nv;
+  if (l->spatial)
+    return dwalk_dist(n, d, i + 1, ext < l->step ? ext : l->step, mult, v, nv, max);
+  /* trip - 1 whole tiles alike, then the last (dwalk) */
+  const uint64_t trip = (ext + l->step - 1) / l->step;
+  if (trip > 1) nv = dwalk_dist(n, d, i + 1, l->step, mult * (trip - 1), v, nv, max);
+  return dwalk_dist(n, d, i + 1, ext - (trip - 1) * l->step, mult, v, nv, max);
 }
 
 /* Sum over steps of max(stream of the step, floor), exactly, when the
@@ -98,7 +92,7 @@ static double sum_max_stream(const nest *n, uint64_t floor_cycles) {
   acc[0].count = 1;
   for (int d = 0; d < nest_loop_dims(n); d++) {
     if (nest_member(n, d)) continue;
-    int nd = dwalk_dist(n, d, 0, nest_extent(n, d), dim, 0, MAXV);
+    int nd = dwalk_dist(n, d, 0, nest_extent(n, d), 1, dim, 0, MAXV);
     if (nd < 0) return -1;
     int nn = 0;
     for (int a = 0; a < na; a++)
@@ -179,44 +173,26 @@ void sys_time(const nest *n, dse_dataflow df, uint64_t rows, uint64_t cols,
   t->temporal_util = t->cycles ? (double)t->stream / (double)t->cycles : 0;
 }
 
+/* Index combinations of the chain loops[k..m) of one dim entered with
+ * extent ext: trip - 1 whole tiles alike, then the last. */
+static uint64_t chain_steps(const nest *n, const int *loops, int k, int m, uint64_t ext) {
+  if (k == m) return 1;
+  const uint64_t step = n->loops[loops[k]].step, trip = (ext + step - 1) / step;
+  const uint64_t whole = trip > 1 ? (trip - 1) * chain_steps(n, loops, k + 1, m, step) : 0;
+  return whole + chain_steps(n, loops, k + 1, m, ext - (trip - 1) * step);
+}
+
 uint64_t sys_steps_above(const nest *n, int level) {
   /* count combinations of the temporal loops at `level` and above, with
    * their variable trips: per dim, independent */
   uint64_t total = 1;
   for (int d = 0; d < nest_loop_dims(n); d++) {
-    /* walk the chain of this dim: only the loops at >= level advance */
-    uint64_t cnt = 0;
-    uint64_t stack_ext[NEST_MAX_LOOPS + 1];
-    int idx[NEST_MAX_LOOPS];
+    /* the chain of this dim: only the loops at >= level advance */
     int loops[NEST_MAX_LOOPS], m = 0;
     for (int i = 0; i < n->nloops; i++)
       if (n->loops[i].dim == d && !n->loops[i].spatial && n->loops[i].level >= level)
         loops[m++] = i;
-    if (!m) continue;
-    /* iterative odometer over the chain */
-    int k = 0;
-    stack_ext[0] = nest_extent(n, d);
-    idx[0] = 0;
-    while (k >= 0) {
-      if (k == m) {
-        cnt++;
-        k--;
-        if (k >= 0) idx[k]++;
-        continue;
-      }
-      const nest_loop *l = &n->loops[loops[k]];
-      uint64_t trip = (stack_ext[k] + l->step - 1) / l->step;
-      if ((uint64_t)idx[k] >= trip) {
-        k--;
-        if (k >= 0) idx[k]++;
-        continue;
-      }
-      uint64_t rem = stack_ext[k] - (uint64_t)idx[k] * l->step;
-      stack_ext[k + 1] = rem < l->step ? rem : l->step;
-      k++;
-      if (k < m) idx[k] = 0;
-    }
-    total *= cnt;
+    if (m) total *= chain_steps(n, loops, 0, m, nest_extent(n, d));
   }
   return total;
 }
