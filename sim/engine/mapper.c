@@ -894,13 +894,12 @@ static void build(const search *s, const plan *pl, nest *n) {
 
 /* What one search remembers of its plans (pmemo): the growths of one
  * search (loop orders whose active loops coincide, a smaller scale before
- * its capacity binds) revisit plans: on ResNet-50 over npu-hbm2e 3,340 of
- * 39,057 estimates were distinct.  A plan's estimate, and a growth step's
- * choice from it, depend on its array tile, its buffer tiles (DRAM's is
- * the whole problem) and the order of each level's loops of more than one
- * trip (est_key), and on nothing else of the search but the capacities
- * (below).  Keys are compared in full; half full, a table takes no more
- * entries. */
+ * its capacity binds) revisit plans.  A growth step's choice from a plan
+ * depends on its array tile, its buffer tiles (DRAM's is the whole
+ * problem), the order of each level's loops of more than one trip
+ * (est_key) and its bypass, and on nothing else of the search but the
+ * capacities (grow_step).  Keys are compared in full; half full, a table
+ * takes no more entries. */
 enum { PM_SLOTS = 512, PM_KEY = NEST_DIMS * NEST_MAX_LEVELS + NEST_MAX_LEVELS + 1 };
 typedef struct pmemo {
   int kw, pw;              /* key and payload words per entry */
@@ -963,13 +962,14 @@ static uint64_t *pmemo_get(pmemo *m, const uint64_t *k, int *found) {
   }
 }
 
-/* A search's memos, owned by map_search: the plans' estimates (one double)
- * and the growth steps' choices (grow_level), and the trials of each step
- * (grow_try's: trial blocks of trial_block_words each, `used` of `cap`
- * words taken; NULL when out of memory: the steps' trials are then
- * recomputed). */
+/* A search's memos, owned by map_search: the growth steps' choices
+ * (grow_level), and the trials of each step (grow_try's: trial blocks of
+ * trial_block_words each, `used` of `cap` words taken; NULL when out of
+ * memory: the steps' trials are then recomputed).  (The plans' estimates
+ * are not kept: a step's trials are, and few plans are estimated twice
+ * otherwise.) */
 typedef struct search_memo {
-  pmemo *est, *step;
+  pmemo *step;
   uint64_t *trials;
   size_t used, cap;
 } search_memo;
@@ -1107,30 +1107,6 @@ static int plan_key(const search *s, const plan *pl, uint64_t tag, uint64_t *key
   return w + 1;
 }
 
-/* estimate(s, pl) with pl's est_key given. */
-static double estimate_keyed(const search *s, const plan *pl, const uint64_t *key) {
-  pmemo *const m = s->memo->est;
-  int found;
-  uint64_t *v = pmemo_get(m, key, &found);
-  if (v && found) {
-    double d;
-    memcpy(&d, v, sizeof d);
-    return d;
-  }
-  const double d = estimate_plan(s, pl);
-  if (v) memcpy(v, &d, sizeof d);
-  return d;
-}
-
-/* estimate_plan(s, pl), from the search's memo when a growth has
- * estimated pl before. */
-static double estimate(const search *s, const plan *pl) {
-  if (!s->memo || !s->memo->est) return estimate_plan(s, pl);
-  uint64_t key[PM_KEY];
-  est_key(s, pl, key);
-  return estimate_keyed(s, pl, key);
-}
-
 /* Tile candidates for a dim between lo and the bound: doublings of lo and
  * ceil splits of the bound (divisors among them), sorted ascending. */
 static int candidates(uint64_t lo, uint64_t bound, uint64_t *out, int max) {
@@ -1223,7 +1199,7 @@ static int trial_eval(const search *s, plan *pl, int l, int d, uint64_t v, doubl
       if (u >= l) b[u] = level_bytes(s, pl, u);
       ok = ok && b[u] <= usable(s, u);
     }
-  if (ok) *e = estimate(s, pl);
+  if (ok) *e = estimate_plan(s, pl);
   pl->A[d] = keep_a;
   for (int u = l; u < top; u++) pl->E[u][d] = keep[u];
   return ok;
@@ -1318,10 +1294,12 @@ static int step_next(int top) { return 3 + 2 * (top - 1); }
 static int step_trials(int top) { return step_next(top) + 1; }
 
 /* A growth's walk through the step memo: the entry of pl's step when known
- * by a link (NULL: look pl up), and the entry whose link to pl's is still
- * to be written (NULL: none). */
+ * by a link (NULL: look pl up), the entry whose link to pl's is still to
+ * be written (NULL: none), and where to note the entry a lookup finds
+ * (NULL: nowhere).  A level's last step (no growth) links to the next
+ * level's first: grow_level starts it from that plan alone. */
 typedef struct step_walk {
-  uint64_t *at, *from;
+  uint64_t *at, *from, **note;
 } step_walk;
 
 static int grow_step(const search *s, plan *pl, int l, double *cur, int *have_cur, double *peak,
@@ -1331,14 +1309,15 @@ static int grow_step(const search *s, plan *pl, int l, double *cur, int *have_cu
   for (int u = 1; u < top; u++) maxfit[u] = -1, minfail[u] = INFINITY;
   pmemo *const m = s->memo ? s->memo->step : NULL;
   uint64_t key[PM_KEY], *v = w->at;
-  int found = v != NULL, keyed = 0;
+  int found = v != NULL;
   if (m && !v) {
     plan_key(s, pl, (uint64_t)l, key);
-    keyed = 1;
     v = pmemo_get(m, key, &found);
     if (v && w->from) w->from[nx] = pmemo_slot(m, v) + 1;
+    if (w->note) *w->note = v;
   }
   w->at = w->from = NULL;
+  w->note = NULL;
   /* payload: dim + 1 (0: none), tile, estimate, maxfit[1..top),
    * minfail[1..top), the doubles' bits, the link */
   double f[2 * NEST_MAX_LEVELS];
@@ -1349,13 +1328,14 @@ static int grow_step(const search *s, plan *pl, int l, double *cur, int *have_cu
       alike = f[u - 1] <= usable(s, u) && usable(s, u) < f[top - 1 + u - 1];
     if (alike) {
       for (int u = 1; u < top; u++) peak[u] = fmax(peak[u], f[u - 1]);
-      if (!v[0]) return 0;
-      set_tile(s, pl, l, (int)v[0] - 1, v[1]);
-      memcpy(cur, &v[2], sizeof *cur);
-      *have_cur = 1;
+      if (v[0]) {
+        set_tile(s, pl, l, (int)v[0] - 1, v[1]);
+        memcpy(cur, &v[2], sizeof *cur);
+        *have_cur = 1;
+      }
       if (v[nx]) w->at = pmemo_at(m, v[nx] - 1);
       else w->from = v;
-      return 1;
+      return v[0] != 0;
     }
   }
   /* the step decided again at this scale from its trials, or its first
@@ -1368,8 +1348,7 @@ static int grow_step(const search *s, plan *pl, int l, double *cur, int *have_cu
     *have_cur = 1;
   }
   if (!*have_cur) { /* pl's estimate, needed from here on only */
-    if (m && !keyed) plan_key(s, pl, (uint64_t)l, key);
-    *cur = m && s->memo->est ? estimate_keyed(s, pl, key) : estimate(s, pl);
+    *cur = estimate_plan(s, pl);
     *have_cur = 1;
   }
   if (v && !found) {
@@ -1399,7 +1378,7 @@ static int grow_step(const search *s, plan *pl, int l, double *cur, int *have_cu
  * peak[u] becomes at least the bytes of every tile that passed level u's
  * capacity check: a run at a smaller scale under which all of them still
  * pass takes every decision this one took, so it grows the same plan. */
-static void grow_level(const search *s, plan *pl, int l, double *peak) {
+static void grow_level(const search *s, plan *pl, int l, double *peak, step_walk *w) {
   const int top = s->h->nlevels - 1;
   for (int d = 0; d < NEST_DIMS; d++) {
     uint64_t below = l == 1 ? pl->A[d] : pl->E[l - 1][d];
@@ -1410,9 +1389,9 @@ static void grow_level(const search *s, plan *pl, int l, double *peak) {
   /* pl's estimate, worked out when a step is not in the memo */
   double cur = 0;
   int have_cur = 0;
-  step_walk w = {NULL, NULL};
-  for (int iter = 0; iter < 64 && grow_step(s, pl, l, &cur, &have_cur, peak, &w); iter++) {
-  }
+  int iter = 0;
+  while (iter < 64 && grow_step(s, pl, l, &cur, &have_cur, peak, w)) iter++;
+  if (iter == 64) w->at = w->from = NULL; /* cut short: no link to the next level */
 }
 
 map_key map_key_of(const map_hier *h, const map_eval *e) {
@@ -1791,6 +1770,8 @@ static int grow_plans(search *s, const plan *base, map_list *list, search_tally 
   double peak[NORD][NORD][MAP_LADDER][NEST_MAX_LEVELS];
   int grown[NORD][NORD][MAP_LADDER];
   memset(grown, 0, sizeof grown);
+  uint64_t *first[NORD][NORD]; /* the step entry of each order pair's first plan */
+  memset(first, 0, sizeof first);
   for (int sc = 0; sc < nsc && t->count < t->budget; sc++)
     for (int o1 = 0; o1 < NORD && t->count < t->budget; o1++)
       for (int o2 = 0; o2 < NORD && t->count < t->budget; o2++) {
@@ -1808,7 +1789,9 @@ static int grow_plans(search *s, const plan *base, map_list *list, search_tally 
         double *const pk = peak[o1][o2][sc];
         for (int l = 0; l <= top; l++) pk[l] = 0;
         grown[o1][o2][sc] = 1;
-        for (int l = 1; l < top; l++) grow_level(s, &pl, l, pk);
+        /* the first step's plan: base with these orders, whatever the rung */
+        step_walk w = {first[o1][o2], NULL, first[o1][o2] ? NULL : &first[o1][o2]};
+        for (int l = 1; l < top; l++) grow_level(s, &pl, l, pk, &w);
         int fit = 1;
         for (int l = 1; l < top && fit; l++) fit = fits(s, &pl, l);
         if (!fit) continue;
@@ -2152,13 +2135,11 @@ int map_search_list(const map_hier *h, const nest_problem *p, const map_opts *o,
   if (fail_level) *fail_level = -1;
   /* without its memos (out of memory) the search is the same, slower */
   const int top = h->nlevels - 1;
-  search_memo memo = {NULL, NULL, NULL, 0, 0};
+  search_memo memo = {NULL, NULL, 0, 0};
   if (!h->scalesim) {
-    memo.est = pmemo_new(est_words(top), 1);
     memo.step = pmemo_new(step_words(top), step_trials(top) + 1);
   }
   const int rc = preset_search(h, p, o, &memo, list, tally, fail_level, why, whyn);
-  free(memo.est);
   free(memo.step);
   free(memo.trials);
   return rc;
