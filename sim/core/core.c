@@ -124,12 +124,25 @@ void core_buf_puts(core_buf *b, const char *s) {
 }
 
 void core_buf_vprintf(core_buf *b, const char *fmt, va_list ap) {
+  /* written into the room left when it fits (most appends), else again
+   * once the buffer holds it */
+  if (b->oom || buf_reserve(b, 0)) return;
   va_list ap2;
   va_copy(ap2, ap);
-  int n = vsnprintf(NULL, 0, fmt, ap2);
+  const size_t room = b->cap - b->len;
+  int n = vsnprintf(b->data + b->len, room, fmt, ap2);
   va_end(ap2);
-  if (n < 0 || buf_reserve(b, (size_t)n)) return;
-  vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap);
+  if (n < 0) {
+    b->data[b->len] = '\0';
+    return;
+  }
+  if ((size_t)n >= room) {
+    if (buf_reserve(b, (size_t)n)) {
+      b->data[b->len] = '\0';
+      return;
+    }
+    vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap);
+  }
   b->len += (size_t)n;
 }
 

@@ -2405,6 +2405,21 @@ void map_format_levels(const map_hier *h, const nest *n, core_buf *out) {
   }
 }
 
+/* n spaces, and v in decimal, onto out (map_format's lines without a
+ * printf each: a layer result formats its mapping every time). */
+static void fmt_pad(core_buf *out, int n) {
+  static const char sp[] = "                                ";
+  for (; n > 0; n -= (int)sizeof sp - 1)
+    core_buf_append(out, sp, n < (int)sizeof sp - 1 ? (size_t)n : sizeof sp - 1);
+}
+static void fmt_u64(core_buf *out, uint64_t v) {
+  char d[24];
+  int i = (int)sizeof d;
+  do d[--i] = (char)('0' + v % 10);
+  while (v /= 10);
+  core_buf_append(out, d + i, sizeof d - (size_t)i);
+}
+
 void map_format(const map_hier *h, const nest *n, core_buf *out) {
   int depth = 0, level = -1, spatial = -1, fan = -1;
   for (int i = 0; i < n->nloops; i++) {
@@ -2422,14 +2437,18 @@ void map_format(const map_hier *h, const nest *n, core_buf *out) {
       spatial = l->spatial;
       fan = l->fan;
     }
-    const uint64_t parent = loop_parent(n, i);
-    core_buf_printf(out, "%*s%s %s in [0, %llu) step %llu\n", 2 * depth + 2, "",
-                    !l->spatial ? "for"
-                    : f         ? (l->axis == NEST_AXIS_Y ? "parallel-for-y" : "parallel-for-x")
-                    : l->axis == NEST_AXIS_DIAG ? "parallel-for-diagonal"
-                                                : "parallel-for",
-                    nest_loop_dim_name(n, l->dim),
-                    (unsigned long long)parent, (unsigned long long)l->step);
+    /* "%*s%s %s in [0, %llu) step %llu\n" */
+    fmt_pad(out, 2 * depth + 2);
+    core_buf_puts(out, !l->spatial ? "for "
+                       : f         ? (l->axis == NEST_AXIS_Y ? "parallel-for-y " : "parallel-for-x ")
+                       : l->axis == NEST_AXIS_DIAG ? "parallel-for-diagonal "
+                                                   : "parallel-for ");
+    core_buf_puts(out, nest_loop_dim_name(n, l->dim));
+    core_buf_puts(out, " in [0, ");
+    fmt_u64(out, loop_parent(n, i));
+    core_buf_puts(out, ") step ");
+    fmt_u64(out, l->step);
+    core_buf_puts(out, "\n");
     depth++;
   }
   core_buf_printf(out, "%*smac\n", 2 * depth + 2, "");
