@@ -622,6 +622,12 @@ typedef struct search {
   struct search_memo *memo; /* map_search's (NULL: none), owned by it */
   double comp[OPD_COUNT];   /* map_compulsory's (map_search's candidates' bounds) */
   int fail_level;           /* a buffer that cannot hold what it must keep, or -1 */
+  /* what estimate_plan reads of the problem alone (setup): the MACs, the
+   * stream dims as a bit set, per operand the dims that index it and are
+   * not streamed, and its footprint over the whole problem (DRAM's tile) */
+  double macs;
+  unsigned stream_mask, span_mask[OPD_COUNT];
+  double fp_all[OPD_COUNT];
   nest *seed;               /* where the search's first mapping waits to be evaluated
                                last (seed_first), or NULL: evaluated at once */
   int seeded;               /* *seed holds it */
@@ -982,12 +988,11 @@ static double estimate_plan(const search *s, const plan *pl) {
   const nest_problem *p = s->p;
   const int top = h->nlevels - 1;
   /* trips of each level's loops, in order, outermost level first */
-  double macs = 1;
-  for (int d = 0; d < NEST_DIMS; d++) macs *= (double)p->bound[d];
+  const double macs = s->macs;
   double stream = 1, pes_used = 1;
   for (int i = 0; i < s->nstream; i++) stream *= (double)pl->A[s->stream_dims[i]];
   for (int d = 0; d < NEST_DIMS; d++)
-    if (!is_in(s->stream_dims, s->nstream, d)) pes_used *= (double)pl->A[d];
+    if (!(s->stream_mask & BIT(d))) pes_used *= (double)pl->A[d];
   double folds = macs / (stream * pes_used);
   double compute = folds * (stream + (double)(h->rows + h->cols - 2)) +
                    (h->df != DSE_DF_OUTPUT_STATIONARY && !h->hide_preload
@@ -1019,7 +1024,7 @@ static double estimate_plan(const search *s, const plan *pl) {
       if (child < 0) { /* streamed: every step, the spatial span */
         double span = 1;
         for (int d = 0; d < NEST_DIMS; d++)
-          if (relevant(o, d) && !is_in(s->stream_dims, s->nstream, d)) span *= (double)pl->A[d];
+          if (s->span_mask[o] & BIT(d)) span *= (double)pl->A[d];
         moved = folds * stream * span / (o == OPD_I ? 1.0 : 1.0);
         if (o == OPD_O) moved *= 2; /* update + read-modify-write */
       } else {
@@ -1041,12 +1046,12 @@ static double estimate_plan(const search *s, const plan *pl) {
       if (l == top && (h->chained & BIT(o))) {
         /* chained: the input is read on chip; the output's final write
          * stays on chip (spilled partial sums still go to DRAM) */
-        double elems = footprint(p, o, pl->E[top]);
+        double elems = s->fp_all[o]; /* footprint(p, o, pl->E[top]) */
         moved = o == OPD_O ? (moved > 2 * elems ? moved - 2 * elems : 0) : 0;
       }
       if (o == OPD_O) { /* partial sums at the accumulator's width; of the writes (half
                           * of moved) the final ones at the element's */
-        const double fin = fmin(moved / 2, footprint(p, o, pl->E[top]));
+        const double fin = fmin(moved / 2, s->fp_all[o]);
         moved = (moved - fin) * h->lv[l].acc_scale + fin;
       }
       level_bytes_moved[l] += moved * h->bytes;
@@ -1226,7 +1231,7 @@ static int grow_try(const search *s, plan *pl, int l, double cur, uint64_t *tile
     uint64_t *db = blk ? blk + 1 + (size_t)d * (1 + GROW_TRIALS * (size_t)tw) : NULL;
     const uint64_t *cands = s->cand[d];
     const int nc = s->ncand[d], have = db ? (int)db[0] : 0;
-    int c = 0;
+    int c0 = -1; /* the first candidate above the tile (ascending, distinct) */
     for (int k = 0; k < GROW_TRIALS; k++) {
       uint64_t *tr = db ? db + 1 + (size_t)k * (size_t)tw : NULL, v;
       double b[NEST_MAX_LEVELS], e = 0;
@@ -1238,17 +1243,16 @@ static int grow_try(const search *s, plan *pl, int l, double cur, uint64_t *tile
         if (known) memcpy(&e, &tr[1], sizeof e);
       } else {
         /* the k-th candidate above the tile */
-        for (int seen = 0; c < nc; c++)
-          if (cands[c] > pl->E[l][d] && seen++ == k) break;
-        if (c >= nc) break;
-        v = cands[c];
+        if (c0 < 0)
+          for (c0 = 0; c0 < nc && cands[c0] <= pl->E[l][d];) c0++;
+        if (c0 + k >= nc) break;
+        v = cands[c0 + k];
         if (!have_below) {
           for (int u = 1; u < l && u < top; u++) below[u] = level_bytes(s, pl, u);
           have_below = 1;
         }
         for (int u = 1; u < l && u < top; u++) b[u] = below[u];
         known = trial_eval(s, pl, l, d, v, b, &e);
-        c = 0;
       }
       /* every level: outer tiles grow with this one; larger candidates
        * will not fit either */
@@ -1514,6 +1518,16 @@ static void setup(search *s, const map_hier *h, const nest_problem *p,
     base->A[d] = is_in(s->stream_dims, s->nstream, d) ? 1 : s->f[d];
     for (int l = 1; l < top; l++) base->E[l][d] = base->A[d];
     base->E[top][d] = p->bound[d];
+  }
+  s->macs = 1;
+  for (int d = 0; d < NEST_DIMS; d++) {
+    s->macs *= (double)p->bound[d];
+    if (is_in(s->stream_dims, s->nstream, d)) s->stream_mask |= BIT(d);
+  }
+  for (int o = 0; o < OPD_COUNT; o++) {
+    for (int d = 0; d < NEST_DIMS; d++)
+      if (relevant(o, d) && !(s->stream_mask & BIT(d))) s->span_mask[o] |= BIT(d);
+    s->fp_all[o] = footprint(p, o, base->E[top]);
   }
   /* the tile candidates: base_plan's, for a search that grows plans */
 }
