@@ -13,6 +13,7 @@
 #include "engine/network.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -474,12 +475,12 @@ int map_bound(const map_hier *h, const nest *n, const double *comp, map_eval *lb
 /* eval_counts from e's counts and timing on: everything else of e is
  * (re)computed.  A bypass variant of an evaluated nest (nest_drop) takes
  * this path alone. */
+_Static_assert(offsetof(map_eval, counts) < offsetof(map_eval, timing) &&
+                   offsetof(map_eval, timing) < offsetof(map_eval, level_cycles),
+               "eval_levels keeps what precedes level_cycles");
 static void eval_levels(const map_hier *h, const nest *n, map_eval *e) {
-  const nest_counts cnt = e->counts;
-  const sys_timing tm = e->timing;
-  memset(e, 0, sizeof(*e));
-  e->counts = cnt;
-  e->timing = tm;
+  /* everything after the counts and the timing cleared (map_eval's order) */
+  memset(&e->level_cycles, 0, sizeof(*e) - offsetof(map_eval, level_cycles));
   const unsigned tree = tree_mask(h);
   const int multicast = multicast_array(h, n, tree);
   if (multicast) {
@@ -1662,26 +1663,38 @@ static uint64_t bypass_descent(const map_hier *h, map_objective obj, const nest 
   map_eval ce = *e;
   uint64_t count = 0;
   for (int round = 0; round < NEST_MAX_LEVELS * OPD_COUNT; round++) {
-    nest take;
     map_eval te;
-    int found = 0;
+    int found = 0, bl = 0, bo = 0; /* the round's best drop so far: (bl, bo), te */
     for (int l = 1; l < top; l++)
       for (int o = 0; o < OPD_COUNT; o++) {
         if (!may_bypass(&h->lv[l], cur.holds[l], BIT(o))) continue;
-        nest v = cur;
+        /* the variant is cur with the drop (nest_drop changes its holds
+         * alone), put back after */
+        const unsigned held = cur.holds[l];
         map_eval ve;
         ve.counts = ce.counts;
         ve.timing = ce.timing;
-        nest_drop(&v, &ve.counts, l, o);
-        eval_levels(h, &v, &ve);
+        nest_drop(&cur, &ve.counts, l, o);
+        eval_levels(h, &cur, &ve);
         count++;
-        if (!map_better(h, obj, &ve, &v, found ? &te : &ce, found ? &take : &cur)) continue;
-        take = v;
+        const map_eval *inc = found ? &te : &ce;
+        int better = map_better(h, obj, &ve, NULL, inc, NULL);
+        if (!better && !map_better(h, obj, inc, NULL, &ve, NULL)) {
+          /* every key ties: the encodings decide, as map_better does */
+          nest y = cur;
+          y.holds[l] = held;
+          if (found) y.holds[bl] &= ~BIT(bo);
+          better = nest_compare(&cur, &y) < 0;
+        }
+        cur.holds[l] = held;
+        if (!better) continue;
         te = ve;
+        bl = l;
+        bo = o;
         found = 1;
       }
     if (!found) break;
-    cur = take;
+    cur.holds[bl] &= ~BIT(bo);
     ce = te;
     /* the pipeline only adds: a variant already behind cannot win */
     const map_eval *bar = list_bar(list);
