@@ -857,6 +857,13 @@ static uint64_t axis_sum(const nest *n, const axis *ax, const uint8_t *role,
   return walk(&e, 0, &s, &nw);
 }
 
+/* An empty axis of this kind: what is read of an axis is its first ndims
+ * dims and nl loops (no memset of the whole: build_axes runs per tracker). */
+static void axis_init(axis *a, int kind) {
+  a->kind = kind;
+  a->ndims = a->opd = a->nl = 0;
+}
+
 /* The axes of an operand: relevant projections plus indicator dims. */
 static int build_axes(const nest *n, int opd, const uint8_t *cls, axis *ax) {
   static const int rel[OPD_COUNT][NEST_DIMS] = {
@@ -873,14 +880,12 @@ static int build_axes(const nest *n, int opd, const uint8_t *cls, axis *ax) {
       int *slot = r == 2 ? &h_axis : &w_axis;
       if (*slot < 0) {
         *slot = na++;
-        memset(&ax[*slot], 0, sizeof ax[*slot]);
-        ax[*slot].kind = r == 2 ? AX_H : AX_W;
+        axis_init(&ax[*slot], r == 2 ? AX_H : AX_W);
       }
       a = &ax[*slot];
     } else {
       a = &ax[na++];
-      memset(a, 0, sizeof *a);
-      a->kind = r ? AX_SINGLE : AX_INDICATOR;
+      axis_init(a, r ? AX_SINGLE : AX_INDICATOR);
     }
     a->dims[a->ndims++] = d;
   }
@@ -888,15 +893,13 @@ static int build_axes(const nest *n, int opd, const uint8_t *cls, axis *ax) {
     const int v = NEST_DIMS + g;
     const unsigned m = group_mask(&n->group[g]);
     if (!nest_indexes(n, opd, v)) {
-      memset(&ax[na], 0, sizeof ax[na]);
-      ax[na].kind = AX_INDICATOR;
+      axis_init(&ax[na], AX_INDICATOR);
       ax[na].dims[ax[na].ndims++] = v;
       na++;
       continue;
     }
     axis c;
-    memset(&c, 0, sizeof c);
-    c.kind = AX_COUPLED;
+    axis_init(&c, AX_COUPLED);
     c.opd = opd;
     int keep = 0;
     for (int k = 0; k < na; k++) {
