@@ -845,10 +845,10 @@ static uint64_t walk(const enum_ctx *e, int k, side *o, side *nw) {
 
 static uint64_t axis_sum(const nest *n, const axis *ax, const uint8_t *role,
                          int overlap) {
-  side s;
-  memset(&s, 0, sizeof s);
+  side s; /* its first ndims slots: the walk reads no others */
   s.ok = 1;
   for (int i = 0; i < ax->ndims; i++) {
+    s.start[i] = 0;
     s.ext[i] = nest_extent(n, ax->dims[i]);
     s.unclipped[i] = s.ext[i];
   }
@@ -1745,10 +1745,10 @@ static uint64_t stream_reads(const nest *n, int opd, const uint8_t *cls) {
   int na = build_axes(n, opd, every, ax);
   uint64_t total = 1;
   for (int k = 0; k < na && total; k++) {
-    side s;
-    memset(&s, 0, sizeof s);
+    side s; /* its first ndims slots (axis_sum) */
     s.ok = 1;
     for (int i = 0; i < ax[k].ndims; i++) {
+      s.start[i] = 0;
       s.ext[i] = nest_extent(n, ax[k].dims[i]);
       s.unclipped[i] = s.ext[i];
     }
