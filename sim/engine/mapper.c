@@ -1297,15 +1297,49 @@ static int step_words(int top) { return est_words(top) + 1; }
 static int step_next(int top) { return 3 + 2 * (top - 1); }
 /* the payload's word after the link: the step's trial block + 1 (0: none) */
 static int step_trials(int top) { return step_next(top) + 1; }
+/* then the step's other choice, the last one it took at a scale where the
+ * first's checks did not come out alike: its dim + 2 (1: none grew; 0: no
+ * other choice yet), tile, estimate, maxfit and minfail, and its link */
+static int step_alt(int top) { return step_trials(top) + 1; }
+static int step_payload(int top) { return step_alt(top) + 4 + 2 * (top - 1); }
 
 /* A growth's walk through the step memo: the entry of pl's step when known
- * by a link (NULL: look pl up), the entry whose link to pl's is still to
- * be written (NULL: none), and where to note the entry a lookup finds
+ * by a link (NULL: look pl up), the link word still to be written with
+ * pl's entry (NULL: none), and where to note the entry a lookup finds
  * (NULL: nowhere).  A level's last step (no growth) links to the next
  * level's first: grow_level starts it from that plan alone. */
 typedef struct step_walk {
-  uint64_t *at, *from, **note;
+  uint64_t *at, *link, **note;
 } step_walk;
+
+/* Whether a step's choice whose checks gave maxfit f[0..top-1) and minfail
+ * f[top-1..) comes out alike at s's scale. */
+static int step_alike(const search *s, const double *f) {
+  const int top = s->h->nlevels - 1;
+  for (int u = 1; u < top; u++)
+    if (!(f[u - 1] <= usable(s, u) && usable(s, u) < f[top - 1 + u - 1])) return 0;
+  return 1;
+}
+
+/* Take the choice c of a step (c[0] its dim + 1, 0: none; c[1] its tile;
+ * c[2] the estimate after; c[3..) its checks' maxfit and minfail; c[lk]
+ * its link) at plan pl, found alike: the walk follows the link, or will
+ * write it.  Returns whether pl grew. */
+static int step_take(const search *s, plan *pl, int l, const uint64_t *c, uint64_t *lk,
+                     double *cur, int *have_cur, double *peak, step_walk *w) {
+  const int top = s->h->nlevels - 1;
+  double f[2 * NEST_MAX_LEVELS];
+  memcpy(f, &c[3], (size_t)(top - 1) * sizeof f[0]);
+  for (int u = 1; u < top; u++) peak[u] = fmax(peak[u], f[u - 1]);
+  if (c[0]) {
+    set_tile(s, pl, l, (int)c[0] - 1, c[1]);
+    memcpy(cur, &c[2], sizeof *cur);
+    *have_cur = 1;
+  }
+  if (*lk) w->at = pmemo_at(s->memo->step, *lk - 1);
+  else w->link = lk;
+  return c[0] != 0;
+}
 
 static int grow_step(const search *s, plan *pl, int l, double *cur, int *have_cur, double *peak,
                      step_walk *w) {
@@ -1318,29 +1352,28 @@ static int grow_step(const search *s, plan *pl, int l, double *cur, int *have_cu
   if (m && !v) {
     plan_key(s, pl, (uint64_t)l, key);
     v = pmemo_get(m, key, &found);
-    if (v && w->from) w->from[nx] = pmemo_slot(m, v) + 1;
+    if (v && w->link) *w->link = pmemo_slot(m, v) + 1;
     if (w->note) *w->note = v;
   }
-  w->at = w->from = NULL;
+  w->at = w->link = NULL;
   w->note = NULL;
   /* payload: dim + 1 (0: none), tile, estimate, maxfit[1..top),
-   * minfail[1..top), the doubles' bits, the link */
+   * minfail[1..top), the doubles' bits, the link; the trial block; the
+   * other choice (step_alt) */
   double f[2 * NEST_MAX_LEVELS];
+  uint64_t *const alt = v ? &v[step_alt(top)] : NULL;
+  const int alk = 3 + 2 * (top - 1); /* the other choice's link */
   if (found) {
     memcpy(f, &v[3], (size_t)(2 * (top - 1)) * sizeof f[0]);
-    int alike = 1;
-    for (int u = 1; u < top && alike; u++)
-      alike = f[u - 1] <= usable(s, u) && usable(s, u) < f[top - 1 + u - 1];
-    if (alike) {
-      for (int u = 1; u < top; u++) peak[u] = fmax(peak[u], f[u - 1]);
-      if (v[0]) {
-        set_tile(s, pl, l, (int)v[0] - 1, v[1]);
-        memcpy(cur, &v[2], sizeof *cur);
-        *have_cur = 1;
+    if (step_alike(s, f)) return step_take(s, pl, l, v, &v[nx], cur, have_cur, peak, w);
+    if (alt[0]) {
+      memcpy(f, &alt[3], (size_t)(2 * (top - 1)) * sizeof f[0]);
+      if (step_alike(s, f)) {
+        uint64_t c[3 + 2 * NEST_MAX_LEVELS];
+        memcpy(c, alt, sizeof c[0] * (size_t)alk);
+        c[0] = alt[0] - 1;
+        return step_take(s, pl, l, c, &alt[alk], cur, have_cur, peak, w);
       }
-      if (v[nx]) w->at = pmemo_at(m, v[nx] - 1);
-      else w->from = v;
-      return v[0] != 0;
     }
   }
   /* the step decided again at this scale from its trials, or its first
@@ -1364,14 +1397,18 @@ static int grow_step(const search *s, plan *pl, int l, double *cur, int *have_cu
   double est = *cur;
   const int d = grow_try(s, pl, l, *cur, &tile, &est, maxfit, minfail, blk);
   for (int u = 1; u < top; u++) peak[u] = fmax(peak[u], maxfit[u]);
-  if (v && !found) {
-    v[0] = (uint64_t)(d + 1);
-    v[1] = tile;
-    memcpy(&v[2], &est, sizeof est);
+  if (v) {
+    /* a new entry's choice, or this scale's as the entry's other one */
+    uint64_t *const c = found ? alt : v;
+    c[0] = (uint64_t)(d + 1 + found);
+    c[1] = tile;
+    memcpy(&c[2], &est, sizeof est);
     for (int u = 1; u < top; u++) f[u - 1] = maxfit[u], f[top - 1 + u - 1] = minfail[u];
-    memcpy(&v[3], f, (size_t)(2 * (top - 1)) * sizeof f[0]);
-    v[nx] = 0;
-    w->from = v; /* the step is this entry's: the plan it leads to is linked next */
+    memcpy(&c[3], f, (size_t)(2 * (top - 1)) * sizeof f[0]);
+    uint64_t *const lk = found ? &c[alk] : &v[nx];
+    *lk = 0;
+    if (!found) alt[0] = 0;
+    w->link = lk; /* the plan the choice leads to is linked next */
   }
   if (d < 0) return 0;
   set_tile(s, pl, l, d, tile);
@@ -1396,7 +1433,7 @@ static void grow_level(const search *s, plan *pl, int l, double *peak, step_walk
   int have_cur = 0;
   int iter = 0;
   while (iter < 64 && grow_step(s, pl, l, &cur, &have_cur, peak, w)) iter++;
-  if (iter == 64) w->at = w->from = NULL; /* cut short: no link to the next level */
+  if (iter == 64) w->at = w->link = NULL; /* cut short: no link to the next level */
 }
 
 map_key map_key_of(const map_hier *h, const map_eval *e) {
@@ -2164,7 +2201,7 @@ int map_search_list(const map_hier *h, const nest_problem *p, const map_opts *o,
   const int top = h->nlevels - 1;
   search_memo memo = {NULL, NULL, 0, 0};
   if (!h->scalesim) {
-    memo.step = pmemo_new(step_words(top), step_trials(top) + 1);
+    memo.step = pmemo_new(step_words(top), step_payload(top));
   }
   const int rc = preset_search(h, p, o, &memo, list, tally, fail_level, why, whyn);
   free(memo.step);
