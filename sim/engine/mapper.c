@@ -614,6 +614,9 @@ typedef struct search {
   map_objective obj;
   int row_dims[3], nrow, col_dims[3], ncol, stream_dims[3], nstream;
   uint64_t f[NEST_XDIMS]; /* spatial factors of the current option */
+  uint64_t f_whole[NEST_XDIMS]; /* split_array(s, 1)'s, once worked out */
+  double e_whole;
+  int have_whole;
   int ngroups;            /* a pinned mapping's flattened groups */
   nest_group group[NEST_MAX_GROUPS];
   double scale[NEST_MAX_LEVELS]; /* fraction of each buffer the greedy may use */
@@ -715,14 +718,24 @@ static double best_factors(const search *s, const int *dims, int nd, uint64_t si
  * (folds x rows x cols). */
 static double split_array(search *s, uint64_t g) {
   const map_hier *h = s->h;
+  if (g == 1 && s->have_whole) { /* the search asks for it several times */
+    memcpy(s->f, s->f_whole, sizeof s->f);
+    return s->e_whole;
+  }
   for (int d = 0; d < NEST_DIMS; d++) s->f[d] = 1;
   s->f[NEST_G] = g;
   const uint64_t rb = h->rows / g, cb = h->cols / g, G = s->p->bound[NEST_G];
   const double er = best_factors(s, s->row_dims, s->nrow, rb, s->f);
   const double ec = best_factors(s, s->col_dims, s->ncol, cb, s->f);
   /* er, ec: each block's work over its folds x (rb, cb) */
-  return (double)G / (double)cdiv(G, g) * er * ec * (double)rb / (double)h->rows * (double)cb /
-         (double)h->cols;
+  const double e = (double)G / (double)cdiv(G, g) * er * ec * (double)rb / (double)h->rows *
+                   (double)cb / (double)h->cols;
+  if (g == 1) {
+    memcpy(s->f_whole, s->f, sizeof s->f);
+    s->e_whole = e;
+    s->have_whole = 1;
+  }
+  return e;
 }
 
 #define MAP_SPLITS 3
