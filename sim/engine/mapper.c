@@ -1273,8 +1273,8 @@ static int grow_try(const search *s, plan *pl, int l, double cur, uint64_t *tile
       int ok = 1;
       for (int u = 1; u < top && ok; u++) {
         ok = b[u] <= usable(s, u);
-        if (ok) maxfit[u] = fmax(maxfit[u], b[u]);
-        else minfail[u] = fmin(minfail[u], b[u]);
+        if (ok && b[u] > maxfit[u]) maxfit[u] = b[u]; /* bytes: never NaN */
+        if (!ok && b[u] < minfail[u]) minfail[u] = b[u];
       }
       const int fresh = ok && !known; /* fits now, not estimated before */
       if (fresh) trial_eval(s, pl, l, d, v, NULL, &e);
@@ -1343,7 +1343,8 @@ static int step_take(const search *s, plan *pl, int l, const uint64_t *c, uint64
   const int top = s->h->nlevels - 1;
   double f[2 * NEST_MAX_LEVELS];
   memcpy(f, &c[3], (size_t)(top - 1) * sizeof f[0]);
-  for (int u = 1; u < top; u++) peak[u] = fmax(peak[u], f[u - 1]);
+  for (int u = 1; u < top; u++)
+    if (f[u - 1] > peak[u]) peak[u] = f[u - 1];
   if (c[0]) {
     set_tile(s, pl, l, (int)c[0] - 1, c[1]);
     memcpy(cur, &c[2], sizeof *cur);
@@ -1357,8 +1358,6 @@ static int step_take(const search *s, plan *pl, int l, const uint64_t *c, uint64
 static int grow_step(const search *s, plan *pl, int l, double *cur, int *have_cur, double *peak,
                      step_walk *w) {
   const int top = s->h->nlevels - 1, nx = step_next(top);
-  double maxfit[NEST_MAX_LEVELS], minfail[NEST_MAX_LEVELS];
-  for (int u = 1; u < top; u++) maxfit[u] = -1, minfail[u] = INFINITY;
   pmemo *const m = s->memo ? s->memo->step : NULL;
   uint64_t key[PM_KEY], *v = w->at;
   int found = v != NULL;
@@ -1408,8 +1407,11 @@ static int grow_step(const search *s, plan *pl, int l, double *cur, int *have_cu
   }
   uint64_t tile = 0;
   double est = *cur;
+  double maxfit[NEST_MAX_LEVELS], minfail[NEST_MAX_LEVELS];
+  for (int u = 1; u < top; u++) maxfit[u] = -1, minfail[u] = INFINITY;
   const int d = grow_try(s, pl, l, *cur, &tile, &est, maxfit, minfail, blk);
-  for (int u = 1; u < top; u++) peak[u] = fmax(peak[u], maxfit[u]);
+  for (int u = 1; u < top; u++)
+    if (maxfit[u] > peak[u]) peak[u] = maxfit[u];
   if (v) {
     /* a new entry's choice, or this scale's as the entry's other one */
     uint64_t *const c = found ? alt : v;
