@@ -1435,19 +1435,19 @@ static int grow_step(const search *s, plan *pl, int l, double *cur, int *have_cu
  * peak[u] becomes at least the bytes of every tile that passed level u's
  * capacity check: a run at a smaller scale under which all of them still
  * pass takes every decision this one took, so it grows the same plan. */
-static void grow_level(const search *s, plan *pl, int l, double *peak, step_walk *w) {
+static void grow_level(const search *s, plan *pl, int l, double *peak, step_walk *w, double *cur,
+                       int *have_cur) {
   const int top = s->h->nlevels - 1;
   for (int d = 0; d < NEST_DIMS; d++) {
     uint64_t below = l == 1 ? pl->A[d] : pl->E[l - 1][d];
     pl->E[l][d] = below;
     for (int u = l + 1; u < top; u++) pl->E[u][d] = below; /* outer: same */
   }
-  /* stream dims are the level-1 tile itself: grow them at level 1 too */
-  /* pl's estimate, worked out when a step is not in the memo */
-  double cur = 0;
-  int have_cur = 0;
+  /* stream dims are the level-1 tile itself: grow them at level 1 too.
+   * The plan is the one the level below ended with (its growth kept the
+   * outer tiles equal to its own), so *cur, its estimate when known, holds */
   int iter = 0;
-  while (iter < 64 && grow_step(s, pl, l, &cur, &have_cur, peak, w)) iter++;
+  while (iter < 64 && grow_step(s, pl, l, cur, have_cur, peak, w)) iter++;
   if (iter == 64) w->at = w->link = NULL; /* cut short: no link to the next level */
 }
 
@@ -1870,7 +1870,10 @@ static int grow_plans(search *s, const plan *base, map_list *list, search_tally 
         grown[o1][o2][sc] = 1;
         /* the first step's plan: base with these orders, whatever the rung */
         step_walk w = {first[o1][o2], NULL, first[o1][o2] ? NULL : &first[o1][o2]};
-        for (int l = 1; l < top; l++) grow_level(s, &pl, l, pk, &w);
+        /* pl's estimate, worked out when a step is not in the memo */
+        double cur = 0;
+        int have_cur = 0;
+        for (int l = 1; l < top; l++) grow_level(s, &pl, l, pk, &w, &cur, &have_cur);
         int fit = 1;
         for (int l = 1; l < top && fit; l++) fit = fits(s, &pl, l);
         if (!fit) continue;
