@@ -1031,6 +1031,24 @@ static double estimate_plan(const search *s, const plan *pl) {
   double e = macs * h->mac_j;
   for (int o = 0; o < OPD_COUNT; o++) {
     int child = (h->lv[0].holds & BIT(o)) ? 0 : -1;
+    /* a child's tile loads: the loops above it, outermost first, down to
+     * the innermost relevant one, their trips' product; one walk from the
+     * top gives every child's (at[c], before level c's loops) */
+    double at[NEST_MAX_LEVELS];
+    {
+      double loads = 1, pending = 1;
+      for (int L = top; L >= 1; L--) {
+        at[L] = loads;
+        for (int k = 0; k < nl[L]; k++) {
+          pending *= lt[L][k];
+          if (relevant(o, ld[L][k])) {
+            loads *= pending;
+            pending = 1;
+          }
+        }
+      }
+      at[0] = loads;
+    }
     for (int l = 1; l <= top; l++) {
       if (!(h->lv[l].holds & BIT(o))) continue;
       /* traffic between l and its child (or the array) */
@@ -1042,19 +1060,8 @@ static double estimate_plan(const search *s, const plan *pl) {
         moved = folds * stream * span / (o == OPD_I ? 1.0 : 1.0);
         if (o == OPD_O) moved *= 2; /* update + read-modify-write */
       } else {
-        /* child tile loads: loops above the child, outermost first, down
-         * to the innermost that is relevant */
         const uint64_t *ec = child == 0 ? pl->A : pl->E[child];
-        double loads = 1, pending = 1;
-        for (int L = top; L > child; L--)
-          for (int k = 0; k < nl[L]; k++) {
-            pending *= lt[L][k];
-            if (relevant(o, ld[L][k])) {
-              loads *= pending;
-              pending = 1;
-            }
-          }
-        moved = footprint(p, o, ec) * loads * (o == OPD_O ? 2 : 1);
+        moved = footprint(p, o, ec) * at[child] * (o == OPD_O ? 2 : 1);
         if (child == 0) moved *= 1; /* union over PEs: footprint of A */
       }
       if (l == top && (h->chained & BIT(o))) {
