@@ -320,7 +320,6 @@ static void level_put(const map_hier *h, map_eval *e, int l, double rd, double w
   e->rd_bytes[l] = rd;
   e->wr_bytes[l] = wr;
   e->level_energy_j[l] = en;
-  e->energy_j += en;
   if (!timed || l == 0) return;
   const double cyc = lv->rd_bw > 0 || lv->wr_bw > 0
                          ? fmax(rd / (lv->rd_bw > 0 ? lv->rd_bw : lv->bw),
@@ -452,6 +451,7 @@ static int bound_timed(const map_hier *h, const nest *n, const sys_timing *tm, c
       en += (r * lv->rd_j + f * lv->wr_j + u * lv->up_j) * h->bytes;
     }
     level_put(h, lb, l, rd, wr, en, 1);
+    lb->energy_j += en;
   }
   if (h->hop_j > 0) { /* network_energy: the moving operands hop once per MAC */
     const int st = sys_stationary(h->df);
@@ -478,6 +478,82 @@ int map_bound(const map_hier *h, const nest *n, const double *comp, map_eval *lb
 _Static_assert(offsetof(map_eval, counts) < offsetof(map_eval, timing) &&
                    offsetof(map_eval, timing) < offsetof(map_eval, level_cycles),
                "eval_levels keeps what precedes level_cycles");
+/* Level l's part of eval_levels into e: its bytes, energy and transfer
+ * cycles by operand and in all (nothing summed over the levels). */
+static void level_fields(const map_hier *h, const nest *n, map_eval *e, int l, unsigned tree,
+                         int multicast, double out_elems) {
+  const nest_counts *c = &e->counts;
+  const int top = h->nlevels - 1;
+  const map_level *lj = &h->lv[l];
+  double rd = 0, wr = 0, le = 0, w[OPD_COUNT][3];
+  for (int o = 0; o < OPD_COUNT; o++) {
+    double r = (double)c->reads[l][o];
+    double f = (double)c->fills[l][o], u = (double)c->updates[l][o];
+    double fin = o == OPD_O ? map_finals(n, c, l) : 0;
+    if (l == top && (h->chained & BIT(o))) {
+      if (o == OPD_I) r = 0; /* the input is already on chip */
+      if (o == OPD_O) { /* no final write: out of the updates, then the fills */
+        const double du = u < out_elems ? u : out_elems;
+        const double df = f < out_elems - du ? f : out_elems - du;
+        u -= du;
+        f -= df;
+        fin = fin > du ? fin - du : 0;
+      }
+    }
+    if (o == OPD_O) { /* partial sums at the accumulator's width */
+      e->finals[l] = fin;
+      e->final_bytes[l] = fin * h->bytes;
+      e->psum_bytes[l] = (r + f + u - fin) * lj->acc_scale * h->bytes;
+      map_out_weigh(lj->acc_scale, r, f, u, fin, w[o]);
+      r = w[o][0];
+      f = w[o][1];
+      u = w[o][2];
+    } else {
+      w[o][0] = r;
+      w[o][1] = f;
+      w[o][2] = u;
+    }
+    rd += r;
+    wr += f + u;
+    e->op_bytes[l][o] = (r + f + u) * h->bytes;
+    const double oe = (tree >> l) & 1 ? block_energy(lj, c->used[l][o], r, f, u)
+                                     : (r * lj->rd_j + f * lj->wr_j + u * lj->up_j) * h->bytes;
+    e->op_energy_j[l][o] = oe;
+    le += oe;
+  }
+  const int tl = multicast && (tree >> l) & 1;
+  level_put(h, e, l, rd, wr, le, !tl);
+  if (tl) e->level_cycles[l] = tree_cycles(&h->lv[l], c, l, w);
+}
+
+/* eval_levels' sums over the levels' fields, in level order: the energy,
+ * the slowest of the array and the levels (the first on a tie), then the
+ * tree's leakage, the network and the static energy. */
+static void levels_sum(const map_hier *h, const nest *n, map_eval *e, unsigned tree,
+                       double out_elems) {
+  e->energy_j = e->mac_energy_j;
+  e->cycles = e->timing.cycles;
+  e->limiter = -1;
+  for (int l = 0; l < h->nlevels; l++) {
+    e->energy_j += e->level_energy_j[l];
+    if (e->level_cycles[l] > e->cycles) {
+      e->cycles = e->level_cycles[l];
+      e->limiter = l;
+    }
+  }
+  if (tree) tree_leakage(h, tree, e);
+  network_energy(h, n, out_elems, e);
+  e->static_energy_j = h->static_j * (double)e->cycles;
+  e->energy_j += e->noc_energy_j + e->static_energy_j;
+}
+
+static double out_elems_of(const nest *n) {
+  double out = 1;
+  static const int od[] = {NEST_G, NEST_N, NEST_K, NEST_P, NEST_Q};
+  for (int i = 0; i < 5; i++) out *= (double)n->prob.bound[od[i]];
+  return out;
+}
+
 static void eval_levels(const map_hier *h, const nest *n, map_eval *e) {
   /* everything after the counts and the timing cleared (map_eval's order) */
   memset(&e->level_cycles, 0, sizeof(*e) - offsetof(map_eval, level_cycles));
@@ -489,63 +565,28 @@ static void eval_levels(const map_hier *h, const nest *n, map_eval *e) {
     t->cycles = t->stream;
     t->temporal_util = t->cycles ? 1 : 0;
   }
-  const nest_counts *c = &e->counts;
-  e->mac_energy_j = (double)c->macs * h->mac_j;
-  e->energy_j = e->mac_energy_j;
-  e->cycles = e->timing.cycles;
-  e->limiter = -1;
-  const int top = h->nlevels - 1;
-  double out_elems = 1;
-  {
-    static const int od[] = {NEST_G, NEST_N, NEST_K, NEST_P, NEST_Q};
-    for (int i = 0; i < 5; i++) out_elems *= (double)n->prob.bound[od[i]];
+  e->mac_energy_j = (double)e->counts.macs * h->mac_j;
+  const double out_elems = out_elems_of(n);
+  for (int l = 0; l < h->nlevels; l++) level_fields(h, n, e, l, tree, multicast, out_elems);
+  levels_sum(h, n, e, tree, out_elems);
+}
+
+/* eval_levels of n where e is the evaluation of n with other counts at
+ * levels l and p alone (a bypass drop's: nest_drop), on a hierarchy
+ * without trees: those two levels' fields again, then the sums (the same
+ * numbers bit for bit, the rest of e kept). */
+static void eval_levels_at(const map_hier *h, const nest *n, map_eval *e, int l, int p) {
+  const double out_elems = out_elems_of(n);
+  const int lv[2] = {l, p};
+  for (int i = 0; i < 2; i++) {
+    const int v = lv[i];
+    e->level_cycles[v] = 0;
+    e->finals[v] = e->final_bytes[v] = e->psum_bytes[v] = 0;
+    level_fields(h, n, e, v, 0, 0, out_elems);
   }
-  for (int l = 0; l < h->nlevels; l++) {
-    const map_level *lj = &h->lv[l];
-    double rd = 0, wr = 0, le = 0, w[OPD_COUNT][3];
-    for (int o = 0; o < OPD_COUNT; o++) {
-      double r = (double)c->reads[l][o];
-      double f = (double)c->fills[l][o], u = (double)c->updates[l][o];
-      double fin = o == OPD_O ? map_finals(n, c, l) : 0;
-      if (l == top && (h->chained & BIT(o))) {
-        if (o == OPD_I) r = 0; /* the input is already on chip */
-        if (o == OPD_O) { /* no final write: out of the updates, then the fills */
-          const double du = u < out_elems ? u : out_elems;
-          const double df = f < out_elems - du ? f : out_elems - du;
-          u -= du;
-          f -= df;
-          fin = fin > du ? fin - du : 0;
-        }
-      }
-      if (o == OPD_O) { /* partial sums at the accumulator's width */
-        e->finals[l] = fin;
-        e->final_bytes[l] = fin * h->bytes;
-        e->psum_bytes[l] = (r + f + u - fin) * lj->acc_scale * h->bytes;
-        map_out_weigh(lj->acc_scale, r, f, u, fin, w[o]);
-        r = w[o][0];
-        f = w[o][1];
-        u = w[o][2];
-      } else {
-        w[o][0] = r;
-        w[o][1] = f;
-        w[o][2] = u;
-      }
-      rd += r;
-      wr += f + u;
-      e->op_bytes[l][o] = (r + f + u) * h->bytes;
-      const double oe = (tree >> l) & 1 ? block_energy(lj, c->used[l][o], r, f, u)
-                                       : (r * lj->rd_j + f * lj->wr_j + u * lj->up_j) * h->bytes;
-      e->op_energy_j[l][o] = oe;
-      le += oe;
-    }
-    const int tl = multicast && (tree >> l) & 1;
-    level_put(h, e, l, rd, wr, le, !tl);
-    if (tl) level_time(e, l, tree_cycles(&h->lv[l], c, l, w));
-  }
-  if (tree) tree_leakage(h, tree, e);
-  network_energy(h, n, out_elems, e);
-  e->static_energy_j = h->static_j * (double)e->cycles;
-  e->energy_j += e->noc_energy_j + e->static_energy_j;
+  e->noc_energy_j = 0;
+  for (int o = 0; o < OPD_COUNT; o++) e->op_noc_j[o] = 0;
+  levels_sum(h, n, e, 0, out_elems);
 }
 
 /* The rest of map_evaluate after eval_counts: on a preset's hierarchy the
@@ -1721,6 +1762,8 @@ static uint64_t bypass_descent(const map_hier *h, map_objective obj, const nest 
   nest cur = *n;
   map_eval ce = *e;
   uint64_t count = 0;
+  /* no tree levels: a drop's evaluation redoes its two levels alone */
+  const int flat = !tree_mask(h) && !multicast_array(h, n, 0);
   for (int round = 0; round < NEST_MAX_LEVELS * OPD_COUNT; round++) {
     map_eval te;
     int found = 0, bl = 0, bo = 0; /* the round's best drop so far: (bl, bo), te */
@@ -1730,11 +1773,15 @@ static uint64_t bypass_descent(const map_hier *h, map_objective obj, const nest 
         /* the variant is cur with the drop (nest_drop changes its holds
          * alone), put back after */
         const unsigned held = cur.holds[l];
-        map_eval ve;
-        ve.counts = ce.counts;
-        ve.timing = ce.timing;
+        map_eval ve = ce;
+        int p = l + 1; /* the level that serves l's child now (nest_drop's) */
+        while (p < top && !(cur.holds[p] & BIT(o))) p++;
         nest_drop(&cur, &ve.counts, l, o);
-        eval_levels(h, &cur, &ve);
+        if (flat) eval_levels_at(h, &cur, &ve, l, p);
+        else {
+          ve.timing = ce.timing;
+          eval_levels(h, &cur, &ve);
+        }
         count++;
         const map_eval *inc = found ? &te : &ce;
         int better = map_better(h, obj, &ve, NULL, inc, NULL);
