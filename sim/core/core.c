@@ -126,7 +126,7 @@ void core_buf_puts(core_buf *b, const char *s) {
 void core_buf_vprintf(core_buf *b, const char *fmt, va_list ap) {
   /* written into the room left when it fits (most appends), else again
    * once the buffer holds it */
-  if (b->oom || buf_reserve(b, 0)) return;
+  if (buf_reserve(b, 0)) return; /* (it fails once oom) */
   va_list ap2;
   va_copy(ap2, ap);
   const size_t room = b->cap - b->len;

@@ -178,10 +178,16 @@ void map_problem_of(const wl_layer *l, nest_problem *p) {
 
 /* ===== exact evaluation ================================================== */
 
-double map_finals(const nest *n, const nest_counts *c, int l) {
+/* The outputs of n's problem (G x N x K x P x Q). */
+static double out_elems_of(const nest *n) {
   double out = 1;
   static const int od[] = {NEST_G, NEST_N, NEST_K, NEST_P, NEST_Q};
   for (int i = 0; i < 5; i++) out *= (double)n->prob.bound[od[i]];
+  return out;
+}
+
+double map_finals(const nest *n, const nest_counts *c, int l) {
+  const double out = out_elems_of(n);
   /* updates less the read-backs: each instance's first touches, one per
    * output it ever holds, and as many last writes */
   const double first = (double)c->updates[l][OPD_O] - (double)c->reads[l][OPD_O];
@@ -472,9 +478,6 @@ int map_bound(const map_hier *h, const nest *n, const double *comp, map_eval *lb
   return bound_timed(h, n, &tm, comp, lb);
 }
 
-/* eval_counts from e's counts and timing on: everything else of e is
- * (re)computed.  A bypass variant of an evaluated nest (nest_drop) takes
- * this path alone. */
 _Static_assert(offsetof(map_eval, counts) < offsetof(map_eval, timing) &&
                    offsetof(map_eval, timing) < offsetof(map_eval, level_cycles),
                "eval_levels keeps what precedes level_cycles");
@@ -547,13 +550,9 @@ static void levels_sum(const map_hier *h, const nest *n, map_eval *e, unsigned t
   e->energy_j += e->noc_energy_j + e->static_energy_j;
 }
 
-static double out_elems_of(const nest *n) {
-  double out = 1;
-  static const int od[] = {NEST_G, NEST_N, NEST_K, NEST_P, NEST_Q};
-  for (int i = 0; i < 5; i++) out *= (double)n->prob.bound[od[i]];
-  return out;
-}
-
+/* eval_counts from e's counts and timing on: everything else of e is
+ * (re)computed.  A bypass variant of an evaluated nest (nest_drop) on a
+ * tree takes this path alone (elsewhere: eval_levels_at). */
 static void eval_levels(const map_hier *h, const nest *n, map_eval *e) {
   /* everything after the counts and the timing cleared (map_eval's order) */
   memset(&e->level_cycles, 0, sizeof(*e) - offsetof(map_eval, level_cycles));
@@ -580,8 +579,7 @@ static void eval_levels_at(const map_hier *h, const nest *n, map_eval *e, int l,
   const int lv[2] = {l, p};
   for (int i = 0; i < 2; i++) {
     const int v = lv[i];
-    e->level_cycles[v] = 0;
-    e->finals[v] = e->final_bytes[v] = e->psum_bytes[v] = 0;
+    e->level_cycles[v] = 0; /* set again only when the level is timed */
     level_fields(h, n, e, v, 0, 0, out_elems);
   }
   e->noc_energy_j = 0;
@@ -1755,6 +1753,17 @@ int map_canonical(const map_hier *h, const nest_problem *p, nest *n) {
  * and reads for nothing, and its time.  Each round's variant gets its
  * pipeline and enters the list when among its best.  Returns the variants
  * evaluated. */
+/* n evaluated up to the tile pipeline (e: eval_counts'), timed and kept in
+ * the list unless its objective is already behind the list's last: the
+ * pipeline only lengthens a mapping, so then it cannot enter the list. */
+static void keep_timed(const map_hier *h, map_objective obj, map_list *list, const nest *n,
+                       map_eval *e) {
+  const map_eval *bar = list_bar(list);
+  if (bar && first_key(h, obj, e) > first_key(h, obj, bar)) return;
+  eval_time(h, n, e);
+  list_keep(h, obj, list, n, e);
+}
+
 static uint64_t bypass_descent(const map_hier *h, map_objective obj, const nest *n,
                                const map_eval *e, map_list *list) {
   const int top = h->nlevels - 1;
@@ -1802,12 +1811,8 @@ static uint64_t bypass_descent(const map_hier *h, map_objective obj, const nest 
     if (!found) break;
     cur.holds[bl] &= ~BIT(bo);
     ce = te;
-    /* the pipeline only adds: a variant already behind cannot win */
-    const map_eval *bar = list_bar(list);
-    if (bar && first_key(h, obj, &ce) > first_key(h, obj, bar)) continue;
     map_eval timed = ce;
-    eval_time(h, &cur, &timed);
-    list_keep(h, obj, list, &cur, &timed);
+    keep_timed(h, obj, list, &cur, &timed);
   }
   return count;
 }
@@ -1843,13 +1848,7 @@ static void consider(const search *s, const nest *n, map_list *list, search_tall
   }
   eval_counts(h, n, &tm, &e);
   t->count++;
-  /* the tile pipeline only lengthens a mapping: one whose objective
-   * without it is already worse than the list's last cannot enter it */
-  bar = list_bar(list);
-  if (!bar || first_key(h, s->obj, &e) <= first_key(h, s->obj, bar)) {
-    eval_time(h, n, &e);
-    list_keep(h, s->obj, list, n, &e);
-  }
+  keep_timed(h, s->obj, list, n, &e);
   t->variants += bypass_descent(h, s->obj, n, &e, list);
 }
 
@@ -2059,17 +2058,16 @@ static void seed_last(search *s, map_list *list, search_tally *t) {
   s->seeded = 0;
   const map_eval *bar = list_bar(list);
   map_eval e;
-  if (bar && !map_bound(s->h, s->seed, s->comp, &e) &&
+  sys_timing tm;
+  eval_timing(s->h, s->seed, &tm);
+  if (bar && !bound_timed(s->h, s->seed, &tm, s->comp, &e) &&
       map_better(s->h, s->obj, bar, NULL, &e, NULL)) {
     t->pruned++;
     return;
   }
-  eval_counts(s->h, s->seed, NULL, &e);
+  eval_counts(s->h, s->seed, &tm, &e);
   t->count++;
-  /* the tile pipeline only lengthens a mapping (consider) */
-  if (bar && first_key(s->h, s->obj, &e) > first_key(s->h, s->obj, bar)) return;
-  eval_time(s->h, s->seed, &e);
-  list_keep(s->h, s->obj, list, s->seed, &e);
+  keep_timed(s->h, s->obj, list, s->seed, &e);
 }
 
 /* The search of one array split (s's spatial factors, base its plan):
@@ -2165,14 +2163,11 @@ static int split_pruned(const search *s, const plan *base, const map_list *list)
   nest n;
   build(s, base, &n);
   for (int l = 1; l < h->nlevels - 1; l++) n.holds[l] = 0;
-  double macs = 1, pes = 1;
-  for (int d = 0; d < NEST_DIMS; d++) {
-    macs *= (double)s->p->bound[d];
-    pes *= (double)s->f[d];
-  }
+  double pes = 1;
+  for (int d = 0; d < NEST_DIMS; d++) pes *= (double)s->f[d];
   sys_timing tm;
   memset(&tm, 0, sizeof tm);
-  tm.stream = tm.cycles = (uint64_t)ceil(macs / pes);
+  tm.stream = tm.cycles = (uint64_t)ceil(s->macs / pes);
   map_eval lb;
   return !bound_timed(h, &n, &tm, s->comp, &lb) && map_better(h, s->obj, bar, NULL, &lb, NULL);
 }

@@ -36,15 +36,13 @@ static uint64_t dwalk(const dwalk_ctx *c, int i, uint64_t ext) {
   if (l->level == 0) return c->ext_mode ? ext : 1; /* inside the PEs */
   if (l->spatial) /* PE 0: the first spatial index */
     return dwalk(c, i + 1, ext < l->step ? ext : l->step);
+  if (c->role[i] == R_INNER) /* restarts: its first tile */
+    return dwalk(c, i + 1, ext < l->step ? ext : l->step);
   /* the loop's tiles: trip - 1 whole ones (of extent step, alike), then
-   * the last (the rest of ext) */
+   * the last (the rest of ext), which R_J leaves out */
   const uint64_t trip = (ext + l->step - 1) / l->step;
   const uint64_t whole = trip > 1 ? (trip - 1) * dwalk(c, i + 1, l->step) : 0;
-  switch (c->role[i]) {
-    case R_J: return whole;
-    case R_INNER: return dwalk(c, i + 1, ext < l->step ? ext : l->step);
-    default: return whole + dwalk(c, i + 1, ext - (trip - 1) * l->step);
-  }
+  return c->role[i] == R_J ? whole : whole + dwalk(c, i + 1, ext - (trip - 1) * l->step);
 }
 
 /* Distribution of PE 0's stream extent on dim d over the steps: distinct
