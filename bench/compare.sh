@@ -7,7 +7,8 @@
 #   BASE_DSE=path/to/dse bench/compare.sh - [ROUNDS]   an existing build
 # NEW_DSE (default build/dse) is the build compared; TARGET (default 1.10)
 # the largest ratio new / base that passes; POINT_RUNS (3) and POINT_MIN
-# (0.2 s) are bench/points.lua's runs and their least CPU time.  The rounds alternate the two
+# (0.2 s) are bench/points.lua's runs and their least CPU time; OBJECTIVE
+# (default: the simulation's, EDP) the mapper's.  The rounds alternate the two
 # builds (best of each, bench/points.lua's best of 3 inside), so a change in
 # the machine's load hits both.  Exit status 0 (a benchmark), 2 bad usage.
 set -u
@@ -42,7 +43,8 @@ fi
 # each build reads its own presets (its compiled-in data directory)
 runs=${POINT_RUNS:-3}
 min=${POINT_MIN:-0.2}
-points() { env -u DSE_DATA_DIR "$1" run "$here/bench/points.lua" "$runs" "$min" > "$2" || exit 1; }
+obj=${OBJECTIVE:+objective=$OBJECTIVE}
+points() { env -u DSE_DATA_DIR "$1" run "$here/bench/points.lua" "$runs" "$min" $obj > "$2" || exit 1; }
 for r in $(seq "$rounds"); do
   points "$base_dse" "$tmp/base.$r"
   points "$new_dse" "$tmp/new.$r"
