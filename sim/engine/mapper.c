@@ -178,16 +178,16 @@ void map_problem_of(const wl_layer *l, nest_problem *p) {
 
 /* ===== exact evaluation ================================================== */
 
-/* The outputs of n's problem (G x N x K x P x Q). */
-static double out_elems_of(const nest *n) {
+/* The outputs of problem p (G x N x K x P x Q). */
+static double out_elems_of(const nest_problem *p) {
   double out = 1;
   static const int od[] = {NEST_G, NEST_N, NEST_K, NEST_P, NEST_Q};
-  for (int i = 0; i < 5; i++) out *= (double)n->prob.bound[od[i]];
+  for (int i = 0; i < 5; i++) out *= (double)p->bound[od[i]];
   return out;
 }
 
 double map_finals(const nest *n, const nest_counts *c, int l) {
-  const double out = out_elems_of(n);
+  const double out = out_elems_of(&n->prob);
   /* updates less the read-backs: each instance's first touches, one per
    * output it ever holds, and as many last writes */
   const double first = (double)c->updates[l][OPD_O] - (double)c->reads[l][OPD_O];
@@ -279,6 +279,8 @@ __attribute__((noinline, cold)) static void tree_leakage(const map_hier *h, unsi
  * (and, output stationary, out) over (rows + 1) / 2 pitches on average. */
 static void network_energy(const map_hier *h, const nest *n, double out_elems, map_eval *e) {
   const nest_counts *c = &e->counts;
+  e->noc_energy_j = 0;
+  for (int o = 0; o < OPD_COUNT; o++) e->op_noc_j[o] = 0;
   if (h->tree) {
     dse_network_access net[NOC_MAX_ENTRIES];
     const size_t nn = noc_count(h, n, c, net);
@@ -403,13 +405,10 @@ static void eval_counts(const map_hier *h, const nest *n, const sys_timing *tm, 
 }
 
 void map_compulsory(const nest_problem *p, double *elems) {
-  double w = 1, o = 1;
-  static const int wd[] = {NEST_G, NEST_K, NEST_C, NEST_R, NEST_S},
-                   od[] = {NEST_G, NEST_N, NEST_K, NEST_P, NEST_Q};
-  for (int i = 0; i < 5; i++) {
-    w *= (double)p->bound[wd[i]];
-    o *= (double)p->bound[od[i]];
-  }
+  double w = 1;
+  static const int wd[] = {NEST_G, NEST_K, NEST_C, NEST_R, NEST_S};
+  for (int i = 0; i < 5; i++) w *= (double)p->bound[wd[i]];
+  const double o = out_elems_of(p);
   const double gnc = (double)p->bound[NEST_G] * (double)p->bound[NEST_N] * (double)p->bound[NEST_C];
   elems[OPD_W] = w;
   elems[OPD_O] = o;
@@ -565,7 +564,7 @@ static void eval_levels(const map_hier *h, const nest *n, map_eval *e) {
     t->temporal_util = t->cycles ? 1 : 0;
   }
   e->mac_energy_j = (double)e->counts.macs * h->mac_j;
-  const double out_elems = out_elems_of(n);
+  const double out_elems = out_elems_of(&n->prob);
   for (int l = 0; l < h->nlevels; l++) level_fields(h, n, e, l, tree, multicast, out_elems);
   levels_sum(h, n, e, tree, out_elems);
 }
@@ -575,15 +574,13 @@ static void eval_levels(const map_hier *h, const nest *n, map_eval *e) {
  * without trees: those two levels' fields again, then the sums (the same
  * numbers bit for bit, the rest of e kept). */
 static void eval_levels_at(const map_hier *h, const nest *n, map_eval *e, int l, int p) {
-  const double out_elems = out_elems_of(n);
+  const double out_elems = out_elems_of(&n->prob);
   const int lv[2] = {l, p};
   for (int i = 0; i < 2; i++) {
     const int v = lv[i];
     e->level_cycles[v] = 0; /* set again only when the level is timed */
     level_fields(h, n, e, v, 0, 0, out_elems);
   }
-  e->noc_energy_j = 0;
-  for (int o = 0; o < OPD_COUNT; o++) e->op_noc_j[o] = 0;
   levels_sum(h, n, e, 0, out_elems);
 }
 
@@ -1745,14 +1742,6 @@ int map_canonical(const map_hier *h, const nest_problem *p, nest *n) {
   return h->scalesim || canon_fits(h, n, 1) ? 0 : DSE_ERR_INFEASIBLE;
 }
 
-/* Bypass from an evaluated nest n (e: its eval_counts, before the tile
- * pipeline): one operand of one buffer dropped at a time, each variant's
- * counts by nest_drop (exact: nest_count's), a round taking the drop that
- * is best before the pipeline if it beats the nest so far, until none
- * does.  A buffer that keeps an operand it serves once costs its fills
- * and reads for nothing, and its time.  Each round's variant gets its
- * pipeline and enters the list when among its best.  Returns the variants
- * evaluated. */
 /* n evaluated up to the tile pipeline (e: eval_counts'), timed and kept in
  * the list unless its objective is already behind the list's last: the
  * pipeline only lengthens a mapping, so then it cannot enter the list. */
@@ -1764,6 +1753,14 @@ static void keep_timed(const map_hier *h, map_objective obj, map_list *list, con
   list_keep(h, obj, list, n, e);
 }
 
+/* Bypass from an evaluated nest n (e: its eval_counts, before the tile
+ * pipeline): one operand of one buffer dropped at a time, each variant's
+ * counts by nest_drop (exact: nest_count's), a round taking the drop that
+ * is best before the pipeline if it beats the nest so far, until none
+ * does.  A buffer that keeps an operand it serves once costs its fills
+ * and reads for nothing, and its time.  Each round's variant gets its
+ * pipeline and enters the list when among its best.  Returns the variants
+ * evaluated. */
 static uint64_t bypass_descent(const map_hier *h, map_objective obj, const nest *n,
                                const map_eval *e, map_list *list) {
   const int top = h->nlevels - 1;
@@ -1783,9 +1780,7 @@ static uint64_t bypass_descent(const map_hier *h, map_objective obj, const nest 
          * alone), put back after */
         const unsigned held = cur.holds[l];
         map_eval ve = ce;
-        int p = l + 1; /* the level that serves l's child now (nest_drop's) */
-        while (p < top && !(cur.holds[p] & BIT(o))) p++;
-        nest_drop(&cur, &ve.counts, l, o);
+        const int p = nest_drop(&cur, &ve.counts, l, o); /* p: l's child's server now */
         if (flat) eval_levels_at(h, &cur, &ve, l, p);
         else {
           ve.timing = ce.timing;

@@ -1860,7 +1860,7 @@ int nest_drop_exact(const nest *n) {
   return 1;
 }
 
-void nest_drop(nest *n, nest_counts *c, int l, int o) {
+int nest_drop(nest *n, nest_counts *c, int l, int o) {
   const int top = n->nlevels - 1;
   int p = l + 1;
   while (p < top && !(n->holds[p] & (1u << o))) p++;
@@ -1868,4 +1868,5 @@ void nest_drop(nest *n, nest_counts *c, int l, int o) {
   c->updates[p][o] = c->updates[l][o];
   c->fills[l][o] = c->reads[l][o] = c->updates[l][o] = c->used[l][o] = 0;
   n->holds[l] &= ~(1u << o);
+  return p;
 }

@@ -204,8 +204,9 @@ DSE_INTERNAL int nest_drop_exact(const nest *n);
  * l (0 < l < top, n->holds[l] has it): the next level above that keeps o
  * reads (and, for outputs, takes the updates) what l did for the level or
  * the array below it; l's fills, reads and updates of o go.  The result
- * equals nest_count of the new n when nest_drop_exact(n). */
-DSE_INTERNAL void nest_drop(nest *n, nest_counts *c, int l, int o);
+ * equals nest_count of the new n when nest_drop_exact(n).  Returns that
+ * next level (whose counts changed with l's). */
+DSE_INTERNAL int nest_drop(nest *n, nest_counts *c, int l, int o);
 
 /* The same counts by walking the loop nest step by step with an explicit
  * buffer (bitmap) per level and per PE: a reference for tests, feasible on
