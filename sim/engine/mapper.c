@@ -404,6 +404,32 @@ static void eval_counts(const map_hier *h, const nest *n, const sys_timing *tm, 
   eval_levels(h, n, e);
 }
 
+/* Elements of an operand's tile with extents e (input: the window). */
+static double footprint(const nest_problem *p, int o, const uint64_t *e) {
+  switch (o) {
+    case OPD_W:
+      return (double)e[NEST_G] * e[NEST_K] * e[NEST_C] * e[NEST_R] * e[NEST_S];
+    case OPD_O:
+      return (double)e[NEST_G] * e[NEST_N] * e[NEST_K] * e[NEST_P] * e[NEST_Q];
+    default: {
+      double hh = (double)((e[NEST_P] - 1) * p->stride[0] + (e[NEST_R] - 1) * p->dilation[0] + 1);
+      double ww = (double)((e[NEST_Q] - 1) * p->stride[1] + (e[NEST_S] - 1) * p->dilation[1] + 1);
+      if (hh > (double)p->in_h) hh = (double)p->in_h;
+      if (ww > (double)p->in_w) ww = (double)p->in_w;
+      return (double)e[NEST_G] * e[NEST_N] * e[NEST_C] * hh * ww;
+    }
+  }
+}
+
+static int relevant(int o, int d) {
+  static const uint8_t rel[OPD_COUNT][NEST_DIMS] = {
+      [OPD_W] = {1, 0, 1, 1, 0, 0, 1, 1},
+      [OPD_I] = {1, 1, 0, 1, 1, 1, 1, 1},
+      [OPD_O] = {1, 1, 1, 0, 1, 1, 0, 0},
+  };
+  return rel[o][d];
+}
+
 void map_compulsory(const nest_problem *p, double *elems) {
   double w = 1;
   static const int wd[] = {NEST_G, NEST_K, NEST_C, NEST_R, NEST_S};
@@ -419,9 +445,110 @@ void map_compulsory(const nest_problem *p, double *elems) {
                                          p->stride[1], p->dilation[1], p->pad[1]);
 }
 
-/* map_bound with n's array timing given (eval_timing's) */
+/* Whether loop dimension d (a dim, or NEST_DIMS + g: flattened group g,
+ * whose members all index operand o or none do, but for the input, which
+ * all index) indexes operand o. */
+static int loop_relevant(const nest *n, int o, int d) {
+  return relevant(o, d < NEST_DIMS ? d : n->group[d - NEST_DIMS].dims[0]);
+}
+
+void map_top_elems(const nest *n, const double *comp, double *top) {
+  const int tl = n->nlevels - 1;
+  for (int o = 0; o < OPD_COUNT; o++) top[o] = comp[o];
+  /* the top level's loops in order, outermost first: a dim's first loop
+   * runs its trips (min) whatever else runs; a later loop of the dim, in a
+   * tile of the one above that may be ragged, at least one (min 1) and
+   * maybe more (moves) */
+  int dim[NEST_MAX_LOOPS], moves[NEST_MAX_LOOPS], nl = 0;
+  double min[NEST_MAX_LOOPS];
+  uint64_t parent[NEST_XDIMS], region[NEST_DIMS];
+  for (int d = 0; d < NEST_XDIMS; d++) parent[d] = nest_extent(n, d);
+  for (int d = 0; d < NEST_DIMS; d++) region[d] = n->prob.bound[d];
+  for (int i = 0; i < n->nloops; i++) {
+    const nest_loop *lp = &n->loops[i];
+    if (lp->level != tl) continue;
+    if (lp->spatial) return; /* a fan-out at the top: no bound beyond comp */
+    const int first = parent[lp->dim] == nest_extent(n, lp->dim);
+    dim[nl] = lp->dim;
+    min[nl] = first ? (double)cdiv(parent[lp->dim], lp->step) : 1;
+    moves[nl] = !first || min[nl] > 1;
+    nl++;
+    parent[lp->dim] = lp->step;
+    if (lp->dim < NEST_DIMS) region[lp->dim] = lp->step;
+  }
+  for (int o = 0; o < OPD_COUNT; o++) {
+    /* the innermost loop indexing o that always moves (min >= 2), the
+     * outermost that may */
+    int inner = -1, outer = -1;
+    for (int i = 0; i < nl; i++) {
+      if (!loop_relevant(n, o, dim[i])) continue;
+      if (outer < 0 && moves[i]) outer = i;
+      if (min[i] > 1) inner = i;
+    }
+    if (o != OPD_I) {
+      if (inner < 0) continue;
+      /* consecutive iterations of the loops down to `inner` always move to
+       * another tile of o (`inner` advances, or restarts from its last
+       * tile), and tiles of o on different indices share no element: each
+       * iteration moves its whole tile, each tile as often as the loops
+       * above `inner` that do not index o repeat it, at least the product
+       * of their min */
+      double t = 1;
+      for (int i = 0; i < inner; i++)
+        if (!loop_relevant(n, o, dim[i])) t *= min[i];
+      top[o] = t * comp[o];
+    } else if (outer > 0) {
+      /* input tiles overlap (windows): each repetition of the loops above
+       * the outermost one indexing it sweeps every input the layer touches,
+       * all new but what the level below held on entry, at most the
+       * input footprint of one iteration's tile (none of a group's, whose
+       * box is not worked out here: the whole input, no gain) */
+      double t = 1;
+      for (int i = 0; i < outer; i++) t *= min[i];
+      const double held = n->ngroups ? comp[o] : fmin(footprint(&n->prob, o, region), comp[o]);
+      top[o] = t * comp[o] - (t - 1) * held;
+    }
+  }
+}
+
+/* The tile pipeline's cycles (eval_time, pipeline.c's schedule) of nest n
+ * from below, over lb's transfers (bound_timed's, each at most the
+ * mapping's): with n chunks of c = max(compute, sram) / n compute cycles,
+ * ld load and st store cycles each, latency lat, a tile's first chunk
+ * cannot load before the tile two before has computed (two slots), so the
+ * tiles of one parity form a chain of ld + lat + chunks x c each; the
+ * chunks compute one after another after the first load; the last
+ * write-back follows the last compute.  Beyond 4096 tiles (one chunk
+ * each) the schedule extrapolates the time per tile of tiles 2048-4095,
+ * which is at least half of ld + lat + c (the chains) and at least c (the
+ * compute), less st / 2048 either way (the DMA at tile 2048 is done by
+ * tile 2047's compute end and one write-back).  lb's cycles rise to that
+ * less a cycle and 1e-9 of it for rounding. */
+static void pipe_bound(const map_hier *h, const nest *n, map_eval *lb) {
+  const int top = h->nlevels - 1;
+  if (h->scalesim || lb->rd_bytes[top] < 1) return; /* no load: no latency */
+  pipe_in in;
+  map_pipe_in(h, n, lb, 1, h->lv[top].bw, &in);
+  const uint64_t steps = in.steps < 1 ? 1 : in.steps;
+  const uint64_t chunks = steps >= 64 ? 1 : (64 + steps - 1) / steps;
+  const double all = (double)(steps * chunks), c = fmax(in.compute, in.sram) / all;
+  const double ld = in.load / all, st = in.store / all, lat = in.latency;
+  double x;
+  if (steps <= 4096)
+    x = fmax(ld + lat + all * c, (double)((steps + 1) / 2) * (ld + lat + (double)chunks * c)) + st;
+  else
+    x = fmax((ld + lat + c) * (double)steps / 2 - st * (double)steps / 2048,
+             ld + lat + (double)steps * c + st - st * (double)(steps - 4096) / 2048);
+  const double cyc = floor(x * (1 - 1e-9)) - 1;
+  if (cyc > (double)lb->cycles) lb->cycles = (uint64_t)cyc;
+}
+
+/* map_bound with n's array timing given (eval_timing's); loops: whether
+ * the bound is of n's loops (and so of n and its bypass variants: the top
+ * level's traffic by map_top_elems, the tile pipeline by pipe_bound) or of
+ * every mapping with n's array (comp alone, no pipeline). */
 static int bound_timed(const map_hier *h, const nest *n, const sys_timing *tm, const double *comp,
-                       map_eval *lb) {
+                       int loops, map_eval *lb) {
   memset(lb, 0, sizeof(*lb));
   if (h->tree || tree_mask(h)) return -1;
   lb->timing = *tm;
@@ -432,9 +559,13 @@ static int bound_timed(const map_hier *h, const nest *n, const sys_timing *tm, c
   lb->energy_j = lb->mac_energy_j;
   lb->cycles = lb->timing.cycles;
   lb->limiter = -1;
+  double tc[OPD_COUNT]; /* the top level's traffic: at least the compulsory */
+  if (loops) map_top_elems(n, comp, tc);
+  else memcpy(tc, comp, sizeof tc);
   for (int l = 0; l <= top; l++) {
     const map_level *lv = &h->lv[l];
     const double k = fmin(lv->acc_scale, 1);
+    const double *const c = l == top ? tc : comp;
     double rd = 0, wr = 0, en = 0;
     for (int o = 0; o < OPD_COUNT; o++) {
       if (!(n->holds[l] & BIT(o))) continue;
@@ -445,11 +576,11 @@ static int bound_timed(const map_hier *h, const nest *n, const sys_timing *tm, c
          * from the start) and leaves it once for the level below; the
          * registers feed every MAC */
         f = l < top ? comp[o] : 0;
-        r = l == 0 ? macs : chained && o == OPD_I ? 0 : comp[o];
+        r = l == 0 ? macs : chained && o == OPD_I ? 0 : c[o];
       } else {
         /* every output is written into each level that keeps it, at
          * least once (the registers: every MAC's update) */
-        u = chained ? 0 : (l == 0 ? macs : comp[o]) * k;
+        u = chained ? 0 : (l == 0 ? macs : c[o]) * k;
       }
       rd += r;
       wr += f + u;
@@ -466,6 +597,7 @@ static int bound_timed(const map_hier *h, const nest *n, const sys_timing *tm, c
       lb->op_noc_j[st] = comp[st] * ((double)h->rows + 1) / 2 * h->hop_j;
     for (int o = 0; o < OPD_COUNT; o++) lb->noc_energy_j += lb->op_noc_j[o];
   }
+  if (loops) pipe_bound(h, n, lb);
   lb->static_energy_j = h->static_j * (double)lb->cycles;
   lb->energy_j += lb->noc_energy_j + lb->static_energy_j;
   return 0;
@@ -474,7 +606,7 @@ static int bound_timed(const map_hier *h, const nest *n, const sys_timing *tm, c
 int map_bound(const map_hier *h, const nest *n, const double *comp, map_eval *lb) {
   sys_timing tm;
   eval_timing(h, n, &tm);
-  return bound_timed(h, n, &tm, comp, lb);
+  return bound_timed(h, n, &tm, comp, 1, lb);
 }
 
 _Static_assert(offsetof(map_eval, counts) < offsetof(map_eval, timing) &&
@@ -811,32 +943,6 @@ static int array_splits(search *s, uint64_t *g) {
   }
   split_array(s, 1);
   return n;
-}
-
-/* Elements of an operand's tile with extents e (input: the window). */
-static double footprint(const nest_problem *p, int o, const uint64_t *e) {
-  switch (o) {
-    case OPD_W:
-      return (double)e[NEST_G] * e[NEST_K] * e[NEST_C] * e[NEST_R] * e[NEST_S];
-    case OPD_O:
-      return (double)e[NEST_G] * e[NEST_N] * e[NEST_K] * e[NEST_P] * e[NEST_Q];
-    default: {
-      double hh = (double)((e[NEST_P] - 1) * p->stride[0] + (e[NEST_R] - 1) * p->dilation[0] + 1);
-      double ww = (double)((e[NEST_Q] - 1) * p->stride[1] + (e[NEST_S] - 1) * p->dilation[1] + 1);
-      if (hh > (double)p->in_h) hh = (double)p->in_h;
-      if (ww > (double)p->in_w) ww = (double)p->in_w;
-      return (double)e[NEST_G] * e[NEST_N] * e[NEST_C] * hh * ww;
-    }
-  }
-}
-
-static int relevant(int o, int d) {
-  static const uint8_t rel[OPD_COUNT][NEST_DIMS] = {
-      [OPD_W] = {1, 0, 1, 1, 0, 0, 1, 1},
-      [OPD_I] = {1, 1, 0, 1, 1, 1, 1, 1},
-      [OPD_O] = {1, 1, 1, 0, 1, 1, 0, 0},
-  };
-  return rel[o][d];
 }
 
 /* Members' extents e of group g's run of f indices: their bounding box of
@@ -1836,7 +1942,7 @@ static void consider(const search *s, const nest *n, map_list *list, search_tall
     nest none = *n;
     for (int l = 1; l < h->nlevels - 1; l++) none.holds[l] = 0;
     map_eval lb;
-    if (!bound_timed(h, &none, &tm, s->comp, &lb) && map_better(h, s->obj, bar, NULL, &lb, NULL)) {
+    if (!bound_timed(h, &none, &tm, s->comp, 1, &lb) && map_better(h, s->obj, bar, NULL, &lb, NULL)) {
       t->pruned++;
       return;
     }
@@ -2055,10 +2161,10 @@ static void seed_last(search *s, map_list *list, search_tally *t) {
   map_eval e;
   sys_timing tm;
   eval_timing(s->h, s->seed, &tm);
-  if (bar && !bound_timed(s->h, s->seed, &tm, s->comp, &e) &&
+  if (bar && !bound_timed(s->h, s->seed, &tm, s->comp, 1, &e) &&
       map_better(s->h, s->obj, bar, NULL, &e, NULL)) {
     t->pruned++;
-    return;
+      return;
   }
   eval_counts(s->h, s->seed, &tm, &e);
   t->count++;
@@ -2164,7 +2270,7 @@ static int split_pruned(const search *s, const plan *base, const map_list *list)
   memset(&tm, 0, sizeof tm);
   tm.stream = tm.cycles = (uint64_t)ceil(s->macs / pes);
   map_eval lb;
-  return !bound_timed(h, &n, &tm, s->comp, &lb) && map_better(h, s->obj, bar, NULL, &lb, NULL);
+  return !bound_timed(h, &n, &tm, s->comp, 0, &lb) && map_better(h, s->obj, bar, NULL, &lb, NULL);
 }
 
 int map_search(const map_hier *h, const nest_problem *p, const map_opts *o,

@@ -139,12 +139,20 @@ DSE_INTERNAL void map_evaluate(const map_hier *h, const nest *n, map_eval *e);
  * padding). */
 DSE_INTERNAL void map_compulsory(const nest_problem *p, double *elems);
 
+/* A lower bound top[o] of the elements of each operand o that the top
+ * level (DRAM) of nest n reads for the level below (an output: the updates
+ * it receives), from the top level's loops alone, so for every bypass set
+ * of n's buffers: an operand's compulsory elements comp[o] (map_compulsory)
+ * times the repetitions of its tiles (docs/engine.md, "Bounds"). */
+DSE_INTERNAL void map_top_elems(const nest *n, const double *comp, double *top);
+
 /* A lower bound lb of every key map_better compares for nest n on a
  * preset's hierarchy, without counting its accesses (docs/engine.md,
  * "Bounds"): the array's exact timing; at each level, each operand it keeps
  * at its compulsory traffic comp (map_compulsory: read once for the level
  * below, filled once, an output written once; the registers at every
- * MAC); those bytes' time and energy; the network's hops of the moving
+ * MAC), the top level's reads and updates at map_top_elems'; those bytes'
+ * time and energy; the network's hops of the moving
  * operands (one per MAC) and the stationary one's compulsory shifts; the
  * static energy over the cycles.  Returns 0, or -1 without a bound (a tree,
  * or a level charged per block). */

@@ -102,6 +102,8 @@ typedef struct brute {
   uint64_t visits;  /* mappings visited */
   uint64_t drops;   /* (mapping, level, operand) bypass steps checked */
   uint64_t lower;   /* steps whose variant moves less at the top level */
+  uint64_t bad_top; /* operands whose top-level bound exceeds their count */
+  uint64_t top_gain; /* operands whose top-level bound exceeds the compulsory */
 } brute;
 
 static int brute_visit(void *arg, const nest *n) {
@@ -115,6 +117,24 @@ static int brute_visit(void *arg, const nest *n) {
   const int top = b->h->nlevels - 1;
   nest none = *n;
   for (int l = 1; l < top; l++) none.holds[l] = 0;
+  /* the top level's reads (an output's updates) are at least
+   * map_top_elems' */
+  double tb[OPD_COUNT];
+  map_top_elems(n, b->comp, tb);
+  for (int o = 0; o < OPD_COUNT; o++) {
+    const double x = (double)(o == OPD_O ? e.counts.updates[top][o] : e.counts.reads[top][o]);
+    if (tb[o] > x * (1 + 1e-12)) {
+      if (!b->bad_top++) {
+        fprintf(stderr, "map_top_elems: operand %d bound %.17g > %.17g counted; loops:", o,
+                tb[o], x);
+        for (int i = 0; i < n->nloops; i++)
+          fprintf(stderr, " %d@%d/%llu%s", n->loops[i].dim, n->loops[i].level,
+                  (unsigned long long)n->loops[i].step, n->loops[i].spatial ? "s" : "");
+        fprintf(stderr, "\n");
+      }
+    }
+    b->top_gain += tb[o] > b->comp[o];
+  }
   for (int k = 0; k < 2; k++)
     if (!map_bound(b->h, k ? &none : n, b->comp, &lb)) {
       b->bounded += !k;
@@ -196,7 +216,7 @@ TEST_IMPL(mapspace_brute_force) {
   brute *b = malloc(sizeof *b);
   ASSERT(b);
   int gcases = 0, ggreedy[NOBJ] = {0};
-  uint64_t drops = 0, lower = 0;
+  uint64_t drops = 0, lower = 0, top_gain = 0;
   for (int c = 0; c < 300 + NGROUPED; c++) {
     const dse_arch *a = arch[c % 2];
     /* the grouped cases: G of 2 to 4 and two more dimensions up to 3 (at
@@ -220,6 +240,8 @@ TEST_IMPL(mapspace_brute_force) {
     char why[256] = "";
     ASSERT_INT_EQ(map_enumerate(&h, &p, brute_visit, b, &visited, why, sizeof why), 0);
     ASSERT(!b->bad);
+    ASSERT(!b->bad_top);
+    top_gain += b->top_gain;
     ASSERT_U64_EQ(b->bounded, visited);
     drops += b->drops;
     lower += b->lower;
@@ -258,6 +280,8 @@ TEST_IMPL(mapspace_brute_force) {
   }
   fprintf(stderr, "mapspace_brute_force: %llu bypass steps, %llu move less at the top\n",
           (unsigned long long)drops, (unsigned long long)lower);
+  fprintf(stderr, "mapspace_brute_force: %llu operands' top-level bound above the compulsory, "
+          "none above its count\n", (unsigned long long)top_gain);
   fprintf(stderr, "mapspace_brute_force: %d cases, %llu mappings, each bounded; the mapper "
           "optimal in all, evaluating exactly", cases, (unsigned long long)space);
   for (int o = 0; o < NOBJ; o++)

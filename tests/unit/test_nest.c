@@ -2,6 +2,7 @@
  * equal the step-by-step reference (nest_count_reference) on hundreds of
  * random small layers and random valid loop nests, and hand-checked counts
  * on small examples. */
+#include "engine/mapper.h"
 #include "engine/nest.h"
 #include "engine/systolic.h"
 #include "nests.h"
@@ -358,6 +359,7 @@ TEST_IMPL(nest_counts_match_reference) {
   int checked = 0, spatial = 0, deep = 0, bypass = 0, ragged = 0, halo = 0,
       streamed = 0, axes = 0, gaps = 0;
   group_stats gs = {0};
+  int top_gain = 0; /* operands whose map_top_elems exceeds the compulsory */
   uint64_t gseed = 0x96f0a75ull; /* the groups' own draws */
   for (int t = 0; t < 600; t++) {
     nest n;
@@ -373,6 +375,21 @@ TEST_IMPL(nest_counts_match_reference) {
     nest_count(&n, &a);
     ASSERT_INT_EQ(nest_count_reference(&n, &b), 0);
     compare(&n, &a, &b, t);
+    /* the top level's reads (an output's updates) are at least
+     * map_top_elems' bound, whatever the nest keeps where */
+    double comp[OPD_COUNT], top[OPD_COUNT];
+    map_compulsory(&n.prob, comp);
+    map_top_elems(&n, comp, top);
+    for (int o = 0; o < OPD_COUNT; o++) {
+      const int tl = n.nlevels - 1;
+      const double x = (double)(o == OPD_O ? a.updates[tl][o] : a.reads[tl][o]);
+      if (top[o] > x * (1 + 1e-12)) {
+        print_nest(&n);
+        FAIL_AT("nest %d: operand %d's top-level bound %.17g above its count %.17g", t, o,
+                top[o], x);
+      }
+      top_gain += top[o] > comp[o];
+    }
     uint64_t macs = 1;
     for (int d = 0; d < NEST_DIMS; d++) macs *= n.prob.bound[d];
     ASSERT_U64_EQ(a.macs, macs);
@@ -401,6 +418,9 @@ TEST_IMPL(nest_counts_match_reference) {
          "%d over two, %d spreading a group over the array, %d with ragged runs)\n",
          checked, spatial, ragged, bypass, deep, halo, streamed, axes, gaps, gs.grouped, gs.two,
          gs.spread, gs.ragged);
+  printf("%d operands' top-level bound (map_top_elems) above the compulsory, none above "
+         "the count\n", top_gain);
+  ASSERT(top_gain > 100);
   ASSERT(spatial > 100 && ragged > 200 && bypass > 100 && deep > 100 && halo > 100 &&
          streamed > 200 && axes > 100 && gaps > 100 && gs.grouped > 150 && gs.two > 40 &&
          gs.spread > 50 && gs.ragged > 60);
@@ -591,6 +611,7 @@ TEST_IMPL(nest_tree_counts_match_reference) {
       bypass = 0, streamed = 0, rule = 0, rule_moves = 0, linked = 0, linked_tiers = 0,
       linked_pe = 0, gaps = 0;
   group_stats gs = {0};
+  int top_gain = 0; /* operands whose map_top_elems exceeds the compulsory */
   uint64_t gseed = 0x96f0a75ull; /* the groups' own draws */
   for (int t = 0; t < 600; t++) {
     nest n;
@@ -613,6 +634,22 @@ TEST_IMPL(nest_tree_counts_match_reference) {
     nest_count(&n, &a);
     ASSERT_INT_EQ(nest_count_reference(&n, &b), 0);
     compare(&n, &a, &b, t);
+    { /* map_top_elems bounds a tree's top level too (multicast or not,
+       * every iteration's tile is read once at least) */
+      double comp[OPD_COUNT], top[OPD_COUNT];
+      map_compulsory(&n.prob, comp);
+      map_top_elems(&n, comp, top);
+      const int tl = n.nlevels - 1;
+      for (int o = 0; o < OPD_COUNT; o++) {
+        const double x = (double)(o == OPD_O ? a.updates[tl][o] : a.reads[tl][o]);
+        if (top[o] > x * (1 + 1e-12)) {
+          print_nest(&n);
+          FAIL_AT("tree nest %d: operand %d's top-level bound %.17g above its count %.17g", t,
+                  o, top[o], x);
+        }
+        top_gain += top[o] > comp[o];
+      }
+    }
     if (n.stride_rule) { /* and where it refetches what the overlap would keep */
       nest_counts keep;
       n.stride_rule = 0;
@@ -674,6 +711,9 @@ TEST_IMPL(nest_tree_counts_match_reference) {
          upper, tiers, net[0], net[1], net[2], unreduced, ragged, halo, deep, bypass, streamed,
          rule, rule_moves, linked, linked_tiers, linked_pe, gaps, gs.grouped, gs.two, gs.spread,
          gs.ragged);
+  printf("%d operands' top-level bound (map_top_elems) above the compulsory, none above "
+         "the count\n", top_gain);
+  ASSERT(top_gain > 50);
   ASSERT(upper > 100 && tiers > 50 && net[0] > 50 && net[1] > 50 && net[2] > 50 &&
          unreduced > 30 && ragged > 200 && halo > 100 && deep > 100 && bypass > 100 &&
          streamed > 100 && rule > 150 && rule_moves > 50 && linked > 100 && linked_tiers > 25 &&

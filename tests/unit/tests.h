@@ -90,6 +90,7 @@
   X(level2_buffer_monotonic)        \
   X(level2_above_level1_presets)    \
   X(level2_not_worse_than_naive)    \
+  X(level2_bound_below_evaluation)  \
   X(level2_not_worse_than_naive_tree) \
   X(level2_scalesim_fold_timing)    \
   X(level2_canonical_conv3_by_hand) \
