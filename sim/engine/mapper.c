@@ -546,9 +546,13 @@ static void pipe_bound(const map_hier *h, const nest *n, map_eval *lb) {
 /* map_bound with n's array timing given (eval_timing's); loops: whether
  * the bound is of n's loops (and so of n and its bypass variants: the top
  * level's traffic by map_top_elems, the tile pipeline by pipe_bound) or of
- * every mapping with n's array (comp alone, no pipeline). */
+ * every mapping with n's array (comp alone, no pipeline).  tcnt (NULL:
+ * none) holds the top level's exact reads and updates of a mapping whose
+ * bypass variants n and the bound stand for (nest_count_top's): keeping an
+ * operand in a buffer never adds to them (checked by the brute force), so
+ * they bound every variant's. */
 static int bound_timed(const map_hier *h, const nest *n, const sys_timing *tm, const double *comp,
-                       int loops, map_eval *lb) {
+                       int loops, const nest_counts *tcnt, map_eval *lb) {
   memset(lb, 0, sizeof(*lb));
   if (h->tree || tree_mask(h)) return -1;
   lb->timing = *tm;
@@ -559,9 +563,16 @@ static int bound_timed(const map_hier *h, const nest *n, const sys_timing *tm, c
   lb->energy_j = lb->mac_energy_j;
   lb->cycles = lb->timing.cycles;
   lb->limiter = -1;
-  double tc[OPD_COUNT]; /* the top level's traffic: at least the compulsory */
-  if (loops) map_top_elems(n, comp, tc);
-  else memcpy(tc, comp, sizeof tc);
+  double tc[OPD_COUNT], psum = 0; /* the top level's traffic: at least the compulsory */
+  if (tcnt) {
+    for (int o = 0; o < OPD_COUNT; o++)
+      tc[o] = (double)(o == OPD_O ? tcnt->updates[top][o] : tcnt->reads[top][o]);
+    psum = (double)tcnt->reads[top][OPD_O]; /* partial sums read back */
+  } else if (loops) {
+    map_top_elems(n, comp, tc);
+  } else {
+    memcpy(tc, comp, sizeof tc);
+  }
   for (int l = 0; l <= top; l++) {
     const map_level *lv = &h->lv[l];
     const double k = fmin(lv->acc_scale, 1);
@@ -581,6 +592,7 @@ static int bound_timed(const map_hier *h, const nest *n, const sys_timing *tm, c
         /* every output is written into each level that keeps it, at
          * least once (the registers: every MAC's update) */
         u = chained ? 0 : (l == 0 ? macs : c[o]) * k;
+        if (l == top) r = psum * k;
       }
       rd += r;
       wr += f + u;
@@ -603,10 +615,11 @@ static int bound_timed(const map_hier *h, const nest *n, const sys_timing *tm, c
   return 0;
 }
 
-int map_bound(const map_hier *h, const nest *n, const double *comp, map_eval *lb) {
+int map_bound(const map_hier *h, const nest *n, const double *comp, const nest_counts *top,
+              map_eval *lb) {
   sys_timing tm;
   eval_timing(h, n, &tm);
-  return bound_timed(h, n, &tm, comp, 1, lb);
+  return bound_timed(h, n, &tm, comp, 1, top, lb);
 }
 
 _Static_assert(offsetof(map_eval, counts) < offsetof(map_eval, timing) &&
@@ -1938,11 +1951,18 @@ static void consider(const search *s, const nest *n, map_list *list, search_tall
      * variants: each keeps a superset of its operands, and a kept operand
      * only adds to every key of map_bound.  The list's last beating the
      * bound key by key in map_better's order beats them all (docs/engine.md,
-     * "Why pruning is safe"): none could enter the list. */
+     * "Why pruning is safe"): none could enter the list.  First from n's
+     * loops alone, then from its top level's exact counts */
     nest none = *n;
     for (int l = 1; l < h->nlevels - 1; l++) none.holds[l] = 0;
     map_eval lb;
-    if (!bound_timed(h, &none, &tm, s->comp, 1, &lb) && map_better(h, s->obj, bar, NULL, &lb, NULL)) {
+    if (!bound_timed(h, &none, &tm, s->comp, 1, NULL, &lb) && map_better(h, s->obj, bar, NULL, &lb, NULL)) {
+      t->pruned++;
+      return;
+    }
+    nest_counts tc;
+    nest_count_top(n, &tc);
+    if (!bound_timed(h, &none, &tm, s->comp, 1, &tc, &lb) && map_better(h, s->obj, bar, NULL, &lb, NULL)) {
       t->pruned++;
       return;
     }
@@ -2087,7 +2107,7 @@ static int exact_visit(void *arg, const nest *n) {
   /* the list's last beats the bound, key by key in map_better's order: it
    * beats the mapping (each key of which is at least the bound's) */
   const map_eval *bar = list_bar(x->list);
-  if (bar && !map_bound(x->h, n, x->comp, &e) && map_better(x->h, x->obj, bar, NULL, &e, NULL)) {
+  if (bar && !map_bound(x->h, n, x->comp, NULL, &e) && map_better(x->h, x->obj, bar, NULL, &e, NULL)) {
     x->pruned++;
     return 0;
   }
@@ -2161,7 +2181,7 @@ static void seed_last(search *s, map_list *list, search_tally *t) {
   map_eval e;
   sys_timing tm;
   eval_timing(s->h, s->seed, &tm);
-  if (bar && !bound_timed(s->h, s->seed, &tm, s->comp, 1, &e) &&
+  if (bar && !bound_timed(s->h, s->seed, &tm, s->comp, 1, NULL, &e) &&
       map_better(s->h, s->obj, bar, NULL, &e, NULL)) {
     t->pruned++;
       return;
@@ -2270,7 +2290,7 @@ static int split_pruned(const search *s, const plan *base, const map_list *list)
   memset(&tm, 0, sizeof tm);
   tm.stream = tm.cycles = (uint64_t)ceil(s->macs / pes);
   map_eval lb;
-  return !bound_timed(h, &n, &tm, s->comp, 0, &lb) && map_better(h, s->obj, bar, NULL, &lb, NULL);
+  return !bound_timed(h, &n, &tm, s->comp, 0, NULL, &lb) && map_better(h, s->obj, bar, NULL, &lb, NULL);
 }
 
 int map_search(const map_hier *h, const nest_problem *p, const map_opts *o,

@@ -154,9 +154,13 @@ DSE_INTERNAL void map_top_elems(const nest *n, const double *comp, double *top);
  * MAC), the top level's reads and updates at map_top_elems'; those bytes'
  * time and energy; the network's hops of the moving
  * operands (one per MAC) and the stationary one's compulsory shifts; the
- * static energy over the cycles.  Returns 0, or -1 without a bound (a tree,
- * or a level charged per block). */
-DSE_INTERNAL int map_bound(const map_hier *h, const nest *n, const double *comp, map_eval *lb);
+ * static energy over the cycles; the tile pipeline's schedule from below.
+ * top (NULL: none): the top level's exact reads and updates (nest_count_top)
+ * of n or of a mapping n is a bypass variant of, in place of
+ * map_top_elems'.  Returns 0, or -1 without a bound (a tree, or a level
+ * charged per block). */
+DSE_INTERNAL int map_bound(const map_hier *h, const nest *n, const double *comp,
+                           const nest_counts *top, map_eval *lb);
 
 /* The tile pipeline's input for nest n evaluated as e, its work scaled by
  * `scale` (the unmasked part of a causal attention), DRAM transfers at

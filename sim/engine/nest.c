@@ -1787,6 +1787,37 @@ static void classify(const nest *n, int u, int p, int out, uint8_t *cls) {
   }
 }
 
+/* What level l reads for o's child (the next level below that keeps o,
+ * or the array: child < 0), into c's reads and updates of l (and, under
+ * the stride rule's tiers, the child's link reads). */
+static void level_reads(const nest *n, int o, int l, int child, uint64_t out_elems,
+                        nest_counts *c) {
+  const int out = o == OPD_O;
+  uint8_t cls[NEST_MAX_LOOPS];
+  tier_plan tp;
+  uint64_t fu, ftu = 0;
+  if (child < 0) { /* streamed: the array reads every step */
+    classify(n, 0, l, out, cls);
+    fu = stream_reads(n, o, cls);
+    ftu = out ? out_elems : 0;
+    int nfree = 0;
+    for (int i = 0; i < n->nloops; i++) nfree += cls[i] == CLS_FREE;
+    if (out && nfree) { /* first touches: each instance's own */
+      uint64_t dummy;
+      tracker_counts(n, o, cls, &dummy, &ftu);
+    }
+  } else if (o == OPD_I && n->stride_rule && tier_plan_of(n, l, child, &tp)) {
+    uint64_t links;
+    fu = tier_reads(n, &tp, &links);
+    c->reads[child][o] += links; /* the neighbours read what they send */
+  } else {
+    classify(n, child, l, out, cls);
+    tracker_counts(n, o, cls, &fu, out ? &ftu : NULL);
+  }
+  c->reads[l][o] = fu - ftu;
+  if (out) c->updates[l][o] = fu;
+}
+
 void nest_count(const nest *n, nest_counts *c) {
   memset(c, 0, sizeof(*c));
   c->macs = 1;
@@ -1799,7 +1830,6 @@ void nest_count(const nest *n, nest_counts *c) {
     for (int i = 0; i < 5; i++) out_elems *= n->prob.bound[od[i]];
   }
   uint64_t used[NEST_MAX_LEVELS] = {0}; /* a level's, whatever the operand; 0: not yet */
-  tier_plan tp;
   for (int o = 0; o < OPD_COUNT; o++) {
     const int out = o == OPD_O;
     int child = -1;
@@ -1825,29 +1855,25 @@ void nest_count(const nest *n, nest_counts *c) {
         tracker_counts(n, o, cls, &fl, out ? &ftl : NULL);
         c->fills[l][o] = fl - ftl;
       }
-      uint64_t fu, ftu = 0;
-      if (child < 0) { /* streamed: the array reads every step */
-        classify(n, 0, l, out, cls);
-        fu = stream_reads(n, o, cls);
-        ftu = out ? out_elems : 0;
-        int nfree = 0;
-        for (int i = 0; i < n->nloops; i++) nfree += cls[i] == CLS_FREE;
-        if (out && nfree) { /* first touches: each instance's own */
-          uint64_t dummy;
-          tracker_counts(n, o, cls, &dummy, &ftu);
-        }
-      } else if (o == OPD_I && n->stride_rule && tier_plan_of(n, l, child, &tp)) {
-        uint64_t links;
-        fu = tier_reads(n, &tp, &links);
-        c->reads[child][o] += links; /* the neighbours read what they send */
-      } else {
-        classify(n, child, l, out, cls);
-        tracker_counts(n, o, cls, &fu, out ? &ftu : NULL);
-      }
-      c->reads[l][o] = fu - ftu;
-      if (out) c->updates[l][o] = fu;
+      level_reads(n, o, l, child, out_elems, c);
       child = l;
     }
+  }
+}
+
+void nest_count_top(const nest *n, nest_counts *c) {
+  memset(c, 0, sizeof(*c));
+  const int top = n->nlevels - 1;
+  uint64_t out_elems = 1;
+  {
+    static const int od[] = {NEST_G, NEST_N, NEST_K, NEST_P, NEST_Q};
+    for (int i = 0; i < 5; i++) out_elems *= n->prob.bound[od[i]];
+  }
+  for (int o = 0; o < OPD_COUNT; o++) {
+    int child = -1; /* the level below the top that serves o to the array */
+    for (int l = 0; l < top; l++)
+      if (n->holds[l] & (1u << o)) child = l;
+    if (top) level_reads(n, o, top, child, out_elems, c);
   }
 }
 

@@ -194,6 +194,12 @@ DSE_INTERNAL int nest_compare(const nest *a, const nest *b);
  * walk over time.  The nest must validate. */
 DSE_INTERNAL void nest_count(const nest *n, nest_counts *c);
 
+/* nest_count's reads and updates of the top level alone: what the top
+ * reads for each operand's child (everything else of c zero but, under
+ * the stride rule's tiers, the child's link reads), the cheap part of a
+ * count when the top has few loops. */
+DSE_INTERNAL void nest_count_top(const nest *n, nest_counts *c);
+
 /* Whether nest_drop is exact for n: every spatial loop and fan-out at
  * level 1 (a preset's array) and no stride rule.  Then what a level reads
  * for its child, or for the array, does not depend on which level above

@@ -136,7 +136,7 @@ static int brute_visit(void *arg, const nest *n) {
     b->top_gain += tb[o] > b->comp[o];
   }
   for (int k = 0; k < 2; k++)
-    if (!map_bound(b->h, k ? &none : n, b->comp, &lb)) {
+    if (!map_bound(b->h, k ? &none : n, b->comp, NULL, &lb)) {
       b->bounded += !k;
       if (lb.cycles > e.cycles || lb.energy_j > e.energy_j * (1 + 1e-12) ||
           lb.bytes[top] > e.bytes[top] * (1 + 1e-12))

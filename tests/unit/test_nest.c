@@ -375,6 +375,16 @@ TEST_IMPL(nest_counts_match_reference) {
     nest_count(&n, &a);
     ASSERT_INT_EQ(nest_count_reference(&n, &b), 0);
     compare(&n, &a, &b, t);
+    { /* nest_count_top: nest_count's top level */
+      nest_counts t1;
+      nest_count_top(&n, &t1);
+      const int tl = n.nlevels - 1;
+      for (int o = 0; o < OPD_COUNT; o++)
+        if (t1.reads[tl][o] != a.reads[tl][o] || t1.updates[tl][o] != a.updates[tl][o]) {
+          print_nest(&n);
+          FAIL_AT("nest %d: nest_count_top's operand %d differs", t, o);
+        }
+    }
     /* the top level's reads (an output's updates) are at least
      * map_top_elems' bound, whatever the nest keeps where */
     double comp[OPD_COUNT], top[OPD_COUNT];
@@ -634,6 +644,16 @@ TEST_IMPL(nest_tree_counts_match_reference) {
     nest_count(&n, &a);
     ASSERT_INT_EQ(nest_count_reference(&n, &b), 0);
     compare(&n, &a, &b, t);
+    { /* nest_count_top: nest_count's top level */
+      nest_counts t1;
+      nest_count_top(&n, &t1);
+      const int tl = n.nlevels - 1;
+      for (int o = 0; o < OPD_COUNT; o++)
+        if (t1.reads[tl][o] != a.reads[tl][o] || t1.updates[tl][o] != a.updates[tl][o]) {
+          print_nest(&n);
+          FAIL_AT("tree nest %d: nest_count_top's operand %d differs", t, o);
+        }
+    }
     { /* map_top_elems bounds a tree's top level too (multicast or not,
        * every iteration's tile is read once at least) */
       double comp[OPD_COUNT], top[OPD_COUNT];
