@@ -392,16 +392,20 @@ static void scalesim_counts(const map_hier *h, const nest *n, nest_counts *c) {
 /* map_evaluate up to the tile pipeline: the counts, the array's timing,
  * each level's transfer cycles and energy, leakage, the network, and the
  * static energy over the cycles so far (a lower bound of every key
- * map_better compares: the pipeline only adds cycles). */
-/* tm: n's eval_timing when computed already, else NULL */
-static void eval_counts(const map_hier *h, const nest *n, const sys_timing *tm, map_eval *e) {
+ * map_better compares: the pipeline only adds cycles); tm: n's
+ * eval_timing when computed already, else NULL.  eval_rest: the same from
+ * n's counts (e's) on. */
+static void eval_rest(const map_hier *h, const nest *n, const sys_timing *tm, map_eval *e) {
   /* nest_count and sys_time fill their parts whole; eval_levels clears
    * the rest */
-  nest_count(n, &e->counts);
   if (h->scalesim) scalesim_counts(h, n, &e->counts);
   if (tm) e->timing = *tm;
   else eval_timing(h, n, &e->timing);
   eval_levels(h, n, e);
+}
+static void eval_counts(const map_hier *h, const nest *n, const sys_timing *tm, map_eval *e) {
+  nest_count(n, &e->counts);
+  eval_rest(h, n, tm, e);
 }
 
 /* Elements of an operand's tile with extents e (input: the window). */
@@ -1960,14 +1964,17 @@ static void consider(const search *s, const nest *n, map_list *list, search_tall
       t->pruned++;
       return;
     }
-    nest_counts tc;
-    nest_count_top(n, &tc);
-    if (!bound_timed(h, &none, &tm, s->comp, 1, &tc, &lb) && map_better(h, s->obj, bar, NULL, &lb, NULL)) {
+    nest_count_top(n, &e.counts);
+    if (!bound_timed(h, &none, &tm, s->comp, 1, &e.counts, &lb) &&
+        map_better(h, s->obj, bar, NULL, &lb, NULL)) {
       t->pruned++;
       return;
     }
+    nest_count_rest(n, &e.counts); /* the top level counted already */
+    eval_rest(h, n, &tm, &e);
+  } else {
+    eval_counts(h, n, &tm, &e);
   }
-  eval_counts(h, n, &tm, &e);
   t->count++;
   keep_timed(h, s->obj, list, n, &e);
   t->variants += bypass_descent(h, s->obj, n, &e, list);

@@ -1818,8 +1818,19 @@ static void level_reads(const nest *n, int o, int l, int child, uint64_t out_ele
   if (out) c->updates[l][o] = fu;
 }
 
-void nest_count(const nest *n, nest_counts *c) {
-  memset(c, 0, sizeof(*c));
+/* nest_count, its top level's reads and updates already in c when
+ * have_top (nest_count_top's; not under the stride rule's tiers, whose
+ * link reads land below the top): kept. */
+static void count_levels(const nest *n, nest_counts *c, int have_top) {
+  if (have_top) {
+    const int tl = n->nlevels - 1;
+    uint64_t r[OPD_COUNT], u[OPD_COUNT];
+    for (int o = 0; o < OPD_COUNT; o++) r[o] = c->reads[tl][o], u[o] = c->updates[tl][o];
+    memset(c, 0, sizeof(*c));
+    for (int o = 0; o < OPD_COUNT; o++) c->reads[tl][o] = r[o], c->updates[tl][o] = u[o];
+  } else {
+    memset(c, 0, sizeof(*c));
+  }
   c->macs = 1;
   for (int d = 0; d < NEST_DIMS; d++) c->macs *= n->prob.bound[d];
   const int top = n->nlevels - 1;
@@ -1855,11 +1866,15 @@ void nest_count(const nest *n, nest_counts *c) {
         tracker_counts(n, o, cls, &fl, out ? &ftl : NULL);
         c->fills[l][o] = fl - ftl;
       }
-      level_reads(n, o, l, child, out_elems, c);
+      if (!(have_top && l == top)) level_reads(n, o, l, child, out_elems, c);
       child = l;
     }
   }
 }
+
+void nest_count(const nest *n, nest_counts *c) { count_levels(n, c, 0); }
+
+void nest_count_rest(const nest *n, nest_counts *c) { count_levels(n, c, !n->stride_rule); }
 
 void nest_count_top(const nest *n, nest_counts *c) {
   memset(c, 0, sizeof(*c));

@@ -200,6 +200,10 @@ DSE_INTERNAL void nest_count(const nest *n, nest_counts *c);
  * count when the top has few loops. */
 DSE_INTERNAL void nest_count_top(const nest *n, nest_counts *c);
 
+/* nest_count of n into c, which holds nest_count_top(n)'s: its top level
+ * taken as it is, the rest counted. */
+DSE_INTERNAL void nest_count_rest(const nest *n, nest_counts *c);
+
 /* Whether nest_drop is exact for n: every spatial loop and fan-out at
  * level 1 (a preset's array) and no stride rule.  Then what a level reads
  * for its child, or for the array, does not depend on which level above

@@ -384,6 +384,11 @@ TEST_IMPL(nest_counts_match_reference) {
           print_nest(&n);
           FAIL_AT("nest %d: nest_count_top's operand %d differs", t, o);
         }
+      nest_count_rest(&n, &t1); /* and the rest from there: nest_count's */
+      if (memcmp(&t1, &a, sizeof a)) {
+        print_nest(&n);
+        FAIL_AT("nest %d: nest_count_rest differs from nest_count", t);
+      }
     }
     /* the top level's reads (an output's updates) are at least
      * map_top_elems' bound, whatever the nest keeps where */
@@ -653,6 +658,11 @@ TEST_IMPL(nest_tree_counts_match_reference) {
           print_nest(&n);
           FAIL_AT("tree nest %d: nest_count_top's operand %d differs", t, o);
         }
+      nest_count_rest(&n, &t1); /* and the rest from there: nest_count's */
+      if (memcmp(&t1, &a, sizeof a)) {
+        print_nest(&n);
+        FAIL_AT("tree nest %d: nest_count_rest differs from nest_count", t);
+      }
     }
     { /* map_top_elems bounds a tree's top level too (multicast or not,
        * every iteration's tile is read once at least) */
