@@ -1787,11 +1787,46 @@ static void classify(const nest *n, int u, int p, int out, uint8_t *cls) {
   }
 }
 
+/* The trackers one count has worked out (tracker_counts depends on the
+ * nest, the operand and the loops' classes alone): a level without loops
+ * of its own classes them as the level above does, so its fills and what
+ * the level above reads for it repeat one tracker (the naive mapping's
+ * buffers: four of one tracker per operand). */
+enum { TMEMO = 8 };
+typedef struct tmemo {
+  int n, next;
+  uint8_t opd[TMEMO], has_first[TMEMO];
+  uint8_t cls[TMEMO][NEST_MAX_LOOPS];
+  uint64_t fills[TMEMO], first[TMEMO];
+} tmemo;
+
+/* tracker_counts through m (NULL: none) */
+static void tracker_memo(tmemo *m, const nest *n, int opd, const uint8_t *cls, uint64_t *fills,
+                         uint64_t *first) {
+  const size_t nl = (size_t)n->nloops;
+  for (int i = 0; m && i < m->n; i++)
+    if (m->opd[i] == opd && (!first || m->has_first[i]) && !memcmp(m->cls[i], cls, nl)) {
+      *fills = m->fills[i];
+      if (first) *first = m->first[i];
+      return;
+    }
+  tracker_counts(n, opd, cls, fills, first);
+  if (!m) return;
+  const int i = m->next;
+  m->next = (m->next + 1) % TMEMO;
+  if (m->n < TMEMO) m->n++;
+  m->opd[i] = (uint8_t)opd;
+  m->has_first[i] = first != NULL;
+  memcpy(m->cls[i], cls, nl);
+  m->fills[i] = *fills;
+  m->first[i] = first ? *first : 0;
+}
+
 /* What level l reads for o's child (the next level below that keeps o,
  * or the array: child < 0), into c's reads and updates of l (and, under
  * the stride rule's tiers, the child's link reads). */
 static void level_reads(const nest *n, int o, int l, int child, uint64_t out_elems,
-                        nest_counts *c) {
+                        tmemo *m, nest_counts *c) {
   const int out = o == OPD_O;
   uint8_t cls[NEST_MAX_LOOPS];
   tier_plan tp;
@@ -1804,7 +1839,7 @@ static void level_reads(const nest *n, int o, int l, int child, uint64_t out_ele
     for (int i = 0; i < n->nloops; i++) nfree += cls[i] == CLS_FREE;
     if (out && nfree) { /* first touches: each instance's own */
       uint64_t dummy;
-      tracker_counts(n, o, cls, &dummy, &ftu);
+      tracker_memo(m, n, o, cls, &dummy, &ftu);
     }
   } else if (o == OPD_I && n->stride_rule && tier_plan_of(n, l, child, &tp)) {
     uint64_t links;
@@ -1812,7 +1847,7 @@ static void level_reads(const nest *n, int o, int l, int child, uint64_t out_ele
     c->reads[child][o] += links; /* the neighbours read what they send */
   } else {
     classify(n, child, l, out, cls);
-    tracker_counts(n, o, cls, &fu, out ? &ftu : NULL);
+    tracker_memo(m, n, o, cls, &fu, out ? &ftu : NULL);
   }
   c->reads[l][o] = fu - ftu;
   if (out) c->updates[l][o] = fu;
@@ -1840,6 +1875,8 @@ static void count_levels(const nest *n, nest_counts *c, int have_top) {
     static const int od[] = {NEST_G, NEST_N, NEST_K, NEST_P, NEST_Q};
     for (int i = 0; i < 5; i++) out_elems *= n->prob.bound[od[i]];
   }
+  tmemo tm;
+  tm.n = tm.next = 0;
   uint64_t used[NEST_MAX_LEVELS] = {0}; /* a level's, whatever the operand; 0: not yet */
   for (int o = 0; o < OPD_COUNT; o++) {
     const int out = o == OPD_O;
@@ -1854,7 +1891,7 @@ static void count_levels(const nest *n, nest_counts *c, int have_top) {
       c->used[l][o] = used[l];
       if (l == 0) {
         uint64_t f, ft = 0;
-        tracker_counts(n, o, cls, &f, out ? &ft : NULL);
+        tracker_memo(&tm, n, o, cls, &f, out ? &ft : NULL);
         c->fills[0][o] = top ? f - ft : 0; /* the top level alone: it holds the layer */
         c->reads[0][o] = out ? c->macs - ft : c->macs;
         if (out) c->updates[0][o] = c->macs;
@@ -1863,10 +1900,10 @@ static void count_levels(const nest *n, nest_counts *c, int have_top) {
       }
       if (l < top) {
         uint64_t fl, ftl = 0;
-        tracker_counts(n, o, cls, &fl, out ? &ftl : NULL);
+        tracker_memo(&tm, n, o, cls, &fl, out ? &ftl : NULL);
         c->fills[l][o] = fl - ftl;
       }
-      if (!(have_top && l == top)) level_reads(n, o, l, child, out_elems, c);
+      if (!(have_top && l == top)) level_reads(n, o, l, child, out_elems, &tm, c);
       child = l;
     }
   }
@@ -1888,7 +1925,7 @@ void nest_count_top(const nest *n, nest_counts *c) {
     int child = -1; /* the level below the top that serves o to the array */
     for (int l = 0; l < top; l++)
       if (n->holds[l] & (1u << o)) child = l;
-    if (top) level_reads(n, o, top, child, out_elems, c);
+    if (top) level_reads(n, o, top, child, out_elems, NULL, c);
   }
 }
 
