@@ -409,7 +409,7 @@ static void eval_counts(const map_hier *h, const nest *n, const sys_timing *tm, 
 }
 
 /* Elements of an operand's tile with extents e (input: the window). */
-static double footprint(const nest_problem *p, int o, const uint64_t *e) {
+static inline double footprint(const nest_problem *p, int o, const uint64_t *e) {
   switch (o) {
     case OPD_W:
       return (double)e[NEST_G] * e[NEST_K] * e[NEST_C] * e[NEST_R] * e[NEST_S];
@@ -1162,10 +1162,16 @@ static double estimate_plan(const search *s, const plan *pl) {
   const int top = h->nlevels - 1;
   /* trips of each level's loops, in order, outermost level first */
   const double macs = s->macs;
-  double stream = 1, pes_used = 1;
+  double stream = 1, pes_used = 1, span[OPD_COUNT] = {1, 1, 1};
   for (int i = 0; i < s->nstream; i++) stream *= (double)pl->A[s->stream_dims[i]];
-  for (int d = 0; d < NEST_DIMS; d++)
-    if (!(s->stream_mask & BIT(d))) pes_used *= (double)pl->A[d];
+  /* the PEs used, and each operand's span over them (a streamed one's) */
+  for (int d = 0; d < NEST_DIMS; d++) {
+    if (s->stream_mask & BIT(d)) continue;
+    const double a = (double)pl->A[d];
+    pes_used *= a;
+    for (int o = 0; o < OPD_COUNT; o++)
+      if (s->span_mask[o] & BIT(d)) span[o] *= a;
+  }
   double folds = macs / (stream * pes_used);
   double compute = folds * (stream + (double)(h->rows + h->cols - 2)) +
                    (h->df != DSE_DF_OUTPUT_STATIONARY && !h->hide_preload
@@ -1186,41 +1192,40 @@ static double estimate_plan(const search *s, const plan *pl) {
       lt[L][nl[L]++] = trip;
     }
   }
+  /* a child's tile loads: the loops above it, outermost first, down to
+   * the innermost relevant one, their trips' product; one walk from the
+   * top gives every operand's for every child (at[o][c], before level c's
+   * loops) */
+  double at[OPD_COUNT][NEST_MAX_LEVELS];
+  {
+    double loads[OPD_COUNT] = {1, 1, 1}, pending[OPD_COUNT] = {1, 1, 1};
+    for (int L = top; L >= 1; L--) {
+      for (int o = 0; o < OPD_COUNT; o++) at[o][L] = loads[o];
+      for (int k = 0; k < nl[L]; k++)
+        for (int o = 0; o < OPD_COUNT; o++) {
+          pending[o] *= lt[L][k];
+          if (relevant(o, ld[L][k])) {
+            loads[o] *= pending[o];
+            pending[o] = 1;
+          }
+        }
+    }
+    for (int o = 0; o < OPD_COUNT; o++) at[o][0] = loads[o];
+  }
   double level_bytes_moved[NEST_MAX_LEVELS] = {0};
   double e = macs * h->mac_j;
   for (int o = 0; o < OPD_COUNT; o++) {
     int child = (h->lv[0].holds & BIT(o)) ? 0 : -1;
-    /* a child's tile loads: the loops above it, outermost first, down to
-     * the innermost relevant one, their trips' product; one walk from the
-     * top gives every child's (at[c], before level c's loops) */
-    double at[NEST_MAX_LEVELS];
-    {
-      double loads = 1, pending = 1;
-      for (int L = top; L >= 1; L--) {
-        at[L] = loads;
-        for (int k = 0; k < nl[L]; k++) {
-          pending *= lt[L][k];
-          if (relevant(o, ld[L][k])) {
-            loads *= pending;
-            pending = 1;
-          }
-        }
-      }
-      at[0] = loads;
-    }
     for (int l = 1; l <= top; l++) {
       if (!(h->lv[l].holds & BIT(o))) continue;
       /* traffic between l and its child (or the array) */
       double moved;
       if (child < 0) { /* streamed: every step, the spatial span */
-        double span = 1;
-        for (int d = 0; d < NEST_DIMS; d++)
-          if (s->span_mask[o] & BIT(d)) span *= (double)pl->A[d];
-        moved = folds * stream * span / (o == OPD_I ? 1.0 : 1.0);
+        moved = folds * stream * span[o];
         if (o == OPD_O) moved *= 2; /* update + read-modify-write */
       } else {
         const uint64_t *ec = child == 0 ? pl->A : pl->E[child];
-        moved = footprint(p, o, ec) * at[child] * (o == OPD_O ? 2 : 1);
+        moved = footprint(p, o, ec) * at[o][child] * (o == OPD_O ? 2 : 1);
         if (child == 0) moved *= 1; /* union over PEs: footprint of A */
       }
       if (l == top && (h->chained & BIT(o))) {
@@ -1231,7 +1236,7 @@ static double estimate_plan(const search *s, const plan *pl) {
       }
       if (o == OPD_O) { /* partial sums at the accumulator's width; of the writes (half
                           * of moved) the final ones at the element's */
-        const double fin = fmin(moved / 2, s->fp_all[o]);
+        const double half = moved / 2, fin = half < s->fp_all[o] ? half : s->fp_all[o];
         moved = (moved - fin) * h->lv[l].acc_scale + fin;
       }
       level_bytes_moved[l] += moved * h->bytes;
