@@ -354,6 +354,41 @@ static void random_group(uint64_t *s, nest *n, int tree) {
   }
 }
 
+/* nest_count_top and nest_count_rest against nest_count's counts a of
+ * nest n (number t), and map_top_elems' bound below the top level's reads
+ * (an output's updates), whatever the nest keeps where (a tree's too:
+ * multicast or not, every iteration's tile is read once at least).
+ * Returns the operands whose bound is above the compulsory. */
+static int top_checks(const nest *n, const nest_counts *a, int t) {
+  const int tl = n->nlevels - 1;
+  nest_counts t1;
+  nest_count_top(n, &t1);
+  for (int o = 0; o < OPD_COUNT; o++)
+    if (t1.reads[tl][o] != a->reads[tl][o] || t1.updates[tl][o] != a->updates[tl][o]) {
+      print_nest(n);
+      FAIL_AT("nest %d: nest_count_top's operand %d differs", t, o);
+    }
+  nest_count_rest(n, &t1); /* and the rest from there: nest_count's */
+  if (memcmp(&t1, a, sizeof *a)) {
+    print_nest(n);
+    FAIL_AT("nest %d: nest_count_rest differs from nest_count", t);
+  }
+  double comp[OPD_COUNT], top[OPD_COUNT];
+  map_compulsory(&n->prob, comp);
+  map_top_elems(n, comp, top);
+  int gain = 0;
+  for (int o = 0; o < OPD_COUNT; o++) {
+    const double x = (double)(o == OPD_O ? a->updates[tl][o] : a->reads[tl][o]);
+    if (top[o] > x * (1 + 1e-12)) {
+      print_nest(n);
+      FAIL_AT("nest %d: operand %d's top-level bound %.17g above its count %.17g", t, o, top[o],
+              x);
+    }
+    gain += top[o] > comp[o];
+  }
+  return gain;
+}
+
 TEST_IMPL(nest_counts_match_reference) {
   uint64_t seed = 0x5eed0fd5eull;
   int checked = 0, spatial = 0, deep = 0, bypass = 0, ragged = 0, halo = 0,
@@ -375,36 +410,7 @@ TEST_IMPL(nest_counts_match_reference) {
     nest_count(&n, &a);
     ASSERT_INT_EQ(nest_count_reference(&n, &b), 0);
     compare(&n, &a, &b, t);
-    { /* nest_count_top: nest_count's top level */
-      nest_counts t1;
-      nest_count_top(&n, &t1);
-      const int tl = n.nlevels - 1;
-      for (int o = 0; o < OPD_COUNT; o++)
-        if (t1.reads[tl][o] != a.reads[tl][o] || t1.updates[tl][o] != a.updates[tl][o]) {
-          print_nest(&n);
-          FAIL_AT("nest %d: nest_count_top's operand %d differs", t, o);
-        }
-      nest_count_rest(&n, &t1); /* and the rest from there: nest_count's */
-      if (memcmp(&t1, &a, sizeof a)) {
-        print_nest(&n);
-        FAIL_AT("nest %d: nest_count_rest differs from nest_count", t);
-      }
-    }
-    /* the top level's reads (an output's updates) are at least
-     * map_top_elems' bound, whatever the nest keeps where */
-    double comp[OPD_COUNT], top[OPD_COUNT];
-    map_compulsory(&n.prob, comp);
-    map_top_elems(&n, comp, top);
-    for (int o = 0; o < OPD_COUNT; o++) {
-      const int tl = n.nlevels - 1;
-      const double x = (double)(o == OPD_O ? a.updates[tl][o] : a.reads[tl][o]);
-      if (top[o] > x * (1 + 1e-12)) {
-        print_nest(&n);
-        FAIL_AT("nest %d: operand %d's top-level bound %.17g above its count %.17g", t, o,
-                top[o], x);
-      }
-      top_gain += top[o] > comp[o];
-    }
+    top_gain += top_checks(&n, &a, t);
     uint64_t macs = 1;
     for (int d = 0; d < NEST_DIMS; d++) macs *= n.prob.bound[d];
     ASSERT_U64_EQ(a.macs, macs);
@@ -649,37 +655,7 @@ TEST_IMPL(nest_tree_counts_match_reference) {
     nest_count(&n, &a);
     ASSERT_INT_EQ(nest_count_reference(&n, &b), 0);
     compare(&n, &a, &b, t);
-    { /* nest_count_top: nest_count's top level */
-      nest_counts t1;
-      nest_count_top(&n, &t1);
-      const int tl = n.nlevels - 1;
-      for (int o = 0; o < OPD_COUNT; o++)
-        if (t1.reads[tl][o] != a.reads[tl][o] || t1.updates[tl][o] != a.updates[tl][o]) {
-          print_nest(&n);
-          FAIL_AT("tree nest %d: nest_count_top's operand %d differs", t, o);
-        }
-      nest_count_rest(&n, &t1); /* and the rest from there: nest_count's */
-      if (memcmp(&t1, &a, sizeof a)) {
-        print_nest(&n);
-        FAIL_AT("tree nest %d: nest_count_rest differs from nest_count", t);
-      }
-    }
-    { /* map_top_elems bounds a tree's top level too (multicast or not,
-       * every iteration's tile is read once at least) */
-      double comp[OPD_COUNT], top[OPD_COUNT];
-      map_compulsory(&n.prob, comp);
-      map_top_elems(&n, comp, top);
-      const int tl = n.nlevels - 1;
-      for (int o = 0; o < OPD_COUNT; o++) {
-        const double x = (double)(o == OPD_O ? a.updates[tl][o] : a.reads[tl][o]);
-        if (top[o] > x * (1 + 1e-12)) {
-          print_nest(&n);
-          FAIL_AT("tree nest %d: operand %d's top-level bound %.17g above its count %.17g", t,
-                  o, top[o], x);
-        }
-        top_gain += top[o] > comp[o];
-      }
-    }
+    top_gain += top_checks(&n, &a, t);
     if (n.stride_rule) { /* and where it refetches what the overlap would keep */
       nest_counts keep;
       n.stride_rule = 0;
