@@ -1987,11 +1987,13 @@ static void consider(const search *s, const nest *n, map_list *list, search_tall
 
 /* The capacity ladder of grow_plans: the uniform rungs, every buffer at
  * full, 1/4, 1/16 and 1/64 of itself; after each but the last, one rung a
- * buffer with that buffer at half the uniform rung's fraction.  A machine
- * with one buffer doubled thus grows, at that buffer's half rung, every
- * plan the smaller machine grows at a uniform rung but the last (the same
- * capacities in bytes, so the same checks and choices): its candidates
- * contain those (docs/engine.md section 5, "Monotone"). */
+ * buffer with that buffer at half the uniform rung's fraction, and after
+ * the full one also one at a quarter.  A machine with one buffer doubled
+ * thus grows, at that buffer's half rung, every plan the smaller machine
+ * grows at a uniform rung but the last, and at its quarter rung every plan
+ * the smaller one grows at that buffer's half rung of the full one (the
+ * same capacities in bytes, so the same checks and choices): its
+ * candidates contain those (docs/engine.md section 5, "Monotone"). */
 #define MAP_LADDER (4 * NEST_MAX_LEVELS)
 
 static int ladder(const map_hier *h, double (*sc)[NEST_MAX_LEVELS]) {
@@ -2004,6 +2006,10 @@ static int ladder(const map_hier *h, double (*sc)[NEST_MAX_LEVELS]) {
     for (int b = 1; u + 1 < DSE_ARRAY_LEN(uni) && b < top; b++, n++) {
       for (int l = 0; l < NEST_MAX_LEVELS; l++) sc[n][l] = uni[u];
       sc[n][b] = uni[u] / 2;
+    }
+    for (int b = 1; u == 0 && b < top; b++, n++) {
+      for (int l = 0; l < NEST_MAX_LEVELS; l++) sc[n][l] = uni[u];
+      sc[n][b] = uni[u] / 4;
     }
   }
   return n;
