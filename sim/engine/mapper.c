@@ -1965,7 +1965,8 @@ static void consider(const search *s, const nest *n, map_list *list, search_tall
     nest none = *n;
     for (int l = 1; l < h->nlevels - 1; l++) none.holds[l] = 0;
     map_eval lb;
-    if (!bound_timed(h, &none, &tm, s->comp, 1, NULL, &lb) && map_better(h, s->obj, bar, NULL, &lb, NULL)) {
+    if (!bound_timed(h, &none, &tm, s->comp, 1, NULL, &lb) &&
+        map_better(h, s->obj, bar, NULL, &lb, NULL)) {
       t->pruned++;
       return;
     }
@@ -2202,7 +2203,7 @@ static void seed_last(search *s, map_list *list, search_tally *t) {
   if (bar && !bound_timed(s->h, s->seed, &tm, s->comp, 1, NULL, &e) &&
       map_better(s->h, s->obj, bar, NULL, &e, NULL)) {
     t->pruned++;
-      return;
+    return;
   }
   eval_counts(s->h, s->seed, &tm, &e);
   t->count++;

@@ -344,7 +344,8 @@ TEST_IMPL(level2_bound_below_evaluation) {
             map_eval eb;
             map_tally cnt;
             char why[256];
-            ASSERT_INT_EQ(map_search(&h, &p, &mo, &base[1 + o], &eb, &cnt, NULL, why, sizeof why), 0);
+            ASSERT_INT_EQ(
+                map_search(&h, &p, &mo, &base[1 + o], &eb, &cnt, NULL, why, sizeof why), 0);
           }
           for (int b = 0; b < 3; b++) {
             nest_counts tc; /* the base's top level, counted */
