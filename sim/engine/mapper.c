@@ -743,6 +743,9 @@ static void eval_time(const map_hier *h, const nest *n, map_eval *e) {
   map_pipe_in(h, n, e, 1, h->lv[h->nlevels - 1].bw, &in);
   pipe_out po;
   pipe_run(&in, &po);
+  e->piped = 1;
+  e->pin = in;
+  e->po = po;
   const uint64_t piped = (uint64_t)ceil(po.cycles);
   if (piped <= e->cycles) return;
   e->cycles = piped;

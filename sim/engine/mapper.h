@@ -105,6 +105,13 @@ typedef struct map_eval {
   double op_energy_j[NEST_MAX_LEVELS][OPD_COUNT]; /* level_energy_j by operand */
   double noc_energy_j, op_noc_j[OPD_COUNT]; /* the on-chip network, by operand */
   double static_energy_j; /* static and clock power over cycles */
+  /* the tile pipeline eval_time ran last on this evaluation (piped 1): its
+   * input and output, for a layer result timing the same input again
+   * (mt_layer); eval_levels clears piped, a pipeline of other input is
+   * run anew */
+  int piped;
+  pipe_in pin;
+  pipe_out po;
 } map_eval;
 
 /* The hierarchy of an arch for elements of `prec`, for dataflow df (the

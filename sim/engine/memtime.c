@@ -56,8 +56,12 @@ int mt_layer(const map_hier *h, const nest *n, const map_eval *e, double scale,
                              : b * 8.0 * m->j_per_bit;
   /* the tile pipeline: loads, compute and write-backs overlap */
   map_pipe_in(h, n, e, scale, t->dram_bpc, &t->pin);
-  if (!h->scalesim) pipe_run(&t->pin, &t->po);
-  else {
+  if (!h->scalesim) {
+    /* the search's own pipeline of this input when it ran one (a plain
+     * channel at the peak, the whole layer): the same schedule */
+    if (e->piped && !memcmp(&e->pin, &t->pin, sizeof t->pin)) t->po = e->po;
+    else pipe_run(&t->pin, &t->po);
+  } else {
     /* SCALE-Sim: double-buffered SRAMs prefetch before cycle 0, its count
      * ends at the last output written into the SRAM, and DRAM transfers
      * overlap compute: the slowest of the array, the buffers and DRAM */
