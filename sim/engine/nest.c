@@ -1800,6 +1800,20 @@ typedef struct tmemo {
   uint64_t fills[TMEMO], first[TMEMO];
 } tmemo;
 
+/* Note in m a tracker of operand opd over classes cls: its fills, and its
+ * first touches when first (NULL: not worked out). */
+static void tmemo_put(tmemo *m, const nest *n, int opd, const uint8_t *cls, uint64_t fills,
+                      const uint64_t *first) {
+  const int i = m->next;
+  m->next = (m->next + 1) % TMEMO;
+  if (m->n < TMEMO) m->n++;
+  m->opd[i] = (uint8_t)opd;
+  m->has_first[i] = first != NULL;
+  memcpy(m->cls[i], cls, (size_t)n->nloops);
+  m->fills[i] = fills;
+  m->first[i] = first ? *first : 0;
+}
+
 /* tracker_counts through m (NULL: none) */
 static void tracker_memo(tmemo *m, const nest *n, int opd, const uint8_t *cls, uint64_t *fills,
                          uint64_t *first) {
@@ -1811,15 +1825,7 @@ static void tracker_memo(tmemo *m, const nest *n, int opd, const uint8_t *cls, u
       return;
     }
   tracker_counts(n, opd, cls, fills, first);
-  if (!m) return;
-  const int i = m->next;
-  m->next = (m->next + 1) % TMEMO;
-  if (m->n < TMEMO) m->n++;
-  m->opd[i] = (uint8_t)opd;
-  m->has_first[i] = first != NULL;
-  memcpy(m->cls[i], cls, nl);
-  m->fills[i] = *fills;
-  m->first[i] = first ? *first : 0;
+  if (m) tmemo_put(m, n, opd, cls, *fills, first);
 }
 
 /* What level l reads for o's child (the next level below that keeps o,
@@ -1881,6 +1887,19 @@ static void count_levels(const nest *n, nest_counts *c, int have_top) {
   for (int o = 0; o < OPD_COUNT; o++) {
     const int out = o == OPD_O;
     int child = -1;
+    if (have_top) {
+      /* the top's reads for o's highest holder below it were its tracker
+       * (level_reads): noted, for that holder's fills may be the same */
+      int hi = -1;
+      for (int l = 0; l < top; l++)
+        if (n->holds[l] & (1u << o)) hi = l;
+      if (hi >= 0) {
+        classify(n, hi, top, out, cls);
+        const uint64_t fu = out ? c->updates[top][o] : c->reads[top][o];
+        const uint64_t ftu = out ? c->updates[top][o] - c->reads[top][o] : 0;
+        tmemo_put(&tm, n, o, cls, fu, out ? &ftu : NULL);
+      }
+    }
     for (int l = 0; l <= top; l++) {
       if (!(n->holds[l] & (1u << o))) continue;
       classify(n, l, -1, out, cls);
