@@ -2203,12 +2203,25 @@ static void seed_last(search *s, map_list *list, search_tally *t) {
   map_eval e;
   sys_timing tm;
   eval_timing(s->h, s->seed, &tm);
-  if (bar && !bound_timed(s->h, s->seed, &tm, s->comp, 1, NULL, &e) &&
-      map_better(s->h, s->obj, bar, NULL, &e, NULL)) {
-    t->pruned++;
-    return;
+  if (bar) {
+    /* from its loops, then from its top level counted (as consider) */
+    if (!bound_timed(s->h, s->seed, &tm, s->comp, 1, NULL, &e) &&
+        map_better(s->h, s->obj, bar, NULL, &e, NULL)) {
+      t->pruned++;
+      return;
+    }
+    map_eval lb;
+    nest_count_top(s->seed, &e.counts);
+    if (!bound_timed(s->h, s->seed, &tm, s->comp, 1, &e.counts, &lb) &&
+        map_better(s->h, s->obj, bar, NULL, &lb, NULL)) {
+      t->pruned++;
+      return;
+    }
+    nest_count_rest(s->seed, &e.counts); /* the top level counted already */
+    eval_rest(s->h, s->seed, &tm, &e);
+  } else {
+    eval_counts(s->h, s->seed, &tm, &e);
   }
-  eval_counts(s->h, s->seed, &tm, &e);
   t->count++;
   keep_timed(s->h, s->obj, list, s->seed, &e);
 }
