@@ -808,6 +808,7 @@ typedef struct search {
   int ngroups;            /* a pinned mapping's flattened groups */
   nest_group group[NEST_MAX_GROUPS];
   double scale[NEST_MAX_LEVELS]; /* fraction of each buffer the greedy may use */
+  double room[NEST_MAX_LEVELS];  /* its bytes: half (double buffering) that fraction */
   uint64_t cand[NEST_DIMS][64]; /* tile candidates per dim, ascending */
   int ncand[NEST_DIMS];
   uint64_t cand_lo[NEST_DIMS];  /* the array tile cand[d] starts from (0: none yet) */
@@ -1002,7 +1003,16 @@ static int may_bypass(const map_level *lv, unsigned holds, unsigned b) {
 
 /* Bytes the greedy may use at level l: half the buffer (double
  * buffering), at the search's scale of it. */
-static double usable(const search *s, int l) { return s->h->lv[l].capacity / 2 * s->scale[l]; }
+static double usable(const search *s, int l) { return s->room[l]; }
+
+/* s's capacity fractions sc (NULL: every buffer whole) and the bytes they
+ * leave (usable) */
+static void set_scale(search *s, const double *sc) {
+  for (int l = 0; l < NEST_MAX_LEVELS; l++) {
+    s->scale[l] = sc ? sc[l] : 1;
+    s->room[l] = l < s->h->nlevels ? s->h->lv[l].capacity / 2 * s->scale[l] : 0;
+  }
+}
 
 static int fits(const search *s, const plan *pl, int l) {
   return level_bytes(s, pl, l) <= usable(s, l);
@@ -1736,7 +1746,7 @@ static void setup(search *s, const map_hier *h, const nest_problem *p,
   s->h = h;
   s->p = p;
   s->obj = obj;
-  for (int l = 0; l < NEST_MAX_LEVELS; l++) s->scale[l] = 1;
+  set_scale(s, NULL);
   dataflow_dims(s);
   split_array(s, 1);
   const int top = h->nlevels - 1;
@@ -2050,7 +2060,7 @@ static int grow_plans(search *s, const plan *base, map_list *list, search_tally 
   for (int sc = 0; sc < nsc && t->count < t->budget; sc++)
     for (int o1 = 0; o1 < NORD && t->count < t->budget; o1++)
       for (int o2 = 0; o2 < NORD && t->count < t->budget; o2++) {
-        memcpy(s->scale, scales[sc], sizeof s->scale);
+        set_scale(s, scales[sc]);
         int same = 0;
         for (int r = 0; r < sc && !same; r++) {
           same = grown[o1][o2][r];
@@ -2098,7 +2108,7 @@ static int grow_plans(search *s, const plan *base, map_list *list, search_tally 
         consider(s, &n, list, t);
         if (top == 1) break; /* no buffers: orders above do not differ */
       }
-  for (int l = 0; l < NEST_MAX_LEVELS; l++) s->scale[l] = 1;
+  set_scale(s, NULL);
   return 0;
 }
 
