@@ -1,6 +1,6 @@
 #!/bin/bash
 # layering.sh: the library's layers stay one-way (DESIGN.md, "Data flow").
-# From the bottom: core < mem < tech < config < engine.  A file in a layer
+# From the bottom: core < mem < tech < config < engine < sweep.  A file in a layer
 # includes headers of its own layer and those below (and the public dse/),
 # and a function declared in a layer's header is defined in that layer.
 # Run from anywhere; SRC is the source root (default: this file's parent).
@@ -10,7 +10,7 @@ cd "$SRC/sim" || exit 2
 FAIL=0
 bad() { FAIL=$((FAIL + 1)); echo "FAIL: $*" >&2; }
 
-layers=(core mem tech config engine)
+layers=(core mem tech config engine sweep)
 allowed="dse"
 for L in "${layers[@]}"; do
   allowed="$allowed $L"

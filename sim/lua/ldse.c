@@ -18,6 +18,7 @@
 #include "config/workload.h"
 #include "core/core.h"
 #include "reports/report.h"
+#include "sweep/sweep.h"
 
 #define ARCH_MT "dse.Arch"
 #define WL_MT "dse.Workload"
@@ -1114,84 +1115,150 @@ static const char *const k_sweep_keys[] = {"arch", "workload", "workloads", "gri
                                            "fidelity", "objective", "map_budget",
                                            "mappings", "dram_model", NULL};
 
+/* What the sink of l_sweep keeps: the stack slots of its tables, the
+ * results so far, and whether pushing one raised (its error then on top
+ * of the stack). */
+typedef struct sweep_lua {
+  lua_State *L;
+  int out, grid, paths, wls, state;
+  size_t nk;
+  lua_Integer nout;
+  int raised;
+} sweep_lua;
+
+/* sweep_push(u, r, out, grid, paths, wls, state): push result r of the
+ * sweep as a table (dse.simulate's, or {feasible = false, reason, arch,
+ * workload}) with its point, the {path = value} table shared by the
+ * point's results (state[1], state[2] its number), and append it to out.
+ * Run protected by sweep_sink.  [-0, +0, e] */
+static int sweep_push(lua_State *L) {
+  sweep_lua *u = lua_touserdata(L, 1);
+  const sweep_result *r = lua_touserdata(L, 2);
+  const char *const *paths = lua_touserdata(L, 5);
+  lua_rawgeti(L, 7, 2);
+  const int same = lua_tointeger(L, -1) == (lua_Integer)r->point + 1;
+  lua_pop(L, 1);
+  if (!same) {
+    lua_createtable(L, 0, (int)u->nk);
+    for (size_t i = 0; i < u->nk; i++) {
+      lua_getfield(L, 4, paths[i]);
+      lua_rawgeti(L, -1, (lua_Integer)(r->idx[i] + 1));
+      lua_setfield(L, -3, paths[i]);
+      lua_pop(L, 1);
+    }
+    lua_rawseti(L, 7, 1);
+    lua_pushinteger(L, (lua_Integer)r->point + 1);
+    lua_rawseti(L, 7, 2);
+  }
+  if (r->result) {
+    push_result(L, r->result);
+  } else { /* infeasible: a result with the reason instead of a crash */
+    lua_createtable(L, 0, 5);
+    lua_pushboolean(L, 0);
+    lua_setfield(L, -2, "feasible");
+    push_diags(L, get_ctx(L), r->rc);
+    lua_setfield(L, -2, "reason");
+    push_arch_table(L, r->arch);
+    lua_setfield(L, -2, "arch");
+    lua_rawgeti(L, 6, (lua_Integer)r->workload + 1);
+    push_wl_table(L, check_wl(L, -1));
+    lua_setfield(L, -3, "workload");
+    lua_pop(L, 1);
+  }
+  lua_rawgeti(L, 7, 1);
+  lua_setfield(L, -2, "point");
+  lua_rawseti(L, 3, ++u->nout);
+  return 0;
+}
+
+/* The sweep's sink: the result pushed in protected mode, so that a Lua
+ * error (out of memory) unwinds through sweep_run by returning. */
+static int sweep_sink_lua(void *user, dse_ctx *ctx, const sweep_result *r) {
+  (void)ctx;
+  sweep_lua *u = user;
+  lua_State *L = u->L;
+  lua_pushcfunction(L, sweep_push);
+  lua_pushlightuserdata(L, u);
+  lua_pushlightuserdata(L, (void *)r);
+  lua_pushvalue(L, u->out);
+  lua_pushvalue(L, u->grid);
+  lua_pushvalue(L, u->paths);
+  lua_pushvalue(L, u->wls);
+  lua_pushvalue(L, u->state);
+  if (lua_pcall(L, 7, 0, 0) != LUA_OK) {
+    u->raised = 1;
+    return 1;
+  }
+  return 0;
+}
+
 /* dse.sweep{arch=..., workload=... | workloads={...}, grid={path={values}}}
- * -> list of results.  [-0, +1, e] */
+ * -> list of results: the grid converted to a design space (sim/sweep/)
+ * and run there.  [-0, +1, e] */
 static int l_sweep(lua_State *L) {
   luaL_checktype(L, 1, LUA_TTABLE);
   lua_settop(L, 1);
   check_keys(L, 1, "dse.sweep", "key", k_sweep_keys);
-  dse_sim_opts so = {DSE_FIDELITY_CYCLE, DSE_OBJ_EDP, 0, NULL, DSE_DRAM_PROFILE};
-  sim_options(L, 1, "dse.sweep", &so);
+  dse_ctx *ctx = get_ctx(L);
+  sweep_space sp = {NULL, 0, NULL, 0, NULL, {DSE_FIDELITY_CYCLE, DSE_OBJ_EDP, 0, NULL,
+                                             DSE_DRAM_PROFILE}};
+  sim_options(L, 1, "dse.sweep", &sp.opts);
   /* Base arch (index base). */
   if (lua_getfield(L, 1, "arch") == LUA_TNIL) script_error(L, "dse.sweep: missing 'arch'");
-  push_arch(L, -1, "dse.sweep: arch");
-  int base = lua_gettop(L);
-  int nw = sweep_workloads(L);
-  int wls = lua_gettop(L);
-  /* Grid: sorted paths, each a non-empty list. */
-  lua_getfield(L, 1, "grid");
-  int grid = lua_gettop(L);
-  size_t nk = 0;
-  const char **paths = NULL;
-  size_t counts[32];
-  if (!lua_isnil(L, grid)) paths = sweep_grid(L, grid, &nk, counts);
-  size_t total = 1;
-  for (size_t i = 0; i < nk; i++) {
-    if (total > SWEEP_MAX_RESULTS / counts[i] / (size_t)nw)
-      script_error(L, "dse.sweep: grid: more than %zu results (design points x workloads)",
-                   SWEEP_MAX_RESULTS);
-    total *= counts[i];
+  sp.base = push_arch(L, -1, "dse.sweep: arch");
+  const int nw = sweep_workloads(L);
+  const int wls = lua_gettop(L);
+  const dse_workload **wl = lua_newuserdatauv(L, (size_t)nw * sizeof *wl, 0);
+  for (int w = 0; w < nw; w++) {
+    lua_rawgeti(L, wls, w + 1);
+    wl[w] = check_wl(L, -1);
+    lua_pop(L, 1);
   }
-  lua_createtable(L, (int)(total * (size_t)nw), 0);
-  int out = lua_gettop(L);
-  lua_Integer nout = 0;
-  size_t idx[32] = {0};
-  for (size_t pt = 0; pt < total; pt++) {
-    /* The point {path = value}, also the overrides for base:with(point). */
-    lua_createtable(L, 0, (int)nk);
-    int point = lua_gettop(L);
-    for (size_t i = 0; i < nk; i++) {
-      lua_getfield(L, grid, paths[i]);
-      lua_rawgeti(L, -1, (lua_Integer)(idx[i] + 1));
-      lua_setfield(L, point, paths[i]);
+  sp.nworkloads = (size_t)nw;
+  sp.workloads = wl;
+  /* Grid: sorted paths, each a non-empty list, its values as YAML nodes
+   * marked at the calling line. */
+  lua_getfield(L, 1, "grid");
+  const int grid = lua_gettop(L);
+  size_t nk = 0, counts[32];
+  const char **paths = NULL;
+  if (!lua_isnil(L, grid)) {
+    paths = sweep_grid(L, grid, &nk, counts);
+  } else {
+    lua_pushnil(L); /* no paths */
+  }
+  const int pslot = lua_gettop(L);
+  char file[512];
+  int line;
+  caller_mark(L, file, sizeof file, &line);
+  yt_doc *vals = doc_box_new(L, file);
+  size_t nv = 0;
+  for (size_t i = 0; i < nk; i++) nv += counts[i];
+  sweep_param *params = lua_newuserdatauv(L, (nk ? nk : 1) * sizeof *params, 0);
+  const yt_node **v = lua_newuserdatauv(L, (nv ? nv : 1) * sizeof *v, 0);
+  for (size_t i = 0, off = 0; i < nk; off += counts[i++]) {
+    lua_getfield(L, grid, paths[i]);
+    for (size_t k = 0; k < counts[i]; k++) {
+      lua_rawgeti(L, -1, (lua_Integer)(k + 1));
+      v[off + k] = conv_value(L, -1, vals, vals->file, line, paths[i]);
       lua_pop(L, 1);
     }
-    if (nk) {
-      lua_pushcfunction(L, l_arch_with);
-      lua_pushvalue(L, base);
-      lua_pushvalue(L, point);
-      lua_call(L, 2, 1);
-    } else {
-      lua_pushvalue(L, base);
-    }
-    const dse_arch *variant = check_arch(L, -1);
-    for (int w = 1; w <= nw; w++) {
-      lua_rawgeti(L, wls, w);
-      const dse_workload *wl = check_wl(L, -1);
-      if (!simulate_push(L, variant, wl, &so, 0)) {
-        /* Infeasible: a result with the reason instead of a crash. */
-        const char *reason = lua_tostring(L, -1);
-        lua_createtable(L, 0, 5);
-        lua_pushboolean(L, 0); lua_setfield(L, -2, "feasible");
-        lua_pushstring(L, reason); lua_setfield(L, -2, "reason");
-        push_arch_table(L, variant);
-        lua_setfield(L, -2, "arch");
-        push_wl_table(L, wl);
-        lua_setfield(L, -2, "workload");
-        lua_remove(L, -2);
-      }
-      lua_pushvalue(L, point);
-      lua_setfield(L, -2, "point");
-      lua_rawseti(L, out, ++nout);
-      lua_pop(L, 1); /* workload */
-    }
-    lua_settop(L, point - 1);
-    /* Next grid index; the last (alphabetical) key varies fastest. */
-    for (size_t i = nk; i-- > 0;) {
-      if (++idx[i] < counts[i]) break;
-      idx[i] = 0;
-    }
+    lua_pop(L, 1);
+    params[i] = (sweep_param){paths[i], counts[i], v + off};
   }
+  sp.nparams = nk;
+  sp.params = params;
+  uint64_t total = 0;
+  if (sweep_count(&sp, SWEEP_MAX_RESULTS / (uint64_t)nw, &total))
+    script_error(L, "dse.sweep: grid: more than %zu results (design points x workloads)",
+                 SWEEP_MAX_RESULTS);
+  lua_createtable(L, (int)(total * (uint64_t)nw), 0);
+  const int out = lua_gettop(L);
+  lua_createtable(L, 2, 0); /* the current point's table and number */
+  sweep_lua u = {L, out, grid, pslot, wls, lua_gettop(L), nk, 0, 0};
+  const int rc = sweep_run(ctx, &sp, 0, total, sweep_sink_lua, &u);
+  if (u.raised) return lua_error(L);
+  if (rc) return raise_diags(L, ctx, rc);
   lua_pushvalue(L, out);
   return 1;
 }

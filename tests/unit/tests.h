@@ -156,4 +156,5 @@
   X(memo_bounded)                   \
   X(memo_keys_memory_technology)    \
   X(objective_profile_ranking)      \
-  X(objective_is_reported)
+  X(objective_is_reported)           \
+  X(sweep_points_in_order)

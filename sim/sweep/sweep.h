@@ -1,0 +1,76 @@
+/* sweep.h: design spaces swept over the engine (DESIGN.md, "Data flow":
+ * the sweep layer sits above the engine and below the faces, and knows
+ * nothing of Lua).
+ *
+ * A space is a base arch, parameters (dotted arch paths such as
+ * "pe_array.rows" or "buffers.2.size", each with a list of values, YAML
+ * nodes carrying where they were written) and workloads.  Its points are
+ * numbered 0 .. sweep_count - 1 in mixed radix over the parameters in the
+ * order given, the last varying fastest: point i is the same point
+ * whatever else runs, so points can be handed out, skipped or resumed by
+ * number.  Everything here borrows; nothing keeps a pointer past a call
+ * but the space itself. */
+#ifndef DSE_SWEEP_SWEEP_H
+#define DSE_SWEEP_SWEEP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "config/ytree.h"
+#include "dse/dse.h"
+
+/* A parameter: an arch path and its values (borrowed). */
+typedef struct sweep_param {
+  const char *path;
+  size_t nvalues;
+  const yt_node *const *values;
+} sweep_param;
+
+/* A design space (borrowed parts). */
+typedef struct sweep_space {
+  const dse_arch *base;
+  size_t nparams;
+  const sweep_param *params;
+  size_t nworkloads;
+  const dse_workload *const *workloads;
+  dse_sim_opts opts;
+} sweep_space;
+
+/* The number of design points into *out (1 without parameters).  Returns
+ * 0, or DSE_ERR_INVALID when a parameter has no values or there are more
+ * than max points (nothing in *out then). */
+DSE_INTERNAL int sweep_count(const sweep_space *sp, uint64_t max, uint64_t *out);
+
+/* Point i's value indices, idx[p] for parameter p (i < sweep_count). */
+DSE_INTERNAL void sweep_point(const sweep_space *sp, uint64_t i, size_t *idx);
+
+/* The arch of the point whose value indices are idx: the base with each
+ * parameter's path set to its value.  A path the arch lacks or a value the
+ * arch refuses is reported on ctx at the value's mark.  Returns 0 with
+ * *out owned by the caller (dse_arch_free), or an error with *out NULL. */
+DSE_INTERNAL int sweep_arch(dse_ctx *ctx, const sweep_space *sp, const size_t *idx,
+                            dse_arch **out);
+
+/* One result of a sweep, lent to the sink for the length of its call. */
+typedef struct sweep_result {
+  uint64_t point;           /* the point's number */
+  const size_t *idx;        /* its value indices */
+  size_t workload;          /* index into the space's workloads */
+  const dse_arch *arch;     /* the point's arch */
+  const dse_result *result; /* NULL when the point is infeasible */
+  int rc;                   /* 0, or DSE_ERR_INFEASIBLE: the reason in ctx's diagnostics */
+} sweep_result;
+
+/* A sink takes each result; it returns 0 to go on, anything else to stop
+ * the sweep (sweep_run returns it).  It must return (not longjmp). */
+typedef int (*sweep_sink)(void *user, dse_ctx *ctx, const sweep_result *r);
+
+/* Simulate points [first, last) of sp, each on every workload in list
+ * order, handing each result to sink in that order.  An infeasible point
+ * (the workload does not fit, no mapping) is a result with rc set; any
+ * other error stops the sweep, its diagnostics on ctx.  Returns 0, the
+ * error, or what the sink returned. */
+DSE_INTERNAL int sweep_run(dse_ctx *ctx, const sweep_space *sp, uint64_t first, uint64_t last,
+                           sweep_sink sink, void *user);
+
+#endif

@@ -1,0 +1,122 @@
+/* test_sweep.c: the sweep layer (sweep/sweep.h): points numbered in mixed
+ * radix, the last parameter fastest; each point's arch the base with its
+ * values; results handed over in point and workload order, each the same
+ * bits as simulating that arch alone; infeasible points as results, other
+ * errors and the sink's stop ending the sweep. */
+#include <string.h>
+
+#include "config/ytree.h"
+#include "helpers.h"
+#include "sweep/sweep.h"
+#include "task.h"
+
+/* What the test's sink saw. */
+typedef struct seen {
+  int n, stop_at;
+  uint64_t point[16];
+  size_t workload[16];
+  int rc[16];
+  double latency[16];
+  int64_t rows[16];
+  char reason[256];
+} seen;
+
+static int sink(void *user, dse_ctx *ctx, const sweep_result *r) {
+  seen *s = user;
+  if (s->n >= 16) return 99;
+  s->point[s->n] = r->point;
+  s->workload[s->n] = r->workload;
+  s->rc[s->n] = r->rc;
+  s->latency[s->n] = r->result ? r->result->total.latency_s : -1;
+  s->rows[s->n] = (int64_t)r->arch->rows;
+  if (r->rc) {
+    snprintf(s->reason, sizeof s->reason, "%s", t_first_diag(ctx));
+    dse_ctx_clear_diags(ctx);
+  }
+  s->n++;
+  return s->n == s->stop_at ? 7 : 0;
+}
+
+static const yt_node *scalar(yt_doc *d, int line, const char *text) {
+  return yt_new_scalar(d, "space.lua", line, 5, text, 0);
+}
+
+TEST_IMPL(sweep_points_in_order) {
+  dse_ctx *ctx = t_ctx();
+  dse_arch *base = t_arch(ctx, "edge-npu");
+  dse_workload *small = t_wl(ctx, "alexnet", NULL, NULL, NULL, NULL);
+  dse_workload *big = t_wl(ctx, "llama2_7b", NULL, NULL, NULL, NULL);
+  yt_doc *d = yt_doc_new("space.lua");
+  const yt_node *rows[] = {scalar(d, 3, "16"), scalar(d, 3, "32")};
+  const yt_node *cap[] = {scalar(d, 4, "1 GiB"), scalar(d, 4, "4 GiB"), scalar(d, 4, "16 GiB")};
+  const sweep_param params[] = {{"pe_array.rows", 2, rows}, {"dram.capacity", 3, cap}};
+  const dse_workload *wls[] = {small, big};
+  sweep_space sp = {base, 2, params, 2, wls, {DSE_FIDELITY_ANALYTIC, DSE_OBJ_EDP, 0, NULL,
+                                              DSE_DRAM_PROFILE}};
+  uint64_t n = 0;
+  ASSERT_INT_EQ(sweep_count(&sp, 100, &n), 0);
+  ASSERT_U64_EQ(n, 6);
+  ASSERT_INT_EQ(sweep_count(&sp, 5, &n), DSE_ERR_INVALID);
+  /* mixed radix, the last parameter fastest: point 4 = (1, 1) */
+  size_t idx[2];
+  sweep_point(&sp, 4, idx);
+  ASSERT_U64_EQ(idx[0], 1);
+  ASSERT_U64_EQ(idx[1], 1);
+  sweep_point(&sp, 2, idx);
+  ASSERT_U64_EQ(idx[0], 0);
+  ASSERT_U64_EQ(idx[1], 2);
+  /* points 1..5: every result in order, the same bits as simulating the
+   * arch alone; llama2-7b (6.65 GiB) infeasible in 1 and 4 GiB */
+  seen s = {0};
+  ASSERT_INT_EQ(sweep_run(ctx, &sp, 1, 6, sink, &s), 0);
+  ASSERT_INT_EQ(s.n, 10);
+  for (int i = 0; i < 10; i++) {
+    const uint64_t pt = 1 + (uint64_t)i / 2;
+    ASSERT_U64_EQ(s.point[i], pt);
+    ASSERT_U64_EQ(s.workload[i], (uint64_t)i % 2);
+    ASSERT_U64_EQ(s.rows[i], pt < 3 ? 16 : 32);
+    const int fits = i % 2 == 0 || pt % 3 == 2;
+    ASSERT_INT_EQ(s.rc[i], fits ? 0 : DSE_ERR_INFEASIBLE);
+    if (!fits) continue;
+    dse_arch *a1 = t_arch_with(ctx, base, "pe_array.rows", pt < 3 ? "16" : "32");
+    dse_arch *a = t_arch_with(ctx, a1, "dram.capacity", (const char *[]){"1 GiB", "4 GiB", "16 GiB"}[pt % 3]);
+    dse_result *r = t_sim_opts(ctx, a, wls[i % 2], &sp.opts);
+    ASSERT(!memcmp(&r->total.latency_s, &s.latency[i], sizeof(double)));
+    dse_result_free(r);
+    dse_arch_free(a);
+    dse_arch_free(a1);
+  }
+  ASSERT_CONTAINS(s.reason, "needs 6.65 GiB of DRAM");
+  /* the sink stops the sweep: its value returned, nothing after */
+  seen t = {0};
+  t.stop_at = 3;
+  ASSERT_INT_EQ(sweep_run(ctx, &sp, 0, 6, sink, &t), 7);
+  ASSERT_INT_EQ(t.n, 3);
+  /* a value the arch refuses, at the value's mark; the sweep stops there */
+  const yt_node *bad[] = {scalar(d, 9, "8"), scalar(d, 9, "0")};
+  const sweep_param bp[] = {{"pe_array.rows", 2, bad}};
+  sweep_space sb = sp;
+  sb.nparams = 1;
+  sb.params = bp;
+  seen u = {0};
+  ASSERT_INT_EQ(sweep_run(ctx, &sb, 0, 2, sink, &u), DSE_ERR_INVALID);
+  ASSERT_INT_EQ(u.n, 2); /* point 0's two results */
+  ASSERT_CONTAINS(t_first_diag(ctx), "pe_array.rows: must be between 1 and 65536 (got 0)");
+  dse_ctx_clear_diags(ctx);
+  /* a path the arch lacks, at the value's mark */
+  const sweep_param np[] = {{"pe_array.rowz", 1, bad}};
+  sb.params = np;
+  ASSERT_INT_EQ(sweep_run(ctx, &sb, 0, 1, sink, &u), DSE_ERR_INVALID);
+  ASSERT_CONTAINS(t_first_diag(ctx), "space.lua:9:5: error:");
+  dse_ctx_clear_diags(ctx);
+  /* a parameter without values: no points */
+  const sweep_param ep[] = {{"pe_array.rows", 0, bad}};
+  sb.params = ep;
+  ASSERT_INT_EQ(sweep_count(&sb, 100, &n), DSE_ERR_INVALID);
+  yt_doc_free(d);
+  dse_workload_free(big);
+  dse_workload_free(small);
+  dse_arch_free(base);
+  dse_ctx_free(ctx);
+  return 0;
+}
