@@ -1493,15 +1493,80 @@ static int l_check_objectives(lua_State *L) {
   return 0;
 }
 
-/* dse.pareto(results, {"latency_s", "-throughput_inf_per_s", ...})
- * -> the non-dominated feasible results, in input order.  [-0, +1, e] */
+static const char *const k_pareto_keys[] = {"by", NULL};
+
+/* The front group of each of the n results at idx into grp: by workload
+ * (its name, batch, phase and seq), or one group when by_workload is 0.
+ * [-0, +0, m] */
+static void pareto_groups(lua_State *L, int idx, size_t n, int by_workload, size_t *grp) {
+  lua_createtable(L, 0, 4); /* workload key -> group */
+  const int set = lua_gettop(L);
+  size_t ngrp = 0;
+  for (size_t i = 0; i < n; i++) {
+    grp[i] = 0;
+    if (!by_workload) continue;
+    int parts = 0; /* the key's parts, on the stack above the row's two tables */
+    if (lua_rawgeti(L, idx, (lua_Integer)(i + 1)) == LUA_TTABLE &&
+        lua_getfield(L, -1, "workload") == LUA_TTABLE) {
+      static const char *const fields[] = {"name", "batch", "phase", "seq"};
+      for (int k = 0; k < 4; k++, parts++) {
+        lua_getfield(L, set + 2, fields[k]);
+        const int t = lua_type(L, -1);
+        lua_pushfstring(L, "%s\x1f", t == LUA_TSTRING || t == LUA_TNUMBER ? lua_tostring(L, -1) : "");
+        lua_remove(L, -2);
+      }
+    }
+    lua_concat(L, parts); /* "" without a workload */
+    lua_replace(L, set + 1);
+    lua_settop(L, set + 1);
+    lua_pushvalue(L, -1);
+    if (lua_rawget(L, set) == LUA_TNUMBER) {
+      grp[i] = (size_t)lua_tointeger(L, -1);
+      lua_pop(L, 2);
+    } else {
+      lua_pop(L, 1);
+      grp[i] = ngrp++;
+      lua_pushinteger(L, (lua_Integer)grp[i]);
+      lua_rawset(L, set);
+    }
+  }
+  lua_settop(L, set - 1);
+}
+
+/* dse.pareto(results, {"latency_s", "-throughput_inf_per_s", ...} [,
+ * {by = "workload" | false}]) -> the non-dominated feasible results, in
+ * input order: a front per workload unless by = false.  [-0, +1, e] */
 static int l_pareto(lua_State *L) {
   luaL_checktype(L, 1, LUA_TTABLE);
   const char *names[16];
   double sign[16];
   size_t nobj = parse_objectives(L, 2, "dse.pareto", names, sign);
+  int by_workload = 1;
+  if (!lua_isnoneornil(L, 3)) {
+    char buf[64];
+    if (lua_type(L, 3) != LUA_TTABLE)
+      script_error(L, "dse.pareto: options: expected a table such as {by = false}, got %s",
+                   describe(L, 3, buf, sizeof buf));
+    check_keys(L, 3, "dse.pareto", "option", k_pareto_keys);
+    lua_getfield(L, 3, "by");
+    if (lua_type(L, -1) == LUA_TBOOLEAN && !lua_toboolean(L, -1)) {
+      by_workload = 0;
+    } else if (!(lua_type(L, -1) == LUA_TSTRING && !strcmp(lua_tostring(L, -1), "workload")) &&
+               !lua_isnil(L, -1)) {
+      script_error(L, "dse.pareto: by: expected \"workload\" (a front per workload, the "
+                      "default) or false (one front over every result), got %s%s%s",
+                   lua_type(L, -1) == LUA_TSTRING ? "\"" : "",
+                   lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1)
+                                                  : describe(L, -1, buf, sizeof buf),
+                   lua_type(L, -1) == LUA_TSTRING ? "\"" : "");
+    }
+    lua_pop(L, 1);
+  }
+  lua_settop(L, 2);
   size_t n = (size_t)lua_rawlen(L, 1);
   /* Scratch in a userdata: freed by the GC even if a lookup raises. */
+  size_t *grp = lua_newuserdatauv(L, (n ? n : 1) * sizeof *grp, 0);
+  pareto_groups(L, 1, n, by_workload, grp);
   double *vals = lua_newuserdatauv(L, (n ? n : 1) * (nobj * sizeof(double) + 1), 0);
   char *ok = (char *)(vals + (n ? n : 1) * nobj);
   objective_values(L, 1, "dse.pareto", names, sign, nobj, vals, ok);
@@ -1511,7 +1576,7 @@ static int l_pareto(lua_State *L) {
     if (!ok[i]) continue;
     int dominated = 0;
     for (size_t j = 0; j < n && !dominated; j++) {
-      if (j == i || !ok[j]) continue;
+      if (j == i || !ok[j] || grp[j] != grp[i]) continue;
       int le = 1, lt = 0;
       for (size_t k = 0; k < nobj; k++) {
         double a = vals[j * nobj + k], b = vals[i * nobj + k];
@@ -1679,7 +1744,17 @@ static void csv_text(walk *w, int idx, core_buf *b, int in_flow) {
       static const char *const names[] = {"name", "type", "preset"};
       for (int i = 0; i < 3; i++) {
         int t = lua_getfield(L, idx, names[i]);
-        if (t == LUA_TSTRING) core_buf_puts(b, lua_tostring(L, -1));
+        if (t == LUA_TSTRING) {
+          /* a memory system: "4 x hbm3-6400", as the report writes it */
+          static const char *const units[] = {"stacks", "devices", "dimms"};
+          for (int u = 0; i == 2 && u < 3; u++) {
+            const int isint = lua_getfield(L, idx, units[u]) == LUA_TNUMBER && lua_isinteger(L, -1);
+            if (isint) core_buf_printf(b, "%lld x ", (long long)lua_tointeger(L, -1));
+            lua_pop(L, 1);
+            if (isint) break;
+          }
+          core_buf_puts(b, lua_tostring(L, -1));
+        }
         lua_pop(L, 1);
         if (t == LUA_TSTRING) return;
       }
@@ -1744,15 +1819,44 @@ static void csv_cell(lua_State *L, int idx, size_t row, const char *col, core_bu
   rpt_csv_field(b, core_buf_str(tmp));
 }
 
-/* Value of column c in row r: top-level (arch/workload use .name), point,
- * total, then workload (phase, seq).  Pushes one value.  */
+/* Whether the value at idx is a point value written as columns of its
+ * own (a table of named fields, such as {preset = "hbm3-6400", stacks =
+ * 4}: "dram.preset", "dram.stacks").  [-0, +0, -] */
+static int csv_spread(lua_State *L, int idx) {
+  size_t len;
+  return lua_type(L, idx) == LUA_TTABLE && !is_sequence(L, idx, &len);
+}
+
+/* The point's value of column c: point[c], or for a column of a spread
+ * value ("dram.preset") the field after the first dot that names a table
+ * of the point ("dram" then "preset").  Pushes one value.  */
+static void csv_point(lua_State *L, int pt, const char *c) {
+  if (lua_getfield(L, pt, c) != LUA_TNIL) return;
+  lua_pop(L, 1);
+  for (const char *dot = strchr(c, '.'); dot; dot = strchr(dot + 1, '.')) {
+    lua_pushlstring(L, c, (size_t)(dot - c));
+    lua_rawget(L, pt);
+    if (csv_spread(L, -1) && lua_getfield(L, -1, dot + 1) != LUA_TNIL) {
+      lua_remove(L, -2);
+      return;
+    }
+    lua_settop(L, pt);
+  }
+  lua_pushnil(L);
+}
+
+/* Value of column c in row r: top-level (arch/workload use .name), point
+ * (csv_point), total, then workload (phase, seq).  Pushes one value.  */
 static void csv_lookup(lua_State *L, int r, const char *c) {
   if (lua_getfield(L, r, c) != LUA_TNIL) return;
   lua_pop(L, 1);
   static const char *const subs[] = {"point", "total", "workload"};
   for (int s = 0; s < 3; s++) {
     if (lua_getfield(L, r, subs[s]) == LUA_TTABLE) {
-      if (lua_getfield(L, -1, c) != LUA_TNIL) {
+      const int t = lua_gettop(L);
+      if (s == 0) csv_point(L, t, c);
+      else lua_getfield(L, t, c);
+      if (!lua_isnil(L, -1)) {
         lua_remove(L, -2);
         return;
       }
@@ -1816,7 +1920,8 @@ static int l_write_csv(lua_State *L) {
         lua_pushstring(L, lead[i]);
         lua_rawseti(L, cols, ++nc);
       }
-      /* union of point keys over rows, sorted */
+      /* union of point keys over rows, sorted; a table of named fields
+       * (a memory system {preset, stacks}) spread over a column each */
       lua_createtable(L, 0, 8);
       int set = lua_gettop(L);
       for (size_t i = 1; i <= n; i++) {
@@ -1824,7 +1929,24 @@ static int l_write_csv(lua_State *L) {
             lua_getfield(L, -1, "point") == LUA_TTABLE) {
           lua_pushnil(L);
           while (lua_next(L, -2)) {
+            if (lua_type(L, -2) == LUA_TSTRING && csv_spread(L, -1)) {
+              lua_pushnil(L);
+              while (lua_next(L, -2)) {
+                lua_pop(L, 1);
+                if (lua_type(L, -1) != LUA_TSTRING) continue;
+                lua_pushfstring(L, "%s.%s", lua_tostring(L, -3), lua_tostring(L, -1));
+                lua_pushboolean(L, 1);
+                lua_settable(L, set);
+              }
+            }
             lua_pop(L, 1);
+            if (lua_type(L, -1) == LUA_TSTRING) {
+              lua_pushvalue(L, -1);
+              lua_rawget(L, -3);
+              const int spread = csv_spread(L, -1);
+              lua_pop(L, 1);
+              if (spread) continue;
+            }
             lua_pushvalue(L, -1);
             lua_pushboolean(L, 1);
             lua_settable(L, set);

@@ -40,6 +40,34 @@ for _, f in ipairs(front) do
   end
 end
 
+-- over a sweep of two workloads, a front per workload by default: the
+-- union of each workload's own front, in input order; by = false, one
+-- front over everything, where MobileNet-v2's points (fewer MACs) push
+-- AlexNet's out
+local mob = {}
+for _, r in ipairs(res) do if r.workload.name == "mobilenet_v2" then mob[#mob + 1] = r end end
+local per, own_a, own_m = dse.pareto(res, obj), dse.pareto(alex, obj), dse.pareto(mob, obj)
+H.eq(#per, #own_a + #own_m, "a front per workload")
+local ia, im = 1, 1
+for _, r in ipairs(per) do
+  if r.workload.name == "alexnet" then
+    H.check(r == own_a[ia], "alexnet's own front, in order"); ia = ia + 1
+  else
+    H.check(r == own_m[im], "mobilenet_v2's own front, in order"); im = im + 1
+  end
+end
+local one = dse.pareto(res, obj, { by = false })
+H.check(#one < #per, "one front over both workloads is smaller")
+local mixed = {}
+for _, r in ipairs(one) do mixed[r.workload.name] = true end
+H.check(not (mixed.alexnet and mixed.mobilenet_v2), "one front: one workload dominates")
+H.eq(#dse.pareto(res, obj, { by = "workload" }), #per, "by = workload, the default")
+H.fails(function() dse.pareto(res, obj, { by = "arch" }) end,
+  'dse.pareto: by: expected "workload" (a front per workload, the default) or false (one front over every result), got "arch"',
+  "pareto by")
+H.fails(function() dse.pareto(res, obj, { bye = false }) end, "dse.pareto: unknown option 'bye'; did you mean 'by'?", "pareto option")
+H.fails(function() dse.pareto(res, obj, 3) end, "dse.pareto: options: expected a table such as {by = false}, got number", "pareto options")
+
 -- identical inputs give identical files.  The same sweep again in this
 -- run maps every MAC layer from the memo (docs/engine.md, "Memoization"):
 -- the same numbers, but map_cache_hits counts them; after clear_memo it
@@ -91,6 +119,22 @@ local sweep_csv = H.read(outdir .. "/sweep.csv")
 local rows = select(2, sweep_csv:gsub("\n", ""))
 H.eq(rows, 1 + 2 * 4 * 4 * 3 * 2, "sweep.csv rows")
 H.check(#H.read(outdir .. "/pareto.csv") > 100, "pareto.csv")
+-- a memory system swept as whole tables keeps its count in the CSV: 2 and
+-- 4 stacks of one preset are two configurations, each field a column
+local h = sweep_csv:match("^[^\n]+")
+H.check(h:find(",buffers.2.size,dram.devices,dram.preset,dram.stacks,pe_array.cols,", 1, true),
+        "table-valued grid values as their own columns: " .. h)
+H.check(sweep_csv:find("\nnpu%-hbm2e,resnet50,,,true,4 MiB,,hbm2e%-3200,2,32,32,"), "2 HBM2E stacks")
+H.check(sweep_csv:find("\nnpu%-hbm2e,resnet50,,,true,4 MiB,8,gddr6%-16000,,32,32,"), "8 GDDR6 devices")
+local stacks = dse.sweep {
+  arch = "npu-hbm3", workload = "alexnet", fidelity = "analytic",
+  grid = { dram = { { preset = "hbm3-6400", stacks = 2 }, { preset = "hbm3-6400", stacks = 4 } } },
+}
+local sc = H.tmpname(".csv")
+dse.write_csv(sc, stacks, { "dram.preset", "dram.stacks", "dram", "dram_bandwidth" })
+H.eq(H.read(sc), "dram.preset,dram.stacks,dram,dram_bandwidth\nhbm3-6400,2,2 x hbm3-6400,\nhbm3-6400,4,4 x hbm3-6400,\n",
+     "dram.preset and dram.stacks as columns")
+os.remove(sc)
 for f in io.popen('ls "' .. outdir .. '"'):lines() do os.remove(outdir .. "/" .. f) end
 os.remove(outdir)
 
