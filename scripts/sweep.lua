@@ -28,13 +28,13 @@ local grid = {
   ["dram"] = { hbm2e, gddr6 },
 }
 local base_arch = dse.arch(base)
-local t0 = os.clock()
+-- (dse.sweep prints its progress and, at the end, a summary on stderr:
+-- points, time, infeasible ones)
 local results = dse.sweep {
   arch = base_arch,
   workloads = workloads,
   grid = grid,
 }
-local elapsed = os.clock() - t0
 
 -- Objectives: latency, energy, die area and unit cost (die + memory +
 -- package, docs/cost.md); a leading "-" would maximize.
@@ -150,8 +150,6 @@ dse.report {
   columns = { "pe_array.rows", "pe_array.cols", "buffers.2.size", "dram" },
 }
 
-print(string.format("dse %s: %d design points x %d workloads = %d results in %.3f s",
-  dse.version, #results // #workloads, #workloads, #results, elapsed))
 -- The fastest point per workload; among equally fast ones, the lowest energy.
 local function better(a, b)
   if a.total.latency_s ~= b.total.latency_s then return a.total.latency_s < b.total.latency_s end

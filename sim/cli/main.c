@@ -97,10 +97,11 @@ static const char k_import_usage[] =
     "DIR/mappings.yaml, all read and checked before any is written; what is\n"
     "ignored is listed as notes.  See docs/timeloop.md.\n";
 static const char k_run_usage[] =
-    "usage: dse run SCRIPT.lua [ARGS...]\n"
+    "usage: dse run [--quiet] SCRIPT.lua [ARGS...]\n"
     "\nRuns a Lua 5.4 script with `local dse = require \"dse\"` available and\n"
     "the global `arg` set (arg[0] = script, arg[1..] = ARGS).  Script errors\n"
-    "print a traceback and exit 2.  See docs/lua.md.\n";
+    "print a traceback and exit 2.  See docs/lua.md.\n"
+    "\n  --quiet   no progress lines or sweep summaries on stderr\n";
 
 /* The file of the marks that workload parameters from the command line
  * carry, so that the loader's diagnostics about them can be told apart and
@@ -745,17 +746,19 @@ int main(int argc, char **argv) {
   else if (!strcmp(cmd, "mem"))
     code = cli_mem(ctx, argc - 2, argv + 2);
   else if (!strcmp(cmd, "run")) {
-    if (argc > 2 && is_help(argv[2])) {
+    /* dse run's options come before the script; the script's after it */
+    const int quiet = argc > 2 && !strcmp(argv[2], "--quiet");
+    const int at = 2 + quiet;
+    if (argc > at && is_help(argv[at])) {
       fputs(k_run_usage, stdout);
       code = CLI_OK;
-    } else if (argc < 3) {
+    } else if (argc <= at) {
       code = cli_usage_error(k_run_usage, "expected SCRIPT.lua");
-    } else if (!argv[2][0] || (argv[2][0] == '-' && argv[2][1])) {
-      /* options of `dse run` are none; the script's follow it */
-      code = argv[2][0] ? cli_usage_error(k_run_usage, "unknown option '%s'", argv[2])
-                        : cli_usage_error(k_run_usage, "expected SCRIPT.lua, got ''");
+    } else if (!argv[at][0] || (argv[at][0] == '-' && argv[at][1])) {
+      code = argv[at][0] ? cli_usage_error(k_run_usage, "unknown option '%s'", argv[at])
+                         : cli_usage_error(k_run_usage, "expected SCRIPT.lua, got ''");
     } else {
-      code = cli_run(ctx, argc - 2, argv + 2);
+      code = cli_run(ctx, argc - at, argv + at, quiet);
     }
   } else {
     static const char *const cmds[] = {"run", "sim", "mem", "list", "show", "check", "import", NULL};

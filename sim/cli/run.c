@@ -52,6 +52,7 @@ typedef struct run_args {
   dse_ctx *ctx;
   int argc;
   char **argv;
+  int quiet; /* --quiet: no progress lines */
 } run_args;
 
 /* Load the script (cli_run has checked it is a readable file), with Lua's
@@ -79,6 +80,8 @@ static int pmain(lua_State *L) {
   run_args *a = lua_touserdata(L, 1);
   luaL_openlibs(L);
   ldse_preload(L, a->ctx);
+  lua_pushboolean(L, a->quiet);
+  lua_setfield(L, LUA_REGISTRYINDEX, LDSE_QUIET_KEY);
   /* Deterministic scripts: math.random starts from a fixed seed. */
   lua_getglobal(L, "math");
   lua_getfield(L, -1, "randomseed");
@@ -106,7 +109,7 @@ static int pmain(lua_State *L) {
   return 0;
 }
 
-int cli_run(dse_ctx *ctx, int argc, char **argv) {
+int cli_run(dse_ctx *ctx, int argc, char **argv, int quiet) {
   /* a missing script or a directory: the message every loader gives */
   int frc = core_check_file(ctx, argv[0]);
   if (frc) return cli_report(ctx, frc, NULL);
@@ -115,7 +118,7 @@ int cli_run(dse_ctx *ctx, int argc, char **argv) {
     fprintf(stderr, "dse: error: cannot create Lua state: out of memory\n");
     return CLI_FAIL;
   }
-  run_args a = {ctx, argc, argv};
+  run_args a = {ctx, argc, argv, quiet};
   g_interrupted = 0;
   lua_pushcfunction(L, pmain);
   lua_pushlightuserdata(L, &a);

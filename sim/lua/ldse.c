@@ -12,6 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "config/arch.h"
 #include "config/schema.h"
@@ -1113,7 +1115,14 @@ static const char **sweep_grid(lua_State *L, int grid, size_t *nk, size_t counts
 
 static const char *const k_sweep_keys[] = {"arch", "workload", "workloads", "grid",
                                            "fidelity", "objective", "map_budget",
-                                           "mappings", "dram_model", NULL};
+                                           "mappings", "dram_model", "progress", NULL};
+
+/* Seconds on a monotonic clock (the progress line's). */
+static double now_s(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
 
 /* What the sink of l_sweep keeps: the stack slots of its tables, the
  * results so far, and whether pushing one raised (its error then on top
@@ -1124,6 +1133,7 @@ typedef struct sweep_lua {
   size_t nk;
   lua_Integer nout;
   int raised;
+  sweep_meter *meter; /* NULL: quiet */
 } sweep_lua;
 
 /* sweep_push(u, r, out, grid, paths, wls, state): push result r of the
@@ -1188,6 +1198,11 @@ static int sweep_sink_lua(void *user, dse_ctx *ctx, const sweep_result *r) {
   if (lua_pcall(L, 7, 0, 0) != LUA_OK) {
     u->raised = 1;
     return 1;
+  }
+  if (u->meter && sweep_meter_note(u->meter, r, now_s())) {
+    fflush(stdout); /* what the script printed comes first */
+    fputs(u->meter->line, stderr);
+    fflush(stderr);
   }
   return 0;
 }
@@ -1255,10 +1270,30 @@ static int l_sweep(lua_State *L) {
   lua_createtable(L, (int)(total * (uint64_t)nw), 0);
   const int out = lua_gettop(L);
   lua_createtable(L, 2, 0); /* the current point's table and number */
-  sweep_lua u = {L, out, grid, pslot, wls, lua_gettop(L), nk, 0, 0};
+  /* progress on stderr unless `dse run --quiet` or progress = false */
+  int progress = lua_getfield(L, 1, "progress") == LUA_TNIL || lua_toboolean(L, -1);
+  if (lua_type(L, -1) != LUA_TNIL && lua_type(L, -1) != LUA_TBOOLEAN) {
+    char buf[64];
+    script_error(L, "dse.sweep: progress: expected true or false, got %s",
+                 describe(L, -1, buf, sizeof buf));
+  }
+  lua_pop(L, 1);
+  lua_getfield(L, LUA_REGISTRYINDEX, LDSE_QUIET_KEY);
+  if (lua_toboolean(L, -1)) progress = 0;
+  lua_pop(L, 1);
+  sweep_meter meter;
+  sweep_meter_init(&meter, total, (size_t)nw, isatty(fileno(stderr)), now_s());
+  sweep_lua u = {L, out, grid, pslot, wls, lua_gettop(L), nk, 0, 0, progress ? &meter : NULL};
   const int rc = sweep_run(ctx, &sp, 0, total, sweep_sink_lua, &u);
+  if (progress && meter.tty && meter.done > 0 && (u.raised || rc)) fputs("\n", stderr);
   if (u.raised) return lua_error(L);
   if (rc) return raise_diags(L, ctx, rc);
+  if (progress) {
+    sweep_meter_end(&meter, now_s());
+    fflush(stdout);
+    fputs(meter.line, stderr);
+    fflush(stderr);
+  }
   lua_pushvalue(L, out);
   return 1;
 }

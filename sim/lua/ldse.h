@@ -10,4 +10,8 @@
  * outlive L). */
 void ldse_preload(lua_State *L, dse_ctx *ctx);
 
+/* A true value at this registry key keeps the module quiet on stderr (no
+ * progress lines: `dse run --quiet`). */
+#define LDSE_QUIET_KEY "dse.quiet"
+
 #endif /* DSE_LDSE_H */

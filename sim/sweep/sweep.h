@@ -73,4 +73,28 @@ typedef int (*sweep_sink)(void *user, dse_ctx *ctx, const sweep_result *r);
 DSE_INTERNAL int sweep_run(dse_ctx *ctx, const sweep_space *sp, uint64_t first, uint64_t last,
                            sweep_sink sink, void *user);
 
+/* ===== progress ==========================================================
+ * What a sweep has done, as one line: on a terminal rewritten in place as
+ * results come (at most every 0.1 s), elsewhere (CI, Slurm logs) a line
+ * every 10 s, and a summary at the end.  The face owns the stream and the
+ * clock: it passes the time in seconds and prints what comes back. */
+typedef struct sweep_meter {
+  uint64_t points, done;   /* design points in all, and finished */
+  size_t nworkloads;
+  uint64_t infeasible;     /* results that did not fit */
+  int tty;                 /* rewrite one line in place */
+  double start, last;      /* when it began and last printed */
+  char line[256];
+} sweep_meter;
+
+DSE_INTERNAL void sweep_meter_init(sweep_meter *m, uint64_t points, size_t nworkloads, int tty,
+                                   double now);
+/* Note result r; returns 1 when m->line holds a line to print now (on a
+ * terminal it starts with "\r" and clears the rest of the line; elsewhere
+ * it ends in a newline). */
+DSE_INTERNAL int sweep_meter_note(sweep_meter *m, const sweep_result *r, double now);
+/* The summary into m->line (ending in a newline; on a terminal it first
+ * clears the progress line). */
+DSE_INTERNAL void sweep_meter_end(sweep_meter *m, double now);
+
 #endif

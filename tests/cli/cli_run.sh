@@ -111,4 +111,25 @@ run "$DSE" run "$TMP/syntax.lua"; expect_code 2 "syntax error"
 script with_typo 'dse.arch("tpu-v1"):with { ["pe_aray.rows"] = 4 }'
 check_bad with_typo 3 "pe_aray.rows: no key 'pe_aray' to descend into; did you mean 'pe_array'?"
 
+# a sweep's summary on stderr (not a terminal: no progress line in a short
+# sweep), nothing with --quiet or progress = false; --quiet goes before the
+# script (after it, it is the script's argument)
+script sweep_two 'local r = dse.sweep { arch = "tpu-v1", workloads = { "alexnet", "llama2_7b" },
+  grid = { ["dram.capacity"] = { "1 GiB", "64 GiB" } }, fidelity = "analytic", progress = out ~= "quiet" }
+print(#r)'
+run "$DSE" run "$TMP/sweep_two.lua" x; expect_code 0 "sweep summary"
+[ "$OUT" = 4 ] && ok || bad "sweep summary: stdout '$OUT'"
+printf '%s\n' "$ERR" | grep -qx 'dse.sweep: 2 design points x 2 workloads = 4 results in [0-9.]* s, 1 infeasible' &&
+  ok || bad "sweep summary: stderr '$ERR'"
+run "$DSE" run --quiet "$TMP/sweep_two.lua" x; expect_code 0 "--quiet"
+[ "$OUT" = 4 ] && [ -z "$ERR" ] && ok || bad "--quiet: stdout '$OUT', stderr '$ERR'"
+run "$DSE" run "$TMP/sweep_two.lua" quiet; expect_code 0 "progress = false"
+[ -z "$ERR" ] && ok || bad "progress = false: stderr '$ERR'"
+run "$DSE" run --quite "$TMP/sweep_two.lua"; expect_code 2 "dse run --quite"
+expect_err "unknown option '--quite'" "dse run --quite"
+run "$DSE" run --quiet; expect_code 2 "dse run --quiet alone"
+expect_err "expected SCRIPT.lua" "dse run --quiet alone"
+script sweep_progress 'dse.sweep { arch = "tpu-v1", workload = "alexnet", progress = 1 }'
+check_bad sweep_progress 3 "dse.sweep: progress: expected true or false, got number"
+
 finish

@@ -54,9 +54,10 @@
 --     <!-- doctest: file PATH -->     the fenced block is the whole file
 --                                     PATH (relative to the root)
 --     <!-- doctest: lua -->           the fenced block is a Lua script: it
---                                     is run with `build/dse run`, the
---                                     module as the global `dse`, and must
---                                     exit 0 and print the text of its
+--                                     is run with `build/dse run --quiet`
+--                                     (no progress or sweep summary lines),
+--                                     the module as the global `dse`, and
+--                                     must exit 0 and print the text of its
 --                                     "--> " comment lines, in order
 --     <!-- doctest: skip -->          the block is not checked (a synopsis,
 --                                     a template)
@@ -561,7 +562,7 @@ local function check_markdown(md)
         local t = l:match("^%s*%-%-> ?(.*)$")
         if t then want[#want + 1] = rstrip(t) at[#want] = k end
       end
-      local actual, status = run(sandbox, "build/dse run .doctest/with_dse.lua " .. script)
+      local actual, status = run(sandbox, "build/dse run --quiet .doctest/with_dse.lua " .. script)
       if status ~= 0 then
         fail(b.first, string.format("Lua block exited %d, expected 0:\n  %s", status,
           table.concat(actual, "\n  ")))

@@ -120,3 +120,42 @@ TEST_IMPL(sweep_points_in_order) {
   dse_ctx_free(ctx);
   return 0;
 }
+
+/* The progress line: on a terminal rewritten in place at most every 0.1 s
+ * (rate, ETA, infeasible results), elsewhere a line every 10 s; the
+ * summary at the end.  Times are the test's. */
+TEST_IMPL(sweep_meter_lines) {
+  sweep_meter m;
+  size_t idx[1] = {0};
+  sweep_result r = {0, idx, 0, NULL, NULL, 0};
+  sweep_meter_init(&m, 1000, 2, 1, 100.0);
+  ASSERT(!sweep_meter_note(&m, &r, 100.5)); /* workload 1 of 2: the point is not done */
+  r.workload = 1;
+  r.rc = DSE_ERR_INFEASIBLE;
+  ASSERT(sweep_meter_note(&m, &r, 101.0)); /* 1 point in 1 s */
+  ASSERT_STR_EQ(m.line, "\rdse.sweep: 1/1000 points (0.1%), 1 points/s, ETA 16 min 39 s, "
+                        "1 infeasible\033[K");
+  r.rc = 0;
+  ASSERT(!sweep_meter_note(&m, &r, 101.05)); /* within 0.1 s of the last line */
+  ASSERT(sweep_meter_note(&m, &r, 102.0));   /* 3 points in 2 s */
+  ASSERT_STR_EQ(m.line, "\rdse.sweep: 3/1000 points (0.3%), 1.5 points/s, ETA 11 min 05 s, "
+                        "1 infeasible\033[K");
+  sweep_meter_end(&m, 104.5);
+  ASSERT_STR_EQ(m.line, "\r\033[Kdse.sweep: 3 design points x 2 workloads = 6 results in "
+                        "4.500 s, 1 infeasible\n");
+  /* not a terminal: a line every 10 s, none for the last point (the
+   * summary says it), hours in the ETA */
+  sweep_meter_init(&m, 100000, 1, 0, 0.0);
+  r.workload = 0;
+  ASSERT(!sweep_meter_note(&m, &r, 9.0));
+  ASSERT(sweep_meter_note(&m, &r, 10.0));
+  ASSERT_STR_EQ(m.line, "dse.sweep: 2/100000 points (0.0%), 0.2 points/s, ETA 138 h 53 min, "
+                        "0 infeasible\n");
+  ASSERT(!sweep_meter_note(&m, &r, 19.0));
+  sweep_meter_init(&m, 1, 1, 0, 0.0);
+  ASSERT(!sweep_meter_note(&m, &r, 30.0));
+  sweep_meter_end(&m, 75.0);
+  ASSERT_STR_EQ(m.line, "dse.sweep: 1 design point x 1 workload = 1 result in 1 min 15 s, "
+                        "0 infeasible\n");
+  return 0;
+}

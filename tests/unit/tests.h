@@ -157,4 +157,5 @@
   X(memo_keys_memory_technology)    \
   X(objective_profile_ranking)      \
   X(objective_is_reported)           \
-  X(sweep_points_in_order)
+  X(sweep_points_in_order)           \
+  X(sweep_meter_lines)
