@@ -2,7 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "report.h"
+#include "core/json.h"
 
 void rpt_json_init(rpt_json *j, core_buf *out, int pretty) {
   memset(j, 0, sizeof(*j));

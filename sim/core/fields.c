@@ -2,7 +2,7 @@
 #include <stddef.h>
 #include <string.h>
 
-#include "report.h"
+#include "core/fields.h"
 
 #define LF(name, kind, desc) {#name, RPT_##kind, offsetof(dse_layer_result, name), desc, {0, 0}, {0, 0}, 0}
 /* a field that needs flag (a BOOL of the layer) to be modelled */
