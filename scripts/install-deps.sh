@@ -13,6 +13,7 @@ have_cmd pkg-config || need="$need pkg-config"
 have_pc yaml-0.1 || need="$need libyaml-dev"
 have_pc gsl || need="$need libgsl-dev"
 have_pc lua5.4 || need="$need liblua5.4-dev"
+have_pc sqlite3 || need="$need libsqlite3-dev"
 
 [ -z "$need" ] && exit 0
 

@@ -158,4 +158,7 @@
   X(objective_profile_ranking)      \
   X(objective_is_reported)           \
   X(sweep_points_in_order)           \
-  X(sweep_meter_lines)
+  X(sweep_meter_lines)               \
+  X(store_rows_and_resume)           \
+  X(store_killed_keeps_commits)      \
+  X(store_open_errors)

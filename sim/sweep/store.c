@@ -1,0 +1,335 @@
+/* store.c: the SQLite store of sweep results (store.h, docs/store.md). */
+#include "sweep/store.h"
+
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "core/core.h"
+#include "core/fields.h"
+
+/* Results per transaction: a commit costs a WAL sync; a batch bounds what
+ * a killed process loses to what it had not committed. */
+enum { STORE_BATCH = 256 };
+
+struct store {
+  sqlite3 *db;
+  char *path;
+  sqlite3_stmt *put, *has;
+  int pending; /* results in the open transaction */
+};
+
+/* "PATH: error: WHAT (SQLite's message)" on ctx.  Returns err. */
+static int fail(dse_ctx *ctx, const store *st, int err, const char *what) {
+  const char *why = st->db ? sqlite3_errmsg(st->db) : NULL;
+  core_diag(ctx, st->path, 0, 0, "%s%s%s%s", what, why ? " (" : "", why ? why : "",
+            why ? ")" : "");
+  return err;
+}
+
+static int exec(dse_ctx *ctx, store *st, const char *sql) {
+  return sqlite3_exec(st->db, sql, NULL, NULL, NULL) == SQLITE_OK
+             ? 0
+             : fail(ctx, st, DSE_ERR_IO, "cannot write the store");
+}
+
+/* The CREATE TABLE of results: the fixed columns, then one per total
+ * field (docs/store.md). */
+static char *results_sql(void) {
+  core_buf b;
+  core_buf_init(&b);
+  core_buf_puts(&b,
+                "CREATE TABLE results(id INTEGER PRIMARY KEY, sweep INTEGER NOT NULL "
+                "REFERENCES sweeps(id), point INTEGER NOT NULL, workload INTEGER NOT NULL, "
+                "key TEXT NOT NULL, status TEXT NOT NULL CHECK (status IN ('ok', "
+                "'infeasible', 'failed', 'pruned')), reason TEXT, params TEXT NOT NULL, "
+                "arch TEXT, workload_name TEXT NOT NULL, batch INTEGER NOT NULL, phase TEXT, "
+                "seq INTEGER");
+  for (size_t i = 0; i < rpt_ntotal_fields; i++)
+    core_buf_printf(&b, ", \"%s\" %s", rpt_total_fields[i].name,
+                    rpt_total_fields[i].kind == RPT_DBL ? "REAL" : "INTEGER");
+  core_buf_puts(&b, ", UNIQUE (sweep, key));");
+  if (b.oom) {
+    core_buf_fini(&b);
+    return NULL;
+  }
+  return b.data; /* the caller frees */
+}
+
+static int create_schema(dse_ctx *ctx, store *st) {
+  char *results = results_sql();
+  if (!results) return DSE_ERR_NOMEM;
+  char meta[256];
+  snprintf(meta, sizeof meta,
+           "INSERT INTO dse_meta VALUES ('schema', '%d'), ('creator', 'dse %s');", STORE_SCHEMA,
+           DSE_VERSION);
+  int rc = exec(ctx, st,
+                "CREATE TABLE dse_meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);"
+                "CREATE TABLE sweeps(id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, "
+                "space TEXT NOT NULL, dse_version TEXT NOT NULL, started TEXT NOT NULL, "
+                "finished TEXT, planned INTEGER NOT NULL);");
+  if (!rc) rc = exec(ctx, st, meta);
+  if (!rc) rc = exec(ctx, st, results);
+  if (!rc) rc = exec(ctx, st, "CREATE INDEX results_order ON results(sweep, point, workload);");
+  free(results);
+  return rc;
+}
+
+/* One integer from a query (1 row, 1 column) into *v; 0, or -1 when the
+ * query fails or gives no row. */
+static int query_int(store *st, const char *sql, int64_t *v) {
+  sqlite3_stmt *q = NULL;
+  int rc = -1;
+  if (sqlite3_prepare_v2(st->db, sql, -1, &q, NULL) == SQLITE_OK && sqlite3_step(q) == SQLITE_ROW) {
+    *v = sqlite3_column_int64(q, 0);
+    rc = 0;
+  }
+  sqlite3_finalize(q);
+  return rc;
+}
+
+/* A new store's schema, or an existing file's checks (store_open). */
+static int check_or_create(dse_ctx *ctx, store *st) {
+  int64_t tables = 0, meta = 0, schema = 0;
+  /* the first read: an SQLite error here means the file is not one */
+  if (sqlite3_exec(st->db, "SELECT count(*) FROM sqlite_master;", NULL, NULL, NULL) != SQLITE_OK) {
+    const int code = sqlite3_errcode(st->db);
+    if (code == SQLITE_NOTADB)
+      return fail(ctx, st, DSE_ERR_INVALID, "not a dse store: not an SQLite database");
+    if (code == SQLITE_BUSY || code == SQLITE_LOCKED)
+      return fail(ctx, st, DSE_ERR_IO, "the store is in use by another process (waited 2 s)");
+    return fail(ctx, st, DSE_ERR_IO, "cannot read the store");
+  }
+  if (query_int(st, "SELECT count(*) FROM sqlite_master;", &tables) ||
+      query_int(st, "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = "
+                    "'dse_meta';",
+                &meta))
+    return fail(ctx, st, DSE_ERR_IO, "cannot read the store");
+  if (tables == 0) return create_schema(ctx, st); /* new (or an empty file) */
+  if (!meta)
+    return fail(ctx, st, DSE_ERR_INVALID,
+                "not a dse store: an SQLite database without dse's dse_meta table");
+  if (query_int(st, "SELECT CAST(value AS INTEGER) FROM dse_meta WHERE key = 'schema';", &schema))
+    return fail(ctx, st, DSE_ERR_INVALID, "not a dse store: dse_meta names no schema");
+  if (schema > STORE_SCHEMA) {
+    core_diag(ctx, st->path, 0, 0,
+              "a store of schema %lld, written by a newer dse; this dse (%s) reads schema %d",
+              (long long)schema, DSE_VERSION, STORE_SCHEMA);
+    return DSE_ERR_INVALID;
+  }
+  if (schema < 1) return fail(ctx, st, DSE_ERR_INVALID, "not a dse store: schema 0");
+  return 0;
+}
+
+static int prepare(dse_ctx *ctx, store *st) {
+  core_buf b;
+  core_buf_init(&b);
+  core_buf_puts(&b, "INSERT OR REPLACE INTO results(sweep, point, workload, key, status, reason, "
+                    "params, arch, workload_name, batch, phase, seq");
+  for (size_t i = 0; i < rpt_ntotal_fields; i++)
+    core_buf_printf(&b, ", \"%s\"", rpt_total_fields[i].name);
+  core_buf_puts(&b, ") VALUES (?");
+  for (size_t i = 1; i < 12 + rpt_ntotal_fields; i++) core_buf_puts(&b, ", ?");
+  core_buf_puts(&b, ");");
+  int rc = b.oom ? DSE_ERR_NOMEM : 0;
+  if (!rc && (sqlite3_prepare_v2(st->db, b.data, -1, &st->put, NULL) != SQLITE_OK ||
+              sqlite3_prepare_v2(st->db, "SELECT 1 FROM results WHERE sweep = ? AND key = ?;", -1,
+                                 &st->has, NULL) != SQLITE_OK))
+    rc = fail(ctx, st, DSE_ERR_INVALID,
+              "not a dse store of this schema: its results table does not take dse's columns");
+  core_buf_fini(&b);
+  return rc;
+}
+
+int store_open(dse_ctx *ctx, const char *path, store **out) {
+  *out = NULL;
+  store *st = calloc(1, sizeof *st);
+  if (!st || !(st->path = strdup(path))) {
+    free(st);
+    return DSE_ERR_NOMEM;
+  }
+  int rc = 0;
+  const int exists = access(path, F_OK) == 0;
+  if (exists && access(path, W_OK) != 0) {
+    core_diag(ctx, path, 0, 0, "the store is read-only (a sweep writes its results there)");
+    rc = DSE_ERR_IO;
+  } else if (sqlite3_open_v2(path, &st->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) !=
+             SQLITE_OK) {
+    rc = fail(ctx, st, DSE_ERR_IO, exists ? "cannot open the store" : "cannot create the store");
+  } else {
+    sqlite3_busy_timeout(st->db, 2000);
+    rc = check_or_create(ctx, st);
+    /* the writer's lock, held from here on (store_commit takes it again):
+     * a second sweep on the same store waits 2 s, then is told */
+    if (!rc && sqlite3_exec(st->db, "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;",
+                            NULL, NULL, NULL) != SQLITE_OK)
+      rc = fail(ctx, st, DSE_ERR_IO, "cannot set up the store");
+    if (!rc && sqlite3_exec(st->db, "BEGIN IMMEDIATE;", NULL, NULL, NULL) != SQLITE_OK)
+      rc = sqlite3_errcode(st->db) == SQLITE_BUSY
+               ? fail(ctx, st, DSE_ERR_IO, "the store is in use by another process (waited 2 s)")
+               : fail(ctx, st, DSE_ERR_IO, "cannot write the store");
+    if (!rc) rc = prepare(ctx, st);
+  }
+  if (rc) {
+    if (st->db && !sqlite3_get_autocommit(st->db)) sqlite3_exec(st->db, "ROLLBACK;", 0, 0, 0);
+    sqlite3_finalize(st->put);
+    sqlite3_finalize(st->has);
+    sqlite3_close(st->db);
+    /* a store this call created and could not finish is not left behind */
+    if (!exists) {
+      char side[4096];
+      unlink(path);
+      snprintf(side, sizeof side, "%s-wal", path);
+      unlink(side);
+      snprintf(side, sizeof side, "%s-shm", path);
+      unlink(side);
+    }
+    free(st->path);
+    free(st);
+    return rc;
+  }
+  *out = st;
+  return 0;
+}
+
+int store_commit(dse_ctx *ctx, store *st) {
+  if (sqlite3_exec(st->db, "COMMIT;", NULL, NULL, NULL) != SQLITE_OK)
+    return fail(ctx, st, DSE_ERR_IO, "cannot commit to the store");
+  st->pending = 0;
+  if (sqlite3_exec(st->db, "BEGIN IMMEDIATE;", NULL, NULL, NULL) != SQLITE_OK)
+    return fail(ctx, st, DSE_ERR_IO, "cannot write the store");
+  return 0;
+}
+
+void store_close(store *st) {
+  if (!st) return;
+  sqlite3_finalize(st->put);
+  sqlite3_finalize(st->has);
+  if (!sqlite3_get_autocommit(st->db)) sqlite3_exec(st->db, "COMMIT;", NULL, NULL, NULL);
+  sqlite3_close(st->db);
+  free(st->path);
+  free(st);
+}
+
+/* Now as UTC ISO 8601 ("2026-12-03T14:10:00Z"). */
+static void utc_now(char *buf, size_t n) {
+  const time_t t = time(NULL);
+  struct tm tm;
+  gmtime_r(&t, &tm);
+  strftime(buf, n, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+int store_sweep(dse_ctx *ctx, store *st, const char *name, const char *space, uint64_t planned,
+                int64_t *id) {
+  sqlite3_stmt *q = NULL;
+  int rc = 0;
+  if (sqlite3_prepare_v2(st->db, "SELECT id, space FROM sweeps WHERE name = ?;", -1, &q, NULL) !=
+      SQLITE_OK)
+    return fail(ctx, st, DSE_ERR_IO, "cannot read the store");
+  sqlite3_bind_text(q, 1, name, -1, SQLITE_STATIC);
+  const int step = sqlite3_step(q);
+  if (step == SQLITE_ROW) {
+    *id = sqlite3_column_int64(q, 0);
+    const char *was = (const char *)sqlite3_column_text(q, 1);
+    if (!was || strcmp(was, space)) {
+      core_diag(ctx, st->path, 0, 0,
+                "the store holds a sweep named '%s' over another space; name this one "
+                "otherwise (name = ...) or use another store",
+                name);
+      rc = DSE_ERR_INVALID;
+    }
+    sqlite3_finalize(q);
+    return rc;
+  }
+  sqlite3_finalize(q);
+  if (step != SQLITE_DONE) return fail(ctx, st, DSE_ERR_IO, "cannot read the store");
+  char now[32];
+  utc_now(now, sizeof now);
+  if (sqlite3_prepare_v2(st->db,
+                         "INSERT INTO sweeps(name, space, dse_version, started, planned) VALUES "
+                         "(?, ?, ?, ?, ?);",
+                         -1, &q, NULL) != SQLITE_OK)
+    return fail(ctx, st, DSE_ERR_IO, "cannot write the store");
+  sqlite3_bind_text(q, 1, name, -1, SQLITE_STATIC);
+  sqlite3_bind_text(q, 2, space, -1, SQLITE_STATIC);
+  sqlite3_bind_text(q, 3, DSE_VERSION, -1, SQLITE_STATIC);
+  sqlite3_bind_text(q, 4, now, -1, SQLITE_STATIC);
+  sqlite3_bind_int64(q, 5, (sqlite3_int64)planned);
+  if (sqlite3_step(q) != SQLITE_DONE) rc = fail(ctx, st, DSE_ERR_IO, "cannot write the store");
+  sqlite3_finalize(q);
+  if (!rc) *id = sqlite3_last_insert_rowid(st->db);
+  return rc;
+}
+
+static void bind_text(sqlite3_stmt *q, int i, const char *s) {
+  if (s) sqlite3_bind_text(q, i, s, -1, SQLITE_STATIC);
+  else sqlite3_bind_null(q, i);
+}
+
+int store_put(dse_ctx *ctx, store *st, int64_t sweep, const store_row *row) {
+  sqlite3_stmt *q = st->put;
+  sqlite3_reset(q);
+  sqlite3_clear_bindings(q);
+  sqlite3_bind_int64(q, 1, sweep);
+  sqlite3_bind_int64(q, 2, (sqlite3_int64)row->point);
+  sqlite3_bind_int64(q, 3, (sqlite3_int64)row->workload);
+  bind_text(q, 4, row->key);
+  bind_text(q, 5, row->status);
+  bind_text(q, 6, row->reason);
+  bind_text(q, 7, row->params ? row->params : "{}");
+  bind_text(q, 8, row->arch);
+  bind_text(q, 9, row->workload_name);
+  sqlite3_bind_int64(q, 10, (sqlite3_int64)row->batch);
+  bind_text(q, 11, row->phase);
+  if (row->phase) sqlite3_bind_int64(q, 12, (sqlite3_int64)row->seq);
+  for (size_t i = 0; row->total && i < rpt_ntotal_fields; i++) {
+    const rpt_field *f = &rpt_total_fields[i];
+    const int col = 13 + (int)i;
+    if (!rpt_field_modelled(f, row->total)) continue; /* NULL: not modelled */
+    if (f->kind == RPT_DBL)
+      sqlite3_bind_double(q, col, rpt_field_value(f, row->total));
+    else if (f->kind == RPT_U64)
+      sqlite3_bind_int64(q, col, (sqlite3_int64) * (const uint64_t *)((const char *)row->total +
+                                                                       f->off));
+    else
+      sqlite3_bind_int64(q, col, (sqlite3_int64)rpt_field_value(f, row->total));
+  }
+  if (sqlite3_step(q) != SQLITE_DONE) return fail(ctx, st, DSE_ERR_IO, "cannot write the store");
+  if (++st->pending >= STORE_BATCH) return store_commit(ctx, st);
+  return 0;
+}
+
+int store_has(dse_ctx *ctx, store *st, int64_t sweep, const char *key) {
+  sqlite3_stmt *q = st->has;
+  sqlite3_reset(q);
+  sqlite3_bind_int64(q, 1, sweep);
+  sqlite3_bind_text(q, 2, key, -1, SQLITE_STATIC);
+  const int step = sqlite3_step(q);
+  if (step == SQLITE_ROW) return 1;
+  if (step == SQLITE_DONE) return 0;
+  fail(ctx, st, DSE_ERR_IO, "cannot read the store");
+  return -1;
+}
+
+int store_finish(dse_ctx *ctx, store *st, int64_t sweep) {
+  char sql[128], now[32];
+  utc_now(now, sizeof now);
+  snprintf(sql, sizeof sql, "UPDATE sweeps SET finished = '%s' WHERE id = %lld;", now,
+           (long long)sweep);
+  const int rc = exec(ctx, st, sql);
+  return rc ? rc : store_commit(ctx, st);
+}
+
+int64_t store_count(dse_ctx *ctx, store *st, int64_t sweep) {
+  char sql[96];
+  int64_t n = 0;
+  snprintf(sql, sizeof sql, "SELECT count(*) FROM results WHERE sweep = %lld;", (long long)sweep);
+  if (query_int(st, sql, &n)) {
+    fail(ctx, st, DSE_ERR_IO, "cannot read the store");
+    return -1;
+  }
+  return n;
+}

@@ -1,0 +1,76 @@
+/* store.h: a sweep's results in an SQLite database (docs/store.md): the
+ * checkpoint a killed sweep resumes from, and what exports and reports
+ * read.  One writer at a time; WAL mode; results committed in batches, so
+ * a process killed at any moment loses no committed result.
+ *
+ * Ownership: store_open gives the caller a store (store_close); every
+ * other argument is borrowed for the call. */
+#ifndef DSE_SWEEP_STORE_H
+#define DSE_SWEEP_STORE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/core.h"
+
+/* The schema this dse writes and reads (docs/store.md). */
+#define STORE_SCHEMA 1
+
+typedef struct store store;
+
+/* Open the store at path, creating it (and its schema) when the file does
+ * not exist.  Errors, each on ctx as "PATH: error: ..." with the store left
+ * as it was: a file that is not an SQLite database, one that is but not a
+ * dse store, a store of a newer schema, a path that cannot be written, a
+ * store another process holds (after waiting 2 s).  Returns 0 with *out
+ * owned by the caller, or DSE_ERR_IO / DSE_ERR_INVALID with *out NULL. */
+DSE_INTERNAL int store_open(dse_ctx *ctx, const char *path, store **out);
+
+/* Commit what is pending and close (NULL: nothing). */
+DSE_INTERNAL void store_close(store *st);
+
+/* The sweep named name: its id into *id, created (with its space, a JSON
+ * text, the planned number of results and this dse's version) unless a
+ * sweep of that name is stored, which is then resumed (its space must be
+ * the same text: otherwise DSE_ERR_INVALID naming the sweep). */
+DSE_INTERNAL int store_sweep(dse_ctx *ctx, store *st, const char *name, const char *space,
+                             uint64_t planned, int64_t *id);
+
+/* A result: its point's number, its workload's index and identity, the
+ * resume key (hex), its status ("ok", "infeasible", "failed" or
+ * "pruned"), the reason when not ok, the parameters as a JSON object, the
+ * arch's name, and the totals when ok (NULL otherwise). */
+typedef struct store_row {
+  uint64_t point;
+  size_t workload;
+  const char *key;
+  const char *status;
+  const char *reason;
+  const char *params;
+  const char *arch;
+  const char *workload_name;
+  uint64_t batch;
+  const char *phase; /* NULL: not a generated workload */
+  uint64_t seq;
+  const dse_total_result *total;
+} store_row;
+
+/* Add a result to sweep id (committed with the batch: every 256 results,
+ * at store_commit and at store_close).  A result whose key the sweep holds
+ * already replaces it.  Returns 0, or DSE_ERR_IO with the reason on ctx. */
+DSE_INTERNAL int store_put(dse_ctx *ctx, store *st, int64_t sweep, const store_row *row);
+
+/* Whether sweep id holds a result of this key (1) or not (0); -1 on an
+ * error (on ctx). */
+DSE_INTERNAL int store_has(dse_ctx *ctx, store *st, int64_t sweep, const char *key);
+
+/* Commit what is pending.  Returns 0 or DSE_ERR_IO. */
+DSE_INTERNAL int store_commit(dse_ctx *ctx, store *st);
+
+/* Mark sweep id finished now (and commit). */
+DSE_INTERNAL int store_finish(dse_ctx *ctx, store *st, int64_t sweep);
+
+/* The number of results sweep id holds, or -1 on an error. */
+DSE_INTERNAL int64_t store_count(dse_ctx *ctx, store *st, int64_t sweep);
+
+#endif
