@@ -295,6 +295,9 @@ DSE_INTERNAL int map_pinned(const map_hier *h, const nest_problem *p,
                             char *why, size_t whyn);
 
 /* Layers named in a mapping file but absent from the workload. */
+/* The pinned mappings' content as YAML text into out (a sweep's resume
+ * key reads it). */
+DSE_INTERNAL void pin_emit(const dse_mappings *m, core_buf *out);
 DSE_INTERNAL int pin_check_layers(dse_ctx *ctx, const dse_mappings *m,
                                   const dse_workload *wl);
 /* The pinned nest of a layer: 1 built, 0 not pinned, <0 error (located). */

@@ -264,6 +264,11 @@ int map_mappings_from_doc(dse_ctx *ctx, yt_doc *doc, dse_mappings **out) {
   return 0;
 }
 
+void pin_emit(const dse_mappings *m, core_buf *out) {
+  core_buf_printf(out, "dimensions %d\n", m->tl_dims);
+  yt_emit(m->doc, NULL, out);
+}
+
 void dse_mappings_free(dse_mappings *m) {
   if (!m) return;
   core_hindex_fini(&m->ix);

@@ -20,6 +20,7 @@
 #include "config/workload.h"
 #include "core/core.h"
 #include "reports/report.h"
+#include "sweep/store.h"
 #include "sweep/sweep.h"
 
 #define ARCH_MT "dse.Arch"
@@ -815,23 +816,25 @@ static void push_wl_table(lua_State *L, const dse_workload *wl) {
   }
 }
 
-static void push_result(lua_State *L, const dse_result *res) {
-  const dse_workload *wl = res->workload;
+/* A feasible result's table without its layers: fidelity, feasible,
+ * arch, workload and total (its fields and breakdowns).  [-0, +1, m] */
+static void push_result_head(lua_State *L, dse_fidelity fid, const dse_arch *arch,
+                             const dse_workload *wl, const dse_total_result *total) {
   luaL_checkstack(L, 12, "result table"); /* its tables nest 7 deep */
   lua_createtable(L, 0, 6);
-  lua_pushstring(L, dse_fidelity_name(res->fidelity)); lua_setfield(L, -2, "fidelity");
+  lua_pushstring(L, dse_fidelity_name(fid)); lua_setfield(L, -2, "fidelity");
   lua_pushboolean(L, 1); lua_setfield(L, -2, "feasible");
-  push_arch_table(L, res->arch);
+  push_arch_table(L, arch);
   lua_setfield(L, -2, "arch");
   push_wl_table(L, wl);
   lua_pushinteger(L, (lua_Integer)wl->nlayers); lua_setfield(L, -2, "layers");
   lua_setfield(L, -2, "workload");
   lua_createtable(L, 0, (int)rpt_ntotal_fields + 1);
   for (size_t i = 0; i < rpt_ntotal_fields; i++)
-    set_num_field(L, &rpt_total_fields[i], &res->total);
+    set_num_field(L, &rpt_total_fields[i], total);
   for (int b = 0; b < RPT_NBREAKDOWNS; b++) {
     rpt_part parts[RPT_MAX_PARTS];
-    size_t n = rpt_breakdown(&res->total, b, parts);
+    size_t n = rpt_breakdown(total, b, parts);
     lua_createtable(L, 0, (int)n + 1);
     for (size_t k = 0; k < n; k++) {
       if (!parts[k].modelled) continue;
@@ -839,16 +842,22 @@ static void push_result(lua_State *L, const dse_result *res) {
       lua_setfield(L, -2, parts[k].name);
     }
     if (b == RPT_ENERGY) { /* the SRAM part, buffer by buffer */
-      lua_createtable(L, 0, (int)res->arch->nbuf);
-      for (size_t k = 0; k < res->arch->nbuf; k++) {
-        lua_pushnumber(L, res->total.buffer_energy_j[k]);
-        lua_setfield(L, -2, res->arch->buf[k].name);
+      lua_createtable(L, 0, (int)arch->nbuf);
+      for (size_t k = 0; k < arch->nbuf; k++) {
+        lua_pushnumber(L, total->buffer_energy_j[k]);
+        lua_setfield(L, -2, arch->buf[k].name);
       }
       lua_setfield(L, -2, "buffers");
     }
     lua_setfield(L, -2, rpt_breakdown_names[b]);
   }
   lua_setfield(L, -2, "total");
+}
+
+/* A result's layers, a list pushed.  [-0, +1, m] */
+static void push_layers(lua_State *L, const dse_result *res) {
+  const dse_workload *wl = res->workload;
+  luaL_checkstack(L, 12, "result table");
   lua_createtable(L, (int)res->nlayers, 0);
   for (size_t i = 0; i < res->nlayers; i++) {
     const dse_layer_result *r = &res->layers[i];
@@ -921,6 +930,11 @@ static void push_result(lua_State *L, const dse_result *res) {
     }
     lua_rawseti(L, -2, (lua_Integer)(i + 1));
   }
+}
+
+static void push_result(lua_State *L, const dse_result *res) {
+  push_result_head(L, res->fidelity, res->arch, res->workload, &res->total);
+  push_layers(L, res);
   lua_setfield(L, -2, "layers");
 }
 
@@ -1115,7 +1129,97 @@ static const char **sweep_grid(lua_State *L, int grid, size_t *nk, size_t counts
 
 static const char *const k_sweep_keys[] = {"arch", "workload", "workloads", "grid",
                                            "fidelity", "objective", "map_budget",
-                                           "mappings", "dram_model", "progress", NULL};
+                                           "mappings", "dram_model", "progress",
+                                           "store", "name", NULL};
+
+/* ----- results read back from a store --------------------------------------
+ * A result the store held has its totals but no layers; its `layers` are
+ * simulated when first read (the same inputs: the same numbers), from what
+ * a weak table keyed by the result keeps: the point's arch, the workload,
+ * the options and the pinned mappings. */
+#define STORED_MT "dse.StoredResult"
+#define STORED_KEY "dse.stored"
+#define STORE_MT "dse.Store"
+
+typedef struct l_store {
+  store *st;
+} l_store;
+
+static int l_store_gc(lua_State *L) {
+  l_store *b = luaL_checkudata(L, 1, STORE_MT);
+  store_close(b->st);
+  b->st = NULL;
+  return 0;
+}
+
+/* __index of a stored result: its layers, simulated once and kept.
+ * [-0, +1, e] */
+static int l_stored_index(lua_State *L) {
+  if (lua_type(L, 2) != LUA_TSTRING || strcmp(lua_tostring(L, 2), "layers")) return 0;
+  lua_getfield(L, LUA_REGISTRYINDEX, STORED_KEY);
+  lua_pushvalue(L, 1);
+  if (lua_rawget(L, -2) != LUA_TTABLE) return 0;
+  const int d = lua_gettop(L);
+  lua_rawgeti(L, d, 1);
+  const dse_arch *a = check_arch(L, -1);
+  lua_rawgeti(L, d, 2);
+  const dse_workload *wl = check_wl(L, -1);
+  dse_sim_opts o = {DSE_FIDELITY_CYCLE, DSE_OBJ_EDP, 0, NULL, DSE_DRAM_PROFILE};
+  if (lua_rawgeti(L, d, 3) != LUA_TNIL) o.mappings = *(dse_mappings **)luaL_checkudata(L, -1, "dse.Mappings");
+  lua_rawgeti(L, d, 4);
+  o.fidelity = (dse_fidelity)lua_tointeger(L, -1);
+  lua_rawgeti(L, d, 5);
+  o.objective = (dse_objective)lua_tointeger(L, -1);
+  lua_rawgeti(L, d, 6);
+  o.map_budget = (int)lua_tointeger(L, -1);
+  lua_rawgeti(L, d, 7);
+  o.dram_model = (dse_dram_model)lua_tointeger(L, -1);
+  dse_ctx *ctx = get_ctx(L);
+  dse_result *res = NULL;
+  const int rc = dse_simulate(ctx, a, wl, &o, &res);
+  if (rc) return raise_diags(L, ctx, rc);
+  push_layers(L, res); /* (out of memory there leaks res: a Lua error unwinds past it) */
+  dse_result_free(res);
+  lua_pushliteral(L, "layers");
+  lua_pushvalue(L, -2);
+  lua_rawset(L, 1);
+  return 1;
+}
+
+/* Push the table of a result read back from the store (its totals, no
+ * layers until read: l_stored_index).  wl_ud: the stack slot of the
+ * workload's userdata.  [-0, +1, e] */
+static void push_stored(lua_State *L, const sweep_space *sp, const sweep_result *r, int wl_ud) {
+  dse_ctx *ctx = get_ctx(L);
+  push_result_head(L, sp->opts.fidelity, r->arch, sp->workloads[r->workload], r->total);
+  lua_pushboolean(L, 1);
+  lua_setfield(L, -2, "stored");
+  luaL_setmetatable(L, STORED_MT);
+  lua_getfield(L, LUA_REGISTRYINDEX, STORED_KEY);
+  lua_pushvalue(L, -2);
+  lua_createtable(L, 7, 0);
+  l_arch *ud = new_arch_ud(L); /* the point's arch, a copy of its own */
+  yt_doc *doc = doc_box_new(L, r->arch->doc->file);
+  doc->root = yt_clone(doc, r->arch->doc->root);
+  if (!doc->root) luaL_error(L, "out of memory");
+  const int rc = arch_from_doc(ctx, doc_take(L, -1), &ud->arch);
+  if (rc) raise_diags(L, ctx, rc);
+  lua_pop(L, 1); /* the doc's empty box */
+  lua_rawseti(L, -2, 1);
+  lua_pushvalue(L, wl_ud);
+  lua_rawseti(L, -2, 2);
+  if (sp->opts.mappings) lua_getfield(L, LUA_REGISTRYINDEX, "dse.current_mappings");
+  else lua_pushnil(L);
+  lua_rawseti(L, -2, 3);
+  const lua_Integer o[] = {sp->opts.fidelity, sp->opts.objective, sp->opts.map_budget,
+                           sp->opts.dram_model};
+  for (int k = 0; k < 4; k++) {
+    lua_pushinteger(L, o[k]);
+    lua_rawseti(L, -2, 4 + k);
+  }
+  lua_rawset(L, -3);
+  lua_pop(L, 1); /* the weak table */
+}
 
 /* Seconds on a monotonic clock (the progress line's). */
 static double now_s(void) {
@@ -1134,6 +1238,7 @@ typedef struct sweep_lua {
   lua_Integer nout;
   int raised;
   sweep_meter *meter; /* NULL: quiet */
+  const sweep_space *sp;
 } sweep_lua;
 
 /* sweep_push(u, r, out, grid, paths, wls, state): push result r of the
@@ -1162,11 +1267,15 @@ static int sweep_push(lua_State *L) {
   }
   if (r->result) {
     push_result(L, r->result);
+  } else if (r->total) { /* from the store */
+    lua_rawgeti(L, 6, (lua_Integer)r->workload + 1);
+    push_stored(L, u->sp, r, lua_gettop(L));
+    lua_remove(L, -2);
   } else { /* infeasible: a result with the reason instead of a crash */
     lua_createtable(L, 0, 5);
     lua_pushboolean(L, 0);
     lua_setfield(L, -2, "feasible");
-    push_diags(L, get_ctx(L), r->rc);
+    lua_pushstring(L, r->reason);
     lua_setfield(L, -2, "reason");
     push_arch_table(L, r->arch);
     lua_setfield(L, -2, "arch");
@@ -1215,8 +1324,8 @@ static int l_sweep(lua_State *L) {
   lua_settop(L, 1);
   check_keys(L, 1, "dse.sweep", "key", k_sweep_keys);
   dse_ctx *ctx = get_ctx(L);
-  sweep_space sp = {NULL, 0, NULL, 0, NULL, {DSE_FIDELITY_CYCLE, DSE_OBJ_EDP, 0, NULL,
-                                             DSE_DRAM_PROFILE}};
+  sweep_space sp = {NULL, 0, NULL, 0, NULL,
+                    {DSE_FIDELITY_CYCLE, DSE_OBJ_EDP, 0, NULL, DSE_DRAM_PROFILE}, NULL, 0};
   sim_options(L, 1, "dse.sweep", &sp.opts);
   /* Base arch (index base). */
   if (lua_getfield(L, 1, "arch") == LUA_TNIL) script_error(L, "dse.sweep: missing 'arch'");
@@ -1267,6 +1376,48 @@ static int l_sweep(lua_State *L) {
   if (sweep_count(&sp, SWEEP_MAX_RESULTS / (uint64_t)nw, &total))
     script_error(L, "dse.sweep: grid: more than %zu results (design points x workloads)",
                  SWEEP_MAX_RESULTS);
+  /* the store: opened here, closed when the sweep ends (a box closes it
+   * if an error ends it first) */
+  l_store *box = NULL;
+  if (lua_getfield(L, 1, "store") != LUA_TNIL) {
+    char buf[64];
+    if (lua_type(L, -1) != LUA_TSTRING)
+      script_error(L, "dse.sweep: store: expected a path (\"out/sweep.db\"), got %s",
+                   describe(L, -1, buf, sizeof buf));
+    box = lua_newuserdatauv(L, sizeof *box, 0);
+    box->st = NULL;
+    luaL_setmetatable(L, STORE_MT);
+    const int rc = store_open(ctx, lua_tostring(L, -2), &box->st);
+    if (rc) return raise_diags(L, ctx, rc);
+    sp.store = box->st;
+  } else {
+    lua_pushnil(L);
+  }
+  /* its name: given, or the script's (sweep.lua: "sweep") */
+  char name[512];
+  if (lua_getfield(L, 1, "name") != LUA_TNIL) {
+    char buf[64];
+    if (lua_type(L, -1) != LUA_TSTRING || !lua_tostring(L, -1)[0])
+      script_error(L, "dse.sweep: name: expected a non-empty string, got %s",
+                   describe(L, -1, buf, sizeof buf));
+    snprintf(name, sizeof name, "%s", lua_tostring(L, -1));
+  } else {
+    const char *base = strrchr(file, '/');
+    snprintf(name, sizeof name, "%s", base ? base + 1 : file[0] ? file : "sweep");
+    char *dot = strrchr(name, '.');
+    if (dot && !strcmp(dot, ".lua") && dot > name) *dot = '\0';
+  }
+  lua_pop(L, 1);
+  if (sp.store) {
+    core_buf space;
+    core_buf_init(&space);
+    sweep_space_json(&sp, &space);
+    const int rc = space.oom ? DSE_ERR_NOMEM
+                             : store_sweep(ctx, sp.store, name, core_buf_str(&space),
+                                           total * (uint64_t)nw, &sp.sweep_id);
+    core_buf_fini(&space);
+    if (rc) return raise_diags(L, ctx, rc);
+  }
   lua_createtable(L, (int)(total * (uint64_t)nw), 0);
   const int out = lua_gettop(L);
   lua_createtable(L, 2, 0); /* the current point's table and number */
@@ -1283,8 +1434,13 @@ static int l_sweep(lua_State *L) {
   lua_pop(L, 1);
   sweep_meter meter;
   sweep_meter_init(&meter, total, (size_t)nw, isatty(fileno(stderr)), now_s());
-  sweep_lua u = {L, out, grid, pslot, wls, lua_gettop(L), nk, 0, 0, progress ? &meter : NULL};
-  const int rc = sweep_run(ctx, &sp, 0, total, sweep_sink_lua, &u);
+  sweep_lua u = {L, out, grid, pslot, wls, lua_gettop(L), nk, 0, 0, progress ? &meter : NULL, &sp};
+  int rc = sweep_run(ctx, &sp, 0, total, sweep_sink_lua, &u);
+  if (!rc && !u.raised && sp.store) rc = store_finish(ctx, sp.store, sp.sweep_id);
+  if (box) { /* the store's lock goes with it */
+    store_close(box->st);
+    box->st = NULL;
+  }
   if (progress && meter.tty && meter.done > 0 && (u.raised || rc)) fputs("\n", stderr);
   if (u.raised) return lua_error(L);
   if (rc) return raise_diags(L, ctx, rc);
@@ -2180,6 +2336,22 @@ static int luaopen_dse(lua_State *L) {
     lua_setfield(L, -2, "__gc");
   }
   lua_pop(L, 1);
+  if (luaL_newmetatable(L, STORE_MT)) {
+    lua_pushcfunction(L, l_store_gc);
+    lua_setfield(L, -2, "__gc");
+  }
+  lua_pop(L, 1);
+  if (luaL_newmetatable(L, STORED_MT)) {
+    lua_pushcfunction(L, l_stored_index);
+    lua_setfield(L, -2, "__index");
+  }
+  lua_pop(L, 1);
+  lua_newtable(L); /* stored result -> what its layers need, weakly */
+  lua_createtable(L, 0, 1);
+  lua_pushliteral(L, "k");
+  lua_setfield(L, -2, "__mode");
+  lua_setmetatable(L, -2);
+  lua_setfield(L, LUA_REGISTRYINDEX, STORED_KEY);
   luaL_newlib(L, k_funcs);
   lua_pushliteral(L, DSE_VERSION);
   lua_setfield(L, -2, "version");

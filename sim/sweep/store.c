@@ -14,13 +14,22 @@
 /* Results per transaction: a commit costs a WAL sync; a batch bounds what
  * a killed process loses to what it had not committed. */
 enum { STORE_BATCH = 256 };
+/* results' columns before the totals' (store_put binds them) */
+enum { STORE_FIXED = 12 };
 
 struct store {
   sqlite3 *db;
   char *path;
-  sqlite3_stmt *put, *has;
-  int pending; /* results in the open transaction */
+  sqlite3_stmt *put, *has, *get;
+  int pending;      /* results in the open transaction */
+  double committed; /* when it last committed (seconds, monotonic) */
 };
+
+static double mono_s(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
 
 /* "PATH: error: WHAT (SQLite's message)" on ctx.  Returns err. */
 static int fail(dse_ctx *ctx, const store *st, int err, const char *what) {
@@ -51,6 +60,7 @@ static char *results_sql(void) {
   for (size_t i = 0; i < rpt_ntotal_fields; i++)
     core_buf_printf(&b, ", \"%s\" %s", rpt_total_fields[i].name,
                     rpt_total_fields[i].kind == RPT_DBL ? "REAL" : "INTEGER");
+  for (int k = 1; k <= DSE_MAX_BUFFERS; k++) core_buf_printf(&b, ", buffer%d_energy_j REAL", k);
   core_buf_puts(&b, ", UNIQUE (sweep, key));");
   if (b.oom) {
     core_buf_fini(&b);
@@ -131,16 +141,28 @@ static int prepare(dse_ctx *ctx, store *st) {
                     "params, arch, workload_name, batch, phase, seq");
   for (size_t i = 0; i < rpt_ntotal_fields; i++)
     core_buf_printf(&b, ", \"%s\"", rpt_total_fields[i].name);
+  for (int k = 1; k <= DSE_MAX_BUFFERS; k++) core_buf_printf(&b, ", buffer%d_energy_j", k);
   core_buf_puts(&b, ") VALUES (?");
-  for (size_t i = 1; i < 12 + rpt_ntotal_fields; i++) core_buf_puts(&b, ", ?");
+  for (size_t i = 1; i < STORE_FIXED + rpt_ntotal_fields + DSE_MAX_BUFFERS; i++)
+    core_buf_puts(&b, ", ?");
   core_buf_puts(&b, ");");
-  int rc = b.oom ? DSE_ERR_NOMEM : 0;
+  /* store_get: the status, the reason and the totals' columns */
+  core_buf g;
+  core_buf_init(&g);
+  core_buf_puts(&g, "SELECT status, reason");
+  for (size_t i = 0; i < rpt_ntotal_fields; i++)
+    core_buf_printf(&g, ", \"%s\"", rpt_total_fields[i].name);
+  for (int k = 1; k <= DSE_MAX_BUFFERS; k++) core_buf_printf(&g, ", buffer%d_energy_j", k);
+  core_buf_puts(&g, " FROM results WHERE sweep = ? AND key = ?;");
+  int rc = b.oom || g.oom ? DSE_ERR_NOMEM : 0;
   if (!rc && (sqlite3_prepare_v2(st->db, b.data, -1, &st->put, NULL) != SQLITE_OK ||
               sqlite3_prepare_v2(st->db, "SELECT 1 FROM results WHERE sweep = ? AND key = ?;", -1,
-                                 &st->has, NULL) != SQLITE_OK))
+                                 &st->has, NULL) != SQLITE_OK ||
+              sqlite3_prepare_v2(st->db, g.data, -1, &st->get, NULL) != SQLITE_OK))
     rc = fail(ctx, st, DSE_ERR_INVALID,
               "not a dse store of this schema: its results table does not take dse's columns");
   core_buf_fini(&b);
+  core_buf_fini(&g);
   return rc;
 }
 
@@ -177,6 +199,7 @@ int store_open(dse_ctx *ctx, const char *path, store **out) {
     if (st->db && !sqlite3_get_autocommit(st->db)) sqlite3_exec(st->db, "ROLLBACK;", 0, 0, 0);
     sqlite3_finalize(st->put);
     sqlite3_finalize(st->has);
+    sqlite3_finalize(st->get);
     sqlite3_close(st->db);
     /* a store this call created and could not finish is not left behind */
     if (!exists) {
@@ -191,6 +214,7 @@ int store_open(dse_ctx *ctx, const char *path, store **out) {
     free(st);
     return rc;
   }
+  st->committed = mono_s();
   *out = st;
   return 0;
 }
@@ -199,6 +223,7 @@ int store_commit(dse_ctx *ctx, store *st) {
   if (sqlite3_exec(st->db, "COMMIT;", NULL, NULL, NULL) != SQLITE_OK)
     return fail(ctx, st, DSE_ERR_IO, "cannot commit to the store");
   st->pending = 0;
+  st->committed = mono_s();
   if (sqlite3_exec(st->db, "BEGIN IMMEDIATE;", NULL, NULL, NULL) != SQLITE_OK)
     return fail(ctx, st, DSE_ERR_IO, "cannot write the store");
   return 0;
@@ -208,6 +233,7 @@ void store_close(store *st) {
   if (!st) return;
   sqlite3_finalize(st->put);
   sqlite3_finalize(st->has);
+  sqlite3_finalize(st->get);
   if (!sqlite3_get_autocommit(st->db)) sqlite3_exec(st->db, "COMMIT;", NULL, NULL, NULL);
   sqlite3_close(st->db);
   free(st->path);
@@ -234,13 +260,20 @@ int store_sweep(dse_ctx *ctx, store *st, const char *name, const char *space, ui
   if (step == SQLITE_ROW) {
     *id = sqlite3_column_int64(q, 0);
     const char *was = (const char *)sqlite3_column_text(q, 1);
-    if (!was || strcmp(was, space)) {
-      core_diag(ctx, st->path, 0, 0,
-                "the store holds a sweep named '%s' over another space; name this one "
-                "otherwise (name = ...) or use another store",
-                name);
-      rc = DSE_ERR_INVALID;
-    }
+    const int same = was && !strcmp(was, space);
+    sqlite3_finalize(q);
+    if (same) return 0;
+    /* another space under the same name (a value added, say): the sweep
+     * takes the new one; its results are found by key, whatever space
+     * they were run in */
+    if (sqlite3_prepare_v2(st->db, "UPDATE sweeps SET space = ?, planned = ?, finished = NULL "
+                                   "WHERE id = ?;",
+                           -1, &q, NULL) != SQLITE_OK)
+      return fail(ctx, st, DSE_ERR_IO, "cannot write the store");
+    sqlite3_bind_text(q, 1, space, -1, SQLITE_STATIC);
+    sqlite3_bind_int64(q, 2, (sqlite3_int64)planned);
+    sqlite3_bind_int64(q, 3, *id);
+    if (sqlite3_step(q) != SQLITE_DONE) rc = fail(ctx, st, DSE_ERR_IO, "cannot write the store");
     sqlite3_finalize(q);
     return rc;
   }
@@ -287,7 +320,7 @@ int store_put(dse_ctx *ctx, store *st, int64_t sweep, const store_row *row) {
   if (row->phase) sqlite3_bind_int64(q, 12, (sqlite3_int64)row->seq);
   for (size_t i = 0; row->total && i < rpt_ntotal_fields; i++) {
     const rpt_field *f = &rpt_total_fields[i];
-    const int col = 13 + (int)i;
+    const int col = STORE_FIXED + 1 + (int)i;
     if (!rpt_field_modelled(f, row->total)) continue; /* NULL: not modelled */
     if (f->kind == RPT_DBL)
       sqlite3_bind_double(q, col, rpt_field_value(f, row->total));
@@ -297,8 +330,13 @@ int store_put(dse_ctx *ctx, store *st, int64_t sweep, const store_row *row) {
     else
       sqlite3_bind_int64(q, col, (sqlite3_int64)rpt_field_value(f, row->total));
   }
+  for (int k = 0; row->total && k < DSE_MAX_BUFFERS; k++)
+    sqlite3_bind_double(q, STORE_FIXED + 1 + (int)rpt_ntotal_fields + k,
+                        row->total->buffer_energy_j[k]);
   if (sqlite3_step(q) != SQLITE_DONE) return fail(ctx, st, DSE_ERR_IO, "cannot write the store");
-  if (++st->pending >= STORE_BATCH) return store_commit(ctx, st);
+  /* a batch, or a second's results (slow points): what a kill can lose */
+  if (++st->pending >= STORE_BATCH || mono_s() - st->committed >= 1.0)
+    return store_commit(ctx, st);
   return 0;
 }
 
@@ -332,4 +370,38 @@ int64_t store_count(dse_ctx *ctx, store *st, int64_t sweep) {
     return -1;
   }
   return n;
+}
+
+int store_get(dse_ctx *ctx, store *st, int64_t sweep, const char *key, char *status, size_t sn,
+              char *reason, size_t rn, dse_total_result *t) {
+  sqlite3_stmt *q = st->get;
+  sqlite3_reset(q);
+  sqlite3_bind_int64(q, 1, sweep);
+  sqlite3_bind_text(q, 2, key, -1, SQLITE_STATIC);
+  const int step = sqlite3_step(q);
+  if (step == SQLITE_DONE) return 0;
+  if (step != SQLITE_ROW) {
+    fail(ctx, st, DSE_ERR_IO, "cannot read the store");
+    return -1;
+  }
+  const char *s0 = (const char *)sqlite3_column_text(q, 0);
+  const char *r0 = (const char *)sqlite3_column_text(q, 1);
+  snprintf(status, sn, "%s", s0 ? s0 : "");
+  snprintf(reason, rn, "%s", r0 ? r0 : "");
+  memset(t, 0, sizeof *t);
+  for (size_t i = 0; i < rpt_ntotal_fields; i++) {
+    const rpt_field *f = &rpt_total_fields[i];
+    const int col = 2 + (int)i;
+    if (sqlite3_column_type(q, col) == SQLITE_NULL) continue; /* not modelled: 0 */
+    char *p = (char *)t + f->off;
+    switch (f->kind) {
+      case RPT_DBL: *(double *)p = sqlite3_column_double(q, col); break;
+      case RPT_U64: *(uint64_t *)p = (uint64_t)sqlite3_column_int64(q, col); break;
+      case RPT_SIZE: *(size_t *)p = (size_t)sqlite3_column_int64(q, col); break;
+      case RPT_BOOL: *(int *)p = (int)sqlite3_column_int64(q, col); break;
+    }
+  }
+  for (int k = 0; k < DSE_MAX_BUFFERS; k++)
+    t->buffer_energy_j[k] = sqlite3_column_double(q, 2 + (int)rpt_ntotal_fields + k);
+  return 1;
 }

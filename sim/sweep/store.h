@@ -31,8 +31,8 @@ DSE_INTERNAL void store_close(store *st);
 
 /* The sweep named name: its id into *id, created (with its space, a JSON
  * text, the planned number of results and this dse's version) unless a
- * sweep of that name is stored, which is then resumed (its space must be
- * the same text: otherwise DSE_ERR_INVALID naming the sweep). */
+ * sweep of that name is stored, which is then resumed (taking this space
+ * and planned count when they differ: its results are found by key). */
 DSE_INTERNAL int store_sweep(dse_ctx *ctx, store *st, const char *name, const char *space,
                              uint64_t planned, int64_t *id);
 
@@ -55,14 +55,23 @@ typedef struct store_row {
   const dse_total_result *total;
 } store_row;
 
-/* Add a result to sweep id (committed with the batch: every 256 results,
- * at store_commit and at store_close).  A result whose key the sweep holds
+/* Add a result to sweep id (committed with the batch: every 256 results
+ * or a second after the last commit, whichever comes first, at
+ * store_commit and at store_close).  A result whose key the sweep holds
  * already replaces it.  Returns 0, or DSE_ERR_IO with the reason on ctx. */
 DSE_INTERNAL int store_put(dse_ctx *ctx, store *st, int64_t sweep, const store_row *row);
 
 /* Whether sweep id holds a result of this key (1) or not (0); -1 on an
  * error (on ctx). */
 DSE_INTERNAL int store_has(dse_ctx *ctx, store *st, int64_t sweep, const char *key);
+
+/* The result of key in sweep id: 1 with its status and reason (empty
+ * when none) and, for an ok one, its totals into *t (every field the store
+ * has a column for: the total fields and each buffer's energy; 0 where
+ * not modelled); 0 when the sweep holds no such result; -1 on an error
+ * (on ctx). */
+DSE_INTERNAL int store_get(dse_ctx *ctx, store *st, int64_t sweep, const char *key, char *status,
+                           size_t sn, char *reason, size_t rn, dse_total_result *t);
 
 /* Commit what is pending.  Returns 0 or DSE_ERR_IO. */
 DSE_INTERNAL int store_commit(dse_ctx *ctx, store *st);

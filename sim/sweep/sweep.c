@@ -4,9 +4,14 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "config/arch.h"
+#include "config/workload.h"
 #include "core/core.h"
+#include "core/json.h"
+#include "engine/mapper.h"
+#include "sweep/store.h"
 
 int sweep_count(const sweep_space *sp, uint64_t max, uint64_t *out) {
   uint64_t n = 1;
@@ -55,30 +60,221 @@ int sweep_arch(dse_ctx *ctx, const sweep_space *sp, const size_t *idx, dse_arch 
   return arch_from_doc(ctx, doc, out); /* takes doc */
 }
 
+/* The reason of an infeasible result: the context's messages joined by
+ * "; " (the error's name without one), the diagnostics cleared. */
+static void take_reason(dse_ctx *ctx, int err, core_buf *out) {
+  out->len = 0;
+  const size_t n = dse_ctx_ndiags(ctx);
+  for (size_t i = 0; i < n; i++) {
+    if (i) core_buf_puts(out, "; ");
+    core_buf_puts(out, dse_ctx_diag(ctx, i)->msg);
+  }
+  if (!n) core_buf_puts(out, dse_strerror(err));
+  dse_ctx_clear_diags(ctx);
+}
+
+/* One result of the runner: from the store when it holds its key, else
+ * simulated (and stored); then to the sink. */
+static int run_one(dse_ctx *ctx, const sweep_space *sp, uint64_t i, const size_t *idx,
+                   const dse_arch *arch, size_t w, core_buf *reason, core_buf *params,
+                   sweep_sink sink, void *user) {
+  sweep_result r = {i, idx, w, arch, NULL, 0, NULL, NULL, 0};
+  char key[33] = "";
+  dse_total_result stored;
+  if (sp->store) {
+    if (sweep_key(sp, arch, w, key)) return DSE_ERR_NOMEM;
+    char status[16], why[2048];
+    const int got = store_get(ctx, sp->store, sp->sweep_id, key, status, sizeof status, why,
+                              sizeof why, &stored);
+    if (got < 0) return DSE_ERR_IO;
+    if (got && (!strcmp(status, "ok") || !strcmp(status, "infeasible"))) {
+      r.stored = 1;
+      if (!strcmp(status, "ok")) {
+        r.total = &stored;
+      } else {
+        r.rc = DSE_ERR_INFEASIBLE;
+        reason->len = 0;
+        core_buf_puts(reason, why);
+        r.reason = core_buf_str(reason);
+      }
+      return sink(user, ctx, &r);
+    }
+  }
+  dse_result *res = NULL;
+  const int src = dse_simulate(ctx, arch, sp->workloads[w], &sp->opts, &res);
+  if (src && src != DSE_ERR_INFEASIBLE) return src;
+  r.result = res;
+  r.rc = src;
+  r.total = res ? &res->total : NULL;
+  if (src) {
+    take_reason(ctx, src, reason);
+    r.reason = core_buf_str(reason);
+  }
+  int rc = reason->oom ? DSE_ERR_NOMEM : 0;
+  if (!rc && sp->store) {
+    const dse_workload *wl = sp->workloads[w];
+    params->len = 0;
+    sweep_params_json(sp, idx, params);
+    const store_row row = {i,         w,       key,      src ? "infeasible" : "ok",
+                           r.reason,  core_buf_str(params), arch->name, wl->name,
+                           wl->batch, wl->phase, wl->seq, r.total};
+    rc = params->oom ? DSE_ERR_NOMEM : store_put(ctx, sp->store, sp->sweep_id, &row);
+  }
+  if (!rc) rc = sink(user, ctx, &r);
+  dse_result_free(res);
+  return rc;
+}
+
 int sweep_run(dse_ctx *ctx, const sweep_space *sp, uint64_t first, uint64_t last,
               sweep_sink sink, void *user) {
   size_t *idx = calloc(sp->nparams ? sp->nparams : 1, sizeof *idx);
   if (!idx) return DSE_ERR_NOMEM;
+  core_buf reason, params;
+  core_buf_init(&reason);
+  core_buf_init(&params);
   int rc = 0;
   for (uint64_t i = first; i < last && !rc; i++) {
     sweep_point(sp, i, idx);
     dse_arch *arch = NULL;
     rc = sweep_arch(ctx, sp, idx, &arch);
-    for (size_t w = 0; w < sp->nworkloads && !rc; w++) {
-      dse_result *res = NULL;
-      const int src = dse_simulate(ctx, arch, sp->workloads[w], &sp->opts, &res);
-      if (src && src != DSE_ERR_INFEASIBLE) {
-        rc = src;
-        break;
-      }
-      const sweep_result r = {i, idx, w, arch, res, src};
-      rc = sink(user, ctx, &r);
-      dse_result_free(res);
-    }
+    for (size_t w = 0; w < sp->nworkloads && !rc; w++)
+      rc = run_one(ctx, sp, i, idx, arch, w, &reason, &params, sink, user);
     dse_arch_free(arch);
   }
+  if (!rc && sp->store) rc = store_commit(ctx, sp->store);
+  core_buf_fini(&reason);
+  core_buf_fini(&params);
   free(idx);
   return rc;
+}
+
+/* Bytes of a key's text: fields as "name=value\n" lines, so that no two
+ * different inputs hash the same text. */
+static void key_u64(core_buf *b, const char *name, uint64_t v) {
+  core_buf_printf(b, "%s=%llu\n", name, (unsigned long long)v);
+}
+
+int sweep_key(const sweep_space *sp, const dse_arch *arch, size_t w, char out[33]) {
+  core_buf b;
+  core_buf_init(&b);
+  core_buf_printf(&b, "dse %s\narch\n", DSE_VERSION);
+  yt_emit(arch->doc, NULL, &b);
+  const dse_workload *wl = sp->workloads[w];
+  core_buf_printf(&b, "workload %s\nphase %s\n", wl->name, wl->phase ? wl->phase : "");
+  key_u64(&b, "batch", wl->batch);
+  key_u64(&b, "seq", wl->seq);
+  key_u64(&b, "precision", (uint64_t)wl->precision);
+  for (size_t i = 0; i < wl->nlayers; i++) {
+    const wl_layer *l = &wl->layers[i];
+    core_buf_printf(&b, "layer %s %s\n", l->name, l->shape);
+    const uint64_t f[] = {(uint64_t)l->type, (uint64_t)l->precision, l->g, l->m, l->k, l->n,
+                          l->macs, l->a_elems, l->b_elems, (uint64_t)l->b_is_weight,
+                          l->out_elems, l->vector_ops, l->persistent_elems};
+    for (size_t k = 0; k < DSE_ARRAY_LEN(f); k++) core_buf_printf(&b, "%llx ", (unsigned long long)f[k]);
+    const uint64_t *geo = &l->geo.groups; /* the geometry: uint64_t throughout */
+    for (size_t k = 0; k < sizeof l->geo / sizeof(uint64_t); k++)
+      core_buf_printf(&b, "%llx ", (unsigned long long)geo[k]);
+    core_buf_puts(&b, "\n");
+  }
+  key_u64(&b, "fidelity", (uint64_t)sp->opts.fidelity);
+  key_u64(&b, "objective", (uint64_t)sp->opts.objective);
+  key_u64(&b, "budget", (uint64_t)sp->opts.map_budget);
+  key_u64(&b, "dram_model", (uint64_t)sp->opts.dram_model);
+  if (sp->opts.mappings) {
+    core_buf_puts(&b, "mappings\n");
+    pin_emit(sp->opts.mappings, &b);
+  }
+  if (b.oom) {
+    core_buf_fini(&b);
+    return DSE_ERR_NOMEM;
+  }
+  const uint64_t h1 = core_hash(b.data, b.len, 0x6473652d6b657931ull),
+                 h2 = core_hash(b.data, b.len, 0x9e3779b97f4a7c15ull);
+  snprintf(out, 33, "%016llx%016llx", (unsigned long long)h1, (unsigned long long)h2);
+  core_buf_fini(&b);
+  return 0;
+}
+
+/* Whether a scalar's text reads as a JSON number as a whole. */
+static int is_number(const char *s) {
+  if (!*s) return 0;
+  char *end = NULL;
+  strtod(s, &end);
+  return *end == '\0' && strspn(s, "0123456789+-.eE") == strlen(s);
+}
+
+static void node_json(rpt_json *j, const yt_node *n) {
+  switch (n->kind) {
+    case YT_SCALAR:
+      if (!n->quoted && is_number(n->str)) rpt_json_num(j, strtod(n->str, NULL));
+      else if (!n->quoted && (!strcmp(n->str, "true") || !strcmp(n->str, "false"))) rpt_json_bool(j, n->str[0] == 't');
+      else rpt_json_str(j, n->str);
+      break;
+    case YT_SEQ:
+      rpt_json_begin_arr(j);
+      for (size_t i = 0; i < n->n; i++) node_json(j, n->items[i]);
+      rpt_json_end_arr(j);
+      break;
+    case YT_MAP:
+      rpt_json_begin_obj(j);
+      for (size_t i = 0; i < n->n; i++) {
+        rpt_json_key(j, n->pairs[i].key);
+        node_json(j, n->pairs[i].val);
+      }
+      rpt_json_end_obj(j);
+      break;
+  }
+}
+
+void sweep_params_json(const sweep_space *sp, const size_t *idx, core_buf *out) {
+  rpt_json j;
+  rpt_json_init(&j, out, 0);
+  rpt_json_begin_obj(&j);
+  for (size_t p = 0; p < sp->nparams; p++) {
+    rpt_json_key(&j, sp->params[p].path);
+    node_json(&j, sp->params[p].values[idx[p]]);
+  }
+  rpt_json_end_obj(&j);
+}
+
+void sweep_space_json(const sweep_space *sp, core_buf *out) {
+  rpt_json j;
+  rpt_json_init(&j, out, 0);
+  rpt_json_begin_obj(&j);
+  rpt_json_key(&j, "arch");
+  rpt_json_str(&j, sp->base->name);
+  rpt_json_key(&j, "params");
+  rpt_json_begin_obj(&j);
+  for (size_t p = 0; p < sp->nparams; p++) {
+    rpt_json_key(&j, sp->params[p].path);
+    rpt_json_begin_arr(&j);
+    for (size_t k = 0; k < sp->params[p].nvalues; k++) node_json(&j, sp->params[p].values[k]);
+    rpt_json_end_arr(&j);
+  }
+  rpt_json_end_obj(&j);
+  rpt_json_key(&j, "workloads");
+  rpt_json_begin_arr(&j);
+  for (size_t w = 0; w < sp->nworkloads; w++) {
+    const dse_workload *wl = sp->workloads[w];
+    rpt_json_begin_obj(&j);
+    rpt_json_key(&j, "name");
+    rpt_json_str(&j, wl->name);
+    rpt_json_key(&j, "batch");
+    rpt_json_u64(&j, wl->batch);
+    if (wl->phase) {
+      rpt_json_key(&j, "phase");
+      rpt_json_str(&j, wl->phase);
+      rpt_json_key(&j, "seq");
+      rpt_json_u64(&j, wl->seq);
+    }
+    rpt_json_end_obj(&j);
+  }
+  rpt_json_end_arr(&j);
+  rpt_json_key(&j, "fidelity");
+  rpt_json_str(&j, dse_fidelity_name(sp->opts.fidelity));
+  rpt_json_key(&j, "objective");
+  rpt_json_u64(&j, (uint64_t)sp->opts.objective);
+  rpt_json_end_obj(&j);
 }
 
 /* "3.2 s", "4 min 05 s", "2 h 13 min" */
@@ -95,11 +291,12 @@ static void span_text(double s, char *buf, size_t n) {
 }
 
 void sweep_meter_init(sweep_meter *m, uint64_t points, size_t nworkloads, int tty, double now) {
-  *m = (sweep_meter){points, 0, nworkloads, 0, tty, now, now, {0}};
+  *m = (sweep_meter){points, 0, nworkloads, 0, 0, tty, now, now, {0}};
 }
 
 int sweep_meter_note(sweep_meter *m, const sweep_result *r, double now) {
   if (r->rc) m->infeasible++;
+  if (r->stored) m->stored++;
   if (r->workload + 1 < m->nworkloads) return 0; /* the point is not done */
   m->done++;
   if (now - m->last < (m->tty ? 0.1 : 10.0) && m->done < m->points) return 0;
@@ -120,11 +317,14 @@ void sweep_meter_end(sweep_meter *m, double now) {
   char took[32];
   if (now - m->start < 60) snprintf(took, sizeof took, "%.3f s", now - m->start);
   else span_text(now - m->start, took, sizeof took);
+  char from[64] = "";
+  if (m->stored)
+    snprintf(from, sizeof from, ", %llu from the store", (unsigned long long)m->stored);
   snprintf(m->line, sizeof m->line,
            "%sdse.sweep: %llu design point%s x %zu workload%s = %llu result%s in %s, %llu "
-           "infeasible\n",
+           "infeasible%s\n",
            m->tty ? "\r\033[K" : "", (unsigned long long)m->done, m->done == 1 ? "" : "s",
            m->nworkloads, m->nworkloads == 1 ? "" : "s",
            (unsigned long long)(m->done * m->nworkloads), m->done * m->nworkloads == 1 ? "" : "s",
-           took, (unsigned long long)m->infeasible);
+           took, (unsigned long long)m->infeasible, from);
 }

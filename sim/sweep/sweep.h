@@ -17,6 +17,7 @@
 #include <stdint.h>
 
 #include "config/ytree.h"
+#include "core/core.h"
 #include "dse/dse.h"
 
 /* A parameter: an arch path and its values (borrowed). */
@@ -26,7 +27,10 @@ typedef struct sweep_param {
   const yt_node *const *values;
 } sweep_param;
 
-/* A design space (borrowed parts). */
+struct store;
+
+/* A design space (borrowed parts), and the store its results go to (NULL:
+ * none) under the sweep id the store gave it. */
 typedef struct sweep_space {
   const dse_arch *base;
   size_t nparams;
@@ -34,6 +38,8 @@ typedef struct sweep_space {
   size_t nworkloads;
   const dse_workload *const *workloads;
   dse_sim_opts opts;
+  struct store *store;
+  int64_t sweep_id;
 } sweep_space;
 
 /* The number of design points into *out (1 without parameters).  Returns
@@ -57,8 +63,11 @@ typedef struct sweep_result {
   const size_t *idx;        /* its value indices */
   size_t workload;          /* index into the space's workloads */
   const dse_arch *arch;     /* the point's arch */
-  const dse_result *result; /* NULL when the point is infeasible */
-  int rc;                   /* 0, or DSE_ERR_INFEASIBLE: the reason in ctx's diagnostics */
+  const dse_result *result; /* NULL when infeasible or read from the store */
+  int rc;                   /* 0, or DSE_ERR_INFEASIBLE */
+  const char *reason;       /* why it is infeasible (rc set) */
+  const dse_total_result *total; /* the totals (result's, or the store's); NULL when infeasible */
+  int stored;               /* read from the store, not simulated (no layers) */
 } sweep_result;
 
 /* A sink takes each result; it returns 0 to go on, anything else to stop
@@ -68,10 +77,27 @@ typedef int (*sweep_sink)(void *user, dse_ctx *ctx, const sweep_result *r);
 /* Simulate points [first, last) of sp, each on every workload in list
  * order, handing each result to sink in that order.  An infeasible point
  * (the workload does not fit, no mapping) is a result with rc set; any
- * other error stops the sweep, its diagnostics on ctx.  Returns 0, the
- * error, or what the sink returned. */
+ * other error stops the sweep, its diagnostics on ctx.  With a store, a
+ * result whose resume key (sweep_key) the sweep holds is read from it, not
+ * simulated, and each simulated one is stored before the sink sees it.
+ * Returns 0, the error, or what the sink returned. */
 DSE_INTERNAL int sweep_run(dse_ctx *ctx, const sweep_space *sp, uint64_t first, uint64_t last,
                            sweep_sink sink, void *user);
+
+/* The resume key of workload w on arch under sp's options (docs/store.md):
+ * 32 hex digits of a 128-bit hash over dse's version, the arch's YAML,
+ * the workload as loaded (every layer's fields) and the options (pinned
+ * mappings by content).  Returns 0 or DSE_ERR_NOMEM. */
+DSE_INTERNAL int sweep_key(const sweep_space *sp, const dse_arch *arch, size_t w, char out[33]);
+
+/* The point's parameters as a JSON object ({"pe_array.rows": 32, "dram":
+ * {"preset": "hbm3-6400", "stacks": 4}}: a scalar that reads as a number
+ * and was not quoted is a number) into out. */
+DSE_INTERNAL void sweep_params_json(const sweep_space *sp, const size_t *idx, core_buf *out);
+
+/* The space as JSON (the base arch's name, each parameter's values, the
+ * workloads, the options), the text a store keeps of the sweep. */
+DSE_INTERNAL void sweep_space_json(const sweep_space *sp, core_buf *out);
 
 /* ===== progress ==========================================================
  * What a sweep has done, as one line: on a terminal rewritten in place as
@@ -82,6 +108,7 @@ typedef struct sweep_meter {
   uint64_t points, done;   /* design points in all, and finished */
   size_t nworkloads;
   uint64_t infeasible;     /* results that did not fit */
+  uint64_t stored;         /* results read from the store */
   int tty;                 /* rewrite one line in place */
   double start, last;      /* when it began and last printed */
   char line[256];

@@ -68,6 +68,63 @@ H.fails(function() dse.pareto(res, obj, { by = "arch" }) end,
 H.fails(function() dse.pareto(res, obj, { bye = false }) end, "dse.pareto: unknown option 'bye'; did you mean 'by'?", "pareto option")
 H.fails(function() dse.pareto(res, obj, 3) end, "dse.pareto: options: expected a table such as {by = false}, got number", "pareto options")
 
+-- a store (docs/store.md): the same sweep again reads every result back
+-- (the same totals and CSV, layers simulated when read); another option
+-- or a new value runs only what the store does not hold
+local db = H.tmpname(".db")
+os.remove(db)
+local function stored_sweep(extra)
+  local t = { arch = "edge-npu", workloads = { "alexnet", "llama2_7b" }, store = db, name = "t",
+    grid = { ["pe_array.rows"] = { 16, 32 }, ["dram.capacity"] = { "4 GiB", "16 GiB" } },
+    objective = "latency", progress = false }
+  for k, v in pairs(extra or {}) do t[k] = v end
+  return dse.sweep(t)
+end
+local first, second = stored_sweep(), stored_sweep()
+H.eq(#second, 8, "store: 8 results again")
+local fresh, back = 0, 0
+for i, r in ipairs(second) do
+  H.eq(r.feasible, first[i].feasible, "store: feasible")
+  if r.feasible then
+    back = back + 1
+    H.check(r.stored and not first[i].stored, "store: read back")
+    H.eq(r.total.latency_s, first[i].total.latency_s, "store: latency")
+    H.eq(r.total.energy_j, first[i].total.energy_j, "store: energy")
+    H.eq(r.total.energy_breakdown_j.buffers.sram, first[i].total.energy_breakdown_j.buffers.sram,
+         "store: the SRAM's energy")
+    H.eq(r.point["pe_array.rows"], first[i].point["pe_array.rows"], "store: point")
+    H.eq(#r.layers, #first[i].layers, "store: layers when read")
+    H.eq(r.layers[2].cycles, first[i].layers[2].cycles, "store: a layer's cycles")
+  else
+    H.eq(r.reason, first[i].reason, "store: reason")
+  end
+end
+H.eq(back, 6, "store: 6 feasible results read back")
+local ca, cb = H.tmpname(".csv"), H.tmpname(".csv")
+dse.write_csv(ca, first)
+dse.write_csv(cb, second)
+H.eq(H.read(cb), H.read(ca), "store: the same CSV")
+for _, r in ipairs(stored_sweep { objective = "edp" }) do
+  if r.feasible then fresh = fresh + (r.stored and 0 or 1) end
+end
+H.eq(fresh, 6, "store: another objective runs again")
+local more = stored_sweep { grid = { ["pe_array.rows"] = { 16, 32, 64 }, ["dram.capacity"] = { "4 GiB", "16 GiB" } } }
+local new = 0
+for _, r in ipairs(more) do if r.feasible and not r.stored then new = new + 1 end end
+H.eq(#more, 12, "store: a value more")
+H.eq(new, 3, "store: only the new value's points run")
+H.fails(function() dse.sweep { arch = "edge-npu", workload = "alexnet", store = 5 } end,
+  'dse.sweep: store: expected a path ("out/sweep.db"), got number', "store type")
+H.fails(function() dse.sweep { arch = "edge-npu", workload = "alexnet", store = db, name = "" } end,
+  "dse.sweep: name: expected a non-empty string, got string", "store name")
+local ok, err = pcall(stored_sweep, { store = ca })
+H.check(not ok and tostring(err) == ca .. ": error: not a dse store: not an SQLite database (file is not a database)",
+  "not a store: " .. tostring(err))
+H.eq(H.read(ca), H.read(cb), "not a store: the file as it was")
+os.remove(ca)
+os.remove(cb)
+os.remove(db)
+
 -- identical inputs give identical files.  The same sweep again in this
 -- run maps every MAC layer from the memo (docs/engine.md, "Memoization"):
 -- the same numbers, but map_cache_hits counts them; after clear_memo it

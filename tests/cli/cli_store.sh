@@ -1,0 +1,42 @@
+#!/bin/bash
+# cli_store.sh: a sweep with a store (docs/store.md) killed with SIGKILL at
+# 20 random moments (within the time an uninterrupted run took) and resumed
+# each time ends with the very results of an uninterrupted run, every
+# result stored once; a run after that reads all of them back.
+. "$(dirname "$0")/lib.sh"
+
+cat >"$TMP/sweep.lua" <<'LUA'
+local db, csv = ...
+local dse = require "dse"
+local r = dse.sweep {
+  arch = "edge-npu", fidelity = "analytic", store = db,
+  workloads = { "alexnet", "resnet50", "mobilenet_v2", dse.workload("gpt2", { phase = "decode", seq = 512 }) },
+  grid = { ["pe_array.rows"] = { 8, 16, 32, 64, 128 }, ["pe_array.cols"] = { 8, 16, 32, 64, 128 },
+           ["buffers.2.size"] = { "128 KiB", "256 KiB", "512 KiB", "1 MiB", "2 MiB", "4 MiB", "8 MiB", "16 MiB" } },
+}
+dse.write_csv(csv, r)
+LUA
+t0=$(date +%s%N)
+run "$DSE" run "$TMP/sweep.lua" "$TMP/a.db" "$TMP/a.csv"; expect_code 0 "uninterrupted"
+took=$((($(date +%s%N) - t0) / 1000000)) # ms: the kills fall within such a run
+expect_err "dse.sweep: 200 design points x 4 workloads = 800 results in" "uninterrupted summary"
+RANDOM=13
+killed=0
+for i in $(seq 20); do
+  ms=$((took * (2 + RANDOM % 96) / 100))
+  timeout -s KILL "$(printf '%d.%03d' $((ms / 1000)) $((ms % 1000)))" "$DSE" run --quiet "$TMP/sweep.lua" "$TMP/b.db" "$TMP/b.csv" \
+    >/dev/null 2>&1
+  [ $? -eq 137 ] && killed=$((killed + 1))
+done
+echo "killed $killed of 20 runs"
+[ "$killed" -ge 3 ] && ok || bad "only $killed of 20 runs were killed"
+rm -f "$TMP/b.csv"
+run "$DSE" run "$TMP/sweep.lua" "$TMP/b.db" "$TMP/b.csv"; expect_code 0 "resumed"
+expect_err "from the store" "resumed: results read back"
+cmp -s "$TMP/a.csv" "$TMP/b.csv" && ok || bad "resumed results differ from the uninterrupted run's"
+run "$DSE" run "$TMP/sweep.lua" "$TMP/b.db" "$TMP/c.csv"; expect_code 0 "again"
+expect_err "= 800 results in" "again: 800 results"
+expect_err "800 from the store" "again: every one from the store"
+cmp -s "$TMP/a.csv" "$TMP/c.csv" && ok || bad "results read back differ"
+
+finish
