@@ -2,7 +2,8 @@
 # cli_store.sh: a sweep with a store (docs/store.md) killed with SIGKILL at
 # 20 random moments (within the time an uninterrupted run took) and resumed
 # each time ends with the very results of an uninterrupted run, every
-# result stored once; a run after that reads all of them back.
+# result stored once; a run after that reads all of them back.  Ctrl-C
+# halfway keeps every finished result.
 . "$(dirname "$0")/lib.sh"
 
 cat >"$TMP/sweep.lua" <<'LUA'
@@ -38,5 +39,25 @@ run "$DSE" run "$TMP/sweep.lua" "$TMP/b.db" "$TMP/c.csv"; expect_code 0 "again"
 expect_err "= 800 results in" "again: 800 results"
 expect_err "800 from the store" "again: every one from the store"
 cmp -s "$TMP/a.csv" "$TMP/c.csv" && ok || bad "results read back differ"
+
+# Ctrl-C (SIGINT) halfway: exit 130, every finished result kept
+rm -f "$TMP/d.db" "$TMP/d.csv"
+"$DSE" run --quiet "$TMP/sweep.lua" "$TMP/d.db" "$TMP/d.csv" >/dev/null 2>"$TMP/int.err" &
+pid=$!
+sleep "$(printf '%d.%03d' $((took / 2000)) $((took / 2 % 1000)))"
+kill -INT "$pid"
+for _ in $(seq 600); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+wait "$pid"
+CODE=$?
+echo "SIGINT: exit $CODE"
+if [ "$CODE" -eq 130 ]; then
+  grep -q '^interrupted!' "$TMP/int.err" && ok || bad "SIGINT: message: $(head -1 "$TMP/int.err")"
+  run "$DSE" run "$TMP/sweep.lua" "$TMP/d.db" "$TMP/d.csv"; expect_code 0 "after SIGINT"
+  expect_err "from the store" "after SIGINT: results kept"
+  cmp -s "$TMP/a.csv" "$TMP/d.csv" && ok || bad "after SIGINT: results differ"
+else
+  # the sweep ended before the signal came (a fast machine): it is whole
+  [ "$CODE" -eq 0 ] && cmp -s "$TMP/a.csv" "$TMP/d.csv" && ok || bad "SIGINT: exit $CODE"
+fi
 
 finish
