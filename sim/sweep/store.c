@@ -22,6 +22,7 @@ struct store {
   char *path;
   sqlite3_stmt *put, *has, *get;
   int pending;      /* results in the open transaction */
+  size_t ncols;     /* parameter columns st->put fills (store_columns) */
   double committed; /* when it last committed (seconds, monotonic) */
 };
 
@@ -80,7 +81,7 @@ static int create_schema(dse_ctx *ctx, store *st) {
                 "CREATE TABLE dse_meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);"
                 "CREATE TABLE sweeps(id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, "
                 "space TEXT NOT NULL, dse_version TEXT NOT NULL, started TEXT NOT NULL, "
-                "finished TEXT, planned INTEGER NOT NULL);");
+                "finished TEXT, planned INTEGER NOT NULL, columns TEXT NOT NULL DEFAULT '');");
   if (!rc) rc = exec(ctx, st, meta);
   if (!rc) rc = exec(ctx, st, results);
   if (!rc) rc = exec(ctx, st, "CREATE INDEX results_order ON results(sweep, point, workload);");
@@ -134,7 +135,19 @@ static int check_or_create(dse_ctx *ctx, store *st) {
   return 0;
 }
 
-static int prepare(dse_ctx *ctx, store *st) {
+/* An SQL identifier: name in double quotes, its quotes doubled. */
+static void quoted(core_buf *b, const char *name) {
+  core_buf_puts(b, "\"");
+  for (const char *c = name; *c; c++) {
+    core_buf_append(b, c, 1);
+    if (*c == '"') core_buf_append(b, c, 1);
+  }
+  core_buf_puts(b, "\"");
+}
+
+/* The insert of results with the n parameter columns names after the
+ * totals' (st->put, replaced).  Returns 0 or an error. */
+static int prepare_put(dse_ctx *ctx, store *st, size_t n, const char *const *names) {
   core_buf b;
   core_buf_init(&b);
   core_buf_puts(&b, "INSERT OR REPLACE INTO results(sweep, point, workload, key, status, reason, "
@@ -142,10 +155,30 @@ static int prepare(dse_ctx *ctx, store *st) {
   for (size_t i = 0; i < rpt_ntotal_fields; i++)
     core_buf_printf(&b, ", \"%s\"", rpt_total_fields[i].name);
   for (int k = 1; k <= DSE_MAX_BUFFERS; k++) core_buf_printf(&b, ", buffer%d_energy_j", k);
+  for (size_t i = 0; i < n; i++) {
+    core_buf_puts(&b, ", ");
+    quoted(&b, names[i]);
+  }
   core_buf_puts(&b, ") VALUES (?");
-  for (size_t i = 1; i < STORE_FIXED + rpt_ntotal_fields + DSE_MAX_BUFFERS; i++)
+  for (size_t i = 1; i < STORE_FIXED + rpt_ntotal_fields + DSE_MAX_BUFFERS + n; i++)
     core_buf_puts(&b, ", ?");
   core_buf_puts(&b, ");");
+  sqlite3_stmt *q = NULL;
+  int rc = b.oom ? DSE_ERR_NOMEM : 0;
+  if (!rc && sqlite3_prepare_v2(st->db, b.data, -1, &q, NULL) != SQLITE_OK)
+    rc = fail(ctx, st, DSE_ERR_INVALID,
+              "not a dse store of this schema: its results table does not take dse's columns");
+  core_buf_fini(&b);
+  if (rc) return rc;
+  sqlite3_finalize(st->put);
+  st->put = q;
+  st->ncols = n;
+  return 0;
+}
+
+static int prepare(dse_ctx *ctx, store *st) {
+  const int rp = prepare_put(ctx, st, 0, NULL);
+  if (rp) return rp;
   /* store_get: the status, the reason and the totals' columns */
   core_buf g;
   core_buf_init(&g);
@@ -154,14 +187,12 @@ static int prepare(dse_ctx *ctx, store *st) {
     core_buf_printf(&g, ", \"%s\"", rpt_total_fields[i].name);
   for (int k = 1; k <= DSE_MAX_BUFFERS; k++) core_buf_printf(&g, ", buffer%d_energy_j", k);
   core_buf_puts(&g, " FROM results WHERE sweep = ? AND key = ?;");
-  int rc = b.oom || g.oom ? DSE_ERR_NOMEM : 0;
-  if (!rc && (sqlite3_prepare_v2(st->db, b.data, -1, &st->put, NULL) != SQLITE_OK ||
-              sqlite3_prepare_v2(st->db, "SELECT 1 FROM results WHERE sweep = ? AND key = ?;", -1,
+  int rc = g.oom ? DSE_ERR_NOMEM : 0;
+  if (!rc && (sqlite3_prepare_v2(st->db, "SELECT 1 FROM results WHERE sweep = ? AND key = ?;", -1,
                                  &st->has, NULL) != SQLITE_OK ||
               sqlite3_prepare_v2(st->db, g.data, -1, &st->get, NULL) != SQLITE_OK))
     rc = fail(ctx, st, DSE_ERR_INVALID,
               "not a dse store of this schema: its results table does not take dse's columns");
-  core_buf_fini(&b);
   core_buf_fini(&g);
   return rc;
 }
@@ -333,6 +364,13 @@ int store_put(dse_ctx *ctx, store *st, int64_t sweep, const store_row *row) {
   for (int k = 0; row->total && k < DSE_MAX_BUFFERS; k++)
     sqlite3_bind_double(q, STORE_FIXED + 1 + (int)rpt_ntotal_fields + k,
                         row->total->buffer_energy_j[k]);
+  for (size_t c = 0; c < row->ncells && c < st->ncols; c++) {
+    const int col = STORE_FIXED + 1 + (int)rpt_ntotal_fields + DSE_MAX_BUFFERS + (int)c;
+    const store_cell *v = &row->cells[c];
+    if (v->kind == STORE_INT) sqlite3_bind_int64(q, col, v->i);
+    else if (v->kind == STORE_REAL) sqlite3_bind_double(q, col, v->d);
+    else if (v->kind == STORE_TEXT) sqlite3_bind_text(q, col, v->s, -1, SQLITE_STATIC);
+  }
   if (sqlite3_step(q) != SQLITE_DONE) return fail(ctx, st, DSE_ERR_IO, "cannot write the store");
   /* a batch, or a second's results (slow points): what a kill can lose */
   if (++st->pending >= STORE_BATCH || mono_s() - st->committed >= 1.0)
@@ -404,4 +442,49 @@ int store_get(dse_ctx *ctx, store *st, int64_t sweep, const char *key, char *sta
   for (int k = 0; k < DSE_MAX_BUFFERS; k++)
     t->buffer_energy_j[k] = sqlite3_column_double(q, 2 + (int)rpt_ntotal_fields + k);
   return 1;
+}
+
+int store_columns(dse_ctx *ctx, store *st, int64_t sweep, size_t n, const char *const *names) {
+  /* the columns results has */
+  sqlite3_stmt *q = NULL;
+  if (sqlite3_prepare_v2(st->db, "SELECT name FROM pragma_table_info('results');", -1, &q, NULL) !=
+      SQLITE_OK)
+    return fail(ctx, st, DSE_ERR_IO, "cannot read the store");
+  core_buf have, list;
+  core_buf_init(&have);
+  core_buf_init(&list);
+  core_buf_puts(&have, "\n");
+  while (sqlite3_step(q) == SQLITE_ROW)
+    core_buf_printf(&have, "%s\n", (const char *)sqlite3_column_text(q, 0));
+  sqlite3_finalize(q);
+  int rc = 0;
+  for (size_t i = 0; i < n && !rc; i++) {
+    char probe[1100];
+    snprintf(probe, sizeof probe, "\n%s\n", names[i]);
+    core_buf_printf(&list, "%s%s", i ? "\n" : "", names[i]);
+    if (have.data && strstr(have.data, probe)) continue;
+    core_buf b;
+    core_buf_init(&b);
+    core_buf_puts(&b, "ALTER TABLE results ADD COLUMN ");
+    quoted(&b, names[i]);
+    core_buf_puts(&b, ";");
+    rc = b.oom ? DSE_ERR_NOMEM : exec(ctx, st, b.data);
+    core_buf_fini(&b);
+  }
+  if (!rc && (have.oom || list.oom)) rc = DSE_ERR_NOMEM;
+  if (!rc) {
+    if (sqlite3_prepare_v2(st->db, "UPDATE sweeps SET columns = ? WHERE id = ?;", -1, &q, NULL) !=
+        SQLITE_OK)
+      rc = fail(ctx, st, DSE_ERR_IO, "cannot write the store");
+    else {
+      sqlite3_bind_text(q, 1, list.data ? list.data : "", -1, SQLITE_STATIC);
+      sqlite3_bind_int64(q, 2, sweep);
+      if (sqlite3_step(q) != SQLITE_DONE) rc = fail(ctx, st, DSE_ERR_IO, "cannot write the store");
+      sqlite3_finalize(q);
+    }
+  }
+  if (!rc) rc = prepare_put(ctx, st, n, names);
+  core_buf_fini(&have);
+  core_buf_fini(&list);
+  return rc;
 }

@@ -36,6 +36,22 @@ DSE_INTERNAL void store_close(store *st);
 DSE_INTERNAL int store_sweep(dse_ctx *ctx, store *st, const char *name, const char *space,
                              uint64_t planned, int64_t *id);
 
+/* A parameter's value in its column: none (NULL), an integer, a real or
+ * a text (a list or a table of several levels as JSON). */
+typedef struct store_cell {
+  enum { STORE_NULL, STORE_INT, STORE_REAL, STORE_TEXT } kind;
+  int64_t i;
+  double d;
+  const char *s;
+} store_cell;
+
+/* The sweep's parameter columns (each parameter path, or for a table value
+ * a column per field, "dram.preset"), added to the results table when it
+ * lacks them, kept with the sweep (in order) and filled by store_put from
+ * its rows' cells.  Returns 0 or DSE_ERR_IO. */
+DSE_INTERNAL int store_columns(dse_ctx *ctx, store *st, int64_t sweep, size_t n,
+                               const char *const *names);
+
 /* A result: its point's number, its workload's index and identity, the
  * resume key (hex), its status ("ok", "infeasible", "failed" or
  * "pruned"), the reason when not ok, the parameters as a JSON object, the
@@ -53,6 +69,8 @@ typedef struct store_row {
   const char *phase; /* NULL: not a generated workload */
   uint64_t seq;
   const dse_total_result *total;
+  size_t ncells; /* the parameter columns' values, in store_columns' order */
+  const store_cell *cells;
 } store_row;
 
 /* Add a result to sweep id (committed with the batch: every 256 results

@@ -9,6 +9,7 @@
 #include "config/arch.h"
 #include "config/workload.h"
 #include "core/core.h"
+#include "core/fields.h"
 #include "core/json.h"
 #include "engine/mapper.h"
 #include "sweep/store.h"
@@ -73,11 +74,131 @@ static void take_reason(dse_ctx *ctx, int err, core_buf *out) {
   dse_ctx_clear_diags(ctx);
 }
 
+static int is_number(const char *s);
+static void node_json(rpt_json *j, const yt_node *n);
+
+/* The store's parameter columns of a space: per parameter its path, or
+ * for table values a column per field ("dram.preset"; the path itself too
+ * when some values are not tables), sorted within a parameter. */
+typedef struct cols {
+  size_t n;
+  char **name;
+  size_t *param;
+  const char **field; /* NULL: the whole value */
+} cols;
+
+static void cols_free(cols *c) {
+  for (size_t i = 0; i < c->n; i++) free(c->name[i]);
+  free(c->name);
+  free(c->param);
+  free(c->field);
+}
+
+static int cmp_str(const void *a, const void *b) {
+  return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* Whether name is one of the results table's own columns. */
+static int fixed_column(const char *name) {
+  static const char *const fixed[] = {"id", "sweep", "point", "workload", "key", "status",
+                                      "reason", "params", "arch", "workload_name", "batch",
+                                      "phase", "seq"};
+  for (size_t i = 0; i < DSE_ARRAY_LEN(fixed); i++)
+    if (!strcmp(name, fixed[i])) return 1;
+  if (rpt_total_field(name)) return 1;
+  return !strncmp(name, "buffer", 6) && strstr(name, "_energy_j") != NULL;
+}
+
+static int add_col(cols *c, size_t p, const char *path, const char *field) {
+  char buf[1024];
+  snprintf(buf, sizeof buf, "%s%s%s", path, field ? "." : "", field ? field : "");
+  char **nn = realloc(c->name, (c->n + 1) * sizeof *nn);
+  if (!nn) return DSE_ERR_NOMEM;
+  c->name = nn;
+  size_t *np = realloc(c->param, (c->n + 1) * sizeof *np);
+  if (!np) return DSE_ERR_NOMEM;
+  c->param = np;
+  const char **nf = realloc(c->field, (c->n + 1) * sizeof *nf);
+  if (!nf) return DSE_ERR_NOMEM;
+  c->field = nf;
+  char full[1040];
+  snprintf(full, sizeof full, "%s%s", fixed_column(buf) ? "param." : "", buf);
+  if (!(c->name[c->n] = strdup(full))) return DSE_ERR_NOMEM;
+  c->param[c->n] = p;
+  c->field[c->n] = field;
+  c->n++;
+  return 0;
+}
+
+static int cols_of(const sweep_space *sp, cols *c) {
+  *c = (cols){0, NULL, NULL, NULL};
+  for (size_t p = 0; p < sp->nparams; p++) {
+    const sweep_param *pm = &sp->params[p];
+    int whole = 0;
+    size_t nf = 0;
+    const char *fields[256];
+    for (size_t k = 0; k < pm->nvalues; k++) {
+      const yt_node *v = pm->values[k];
+      if (v->kind != YT_MAP) {
+        whole = 1;
+        continue;
+      }
+      for (size_t f = 0; f < v->n; f++) {
+        size_t j = 0;
+        while (j < nf && strcmp(fields[j], v->pairs[f].key)) j++;
+        if (j == nf && nf < DSE_ARRAY_LEN(fields)) fields[nf++] = v->pairs[f].key;
+      }
+    }
+    qsort(fields, nf, sizeof fields[0], cmp_str);
+    if (whole && add_col(c, p, pm->path, NULL)) return DSE_ERR_NOMEM;
+    for (size_t j = 0; j < nf; j++)
+      if (add_col(c, p, pm->path, fields[j])) return DSE_ERR_NOMEM;
+  }
+  return 0;
+}
+
+/* The cells of point idx in c's columns into cells (texts in scratch, whose
+ * storage the cells point into: valid until scratch changes). */
+static int cells_of(const sweep_space *sp, const cols *c, const size_t *idx, store_cell *cells,
+                    core_buf *scratch) {
+  size_t *at = calloc(c->n ? c->n : 1, sizeof *at);
+  if (!at) return DSE_ERR_NOMEM;
+  scratch->len = 0;
+  for (size_t i = 0; i < c->n; i++) {
+    const yt_node *v = sp->params[c->param[i]].values[idx[c->param[i]]];
+    if (c->field[i]) v = v->kind == YT_MAP ? yt_get(v, c->field[i]) : NULL;
+    else if (v->kind == YT_MAP) v = NULL; /* its fields have columns of their own */
+    cells[i] = (store_cell){STORE_NULL, 0, 0, NULL};
+    if (!v) continue;
+    if (v->kind == YT_SCALAR && !v->quoted && is_number(v->str)) {
+      char *end = NULL;
+      const long long ll = strtoll(v->str, &end, 10);
+      if (*end == '\0') cells[i] = (store_cell){STORE_INT, ll, 0, NULL};
+      else cells[i] = (store_cell){STORE_REAL, 0, strtod(v->str, NULL), NULL};
+      continue;
+    }
+    at[i] = scratch->len + 1; /* + 1: 0 is none */
+    if (v->kind == YT_SCALAR) {
+      core_buf_puts(scratch, v->str);
+    } else {
+      rpt_json j;
+      rpt_json_init(&j, scratch, 0);
+      node_json(&j, v);
+    }
+    core_buf_append(scratch, "", 1); /* the text's end */
+  }
+  for (size_t i = 0; i < c->n; i++)
+    if (at[i]) cells[i] = (store_cell){STORE_TEXT, 0, 0, scratch->data + at[i] - 1};
+  free(at);
+  return scratch->oom ? DSE_ERR_NOMEM : 0;
+}
+
 /* One result of the runner: from the store when it holds its key, else
  * simulated (and stored); then to the sink. */
 static int run_one(dse_ctx *ctx, const sweep_space *sp, uint64_t i, const size_t *idx,
                    const dse_arch *arch, size_t w, core_buf *reason, core_buf *params,
-                   sweep_sink sink, void *user) {
+                   const cols *cl, store_cell *cells, core_buf *scratch, sweep_sink sink,
+                   void *user) {
   sweep_result r = {i, idx, w, arch, NULL, 0, NULL, NULL, 0};
   char key[33] = "";
   dse_total_result stored;
@@ -115,10 +236,11 @@ static int run_one(dse_ctx *ctx, const sweep_space *sp, uint64_t i, const size_t
     const dse_workload *wl = sp->workloads[w];
     params->len = 0;
     sweep_params_json(sp, idx, params);
-    const store_row row = {i,         w,       key,      src ? "infeasible" : "ok",
+    rc = params->oom ? DSE_ERR_NOMEM : cells_of(sp, cl, idx, cells, scratch);
+    const store_row row = {i,         w,         key,     src ? "infeasible" : "ok",
                            r.reason,  core_buf_str(params), arch->name, wl->name,
-                           wl->batch, wl->phase, wl->seq, r.total};
-    rc = params->oom ? DSE_ERR_NOMEM : store_put(ctx, sp->store, sp->sweep_id, &row);
+                           wl->batch, wl->phase, wl->seq, r.total, cl->n, cells};
+    if (!rc) rc = store_put(ctx, sp->store, sp->sweep_id, &row);
   }
   if (!rc) rc = sink(user, ctx, &r);
   dse_result_free(res);
@@ -129,21 +251,30 @@ int sweep_run(dse_ctx *ctx, const sweep_space *sp, uint64_t first, uint64_t last
               sweep_sink sink, void *user) {
   size_t *idx = calloc(sp->nparams ? sp->nparams : 1, sizeof *idx);
   if (!idx) return DSE_ERR_NOMEM;
-  core_buf reason, params;
+  core_buf reason, params, scratch;
   core_buf_init(&reason);
   core_buf_init(&params);
-  int rc = 0;
+  core_buf_init(&scratch);
+  cols cl = {0, NULL, NULL, NULL};
+  int rc = sp->store ? cols_of(sp, &cl) : 0;
+  store_cell *cells = calloc(cl.n ? cl.n : 1, sizeof *cells);
+  if (!rc && !cells) rc = DSE_ERR_NOMEM;
+  if (!rc && sp->store)
+    rc = store_columns(ctx, sp->store, sp->sweep_id, cl.n, (const char *const *)cl.name);
   for (uint64_t i = first; i < last && !rc; i++) {
     sweep_point(sp, i, idx);
     dse_arch *arch = NULL;
     rc = sweep_arch(ctx, sp, idx, &arch);
     for (size_t w = 0; w < sp->nworkloads && !rc; w++)
-      rc = run_one(ctx, sp, i, idx, arch, w, &reason, &params, sink, user);
+      rc = run_one(ctx, sp, i, idx, arch, w, &reason, &params, &cl, cells, &scratch, sink, user);
     dse_arch_free(arch);
   }
   if (!rc && sp->store) rc = store_commit(ctx, sp->store);
+  cols_free(&cl);
+  free(cells);
   core_buf_fini(&reason);
   core_buf_fini(&params);
+  core_buf_fini(&scratch);
   free(idx);
   return rc;
 }

@@ -42,7 +42,7 @@ static void put_rows(dse_ctx *ctx, store *st, int64_t id, int first, int n,
     snprintf(key, sizeof key, "k%d", i);
     snprintf(params, sizeof params, "{\"pe_array.rows\": %d}", i);
     const store_row r = {(uint64_t)i, 0, key, "ok", NULL, params, "edge-npu", "alexnet", 1,
-                         NULL, 0, t};
+                         NULL, 0, t, 0, NULL};
     ASSERT_INT_EQ(store_put(ctx, st, id, &r), 0);
   }
 }

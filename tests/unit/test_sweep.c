@@ -3,10 +3,13 @@
  * values; results handed over in point and workload order, each the same
  * bits as simulating that arch alone; infeasible points as results, other
  * errors and the sink's stop ending the sweep. */
+#include <sqlite3.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "config/ytree.h"
 #include "helpers.h"
+#include "sweep/store.h"
 #include "sweep/sweep.h"
 #include "task.h"
 
@@ -18,6 +21,7 @@ typedef struct seen {
   int rc[16];
   double latency[16];
   int64_t rows[16];
+  int stored[16];
   char reason[256];
 } seen;
 
@@ -27,7 +31,8 @@ static int sink(void *user, dse_ctx *ctx, const sweep_result *r) {
   s->point[s->n] = r->point;
   s->workload[s->n] = r->workload;
   s->rc[s->n] = r->rc;
-  s->latency[s->n] = r->result ? r->result->total.latency_s : -1;
+  s->latency[s->n] = r->total ? r->total->latency_s : -1;
+  s->stored[s->n] = r->stored;
   s->rows[s->n] = (int64_t)r->arch->rows;
   (void)ctx;
   if (r->rc) snprintf(s->reason, sizeof s->reason, "%s", r->reason);
@@ -155,5 +160,69 @@ TEST_IMPL(sweep_meter_lines) {
   sweep_meter_end(&m, 75.0);
   ASSERT_STR_EQ(m.line, "dse.sweep: 1 design point x 1 workload = 1 result in 1 min 15 s, "
                         "0 infeasible\n");
+  return 0;
+}
+
+/* With a store, each result goes there with its parameters as JSON and as
+ * columns: a scalar path as itself (an integer as INTEGER, a size as
+ * TEXT), a table value (a memory system) as a column per field; run again,
+ * every result comes back from the store, its totals as simulated. */
+TEST_IMPL(sweep_store_columns) {
+  dse_ctx *ctx = t_ctx();
+  dse_arch *base = t_arch(ctx, "npu-hbm3");
+  dse_workload *wl = t_wl(ctx, "alexnet", NULL, NULL, NULL, NULL);
+  yt_doc *d = yt_doc_new("space.lua");
+  const yt_node *rows[] = {scalar(d, 3, "64"), scalar(d, 3, "128")};
+  yt_node *mem[2];
+  for (int k = 0; k < 2; k++) {
+    mem[k] = yt_new_map(d, "space.lua", 4, 5, 2);
+    mem[k]->pairs[0] = (yt_pair){"preset", 4, 5, yt_new_scalar(d, "space.lua", 4, 5, "hbm3-6400", 1)};
+    mem[k]->pairs[1] = (yt_pair){"stacks", 4, 5, yt_new_scalar(d, "space.lua", 4, 5, k ? "4" : "2", 0)};
+  }
+  const yt_node *mems[] = {mem[0], mem[1]};
+  const sweep_param params[] = {{"dram", 2, mems}, {"pe_array.rows", 2, rows}};
+  const dse_workload *wls[] = {wl};
+  char dir[] = "/tmp/dse_sweep_XXXXXX", path[64];
+  ASSERT(mkdtemp(dir) != NULL);
+  snprintf(path, sizeof path, "%s/s.db", dir);
+  store *st = NULL;
+  ASSERT_INT_EQ(store_open(ctx, path, &st), 0);
+  sweep_space sp = {base, 2, params, 1, wls,
+                    {DSE_FIDELITY_ANALYTIC, DSE_OBJ_EDP, 0, NULL, DSE_DRAM_PROFILE}, st, 0};
+  ASSERT_INT_EQ(store_sweep(ctx, st, "s", "{}", 4, &sp.sweep_id), 0);
+  seen a = {0}, b = {0};
+  ASSERT_INT_EQ(sweep_run(ctx, &sp, 0, 4, sink, &a), 0);
+  ASSERT_INT_EQ(sweep_run(ctx, &sp, 0, 4, sink, &b), 0);
+  ASSERT_INT_EQ(b.n, 4);
+  for (int i = 0; i < 4; i++) {
+    ASSERT(!a.stored[i] && b.stored[i]);
+    ASSERT(!memcmp(&a.latency[i], &b.latency[i], sizeof(double)));
+  }
+  store_close(st);
+  sqlite3 *db = NULL;
+  sqlite3_stmt *q = NULL;
+  ASSERT(sqlite3_open(path, &db) == SQLITE_OK);
+  ASSERT(sqlite3_prepare_v2(db,
+                            "SELECT s.columns, r.\"dram.preset\", r.\"dram.stacks\", "
+                            "typeof(r.\"pe_array.rows\"), r.\"pe_array.rows\", r.params FROM "
+                            "results r JOIN sweeps s ON s.id = r.sweep WHERE r.point = 3;",
+                            -1, &q, NULL) == SQLITE_OK);
+  ASSERT(sqlite3_step(q) == SQLITE_ROW);
+  ASSERT_STR_EQ((const char *)sqlite3_column_text(q, 0), "dram.preset\ndram.stacks\npe_array.rows");
+  ASSERT_STR_EQ((const char *)sqlite3_column_text(q, 1), "hbm3-6400");
+  ASSERT_U64_EQ((uint64_t)sqlite3_column_int64(q, 2), 4);
+  ASSERT_STR_EQ((const char *)sqlite3_column_text(q, 3), "integer");
+  ASSERT_U64_EQ((uint64_t)sqlite3_column_int64(q, 4), 128);
+  ASSERT_STR_EQ((const char *)sqlite3_column_text(q, 5),
+                "{\"dram\":{\"preset\":\"hbm3-6400\",\"stacks\":4},\"pe_array.rows\":128}");
+  sqlite3_finalize(q);
+  sqlite3_close(db);
+  char cmd[96];
+  snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+  ASSERT(system(cmd) == 0);
+  yt_doc_free(d);
+  dse_workload_free(wl);
+  dse_arch_free(base);
+  dse_ctx_free(ctx);
   return 0;
 }

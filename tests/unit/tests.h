@@ -159,6 +159,7 @@
   X(objective_is_reported)           \
   X(sweep_points_in_order)           \
   X(sweep_meter_lines)               \
+  X(sweep_store_columns)             \
   X(store_rows_and_resume)           \
   X(store_killed_keeps_commits)      \
   X(store_open_errors)
