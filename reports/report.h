@@ -23,6 +23,14 @@ DSE_INTERNAL void rpt_workload_json(const dse_workload *wl,
 /* CSV field: quoted when needed. */
 DSE_INTERNAL void rpt_csv_field(core_buf *out, const char *s);
 
+/* A stored sweep (sweep/store.h) as CSV (csv: the layout of
+ * dse.write_csv's for the sweep's results) or as a JSON array of results
+ * into out.  Returns 0 or an error (on ctx). */
+struct store;
+struct store_sweep_info;
+DSE_INTERNAL int rpt_export(dse_ctx *ctx, struct store *st, const struct store_sweep_info *sw,
+                            int csv, core_buf *out);
+
 /* Write data to path atomically (temp file, fsync, rename): the file is
  * either complete or untouched.  Creates no directories.  0 or DSE_ERR_IO
  * with a message in err. */

@@ -16,6 +16,8 @@ enum { CLI_OK = 0, CLI_FAIL = 1, CLI_BAD = 2 };
 int cli_report(dse_ctx *ctx, int err, const char *arg);
 int cli_run(dse_ctx *ctx, int argc, char **argv, int quiet);
 int cli_mem(dse_ctx *ctx, int argc, char **argv);
+/* `dse export STORE`: a stored sweep as CSV or JSON (export.c). */
+int cli_export(dse_ctx *ctx, int argc, char **argv);
 /* `dse import timeloop`: pos are ARCH PROBLEM [MAPPING]; ert and dir the
  * values of --ert and -o (NULL when not given). */
 int cli_import_timeloop(dse_ctx *ctx, const char *const *pos, int npos, const char *ert,

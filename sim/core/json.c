@@ -101,3 +101,8 @@ void rpt_json_null(rpt_json *j) {
   pre_value(j);
   core_buf_puts(j->out, "null");
 }
+
+void rpt_json_raw(rpt_json *j, const char *text) {
+  pre_value(j);
+  core_buf_puts(j->out, text);
+}

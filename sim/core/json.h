@@ -29,6 +29,8 @@ DSE_INTERNAL void rpt_json_num(rpt_json *j, double v);
 DSE_INTERNAL void rpt_json_u64(rpt_json *j, uint64_t v);
 DSE_INTERNAL void rpt_json_bool(rpt_json *j, int v);
 DSE_INTERNAL void rpt_json_null(rpt_json *j);
+/* A value given as JSON text already (the caller vouches for it). */
+DSE_INTERNAL void rpt_json_raw(rpt_json *j, const char *text);
 /* Escaped string literal into a buffer. */
 DSE_INTERNAL void rpt_json_escape(core_buf *out, const char *s);
 

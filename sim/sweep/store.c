@@ -23,6 +23,7 @@ struct store {
   sqlite3_stmt *put, *has, *get;
   int pending;      /* results in the open transaction */
   size_t ncols;     /* parameter columns st->put fills (store_columns) */
+  int readonly;     /* store_open_read's: no transaction */
   double committed; /* when it last committed (seconds, monotonic) */
 };
 
@@ -103,7 +104,7 @@ static int query_int(store *st, const char *sql, int64_t *v) {
 }
 
 /* A new store's schema, or an existing file's checks (store_open). */
-static int check_or_create(dse_ctx *ctx, store *st) {
+static int check_or_create(dse_ctx *ctx, store *st, int create) {
   int64_t tables = 0, meta = 0, schema = 0;
   /* the first read: an SQLite error here means the file is not one */
   if (sqlite3_exec(st->db, "SELECT count(*) FROM sqlite_master;", NULL, NULL, NULL) != SQLITE_OK) {
@@ -119,7 +120,7 @@ static int check_or_create(dse_ctx *ctx, store *st) {
                     "'dse_meta';",
                 &meta))
     return fail(ctx, st, DSE_ERR_IO, "cannot read the store");
-  if (tables == 0) return create_schema(ctx, st); /* new (or an empty file) */
+  if (tables == 0) return create ? create_schema(ctx, st) : 0; /* new (or an empty file) */
   if (!meta)
     return fail(ctx, st, DSE_ERR_INVALID,
                 "not a dse store: an SQLite database without dse's dse_meta table");
@@ -197,6 +198,38 @@ static int prepare(dse_ctx *ctx, store *st) {
   return rc;
 }
 
+int store_open_read(dse_ctx *ctx, const char *path, store **out) {
+  *out = NULL;
+  if (access(path, F_OK) != 0) {
+    core_diag(ctx, path, 0, 0, "no such file");
+    return DSE_ERR_NOTFOUND;
+  }
+  store *st = calloc(1, sizeof *st);
+  if (!st || !(st->path = strdup(path))) {
+    free(st);
+    return DSE_ERR_NOMEM;
+  }
+  int rc = 0;
+  if (sqlite3_open_v2(path, &st->db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
+    rc = fail(ctx, st, DSE_ERR_IO, "cannot open the store");
+  } else {
+    sqlite3_busy_timeout(st->db, 2000);
+    int64_t tables = 0;
+    rc = check_or_create(ctx, st, 0);
+    if (!rc && (query_int(st, "SELECT count(*) FROM sqlite_master;", &tables) || tables == 0))
+      rc = fail(ctx, st, DSE_ERR_INVALID, "not a dse store: an empty database");
+    st->readonly = 1;
+  }
+  if (rc) {
+    sqlite3_close(st->db);
+    free(st->path);
+    free(st);
+    return rc;
+  }
+  *out = st;
+  return 0;
+}
+
 int store_open(dse_ctx *ctx, const char *path, store **out) {
   *out = NULL;
   store *st = calloc(1, sizeof *st);
@@ -214,7 +247,7 @@ int store_open(dse_ctx *ctx, const char *path, store **out) {
     rc = fail(ctx, st, DSE_ERR_IO, exists ? "cannot open the store" : "cannot create the store");
   } else {
     sqlite3_busy_timeout(st->db, 2000);
-    rc = check_or_create(ctx, st);
+    rc = check_or_create(ctx, st, 1);
     /* the writer's lock, held from here on (store_commit takes it again):
      * a second sweep on the same store waits 2 s, then is told */
     if (!rc && sqlite3_exec(st->db, "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;",
@@ -265,7 +298,8 @@ void store_close(store *st) {
   sqlite3_finalize(st->put);
   sqlite3_finalize(st->has);
   sqlite3_finalize(st->get);
-  if (!sqlite3_get_autocommit(st->db)) sqlite3_exec(st->db, "COMMIT;", NULL, NULL, NULL);
+  if (!st->readonly && !sqlite3_get_autocommit(st->db))
+    sqlite3_exec(st->db, "COMMIT;", NULL, NULL, NULL);
   sqlite3_close(st->db);
   free(st->path);
   free(st);
@@ -486,5 +520,115 @@ int store_columns(dse_ctx *ctx, store *st, int64_t sweep, size_t n, const char *
   if (!rc) rc = prepare_put(ctx, st, n, names);
   core_buf_fini(&have);
   core_buf_fini(&list);
+  return rc;
+}
+
+int store_each_sweep(dse_ctx *ctx, store *st,
+                     int (*cb)(void *user, const store_sweep_info *s), void *user) {
+  sqlite3_stmt *q = NULL;
+  if (sqlite3_prepare_v2(st->db,
+                         "SELECT id, name, columns, planned, finished IS NOT NULL FROM sweeps "
+                         "ORDER BY id;",
+                         -1, &q, NULL) != SQLITE_OK)
+    return fail(ctx, st, DSE_ERR_IO, "cannot read the store");
+  int rc = 0, step;
+  while (!rc && (step = sqlite3_step(q)) == SQLITE_ROW) {
+    const store_sweep_info si = {sqlite3_column_int64(q, 0),
+                                 (const char *)sqlite3_column_text(q, 1),
+                                 (const char *)sqlite3_column_text(q, 2),
+                                 (uint64_t)sqlite3_column_int64(q, 3), sqlite3_column_int(q, 4)};
+    rc = cb(user, &si);
+  }
+  if (!rc && step != SQLITE_DONE) rc = fail(ctx, st, DSE_ERR_IO, "cannot read the store");
+  sqlite3_finalize(q);
+  return rc;
+}
+
+int store_each_result(dse_ctx *ctx, store *st, const store_sweep_info *sw,
+                      int (*cb)(void *user, const store_view *v), void *user) {
+  /* the sweep's columns, one a line */
+  size_t ncols = 0;
+  char *names = strdup(sw->columns ? sw->columns : "");
+  if (!names) return DSE_ERR_NOMEM;
+  const char *col[512];
+  for (char *c = names; *c && ncols < 512;) {
+    col[ncols++] = c;
+    char *nl = strchr(c, '\n');
+    if (!nl) break;
+    *nl = '\0';
+    c = nl + 1;
+  }
+  core_buf b;
+  core_buf_init(&b);
+  core_buf_puts(&b, "SELECT point, workload, key, status, reason, params, arch, workload_name, "
+                    "batch, phase, seq");
+  for (size_t i = 0; i < rpt_ntotal_fields; i++)
+    core_buf_printf(&b, ", \"%s\"", rpt_total_fields[i].name);
+  for (int k = 1; k <= DSE_MAX_BUFFERS; k++) core_buf_printf(&b, ", buffer%d_energy_j", k);
+  for (size_t i = 0; i < ncols; i++) {
+    core_buf_puts(&b, ", ");
+    quoted(&b, col[i]);
+  }
+  core_buf_puts(&b, " FROM results WHERE sweep = ? ORDER BY point, workload;");
+  sqlite3_stmt *q = NULL;
+  int rc = b.oom ? DSE_ERR_NOMEM : 0;
+  if (!rc && sqlite3_prepare_v2(st->db, b.data, -1, &q, NULL) != SQLITE_OK)
+    rc = fail(ctx, st, DSE_ERR_IO, "cannot read the store");
+  core_buf_fini(&b);
+  store_cell cells[512];
+  store_view *v = rc ? NULL : calloc(1, sizeof *v);
+  if (!rc && !v) rc = DSE_ERR_NOMEM;
+  if (!rc) sqlite3_bind_int64(q, 1, sw->id);
+  int step = SQLITE_DONE;
+  while (!rc && (step = sqlite3_step(q)) == SQLITE_ROW) {
+    const char *status = (const char *)sqlite3_column_text(q, 3);
+    const int ok = status && !strcmp(status, "ok");
+    memset(&v->total, 0, sizeof v->total);
+    const int t0 = 11;
+    for (size_t i = 0; ok && i < rpt_ntotal_fields; i++) {
+      const rpt_field *f = &rpt_total_fields[i];
+      const int c = t0 + (int)i;
+      if (sqlite3_column_type(q, c) == SQLITE_NULL) continue;
+      char *p = (char *)&v->total + f->off;
+      switch (f->kind) {
+        case RPT_DBL: *(double *)p = sqlite3_column_double(q, c); break;
+        case RPT_U64: *(uint64_t *)p = (uint64_t)sqlite3_column_int64(q, c); break;
+        case RPT_SIZE: *(size_t *)p = (size_t)sqlite3_column_int64(q, c); break;
+        case RPT_BOOL: *(int *)p = (int)sqlite3_column_int64(q, c); break;
+      }
+    }
+    const int b0 = t0 + (int)rpt_ntotal_fields;
+    for (int k = 0; ok && k < DSE_MAX_BUFFERS; k++)
+      v->total.buffer_energy_j[k] = sqlite3_column_double(q, b0 + k);
+    const int c0 = b0 + DSE_MAX_BUFFERS;
+    for (size_t i = 0; i < ncols; i++) {
+      const int c = c0 + (int)i;
+      switch (sqlite3_column_type(q, c)) {
+        case SQLITE_INTEGER: cells[i] = (store_cell){STORE_INT, sqlite3_column_int64(q, c), 0, NULL}; break;
+        case SQLITE_FLOAT: cells[i] = (store_cell){STORE_REAL, 0, sqlite3_column_double(q, c), NULL}; break;
+        case SQLITE_NULL: cells[i] = (store_cell){STORE_NULL, 0, 0, NULL}; break;
+        default: cells[i] = (store_cell){STORE_TEXT, 0, 0, (const char *)sqlite3_column_text(q, c)};
+      }
+    }
+    v->row = (store_row){(uint64_t)sqlite3_column_int64(q, 0),
+                         (size_t)sqlite3_column_int64(q, 1),
+                         (const char *)sqlite3_column_text(q, 2),
+                         status,
+                         (const char *)sqlite3_column_text(q, 4),
+                         (const char *)sqlite3_column_text(q, 5),
+                         (const char *)sqlite3_column_text(q, 6),
+                         (const char *)sqlite3_column_text(q, 7),
+                         (uint64_t)sqlite3_column_int64(q, 8),
+                         (const char *)sqlite3_column_text(q, 9),
+                         (uint64_t)sqlite3_column_int64(q, 10),
+                         ok ? &v->total : NULL,
+                         ncols,
+                         cells};
+    rc = cb(user, v);
+  }
+  if (!rc && step != SQLITE_DONE) rc = fail(ctx, st, DSE_ERR_IO, "cannot read the store");
+  sqlite3_finalize(q);
+  free(v);
+  free(names);
   return rc;
 }

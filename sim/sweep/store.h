@@ -26,6 +26,11 @@ typedef struct store store;
  * owned by the caller, or DSE_ERR_IO / DSE_ERR_INVALID with *out NULL. */
 DSE_INTERNAL int store_open(dse_ctx *ctx, const char *path, store **out);
 
+/* Open an existing store to read it only (no lock: a sweep may be writing
+ * it); the same checks and errors as store_open, and "no such file" for a
+ * missing one. */
+DSE_INTERNAL int store_open_read(dse_ctx *ctx, const char *path, store **out);
+
 /* Commit what is pending and close (NULL: nothing). */
 DSE_INTERNAL void store_close(store *st);
 
@@ -99,5 +104,32 @@ DSE_INTERNAL int store_finish(dse_ctx *ctx, store *st, int64_t sweep);
 
 /* The number of results sweep id holds, or -1 on an error. */
 DSE_INTERNAL int64_t store_count(dse_ctx *ctx, store *st, int64_t sweep);
+
+/* ===== reading ============================================================ */
+
+/* A sweep as stored. */
+typedef struct store_sweep_info {
+  int64_t id;
+  const char *name;
+  const char *columns; /* its parameter columns, one a line */
+  uint64_t planned;
+  int finished;
+} store_sweep_info;
+
+/* Each sweep, by id, to cb (which returns 0 to go on).  Returns 0, what
+ * cb returned, or DSE_ERR_IO. */
+DSE_INTERNAL int store_each_sweep(dse_ctx *ctx, store *st,
+                                  int (*cb)(void *user, const store_sweep_info *s), void *user);
+
+/* A result as stored, lent for the call: its row (store_row's fields; the
+ * cells those of the sweep's columns, in order) and whether it has totals. */
+typedef struct store_view {
+  store_row row;
+  dse_total_result total; /* valid when row.total */
+} store_view;
+
+/* Each result of sweep id in point and workload order to cb (0: go on). */
+DSE_INTERNAL int store_each_result(dse_ctx *ctx, store *st, const store_sweep_info *sw,
+                                   int (*cb)(void *user, const store_view *v), void *user);
 
 #endif

@@ -3,7 +3,8 @@
 # 20 random moments (within the time an uninterrupted run took) and resumed
 # each time ends with the very results of an uninterrupted run, every
 # result stored once; a run after that reads all of them back.  Ctrl-C
-# halfway keeps every finished result.
+# halfway keeps every finished result.  dse export writes the stored sweep
+# as dse.write_csv did.
 . "$(dirname "$0")/lib.sh"
 
 cat >"$TMP/sweep.lua" <<'LUA'
@@ -39,6 +40,38 @@ run "$DSE" run "$TMP/sweep.lua" "$TMP/b.db" "$TMP/c.csv"; expect_code 0 "again"
 expect_err "= 800 results in" "again: 800 results"
 expect_err "800 from the store" "again: every one from the store"
 cmp -s "$TMP/a.csv" "$TMP/c.csv" && ok || bad "results read back differ"
+
+# dse export: the stored sweep as dse.write_csv wrote it, and as JSON
+run "$DSE" export "$TMP/b.db"; expect_code 0 "export"
+[ "$OUT" = "$(cat "$TMP/a.csv")" ] && ok || bad "export: not the CSV dse.write_csv wrote"
+run "$DSE" export "$TMP/b.db" --format json -o "$TMP/b.json"; expect_code 0 "export json"
+python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); assert len(d) == 800, len(d); \
+  assert d[3]["point"] == {"buffers.2.size": "128 KiB", "pe_array.cols": 8, "pe_array.rows": 8}, d[3]["point"]; \
+  assert d[3]["workload"]["name"] == "gpt2" and d[3]["feasible"] and d[4]["point"]["pe_array.rows"] == 16' "$TMP/b.json" && ok || bad "export json"
+# its errors: exit 2, a line that names the file
+cp "$TMP/a.csv" "$TMP/not.db"
+for case in "missing.db|no such file" "not.db|not a dse store: not an SQLite database (file is not a database)"; do
+  run "$DSE" export "$TMP/${case%%|*}"; expect_code 2 "export ${case%%|*}"
+  [ "$ERR" = "$TMP/${case%%|*}: error: ${case#*|}" ] && ok || bad "export ${case%%|*}: $ERR"
+done
+cmp -s "$TMP/a.csv" "$TMP/not.db" && ok || bad "export: the refused file changed"
+cat >"$TMP/two.lua" <<'LUA'
+local dse = require "dse"
+for _, n in ipairs { "first", "second" } do
+  dse.sweep { arch = "tpu-v1", workload = "alexnet", fidelity = "analytic", store = ..., name = n }
+end
+LUA
+run "$DSE" run --quiet "$TMP/two.lua" "$TMP/two.db"; expect_code 0 "two sweeps"
+run "$DSE" export "$TMP/two.db"; expect_code 2 "export of two sweeps"
+[ "$ERR" = "$TMP/two.db: error: the store holds 2 sweeps ('first', 'second'): name one with --sweep" ] &&
+  ok || bad "export of two sweeps: $ERR"
+run "$DSE" export "$TMP/two.db" --sweep third; expect_code 2 "export --sweep third"
+[ "$ERR" = "$TMP/two.db: error: no sweep named 'third' (the store holds 'first', 'second')" ] &&
+  ok || bad "export --sweep third: $ERR"
+run "$DSE" export "$TMP/two.db" --sweep second; expect_code 0 "export --sweep second"
+[ "$(printf '%s\n' "$OUT" | wc -l)" -eq 2 ] && ok || bad "export --sweep second: $OUT"
+run "$DSE" export "$TMP/two.db" --format xml; expect_code 2 "export --format xml"
+expect_err "unknown format 'xml'; expected csv or json" "export --format xml"
 
 # Ctrl-C (SIGINT) halfway: exit 130, every finished result kept
 rm -f "$TMP/d.db" "$TMP/d.csv"

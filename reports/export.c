@@ -1,0 +1,184 @@
+/* export.c: a stored sweep as CSV or JSON (`dse export`, docs/store.md).
+ * The CSV is the one dse.write_csv writes for the sweep's results: arch,
+ * workload, phase and seq (when a workload is generated), feasible, the
+ * parameter columns sorted, the total fields, reason; cells alike. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "report.h"
+#include "sweep/store.h"
+
+typedef struct exporter {
+  core_buf *out;
+  int csv, any_phase;
+  size_t ncols;
+  size_t order[512]; /* the sweep's columns in sorted order */
+  const char *names[512];
+  rpt_json json;
+  core_buf cell;
+} exporter;
+
+static int scan_phase(void *user, const store_view *v) {
+  exporter *e = user;
+  if (v->row.phase) e->any_phase = 1;
+  return 0;
+}
+
+static void cell_value(core_buf *b, const store_cell *c) {
+  switch (c->kind) {
+    case STORE_INT: core_buf_printf(b, "%lld", (long long)c->i); break;
+    case STORE_REAL: core_buf_double(b, c->d); break;
+    case STORE_TEXT: core_buf_puts(b, c->s); break;
+    case STORE_NULL: break;
+  }
+}
+
+/* A total field's cell as dse.write_csv writes it (empty: not modelled). */
+static void total_cell(core_buf *b, const rpt_field *f, const dse_total_result *t) {
+  if (!t || !rpt_field_modelled(f, t)) return;
+  const double v = rpt_field_value(f, t);
+  if (f->kind == RPT_BOOL) core_buf_puts(b, v != 0 ? "true" : "false");
+  else if (f->kind == RPT_DBL) core_buf_double(b, v);
+  else core_buf_printf(b, "%lld", (long long)v);
+}
+
+static void field(exporter *e, int first) {
+  if (!first) core_buf_puts(e->out, ",");
+  core_buf_append(&e->cell, "", 1); /* NUL-terminated */
+  rpt_csv_field(e->out, e->cell.data);
+  e->cell.len = 0;
+}
+
+static int csv_row(void *user, const store_view *v) {
+  exporter *e = user;
+  const store_row *r = &v->row;
+  e->cell.len = 0;
+  core_buf_puts(&e->cell, r->arch ? r->arch : "");
+  field(e, 1);
+  core_buf_puts(&e->cell, r->workload_name ? r->workload_name : "");
+  field(e, 0);
+  if (e->any_phase) {
+    if (r->phase) core_buf_puts(&e->cell, r->phase);
+    field(e, 0);
+    if (r->phase) core_buf_printf(&e->cell, "%llu", (unsigned long long)r->seq);
+    field(e, 0);
+  }
+  core_buf_puts(&e->cell, r->total ? "true" : "false");
+  field(e, 0);
+  for (size_t i = 0; i < e->ncols; i++) {
+    if (e->order[i] < r->ncells) cell_value(&e->cell, &r->cells[e->order[i]]);
+    field(e, 0);
+  }
+  for (size_t i = 0; i < rpt_ntotal_fields; i++) {
+    total_cell(&e->cell, &rpt_total_fields[i], r->total);
+    field(e, 0);
+  }
+  if (r->reason) core_buf_puts(&e->cell, r->reason);
+  field(e, 0);
+  core_buf_puts(e->out, "\n");
+  return e->out->oom || e->cell.oom ? DSE_ERR_NOMEM : 0;
+}
+
+static int json_row(void *user, const store_view *v) {
+  exporter *e = user;
+  rpt_json *j = &e->json;
+  const store_row *r = &v->row;
+  rpt_json_begin_obj(j);
+  rpt_json_key(j, "point_index");
+  rpt_json_u64(j, r->point);
+  rpt_json_key(j, "arch");
+  rpt_json_str(j, r->arch ? r->arch : "");
+  rpt_json_key(j, "workload");
+  rpt_json_begin_obj(j);
+  rpt_json_key(j, "name");
+  rpt_json_str(j, r->workload_name ? r->workload_name : "");
+  rpt_json_key(j, "batch");
+  rpt_json_u64(j, r->batch);
+  if (r->phase) {
+    rpt_json_key(j, "phase");
+    rpt_json_str(j, r->phase);
+    rpt_json_key(j, "seq");
+    rpt_json_u64(j, r->seq);
+  }
+  rpt_json_end_obj(j);
+  rpt_json_key(j, "feasible");
+  rpt_json_bool(j, r->total != NULL);
+  rpt_json_key(j, "status");
+  rpt_json_str(j, r->status ? r->status : "");
+  rpt_json_key(j, "point");
+  rpt_json_raw(j, r->params ? r->params : "{}");
+  if (r->reason) {
+    rpt_json_key(j, "reason");
+    rpt_json_str(j, r->reason);
+  }
+  if (r->total) {
+    rpt_json_key(j, "total");
+    rpt_json_begin_obj(j);
+    for (size_t i = 0; i < rpt_ntotal_fields; i++) {
+      const rpt_field *f = &rpt_total_fields[i];
+      rpt_json_key(j, f->name);
+      if (!rpt_field_modelled(f, r->total)) {
+        rpt_json_null(j);
+        continue;
+      }
+      const double x = rpt_field_value(f, r->total);
+      if (f->kind == RPT_BOOL) rpt_json_bool(j, x != 0);
+      else if (f->kind == RPT_DBL) rpt_json_num(j, x);
+      else rpt_json_u64(j, (uint64_t)x);
+    }
+    rpt_json_end_obj(j);
+  }
+  rpt_json_end_obj(j);
+  return e->out->oom ? DSE_ERR_NOMEM : 0;
+}
+
+int rpt_export(dse_ctx *ctx, store *st, const store_sweep_info *sw, int csv, core_buf *out) {
+  exporter *e = calloc(1, sizeof *e);
+  if (!e) return DSE_ERR_NOMEM;
+  e->out = out;
+  e->csv = csv;
+  core_buf_init(&e->cell);
+  /* the sweep's columns, sorted as dse.write_csv sorts point keys */
+  char *names = strdup(sw->columns ? sw->columns : "");
+  int rc = names ? 0 : DSE_ERR_NOMEM;
+  for (char *c = names; !rc && *c && e->ncols < 512;) {
+    e->names[e->ncols] = c;
+    e->order[e->ncols] = e->ncols;
+    e->ncols++;
+    char *nl = strchr(c, '\n');
+    if (!nl) break;
+    *nl = '\0';
+    c = nl + 1;
+  }
+  for (size_t i = 1; i < e->ncols; i++) /* insertion sort by name: few columns */
+    for (size_t k = i; k > 0 && strcmp(e->names[e->order[k - 1]], e->names[e->order[k]]) > 0; k--) {
+      const size_t t = e->order[k];
+      e->order[k] = e->order[k - 1];
+      e->order[k - 1] = t;
+    }
+  if (!rc && csv) {
+    rc = store_each_result(ctx, st, sw, scan_phase, e);
+    core_buf_puts(out, "arch,workload");
+    if (e->any_phase) core_buf_puts(out, ",phase,seq");
+    core_buf_puts(out, ",feasible");
+    for (size_t i = 0; i < e->ncols; i++) {
+      core_buf_puts(out, ",");
+      rpt_csv_field(out, e->names[e->order[i]]);
+    }
+    for (size_t i = 0; i < rpt_ntotal_fields; i++)
+      core_buf_printf(out, ",%s", rpt_total_fields[i].name);
+    core_buf_puts(out, ",reason\n");
+    if (!rc) rc = store_each_result(ctx, st, sw, csv_row, e);
+  } else if (!rc) {
+    rpt_json_init(&e->json, out, 1);
+    rpt_json_begin_arr(&e->json);
+    rc = store_each_result(ctx, st, sw, json_row, e);
+    rpt_json_end_arr(&e->json);
+    core_buf_puts(out, "\n");
+  }
+  if (!rc && out->oom) rc = DSE_ERR_NOMEM;
+  core_buf_fini(&e->cell);
+  free(names);
+  free(e);
+  return rc;
+}

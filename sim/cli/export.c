@@ -1,0 +1,78 @@
+/* export.c: `dse export STORE [--sweep NAME] [--format csv|json] [-o FILE]`,
+ * a stored sweep's results (docs/store.md) as CSV or JSON. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "core/core.h"
+#include "reports/report.h"
+#include "sweep/store.h"
+
+static const char k_export_usage[] =
+    "usage: dse export STORE.db [--sweep NAME] [--format csv|json] [-o FILE]\n"
+    "\nWrites the results of a sweep stored by dse.sweep{store = ...} (docs/store.md):\n"
+    "CSV as dse.write_csv writes a sweep's results, or a JSON array.\n"
+    "\n"
+    "  --sweep NAME    the sweep (needed when the store holds more than one)\n"
+    "  --format F      csv (default) or json\n"
+    "  -o FILE         write to FILE (atomically) instead of stdout\n";
+
+/* The sweeps of a store: the one named want (or the only one), and the
+ * names for the message when there is none. */
+typedef struct pick {
+  const char *want;
+  store_sweep_info found;
+  char name[256], columns[8192];
+  int n, hit;
+  char names[1024];
+} pick;
+
+static int pick_sweep(void *user, const store_sweep_info *s) {
+  pick *p = user;
+  p->n++;
+  const size_t len = strlen(p->names);
+  snprintf(p->names + len, sizeof p->names - len, "%s'%s'", len ? ", " : "", s->name);
+  if ((p->want && !strcmp(s->name, p->want)) || (!p->want && p->n == 1)) {
+    p->hit = 1;
+    p->found = *s;
+    snprintf(p->name, sizeof p->name, "%s", s->name);
+    snprintf(p->columns, sizeof p->columns, "%s", s->columns ? s->columns : "");
+    p->found.name = p->name;
+    p->found.columns = p->columns;
+  }
+  return 0;
+}
+
+int cli_export(dse_ctx *ctx, int argc, char **argv) {
+  const char *sweep = NULL, *format = NULL, *out = NULL, *pos[1];
+  const cli_opt opts[] = {{"--sweep", &sweep, NULL, 1},
+                          {"--format", &format, NULL, 1},
+                          {"-o", &out, NULL, 1},
+                          {NULL, NULL, NULL, 0}};
+  int npos = 0;
+  const int prc = cli_parse(k_export_usage, opts, argc, argv, pos, 1, &npos);
+  if (prc) return prc < 0 ? CLI_OK : prc;
+  if (npos < 1) return cli_usage_error(k_export_usage, "expected STORE.db");
+  static const char *const formats[] = {"csv", "json", NULL};
+  const int f = cli_choice(k_export_usage, "format", format, formats, 0);
+  if (f < 0) return CLI_BAD;
+  if (cli_check_out(out)) return CLI_BAD;
+  store *st = NULL;
+  int rc = store_open_read(ctx, pos[0], &st);
+  if (rc) return cli_report(ctx, rc, NULL);
+  pick p = {sweep, {0, NULL, NULL, 0, 0}, "", "", 0, 0, ""};
+  rc = store_each_sweep(ctx, st, pick_sweep, &p);
+  if (!rc && (!p.hit || (!sweep && p.n > 1))) {
+    if (!p.n) core_diag(ctx, pos[0], 0, 0, "the store holds no sweep");
+    else if (sweep) core_diag(ctx, pos[0], 0, 0, "no sweep named '%s' (the store holds %s)", sweep, p.names);
+    else core_diag(ctx, pos[0], 0, 0, "the store holds %d sweeps (%s): name one with --sweep", p.n, p.names);
+    rc = DSE_ERR_INVALID;
+  }
+  core_buf b;
+  core_buf_init(&b);
+  if (!rc) rc = rpt_export(ctx, st, &p.found, f == 0, &b);
+  store_close(st);
+  int code = rc ? cli_report(ctx, rc, NULL) : cli_emit(&b, out);
+  core_buf_fini(&b);
+  return code;
+}
