@@ -10,6 +10,8 @@
 
 typedef struct exporter {
   core_buf *out;
+  const unsigned char *keep; /* rows to write, by their order (NULL: all) */
+  uint64_t at;               /* the row's order */
   int csv, any_phase;
   size_t ncols;
   size_t order[512]; /* the sweep's columns in sorted order */
@@ -20,6 +22,7 @@ typedef struct exporter {
 
 static int scan_phase(void *user, const store_view *v) {
   exporter *e = user;
+  if (e->keep && !e->keep[e->at++]) return 0;
   if (v->row.phase) e->any_phase = 1;
   return 0;
 }
@@ -52,6 +55,7 @@ static void field(exporter *e, int first) {
 static int csv_row(void *user, const store_view *v) {
   exporter *e = user;
   const store_row *r = &v->row;
+  if (e->keep && !e->keep[e->at++]) return 0;
   e->cell.len = 0;
   core_buf_puts(&e->cell, r->arch ? r->arch : "");
   field(e, 1);
@@ -83,6 +87,7 @@ static int json_row(void *user, const store_view *v) {
   exporter *e = user;
   rpt_json *j = &e->json;
   const store_row *r = &v->row;
+  if (e->keep && !e->keep[e->at++]) return 0;
   rpt_json_begin_obj(j);
   rpt_json_key(j, "point_index");
   rpt_json_u64(j, r->point);
@@ -132,10 +137,12 @@ static int json_row(void *user, const store_view *v) {
   return e->out->oom ? DSE_ERR_NOMEM : 0;
 }
 
-int rpt_export(dse_ctx *ctx, store *st, const store_sweep_info *sw, int csv, core_buf *out) {
+int rpt_export(dse_ctx *ctx, store *st, const store_sweep_info *sw, int csv,
+               const unsigned char *keep, core_buf *out) {
   exporter *e = calloc(1, sizeof *e);
   if (!e) return DSE_ERR_NOMEM;
   e->out = out;
+  e->keep = keep;
   e->csv = csv;
   core_buf_init(&e->cell);
   /* the sweep's columns, sorted as dse.write_csv sorts point keys */
@@ -157,6 +164,7 @@ int rpt_export(dse_ctx *ctx, store *st, const store_sweep_info *sw, int csv, cor
       e->order[k - 1] = t;
     }
   if (!rc && csv) {
+    e->at = 0;
     rc = store_each_result(ctx, st, sw, scan_phase, e);
     core_buf_puts(out, "arch,workload");
     if (e->any_phase) core_buf_puts(out, ",phase,seq");
@@ -168,9 +176,11 @@ int rpt_export(dse_ctx *ctx, store *st, const store_sweep_info *sw, int csv, cor
     for (size_t i = 0; i < rpt_ntotal_fields; i++)
       core_buf_printf(out, ",%s", rpt_total_fields[i].name);
     core_buf_puts(out, ",reason\n");
+    e->at = 0;
     if (!rc) rc = store_each_result(ctx, st, sw, csv_row, e);
   } else if (!rc) {
     rpt_json_init(&e->json, out, 1);
+    e->at = 0;
     rpt_json_begin_arr(&e->json);
     rc = store_each_result(ctx, st, sw, json_row, e);
     rpt_json_end_arr(&e->json);
@@ -180,5 +190,140 @@ int rpt_export(dse_ctx *ctx, store *st, const store_sweep_info *sw, int csv, cor
   core_buf_fini(&e->cell);
   free(names);
   free(e);
+  return rc;
+}
+
+/* ===== Pareto fronts of a stored sweep ===================================== */
+
+typedef struct front {
+  dse_ctx *ctx;
+  const char *path;
+  const rpt_field *f[16];
+  double sign[16];
+  size_t nobj;
+  uint64_t n;            /* rows seen */
+  unsigned char *keep;   /* by row: on its workload's front */
+  size_t cap;
+  double *val;           /* the kept rows' objective values, by row */
+  uint64_t *front;       /* per workload group: the rows on its front */
+  size_t nfront, capf;
+  size_t *fw;            /* each front row's workload */
+  int by_workload;
+} front;
+
+/* grow the per-row arrays to hold row i */
+static int front_room(front *p, uint64_t i) {
+  if (i < p->cap) return 0;
+  size_t cap = p->cap ? p->cap * 2 : 1024;
+  while (cap <= i) cap *= 2;
+  unsigned char *k = realloc(p->keep, cap);
+  if (!k) return DSE_ERR_NOMEM;
+  memset(k + p->cap, 0, cap - p->cap);
+  p->keep = k;
+  double *v = realloc(p->val, cap * p->nobj * sizeof *v);
+  if (!v) return DSE_ERR_NOMEM;
+  p->val = v;
+  p->cap = cap;
+  return 0;
+}
+
+/* Whether a's values are no worse than b's everywhere (le) and better
+ * somewhere (lt). */
+static void compare(const double *a, const double *b, size_t n, int *le, int *lt) {
+  *le = 1;
+  *lt = 0;
+  for (size_t k = 0; k < n; k++) {
+    if (a[k] > b[k]) *le = 0;
+    if (a[k] < b[k]) *lt = 1;
+  }
+}
+
+static int front_row(void *user, const store_view *v) {
+  front *p = user;
+  const uint64_t i = p->n++;
+  if (front_room(p, i)) return DSE_ERR_NOMEM;
+  const store_row *r = &v->row;
+  if (!r->total) return 0; /* not feasible: on no front */
+  double *x = p->val + i * p->nobj;
+  for (size_t k = 0; k < p->nobj; k++) {
+    if (!rpt_field_modelled(p->f[k], r->total)) {
+      core_diag(p->ctx, p->path, 0, 0,
+                "objective '%s' is not modelled for point %llu (arch '%s'); leave it out",
+                p->f[k]->name, (unsigned long long)r->point, r->arch ? r->arch : "");
+      return DSE_ERR_INVALID;
+    }
+    x[k] = p->sign[k] * rpt_field_value(p->f[k], r->total);
+  }
+  const size_t w = p->by_workload ? r->workload : 0;
+  /* an earlier front row no worse everywhere (ties: the earlier one stays)
+   * drops it; else it drops the front rows it dominates */
+  for (size_t j = 0; j < p->nfront; j++) {
+    if (p->fw[j] != w) continue;
+    int le, lt;
+    compare(p->val + p->front[j] * p->nobj, x, p->nobj, &le, &lt);
+    if (le) return 0;
+  }
+  size_t m = 0;
+  for (size_t j = 0; j < p->nfront; j++) {
+    int le = 0, lt = 0;
+    if (p->fw[j] == w) compare(x, p->val + p->front[j] * p->nobj, p->nobj, &le, &lt);
+    if (le && lt) {
+      p->keep[p->front[j]] = 0;
+      continue;
+    }
+    p->front[m] = p->front[j];
+    p->fw[m++] = p->fw[j];
+  }
+  p->nfront = m;
+  if (p->nfront == p->capf) {
+    const size_t cap = p->capf ? 2 * p->capf : 64;
+    uint64_t *nf = realloc(p->front, cap * sizeof *nf);
+    if (!nf) return DSE_ERR_NOMEM;
+    p->front = nf;
+    size_t *nw = realloc(p->fw, cap * sizeof *nw);
+    if (!nw) return DSE_ERR_NOMEM;
+    p->fw = nw;
+    p->capf = cap;
+  }
+  p->front[p->nfront] = i;
+  p->fw[p->nfront++] = w;
+  p->keep[i] = 1;
+  return 0;
+}
+
+int rpt_store_pareto(dse_ctx *ctx, store *st, const store_sweep_info *sw, const char *path,
+                     const char *const *objectives, size_t nobj, int by_workload, int csv,
+                     core_buf *out) {
+  front p;
+  memset(&p, 0, sizeof p);
+  p.ctx = ctx;
+  p.path = path;
+  p.nobj = nobj;
+  p.by_workload = by_workload;
+  for (size_t k = 0; k < nobj; k++) {
+    const char *o = objectives[k];
+    p.sign[k] = o[0] == '-' ? -1 : 1;
+    const char *name = o + (o[0] == '-' || o[0] == '+');
+    p.f[k] = rpt_total_field(name);
+    if (!p.f[k] || p.f[k]->kind == RPT_BOOL) {
+      const char *names[256];
+      size_t n = 0;
+      for (size_t i = 0; i < rpt_ntotal_fields && n + 1 < 256; i++)
+        if (rpt_total_fields[i].kind != RPT_BOOL) names[n++] = rpt_total_fields[i].name;
+      names[n] = NULL;
+      const char *s = core_did_you_mean(name, names);
+      core_diag(ctx, NULL, 0, 0, "--objectives: '%s' is not a total field%s%s%s (the fields of "
+                "dse sim --format json's total)", name, s ? "; did you mean '" : "",
+                s ? s : "", s ? "'?" : "");
+      return DSE_ERR_INVALID;
+    }
+  }
+  int rc = store_each_result(ctx, st, sw, front_row, &p);
+  if (!rc) rc = front_room(&p, p.n);
+  if (!rc) rc = rpt_export(ctx, st, sw, csv, p.keep, out);
+  free(p.keep);
+  free(p.val);
+  free(p.front);
+  free(p.fw);
   return rc;
 }

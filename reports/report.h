@@ -25,11 +25,21 @@ DSE_INTERNAL void rpt_csv_field(core_buf *out, const char *s);
 
 /* A stored sweep (sweep/store.h) as CSV (csv: the layout of
  * dse.write_csv's for the sweep's results) or as a JSON array of results
- * into out.  Returns 0 or an error (on ctx). */
+ * into out, the rows whose keep[i] is set (by their order; NULL: all).
+ * Returns 0 or an error (on ctx). */
 struct store;
 struct store_sweep_info;
 DSE_INTERNAL int rpt_export(dse_ctx *ctx, struct store *st, const struct store_sweep_info *sw,
-                            int csv, core_buf *out);
+                            int csv, const unsigned char *keep, core_buf *out);
+/* The sweep's Pareto front (as dse.pareto: each objective a total field,
+ * minimized, a leading "-" maximizes; a front per workload unless
+ * by_workload is 0; exact ties keep the earlier result), written as
+ * rpt_export writes (keep: the front's rows).  path names the store in
+ * messages. */
+DSE_INTERNAL int rpt_store_pareto(dse_ctx *ctx, struct store *st,
+                                  const struct store_sweep_info *sw, const char *path,
+                                  const char *const *objectives, size_t nobj, int by_workload,
+                                  int csv, core_buf *out);
 
 /* Write data to path atomically (temp file, fsync, rename): the file is
  * either complete or untouched.  Creates no directories.  0 or DSE_ERR_IO

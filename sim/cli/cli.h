@@ -18,6 +18,8 @@ int cli_run(dse_ctx *ctx, int argc, char **argv, int quiet);
 int cli_mem(dse_ctx *ctx, int argc, char **argv);
 /* `dse export STORE`: a stored sweep as CSV or JSON (export.c). */
 int cli_export(dse_ctx *ctx, int argc, char **argv);
+/* `dse pareto STORE --objectives ...`: a stored sweep's fronts (export.c). */
+int cli_pareto(dse_ctx *ctx, int argc, char **argv);
 /* `dse import timeloop`: pos are ARCH PROBLEM [MAPPING]; ert and dir the
  * values of --ert and -o (NULL when not given). */
 int cli_import_timeloop(dse_ctx *ctx, const char *const *pos, int npos, const char *ert,

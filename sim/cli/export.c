@@ -1,5 +1,6 @@
-/* export.c: `dse export STORE [--sweep NAME] [--format csv|json] [-o FILE]`,
- * a stored sweep's results (docs/store.md) as CSV or JSON. */
+/* export.c: `dse export STORE` and `dse pareto STORE --objectives ...`: a
+ * stored sweep's results, or its Pareto fronts, as CSV or JSON
+ * (docs/store.md). */
 #include <stdio.h>
 #include <string.h>
 
@@ -43,6 +44,66 @@ static int pick_sweep(void *user, const store_sweep_info *s) {
   return 0;
 }
 
+/* The sweep of st named sweep (NULL: the only one) into p; 0, or an error
+ * on ctx naming the store's sweeps. */
+static int find_sweep(dse_ctx *ctx, store *st, const char *path, const char *sweep, pick *p) {
+  *p = (pick){sweep, {0, NULL, NULL, 0, 0}, "", "", 0, 0, ""};
+  int rc = store_each_sweep(ctx, st, pick_sweep, p);
+  if (!rc && (!p->hit || (!sweep && p->n > 1))) {
+    if (!p->n) core_diag(ctx, path, 0, 0, "the store holds no sweep");
+    else if (sweep) core_diag(ctx, path, 0, 0, "no sweep named '%s' (the store holds %s)", sweep, p->names);
+    else core_diag(ctx, path, 0, 0, "the store holds %d sweeps (%s): name one with --sweep", p->n, p->names);
+    rc = DSE_ERR_INVALID;
+  }
+  return rc;
+}
+
+static const char k_pareto_usage[] =
+    "usage: dse pareto STORE.db --objectives A,B[,...] [--sweep NAME] [--by workload|all]\n"
+    "                  [--format csv|json] [-o FILE]\n"
+    "\nWrites the Pareto front of a stored sweep (docs/store.md), as dse.pareto finds\n"
+    "it: each objective a total field (latency_s, energy_j, area_mm2, cost_usd, ...),\n"
+    "minimized, a leading '-' maximizes (-throughput_inf_per_s); a front per workload\n"
+    "(--by all: one over every result); the rows as dse export writes them.\n";
+
+int cli_pareto(dse_ctx *ctx, int argc, char **argv) {
+  const char *sweep = NULL, *format = NULL, *out = NULL, *objs = NULL, *by = NULL, *pos[1];
+  const cli_opt opts[] = {{"--objectives", &objs, NULL, 1}, {"--sweep", &sweep, NULL, 1},
+                          {"--by", &by, NULL, 1},           {"--format", &format, NULL, 1},
+                          {"-o", &out, NULL, 1},            {NULL, NULL, NULL, 0}};
+  int npos = 0;
+  const int prc = cli_parse(k_pareto_usage, opts, argc, argv, pos, 1, &npos);
+  if (prc) return prc < 0 ? CLI_OK : prc;
+  if (npos < 1) return cli_usage_error(k_pareto_usage, "expected STORE.db");
+  if (!objs) return cli_usage_error(k_pareto_usage, "--objectives is needed (latency_s,energy_j, say)");
+  static const char *const formats[] = {"csv", "json", NULL}, *const bys[] = {"workload", "all", NULL};
+  const int f = cli_choice(k_pareto_usage, "format", format, formats, 0);
+  const int b = cli_choice(k_pareto_usage, "--by", by, bys, 0);
+  if (f < 0 || b < 0) return CLI_BAD;
+  char list[1024];
+  const char *names[16];
+  size_t n = 0;
+  snprintf(list, sizeof list, "%s", objs);
+  for (char *t = strtok(list, ","); t; t = strtok(NULL, ",")) {
+    if (n == 16) return cli_usage_error(k_pareto_usage, "--objectives: at most 16");
+    names[n++] = t;
+  }
+  if (!n) return cli_usage_error(k_pareto_usage, "--objectives: expected names, got '%s'", objs);
+  if (cli_check_out(out)) return CLI_BAD;
+  store *st = NULL;
+  int rc = store_open_read(ctx, pos[0], &st);
+  if (rc) return cli_report(ctx, rc, NULL);
+  pick p;
+  rc = find_sweep(ctx, st, pos[0], sweep, &p);
+  core_buf buf;
+  core_buf_init(&buf);
+  if (!rc) rc = rpt_store_pareto(ctx, st, &p.found, pos[0], names, n, b == 0, f == 0, &buf);
+  store_close(st);
+  const int code = rc ? cli_report(ctx, rc, NULL) : cli_emit(&buf, out);
+  core_buf_fini(&buf);
+  return code;
+}
+
 int cli_export(dse_ctx *ctx, int argc, char **argv) {
   const char *sweep = NULL, *format = NULL, *out = NULL, *pos[1];
   const cli_opt opts[] = {{"--sweep", &sweep, NULL, 1},
@@ -60,17 +121,11 @@ int cli_export(dse_ctx *ctx, int argc, char **argv) {
   store *st = NULL;
   int rc = store_open_read(ctx, pos[0], &st);
   if (rc) return cli_report(ctx, rc, NULL);
-  pick p = {sweep, {0, NULL, NULL, 0, 0}, "", "", 0, 0, ""};
-  rc = store_each_sweep(ctx, st, pick_sweep, &p);
-  if (!rc && (!p.hit || (!sweep && p.n > 1))) {
-    if (!p.n) core_diag(ctx, pos[0], 0, 0, "the store holds no sweep");
-    else if (sweep) core_diag(ctx, pos[0], 0, 0, "no sweep named '%s' (the store holds %s)", sweep, p.names);
-    else core_diag(ctx, pos[0], 0, 0, "the store holds %d sweeps (%s): name one with --sweep", p.n, p.names);
-    rc = DSE_ERR_INVALID;
-  }
+  pick p;
+  rc = find_sweep(ctx, st, pos[0], sweep, &p);
   core_buf b;
   core_buf_init(&b);
-  if (!rc) rc = rpt_export(ctx, st, &p.found, f == 0, &b);
+  if (!rc) rc = rpt_export(ctx, st, &p.found, f == 0, NULL, &b);
   store_close(st);
   int code = rc ? cli_report(ctx, rc, NULL) : cli_emit(&b, out);
   core_buf_fini(&b);

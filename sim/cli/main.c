@@ -39,6 +39,7 @@ static const char k_usage[] =
     "  import timeloop ARCH PROBLEM [MAPPING] [--ert ERT] -o DIR\n"
     "                                convert Timeloop v0.4 inputs to dse YAML\n"
     "  export STORE.db [--format csv|json]  a stored sweep's results\n"
+    "  pareto STORE.db --objectives A,B     a stored sweep's Pareto fronts\n"
     "\n"
     "options:\n"
     "  --help, -h       help (also: dse COMMAND --help)\n"
@@ -748,6 +749,8 @@ int main(int argc, char **argv) {
     code = cli_mem(ctx, argc - 2, argv + 2);
   else if (!strcmp(cmd, "export"))
     code = cli_export(ctx, argc - 2, argv + 2);
+  else if (!strcmp(cmd, "pareto"))
+    code = cli_pareto(ctx, argc - 2, argv + 2);
   else if (!strcmp(cmd, "run")) {
     /* dse run's options come before the script; the script's after it */
     const int quiet = argc > 2 && !strcmp(argv[2], "--quiet");
@@ -765,7 +768,7 @@ int main(int argc, char **argv) {
     }
   } else {
     static const char *const cmds[] = {"run",   "sim",    "mem",    "list", "show",
-                                       "check", "import", "export", NULL};
+                                       "check", "import", "export", "pareto", NULL};
     const char *s = core_did_you_mean(cmd, cmds);
     fprintf(stderr, "dse: error: unknown command '%s'%s%s%s\n%s", cmd,
             s ? "; did you mean '" : "", s ? s : "", s ? "'?" : "", k_usage);

@@ -4,7 +4,7 @@
 # each time ends with the very results of an uninterrupted run, every
 # result stored once; a run after that reads all of them back.  Ctrl-C
 # halfway keeps every finished result.  dse export writes the stored sweep
-# as dse.write_csv did.
+# as dse.write_csv did, dse pareto its fronts as dse.pareto found them.
 . "$(dirname "$0")/lib.sh"
 
 cat >"$TMP/sweep.lua" <<'LUA'
@@ -72,6 +72,28 @@ run "$DSE" export "$TMP/two.db" --sweep second; expect_code 0 "export --sweep se
 [ "$(printf '%s\n' "$OUT" | wc -l)" -eq 2 ] && ok || bad "export --sweep second: $OUT"
 run "$DSE" export "$TMP/two.db" --format xml; expect_code 2 "export --format xml"
 expect_err "unknown format 'xml'; expected csv or json" "export --format xml"
+
+# dse pareto: the front dse.pareto finds (a front per workload), as dse
+# export writes rows; --by all: one front; its errors
+cat >"$TMP/front.lua" <<'LUA'
+local dse = require "dse"
+local db, out = ...
+local r = dse.sweep { arch = "edge-npu", workloads = { "alexnet", "resnet50" }, fidelity = "analytic",
+  store = db, grid = { ["pe_array.rows"] = { 8, 16, 32, 64 }, ["pe_array.cols"] = { 8, 16, 32, 64 },
+                       ["buffers.2.size"] = { "256 KiB", "1 MiB", "4 MiB" } } }
+dse.write_csv(out, dse.pareto(r, { "latency_s", "energy_j", "-tops_per_w" }))
+dse.write_csv(out .. ".one", dse.pareto(r, { "latency_s", "energy_j" }, { by = false }))
+LUA
+run "$DSE" run --quiet "$TMP/front.lua" "$TMP/f.db" "$TMP/f.csv"; expect_code 0 "front sweep"
+run "$DSE" pareto "$TMP/f.db" --objectives latency_s,energy_j,-tops_per_w; expect_code 0 "pareto"
+[ "$OUT" = "$(cat "$TMP/f.csv")" ] && ok || bad "pareto: not dse.pareto's front"
+[ "$(printf '%s\n' "$OUT" | wc -l)" -gt 3 ] && ok || bad "pareto: a front of $(printf '%s\n' "$OUT" | wc -l) lines"
+run "$DSE" pareto "$TMP/f.db" --objectives latency_s,energy_j --by all; expect_code 0 "pareto --by all"
+[ "$OUT" = "$(cat "$TMP/f.csv.one")" ] && ok || bad "pareto --by all: not dse.pareto's by = false front"
+run "$DSE" pareto "$TMP/f.db" --objectives latency_s,energy_jj; expect_code 2 "pareto energy_jj"
+expect_err "dse: error: --objectives: 'energy_jj' is not a total field; did you mean 'energy_j'?" "pareto energy_jj"
+run "$DSE" pareto "$TMP/f.db"; expect_code 2 "pareto without objectives"
+expect_err "--objectives is needed" "pareto without objectives"
 
 # Ctrl-C (SIGINT) halfway: exit 130, every finished result kept
 rm -f "$TMP/d.db" "$TMP/d.csv"
