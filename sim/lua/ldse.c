@@ -1388,7 +1388,14 @@ static int l_sweep(lua_State *L) {
     box->st = NULL;
     luaL_setmetatable(L, STORE_MT);
     const int rc = store_open(ctx, lua_tostring(L, -2), &box->st);
-    if (rc) return raise_diags(L, ctx, rc);
+    if (rc) { /* at the script's line: the path is its value */
+      char msg[2048] = "";
+      const size_t nd = dse_ctx_ndiags(ctx);
+      if (nd) snprintf(msg, sizeof msg, "%s", dse_ctx_diag(ctx, 0)->msg);
+      else snprintf(msg, sizeof msg, "%s", dse_strerror(rc));
+      dse_ctx_clear_diags(ctx);
+      return script_error(L, "dse.sweep: store: %s: %s", lua_tostring(L, -2), msg);
+    }
     sp.store = box->st;
   } else {
     lua_pushnil(L);

@@ -12,6 +12,7 @@
 #include "core/fields.h"
 #include "core/json.h"
 #include "engine/mapper.h"
+#include "build_id.h"
 #include "sweep/store.h"
 
 int sweep_count(const sweep_space *sp, uint64_t max, uint64_t *out) {
@@ -288,7 +289,7 @@ static void key_u64(core_buf *b, const char *name, uint64_t v) {
 int sweep_key(const sweep_space *sp, const dse_arch *arch, size_t w, char out[33]) {
   core_buf b;
   core_buf_init(&b);
-  core_buf_printf(&b, "dse %s\narch\n", DSE_VERSION);
+  core_buf_printf(&b, "dse %s build %s\narch\n", DSE_VERSION, DSE_BUILD_ID);
   yt_emit(arch->doc, NULL, &b);
   const dse_workload *wl = sp->workloads[w];
   core_buf_printf(&b, "workload %s\nphase %s\n", wl->name, wl->phase ? wl->phase : "");
