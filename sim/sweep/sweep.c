@@ -197,14 +197,14 @@ static int cells_of(const sweep_space *sp, const cols *c, const size_t *idx, sto
 /* One result of the runner: from the store when it holds its key, else
  * simulated (and stored); then to the sink. */
 static int run_one(dse_ctx *ctx, const sweep_space *sp, uint64_t i, const size_t *idx,
-                   const dse_arch *arch, size_t w, core_buf *reason, core_buf *params,
-                   const cols *cl, store_cell *cells, core_buf *scratch, sweep_sink sink,
-                   void *user) {
+                   const dse_arch *arch, size_t w, const char *wkeys, core_buf *reason,
+                   core_buf *params, const cols *cl, store_cell *cells, core_buf *scratch,
+                   sweep_sink sink, void *user) {
   sweep_result r = {i, idx, w, arch, NULL, 0, NULL, NULL, 0};
   char key[33] = "";
   dse_total_result stored;
   if (sp->store) {
-    if (sweep_key(sp, arch, w, key)) return DSE_ERR_NOMEM;
+    if (sweep_key(arch, wkeys + 33 * w, key)) return DSE_ERR_NOMEM;
     char status[16], why[2048];
     const int got = store_get(ctx, sp->store, sp->sweep_id, key, status, sizeof status, why,
                               sizeof why, &stored);
@@ -262,17 +262,24 @@ int sweep_run(dse_ctx *ctx, const sweep_space *sp, uint64_t first, uint64_t last
   if (!rc && !cells) rc = DSE_ERR_NOMEM;
   if (!rc && sp->store)
     rc = store_columns(ctx, sp->store, sp->sweep_id, cl.n, (const char *const *)cl.name);
+  /* each workload's part of the resume keys, worked out once */
+  char *wkeys = calloc(sp->nworkloads ? sp->nworkloads : 1, 33);
+  if (!rc && !wkeys) rc = DSE_ERR_NOMEM;
+  for (size_t w = 0; !rc && sp->store && w < sp->nworkloads; w++)
+    rc = sweep_workload_key(sp, w, wkeys + 33 * w);
   for (uint64_t i = first; i < last && !rc; i++) {
     sweep_point(sp, i, idx);
     dse_arch *arch = NULL;
     rc = sweep_arch(ctx, sp, idx, &arch);
     for (size_t w = 0; w < sp->nworkloads && !rc; w++)
-      rc = run_one(ctx, sp, i, idx, arch, w, &reason, &params, &cl, cells, &scratch, sink, user);
+      rc = run_one(ctx, sp, i, idx, arch, w, wkeys, &reason, &params, &cl, cells, &scratch, sink,
+                   user);
     dse_arch_free(arch);
   }
   if (!rc && sp->store) rc = store_commit(ctx, sp->store);
   cols_free(&cl);
   free(cells);
+  free(wkeys);
   core_buf_fini(&reason);
   core_buf_fini(&params);
   core_buf_fini(&scratch);
@@ -286,11 +293,50 @@ static void key_u64(core_buf *b, const char *name, uint64_t v) {
   core_buf_printf(b, "%s=%llu\n", name, (unsigned long long)v);
 }
 
-int sweep_key(const sweep_space *sp, const dse_arch *arch, size_t w, char out[33]) {
+/* A YAML tree as key text: each node's kind, then a scalar's length and
+ * text (its quotes too: "64" is not 64), a list's or a table's size and
+ * items, a table's keys with their lengths.  Cheaper than emitting YAML,
+ * and as unambiguous. */
+static void key_tree(core_buf *b, const yt_node *n) {
+  switch (n->kind) {
+    case YT_SCALAR:
+      core_buf_printf(b, "s%d:%zu:", n->quoted, strlen(n->str));
+      core_buf_puts(b, n->str);
+      break;
+    case YT_SEQ:
+      core_buf_printf(b, "[%zu", n->n);
+      for (size_t i = 0; i < n->n; i++) key_tree(b, n->items[i]);
+      core_buf_puts(b, "]");
+      break;
+    case YT_MAP:
+      core_buf_printf(b, "{%zu", n->n);
+      for (size_t i = 0; i < n->n; i++) {
+        core_buf_printf(b, "%zu:", strlen(n->pairs[i].key));
+        core_buf_puts(b, n->pairs[i].key);
+        key_tree(b, n->pairs[i].val);
+      }
+      core_buf_puts(b, "}");
+      break;
+  }
+}
+
+/* 32 hex digits of two 64-bit hashes of b's text (b finished). */
+static int key_of(core_buf *b, char out[33]) {
+  if (b->oom) {
+    core_buf_fini(b);
+    return DSE_ERR_NOMEM;
+  }
+  const uint64_t h1 = core_hash(b->data, b->len, 0x6473652d6b657931ull),
+                 h2 = core_hash(b->data, b->len, 0x9e3779b97f4a7c15ull);
+  snprintf(out, 33, "%016llx%016llx", (unsigned long long)h1, (unsigned long long)h2);
+  core_buf_fini(b);
+  return 0;
+}
+
+int sweep_workload_key(const sweep_space *sp, size_t w, char out[33]) {
   core_buf b;
   core_buf_init(&b);
-  core_buf_printf(&b, "dse %s build %s\narch\n", DSE_VERSION, DSE_BUILD_ID);
-  yt_emit(arch->doc, NULL, &b);
+  core_buf_printf(&b, "dse %s build %s\n", DSE_VERSION, DSE_BUILD_ID);
   const dse_workload *wl = sp->workloads[w];
   core_buf_printf(&b, "workload %s\nphase %s\n", wl->name, wl->phase ? wl->phase : "");
   key_u64(&b, "batch", wl->batch);
@@ -316,15 +362,15 @@ int sweep_key(const sweep_space *sp, const dse_arch *arch, size_t w, char out[33
     core_buf_puts(&b, "mappings\n");
     pin_emit(sp->opts.mappings, &b);
   }
-  if (b.oom) {
-    core_buf_fini(&b);
-    return DSE_ERR_NOMEM;
-  }
-  const uint64_t h1 = core_hash(b.data, b.len, 0x6473652d6b657931ull),
-                 h2 = core_hash(b.data, b.len, 0x9e3779b97f4a7c15ull);
-  snprintf(out, 33, "%016llx%016llx", (unsigned long long)h1, (unsigned long long)h2);
-  core_buf_fini(&b);
-  return 0;
+  return key_of(&b, out);
+}
+
+int sweep_key(const dse_arch *arch, const char *wkey, char out[33]) {
+  core_buf b;
+  core_buf_init(&b);
+  core_buf_printf(&b, "%s\narch\n", wkey);
+  key_tree(&b, arch->doc->root);
+  return key_of(&b, out);
 }
 
 /* Whether a scalar's text reads as a JSON number as a whole. */

@@ -84,11 +84,13 @@ typedef int (*sweep_sink)(void *user, dse_ctx *ctx, const sweep_result *r);
 DSE_INTERNAL int sweep_run(dse_ctx *ctx, const sweep_space *sp, uint64_t first, uint64_t last,
                            sweep_sink sink, void *user);
 
-/* The resume key of workload w on arch under sp's options (docs/store.md):
- * 32 hex digits of a 128-bit hash over dse's version, the arch's YAML,
- * the workload as loaded (every layer's fields) and the options (pinned
- * mappings by content).  Returns 0 or DSE_ERR_NOMEM. */
-DSE_INTERNAL int sweep_key(const sweep_space *sp, const dse_arch *arch, size_t w, char out[33]);
+/* The resume key of a result (docs/store.md), 32 hex digits of a 128-bit
+ * hash, in two parts: sweep_workload_key over dse's version and build, the
+ * workload w as loaded (every layer's fields) and sp's options (pinned
+ * mappings by content), the same for every point; sweep_key over that and
+ * the point's arch (its YAML tree).  Each returns 0 or DSE_ERR_NOMEM. */
+DSE_INTERNAL int sweep_workload_key(const sweep_space *sp, size_t w, char out[33]);
+DSE_INTERNAL int sweep_key(const dse_arch *arch, const char *wkey, char out[33]);
 
 /* The point's parameters as a JSON object ({"pe_array.rows": 32, "dram":
  * {"preset": "hbm3-6400", "stacks": 4}}: a scalar that reads as a number
