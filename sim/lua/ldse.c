@@ -1461,6 +1461,196 @@ static int l_sweep(lua_State *L) {
   return 1;
 }
 
+/* ===== a stored sweep ===================================================== */
+
+/* A YAML node as a Lua value: an unquoted scalar that reads as a number a
+ * number (an integer when it is one), true/false booleans, other scalars
+ * strings, lists and tables.  [-0, +1, m] */
+static void push_node(lua_State *L, const yt_node *n) {
+  luaL_checkstack(L, 4, "stored value");
+  switch (n->kind) {
+    case YT_SCALAR: {
+      if (!n->quoted) {
+        if (!strcmp(n->str, "true") || !strcmp(n->str, "false")) {
+          lua_pushboolean(L, n->str[0] == 't');
+          return;
+        }
+        if (lua_stringtonumber(L, n->str)) return;
+      }
+      lua_pushstring(L, n->str);
+      return;
+    }
+    case YT_SEQ:
+      lua_createtable(L, (int)n->n, 0);
+      for (size_t i = 0; i < n->n; i++) {
+        push_node(L, n->items[i]);
+        lua_rawseti(L, -2, (lua_Integer)(i + 1));
+      }
+      return;
+    case YT_MAP:
+      lua_createtable(L, 0, (int)n->n);
+      for (size_t i = 0; i < n->n; i++) {
+        push_node(L, n->pairs[i].val);
+        lua_setfield(L, -2, n->pairs[i].key);
+      }
+      return;
+  }
+}
+
+typedef struct open_lua {
+  lua_State *L;
+  const char *want, *path;
+  store_sweep_info found;
+  char name[256];
+  char *columns;
+  int n, hit;
+  lua_Integer nout;
+  int raised;
+} open_lua;
+
+static int open_pick(void *user, const store_sweep_info *s) {
+  open_lua *o = user;
+  o->n++;
+  if ((o->want && !strcmp(o->want, s->name)) || (!o->want && o->n == 1)) {
+    o->hit = 1;
+    o->found = *s;
+    snprintf(o->name, sizeof o->name, "%s", s->name);
+    free(o->columns);
+    o->columns = strdup(s->columns ? s->columns : "");
+    o->found.name = o->name;
+    o->found.columns = o->columns;
+  }
+  return 0;
+}
+
+/* open_push(o, v, out): the table of stored result v appended to out.
+ * [-0, +0, e] */
+static int open_push(lua_State *L) {
+  open_lua *o = lua_touserdata(L, 1);
+  const store_view *v = lua_touserdata(L, 2);
+  const store_row *r = &v->row;
+  lua_createtable(L, 0, 8);
+  lua_pushboolean(L, r->total != NULL);
+  lua_setfield(L, -2, "feasible");
+  lua_pushboolean(L, 1);
+  lua_setfield(L, -2, "stored");
+  if (r->reason) {
+    lua_pushstring(L, r->reason);
+    lua_setfield(L, -2, "reason");
+  }
+  lua_createtable(L, 0, 1);
+  lua_pushstring(L, r->arch ? r->arch : "");
+  lua_setfield(L, -2, "name");
+  lua_setfield(L, -2, "arch");
+  lua_createtable(L, 0, 4);
+  lua_pushstring(L, r->workload_name ? r->workload_name : "");
+  lua_setfield(L, -2, "name");
+  lua_pushinteger(L, (lua_Integer)r->batch);
+  lua_setfield(L, -2, "batch");
+  if (r->phase) {
+    lua_pushstring(L, r->phase);
+    lua_setfield(L, -2, "phase");
+    lua_pushinteger(L, (lua_Integer)r->seq);
+    lua_setfield(L, -2, "seq");
+  }
+  lua_setfield(L, -2, "workload");
+  /* the point from its parameters' JSON (YAML reads JSON) */
+  yt_doc *doc = NULL;
+  dse_ctx *ctx = get_ctx(L);
+  const char *params = r->params ? r->params : "{}";
+  if (yt_parse(ctx, o->path, params, strlen(params), &doc) || !doc->root) {
+    yt_doc_free(doc);
+    dse_ctx_clear_diags(ctx);
+    return luaL_error(L, "%s: a stored result's parameters do not read (%s)", o->path, params);
+  }
+  yt_doc *box = doc_box_new(L, o->path); /* freed by the GC if pushing raises */
+  yt_doc_free(box);
+  ((l_doc *)lua_touserdata(L, -1))->doc = doc;
+  push_node(L, doc->root);
+  lua_setfield(L, -3, "point");
+  lua_pop(L, 1);
+  if (r->total) {
+    lua_createtable(L, 0, (int)rpt_ntotal_fields + 1);
+    for (size_t i = 0; i < rpt_ntotal_fields; i++) set_num_field(L, &rpt_total_fields[i], r->total);
+    for (int b = 0; b < RPT_NBREAKDOWNS; b++) {
+      rpt_part parts[RPT_MAX_PARTS];
+      const size_t n = rpt_breakdown(r->total, b, parts);
+      lua_createtable(L, 0, (int)n);
+      for (size_t k = 0; k < n; k++) {
+        if (!parts[k].modelled) continue;
+        lua_pushnumber(L, parts[k].value);
+        lua_setfield(L, -2, parts[k].name);
+      }
+      lua_setfield(L, -2, rpt_breakdown_names[b]);
+    }
+    lua_setfield(L, -2, "total");
+  }
+  lua_rawseti(L, 3, ++o->nout);
+  return 0;
+}
+
+static int open_sink(void *user, const store_view *v) {
+  open_lua *o = user;
+  lua_State *L = o->L;
+  lua_pushcfunction(L, open_push);
+  lua_pushlightuserdata(L, o);
+  lua_pushlightuserdata(L, (void *)v);
+  lua_pushvalue(L, -4); /* the list */
+  if (lua_pcall(L, 3, 0, 0) != LUA_OK) {
+    o->raised = 1;
+    return 1;
+  }
+  return 0;
+}
+
+static const char *const k_open_keys[] = {"sweep", NULL};
+
+/* dse.open(path [, {sweep = NAME}]) -> the stored sweep's results, in
+ * point and workload order: each {feasible, stored = true, reason, point,
+ * workload, arch = {name}, total} (no layers).  [-0, +1, e] */
+static int l_open(lua_State *L) {
+  const char *path = luaL_checkstring(L, 1);
+  const char *want = NULL;
+  if (!lua_isnoneornil(L, 2)) {
+    luaL_checktype(L, 2, LUA_TTABLE);
+    check_keys(L, 2, "dse.open", "option", k_open_keys);
+    if (lua_getfield(L, 2, "sweep") != LUA_TNIL) {
+      if (lua_type(L, -1) != LUA_TSTRING) script_error(L, "dse.open: sweep: expected a name");
+      want = lua_tostring(L, -1);
+    }
+  }
+  dse_ctx *ctx = get_ctx(L);
+  l_store *box = lua_newuserdatauv(L, sizeof *box, 0);
+  box->st = NULL;
+  luaL_setmetatable(L, STORE_MT);
+  int rc = store_open_read(ctx, path, &box->st);
+  if (rc) {
+    char msg[2048] = "";
+    if (dse_ctx_ndiags(ctx)) snprintf(msg, sizeof msg, "%s", dse_ctx_diag(ctx, 0)->msg);
+    dse_ctx_clear_diags(ctx);
+    return script_error(L, "dse.open: %s: %s", path, msg[0] ? msg : dse_strerror(rc));
+  }
+  open_lua o = {L, want, path, {0, NULL, NULL, 0, 0}, "", NULL, 0, 0, 0, 0};
+  rc = store_each_sweep(ctx, box->st, open_pick, &o);
+  if (!rc && (!o.hit || (!want && o.n > 1))) {
+    store_close(box->st);
+    box->st = NULL;
+    free(o.columns);
+    if (!o.n) return script_error(L, "dse.open: %s: the store holds no sweep", path);
+    if (want) return script_error(L, "dse.open: %s: no sweep named '%s'", path, want);
+    return script_error(L, "dse.open: %s: the store holds %d sweeps: name one ({sweep = NAME})",
+                        path, o.n);
+  }
+  lua_newtable(L);
+  if (!rc) rc = store_each_result(ctx, box->st, &o.found, open_sink, &o);
+  store_close(box->st);
+  box->st = NULL;
+  free(o.columns);
+  if (o.raised) return lua_error(L);
+  if (rc) return raise_diags(L, ctx, rc);
+  return 1;
+}
+
 /* ===== pareto ============================================================ */
 
 /* Look up objective f of result at idx: total[f], else r[f], else point[f]. */
@@ -2254,6 +2444,7 @@ static const luaL_Reg k_funcs[] = {
     {"pareto", l_pareto},       {"write_json", l_write_json},
     {"write_csv", l_write_csv}, {"write_text", l_write_text},
     {"mkdir", l_mkdir},         {"clear_memo", l_clear_memo},
+    {"open", l_open},
     {NULL, NULL}};
 
 /* Helpers for reports/report.lua, so its errors read like the module's. */

@@ -20,7 +20,7 @@ enum { STORE_FIXED = 12 };
 struct store {
   sqlite3 *db;
   char *path;
-  sqlite3_stmt *put, *has, *get;
+  sqlite3_stmt *put, *has, *get, *touch, *seen;
   int pending;      /* results in the open transaction */
   size_t ncols;     /* parameter columns st->put fills (store_columns) */
   int readonly;     /* store_open_read's: no transaction */
@@ -189,8 +189,18 @@ static int prepare(dse_ctx *ctx, store *st) {
   for (int k = 1; k <= DSE_MAX_BUFFERS; k++) core_buf_printf(&g, ", buffer%d_energy_j", k);
   core_buf_puts(&g, " FROM results WHERE sweep = ? AND key = ?;");
   int rc = g.oom ? DSE_ERR_NOMEM : 0;
+  /* this run's keys (store_keep_run), in a table of the connection only */
+  if (!rc && exec(ctx, st, "CREATE TEMP TABLE run_keys(sweep INTEGER, key TEXT, "
+                           "PRIMARY KEY (sweep, key));"))
+    rc = DSE_ERR_IO;
   if (!rc && (sqlite3_prepare_v2(st->db, "SELECT 1 FROM results WHERE sweep = ? AND key = ?;", -1,
                                  &st->has, NULL) != SQLITE_OK ||
+              sqlite3_prepare_v2(st->db,
+                                 "UPDATE results SET point = ?, workload = ? WHERE sweep = ? AND "
+                                 "key = ? AND (point != ? OR workload != ?);",
+                                 -1, &st->touch, NULL) != SQLITE_OK ||
+              sqlite3_prepare_v2(st->db, "INSERT OR IGNORE INTO run_keys VALUES (?, ?);", -1,
+                                 &st->seen, NULL) != SQLITE_OK ||
               sqlite3_prepare_v2(st->db, g.data, -1, &st->get, NULL) != SQLITE_OK))
     rc = fail(ctx, st, DSE_ERR_INVALID,
               "not a dse store of this schema: its results table does not take dse's columns");
@@ -264,6 +274,8 @@ int store_open(dse_ctx *ctx, const char *path, store **out) {
     sqlite3_finalize(st->put);
     sqlite3_finalize(st->has);
     sqlite3_finalize(st->get);
+    sqlite3_finalize(st->touch);
+    sqlite3_finalize(st->seen);
     sqlite3_close(st->db);
     /* a store this call created and could not finish is not left behind */
     if (!exists) {
@@ -298,6 +310,8 @@ void store_close(store *st) {
   sqlite3_finalize(st->put);
   sqlite3_finalize(st->has);
   sqlite3_finalize(st->get);
+  sqlite3_finalize(st->touch);
+  sqlite3_finalize(st->seen);
   if (!st->readonly && !sqlite3_get_autocommit(st->db))
     sqlite3_exec(st->db, "COMMIT;", NULL, NULL, NULL);
   sqlite3_close(st->db);
@@ -367,6 +381,38 @@ static void bind_text(sqlite3_stmt *q, int i, const char *s) {
   else sqlite3_bind_null(q, i);
 }
 
+/* key is this run's (run_keys). */
+static int note_seen(dse_ctx *ctx, store *st, int64_t sweep, const char *key) {
+  sqlite3_reset(st->seen);
+  sqlite3_bind_int64(st->seen, 1, sweep);
+  sqlite3_bind_text(st->seen, 2, key, -1, SQLITE_STATIC);
+  return sqlite3_step(st->seen) == SQLITE_DONE ? 0
+                                               : fail(ctx, st, DSE_ERR_IO, "cannot write the store");
+}
+
+int store_touch(dse_ctx *ctx, store *st, int64_t sweep, const char *key, uint64_t point,
+                size_t workload) {
+  sqlite3_stmt *q = st->touch;
+  sqlite3_reset(q);
+  sqlite3_bind_int64(q, 1, (sqlite3_int64)point);
+  sqlite3_bind_int64(q, 2, (sqlite3_int64)workload);
+  sqlite3_bind_int64(q, 3, sweep);
+  sqlite3_bind_text(q, 4, key, -1, SQLITE_STATIC);
+  sqlite3_bind_int64(q, 5, (sqlite3_int64)point);
+  sqlite3_bind_int64(q, 6, (sqlite3_int64)workload);
+  if (sqlite3_step(q) != SQLITE_DONE) return fail(ctx, st, DSE_ERR_IO, "cannot write the store");
+  return note_seen(ctx, st, sweep, key);
+}
+
+int store_keep_run(dse_ctx *ctx, store *st, int64_t sweep) {
+  char sql[192];
+  snprintf(sql, sizeof sql,
+           "DELETE FROM results WHERE sweep = %lld AND key NOT IN (SELECT key FROM run_keys "
+           "WHERE sweep = %lld);",
+           (long long)sweep, (long long)sweep);
+  return exec(ctx, st, sql);
+}
+
 int store_put(dse_ctx *ctx, store *st, int64_t sweep, const store_row *row) {
   sqlite3_stmt *q = st->put;
   sqlite3_reset(q);
@@ -406,6 +452,7 @@ int store_put(dse_ctx *ctx, store *st, int64_t sweep, const store_row *row) {
     else if (v->kind == STORE_TEXT) sqlite3_bind_text(q, col, v->s, -1, SQLITE_STATIC);
   }
   if (sqlite3_step(q) != SQLITE_DONE) return fail(ctx, st, DSE_ERR_IO, "cannot write the store");
+  if (note_seen(ctx, st, sweep, row->key)) return DSE_ERR_IO;
   /* a batch, or a second's results (slow points): what a kill can lose */
   if (++st->pending >= STORE_BATCH || mono_s() - st->committed >= 1.0)
     return store_commit(ctx, st);

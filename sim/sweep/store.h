@@ -96,6 +96,18 @@ DSE_INTERNAL int store_has(dse_ctx *ctx, store *st, int64_t sweep, const char *k
 DSE_INTERNAL int store_get(dse_ctx *ctx, store *st, int64_t sweep, const char *key, char *status,
                            size_t sn, char *reason, size_t rn, dse_total_result *t);
 
+/* A result of sweep id read back in a run: it takes this run's point
+ * number and workload index (a value added to the grid renumbers the
+ * points), and counts as this run's for store_keep_run.  Returns 0 or
+ * DSE_ERR_IO. */
+DSE_INTERNAL int store_touch(dse_ctx *ctx, store *st, int64_t sweep, const char *key,
+                             uint64_t point, size_t workload);
+
+/* After a whole run of sweep id: the results no store_put or store_touch
+ * of this run (since store_open) named are dropped, so the sweep holds the
+ * results of its last space and options only.  Returns 0 or DSE_ERR_IO. */
+DSE_INTERNAL int store_keep_run(dse_ctx *ctx, store *st, int64_t sweep);
+
 /* Commit what is pending.  Returns 0 or DSE_ERR_IO. */
 DSE_INTERNAL int store_commit(dse_ctx *ctx, store *st);
 

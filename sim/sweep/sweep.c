@@ -210,6 +210,7 @@ static int run_one(dse_ctx *ctx, const sweep_space *sp, uint64_t i, const size_t
                               sizeof why, &stored);
     if (got < 0) return DSE_ERR_IO;
     if (got && (!strcmp(status, "ok") || !strcmp(status, "infeasible"))) {
+      if (store_touch(ctx, sp->store, sp->sweep_id, key, i, w)) return DSE_ERR_IO;
       r.stored = 1;
       if (!strcmp(status, "ok")) {
         r.total = &stored;
@@ -276,6 +277,10 @@ int sweep_run(dse_ctx *ctx, const sweep_space *sp, uint64_t first, uint64_t last
                    user);
     dse_arch_free(arch);
   }
+  /* a whole run: the sweep keeps what it ran, no older space's results */
+  uint64_t all = 0;
+  if (!rc && sp->store && first == 0 && !sweep_count(sp, UINT64_MAX, &all) && last == all)
+    rc = store_keep_run(ctx, sp->store, sp->sweep_id);
   if (!rc && sp->store) rc = store_commit(ctx, sp->store);
   cols_free(&cl);
   free(cells);

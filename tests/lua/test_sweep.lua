@@ -104,15 +104,37 @@ local ca, cb = H.tmpname(".csv"), H.tmpname(".csv")
 dse.write_csv(ca, first)
 dse.write_csv(cb, second)
 H.eq(H.read(cb), H.read(ca), "store: the same CSV")
-for _, r in ipairs(stored_sweep { objective = "edp" }) do
-  if r.feasible then fresh = fresh + (r.stored and 0 or 1) end
-end
-H.eq(fresh, 6, "store: another objective runs again")
-local more = stored_sweep { grid = { ["pe_array.rows"] = { 16, 32, 64 }, ["dram.capacity"] = { "4 GiB", "16 GiB" } } }
+local wider = { ["pe_array.rows"] = { 16, 32, 64 }, ["dram.capacity"] = { "4 GiB", "16 GiB" } }
+local more = stored_sweep { grid = wider }
 local new = 0
 for _, r in ipairs(more) do if r.feasible and not r.stored then new = new + 1 end end
 H.eq(#more, 12, "store: a value more")
 H.eq(new, 3, "store: only the new value's points run")
+-- another objective: every point again; the sweep then holds that run's
+more = stored_sweep { grid = wider, objective = "edp" }
+for _, r in ipairs(more) do
+  if r.feasible then fresh = fresh + (r.stored and 0 or 1) end
+end
+H.eq(fresh, 9, "store: another objective runs again")
+-- dse.open: the sweep as its last run left it (its space, its options:
+-- the latency runs' results went), in point order, as dse.write_csv
+-- wrote it
+local opened = dse.open(db, { sweep = "t" })
+H.eq(#opened, 12, "dse.open: the last run's 12 results")
+for i, r in ipairs(opened) do
+  H.check(r.stored, "dse.open: stored")
+  H.eq(r.point["pe_array.rows"], more[i].point["pe_array.rows"], "dse.open: point order")
+  H.eq(r.workload.name, more[i].workload.name, "dse.open: workload order")
+  if r.feasible then H.eq(r.total.latency_s, more[i].total.latency_s, "dse.open: latency") end
+end
+local co, cm = H.tmpname(".csv"), H.tmpname(".csv")
+dse.write_csv(co, opened)
+dse.write_csv(cm, more)
+H.eq(H.read(co), H.read(cm), "dse.open: the CSV of the sweep's results")
+os.remove(co)
+os.remove(cm)
+H.fails(function() dse.open(db, { sweep = "u" }) end, "dse.open: " .. db .. ": no sweep named 'u'", "dse.open: no such sweep")
+H.fails(function() dse.open(db .. ".none") end, "dse.open: " .. db .. ".none: no such file", "dse.open: no file")
 H.fails(function() dse.sweep { arch = "edge-npu", workload = "alexnet", store = 5 } end,
   'dse.sweep: store: expected a path ("out/sweep.db"), got number', "store type")
 H.fails(function() dse.sweep { arch = "edge-npu", workload = "alexnet", store = db, name = "" } end,
