@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "config/preset.h"
 
@@ -440,16 +441,88 @@ void cfg_memspec_parse(cfg *c, const yt_node *map, const char *path, int base,
     if (!s->mark[k_ones[i]].file) s->f[k_ones[i]] = 1;
 }
 
+/* The presets a context has loaded (core_ctx_cache): by resolved path,
+ * file size and modification time, each its doc and the spec parsed and
+ * checked from it, whose marks point into that doc.  A sweep builds an
+ * arch per point, and parsing the preset's YAML again was most of that. */
+enum { PRESET_CACHE = 32 };
+typedef struct preset_entry {
+  char *path;
+  long long size, mtime_s, mtime_ns;
+  yt_doc *doc;
+  dram_spec spec;
+} preset_entry;
+typedef struct preset_cache {
+  size_t n;
+  preset_entry e[PRESET_CACHE];
+} preset_cache;
+
+static void preset_cache_free(void *data) {
+  preset_cache *pc = data;
+  for (size_t i = 0; i < pc->n; i++) {
+    free(pc->e[i].path);
+    yt_doc_free(pc->e[i].doc);
+  }
+  free(pc);
+}
+
+/* A copy of src (a doc and its spec) into *doc and *s, the spec's marks
+ * pointing into the copy.  0, or DSE_ERR_NOMEM. */
+static int preset_copy(const yt_doc *src, const dram_spec *ss, yt_doc **doc, dram_spec *s) {
+  *doc = yt_doc_new(src->file);
+  if (!*doc) return DSE_ERR_NOMEM;
+  (*doc)->root = src->root ? yt_clone(*doc, src->root) : NULL;
+  if (src->root && !(*doc)->root) {
+    yt_doc_free(*doc);
+    *doc = NULL;
+    return DSE_ERR_NOMEM;
+  }
+  *s = *ss;
+  for (int f = 0; f < DF_COUNT; f++)
+    if (s->mark[f].file) s->mark[f].file = (*doc)->file;
+  return 0;
+}
+
 int cfg_memspec_load(dse_ctx *ctx, const char *name, dram_spec *s, yt_doc **doc) {
   char path[4096];
   *doc = NULL;
   int rc = cfg_resolve(ctx, "arch/memory", "memory preset", name, path, sizeof path);
   if (rc) return rc;
+  struct stat sb;
+  const int have_stat = stat(path, &sb) == 0;
+  core_memo *m = core_ctx_cache(ctx);
+  preset_cache *pc = m->data && m->fini == preset_cache_free ? m->data : NULL;
+  for (size_t i = 0; pc && have_stat && i < pc->n; i++) {
+    const preset_entry *e = &pc->e[i];
+    if (!strcmp(e->path, path) && e->size == (long long)sb.st_size &&
+        e->mtime_s == (long long)sb.st_mtim.tv_sec && e->mtime_ns == (long long)sb.st_mtim.tv_nsec)
+      return preset_copy(e->doc, &e->spec, doc, s);
+  }
   rc = yt_load_file(ctx, path, doc);
   if (rc) return rc;
   cfg c = {ctx, 0};
   cfg_memspec_parse(&c, (*doc)->root, "", 1, NULL, s);
   if (!c.nerr) cfg_memspec_check(&c, s);
-  return c.nerr ? DSE_ERR_INVALID : 0;
+  if (c.nerr) return DSE_ERR_INVALID;
+  /* kept for the next load (when there is room; a failure to keep it
+   * only costs the next load a parse) */
+  if (!m->data) {
+    m->data = calloc(1, sizeof(preset_cache));
+    if (m->data) m->fini = preset_cache_free;
+    pc = m->data;
+  }
+  if (pc && have_stat && pc->n < PRESET_CACHE) {
+    preset_entry *e = &pc->e[pc->n];
+    e->path = strdup(path);
+    if (e->path && !preset_copy(*doc, s, &e->doc, &e->spec)) {
+      e->size = (long long)sb.st_size;
+      e->mtime_s = (long long)sb.st_mtim.tv_sec;
+      e->mtime_ns = (long long)sb.st_mtim.tv_nsec;
+      pc->n++;
+    } else {
+      free(e->path);
+    }
+  }
+  return 0;
 }
 

@@ -33,8 +33,10 @@ static yt_node *new_node(yt_doc *doc, yt_kind kind, const char *file,
   yt_node *n = core_arena_alloc(&doc->arena, sizeof(*n));
   if (!n) return NULL;
   n->kind = kind;
-  n->file = file == doc->file ? doc->file
-                              : core_arena_strdup(&doc->arena, file ? file : "");
+  /* the doc's own file name once, whichever copy of it came (a clone's) */
+  n->file = file && (file == doc->file || !strcmp(file, doc->file))
+                ? doc->file
+                : core_arena_strdup(&doc->arena, file ? file : "");
   if (!n->file) return NULL;
   n->line = line;
   n->col = col;

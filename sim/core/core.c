@@ -186,7 +186,8 @@ struct dse_ctx {
   size_t dropped;
   dse_diag more;      /* "... and N more errors", in the file they share */
   char more_msg[64];
-  core_memo memo; /* the engine's, across simulations */
+  core_memo memo;  /* the engine's, across simulations */
+  core_memo cache; /* the loaders', across loads (parsed presets) */
 };
 
 dse_ctx *dse_ctx_new(void) {
@@ -235,11 +236,15 @@ void dse_ctx_clear_diags(dse_ctx *ctx) {
 }
 
 core_memo *core_ctx_memo(dse_ctx *ctx) { return &ctx->memo; }
+core_memo *core_ctx_cache(dse_ctx *ctx) { return &ctx->cache; }
 
 void dse_ctx_clear_memo(dse_ctx *ctx) {
   if (ctx->memo.data) ctx->memo.fini(ctx->memo.data);
   ctx->memo.data = NULL;
   ctx->memo.fini = NULL;
+  if (ctx->cache.data) ctx->cache.fini(ctx->cache.data);
+  ctx->cache.data = NULL;
+  ctx->cache.fini = NULL;
 }
 
 int core_diag_full(const dse_ctx *ctx) { return ctx->ndiags >= MAX_DIAGS; }

@@ -77,6 +77,9 @@ typedef struct core_memo {
 } core_memo;
 
 DSE_INTERNAL core_memo *core_ctx_memo(dse_ctx *ctx);
+/* The same for the configuration loaders (config/memspec.c: memory presets
+ * parsed once per context); emptied with the engine's. */
+DSE_INTERNAL core_memo *core_ctx_cache(dse_ctx *ctx);
 
 /* ===== checked arithmetic ================================================ */
 

@@ -1,6 +1,7 @@
 /* test_config.c: YAML tree, arch schema, presets, mapping files. */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "config/ytree.h"
 #include "helpers.h"
@@ -299,5 +300,57 @@ TEST_IMPL(arch_chain_presets) {
     dse_arch_free(a);
     dse_ctx_free(ctx);
   }
+  return 0;
+}
+
+/* A memory preset parsed once per context (config/memspec.c): a second
+ * arch of the same preset file gets the same spec; an edited file is read
+ * again (size and modification time); an arch outlives the context's
+ * cache (dse_ctx_clear_memo empties it). */
+TEST_IMPL(memory_preset_cache) {
+  dse_ctx *ctx = t_ctx();
+  char dir[] = "/tmp/dse_preset_XXXXXX", mem[96], yaml[512];
+  ASSERT(mkdtemp(dir) != NULL);
+  snprintf(mem, sizeof mem, "%s/m.yaml", dir);
+  char src[1200];
+  snprintf(src, sizeof src, "%s/arch/memory/hbm3-6400.yaml", dse_ctx_data_dir(ctx));
+  FILE *in = fopen(src, "r"), *out = fopen(mem, "w");
+  ASSERT(in && out);
+  char line[512];
+  while (fgets(line, sizeof line, in)) fputs(line, out);
+  fclose(in);
+  fclose(out);
+  snprintf(yaml, sizeof yaml,
+           "name: m\nclock: 1 GHz\npe_array: {rows: 8, cols: 8, dataflow: weight_stationary, "
+           "precision: int8}\nbuffers:\n  - {name: sram, size: 1 MiB, bandwidth: 64 B/cycle}\n"
+           "dram: {preset: %s, stacks: 1}\n",
+           mem);
+  dse_arch *a = t_arch_yaml(ctx, yaml, 0), *b = t_arch_yaml(ctx, yaml, 0);
+  ASSERT_NEAR(a->dram_bw, 819.2e9, 1e-9);
+  ASSERT(a->dram_bw == b->dram_bw);
+  /* edited: 3.2 Gb/s a pin, half the bandwidth (and a line more) */
+  in = fopen(src, "r");
+  out = fopen(mem, "w");
+  ASSERT(in && out);
+  while (fgets(line, sizeof line, in))
+    fputs(strncmp(line, "data_rate:", 10) ? line : "data_rate: 3.2 Gb/s\n", out);
+  fputs("# edited\n", out);
+  fclose(in);
+  fclose(out);
+  dse_arch *c = t_arch_yaml(ctx, yaml, 0);
+  ASSERT_NEAR(c->dram_bw, 409.6e9, 1e-9);
+  dse_ctx_clear_memo(ctx);
+  dse_workload *wl = t_wl(ctx, "alexnet", NULL, NULL, NULL, NULL);
+  dse_result *r = t_sim(ctx, a, wl, DSE_FIDELITY_ANALYTIC); /* a's preset outlived the cache */
+  ASSERT(r->total.latency_s > 0);
+  dse_result_free(r);
+  dse_workload_free(wl);
+  dse_arch_free(c);
+  dse_arch_free(b);
+  dse_arch_free(a);
+  char cmd[96];
+  snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+  ASSERT(system(cmd) == 0);
+  dse_ctx_free(ctx);
   return 0;
 }

@@ -157,6 +157,7 @@
   X(memo_keys_memory_technology)    \
   X(objective_profile_ranking)      \
   X(objective_is_reported)           \
+  X(memory_preset_cache)             \
   X(sweep_points_in_order)           \
   X(sweep_meter_lines)               \
   X(sweep_store_columns)             \
