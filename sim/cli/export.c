@@ -58,6 +58,46 @@ static int find_sweep(dse_ctx *ctx, store *st, const char *path, const char *swe
   return rc;
 }
 
+/* What a command writes of the sweep it found (CSV or JSON into out). */
+typedef struct sweep_job {
+  int (*write)(dse_ctx *ctx, store *st, const store_sweep_info *sw, const struct sweep_job *j,
+               core_buf *out);
+  const char *path;
+  const char *const *objectives;
+  size_t nobj;
+  int by_workload, csv;
+} sweep_job;
+
+/* Open the store at path for reading, find the sweep (NULL: the only one),
+ * write what j writes of it to out_path (NULL: stdout).  Returns the exit
+ * code. */
+static int on_sweep(dse_ctx *ctx, const char *path, const char *sweep, const char *out_path,
+                    const sweep_job *j) {
+  store *st = NULL;
+  int rc = store_open_read(ctx, path, &st);
+  if (rc) return cli_report(ctx, rc, NULL);
+  pick p;
+  rc = find_sweep(ctx, st, path, sweep, &p);
+  core_buf buf;
+  core_buf_init(&buf);
+  if (!rc) rc = j->write(ctx, st, &p.found, j, &buf);
+  store_close(st);
+  const int code = rc ? cli_report(ctx, rc, NULL) : cli_emit(&buf, out_path);
+  core_buf_fini(&buf);
+  return code;
+}
+
+static int write_front(dse_ctx *ctx, store *st, const store_sweep_info *sw, const sweep_job *j,
+                       core_buf *out) {
+  return rpt_store_pareto(ctx, st, sw, j->path, j->objectives, j->nobj, j->by_workload, j->csv,
+                          out);
+}
+
+static int write_all(dse_ctx *ctx, store *st, const store_sweep_info *sw, const sweep_job *j,
+                     core_buf *out) {
+  return rpt_export(ctx, st, sw, j->csv, NULL, out);
+}
+
 static const char k_pareto_usage[] =
     "usage: dse pareto STORE.db --objectives A,B[,...] [--sweep NAME] [--by workload|all]\n"
     "                  [--format csv|json] [-o FILE]\n"
@@ -90,18 +130,8 @@ int cli_pareto(dse_ctx *ctx, int argc, char **argv) {
   }
   if (!n) return cli_usage_error(k_pareto_usage, "--objectives: expected names, got '%s'", objs);
   if (cli_check_out(out)) return CLI_BAD;
-  store *st = NULL;
-  int rc = store_open_read(ctx, pos[0], &st);
-  if (rc) return cli_report(ctx, rc, NULL);
-  pick p;
-  rc = find_sweep(ctx, st, pos[0], sweep, &p);
-  core_buf buf;
-  core_buf_init(&buf);
-  if (!rc) rc = rpt_store_pareto(ctx, st, &p.found, pos[0], names, n, b == 0, f == 0, &buf);
-  store_close(st);
-  const int code = rc ? cli_report(ctx, rc, NULL) : cli_emit(&buf, out);
-  core_buf_fini(&buf);
-  return code;
+  const sweep_job j = {write_front, pos[0], names, n, b == 0, f == 0};
+  return on_sweep(ctx, pos[0], sweep, out, &j);
 }
 
 int cli_export(dse_ctx *ctx, int argc, char **argv) {
@@ -118,16 +148,6 @@ int cli_export(dse_ctx *ctx, int argc, char **argv) {
   const int f = cli_choice(k_export_usage, "format", format, formats, 0);
   if (f < 0) return CLI_BAD;
   if (cli_check_out(out)) return CLI_BAD;
-  store *st = NULL;
-  int rc = store_open_read(ctx, pos[0], &st);
-  if (rc) return cli_report(ctx, rc, NULL);
-  pick p;
-  rc = find_sweep(ctx, st, pos[0], sweep, &p);
-  core_buf b;
-  core_buf_init(&b);
-  if (!rc) rc = rpt_export(ctx, st, &p.found, f == 0, NULL, &b);
-  store_close(st);
-  int code = rc ? cli_report(ctx, rc, NULL) : cli_emit(&b, out);
-  core_buf_fini(&b);
-  return code;
+  const sweep_job j = {write_all, pos[0], NULL, 0, 1, f == 0};
+  return on_sweep(ctx, pos[0], sweep, out, &j);
 }

@@ -146,6 +146,33 @@ static void quoted(core_buf *b, const char *name) {
   core_buf_puts(b, "\"");
 }
 
+/* ", "macs", ..., buffer8_energy_j": the totals' columns in their order. */
+static void total_columns(core_buf *b) {
+  for (size_t i = 0; i < rpt_ntotal_fields; i++)
+    core_buf_printf(b, ", \"%s\"", rpt_total_fields[i].name);
+  for (int k = 1; k <= DSE_MAX_BUFFERS; k++) core_buf_printf(b, ", buffer%d_energy_j", k);
+}
+
+/* The totals of a row of q whose total_columns start at column c0 into *t
+ * (NULL columns, not modelled: 0). */
+static void read_totals(sqlite3_stmt *q, int c0, dse_total_result *t) {
+  memset(t, 0, sizeof *t);
+  for (size_t i = 0; i < rpt_ntotal_fields; i++) {
+    const rpt_field *f = &rpt_total_fields[i];
+    const int col = c0 + (int)i;
+    if (sqlite3_column_type(q, col) == SQLITE_NULL) continue;
+    char *p = (char *)t + f->off;
+    switch (f->kind) {
+      case RPT_DBL: *(double *)p = sqlite3_column_double(q, col); break;
+      case RPT_U64: *(uint64_t *)p = (uint64_t)sqlite3_column_int64(q, col); break;
+      case RPT_SIZE: *(size_t *)p = (size_t)sqlite3_column_int64(q, col); break;
+      case RPT_BOOL: *(int *)p = (int)sqlite3_column_int64(q, col); break;
+    }
+  }
+  for (int k = 0; k < DSE_MAX_BUFFERS; k++)
+    t->buffer_energy_j[k] = sqlite3_column_double(q, c0 + (int)rpt_ntotal_fields + k);
+}
+
 /* The insert of results with the n parameter columns names after the
  * totals' (st->put, replaced).  Returns 0 or an error. */
 static int prepare_put(dse_ctx *ctx, store *st, size_t n, const char *const *names) {
@@ -153,9 +180,7 @@ static int prepare_put(dse_ctx *ctx, store *st, size_t n, const char *const *nam
   core_buf_init(&b);
   core_buf_puts(&b, "INSERT OR REPLACE INTO results(sweep, point, workload, key, status, reason, "
                     "params, arch, workload_name, batch, phase, seq");
-  for (size_t i = 0; i < rpt_ntotal_fields; i++)
-    core_buf_printf(&b, ", \"%s\"", rpt_total_fields[i].name);
-  for (int k = 1; k <= DSE_MAX_BUFFERS; k++) core_buf_printf(&b, ", buffer%d_energy_j", k);
+  total_columns(&b);
   for (size_t i = 0; i < n; i++) {
     core_buf_puts(&b, ", ");
     quoted(&b, names[i]);
@@ -184,9 +209,7 @@ static int prepare(dse_ctx *ctx, store *st) {
   core_buf g;
   core_buf_init(&g);
   core_buf_puts(&g, "SELECT status, reason");
-  for (size_t i = 0; i < rpt_ntotal_fields; i++)
-    core_buf_printf(&g, ", \"%s\"", rpt_total_fields[i].name);
-  for (int k = 1; k <= DSE_MAX_BUFFERS; k++) core_buf_printf(&g, ", buffer%d_energy_j", k);
+  total_columns(&g);
   core_buf_puts(&g, " FROM results WHERE sweep = ? AND key = ?;");
   int rc = g.oom ? DSE_ERR_NOMEM : 0;
   /* this run's keys (store_keep_run), in a table of the connection only */
@@ -507,21 +530,7 @@ int store_get(dse_ctx *ctx, store *st, int64_t sweep, const char *key, char *sta
   const char *r0 = (const char *)sqlite3_column_text(q, 1);
   snprintf(status, sn, "%s", s0 ? s0 : "");
   snprintf(reason, rn, "%s", r0 ? r0 : "");
-  memset(t, 0, sizeof *t);
-  for (size_t i = 0; i < rpt_ntotal_fields; i++) {
-    const rpt_field *f = &rpt_total_fields[i];
-    const int col = 2 + (int)i;
-    if (sqlite3_column_type(q, col) == SQLITE_NULL) continue; /* not modelled: 0 */
-    char *p = (char *)t + f->off;
-    switch (f->kind) {
-      case RPT_DBL: *(double *)p = sqlite3_column_double(q, col); break;
-      case RPT_U64: *(uint64_t *)p = (uint64_t)sqlite3_column_int64(q, col); break;
-      case RPT_SIZE: *(size_t *)p = (size_t)sqlite3_column_int64(q, col); break;
-      case RPT_BOOL: *(int *)p = (int)sqlite3_column_int64(q, col); break;
-    }
-  }
-  for (int k = 0; k < DSE_MAX_BUFFERS; k++)
-    t->buffer_energy_j[k] = sqlite3_column_double(q, 2 + (int)rpt_ntotal_fields + k);
+  read_totals(q, 2, t);
   return 1;
 }
 
@@ -609,9 +618,7 @@ int store_each_result(dse_ctx *ctx, store *st, const store_sweep_info *sw,
   core_buf_init(&b);
   core_buf_puts(&b, "SELECT point, workload, key, status, reason, params, arch, workload_name, "
                     "batch, phase, seq");
-  for (size_t i = 0; i < rpt_ntotal_fields; i++)
-    core_buf_printf(&b, ", \"%s\"", rpt_total_fields[i].name);
-  for (int k = 1; k <= DSE_MAX_BUFFERS; k++) core_buf_printf(&b, ", buffer%d_energy_j", k);
+  total_columns(&b);
   for (size_t i = 0; i < ncols; i++) {
     core_buf_puts(&b, ", ");
     quoted(&b, col[i]);
@@ -630,24 +637,9 @@ int store_each_result(dse_ctx *ctx, store *st, const store_sweep_info *sw,
   while (!rc && (step = sqlite3_step(q)) == SQLITE_ROW) {
     const char *status = (const char *)sqlite3_column_text(q, 3);
     const int ok = status && !strcmp(status, "ok");
-    memset(&v->total, 0, sizeof v->total);
-    const int t0 = 11;
-    for (size_t i = 0; ok && i < rpt_ntotal_fields; i++) {
-      const rpt_field *f = &rpt_total_fields[i];
-      const int c = t0 + (int)i;
-      if (sqlite3_column_type(q, c) == SQLITE_NULL) continue;
-      char *p = (char *)&v->total + f->off;
-      switch (f->kind) {
-        case RPT_DBL: *(double *)p = sqlite3_column_double(q, c); break;
-        case RPT_U64: *(uint64_t *)p = (uint64_t)sqlite3_column_int64(q, c); break;
-        case RPT_SIZE: *(size_t *)p = (size_t)sqlite3_column_int64(q, c); break;
-        case RPT_BOOL: *(int *)p = (int)sqlite3_column_int64(q, c); break;
-      }
-    }
-    const int b0 = t0 + (int)rpt_ntotal_fields;
-    for (int k = 0; ok && k < DSE_MAX_BUFFERS; k++)
-      v->total.buffer_energy_j[k] = sqlite3_column_double(q, b0 + k);
-    const int c0 = b0 + DSE_MAX_BUFFERS;
+    const int t0 = 11; /* the totals' first column */
+    if (ok) read_totals(q, t0, &v->total);
+    const int c0 = t0 + (int)rpt_ntotal_fields + DSE_MAX_BUFFERS;
     for (size_t i = 0; i < ncols; i++) {
       const int c = c0 + (int)i;
       switch (sqlite3_column_type(q, c)) {
