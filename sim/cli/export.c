@@ -78,6 +78,10 @@ static int on_sweep(dse_ctx *ctx, const char *path, const char *sweep, const cha
   if (rc) return cli_report(ctx, rc, NULL);
   pick p;
   rc = find_sweep(ctx, st, path, sweep, &p);
+  if (!rc && !p.found.finished)
+    fprintf(stderr, "dse: warning: %s: sweep '%s' has not finished (a run stopped before its "
+                    "last point): what it holds may be part of a run\n",
+            path, p.found.name);
   core_buf buf;
   core_buf_init(&buf);
   if (!rc) rc = j->write(ctx, st, &p.found, j, &buf);
@@ -124,9 +128,18 @@ int cli_pareto(dse_ctx *ctx, int argc, char **argv) {
   const char *names[16];
   size_t n = 0;
   snprintf(list, sizeof list, "%s", objs);
-  for (char *t = strtok(list, ","); t; t = strtok(NULL, ",")) {
+  for (char *t = list;; t++) { /* names between commas, none empty */
+    char *comma = strchr(t, ',');
+    if (comma) *comma = '\0';
+    if (!*t || (*t == '-' && !t[1]))
+      return cli_usage_error(k_pareto_usage, "--objectives: an empty name in '%s'", objs);
     if (n == 16) return cli_usage_error(k_pareto_usage, "--objectives: at most 16");
+    for (size_t k = 0; k < n; k++)
+      if (!strcmp(names[k] + (names[k][0] == '-'), t + (t[0] == '-')))
+        return cli_usage_error(k_pareto_usage, "--objectives: '%s' given twice", t);
     names[n++] = t;
+    if (!comma) break;
+    t = comma;
   }
   if (!n) return cli_usage_error(k_pareto_usage, "--objectives: expected names, got '%s'", objs);
   if (cli_check_out(out)) return CLI_BAD;

@@ -1272,11 +1272,15 @@ static int sweep_push(lua_State *L) {
     push_stored(L, u->sp, r, lua_gettop(L));
     lua_remove(L, -2);
   } else { /* infeasible: a result with the reason instead of a crash */
-    lua_createtable(L, 0, 5);
+    lua_createtable(L, 0, 6);
     lua_pushboolean(L, 0);
     lua_setfield(L, -2, "feasible");
     lua_pushstring(L, r->reason);
     lua_setfield(L, -2, "reason");
+    if (r->stored) {
+      lua_pushboolean(L, 1);
+      lua_setfield(L, -2, "stored");
+    }
     push_arch_table(L, r->arch);
     lua_setfield(L, -2, "arch");
     lua_rawgeti(L, 6, (lua_Integer)r->workload + 1);
@@ -1381,9 +1385,9 @@ static int l_sweep(lua_State *L) {
   l_store *box = NULL;
   if (lua_getfield(L, 1, "store") != LUA_TNIL) {
     char buf[64];
-    if (lua_type(L, -1) != LUA_TSTRING)
+    if (lua_type(L, -1) != LUA_TSTRING || !lua_tostring(L, -1)[0])
       script_error(L, "dse.sweep: store: expected a path (\"out/sweep.db\"), got %s",
-                   describe(L, -1, buf, sizeof buf));
+                   lua_type(L, -1) == LUA_TSTRING ? "''" : describe(L, -1, buf, sizeof buf));
     box = lua_newuserdatauv(L, sizeof *box, 0);
     box->st = NULL;
     luaL_setmetatable(L, STORE_MT);
@@ -1406,13 +1410,25 @@ static int l_sweep(lua_State *L) {
     char buf[64];
     if (lua_type(L, -1) != LUA_TSTRING || !lua_tostring(L, -1)[0])
       script_error(L, "dse.sweep: name: expected a non-empty string, got %s",
-                   describe(L, -1, buf, sizeof buf));
+                   lua_type(L, -1) == LUA_TSTRING ? "''" : describe(L, -1, buf, sizeof buf));
     snprintf(name, sizeof name, "%s", lua_tostring(L, -1));
-  } else {
+  } else if (box) {
     const char *base = strrchr(file, '/');
     snprintf(name, sizeof name, "%s", base ? base + 1 : file[0] ? file : "sweep");
     char *dot = strrchr(name, '.');
     if (dot && !strcmp(dot, ".lua") && dot > name) *dot = '\0';
+    /* the script's second sweep is NAME-2, its third NAME-3: two sweeps of
+     * one script keep their results apart (in the order they run) */
+    luaL_getsubtable(L, LUA_REGISTRYINDEX, "dse.sweep_names");
+    const lua_Integer k = (lua_getfield(L, -1, name) == LUA_TNUMBER ? lua_tointeger(L, -1) : 0) + 1;
+    lua_pop(L, 1);
+    lua_pushinteger(L, k);
+    lua_setfield(L, -2, name);
+    lua_pop(L, 1);
+    if (k > 1) {
+      const size_t len = strlen(name);
+      snprintf(name + len, sizeof name - len, "-%lld", (long long)k);
+    }
   }
   lua_pop(L, 1);
   if (sp.store) {

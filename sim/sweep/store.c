@@ -35,7 +35,9 @@ static double mono_s(void) {
 
 /* "PATH: error: WHAT (SQLite's message)" on ctx.  Returns err. */
 static int fail(dse_ctx *ctx, const store *st, int err, const char *what) {
-  const char *why = st->db ? sqlite3_errmsg(st->db) : NULL;
+  /* SQLite's own words when it failed (not "not an error" after a check
+   * of ours) */
+  const char *why = st->db && sqlite3_errcode(st->db) != SQLITE_OK ? sqlite3_errmsg(st->db) : NULL;
   core_diag(ctx, st->path, 0, 0, "%s%s%s%s", what, why ? " (" : "", why ? why : "",
             why ? ")" : "");
   return err;
@@ -120,7 +122,16 @@ static int check_or_create(dse_ctx *ctx, store *st, int create) {
                     "'dse_meta';",
                 &meta))
     return fail(ctx, st, DSE_ERR_IO, "cannot read the store");
-  if (tables == 0) return create ? create_schema(ctx, st) : 0; /* new (or an empty file) */
+  if (tables == 0) { /* new (or an empty file): the schema whole or not at all */
+    if (!create) return 0;
+    if (exec(ctx, st, "BEGIN IMMEDIATE;")) return DSE_ERR_IO;
+    const int rc = create_schema(ctx, st);
+    if (rc) {
+      sqlite3_exec(st->db, "ROLLBACK;", NULL, NULL, NULL);
+      return rc;
+    }
+    return exec(ctx, st, "COMMIT;");
+  }
   if (!meta)
     return fail(ctx, st, DSE_ERR_INVALID,
                 "not a dse store: an SQLite database without dse's dse_meta table");
@@ -361,13 +372,27 @@ int store_sweep(dse_ctx *ctx, store *st, const char *name, const char *space, ui
   const int step = sqlite3_step(q);
   if (step == SQLITE_ROW) {
     *id = sqlite3_column_int64(q, 0);
-    const char *was = (const char *)sqlite3_column_text(q, 1);
-    const int same = was && !strcmp(was, space);
+    const char *w0 = (const char *)sqlite3_column_text(q, 1);
+    char *was = w0 ? strdup(w0) : NULL; /* the row's text ends with the statement */
     sqlite3_finalize(q);
-    if (same) return 0;
+    const int same = was && !strcmp(was, space);
+    if (same || (w0 && !was)) {
+      free(was);
+      return same ? 0 : DSE_ERR_NOMEM;
+    }
     /* another space under the same name (a value added, say): the sweep
      * takes the new one; its results are found by key, whatever space
-     * they were run in */
+     * they were run in.  Other options (the text after "params") make
+     * every key another: those results can never be read back, and would
+     * mix with the new ones until a run ends, so they go now */
+    const char *wo = was ? strstr(was, "\"workloads\"") : NULL, *no = strstr(space, "\"workloads\"");
+    const int other = !wo || !no || strcmp(wo, no);
+    free(was);
+    if (other) {
+      char del[96];
+      snprintf(del, sizeof del, "DELETE FROM results WHERE sweep = %lld;", (long long)*id);
+      if (exec(ctx, st, del)) return DSE_ERR_IO;
+    }
     if (sqlite3_prepare_v2(st->db, "UPDATE sweeps SET space = ?, planned = ?, finished = NULL "
                                    "WHERE id = ?;",
                            -1, &q, NULL) != SQLITE_OK)

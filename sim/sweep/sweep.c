@@ -457,6 +457,12 @@ void sweep_space_json(const sweep_space *sp, core_buf *out) {
   rpt_json_str(&j, dse_fidelity_name(sp->opts.fidelity));
   rpt_json_key(&j, "objective");
   rpt_json_u64(&j, (uint64_t)sp->opts.objective);
+  rpt_json_key(&j, "map_budget");
+  rpt_json_u64(&j, (uint64_t)sp->opts.map_budget);
+  rpt_json_key(&j, "dram_model");
+  rpt_json_u64(&j, (uint64_t)sp->opts.dram_model);
+  rpt_json_key(&j, "mappings");
+  rpt_json_bool(&j, sp->opts.mappings != NULL);
   rpt_json_end_obj(&j);
 }
 
@@ -489,9 +495,10 @@ int sweep_meter_note(sweep_meter *m, const sweep_result *r, double now) {
   char eta[32] = "-";
   if (rate > 0) span_text((double)(m->points - m->done) / rate, eta, sizeof eta);
   snprintf(m->line, sizeof m->line,
-           "%sdse.sweep: %llu/%llu points (%.1f%%), %.3g points/s, ETA %s, %llu infeasible%s",
+           "%sdse.sweep: %llu/%llu points (%.1f%%), %.*f points/s, ETA %s, %llu infeasible%s",
            m->tty ? "\r" : "", (unsigned long long)m->done, (unsigned long long)m->points,
-           m->points ? 100.0 * (double)m->done / (double)m->points : 100.0, rate, eta,
+           m->points ? 100.0 * (double)m->done / (double)m->points : 100.0,
+           rate < 10 ? 2 : rate < 100 ? 1 : 0, rate, eta,
            (unsigned long long)m->infeasible, m->tty ? "\033[K" : "\n");
   return 1;
 }

@@ -70,6 +70,23 @@ run "$DSE" export "$TMP/two.db" --sweep third; expect_code 2 "export --sweep thi
   ok || bad "export --sweep third: $ERR"
 run "$DSE" export "$TMP/two.db" --sweep second; expect_code 0 "export --sweep second"
 [ "$(printf '%s\n' "$OUT" | wc -l)" -eq 2 ] && ok || bad "export --sweep second: $OUT"
+# two sweeps of one script under the default name: "NAME" and "NAME-2",
+# each resumed on its own
+cat >"$TMP/both.lua" <<'LUA'
+local dse = require "dse"
+for _, rows in ipairs { { 8, 16 }, { 32 } } do
+  dse.sweep { arch = "tpu-v1", workload = "alexnet", fidelity = "analytic", store = ...,
+              grid = { ["pe_array.rows"] = rows } }
+end
+LUA
+run "$DSE" run "$TMP/both.lua" "$TMP/both.db"; expect_code 0 "two default names"
+run "$DSE" run "$TMP/both.lua" "$TMP/both.db"; expect_code 0 "two default names again"
+[ "$(printf '%s\n' "$ERR" | grep -c 'from the store')" -eq 2 ] && ok || bad "two default names: $ERR"
+run "$DSE" export "$TMP/both.db" --sweep both-2; expect_code 0 "export both-2"
+[ "$(printf '%s\n' "$OUT" | wc -l)" -eq 2 ] && ok || bad "export both-2: $OUT"
+# a sweep stopped before its end: export says so on stderr
+run "$DSE" pareto "$TMP/f.db" --objectives latency_s,,energy_j; expect_code 2 "pareto empty objective"
+expect_err "--objectives: an empty name in 'latency_s,,energy_j'" "pareto empty objective"
 run "$DSE" export "$TMP/two.db" --format xml; expect_code 2 "export --format xml"
 expect_err "unknown format 'xml'; expected csv or json" "export --format xml"
 
@@ -107,6 +124,8 @@ CODE=$?
 echo "SIGINT: exit $CODE"
 if [ "$CODE" -eq 130 ]; then
   grep -q '^interrupted!' "$TMP/int.err" && ok || bad "SIGINT: message: $(head -1 "$TMP/int.err")"
+  run "$DSE" export "$TMP/d.db"; expect_code 0 "export of an unfinished sweep"
+  expect_err "dse: warning: $TMP/d.db: sweep 'sweep' has not finished" "export of an unfinished sweep"
   run "$DSE" run "$TMP/sweep.lua" "$TMP/d.db" "$TMP/d.csv"; expect_code 0 "after SIGINT"
   expect_err "from the store" "after SIGINT: results kept"
   cmp -s "$TMP/a.csv" "$TMP/d.csv" && ok || bad "after SIGINT: results differ"

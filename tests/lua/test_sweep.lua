@@ -138,7 +138,7 @@ H.fails(function() dse.open(db .. ".none") end, "dse.open: " .. db .. ".none: no
 H.fails(function() dse.sweep { arch = "edge-npu", workload = "alexnet", store = 5 } end,
   'dse.sweep: store: expected a path ("out/sweep.db"), got number', "store type")
 H.fails(function() dse.sweep { arch = "edge-npu", workload = "alexnet", store = db, name = "" } end,
-  "dse.sweep: name: expected a non-empty string, got string", "store name")
+  "dse.sweep: name: expected a non-empty string, got ''", "store name")
 H.fails(function() dse.sweep { arch = "edge-npu", workload = "alexnet", store = ca } end,
   "dse.sweep: store: " .. ca .. ": not a dse store: not an SQLite database (file is not a database)",
   "not a store")

@@ -76,7 +76,7 @@ TEST_IMPL(store_rows_and_resume) {
   store *st = NULL;
   ASSERT_INT_EQ(store_open(ctx, p, &st), 0);
   int64_t id = 0, again = 0;
-  ASSERT_INT_EQ(store_sweep(ctx, st, "s", "{\"grid\": 1}", 300, &id), 0);
+  ASSERT_INT_EQ(store_sweep(ctx, st, "s", "{\"params\": 1, \"workloads\": []}", 300, &id), 0);
   put_rows(ctx, st, id, 0, 300, &t);
   ASSERT_INT_EQ(store_has(ctx, st, id, "k299"), 1);
   ASSERT_INT_EQ(store_has(ctx, st, id, "k300"), 0);
@@ -84,7 +84,7 @@ TEST_IMPL(store_rows_and_resume) {
   store_close(st);
   /* reopened: the rows, the same sweep by name, another space refused */
   ASSERT_INT_EQ(store_open(ctx, p, &st), 0);
-  ASSERT_INT_EQ(store_sweep(ctx, st, "s", "{\"grid\": 1}", 300, &again), 0);
+  ASSERT_INT_EQ(store_sweep(ctx, st, "s", "{\"params\": 1, \"workloads\": []}", 300, &again), 0);
   ASSERT_U64_EQ((uint64_t)again, (uint64_t)id);
   ASSERT_U64_EQ((uint64_t)store_count(ctx, st, id), 300);
   ASSERT_INT_EQ(store_has(ctx, st, id, "k17"), 1);
@@ -102,9 +102,14 @@ TEST_IMPL(store_rows_and_resume) {
   ASSERT_INT_EQ(store_get(ctx, st, id, "nope", status, sizeof status, reason, sizeof reason, &g), 0);
   /* the same name over another space (a value added): that sweep, which
    * takes the new space and count; its results stay */
-  ASSERT_INT_EQ(store_sweep(ctx, st, "s", "{\"grid\": 2}", 400, &again), 0);
+  ASSERT_INT_EQ(store_sweep(ctx, st, "s", "{\"params\": 2, \"workloads\": []}", 400, &again), 0);
   ASSERT_U64_EQ((uint64_t)again, (uint64_t)id);
   ASSERT_U64_EQ((uint64_t)store_count(ctx, st, id), 300);
+  /* other options (the text from "workloads" on): no result could be read
+   * back, and they go at once */
+  ASSERT_INT_EQ(store_sweep(ctx, st, "s", "{\"params\": 2, \"workloads\": [1]}", 400, &again), 0);
+  ASSERT_U64_EQ((uint64_t)store_count(ctx, st, id), 0);
+  put_rows(ctx, st, id, 0, 300, &t);
   /* a second sweep of another name: its own rows */
   int64_t id2 = 0;
   ASSERT_INT_EQ(store_sweep(ctx, st, "t", "{}", 1, &id2), 0);

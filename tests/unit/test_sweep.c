@@ -136,12 +136,12 @@ TEST_IMPL(sweep_meter_lines) {
   r.workload = 1;
   r.rc = DSE_ERR_INFEASIBLE;
   ASSERT(sweep_meter_note(&m, &r, 101.0)); /* 1 point in 1 s */
-  ASSERT_STR_EQ(m.line, "\rdse.sweep: 1/1000 points (0.1%), 1 points/s, ETA 16 min 39 s, "
+  ASSERT_STR_EQ(m.line, "\rdse.sweep: 1/1000 points (0.1%), 1.00 points/s, ETA 16 min 39 s, "
                         "1 infeasible\033[K");
   r.rc = 0;
   ASSERT(!sweep_meter_note(&m, &r, 101.05)); /* within 0.1 s of the last line */
   ASSERT(sweep_meter_note(&m, &r, 102.0));   /* 3 points in 2 s */
-  ASSERT_STR_EQ(m.line, "\rdse.sweep: 3/1000 points (0.3%), 1.5 points/s, ETA 11 min 05 s, "
+  ASSERT_STR_EQ(m.line, "\rdse.sweep: 3/1000 points (0.3%), 1.50 points/s, ETA 11 min 05 s, "
                         "1 infeasible\033[K");
   sweep_meter_end(&m, 104.5);
   ASSERT_STR_EQ(m.line, "\r\033[Kdse.sweep: 3 design points x 2 workloads = 6 results in "
@@ -152,7 +152,7 @@ TEST_IMPL(sweep_meter_lines) {
   r.workload = 0;
   ASSERT(!sweep_meter_note(&m, &r, 9.0));
   ASSERT(sweep_meter_note(&m, &r, 10.0));
-  ASSERT_STR_EQ(m.line, "dse.sweep: 2/100000 points (0.0%), 0.2 points/s, ETA 138 h 53 min, "
+  ASSERT_STR_EQ(m.line, "dse.sweep: 2/100000 points (0.0%), 0.20 points/s, ETA 138 h 53 min, "
                         "0 infeasible\n");
   ASSERT(!sweep_meter_note(&m, &r, 19.0));
   sweep_meter_init(&m, 1, 1, 0, 0.0);
