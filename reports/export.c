@@ -12,7 +12,8 @@ typedef struct exporter {
   core_buf *out;
   const unsigned char *keep; /* rows to write, by their order (NULL: all) */
   uint64_t at;               /* the row's order */
-  int csv, any_phase;
+  int csv, any_phase, batches; /* phase, seq and batch columns (as dse.write_csv) */
+  int64_t batch0;
   size_t ncols;
   size_t order[512]; /* the sweep's columns in sorted order */
   const char *names[512];
@@ -24,6 +25,8 @@ static int scan_phase(void *user, const store_view *v) {
   exporter *e = user;
   if (e->keep && !e->keep[e->at++]) return 0;
   if (v->row.phase) e->any_phase = 1;
+  if (e->batch0 >= 0 && (int64_t)v->row.batch != e->batch0) e->batches = 1;
+  e->batch0 = (int64_t)v->row.batch;
   return 0;
 }
 
@@ -61,6 +64,10 @@ static int csv_row(void *user, const store_view *v) {
   field(e, 1);
   core_buf_puts(&e->cell, r->workload_name ? r->workload_name : "");
   field(e, 0);
+  if (e->batches) {
+    core_buf_printf(&e->cell, "%llu", (unsigned long long)r->batch);
+    field(e, 0);
+  }
   if (e->any_phase) {
     if (r->phase) core_buf_puts(&e->cell, r->phase);
     field(e, 0);
@@ -143,6 +150,7 @@ int rpt_export(dse_ctx *ctx, store *st, const store_sweep_info *sw, int csv,
   if (!e) return DSE_ERR_NOMEM;
   e->out = out;
   e->keep = keep;
+  e->batch0 = -1;
   e->csv = csv;
   core_buf_init(&e->cell);
   /* the sweep's columns, sorted as dse.write_csv sorts point keys */
@@ -167,6 +175,7 @@ int rpt_export(dse_ctx *ctx, store *st, const store_sweep_info *sw, int csv,
     e->at = 0;
     rc = store_each_result(ctx, st, sw, scan_phase, e);
     core_buf_puts(out, "arch,workload");
+    if (e->batches) core_buf_puts(out, ",batch");
     if (e->any_phase) core_buf_puts(out, ",phase,seq");
     core_buf_puts(out, ",feasible");
     for (size_t i = 0; i < e->ncols; i++) {

@@ -753,8 +753,9 @@ int main(int argc, char **argv) {
     code = cli_pareto(ctx, argc - 2, argv + 2);
   else if (!strcmp(cmd, "run")) {
     /* dse run's options come before the script; the script's after it */
-    const int quiet = argc > 2 && !strcmp(argv[2], "--quiet");
-    const int at = 2 + quiet;
+    int at = 2;
+    while (at < argc && !strcmp(argv[at], "--quiet")) at++; /* (given twice: the same) */
+    const int quiet = at > 2;
     if (argc > at && is_help(argv[at])) {
       fputs(k_run_usage, stdout);
       code = CLI_OK;

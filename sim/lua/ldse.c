@@ -2311,16 +2311,26 @@ static int l_write_csv(lua_State *L) {
     if (results) {
       /* phase and seq, when a generated workload is among the rows: a
        * workload's name alone does not tell seq 1024 from 2048 */
-      int params = 0;
-      for (size_t i = 1; i <= n && !params; i++) {
+      int params = 0, batches = 0;
+      lua_Integer batch0 = -1;
+      for (size_t i = 1; i <= n; i++) {
         if (lua_rawgeti(L, 2, (lua_Integer)i) == LUA_TTABLE &&
-            lua_getfield(L, -1, "workload") == LUA_TTABLE)
-          params = lua_getfield(L, -1, "phase") == LUA_TSTRING;
+            lua_getfield(L, -1, "workload") == LUA_TTABLE) {
+          params = params || lua_getfield(L, -1, "phase") == LUA_TSTRING;
+          /* batch, when the rows' batches differ: one workload at two
+           * batches is two workloads */
+          if (lua_getfield(L, first + 2, "batch") == LUA_TNUMBER) {
+            const lua_Integer bt = lua_tointeger(L, -1);
+            if (batch0 >= 0 && bt != batch0) batches = 1;
+            batch0 = bt;
+          }
+        }
         lua_settop(L, first);
       }
-      static const char *const lead[] = {"arch", "workload", "phase", "seq", "feasible"};
-      for (int i = 0; i < 5; i++) {
-        if ((i == 2 || i == 3) && !params) continue;
+      static const char *const lead[] = {"arch", "workload", "batch", "phase", "seq", "feasible"};
+      for (int i = 0; i < 6; i++) {
+        if (i == 2 && !batches) continue;
+        if ((i == 3 || i == 4) && !params) continue;
         lua_pushstring(L, lead[i]);
         lua_rawseti(L, cols, ++nc);
       }

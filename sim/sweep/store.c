@@ -248,6 +248,10 @@ int store_open_read(dse_ctx *ctx, const char *path, store **out) {
     core_diag(ctx, path, 0, 0, "no such file");
     return DSE_ERR_NOTFOUND;
   }
+  if (core_is_dir(path)) {
+    core_diag(ctx, path, 0, 0, "is a directory, not a store");
+    return DSE_ERR_INVALID;
+  }
   store *st = calloc(1, sizeof *st);
   if (!st || !(st->path = strdup(path))) {
     free(st);
@@ -259,11 +263,35 @@ int store_open_read(dse_ctx *ctx, const char *path, store **out) {
   } else {
     sqlite3_busy_timeout(st->db, 2000);
     int64_t tables = 0;
+    /* a store in a folder this user cannot write: WAL mode wants its -shm
+     * file beside it, so it is read as an immutable file (no sweep can be
+     * writing it there anyway: the writer would need that folder too) */
+    if (sqlite3_exec(st->db, "SELECT count(*) FROM sqlite_master;", NULL, NULL, NULL) != SQLITE_OK &&
+        (sqlite3_errcode(st->db) == SQLITE_READONLY || sqlite3_errcode(st->db) == SQLITE_CANTOPEN)) {
+      sqlite3_close(st->db);
+      st->db = NULL;
+      core_buf uri;
+      core_buf_init(&uri);
+      core_buf_puts(&uri, "file:");
+      for (const char *c = path; *c; c++) { /* %, ? and # are the URI's */
+        if (*c == '%' || *c == '?' || *c == '#') core_buf_printf(&uri, "%%%02X", (unsigned char)*c);
+        else core_buf_append(&uri, c, 1);
+      }
+      core_buf_puts(&uri, "?immutable=1");
+      if (uri.oom || sqlite3_open_v2(uri.data, &st->db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI,
+                                     NULL) != SQLITE_OK) {
+        core_buf_fini(&uri);
+        rc = fail(ctx, st, DSE_ERR_IO, "cannot open the store");
+        goto opened;
+      }
+      core_buf_fini(&uri);
+    }
     rc = check_or_create(ctx, st, 0);
     if (!rc && (query_int(st, "SELECT count(*) FROM sqlite_master;", &tables) || tables == 0))
       rc = fail(ctx, st, DSE_ERR_INVALID, "not a dse store: an empty database");
     st->readonly = 1;
   }
+opened:
   if (rc) {
     sqlite3_close(st->db);
     free(st->path);
@@ -283,7 +311,10 @@ int store_open(dse_ctx *ctx, const char *path, store **out) {
   }
   int rc = 0;
   const int exists = access(path, F_OK) == 0;
-  if (exists && access(path, W_OK) != 0) {
+  if (exists && core_is_dir(path)) {
+    core_diag(ctx, path, 0, 0, "is a directory, not a store");
+    rc = DSE_ERR_INVALID;
+  } else if (exists && access(path, W_OK) != 0) {
     core_diag(ctx, path, 0, 0, "the store is read-only (a sweep writes its results there)");
     rc = DSE_ERR_IO;
   } else if (sqlite3_open_v2(path, &st->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) !=

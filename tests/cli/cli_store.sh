@@ -70,6 +70,31 @@ run "$DSE" export "$TMP/two.db" --sweep third; expect_code 2 "export --sweep thi
   ok || bad "export --sweep third: $ERR"
 run "$DSE" export "$TMP/two.db" --sweep second; expect_code 0 "export --sweep second"
 [ "$(printf '%s\n' "$OUT" | wc -l)" -eq 2 ] && ok || bad "export --sweep second: $OUT"
+# one workload at two batches: a batch column, in the export as in write_csv
+cat >"$TMP/batch.lua" <<'LUA'
+local dse = require "dse"
+local db, out = ...
+dse.write_csv(out, dse.sweep { arch = "tpu-v1", fidelity = "analytic", store = db,
+  workloads = { "alexnet", dse.workload("alexnet", { batch = 8 }) } })
+LUA
+run "$DSE" run --quiet "$TMP/batch.lua" "$TMP/batch.db" "$TMP/batch.csv"; expect_code 0 "batch sweep"
+run "$DSE" export "$TMP/batch.db"; expect_code 0 "export batches"
+[ "$OUT" = "$(cat "$TMP/batch.csv")" ] && ok || bad "export batches: not write_csv's"
+case "$OUT" in "arch,workload,batch,feasible,"*) ok ;; *) bad "export batches: $(printf '%s' "$OUT" | head -c 60)" ;; esac
+# a reader who cannot write the store's folder (WAL's -shm goes there):
+# read as an immutable file, nothing left beside it (as root, with setpriv,
+# when this tree is open to others)
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null &&
+   setpriv --reuid=65534 --regid=65534 --clear-groups test -x "$DSE" 2>/dev/null &&
+   setpriv --reuid=65534 --regid=65534 --clear-groups test -r "$TMP/batch.db" 2>/dev/null; then
+  chmod 755 "$TMP"
+  out=$(setpriv --reuid=65534 --regid=65534 --clear-groups "$DSE" export "$TMP/batch.db")
+  [ "$out" = "$(cat "$TMP/batch.csv")" ] && ok || bad "export by a reader who cannot write"
+  ls "$TMP"/batch.db-* >/dev/null 2>&1 && bad "export by a reader: files left" || ok
+else
+  echo "skipped: the reader without write access (not root, or no setpriv, or this tree is private)"
+fi
+
 # two sweeps of one script under the default name: "NAME" and "NAME-2",
 # each resumed on its own
 cat >"$TMP/both.lua" <<'LUA'
