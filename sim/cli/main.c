@@ -28,7 +28,7 @@ static const char k_usage[] =
     "accelerators.\n"
     "\n"
     "commands:\n"
-    "  run SCRIPT.lua [ARGS...]      run a Lua sweep script (require \"dse\")\n"
+    "  run [--quiet] SCRIPT.lua [ARGS...]  run a Lua sweep script (require \"dse\")\n"
     "  sim ARCH WORKLOAD [options]   simulate a workload on an architecture\n"
     "  mem PRESET [options]          characterize a DRAM technology preset\n"
     "  list [archs|memories|workloads]  list presets and the workload zoo\n"

@@ -1380,6 +1380,10 @@ static int l_sweep(lua_State *L) {
   if (sweep_count(&sp, SWEEP_MAX_RESULTS / (uint64_t)nw, &total))
     script_error(L, "dse.sweep: grid: more than %zu results (design points x workloads)",
                  SWEEP_MAX_RESULTS);
+  /* every value tried on the arch before anything runs: a bad last value
+   * does not waste the sweep before it */
+  const int crc = sweep_check(ctx, &sp);
+  if (crc) return raise_diags(L, ctx, crc);
   /* the store: opened here, closed when the sweep ends (a box closes it
    * if an error ends it first) */
   l_store *box = NULL;

@@ -62,6 +62,28 @@ int sweep_arch(dse_ctx *ctx, const sweep_space *sp, const size_t *idx, dse_arch 
   return arch_from_doc(ctx, doc, out); /* takes doc */
 }
 
+int sweep_check(dse_ctx *ctx, const sweep_space *sp) {
+  size_t *idx = calloc(sp->nparams ? sp->nparams : 1, sizeof *idx);
+  if (!idx) return DSE_ERR_NOMEM;
+  int rc = 0;
+  for (size_t p = 0; p < sp->nparams && !rc; p++)
+    for (size_t k = 1; k < sp->params[p].nvalues && !rc; k++) { /* (k = 0: the first point's) */
+      memset(idx, 0, sp->nparams * sizeof *idx);
+      idx[p] = k;
+      dse_arch *a = NULL;
+      rc = sweep_arch(ctx, sp, idx, &a);
+      dse_arch_free(a);
+    }
+  if (!rc && sp->nparams) { /* the first point itself */
+    memset(idx, 0, sp->nparams * sizeof *idx);
+    dse_arch *a = NULL;
+    rc = sweep_arch(ctx, sp, idx, &a);
+    dse_arch_free(a);
+  }
+  free(idx);
+  return rc;
+}
+
 /* The reason of an infeasible result: the context's messages joined by
  * "; " (the error's name without one), the diagnostics cleared. */
 static void take_reason(dse_ctx *ctx, int err, core_buf *out) {

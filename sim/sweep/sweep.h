@@ -57,6 +57,12 @@ DSE_INTERNAL void sweep_point(const sweep_space *sp, uint64_t i, size_t *idx);
 DSE_INTERNAL int sweep_arch(dse_ctx *ctx, const sweep_space *sp, const size_t *idx,
                             dse_arch **out);
 
+/* Every parameter value applied alone to the first point (the others at
+ * their first values): a value the arch refuses or a path it lacks is
+ * reported at the value's mark before anything runs (sum of the value
+ * counts' arch builds).  Returns 0 or the first error. */
+DSE_INTERNAL int sweep_check(dse_ctx *ctx, const sweep_space *sp);
+
 /* One result of a sweep, lent to the sink for the length of its call. */
 typedef struct sweep_result {
   uint64_t point;           /* the point's number */

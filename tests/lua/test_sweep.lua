@@ -135,6 +135,13 @@ os.remove(co)
 os.remove(cm)
 H.fails(function() dse.open(db, { sweep = "u" }) end, "dse.open: " .. db .. ": no sweep named 'u'", "dse.open: no such sweep")
 H.fails(function() dse.open(db .. ".none") end, "dse.open: " .. db .. ".none: no such file", "dse.open: no file")
+-- a bad last value is found before the first point runs: nothing stored
+local bad_db = H.tmpname(".db")
+os.remove(bad_db)
+H.fails(function() dse.sweep { arch = "edge-npu", workload = "alexnet", store = bad_db,
+  grid = { ["pe_array.rows"] = { 16, 32, 0 } } } end,
+  "pe_array.rows: must be between 1 and 65536 (got 0)", "bad last value")
+H.check(not io.open(bad_db), "bad last value: no store written")
 H.fails(function() dse.sweep { arch = "edge-npu", workload = "alexnet", store = 5 } end,
   'dse.sweep: store: expected a path ("out/sweep.db"), got number', "store type")
 H.fails(function() dse.sweep { arch = "edge-npu", workload = "alexnet", store = db, name = "" } end,

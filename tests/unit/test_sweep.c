@@ -101,6 +101,10 @@ TEST_IMPL(sweep_points_in_order) {
   sweep_space sb = sp;
   sb.nparams = 1;
   sb.params = bp;
+  ASSERT_INT_EQ(sweep_check(ctx, &sp), 0); /* the good space: every value applies */
+  ASSERT_INT_EQ(sweep_check(ctx, &sb), DSE_ERR_INVALID); /* found before anything runs */
+  ASSERT_CONTAINS(t_first_diag(ctx), "space.lua:9:5: error: pe_array.rows: must be between 1 and 65536 (got 0)");
+  dse_ctx_clear_diags(ctx);
   seen u = {0};
   ASSERT_INT_EQ(sweep_run(ctx, &sb, 0, 2, sink, &u), DSE_ERR_INVALID);
   ASSERT_INT_EQ(u.n, 2); /* point 0's two results */
