@@ -60,12 +60,21 @@ static void caller_mark(lua_State *L, char *file, size_t n, int *line) {
 
 /* Raise the context's diagnostics as one error message.  [-0, +0, v] */
 static int raise_diags(lua_State *L, dse_ctx *ctx, int err) {
+  char file[512];
+  int line;
+  caller_mark(L, file, sizeof file, &line);
   luaL_Buffer b;
   luaL_buffinit(L, &b);
   size_t n = dse_ctx_ndiags(ctx);
   for (size_t i = 0; i < n; i++) {
     char buf[2048];
-    dse_diag_format(dse_ctx_diag(ctx, i), buf, sizeof buf);
+    dse_diag d = *dse_ctx_diag(ctx, i);
+    if ((!d.file || !d.file[0]) && file[0]) { /* a name the script gave: at its line */
+      d.file = file;
+      d.line = line;
+      d.col = 1;
+    }
+    dse_diag_format(&d, buf, sizeof buf);
     if (i) luaL_addchar(&b, '\n');
     luaL_addstring(&b, buf);
   }

@@ -110,6 +110,9 @@ run "$DSE" run "$TMP/syntax.lua"; expect_code 2 "syntax error"
 [ "$(first_err)" = "$TMP/syntax.lua:2:1: error: unexpected symbol near '='" ] && ok || bad "syntax error: $(first_err)"
 script with_typo 'dse.arch("tpu-v1"):with { ["pe_aray.rows"] = 4 }'
 check_bad with_typo 3 "pe_aray.rows: no key 'pe_aray' to descend into; did you mean 'pe_array'?"
+# a name the library cannot place in a file: at the script's line
+script wl_unknown 'dse.sweep { arch = "tpu-v1", workloads = { "alexnet", "nosuchwl" } }'
+check_bad wl_unknown 3 "unknown workload 'nosuchwl'; known: alexnet, alexnet_conv, bert_base, gpt2, llama2_7b, mobilenet_v2, resnet50, vgg16"
 
 # a sweep's summary on stderr (not a terminal: no progress line in a short
 # sweep), nothing with --quiet or progress = false; --quiet goes before the
