@@ -18,41 +18,15 @@ static const char k_export_usage[] =
     "  --format F      csv (default) or json\n"
     "  -o FILE         write to FILE (atomically) instead of stdout\n";
 
-/* The sweeps of a store: the one named want (or the only one), and the
- * names for the message when there is none. */
-typedef struct pick {
-  const char *want;
-  store_sweep_info found;
-  char name[256], columns[8192];
-  int n, hit;
-  char names[1024];
-} pick;
-
-static int pick_sweep(void *user, const store_sweep_info *s) {
-  pick *p = user;
-  p->n++;
-  const size_t len = strlen(p->names);
-  snprintf(p->names + len, sizeof p->names - len, "%s'%s'", len ? ", " : "", s->name);
-  if ((p->want && !strcmp(s->name, p->want)) || (!p->want && p->n == 1)) {
-    p->hit = 1;
-    p->found = *s;
-    snprintf(p->name, sizeof p->name, "%s", s->name);
-    snprintf(p->columns, sizeof p->columns, "%s", s->columns ? s->columns : "");
-    p->found.name = p->name;
-    p->found.columns = p->columns;
-  }
-  return 0;
-}
-
-/* The sweep of st named sweep (NULL: the only one) into p; 0, or an error
+/* The sweep of st named sweep (NULL: the only one) into f; 0, or an error
  * on ctx naming the store's sweeps. */
-static int find_sweep(dse_ctx *ctx, store *st, const char *path, const char *sweep, pick *p) {
-  *p = (pick){sweep, {0, NULL, NULL, 0, 0}, "", "", 0, 0, ""};
-  int rc = store_each_sweep(ctx, st, pick_sweep, p);
-  if (!rc && (!p->hit || (!sweep && p->n > 1))) {
-    if (!p->n) core_diag(ctx, path, 0, 0, "the store holds no sweep");
-    else if (sweep) core_diag(ctx, path, 0, 0, "no sweep named '%s' (the store holds %s)", sweep, p->names);
-    else core_diag(ctx, path, 0, 0, "the store holds %d sweeps (%s): name one with --sweep", p->n, p->names);
+static int find_sweep(dse_ctx *ctx, store *st, const char *path, const char *sweep,
+                      store_found *f) {
+  int rc = store_find_sweep(ctx, st, sweep, f);
+  if (!rc && !f->found) {
+    if (!f->nsweeps) core_diag(ctx, path, 0, 0, "the store holds no sweep");
+    else if (sweep) core_diag(ctx, path, 0, 0, "no sweep named '%s' (the store holds %s)", sweep, f->names);
+    else core_diag(ctx, path, 0, 0, "the store holds %d sweeps (%s): name one with --sweep", f->nsweeps, f->names);
     rc = DSE_ERR_INVALID;
   }
   return rc;
@@ -76,15 +50,16 @@ static int on_sweep(dse_ctx *ctx, const char *path, const char *sweep, const cha
   store *st = NULL;
   int rc = store_open_read(ctx, path, &st);
   if (rc) return cli_report(ctx, rc, NULL);
-  pick p;
-  rc = find_sweep(ctx, st, path, sweep, &p);
-  if (!rc && !p.found.finished)
+  store_found f;
+  rc = find_sweep(ctx, st, path, sweep, &f);
+  if (!rc && !f.info.finished)
     fprintf(stderr, "dse: warning: %s: sweep '%s' has not finished (a run stopped before its "
                     "last point): what it holds may be part of a run\n",
-            path, p.found.name);
+            path, f.info.name);
   core_buf buf;
   core_buf_init(&buf);
-  if (!rc) rc = j->write(ctx, st, &p.found, j, &buf);
+  if (!rc) rc = j->write(ctx, st, &f.info, j, &buf);
+  store_found_fini(&f);
   store_close(st);
   const int code = rc ? cli_report(ctx, rc, NULL) : cli_emit(&buf, out_path);
   core_buf_fini(&buf);

@@ -1528,29 +1528,10 @@ static void push_node(lua_State *L, const yt_node *n) {
 
 typedef struct open_lua {
   lua_State *L;
-  const char *want, *path;
-  store_sweep_info found;
-  char name[256];
-  char *columns;
-  int n, hit;
+  const char *path;
   lua_Integer nout;
   int raised;
 } open_lua;
-
-static int open_pick(void *user, const store_sweep_info *s) {
-  open_lua *o = user;
-  o->n++;
-  if ((o->want && !strcmp(o->want, s->name)) || (!o->want && o->n == 1)) {
-    o->hit = 1;
-    o->found = *s;
-    snprintf(o->name, sizeof o->name, "%s", s->name);
-    free(o->columns);
-    o->columns = strdup(s->columns ? s->columns : "");
-    o->found.name = o->name;
-    o->found.columns = o->columns;
-  }
-  return 0;
-}
 
 /* open_push(o, v, out): the table of stored result v appended to out.
  * [-0, +0, e] */
@@ -1659,22 +1640,24 @@ static int l_open(lua_State *L) {
     dse_ctx_clear_diags(ctx);
     return script_error(L, "dse.open: %s: %s", path, msg[0] ? msg : dse_strerror(rc));
   }
-  open_lua o = {L, want, path, {0, NULL, NULL, 0, 0}, "", NULL, 0, 0, 0, 0};
-  rc = store_each_sweep(ctx, box->st, open_pick, &o);
-  if (!rc && (!o.hit || (!want && o.n > 1))) {
+  open_lua o = {L, path, 0, 0};
+  store_found f;
+  rc = store_find_sweep(ctx, box->st, want, &f);
+  if (!rc && !f.found) {
+    const int n = f.nsweeps;
+    store_found_fini(&f);
     store_close(box->st);
     box->st = NULL;
-    free(o.columns);
-    if (!o.n) return script_error(L, "dse.open: %s: the store holds no sweep", path);
+    if (!n) return script_error(L, "dse.open: %s: the store holds no sweep", path);
     if (want) return script_error(L, "dse.open: %s: no sweep named '%s'", path, want);
     return script_error(L, "dse.open: %s: the store holds %d sweeps: name one ({sweep = NAME})",
-                        path, o.n);
+                        path, n);
   }
   lua_newtable(L);
-  if (!rc) rc = store_each_result(ctx, box->st, &o.found, open_sink, &o);
+  if (!rc) rc = store_each_result(ctx, box->st, &f.info, open_sink, &o);
+  store_found_fini(&f);
   store_close(box->st);
   box->st = NULL;
-  free(o.columns);
   if (o.raised) return lua_error(L);
   if (rc) return raise_diags(L, ctx, rc);
   return 1;

@@ -656,6 +656,45 @@ int store_each_sweep(dse_ctx *ctx, store *st,
   return rc;
 }
 
+/* store_find_sweep's visit of one sweep */
+typedef struct find_sweep {
+  const char *want;
+  store_found *f;
+} find_sweep;
+
+static int find_visit(void *user, const store_sweep_info *s) {
+  const find_sweep *q = user;
+  store_found *f = q->f;
+  f->nsweeps++;
+  const size_t len = strlen(f->names);
+  snprintf(f->names + len, sizeof f->names - len, "%s'%s'", len ? ", " : "", s->name);
+  if (q->want ? strcmp(s->name, q->want) : f->nsweeps != 1) return 0;
+  free(f->name);
+  free(f->columns);
+  f->name = strdup(s->name);
+  f->columns = strdup(s->columns ? s->columns : "");
+  if (!f->name || !f->columns) return DSE_ERR_NOMEM;
+  f->info = *s;
+  f->info.name = f->name;
+  f->info.columns = f->columns;
+  f->found = 1;
+  return 0;
+}
+
+int store_find_sweep(dse_ctx *ctx, store *st, const char *want, store_found *f) {
+  memset(f, 0, sizeof *f);
+  const find_sweep q = {want, f};
+  const int rc = store_each_sweep(ctx, st, find_visit, (void *)&q);
+  if (!want && f->nsweeps > 1) f->found = 0; /* the only one: there are more */
+  return rc;
+}
+
+void store_found_fini(store_found *f) {
+  free(f->name);
+  free(f->columns);
+  f->name = f->columns = NULL;
+}
+
 int store_each_result(dse_ctx *ctx, store *st, const store_sweep_info *sw,
                       int (*cb)(void *user, const store_view *v), void *user) {
   /* the sweep's columns, one a line */

@@ -133,6 +133,22 @@ typedef struct store_sweep_info {
 DSE_INTERNAL int store_each_sweep(dse_ctx *ctx, store *st,
                                   int (*cb)(void *user, const store_sweep_info *s), void *user);
 
+/* The sweep a reader names (want; NULL: the store's only one), found when
+ * found is set: its info, whose name and columns f owns; and how many
+ * sweeps the store holds and their names ('a', 'b'), for the reader's
+ * message when none matches. */
+typedef struct store_found {
+  store_sweep_info info;
+  int found, nsweeps;
+  char *name, *columns;
+  char names[1024];
+} store_found;
+
+/* Fill f (store_found_fini frees it, whatever this returns).  Returns 0
+ * (f->found tells whether a sweep matched), or an error on ctx. */
+DSE_INTERNAL int store_find_sweep(dse_ctx *ctx, store *st, const char *want, store_found *f);
+DSE_INTERNAL void store_found_fini(store_found *f);
+
 /* A result as stored, lent for the call: its row (store_row's fields; the
  * cells those of the sweep's columns, in order) and whether it has totals. */
 typedef struct store_view {
