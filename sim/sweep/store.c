@@ -49,6 +49,16 @@ static int exec(dse_ctx *ctx, store *st, const char *sql) {
              : fail(ctx, st, DSE_ERR_IO, "cannot write the store");
 }
 
+/* ", "macs", ..., buffer8_energy_j": the totals' columns in their order,
+ * with their SQL types when typed (the CREATE TABLE's). */
+static void total_columns(core_buf *b, int typed) {
+  for (size_t i = 0; i < rpt_ntotal_fields; i++)
+    core_buf_printf(b, ", \"%s\"%s", rpt_total_fields[i].name,
+                    !typed ? "" : rpt_total_fields[i].kind == RPT_DBL ? " REAL" : " INTEGER");
+  for (int k = 1; k <= DSE_MAX_BUFFERS; k++)
+    core_buf_printf(b, ", buffer%d_energy_j%s", k, typed ? " REAL" : "");
+}
+
 /* The CREATE TABLE of results: the fixed columns, then one per total
  * field (docs/store.md). */
 static char *results_sql(void) {
@@ -61,10 +71,7 @@ static char *results_sql(void) {
                 "'infeasible', 'failed', 'pruned')), reason TEXT, params TEXT NOT NULL, "
                 "arch TEXT, workload_name TEXT NOT NULL, batch INTEGER NOT NULL, phase TEXT, "
                 "seq INTEGER");
-  for (size_t i = 0; i < rpt_ntotal_fields; i++)
-    core_buf_printf(&b, ", \"%s\" %s", rpt_total_fields[i].name,
-                    rpt_total_fields[i].kind == RPT_DBL ? "REAL" : "INTEGER");
-  for (int k = 1; k <= DSE_MAX_BUFFERS; k++) core_buf_printf(&b, ", buffer%d_energy_j REAL", k);
+  total_columns(&b, 1);
   core_buf_puts(&b, ", UNIQUE (sweep, key));");
   if (b.oom) {
     core_buf_fini(&b);
@@ -123,7 +130,7 @@ static int check_or_create(dse_ctx *ctx, store *st, int create) {
                 &meta))
     return fail(ctx, st, DSE_ERR_IO, "cannot read the store");
   if (tables == 0) { /* new (or an empty file): the schema whole or not at all */
-    if (!create) return 0;
+    if (!create) return fail(ctx, st, DSE_ERR_INVALID, "not a dse store: an empty database");
     if (exec(ctx, st, "BEGIN IMMEDIATE;")) return DSE_ERR_IO;
     const int rc = create_schema(ctx, st);
     if (rc) {
@@ -157,13 +164,6 @@ static void quoted(core_buf *b, const char *name) {
   core_buf_puts(b, "\"");
 }
 
-/* ", "macs", ..., buffer8_energy_j": the totals' columns in their order. */
-static void total_columns(core_buf *b) {
-  for (size_t i = 0; i < rpt_ntotal_fields; i++)
-    core_buf_printf(b, ", \"%s\"", rpt_total_fields[i].name);
-  for (int k = 1; k <= DSE_MAX_BUFFERS; k++) core_buf_printf(b, ", buffer%d_energy_j", k);
-}
-
 /* The totals of a row of q whose total_columns start at column c0 into *t
  * (NULL columns, not modelled: 0). */
 static void read_totals(sqlite3_stmt *q, int c0, dse_total_result *t) {
@@ -191,7 +191,7 @@ static int prepare_put(dse_ctx *ctx, store *st, size_t n, const char *const *nam
   core_buf_init(&b);
   core_buf_puts(&b, "INSERT OR REPLACE INTO results(sweep, point, workload, key, status, reason, "
                     "params, arch, workload_name, batch, phase, seq");
-  total_columns(&b);
+  total_columns(&b, 0);
   for (size_t i = 0; i < n; i++) {
     core_buf_puts(&b, ", ");
     quoted(&b, names[i]);
@@ -220,7 +220,7 @@ static int prepare(dse_ctx *ctx, store *st) {
   core_buf g;
   core_buf_init(&g);
   core_buf_puts(&g, "SELECT status, reason");
-  total_columns(&g);
+  total_columns(&g, 0);
   core_buf_puts(&g, " FROM results WHERE sweep = ? AND key = ?;");
   int rc = g.oom ? DSE_ERR_NOMEM : 0;
   /* this run's keys (store_keep_run), in a table of the connection only */
@@ -242,12 +242,9 @@ static int prepare(dse_ctx *ctx, store *st) {
   return rc;
 }
 
-int store_open_read(dse_ctx *ctx, const char *path, store **out) {
+/* A store for path, not open yet (*out), unless path is a directory. */
+static int store_new(dse_ctx *ctx, const char *path, store **out) {
   *out = NULL;
-  if (access(path, F_OK) != 0) {
-    core_diag(ctx, path, 0, 0, "no such file");
-    return DSE_ERR_NOTFOUND;
-  }
   if (core_is_dir(path)) {
     core_diag(ctx, path, 0, 0, "is a directory, not a store");
     return DSE_ERR_INVALID;
@@ -257,12 +254,38 @@ int store_open_read(dse_ctx *ctx, const char *path, store **out) {
     free(st);
     return DSE_ERR_NOMEM;
   }
-  int rc = 0;
+  *out = st;
+  return 0;
+}
+
+/* st's statements, its connection and itself freed; the open transaction
+ * committed first when commit is set (store_close). */
+static void store_release(store *st, int commit) {
+  sqlite3_finalize(st->put);
+  sqlite3_finalize(st->has);
+  sqlite3_finalize(st->get);
+  sqlite3_finalize(st->touch);
+  sqlite3_finalize(st->seen);
+  if (commit && st->db && !st->readonly && !sqlite3_get_autocommit(st->db))
+    sqlite3_exec(st->db, "COMMIT;", NULL, NULL, NULL);
+  sqlite3_close(st->db);
+  free(st->path);
+  free(st);
+}
+
+int store_open_read(dse_ctx *ctx, const char *path, store **out) {
+  *out = NULL;
+  if (access(path, F_OK) != 0) {
+    core_diag(ctx, path, 0, 0, "no such file");
+    return DSE_ERR_NOTFOUND;
+  }
+  store *st = NULL;
+  int rc = store_new(ctx, path, &st);
+  if (rc) return rc;
   if (sqlite3_open_v2(path, &st->db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
     rc = fail(ctx, st, DSE_ERR_IO, "cannot open the store");
   } else {
     sqlite3_busy_timeout(st->db, 2000);
-    int64_t tables = 0;
     /* a store in a folder this user cannot write: WAL mode wants its -shm
      * file beside it, so it is read as an immutable file (no sweep can be
      * writing it there anyway: the writer would need that folder too) */
@@ -287,15 +310,11 @@ int store_open_read(dse_ctx *ctx, const char *path, store **out) {
       core_buf_fini(&uri);
     }
     rc = check_or_create(ctx, st, 0);
-    if (!rc && (query_int(st, "SELECT count(*) FROM sqlite_master;", &tables) || tables == 0))
-      rc = fail(ctx, st, DSE_ERR_INVALID, "not a dse store: an empty database");
     st->readonly = 1;
   }
 opened:
   if (rc) {
-    sqlite3_close(st->db);
-    free(st->path);
-    free(st);
+    store_release(st, 0);
     return rc;
   }
   *out = st;
@@ -304,17 +323,11 @@ opened:
 
 int store_open(dse_ctx *ctx, const char *path, store **out) {
   *out = NULL;
-  store *st = calloc(1, sizeof *st);
-  if (!st || !(st->path = strdup(path))) {
-    free(st);
-    return DSE_ERR_NOMEM;
-  }
-  int rc = 0;
+  store *st = NULL;
+  int rc = store_new(ctx, path, &st);
+  if (rc) return rc;
   const int exists = access(path, F_OK) == 0;
-  if (exists && core_is_dir(path)) {
-    core_diag(ctx, path, 0, 0, "is a directory, not a store");
-    rc = DSE_ERR_INVALID;
-  } else if (exists && access(path, W_OK) != 0) {
+  if (exists && access(path, W_OK) != 0) {
     core_diag(ctx, path, 0, 0, "the store is read-only (a sweep writes its results there)");
     rc = DSE_ERR_IO;
   } else if (sqlite3_open_v2(path, &st->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) !=
@@ -336,12 +349,7 @@ int store_open(dse_ctx *ctx, const char *path, store **out) {
   }
   if (rc) {
     if (st->db && !sqlite3_get_autocommit(st->db)) sqlite3_exec(st->db, "ROLLBACK;", 0, 0, 0);
-    sqlite3_finalize(st->put);
-    sqlite3_finalize(st->has);
-    sqlite3_finalize(st->get);
-    sqlite3_finalize(st->touch);
-    sqlite3_finalize(st->seen);
-    sqlite3_close(st->db);
+    store_release(st, 0);
     /* a store this call created and could not finish is not left behind */
     if (!exists) {
       char side[4096];
@@ -351,8 +359,6 @@ int store_open(dse_ctx *ctx, const char *path, store **out) {
       snprintf(side, sizeof side, "%s-shm", path);
       unlink(side);
     }
-    free(st->path);
-    free(st);
     return rc;
   }
   st->committed = mono_s();
@@ -371,17 +377,7 @@ int store_commit(dse_ctx *ctx, store *st) {
 }
 
 void store_close(store *st) {
-  if (!st) return;
-  sqlite3_finalize(st->put);
-  sqlite3_finalize(st->has);
-  sqlite3_finalize(st->get);
-  sqlite3_finalize(st->touch);
-  sqlite3_finalize(st->seen);
-  if (!st->readonly && !sqlite3_get_autocommit(st->db))
-    sqlite3_exec(st->db, "COMMIT;", NULL, NULL, NULL);
-  sqlite3_close(st->db);
-  free(st->path);
-  free(st);
+  if (st) store_release(st, 1);
 }
 
 /* Now as UTC ISO 8601 ("2026-12-03T14:10:00Z"). */
@@ -713,7 +709,7 @@ int store_each_result(dse_ctx *ctx, store *st, const store_sweep_info *sw,
   core_buf_init(&b);
   core_buf_puts(&b, "SELECT point, workload, key, status, reason, params, arch, workload_name, "
                     "batch, phase, seq");
-  total_columns(&b);
+  total_columns(&b, 0);
   for (size_t i = 0; i < ncols; i++) {
     core_buf_puts(&b, ", ");
     quoted(&b, col[i]);
