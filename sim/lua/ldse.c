@@ -1161,6 +1161,17 @@ static int l_store_gc(lua_State *L) {
   return 0;
 }
 
+/* Raise "FILE:LINE:1: error: fn: PATH: why" at the script's line for a
+ * store that would not open (its path is the script's value), why being
+ * the store's first message.  [-0, +0, v] */
+static int store_error(lua_State *L, dse_ctx *ctx, int rc, const char *fn, const char *path) {
+  char msg[2048];
+  snprintf(msg, sizeof msg, "%s",
+           dse_ctx_ndiags(ctx) ? dse_ctx_diag(ctx, 0)->msg : dse_strerror(rc));
+  dse_ctx_clear_diags(ctx);
+  return script_error(L, "%s: %s: %s", fn, path, msg);
+}
+
 /* __index of a stored result: its layers, simulated once and kept.
  * [-0, +1, e] */
 static int l_stored_index(lua_State *L) {
@@ -1405,14 +1416,7 @@ static int l_sweep(lua_State *L) {
     box->st = NULL;
     luaL_setmetatable(L, STORE_MT);
     const int rc = store_open(ctx, lua_tostring(L, -2), &box->st);
-    if (rc) { /* at the script's line: the path is its value */
-      char msg[2048] = "";
-      const size_t nd = dse_ctx_ndiags(ctx);
-      if (nd) snprintf(msg, sizeof msg, "%s", dse_ctx_diag(ctx, 0)->msg);
-      else snprintf(msg, sizeof msg, "%s", dse_strerror(rc));
-      dse_ctx_clear_diags(ctx);
-      return script_error(L, "dse.sweep: store: %s: %s", lua_tostring(L, -2), msg);
-    }
+    if (rc) return store_error(L, ctx, rc, "dse.sweep: store", lua_tostring(L, -2));
     sp.store = box->st;
   } else {
     lua_pushnil(L);
@@ -1634,12 +1638,7 @@ static int l_open(lua_State *L) {
   box->st = NULL;
   luaL_setmetatable(L, STORE_MT);
   int rc = store_open_read(ctx, path, &box->st);
-  if (rc) {
-    char msg[2048] = "";
-    if (dse_ctx_ndiags(ctx)) snprintf(msg, sizeof msg, "%s", dse_ctx_diag(ctx, 0)->msg);
-    dse_ctx_clear_diags(ctx);
-    return script_error(L, "dse.open: %s: %s", path, msg[0] ? msg : dse_strerror(rc));
-  }
+  if (rc) return store_error(L, ctx, rc, "dse.open", path);
   open_lua o = {L, path, 0, 0};
   store_found f;
   rc = store_find_sweep(ctx, box->st, want, &f);

@@ -62,24 +62,27 @@ int sweep_arch(dse_ctx *ctx, const sweep_space *sp, const size_t *idx, dse_arch 
   return arch_from_doc(ctx, doc, out); /* takes doc */
 }
 
+/* Whether the point of value indices idx has an arch (sweep_arch's error
+ * on ctx otherwise). */
+static int arch_builds(dse_ctx *ctx, const sweep_space *sp, const size_t *idx) {
+  dse_arch *a = NULL;
+  const int rc = sweep_arch(ctx, sp, idx, &a);
+  dse_arch_free(a);
+  return rc;
+}
+
 int sweep_check(dse_ctx *ctx, const sweep_space *sp) {
-  size_t *idx = calloc(sp->nparams ? sp->nparams : 1, sizeof *idx);
+  size_t *idx = calloc(sp->nparams ? sp->nparams : 1, sizeof *idx); /* the first point */
   if (!idx) return DSE_ERR_NOMEM;
   int rc = 0;
-  for (size_t p = 0; p < sp->nparams && !rc; p++)
+  for (size_t p = 0; p < sp->nparams && !rc; p++) {
     for (size_t k = 1; k < sp->params[p].nvalues && !rc; k++) { /* (k = 0: the first point's) */
-      memset(idx, 0, sp->nparams * sizeof *idx);
       idx[p] = k;
-      dse_arch *a = NULL;
-      rc = sweep_arch(ctx, sp, idx, &a);
-      dse_arch_free(a);
+      rc = arch_builds(ctx, sp, idx);
     }
-  if (!rc && sp->nparams) { /* the first point itself */
-    memset(idx, 0, sp->nparams * sizeof *idx);
-    dse_arch *a = NULL;
-    rc = sweep_arch(ctx, sp, idx, &a);
-    dse_arch_free(a);
+    idx[p] = 0;
   }
+  if (!rc && sp->nparams) rc = arch_builds(ctx, sp, idx); /* the first point itself */
   free(idx);
   return rc;
 }
