@@ -825,6 +825,34 @@ static void push_wl_table(lua_State *L, const dse_workload *wl) {
   }
 }
 
+/* A result's total table: its fields and breakdowns, the SRAM part of the
+ * energy buffer by buffer when the arch is known (NULL: not).
+ * [-0, +1, m] */
+static void push_total(lua_State *L, const dse_total_result *total, const dse_arch *arch) {
+  lua_createtable(L, 0, (int)rpt_ntotal_fields + 1);
+  for (size_t i = 0; i < rpt_ntotal_fields; i++)
+    set_num_field(L, &rpt_total_fields[i], total);
+  for (int b = 0; b < RPT_NBREAKDOWNS; b++) {
+    rpt_part parts[RPT_MAX_PARTS];
+    size_t n = rpt_breakdown(total, b, parts);
+    lua_createtable(L, 0, (int)n + 1);
+    for (size_t k = 0; k < n; k++) {
+      if (!parts[k].modelled) continue;
+      lua_pushnumber(L, parts[k].value);
+      lua_setfield(L, -2, parts[k].name);
+    }
+    if (b == RPT_ENERGY && arch) { /* the SRAM part, buffer by buffer */
+      lua_createtable(L, 0, (int)arch->nbuf);
+      for (size_t k = 0; k < arch->nbuf; k++) {
+        lua_pushnumber(L, total->buffer_energy_j[k]);
+        lua_setfield(L, -2, arch->buf[k].name);
+      }
+      lua_setfield(L, -2, "buffers");
+    }
+    lua_setfield(L, -2, rpt_breakdown_names[b]);
+  }
+}
+
 /* A feasible result's table without its layers: fidelity, feasible,
  * arch, workload and total (its fields and breakdowns).  [-0, +1, m] */
 static void push_result_head(lua_State *L, dse_fidelity fid, const dse_arch *arch,
@@ -838,28 +866,7 @@ static void push_result_head(lua_State *L, dse_fidelity fid, const dse_arch *arc
   push_wl_table(L, wl);
   lua_pushinteger(L, (lua_Integer)wl->nlayers); lua_setfield(L, -2, "layers");
   lua_setfield(L, -2, "workload");
-  lua_createtable(L, 0, (int)rpt_ntotal_fields + 1);
-  for (size_t i = 0; i < rpt_ntotal_fields; i++)
-    set_num_field(L, &rpt_total_fields[i], total);
-  for (int b = 0; b < RPT_NBREAKDOWNS; b++) {
-    rpt_part parts[RPT_MAX_PARTS];
-    size_t n = rpt_breakdown(total, b, parts);
-    lua_createtable(L, 0, (int)n + 1);
-    for (size_t k = 0; k < n; k++) {
-      if (!parts[k].modelled) continue;
-      lua_pushnumber(L, parts[k].value);
-      lua_setfield(L, -2, parts[k].name);
-    }
-    if (b == RPT_ENERGY) { /* the SRAM part, buffer by buffer */
-      lua_createtable(L, 0, (int)arch->nbuf);
-      for (size_t k = 0; k < arch->nbuf; k++) {
-        lua_pushnumber(L, total->buffer_energy_j[k]);
-        lua_setfield(L, -2, arch->buf[k].name);
-      }
-      lua_setfield(L, -2, "buffers");
-    }
-    lua_setfield(L, -2, rpt_breakdown_names[b]);
-  }
+  push_total(L, total, arch);
   lua_setfield(L, -2, "total");
 }
 
@@ -1584,19 +1591,7 @@ static int open_push(lua_State *L) {
   lua_setfield(L, -3, "point");
   lua_pop(L, 1);
   if (r->total) {
-    lua_createtable(L, 0, (int)rpt_ntotal_fields + 1);
-    for (size_t i = 0; i < rpt_ntotal_fields; i++) set_num_field(L, &rpt_total_fields[i], r->total);
-    for (int b = 0; b < RPT_NBREAKDOWNS; b++) {
-      rpt_part parts[RPT_MAX_PARTS];
-      const size_t n = rpt_breakdown(r->total, b, parts);
-      lua_createtable(L, 0, (int)n);
-      for (size_t k = 0; k < n; k++) {
-        if (!parts[k].modelled) continue;
-        lua_pushnumber(L, parts[k].value);
-        lua_setfield(L, -2, parts[k].name);
-      }
-      lua_setfield(L, -2, rpt_breakdown_names[b]);
-    }
+    push_total(L, r->total, NULL); /* (no arch here: no SRAM split by buffer) */
     lua_setfield(L, -2, "total");
   }
   lua_rawseti(L, 3, ++o->nout);
