@@ -135,3 +135,14 @@ FILE *t_timeloop_csv(const char *csv, char *root, size_t n) {
   if (!f) printf("skipped: no shared validation folder (%s)\n", root);
   return f;
 }
+
+void t_tmpdir(const char *prefix, char *dir, size_t n) {
+  snprintf(dir, n, "/tmp/dse_%s_XXXXXX", prefix);
+  ASSERT(mkdtemp(dir) != NULL);
+}
+
+void t_rmtree(const char *dir) {
+  char cmd[512];
+  snprintf(cmd, sizeof cmd, "chmod -R u+w '%s' && rm -rf '%s'", dir, dir);
+  ASSERT(system(cmd) == 0);
+}

@@ -32,6 +32,12 @@ const dse_layer_result *t_layer(const dse_result *r, const char *name);
 dse_arch *t_arch_with(dse_ctx *ctx, const dse_arch *a, const char *path,
                       const char *value);
 
+/* A new empty folder under /tmp into dir (at least 32 bytes), its name
+ * starting /tmp/dse_PREFIX; t_rmtree removes it and what it holds (made
+ * writable first).  Abort the test on failure. */
+void t_tmpdir(const char *prefix, char *dir, size_t n);
+void t_rmtree(const char *dir);
+
 /* ../shared/validation/timeloop beside the source tree (into root, n) and
  * its reference/<csv> opened; NULL after printing a "skipped:" line when
  * the folder is absent (the test then returns 77). */

@@ -309,8 +309,8 @@ TEST_IMPL(arch_chain_presets) {
  * cache (dse_ctx_clear_memo empties it). */
 TEST_IMPL(memory_preset_cache) {
   dse_ctx *ctx = t_ctx();
-  char dir[] = "/tmp/dse_preset_XXXXXX", mem[96], yaml[512];
-  ASSERT(mkdtemp(dir) != NULL);
+  char dir[64], mem[96], yaml[512];
+  t_tmpdir("preset", dir, sizeof dir);
   snprintf(mem, sizeof mem, "%s/m.yaml", dir);
   char src[1200];
   snprintf(src, sizeof src, "%s/arch/memory/hbm3-6400.yaml", dse_ctx_data_dir(ctx));
@@ -348,9 +348,7 @@ TEST_IMPL(memory_preset_cache) {
   dse_arch_free(c);
   dse_arch_free(b);
   dse_arch_free(a);
-  char cmd[96];
-  snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-  ASSERT(system(cmd) == 0);
+  t_rmtree(dir);
   dse_ctx_free(ctx);
   return 0;
 }

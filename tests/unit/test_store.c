@@ -19,19 +19,14 @@ static char g_dir[64];
 
 static const char *tmp_path(const char *name) {
   static char path[128];
-  if (!g_dir[0]) {
-    strcpy(g_dir, "/tmp/dse_store_XXXXXX");
-    ASSERT(mkdtemp(g_dir) != NULL);
-  }
+  if (!g_dir[0]) t_tmpdir("store", g_dir, sizeof g_dir);
   snprintf(path, sizeof path, "%s/%s", g_dir, name);
   return path;
 }
 
 /* The test's folder removed (each test runs in its own process). */
 static void cleanup(void) {
-  char cmd[256];
-  snprintf(cmd, sizeof cmd, "chmod -R u+w '%s' && rm -rf '%s'", g_dir, g_dir);
-  if (g_dir[0] && system(cmd) != 0) fprintf(stderr, "could not remove %s\n", g_dir);
+  if (g_dir[0]) t_rmtree(g_dir);
 }
 
 /* n rows of sweep id, keys "k<first>" .. */

@@ -186,8 +186,8 @@ TEST_IMPL(sweep_store_columns) {
   const yt_node *mems[] = {mem[0], mem[1]};
   const sweep_param params[] = {{"dram", 2, mems}, {"pe_array.rows", 2, rows}};
   const dse_workload *wls[] = {wl};
-  char dir[] = "/tmp/dse_sweep_XXXXXX", path[64];
-  ASSERT(mkdtemp(dir) != NULL);
+  char dir[64], path[96];
+  t_tmpdir("sweep", dir, sizeof dir);
   snprintf(path, sizeof path, "%s/s.db", dir);
   store *st = NULL;
   ASSERT_INT_EQ(store_open(ctx, path, &st), 0);
@@ -221,9 +221,7 @@ TEST_IMPL(sweep_store_columns) {
                 "{\"dram\":{\"preset\":\"hbm3-6400\",\"stacks\":4},\"pe_array.rows\":128}");
   sqlite3_finalize(q);
   sqlite3_close(db);
-  char cmd[96];
-  snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-  ASSERT(system(cmd) == 0);
+  t_rmtree(dir);
   yt_doc_free(d);
   dse_workload_free(wl);
   dse_arch_free(base);
