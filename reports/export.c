@@ -206,7 +206,9 @@ int rpt_export(dse_ctx *ctx, store *st, const store_sweep_info *sw, int csv,
 
 typedef struct front {
   dse_ctx *ctx;
-  const char *path;
+  const char *path, *who;
+  const unsigned char *among; /* rows to consider (NULL: all) */
+  uint64_t namong;
   const rpt_field *f[16];
   double sign[16];
   size_t nobj;
@@ -253,12 +255,14 @@ static int front_row(void *user, const store_view *v) {
   if (front_room(p, i)) return DSE_ERR_NOMEM;
   const store_row *r = &v->row;
   if (!r->total) return 0; /* not feasible: on no front */
+  if (p->among && (i >= p->namong || !p->among[i])) return 0;
   double *x = p->val + i * p->nobj;
   for (size_t k = 0; k < p->nobj; k++) {
     if (!rpt_field_modelled(p->f[k], r->total)) {
       core_diag(p->ctx, p->path, 0, 0,
-                "objective '%s' is not modelled for point %llu (arch '%s'); leave it out",
-                p->f[k]->name, (unsigned long long)r->point, r->arch ? r->arch : "");
+                "%s%sobjective '%s' is not modelled for point %llu (arch '%s'); leave it out",
+                p->who ? p->who : "", p->who ? ": " : "", p->f[k]->name,
+                (unsigned long long)r->point, r->arch ? r->arch : "");
       return DSE_ERR_INVALID;
     }
     x[k] = p->sign[k] * rpt_field_value(p->f[k], r->total);
@@ -300,13 +304,19 @@ static int front_row(void *user, const store_view *v) {
   return 0;
 }
 
-int rpt_store_pareto(dse_ctx *ctx, store *st, const store_sweep_info *sw, const char *path,
-                     const char *const *objectives, size_t nobj, int by_workload, int csv,
-                     core_buf *out) {
+int rpt_store_front(dse_ctx *ctx, store *st, const store_sweep_info *sw, const char *path,
+                    const char *who, const char *const *objectives, size_t nobj,
+                    int by_workload, const unsigned char *among, uint64_t namong,
+                    unsigned char **keep, uint64_t *nrows) {
+  *keep = NULL;
+  *nrows = 0;
   front p;
   memset(&p, 0, sizeof p);
   p.ctx = ctx;
   p.path = path;
+  p.who = who;
+  p.among = among;
+  p.namong = namong;
   p.nobj = nobj;
   p.by_workload = by_workload;
   for (size_t k = 0; k < nobj; k++) {
@@ -321,18 +331,34 @@ int rpt_store_pareto(dse_ctx *ctx, store *st, const store_sweep_info *sw, const 
         if (rpt_total_fields[i].kind != RPT_BOOL) names[n++] = rpt_total_fields[i].name;
       names[n] = NULL;
       const char *s = core_did_you_mean(name, names);
-      core_diag(ctx, NULL, 0, 0, "--objectives: '%s' is not a total field%s%s%s (the fields of "
-                "dse sim --format json's total)", name, s ? "; did you mean '" : "",
-                s ? s : "", s ? "'?" : "");
+      core_diag(ctx, NULL, 0, 0, "%s: '%s' is not a total field%s%s%s (the fields of "
+                "dse sim --format json's total)", who ? who : "--objectives", name,
+                s ? "; did you mean '" : "", s ? s : "", s ? "'?" : "");
       return DSE_ERR_INVALID;
     }
   }
   int rc = store_each_result(ctx, st, sw, front_row, &p);
   if (!rc) rc = front_room(&p, p.n);
-  if (!rc) rc = rpt_export(ctx, st, sw, csv, p.keep, out);
-  free(p.keep);
   free(p.val);
   free(p.front);
   free(p.fw);
+  if (rc) {
+    free(p.keep);
+    return rc;
+  }
+  *keep = p.keep;
+  *nrows = p.n;
+  return 0;
+}
+
+int rpt_store_pareto(dse_ctx *ctx, store *st, const store_sweep_info *sw, const char *path,
+                     const char *const *objectives, size_t nobj, int by_workload, int csv,
+                     core_buf *out) {
+  unsigned char *keep = NULL;
+  uint64_t n = 0;
+  int rc = rpt_store_front(ctx, st, sw, path, NULL, objectives, nobj, by_workload, NULL, 0, &keep,
+                           &n);
+  if (!rc) rc = rpt_export(ctx, st, sw, csv, keep, out);
+  free(keep);
   return rc;
 }

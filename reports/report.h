@@ -4,6 +4,7 @@
 #define DSE_REPORT_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "core/core.h"
 #include "core/fields.h"
@@ -40,6 +41,17 @@ DSE_INTERNAL int rpt_store_pareto(dse_ctx *ctx, struct store *st,
                                   const struct store_sweep_info *sw, const char *path,
                                   const char *const *objectives, size_t nobj, int by_workload,
                                   int csv, core_buf *out);
+
+/* The rows of the sweep on its Pareto fronts (as rpt_store_pareto finds
+ * them) among those whose among[i] is set (by their order, i < namong;
+ * NULL: all): keep[i] set for row i of the *nrows rows, keep owned by the
+ * caller (free).  who prefixes messages ("dse.pareto"; NULL: the CLI's
+ * "--objectives").  Returns 0 or an error (on ctx; nothing in *keep). */
+DSE_INTERNAL int rpt_store_front(dse_ctx *ctx, struct store *st,
+                                 const struct store_sweep_info *sw, const char *path,
+                                 const char *who, const char *const *objectives, size_t nobj,
+                                 int by_workload, const unsigned char *among, uint64_t namong,
+                                 unsigned char **keep, uint64_t *nrows);
 
 /* Write data to path atomically (temp file, fsync, rename): the file is
  * either complete or untouched.  Creates no directories.  0 or DSE_ERR_IO

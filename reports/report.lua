@@ -68,9 +68,11 @@ local function check_options(opts)
     end
   end
   if opts.results == nil then priv.fail("dse.report: missing 'results'") end
-  check_results(opts.results)
-  priv.check_objectives(opts.results, opts.objectives or { "latency_s", "energy_j" }, "dse.report")
+  local rs = priv.rows(opts.results) -- a results handle's rows, as tables
+  check_results(rs)
+  priv.check_objectives(rs, opts.objectives or { "latency_s", "energy_j" }, "dse.report")
   if opts.columns ~= nil then check_names(opts.columns, "columns") end
+  return rs
 end
 
 -- Three significant digits, trailing zeros kept (1.00, 25.0, 0.0591);
@@ -623,8 +625,8 @@ local function roofline_section(out, r, pkeys)
 end
 
 return function(opts)
-  check_options(opts)
-  local path, results = opts.path, opts.results
+  local results = check_options(opts)
+  local path = opts.path
   local objectives = opts.objectives or {"latency_s", "energy_j"}
   local out = {}
   out[#out + 1] = "# " .. (opts.title or "dse design-space report")

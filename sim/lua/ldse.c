@@ -1148,13 +1148,6 @@ static const char *const k_sweep_keys[] = {"arch", "workload", "workloads", "gri
                                            "mappings", "dram_model", "progress",
                                            "store", "name", NULL};
 
-/* ----- results read back from a store --------------------------------------
- * A result the store held has its totals but no layers; its `layers` are
- * simulated when first read (the same inputs: the same numbers), from what
- * a weak table keyed by the result keeps: the point's arch, the workload,
- * the options and the pinned mappings. */
-#define STORED_MT "dse.StoredResult"
-#define STORED_KEY "dse.stored"
 #define STORE_MT "dse.Store"
 
 typedef struct l_store {
@@ -1179,74 +1172,516 @@ static int store_error(lua_State *L, dse_ctx *ctx, int rc, const char *fn, const
   return script_error(L, "%s: %s: %s", fn, path, msg);
 }
 
-/* __index of a stored result: its layers, simulated once and kept.
+/* A YAML node as a Lua value: an unquoted scalar that reads as a number a
+ * number (an integer when it is one), true/false booleans, other scalars
+ * strings, lists and tables.  [-0, +1, m] */
+static void push_node(lua_State *L, const yt_node *n) {
+  luaL_checkstack(L, 4, "stored value");
+  switch (n->kind) {
+    case YT_SCALAR: {
+      if (!n->quoted) {
+        if (!strcmp(n->str, "true") || !strcmp(n->str, "false")) {
+          lua_pushboolean(L, n->str[0] == 't');
+          return;
+        }
+        if (lua_stringtonumber(L, n->str)) return;
+      }
+      lua_pushstring(L, n->str);
+      return;
+    }
+    case YT_SEQ:
+      lua_createtable(L, (int)n->n, 0);
+      for (size_t i = 0; i < n->n; i++) {
+        push_node(L, n->items[i]);
+        lua_rawseti(L, -2, (lua_Integer)(i + 1));
+      }
+      return;
+    case YT_MAP:
+      lua_createtable(L, 0, (int)n->n);
+      for (size_t i = 0; i < n->n; i++) {
+        push_node(L, n->pairs[i].val);
+        lua_setfield(L, -2, n->pairs[i].key);
+      }
+      return;
+  }
+}
+
+/* ===== the results handle ==================================================
+ * dse.sweep{store = ...} and dse.open give a handle on a sweep's results in
+ * the store rather than a list of tables (docs/lua.md): #h, h[i],
+ * h:iter(), h:filter(...), h:list(); dse.pareto, dse.write_csv,
+ * dse.write_json and dse.report take it.  A row's table is built when it is
+ * read, so a sweep of a million results is not held in Lua.  The handle
+ * reads the store in one snapshot (store_snapshot): a later run of the same
+ * sweep does not change what it holds.  A handle dse.sweep made knows the
+ * sweep's space: its rows give their point's arch and layers when read
+ * (built and simulated then: the same inputs, the same numbers). */
+#define RESULTS_MT "dse.Results"
+#define ROW_MT "dse.Row"
+#define ROWS_KEY "dse.rows" /* row table -> {root handle, point, workload}, weak keys */
+#define CURSOR_MT "dse.Cursor"
+
+typedef struct l_results {
+  struct l_results *root; /* the handle that holds the store: itself, or (uservalue 1) a subset's */
+  /* the root's: */
+  store *st;
+  store_found f;
+  int have_f;
+  char *path;
+  int64_t *ids;                /* row ids in point and workload order */
+  uint64_t nids;
+  const unsigned char *fresh;  /* bit per row: simulated by the run that made it (anchored) */
+  int has_space;               /* sp is the sweep that made it (its parts: uservalue 2) */
+  sweep_space sp;
+  int buffer_names;            /* the base arch's buffer names hold for every point */
+  /* a subset's: */
+  uint64_t *pos; /* its rows' positions in the root's order (NULL: every row) */
+  uint64_t n;    /* its rows */
+} l_results;
+
+static int l_results_gc(lua_State *L) {
+  l_results *h = luaL_checkudata(L, 1, RESULTS_MT);
+  if (h->root == h) {
+    store_close(h->st);
+    if (h->have_f) store_found_fini(&h->f);
+    free(h->path);
+    free(h->ids);
+  }
+  free(h->pos);
+  h->st = NULL;
+  h->have_f = 0;
+  h->path = NULL;
+  h->ids = NULL;
+  h->pos = NULL;
+  h->n = 0;
+  return 0;
+}
+
+static l_results *check_results(lua_State *L, int idx) {
+  l_results *h = luaL_checkudata(L, idx, RESULTS_MT);
+  if (!h->root || !h->root->st) luaL_argerror(L, idx, "the results have been closed");
+  return h;
+}
+
+static int is_results(lua_State *L, int idx) {
+  return luaL_testudata(L, idx, RESULTS_MT) != NULL;
+}
+
+/* Push the root handle of the handle at idx.  [-0, +1, -] */
+static l_results *push_root(lua_State *L, int idx) {
+  l_results *h = lua_touserdata(L, idx);
+  if (h->root == h) lua_pushvalue(L, idx);
+  else lua_getiuservalue(L, idx, 1);
+  return h->root;
+}
+
+/* Push a handle on sweep want (NULL: the only one) of the store at path,
+ * read in one snapshot; fn names errors (at the script's line).
  * [-0, +1, e] */
-static int l_stored_index(lua_State *L) {
-  if (lua_type(L, 2) != LUA_TSTRING || strcmp(lua_tostring(L, 2), "layers")) return 0;
-  lua_getfield(L, LUA_REGISTRYINDEX, STORED_KEY);
+static l_results *results_open(lua_State *L, const char *fn, const char *path, const char *want) {
+  dse_ctx *ctx = get_ctx(L);
+  l_results *h = lua_newuserdatauv(L, sizeof *h, 2);
+  memset(h, 0, sizeof *h);
+  h->root = h;
+  luaL_setmetatable(L, RESULTS_MT);
+  h->path = strdup(path);
+  if (!h->path) luaL_error(L, "out of memory");
+  int rc = store_open_read(ctx, path, &h->st);
+  if (!rc) rc = store_snapshot(ctx, h->st);
+  if (!rc) {
+    h->have_f = 1;
+    rc = store_find_sweep(ctx, h->st, want, &h->f);
+  }
+  if (rc) store_error(L, ctx, rc, fn, path);
+  if (!h->f.found) {
+    const int n = h->f.nsweeps;
+    if (!n) script_error(L, "%s: %s: the store holds no sweep", fn, path);
+    if (want) script_error(L, "%s: %s: no sweep named '%s'", fn, path, want);
+    script_error(L, "%s: %s: the store holds %d sweeps (%s): name one ({sweep = NAME})", fn,
+                 path, n, h->f.names);
+  }
+  rc = store_ids(ctx, h->st, h->f.info.id, &h->ids, &h->nids);
+  if (rc) store_error(L, ctx, rc, fn, path);
+  h->n = h->nids;
+  return h;
+}
+
+/* A new subset of the handle at idx (its root anchored), pos to fill
+ * (room for n positions).  [-0, +1, m] */
+static l_results *results_subset(lua_State *L, int idx, uint64_t n) {
+  idx = lua_absindex(L, idx);
+  l_results *root = ((l_results *)lua_touserdata(L, idx))->root;
+  l_results *s = lua_newuserdatauv(L, sizeof *s, 2);
+  memset(s, 0, sizeof *s);
+  luaL_setmetatable(L, RESULTS_MT);
+  push_root(L, idx);
+  lua_setiuservalue(L, -2, 1);
+  s->root = root;
+  s->pos = malloc((n ? n : 1) * sizeof *s->pos);
+  if (!s->pos) luaL_error(L, "out of memory");
+  return s;
+}
+
+/* A store cursor owned by a userdata (closed by the GC if an error
+ * unwinds past it).  [-0, +1, e] */
+static store_cursor **push_cursor(lua_State *L, l_results *root, int64_t id) {
+  store_cursor **c = lua_newuserdatauv(L, sizeof *c, 0);
+  *c = NULL;
+  luaL_setmetatable(L, CURSOR_MT);
+  dse_ctx *ctx = get_ctx(L);
+  const int rc = store_cursor_open(ctx, root->st, &root->f.info, id, c);
+  if (rc) store_error(L, ctx, rc, "results", root->path);
+  return c;
+}
+
+static int l_cursor_gc(lua_State *L) {
+  store_cursor **c = luaL_checkudata(L, 1, CURSOR_MT);
+  store_cursor_close(*c);
+  *c = NULL;
+  return 0;
+}
+
+/* The next result of a cursor (NULL at the end).  [-0, +0, e] */
+static const store_view *cursor_next(lua_State *L, l_results *root, store_cursor *c) {
+  dse_ctx *ctx = get_ctx(L);
+  const store_view *v = NULL;
+  const int rc = store_cursor_next(ctx, c, &v);
+  if (rc < 0 || rc > 1) store_error(L, ctx, rc, "results", root->path);
+  return v;
+}
+
+/* Push the table of stored result v, the root's row rp (the root handle
+ * at root_ud): {feasible, status, stored, reason, point, workload, total}
+ * and arch: {name}, or, when the root knows its sweep, the point's arch
+ * and layers when read (ROW_MT).  [-0, +1, e] */
+static void push_row(lua_State *L, int root_ud, const store_view *v, uint64_t rp) {
+  root_ud = lua_absindex(L, root_ud);
+  l_results *root = lua_touserdata(L, root_ud);
+  const store_row *r = &v->row;
+  luaL_checkstack(L, 12, "result row");
+  lua_createtable(L, 0, 9);
+  lua_pushboolean(L, r->total != NULL);
+  lua_setfield(L, -2, "feasible");
+  lua_pushstring(L, r->status ? r->status : "");
+  lua_setfield(L, -2, "status");
+  lua_pushboolean(L, !(root->fresh && (root->fresh[rp / 8] >> (rp % 8) & 1)));
+  lua_setfield(L, -2, "stored");
+  if (r->reason) {
+    lua_pushstring(L, r->reason);
+    lua_setfield(L, -2, "reason");
+  }
+  const int space = root->has_space && r->workload < root->sp.nworkloads;
+  if (space) {
+    push_wl_table(L, root->sp.workloads[r->workload]);
+  } else {
+    lua_createtable(L, 0, 4);
+    lua_pushstring(L, r->workload_name ? r->workload_name : "");
+    lua_setfield(L, -2, "name");
+    lua_pushinteger(L, (lua_Integer)r->batch);
+    lua_setfield(L, -2, "batch");
+    if (r->phase) {
+      lua_pushstring(L, r->phase);
+      lua_setfield(L, -2, "phase");
+      lua_pushinteger(L, (lua_Integer)r->seq);
+      lua_setfield(L, -2, "seq");
+    }
+  }
+  lua_setfield(L, -2, "workload");
+  /* the point from its parameters' JSON (YAML reads JSON) */
+  yt_doc *doc = NULL;
+  dse_ctx *ctx = get_ctx(L);
+  const char *params = r->params ? r->params : "{}";
+  if (yt_parse(ctx, root->path, params, strlen(params), &doc) || !doc->root) {
+    yt_doc_free(doc);
+    dse_ctx_clear_diags(ctx);
+    luaL_error(L, "%s: a stored result's parameters do not read (%s)", root->path, params);
+  }
+  yt_doc *box = doc_box_new(L, root->path); /* freed by the GC if pushing raises */
+  yt_doc_free(box);
+  ((l_doc *)lua_touserdata(L, -1))->doc = doc;
+  push_node(L, doc->root);
+  lua_setfield(L, -3, "point");
+  lua_pop(L, 1);
+  if (r->total) {
+    push_total(L, r->total, root->buffer_names ? root->sp.base : NULL);
+    lua_setfield(L, -2, "total");
+  }
+  if (!space) {
+    lua_createtable(L, 0, 1);
+    lua_pushstring(L, r->arch ? r->arch : "");
+    lua_setfield(L, -2, "name");
+    lua_setfield(L, -2, "arch");
+    return;
+  }
+  luaL_setmetatable(L, ROW_MT);
+  lua_getfield(L, LUA_REGISTRYINDEX, ROWS_KEY);
+  lua_pushvalue(L, -2);
+  lua_createtable(L, 3, 0);
+  lua_pushvalue(L, root_ud);
+  lua_rawseti(L, -2, 1);
+  lua_pushinteger(L, (lua_Integer)r->point);
+  lua_rawseti(L, -2, 2);
+  lua_pushinteger(L, (lua_Integer)r->workload);
+  lua_rawseti(L, -2, 3);
+  lua_rawset(L, -3);
+  lua_pop(L, 1);
+}
+
+/* __index of a row of a sweep's handle: its point's arch (built) and its
+ * layers (simulated), kept once read.  [-0, +1, e] */
+static int l_row_index(lua_State *L) {
+  if (lua_type(L, 2) != LUA_TSTRING) return 0;
+  const char *k = lua_tostring(L, 2);
+  const int layers = !strcmp(k, "layers");
+  if (!layers && strcmp(k, "arch")) return 0;
+  lua_getfield(L, LUA_REGISTRYINDEX, ROWS_KEY);
   lua_pushvalue(L, 1);
   if (lua_rawget(L, -2) != LUA_TTABLE) return 0;
   const int d = lua_gettop(L);
+  if (layers) {
+    lua_getfield(L, 1, "feasible");
+    if (!lua_toboolean(L, -1)) return 0;
+  }
   lua_rawgeti(L, d, 1);
-  const dse_arch *a = check_arch(L, -1);
+  l_results *root = lua_touserdata(L, -1);
   lua_rawgeti(L, d, 2);
-  const dse_workload *wl = check_wl(L, -1);
-  dse_sim_opts o = {DSE_FIDELITY_CYCLE, DSE_OBJ_EDP, 0, NULL, DSE_DRAM_PROFILE};
-  if (lua_rawgeti(L, d, 3) != LUA_TNIL) o.mappings = *(dse_mappings **)luaL_checkudata(L, -1, "dse.Mappings");
-  lua_rawgeti(L, d, 4);
-  o.fidelity = (dse_fidelity)lua_tointeger(L, -1);
-  lua_rawgeti(L, d, 5);
-  o.objective = (dse_objective)lua_tointeger(L, -1);
-  lua_rawgeti(L, d, 6);
-  o.map_budget = (int)lua_tointeger(L, -1);
-  lua_rawgeti(L, d, 7);
-  o.dram_model = (dse_dram_model)lua_tointeger(L, -1);
+  const uint64_t point = (uint64_t)lua_tointeger(L, -1);
+  lua_rawgeti(L, d, 3);
+  const size_t w = (size_t)lua_tointeger(L, -1);
+  size_t *idx = lua_newuserdatauv(L, (root->sp.nparams ? root->sp.nparams : 1) * sizeof *idx, 0);
+  sweep_point(&root->sp, point, idx);
   dse_ctx *ctx = get_ctx(L);
-  dse_result *res = NULL;
-  const int rc = dse_simulate(ctx, a, wl, &o, &res);
+  l_arch *ud = new_arch_ud(L); /* freed by the GC */
+  int rc = sweep_arch(ctx, &root->sp, idx, &ud->arch);
   if (rc) return raise_diags(L, ctx, rc);
-  push_layers(L, res); /* (out of memory there leaks res: a Lua error unwinds past it) */
-  dse_result_free(res);
-  lua_pushliteral(L, "layers");
-  lua_pushvalue(L, -2);
+  lua_pushliteral(L, "arch");
+  push_arch_table(L, ud->arch);
   lua_rawset(L, 1);
+  if (layers) {
+    dse_result *res = NULL;
+    rc = dse_simulate(ctx, ud->arch, root->sp.workloads[w], &root->sp.opts, &res);
+    if (rc) return raise_diags(L, ctx, rc);
+    push_layers(L, res); /* (out of memory there leaks res: a Lua error unwinds past it) */
+    dse_result_free(res);
+    lua_pushliteral(L, "layers");
+    lua_pushvalue(L, -2);
+    lua_rawset(L, 1);
+  }
+  lua_pushvalue(L, 2);
+  lua_rawget(L, 1);
   return 1;
 }
 
-/* Push the table of a result read back from the store (its totals, no
- * layers until read: l_stored_index).  wl_ud: the stack slot of the
- * workload's userdata.  [-0, +1, e] */
-static void push_stored(lua_State *L, const sweep_space *sp, const sweep_result *r, int wl_ud) {
-  dse_ctx *ctx = get_ctx(L);
-  push_result_head(L, sp->opts.fidelity, r->arch, sp->workloads[r->workload], r->total);
-  lua_pushboolean(L, 1);
-  lua_setfield(L, -2, "stored");
-  luaL_setmetatable(L, STORED_MT);
-  lua_getfield(L, LUA_REGISTRYINDEX, STORED_KEY);
-  lua_pushvalue(L, -2);
-  lua_createtable(L, 7, 0);
-  l_arch *ud = new_arch_ud(L); /* the point's arch, a copy of its own */
-  yt_doc *doc = doc_box_new(L, r->arch->doc->file);
-  doc->root = yt_clone(doc, r->arch->doc->root);
-  if (!doc->root) luaL_error(L, "out of memory");
-  const int rc = arch_from_doc(ctx, doc_take(L, -1), &ud->arch);
-  if (rc) raise_diags(L, ctx, rc);
-  lua_pop(L, 1); /* the doc's empty box */
-  lua_rawseti(L, -2, 1);
-  lua_pushvalue(L, wl_ud);
-  lua_rawseti(L, -2, 2);
-  if (sp->opts.mappings) lua_getfield(L, LUA_REGISTRYINDEX, "dse.current_mappings");
-  else lua_pushnil(L);
-  lua_rawseti(L, -2, 3);
-  const lua_Integer o[] = {sp->opts.fidelity, sp->opts.objective, sp->opts.map_budget,
-                           sp->opts.dram_model};
-  for (int k = 0; k < 4; k++) {
-    lua_pushinteger(L, o[k]);
-    lua_rawseti(L, -2, 4 + k);
-  }
-  lua_rawset(L, -3);
-  lua_pop(L, 1); /* the weak table */
+/* The position in the root's order of the handle's row p (0-based). */
+static uint64_t root_pos(const l_results *h, uint64_t p) { return h->pos ? h->pos[p] : p; }
+
+/* Push row p (0-based) of the handle at idx.  [-0, +1, e] */
+static void push_nth(lua_State *L, int idx, uint64_t p) {
+  idx = lua_absindex(L, idx);
+  l_results *h = lua_touserdata(L, idx);
+  const uint64_t rp = root_pos(h, p);
+  l_results *root = push_root(L, idx);
+  store_cursor **c = push_cursor(L, root, root->ids[rp]);
+  const store_view *v = cursor_next(L, root, *c);
+  if (!v) luaL_error(L, "%s: a result of the sweep is gone from its snapshot", root->path);
+  push_row(L, -2, v, rp);
+  lua_replace(L, -3);
+  lua_pop(L, 1); /* the cursor, closed when collected */
 }
+
+/* A walk over the rows of the handle at idx in order: each call gives the
+ * next row's view and its root position, NULL at the end.  The cursor is
+ * a userdata at the walk's slot. */
+typedef struct results_walk {
+  l_results *h, *root;
+  store_cursor **c;
+  uint64_t p, read; /* the handle's next row; the root's rows the cursor has passed */
+} results_walk;
+
+/* [-0, +2, e]: the root and the cursor */
+static void walk_rows_init(lua_State *L, int idx, results_walk *w) {
+  w->h = lua_touserdata(L, idx);
+  w->root = push_root(L, idx);
+  w->c = push_cursor(L, w->root, -1);
+  w->p = w->read = 0;
+}
+
+static const store_view *walk_rows_next(lua_State *L, results_walk *w, uint64_t *rp) {
+  if (w->p >= w->h->n) return NULL;
+  const uint64_t want = root_pos(w->h, w->p++);
+  const store_view *v = NULL;
+  while (w->read <= want) {
+    v = cursor_next(L, w->root, *w->c);
+    if (!v) return NULL;
+    w->read++;
+  }
+  *rp = want;
+  return v;
+}
+
+static int l_results_len(lua_State *L) {
+  lua_pushinteger(L, (lua_Integer)check_results(L, 1)->n);
+  return 1;
+}
+
+static int l_results_tostring(lua_State *L) {
+  l_results *h = check_results(L, 1);
+  lua_pushfstring(L, "dse.Results: %I results of sweep '%s' in %s", (lua_Integer)h->n,
+                  h->root->f.info.name, h->root->path);
+  return 1;
+}
+
+/* iterator of h:iter(): upvalues the handle, its root, the cursor, and
+ * the walk's place.  [-0, +1, e] */
+static int results_next(lua_State *L) {
+  results_walk w = {lua_touserdata(L, lua_upvalueindex(1)), lua_touserdata(L, lua_upvalueindex(2)),
+                    lua_touserdata(L, lua_upvalueindex(3)),
+                    (uint64_t)lua_tointeger(L, lua_upvalueindex(4)),
+                    (uint64_t)lua_tointeger(L, lua_upvalueindex(5))};
+  if (!w.root->st) return 0;
+  uint64_t rp = 0;
+  const store_view *v = walk_rows_next(L, &w, &rp);
+  lua_pushinteger(L, (lua_Integer)w.p);
+  lua_replace(L, lua_upvalueindex(4));
+  lua_pushinteger(L, (lua_Integer)w.read);
+  lua_replace(L, lua_upvalueindex(5));
+  if (!v) return 0;
+  push_row(L, lua_upvalueindex(2), v, rp);
+  return 1;
+}
+
+/* h:iter() -> an iterator over the rows, in order: for r in h:iter() do.
+ * [-0, +1, e] */
+static int l_results_iter(lua_State *L) {
+  check_results(L, 1);
+  lua_settop(L, 1);
+  results_walk w;
+  walk_rows_init(L, 1, &w);
+  lua_pushinteger(L, 0);
+  lua_pushinteger(L, 0);
+  lua_pushcclosure(L, results_next, 5);
+  return 1;
+}
+
+/* h:list() -> the rows as a list of tables (for a few: a front, a
+ * filter's).  [-0, +1, e] */
+static int l_results_list(lua_State *L) {
+  l_results *h = check_results(L, 1);
+  lua_settop(L, 1);
+  lua_createtable(L, h->n < INT32_MAX ? (int)h->n : 0, 0);
+  results_walk w;
+  walk_rows_init(L, 1, &w);
+  uint64_t rp = 0;
+  lua_Integer i = 0;
+  for (const store_view *v; (v = walk_rows_next(L, &w, &rp));) {
+    push_row(L, 3, v, rp);
+    lua_rawseti(L, 2, ++i);
+  }
+  lua_settop(L, 2);
+  return 1;
+}
+
+static const char *const k_filter_keys[] = {"workload", "status", NULL};
+static const char *const k_statuses[] = {"ok", "infeasible", "failed", "pruned", NULL};
+
+/* Whether the row v matches the workload at idx (a name, or a Workload:
+ * its name, batch, phase and seq). */
+static int workload_matches(lua_State *L, int idx, const store_row *r) {
+  const char *name = r->workload_name ? r->workload_name : "";
+  if (lua_type(L, idx) == LUA_TSTRING) return !strcmp(lua_tostring(L, idx), name);
+  const dse_workload *wl = check_wl(L, idx);
+  return !strcmp(wl->name, name) && wl->batch == r->batch &&
+         (!wl->phase ? !r->phase : r->phase && !strcmp(wl->phase, r->phase) && wl->seq == r->seq);
+}
+
+/* h:filter{workload = NAME | Workload, status = "ok" | ...} or
+ * h:filter(function(row) return ... end) -> a handle on the rows that
+ * match, in order.  [-0, +1, e] */
+static int l_results_filter(lua_State *L) {
+  l_results *h = check_results(L, 1);
+  lua_settop(L, 2);
+  const int fn = lua_type(L, 2) == LUA_TFUNCTION;
+  const char *status = NULL;
+  int wl = 0;
+  if (!fn) {
+    char buf[64];
+    if (lua_type(L, 2) != LUA_TTABLE)
+      script_error(L, "results:filter: expected {workload = ..., status = ...} or a function "
+                      "of a row, got %s", describe(L, 2, buf, sizeof buf));
+    check_keys(L, 2, "results:filter", "key", k_filter_keys);
+    if (lua_getfield(L, 2, "status") != LUA_TNIL) {
+      if (lua_type(L, -1) != LUA_TSTRING)
+        script_error(L, "results:filter: status: expected a status (ok, infeasible, failed, "
+                        "pruned), got %s", describe(L, -1, buf, sizeof buf));
+      name_value(L, "results:filter", "status", k_statuses);
+      status = lua_tostring(L, -1);
+    }
+    if (lua_getfield(L, 2, "workload") != LUA_TNIL) {
+      if (lua_type(L, -1) != LUA_TSTRING && !luaL_testudata(L, -1, WL_MT))
+        script_error(L, "results:filter: workload: expected a workload's name or a Workload, "
+                        "got %s", describe(L, -1, buf, sizeof buf));
+      wl = lua_gettop(L);
+    }
+  }
+  l_results *s = results_subset(L, 1, h->n);
+  const int sub = lua_gettop(L);
+  results_walk w;
+  walk_rows_init(L, 1, &w);
+  uint64_t rp = 0, m = 0;
+  for (const store_view *v; (v = walk_rows_next(L, &w, &rp));) {
+    int keep;
+    if (fn) {
+      lua_pushvalue(L, 2);
+      push_row(L, sub + 1, v, rp);
+      lua_call(L, 1, 1);
+      keep = lua_toboolean(L, -1);
+      lua_pop(L, 1);
+    } else {
+      keep = (!status || (v->row.status && !strcmp(status, v->row.status))) &&
+             (!wl || workload_matches(L, wl, &v->row));
+    }
+    if (keep) s->pos[m++] = rp;
+  }
+  s->n = m;
+  lua_settop(L, sub);
+  return 1;
+}
+
+static const luaL_Reg k_results_methods[] = {
+    {"iter", l_results_iter}, {"filter", l_results_filter}, {"list", l_results_list},
+    {NULL, NULL}};
+
+/* __index: h[i] (1 .. #h) a row; h.iter and the other methods.
+ * [-0, +1, e] */
+static int l_results_index(lua_State *L) {
+  l_results *h = check_results(L, 1);
+  if (lua_type(L, 2) == LUA_TSTRING) {
+    lua_getfield(L, LUA_REGISTRYINDEX, RESULTS_MT);
+    lua_getfield(L, -1, "methods");
+    lua_getfield(L, -1, lua_tostring(L, 2));
+    return 1;
+  }
+  int isint = 0;
+  const lua_Integer i = lua_tointegerx(L, 2, &isint);
+  if (!isint || i < 1 || (uint64_t)i > h->n) return 0;
+  push_nth(L, 1, (uint64_t)(i - 1));
+  return 1;
+}
+
+/* The handle's rows as a mask over its root's order (NULL for the root
+ * itself), in a userdata pushed on the stack.  [-0, +1, m] */
+static const unsigned char *push_mask(lua_State *L, const l_results *h) {
+  if (!h->pos) {
+    lua_pushnil(L);
+    return NULL;
+  }
+  const uint64_t n = h->root->nids;
+  unsigned char *mask = lua_newuserdatauv(L, n ? n : 1, 0);
+  memset(mask, 0, n ? n : 1);
+  for (uint64_t i = 0; i < h->n; i++) mask[h->pos[i]] = 1;
+  return mask;
+}
+
 
 /* Seconds on a monotonic clock (the progress line's). */
 static double now_s(void) {
@@ -1266,6 +1701,7 @@ typedef struct sweep_lua {
   int raised;
   sweep_meter *meter; /* NULL: quiet */
   const sweep_space *sp;
+  unsigned char *fresh; /* with a store: a bit per result simulated (not read back); no tables */
 } sweep_lua;
 
 /* sweep_push(u, r, out, grid, paths, wls, state): push result r of the
@@ -1294,20 +1730,12 @@ static int sweep_push(lua_State *L) {
   }
   if (r->result) {
     push_result(L, r->result);
-  } else if (r->total) { /* from the store */
-    lua_rawgeti(L, 6, (lua_Integer)r->workload + 1);
-    push_stored(L, u->sp, r, lua_gettop(L));
-    lua_remove(L, -2);
   } else { /* infeasible: a result with the reason instead of a crash */
     lua_createtable(L, 0, 6);
     lua_pushboolean(L, 0);
     lua_setfield(L, -2, "feasible");
     lua_pushstring(L, r->reason);
     lua_setfield(L, -2, "reason");
-    if (r->stored) {
-      lua_pushboolean(L, 1);
-      lua_setfield(L, -2, "stored");
-    }
     push_arch_table(L, r->arch);
     lua_setfield(L, -2, "arch");
     lua_rawgeti(L, 6, (lua_Integer)r->workload + 1);
@@ -1321,12 +1749,29 @@ static int sweep_push(lua_State *L) {
   return 0;
 }
 
+static int sweep_tick(lua_State *L) {
+  (void)L;
+  return 0;
+}
+
 /* The sweep's sink: the result pushed in protected mode, so that a Lua
  * error (out of memory) unwinds through sweep_run by returning. */
 static int sweep_sink_lua(void *user, dse_ctx *ctx, const sweep_result *r) {
   (void)ctx;
   sweep_lua *u = user;
   lua_State *L = u->L;
+  if (u->fresh) { /* the store holds it: the handle reads it from there */
+    const uint64_t k = r->point * u->sp->nworkloads + r->workload;
+    if (!r->stored) u->fresh[k / 8] |= (unsigned char)(1u << (k % 8));
+    /* a call into Lua all the same, so that an interrupt's hook (dse run's
+     * SIGINT) stops the sweep here, committed */
+    lua_pushcfunction(L, sweep_tick);
+    if (lua_pcall(L, 0, 0, 0) != LUA_OK) {
+      u->raised = 1;
+      return 1;
+    }
+    goto noted;
+  }
   lua_pushcfunction(L, sweep_push);
   lua_pushlightuserdata(L, u);
   lua_pushlightuserdata(L, (void *)r);
@@ -1339,6 +1784,7 @@ static int sweep_sink_lua(void *user, dse_ctx *ctx, const sweep_result *r) {
     u->raised = 1;
     return 1;
   }
+noted:
   if (u->meter && sweep_meter_note(u->meter, r, now_s())) {
     fflush(stdout); /* what the script printed comes first */
     fputs(u->meter->line, stderr);
@@ -1361,9 +1807,11 @@ static int l_sweep(lua_State *L) {
   /* Base arch (index base). */
   if (lua_getfield(L, 1, "arch") == LUA_TNIL) script_error(L, "dse.sweep: missing 'arch'");
   sp.base = push_arch(L, -1, "dse.sweep: arch");
+  const int base_slot = lua_gettop(L);
   const int nw = sweep_workloads(L);
   const int wls = lua_gettop(L);
   const dse_workload **wl = lua_newuserdatauv(L, (size_t)nw * sizeof *wl, 0);
+  const int wl_slot = lua_gettop(L);
   for (int w = 0; w < nw; w++) {
     lua_rawgeti(L, wls, w + 1);
     wl[w] = check_wl(L, -1);
@@ -1387,10 +1835,12 @@ static int l_sweep(lua_State *L) {
   int line;
   caller_mark(L, file, sizeof file, &line);
   yt_doc *vals = doc_box_new(L, file);
+  const int vals_slot = lua_gettop(L);
   size_t nv = 0;
   for (size_t i = 0; i < nk; i++) nv += counts[i];
   sweep_param *params = lua_newuserdatauv(L, (nk ? nk : 1) * sizeof *params, 0);
   const yt_node **v = lua_newuserdatauv(L, (nv ? nv : 1) * sizeof *v, 0);
+  const int v_slot = lua_gettop(L);
   for (size_t i = 0, off = 0; i < nk; off += counts[i++]) {
     lua_getfield(L, grid, paths[i]);
     for (size_t k = 0; k < counts[i]; k++) {
@@ -1414,11 +1864,13 @@ static int l_sweep(lua_State *L) {
   /* the store: opened here, closed when the sweep ends (a box closes it
    * if an error ends it first) */
   l_store *box = NULL;
+  int store_slot = 0;
   if (lua_getfield(L, 1, "store") != LUA_TNIL) {
     char buf[64];
     if (lua_type(L, -1) != LUA_TSTRING || !lua_tostring(L, -1)[0])
       script_error(L, "dse.sweep: store: expected a path (\"out/sweep.db\"), got %s",
                    lua_type(L, -1) == LUA_TSTRING ? "''" : describe(L, -1, buf, sizeof buf));
+    store_slot = lua_gettop(L);
     box = lua_newuserdatauv(L, sizeof *box, 0);
     box->st = NULL;
     luaL_setmetatable(L, STORE_MT);
@@ -1465,7 +1917,16 @@ static int l_sweep(lua_State *L) {
     core_buf_fini(&space);
     if (rc) return raise_diags(L, ctx, rc);
   }
-  lua_createtable(L, (int)(total * (uint64_t)nw), 0);
+  /* with a store the results stay there (a bit each: simulated or read
+   * back); without, a list of full results */
+  unsigned char *fresh = NULL;
+  if (sp.store) {
+    const size_t bytes = (size_t)((total * (uint64_t)nw + 7) / 8);
+    fresh = lua_newuserdatauv(L, bytes ? bytes : 1, 0);
+    memset(fresh, 0, bytes ? bytes : 1);
+  } else {
+    lua_createtable(L, (int)(total * (uint64_t)nw), 0);
+  }
   const int out = lua_gettop(L);
   lua_createtable(L, 2, 0); /* the current point's table and number */
   /* progress on stderr unless `dse run --quiet` or progress = false */
@@ -1481,7 +1942,8 @@ static int l_sweep(lua_State *L) {
   lua_pop(L, 1);
   sweep_meter meter;
   sweep_meter_init(&meter, total, (size_t)nw, isatty(fileno(stderr)), now_s());
-  sweep_lua u = {L, out, grid, pslot, wls, lua_gettop(L), nk, 0, 0, progress ? &meter : NULL, &sp};
+  sweep_lua u = {L, out, grid, pslot, wls, lua_gettop(L), nk, 0, 0, progress ? &meter : NULL, &sp,
+                 fresh};
   int rc = sweep_run(ctx, &sp, 0, total, sweep_sink_lua, &u);
   if (!rc && !u.raised && sp.store) rc = store_finish(ctx, sp.store, sp.sweep_id);
   if (box) { /* the store's lock goes with it */
@@ -1497,126 +1959,64 @@ static int l_sweep(lua_State *L) {
     fputs(meter.line, stderr);
     fflush(stderr);
   }
-  lua_pushvalue(L, out);
+  if (!sp.store) {
+    lua_pushvalue(L, out);
+    return 1;
+  }
+  /* the handle, on the store as this run left it, knowing the sweep */
+  const int anchors[] = {base_slot, wls, wl_slot, vals_slot, v_slot, out};
+  lua_createtable(L, 8, 0);
+  for (int k = 0; k < 6; k++) {
+    lua_pushvalue(L, anchors[k]);
+    lua_rawseti(L, -2, k + 1);
+  }
+  if (sp.opts.mappings) {
+    lua_getfield(L, LUA_REGISTRYINDEX, "dse.current_mappings");
+    lua_rawseti(L, -2, 7);
+  }
+  /* the parameters' paths, copied (the grid's keys are the script's) */
+  size_t bytes = (nk ? nk : 1) * sizeof(sweep_param);
+  for (size_t i = 0; i < nk; i++) bytes += strlen(paths[i]) + 1;
+  sweep_param *own = lua_newuserdatauv(L, bytes, 0);
+  char *text = (char *)(own + (nk ? nk : 1));
+  for (size_t i = 0; i < nk; i++) {
+    own[i] = params[i];
+    own[i].path = strcpy(text, paths[i]);
+    text += strlen(paths[i]) + 1;
+  }
+  lua_rawseti(L, -2, 8);
+  const int anchor = lua_gettop(L);
+  l_results *h = results_open(L, "dse.sweep", lua_tostring(L, store_slot), name);
+  lua_pushvalue(L, anchor);
+  lua_setiuservalue(L, -2, 2);
+  h->fresh = fresh;
+  h->has_space = 1;
+  h->sp = sp;
+  h->sp.params = own;
+  h->sp.store = NULL;
+  h->buffer_names = 1;
+  for (size_t i = 0; i < nk; i++) {
+    const char *q = paths[i];
+    const int whole = !strncmp(q, "buffers", 7) ? (q += 7, 1) : !strncmp(q, "levels", 6) ? (q += 6, 1) : 0;
+    /* a buffer replaced, or renamed: its name may differ by point */
+    if (whole && (!*q || (*q == '.' && (!strchr(q + 1, '.') || strstr(q, ".name")))))
+      h->buffer_names = 0;
+  }
+  if (h->n != total * (uint64_t)nw)
+    return luaL_error(L, "dse.sweep: %s: the store holds %I results of this sweep, not %I",
+                      lua_tostring(L, store_slot), (lua_Integer)h->n,
+                      (lua_Integer)(total * (uint64_t)nw));
   return 1;
 }
 
 /* ===== a stored sweep ===================================================== */
 
-/* A YAML node as a Lua value: an unquoted scalar that reads as a number a
- * number (an integer when it is one), true/false booleans, other scalars
- * strings, lists and tables.  [-0, +1, m] */
-static void push_node(lua_State *L, const yt_node *n) {
-  luaL_checkstack(L, 4, "stored value");
-  switch (n->kind) {
-    case YT_SCALAR: {
-      if (!n->quoted) {
-        if (!strcmp(n->str, "true") || !strcmp(n->str, "false")) {
-          lua_pushboolean(L, n->str[0] == 't');
-          return;
-        }
-        if (lua_stringtonumber(L, n->str)) return;
-      }
-      lua_pushstring(L, n->str);
-      return;
-    }
-    case YT_SEQ:
-      lua_createtable(L, (int)n->n, 0);
-      for (size_t i = 0; i < n->n; i++) {
-        push_node(L, n->items[i]);
-        lua_rawseti(L, -2, (lua_Integer)(i + 1));
-      }
-      return;
-    case YT_MAP:
-      lua_createtable(L, 0, (int)n->n);
-      for (size_t i = 0; i < n->n; i++) {
-        push_node(L, n->pairs[i].val);
-        lua_setfield(L, -2, n->pairs[i].key);
-      }
-      return;
-  }
-}
-
-typedef struct open_lua {
-  lua_State *L;
-  const char *path;
-  lua_Integer nout;
-  int raised;
-} open_lua;
-
-/* open_push(o, v, out): the table of stored result v appended to out.
- * [-0, +0, e] */
-static int open_push(lua_State *L) {
-  open_lua *o = lua_touserdata(L, 1);
-  const store_view *v = lua_touserdata(L, 2);
-  const store_row *r = &v->row;
-  lua_createtable(L, 0, 8);
-  lua_pushboolean(L, r->total != NULL);
-  lua_setfield(L, -2, "feasible");
-  lua_pushboolean(L, 1);
-  lua_setfield(L, -2, "stored");
-  if (r->reason) {
-    lua_pushstring(L, r->reason);
-    lua_setfield(L, -2, "reason");
-  }
-  lua_createtable(L, 0, 1);
-  lua_pushstring(L, r->arch ? r->arch : "");
-  lua_setfield(L, -2, "name");
-  lua_setfield(L, -2, "arch");
-  lua_createtable(L, 0, 4);
-  lua_pushstring(L, r->workload_name ? r->workload_name : "");
-  lua_setfield(L, -2, "name");
-  lua_pushinteger(L, (lua_Integer)r->batch);
-  lua_setfield(L, -2, "batch");
-  if (r->phase) {
-    lua_pushstring(L, r->phase);
-    lua_setfield(L, -2, "phase");
-    lua_pushinteger(L, (lua_Integer)r->seq);
-    lua_setfield(L, -2, "seq");
-  }
-  lua_setfield(L, -2, "workload");
-  /* the point from its parameters' JSON (YAML reads JSON) */
-  yt_doc *doc = NULL;
-  dse_ctx *ctx = get_ctx(L);
-  const char *params = r->params ? r->params : "{}";
-  if (yt_parse(ctx, o->path, params, strlen(params), &doc) || !doc->root) {
-    yt_doc_free(doc);
-    dse_ctx_clear_diags(ctx);
-    return luaL_error(L, "%s: a stored result's parameters do not read (%s)", o->path, params);
-  }
-  yt_doc *box = doc_box_new(L, o->path); /* freed by the GC if pushing raises */
-  yt_doc_free(box);
-  ((l_doc *)lua_touserdata(L, -1))->doc = doc;
-  push_node(L, doc->root);
-  lua_setfield(L, -3, "point");
-  lua_pop(L, 1);
-  if (r->total) {
-    push_total(L, r->total, NULL); /* (no arch here: no SRAM split by buffer) */
-    lua_setfield(L, -2, "total");
-  }
-  lua_rawseti(L, 3, ++o->nout);
-  return 0;
-}
-
-static int open_sink(void *user, const store_view *v) {
-  open_lua *o = user;
-  lua_State *L = o->L;
-  lua_pushcfunction(L, open_push);
-  lua_pushlightuserdata(L, o);
-  lua_pushlightuserdata(L, (void *)v);
-  lua_pushvalue(L, -4); /* the list */
-  if (lua_pcall(L, 3, 0, 0) != LUA_OK) {
-    o->raised = 1;
-    return 1;
-  }
-  return 0;
-}
-
 static const char *const k_open_keys[] = {"sweep", NULL};
 
-/* dse.open(path [, {sweep = NAME}]) -> the stored sweep's results, in
- * point and workload order: each {feasible, stored = true, reason, point,
- * workload, arch = {name}, total} (no layers).  [-0, +1, e] */
+/* dse.open(path [, {sweep = NAME}]) -> a handle on the stored sweep's
+ * results, in point and workload order: each row {feasible, status,
+ * stored = true, reason, point, workload, arch = {name}, total} (no
+ * layers).  [-0, +1, e] */
 static int l_open(lua_State *L) {
   const char *path = luaL_checkstring(L, 1);
   const char *want = NULL;
@@ -1628,32 +2028,7 @@ static int l_open(lua_State *L) {
       want = lua_tostring(L, -1);
     }
   }
-  dse_ctx *ctx = get_ctx(L);
-  l_store *box = lua_newuserdatauv(L, sizeof *box, 0);
-  box->st = NULL;
-  luaL_setmetatable(L, STORE_MT);
-  int rc = store_open_read(ctx, path, &box->st);
-  if (rc) return store_error(L, ctx, rc, "dse.open", path);
-  open_lua o = {L, path, 0, 0};
-  store_found f;
-  rc = store_find_sweep(ctx, box->st, want, &f);
-  if (!rc && !f.found) {
-    const int n = f.nsweeps;
-    store_found_fini(&f);
-    store_close(box->st);
-    box->st = NULL;
-    if (!n) return script_error(L, "dse.open: %s: the store holds no sweep", path);
-    if (want) return script_error(L, "dse.open: %s: no sweep named '%s'", path, want);
-    return script_error(L, "dse.open: %s: the store holds %d sweeps: name one ({sweep = NAME})",
-                        path, n);
-  }
-  lua_newtable(L);
-  if (!rc) rc = store_each_result(ctx, box->st, &f.info, open_sink, &o);
-  store_found_fini(&f);
-  store_close(box->st);
-  box->st = NULL;
-  if (o.raised) return lua_error(L);
-  if (rc) return raise_diags(L, ctx, rc);
+  results_open(L, "dse.open", path, want);
   return 1;
 }
 
@@ -1889,6 +2264,33 @@ static int l_check_objectives(lua_State *L) {
 
 static const char *const k_pareto_keys[] = {"by", NULL};
 
+/* dse.pareto of the handle at 1 on the objectives at 2 (nobj of them,
+ * checked): a handle on the rows of its fronts, as `dse pareto` finds
+ * them (each objective a total field).  [-0, +1, e] */
+static int pareto_results(lua_State *L, size_t nobj, int by_workload) {
+  l_results *h = check_results(L, 1);
+  const char *objs[16];
+  for (size_t k = 0; k < nobj; k++) {
+    lua_rawgeti(L, 2, (lua_Integer)(k + 1));
+    objs[k] = lua_tostring(L, -1); /* anchored by the list */
+    lua_pop(L, 1);
+  }
+  const unsigned char *mask = push_mask(L, h);
+  l_results *s = results_subset(L, 1, h->n);
+  dse_ctx *ctx = get_ctx(L);
+  unsigned char *keep = NULL;
+  uint64_t nrows = 0;
+  const int rc = rpt_store_front(ctx, h->root->st, &h->root->f.info, NULL, "dse.pareto", objs,
+                                 nobj, by_workload, mask, h->root->nids, &keep, &nrows);
+  if (rc) return raise_diags(L, ctx, rc);
+  uint64_t m = 0;
+  for (uint64_t i = 0; i < nrows; i++)
+    if (keep[i]) s->pos[m++] = i;
+  free(keep);
+  s->n = m;
+  return 1;
+}
+
 /* The front group of each of the n results at idx into grp: by workload
  * (its name, batch, phase and seq), or one group when by_workload is 0.
  * [-0, +0, m] */
@@ -1931,7 +2333,7 @@ static void pareto_groups(lua_State *L, int idx, size_t n, int by_workload, size
  * {by = "workload" | false}]) -> the non-dominated feasible results, in
  * input order: a front per workload unless by = false.  [-0, +1, e] */
 static int l_pareto(lua_State *L) {
-  luaL_checktype(L, 1, LUA_TTABLE);
+  if (!is_results(L, 1)) luaL_checktype(L, 1, LUA_TTABLE);
   const char *names[16];
   double sign[16];
   size_t nobj = parse_objectives(L, 2, "dse.pareto", names, sign);
@@ -1957,6 +2359,7 @@ static int l_pareto(lua_State *L) {
     lua_pop(L, 1);
   }
   lua_settop(L, 2);
+  if (is_results(L, 1)) return pareto_results(L, nobj, by_workload);
   size_t n = (size_t)lua_rawlen(L, 1);
   /* Scratch in a userdata: freed by the GC even if a lookup raises. */
   size_t *grp = lua_newuserdatauv(L, (n ? n : 1) * sizeof *grp, 0);
@@ -2084,10 +2487,27 @@ static void write_out(lua_State *L, const char *fn, const char *path, core_buf *
   core_buf_fini(b);
 }
 
+/* dse.write_csv or dse.write_json of the handle at idx: what `dse export`
+ * writes of its rows.  [-0, +0, e] */
+static void write_results(lua_State *L, const char *fn, const char *path, int idx, int csv) {
+  l_results *h = check_results(L, idx);
+  const unsigned char *mask = push_mask(L, h);
+  core_buf *b = new_buf(L);
+  dse_ctx *ctx = get_ctx(L);
+  const int rc = rpt_export(ctx, h->root->st, &h->root->f.info, csv, mask, b);
+  if (rc) store_error(L, ctx, rc, fn, h->root->path);
+  write_out(L, fn, path, b);
+  lua_pop(L, 2);
+}
+
 /* dse.write_json(path, value).  [-0, +0, e] */
 static int l_write_json(lua_State *L) {
   const char *path = luaL_checkstring(L, 1);
   luaL_checkany(L, 2);
+  if (is_results(L, 2)) {
+    write_results(L, "dse.write_json", path, 2, 0);
+    return 0;
+  }
   core_buf *b = new_buf(L);
   rpt_json j;
   rpt_json_init(&j, b, 1);
@@ -2266,6 +2686,13 @@ static void csv_lookup(lua_State *L, int r, const char *c) {
  * [-0, +0, e] */
 static int l_write_csv(lua_State *L) {
   const char *path = luaL_checkstring(L, 1);
+  if (is_results(L, 2)) {
+    if (!lua_isnoneornil(L, 3))
+      script_error(L, "dse.write_csv: columns: not with a results handle (it writes every "
+                      "column); write results:list() to choose them");
+    write_results(L, "dse.write_csv", path, 2, 1);
+    return 0;
+  }
   luaL_checktype(L, 2, LUA_TTABLE);
   lua_settop(L, 3);
   size_t n = (size_t)lua_rawlen(L, 2);
@@ -2507,8 +2934,17 @@ static int l_report_check_dir(lua_State *L) {
   return 0;
 }
 
+/* rows(results): a results handle's rows as a list (the report draws
+ * from tables), anything else as it is.  [-0, +1, e] */
+static int l_report_rows(lua_State *L) {
+  lua_settop(L, 1);
+  if (!is_results(L, 1)) return 1;
+  return l_results_list(L);
+}
+
 static const luaL_Reg k_report_helpers[] = {
     {"fail", l_fail},
+    {"rows", l_report_rows},
     {"write", l_report_write},
     {"check_dir", l_report_check_dir},
     {"check_keys", l_check_keys},
@@ -2555,17 +2991,32 @@ static int luaopen_dse(lua_State *L) {
     lua_setfield(L, -2, "__gc");
   }
   lua_pop(L, 1);
-  if (luaL_newmetatable(L, STORED_MT)) {
-    lua_pushcfunction(L, l_stored_index);
+  if (luaL_newmetatable(L, RESULTS_MT)) {
+    lua_pushcfunction(L, l_results_index); lua_setfield(L, -2, "__index");
+    lua_pushcfunction(L, l_results_len); lua_setfield(L, -2, "__len");
+    lua_pushcfunction(L, l_results_gc); lua_setfield(L, -2, "__gc");
+    lua_pushcfunction(L, l_results_gc); lua_setfield(L, -2, "__close");
+    lua_pushcfunction(L, l_results_tostring); lua_setfield(L, -2, "__tostring");
+    luaL_newlib(L, k_results_methods);
+    lua_setfield(L, -2, "methods");
+  }
+  lua_pop(L, 1);
+  if (luaL_newmetatable(L, CURSOR_MT)) {
+    lua_pushcfunction(L, l_cursor_gc);
+    lua_setfield(L, -2, "__gc");
+  }
+  lua_pop(L, 1);
+  if (luaL_newmetatable(L, ROW_MT)) {
+    lua_pushcfunction(L, l_row_index);
     lua_setfield(L, -2, "__index");
   }
   lua_pop(L, 1);
-  lua_newtable(L); /* stored result -> what its layers need, weakly */
+  lua_newtable(L); /* a sweep's row -> what its arch and layers need, weakly */
   lua_createtable(L, 0, 1);
   lua_pushliteral(L, "k");
   lua_setfield(L, -2, "__mode");
   lua_setmetatable(L, -2);
-  lua_setfield(L, LUA_REGISTRYINDEX, STORED_KEY);
+  lua_setfield(L, LUA_REGISTRYINDEX, ROWS_KEY);
   luaL_newlib(L, k_funcs);
   lua_pushliteral(L, DSE_VERSION);
   lua_setfield(L, -2, "version");

@@ -268,7 +268,7 @@ static void store_release(store *st, int commit) {
   sqlite3_finalize(st->seen);
   if (commit && st->db && !st->readonly && !sqlite3_get_autocommit(st->db))
     sqlite3_exec(st->db, "COMMIT;", NULL, NULL, NULL);
-  sqlite3_close(st->db);
+  sqlite3_close_v2(st->db); /* (a cursor left open keeps it until closed) */
   free(st->path);
   free(st);
 }
@@ -566,6 +566,47 @@ int64_t store_count(dse_ctx *ctx, store *st, int64_t sweep) {
   return n;
 }
 
+int store_snapshot(dse_ctx *ctx, store *st) {
+  if (!st->readonly || !sqlite3_get_autocommit(st->db)) return 0;
+  int64_t n = 0;
+  if (sqlite3_exec(st->db, "BEGIN;", NULL, NULL, NULL) != SQLITE_OK ||
+      query_int(st, "SELECT count(*) FROM sweeps;", &n)) /* the snapshot starts at a read */
+    return fail(ctx, st, DSE_ERR_IO, "cannot read the store");
+  return 0;
+}
+
+int store_ids(dse_ctx *ctx, store *st, int64_t sweep, int64_t **ids, uint64_t *n) {
+  *ids = NULL;
+  *n = 0;
+  sqlite3_stmt *q = NULL;
+  if (sqlite3_prepare_v2(st->db, "SELECT id FROM results WHERE sweep = ? ORDER BY point, workload, id;",
+                         -1, &q, NULL) != SQLITE_OK)
+    return fail(ctx, st, DSE_ERR_IO, "cannot read the store");
+  sqlite3_bind_int64(q, 1, sweep);
+  int rc = 0, step;
+  size_t cap = 0;
+  while ((step = sqlite3_step(q)) == SQLITE_ROW) {
+    if (*n == cap) {
+      cap = cap ? 2 * cap : 1024;
+      int64_t *g = realloc(*ids, cap * sizeof *g);
+      if (!g) {
+        rc = DSE_ERR_NOMEM;
+        break;
+      }
+      *ids = g;
+    }
+    (*ids)[(*n)++] = sqlite3_column_int64(q, 0);
+  }
+  if (!rc && step != SQLITE_DONE) rc = fail(ctx, st, DSE_ERR_IO, "cannot read the store");
+  sqlite3_finalize(q);
+  if (rc) {
+    free(*ids);
+    *ids = NULL;
+    *n = 0;
+  }
+  return rc;
+}
+
 int store_get(dse_ctx *ctx, store *st, int64_t sweep, const char *key, char *status, size_t sn,
               char *reason, size_t rn, dse_total_result *t) {
   sqlite3_stmt *q = st->get;
@@ -691,56 +732,85 @@ void store_found_fini(store_found *f) {
   f->name = f->columns = NULL;
 }
 
-int store_each_result(dse_ctx *ctx, store *st, const store_sweep_info *sw,
-                      int (*cb)(void *user, const store_view *v), void *user) {
-  /* the sweep's columns, one a line */
-  size_t ncols = 0;
-  char *names = strdup(sw->columns ? sw->columns : "");
-  if (!names) return DSE_ERR_NOMEM;
+struct store_cursor {
+  store *st;
+  sqlite3_stmt *q;
+  char *names;          /* the sweep's columns, split in place */
+  size_t ncols;
+  int done;
+  store_cell cells[512];
+  store_view v;
+};
+
+int store_cursor_open(dse_ctx *ctx, store *st, const store_sweep_info *sw, int64_t id,
+                      store_cursor **out) {
+  *out = NULL;
+  store_cursor *c = calloc(1, sizeof *c);
+  if (!c) return DSE_ERR_NOMEM;
+  c->st = st;
+  c->names = strdup(sw->columns ? sw->columns : "");
+  if (!c->names) {
+    free(c);
+    return DSE_ERR_NOMEM;
+  }
   const char *col[512];
-  for (char *c = names; *c && ncols < 512;) {
-    col[ncols++] = c;
-    char *nl = strchr(c, '\n');
+  for (char *p = c->names; *p && c->ncols < 512;) {
+    col[c->ncols++] = p;
+    char *nl = strchr(p, '\n');
     if (!nl) break;
     *nl = '\0';
-    c = nl + 1;
+    p = nl + 1;
   }
   core_buf b;
   core_buf_init(&b);
   core_buf_puts(&b, "SELECT point, workload, key, status, reason, params, arch, workload_name, "
-                    "batch, phase, seq");
+                    "batch, phase, seq, id");
   total_columns(&b, 0);
-  for (size_t i = 0; i < ncols; i++) {
+  for (size_t i = 0; i < c->ncols; i++) {
     core_buf_puts(&b, ", ");
     quoted(&b, col[i]);
   }
-  core_buf_puts(&b, " FROM results WHERE sweep = ? ORDER BY point, workload;");
-  sqlite3_stmt *q = NULL;
+  core_buf_puts(&b, id < 0 ? " FROM results WHERE sweep = ? ORDER BY point, workload, id;"
+                           : " FROM results WHERE sweep = ? AND id = ?;");
   int rc = b.oom ? DSE_ERR_NOMEM : 0;
-  if (!rc && sqlite3_prepare_v2(st->db, b.data, -1, &q, NULL) != SQLITE_OK)
+  if (!rc && sqlite3_prepare_v2(st->db, b.data, -1, &c->q, NULL) != SQLITE_OK)
     rc = fail(ctx, st, DSE_ERR_IO, "cannot read the store");
   core_buf_fini(&b);
-  store_cell cells[512];
-  store_view *v = rc ? NULL : calloc(1, sizeof *v);
-  if (!rc && !v) rc = DSE_ERR_NOMEM;
-  if (!rc) sqlite3_bind_int64(q, 1, sw->id);
-  int step = SQLITE_DONE;
-  while (!rc && (step = sqlite3_step(q)) == SQLITE_ROW) {
-    const char *status = (const char *)sqlite3_column_text(q, 3);
-    const int ok = status && !strcmp(status, "ok");
-    const int t0 = 11; /* the totals' first column */
-    if (ok) read_totals(q, t0, &v->total);
-    const int c0 = t0 + (int)rpt_ntotal_fields + DSE_MAX_BUFFERS;
-    for (size_t i = 0; i < ncols; i++) {
-      const int c = c0 + (int)i;
-      switch (sqlite3_column_type(q, c)) {
-        case SQLITE_INTEGER: cells[i] = (store_cell){STORE_INT, sqlite3_column_int64(q, c), 0, NULL}; break;
-        case SQLITE_FLOAT: cells[i] = (store_cell){STORE_REAL, 0, sqlite3_column_double(q, c), NULL}; break;
-        case SQLITE_NULL: cells[i] = (store_cell){STORE_NULL, 0, 0, NULL}; break;
-        default: cells[i] = (store_cell){STORE_TEXT, 0, 0, (const char *)sqlite3_column_text(q, c)};
-      }
+  if (rc) {
+    store_cursor_close(c);
+    return rc;
+  }
+  sqlite3_bind_int64(c->q, 1, sw->id);
+  if (id >= 0) sqlite3_bind_int64(c->q, 2, id);
+  *out = c;
+  return 0;
+}
+
+int store_cursor_next(dse_ctx *ctx, store_cursor *c, const store_view **v) {
+  *v = NULL;
+  if (c->done) return 0;
+  const int step = sqlite3_step(c->q);
+  if (step != SQLITE_ROW) {
+    c->done = 1;
+    return step == SQLITE_DONE ? 0 : fail(ctx, c->st, DSE_ERR_IO, "cannot read the store");
+  }
+  sqlite3_stmt *q = c->q;
+  const char *status = (const char *)sqlite3_column_text(q, 3);
+  const int ok = status && !strcmp(status, "ok");
+  const int t0 = 12; /* the totals' first column */
+  if (ok) read_totals(q, t0, &c->v.total);
+  const int c0 = t0 + (int)rpt_ntotal_fields + DSE_MAX_BUFFERS;
+  for (size_t i = 0; i < c->ncols; i++) {
+    const int k = c0 + (int)i;
+    store_cell *cell = &c->cells[i];
+    switch (sqlite3_column_type(q, k)) {
+      case SQLITE_INTEGER: *cell = (store_cell){STORE_INT, sqlite3_column_int64(q, k), 0, NULL}; break;
+      case SQLITE_FLOAT: *cell = (store_cell){STORE_REAL, 0, sqlite3_column_double(q, k), NULL}; break;
+      case SQLITE_NULL: *cell = (store_cell){STORE_NULL, 0, 0, NULL}; break;
+      default: *cell = (store_cell){STORE_TEXT, 0, 0, (const char *)sqlite3_column_text(q, k)};
     }
-    v->row = (store_row){(uint64_t)sqlite3_column_int64(q, 0),
+  }
+  c->v.row = (store_row){(uint64_t)sqlite3_column_int64(q, 0),
                          (size_t)sqlite3_column_int64(q, 1),
                          (const char *)sqlite3_column_text(q, 2),
                          status,
@@ -751,14 +821,27 @@ int store_each_result(dse_ctx *ctx, store *st, const store_sweep_info *sw,
                          (uint64_t)sqlite3_column_int64(q, 8),
                          (const char *)sqlite3_column_text(q, 9),
                          (uint64_t)sqlite3_column_int64(q, 10),
-                         ok ? &v->total : NULL,
-                         ncols,
-                         cells};
-    rc = cb(user, v);
-  }
-  if (!rc && step != SQLITE_DONE) rc = fail(ctx, st, DSE_ERR_IO, "cannot read the store");
-  sqlite3_finalize(q);
-  free(v);
-  free(names);
+                         ok ? &c->v.total : NULL,
+                         c->ncols,
+                         c->cells};
+  c->v.id = sqlite3_column_int64(q, 11);
+  *v = &c->v;
+  return 1;
+}
+
+void store_cursor_close(store_cursor *c) {
+  if (!c) return;
+  sqlite3_finalize(c->q);
+  free(c->names);
+  free(c);
+}
+
+int store_each_result(dse_ctx *ctx, store *st, const store_sweep_info *sw,
+                      int (*cb)(void *user, const store_view *v), void *user) {
+  store_cursor *c = NULL;
+  int rc = store_cursor_open(ctx, st, sw, -1, &c);
+  const store_view *v = NULL;
+  while (!rc && (rc = store_cursor_next(ctx, c, &v)) == 1) rc = cb(user, v);
+  store_cursor_close(c);
   return rc;
 }

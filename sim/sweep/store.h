@@ -154,10 +154,32 @@ DSE_INTERNAL void store_found_fini(store_found *f);
 typedef struct store_view {
   store_row row;
   dse_total_result total; /* valid when row.total */
+  int64_t id;             /* the row's id in the store (store_cursor_open) */
 } store_view;
 
 /* Each result of sweep id in point and workload order to cb (0: go on). */
 DSE_INTERNAL int store_each_result(dse_ctx *ctx, store *st, const store_sweep_info *sw,
                                    int (*cb)(void *user, const store_view *v), void *user);
+
+/* Read a store opened by store_open_read as it is now until it closes:
+ * what other connections write later is not seen (WAL keeps the snapshot).
+ * Returns 0 or DSE_ERR_IO. */
+DSE_INTERNAL int store_snapshot(dse_ctx *ctx, store *st);
+
+/* The row ids of sweep's results in point and workload order into *ids
+ * (owned by the caller: free), their number into *n.  Returns 0 or an
+ * error (nothing in *ids then). */
+DSE_INTERNAL int store_ids(dse_ctx *ctx, store *st, int64_t sweep, int64_t **ids, uint64_t *n);
+
+/* A cursor over sweep sw's results: every one in point and workload order
+ * (id < 0), or the one whose row id is id.  store_cursor_next lends the
+ * next result in *v until the next call: 1, or 0 at the end (*v NULL), or
+ * an error (on ctx).  The cursor borrows st and sw's columns text only
+ * while opening; the caller owns it (store_cursor_close). */
+typedef struct store_cursor store_cursor;
+DSE_INTERNAL int store_cursor_open(dse_ctx *ctx, store *st, const store_sweep_info *sw,
+                                   int64_t id, store_cursor **out);
+DSE_INTERNAL int store_cursor_next(dse_ctx *ctx, store_cursor *c, const store_view **v);
+DSE_INTERNAL void store_cursor_close(store_cursor *c);
 
 #endif

@@ -80,6 +80,7 @@ local function stored_sweep(extra)
   for k, v in pairs(extra or {}) do t[k] = v end
   return dse.sweep(t)
 end
+dse.clear_memo() -- (map_cache_hits counts what earlier sweeps mapped)
 local first, second = stored_sweep(), stored_sweep()
 H.eq(#second, 8, "store: 8 results again")
 local fresh, back = 0, 0
@@ -104,6 +105,64 @@ local ca, cb = H.tmpname(".csv"), H.tmpname(".csv")
 dse.write_csv(ca, first)
 dse.write_csv(cb, second)
 H.eq(H.read(cb), H.read(ca), "store: the same CSV")
+-- the handle (docs/lua.md): a row table built when read, from one snapshot
+H.eq(type(first), "userdata", "handle: a userdata")
+H.eq(tostring(first), "dse.Results: 8 results of sweep 't' in " .. db, "handle: tostring")
+H.eq(first[0], nil, "handle: [0]")
+H.eq(first[9], nil, "handle: [#h + 1]")
+H.eq(first[1].status, "ok", "handle: a row's status")
+H.eq(first[1].arch.pe_rows, 16, "handle: the point's arch when read")
+local n, lat = 0, 0
+for r in second:iter() do
+  n = n + 1
+  if r.feasible then lat = lat + r.total.latency_s end
+end
+local lat2 = 0
+for i = 1, #second do if second[i].feasible then lat2 = lat2 + second[i].total.latency_s end end
+H.eq(n, 8, "handle: iter")
+H.eq(lat, lat2, "handle: iter and [i] give the same rows")
+local ok = second:filter { status = "ok" }
+H.eq(#ok, 6, "filter: status")
+H.eq(#second:filter { workload = "alexnet" }, 4, "filter: workload by name")
+H.eq(#second:filter { workload = dse.workload("llama2_7b"), status = "infeasible" }, 2,
+     "filter: a Workload and a status")
+local wide = ok:filter(function(r) return r.point["pe_array.rows"] == 32 end)
+H.eq(#wide, 3, "filter: a function, of a filter")
+H.eq(wide[1].point["pe_array.rows"], 32, "filter: its rows")
+H.fails(function() second:filter { status = "okay" } end,
+  "results:filter: unknown status 'okay'; did you mean 'ok'? expected one of: ok, infeasible, failed, pruned",
+  "filter: status typo")
+H.fails(function() second:filter { workloads = "alexnet" } end,
+  "results:filter: unknown key 'workloads'; did you mean 'workload'?", "filter: key typo")
+H.eq(#second:list(), 8, "list")
+-- the same sweep without a store (a list of full results) writes the same
+-- CSV and finds the same fronts: the handle's writer and Pareto are the
+-- store's (reports/export.c), the list's the module's
+dse.clear_memo()
+local plain = dse.sweep { arch = "edge-npu", workloads = { "alexnet", "llama2_7b" },
+  grid = { ["pe_array.rows"] = { 16, 32 }, ["dram.capacity"] = { "4 GiB", "16 GiB" } },
+  objective = "latency", progress = false }
+local cp = H.tmpname(".csv")
+dse.write_csv(cp, plain)
+H.eq(H.read(cp), H.read(ca), "handle and list: the same CSV")
+for _, by in ipairs { "workload", false } do
+  local fh = dse.pareto(second, { "latency_s", "energy_j" }, { by = by })
+  local fl = dse.pareto(plain, { "latency_s", "energy_j" }, { by = by })
+  H.eq(#fh, #fl, "handle and list: the same front size")
+  for i = 1, math.min(#fh, #fl) do
+    H.eq(fh[i].point["pe_array.rows"], fl[i].point["pe_array.rows"], "handle and list: front point")
+    H.eq(fh[i].total.latency_s, fl[i].total.latency_s, "handle and list: front latency")
+  end
+end
+local front = dse.pareto(second:filter { workload = "alexnet" }, { "latency_s", "area_mm2" })
+for r in front:iter() do H.eq(r.workload.name, "alexnet", "pareto of a filter: its rows only") end
+H.fails(function() dse.pareto(second, { "latency" }) end,
+  "dse.pareto: 'latency' is not a total field; did you mean 'latency_s'? (the fields of dse sim --format json's total)",
+  "pareto of a handle: unknown objective")
+H.fails(function() dse.write_csv(cp, second, { "arch" }) end,
+  "dse.write_csv: columns: not with a results handle (it writes every column); write results:list() to choose them",
+  "write_csv of a handle with columns")
+os.remove(cp)
 local wider = { ["pe_array.rows"] = { 16, 32, 64 }, ["dram.capacity"] = { "4 GiB", "16 GiB" } }
 local more = stored_sweep { grid = wider }
 local new = 0
@@ -121,6 +180,8 @@ H.eq(fresh, 9, "store: another objective runs again")
 -- wrote it
 local opened = dse.open(db, { sweep = "t" })
 H.eq(#opened, 12, "dse.open: the last run's 12 results")
+H.eq(#first, 8, "handle: a snapshot, whatever later runs stored")
+H.eq(first[8].point["dram.capacity"], "16 GiB", "handle: a snapshot's rows")
 for i, r in ipairs(opened) do
   H.check(r.stored, "dse.open: stored")
   H.eq(r.point["pe_array.rows"], more[i].point["pe_array.rows"], "dse.open: point order")
@@ -165,6 +226,7 @@ local function again()
     grid = { ["pe_array.rows"] = { 16, 32 }, ["pe_array.cols"] = { 8, 16, 32 } },
   }
 end
+again() -- (the store tests above cleared the memo)
 local warm = again()
 for i, r in ipairs(warm) do
   local macs = 0
