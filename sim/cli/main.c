@@ -28,7 +28,7 @@ static const char k_usage[] =
     "accelerators.\n"
     "\n"
     "commands:\n"
-    "  run [--quiet] SCRIPT.lua [ARGS...]  run a Lua sweep script (require \"dse\")\n"
+    "  run [--quiet] [-j N] SCRIPT.lua [ARGS...]  run a Lua sweep script (require \"dse\")\n"
     "  sim ARCH WORKLOAD [options]   simulate a workload on an architecture\n"
     "  mem PRESET [options]          characterize a DRAM technology preset\n"
     "  list [archs|memories|workloads]  list presets and the workload zoo\n"
@@ -99,11 +99,13 @@ static const char k_import_usage[] =
     "DIR/mappings.yaml, all read and checked before any is written; what is\n"
     "ignored is listed as notes.  See docs/timeloop.md.\n";
 static const char k_run_usage[] =
-    "usage: dse run [--quiet] SCRIPT.lua [ARGS...]\n"
+    "usage: dse run [--quiet] [-j N] SCRIPT.lua [ARGS...]\n"
     "\nRuns a Lua 5.4 script with `local dse = require \"dse\"` available and\n"
     "the global `arg` set (arg[0] = script, arg[1..] = ARGS).  Script errors\n"
     "print a traceback and exit 2.  See docs/lua.md.\n"
-    "\n  --quiet   no progress lines or sweep summaries on stderr\n";
+    "\n  --quiet   no progress lines or sweep summaries on stderr\n"
+    "  -j N      worker processes for the script's stored sweeps (default: the\n"
+    "            machine's cores; a sweep's `jobs = N` wins)\n";
 
 /* The file of the marks that workload parameters from the command line
  * carry, so that the loader's diagnostics about them can be told apart and
@@ -753,10 +755,28 @@ int main(int argc, char **argv) {
     code = cli_pareto(ctx, argc - 2, argv + 2);
   else if (!strcmp(cmd, "run")) {
     /* dse run's options come before the script; the script's after it */
-    int at = 2;
-    while (at < argc && !strcmp(argv[at], "--quiet")) at++; /* (given twice: the same) */
-    const int quiet = at > 2;
-    if (argc > at && is_help(argv[at])) {
+    int at = 2, quiet = 0, jobs = 0, bad = 0;
+    while (at < argc && !bad) { /* (an option given twice: the last) */
+      if (!strcmp(argv[at], "--quiet")) {
+        quiet = 1;
+        at++;
+      } else if (!strcmp(argv[at], "-j") || (!strncmp(argv[at], "-j", 2) && argv[at][2])) {
+        const char *v = argv[at][2] ? argv[at] + 2 : at + 1 < argc ? argv[at + 1] : NULL;
+        char *end = NULL;
+        const long n = v ? strtol(v, &end, 10) : 0;
+        if (!v || !*v || *end || n < 1 || n > 64) {
+          code = cli_usage_error(k_run_usage, "-j: expected a number of workers from 1 to 64, got '%s'",
+                                 v ? v : "");
+          bad = 1;
+        }
+        jobs = (int)n;
+        at += argv[at][2] ? 1 : 2;
+      } else {
+        break;
+      }
+    }
+    if (bad) {
+    } else if (argc > at && is_help(argv[at])) {
       fputs(k_run_usage, stdout);
       code = CLI_OK;
     } else if (argc <= at) {
@@ -765,7 +785,7 @@ int main(int argc, char **argv) {
       code = argv[at][0] ? cli_usage_error(k_run_usage, "unknown option '%s'", argv[at])
                          : cli_usage_error(k_run_usage, "expected SCRIPT.lua, got ''");
     } else {
-      code = cli_run(ctx, argc - at, argv + at, quiet);
+      code = cli_run(ctx, argc - at, argv + at, quiet, jobs);
     }
   } else {
     static const char *const cmds[] = {"run",   "sim",    "mem",    "list", "show",

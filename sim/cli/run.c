@@ -53,6 +53,7 @@ typedef struct run_args {
   int argc;
   char **argv;
   int quiet; /* --quiet: no progress lines */
+  int jobs;  /* -j N (0: not given) */
 } run_args;
 
 /* Load the script (cli_run has checked it is a readable file), with Lua's
@@ -82,6 +83,10 @@ static int pmain(lua_State *L) {
   ldse_preload(L, a->ctx);
   lua_pushboolean(L, a->quiet);
   lua_setfield(L, LUA_REGISTRYINDEX, LDSE_QUIET_KEY);
+  if (a->jobs > 0) {
+    lua_pushinteger(L, a->jobs);
+    lua_setfield(L, LUA_REGISTRYINDEX, LDSE_JOBS_KEY);
+  }
   /* Deterministic scripts: math.random starts from a fixed seed. */
   lua_getglobal(L, "math");
   lua_getfield(L, -1, "randomseed");
@@ -109,7 +114,7 @@ static int pmain(lua_State *L) {
   return 0;
 }
 
-int cli_run(dse_ctx *ctx, int argc, char **argv, int quiet) {
+int cli_run(dse_ctx *ctx, int argc, char **argv, int quiet, int jobs) {
   /* a missing script or a directory: the message every loader gives */
   int frc = core_check_file(ctx, argv[0]);
   if (frc) return cli_report(ctx, frc, NULL);
@@ -118,7 +123,7 @@ int cli_run(dse_ctx *ctx, int argc, char **argv, int quiet) {
     fprintf(stderr, "dse: error: cannot create Lua state: out of memory\n");
     return CLI_FAIL;
   }
-  run_args a = {ctx, argc, argv, quiet};
+  run_args a = {ctx, argc, argv, quiet, jobs};
   g_interrupted = 0;
   lua_pushcfunction(L, pmain);
   lua_pushlightuserdata(L, &a);

@@ -1146,7 +1146,7 @@ static const char **sweep_grid(lua_State *L, int grid, size_t *nk, size_t counts
 static const char *const k_sweep_keys[] = {"arch", "workload", "workloads", "grid",
                                            "fidelity", "objective", "map_budget",
                                            "mappings", "dram_model", "progress",
-                                           "store", "name", NULL};
+                                           "store", "name", "jobs", NULL};
 
 #define STORE_MT "dse.Store"
 
@@ -1754,6 +1754,35 @@ static int sweep_tick(lua_State *L) {
   return 0;
 }
 
+/* The workers' wait (sweep_run_jobs): a call into Lua, so that an
+ * interrupt stops the sweep even while no result comes. */
+static int sweep_tick_lua(void *user) {
+  sweep_lua *u = user;
+  lua_pushcfunction(u->L, sweep_tick);
+  if (lua_pcall(u->L, 0, 0, 0) != LUA_OK) {
+    u->raised = 1;
+    return 1;
+  }
+  return 0;
+}
+
+/* A temporary store's file (a sweep with jobs but no store), removed with
+ * its -wal and -shm when collected.  */
+#define TEMP_MT "dse.TempStore"
+
+static int l_temp_gc(lua_State *L) {
+  char *path = luaL_checkudata(L, 1, TEMP_MT);
+  if (!path[0]) return 0;
+  char side[4200];
+  static const char *const ends[] = {"", "-wal", "-shm", "-journal"};
+  for (size_t k = 0; k < DSE_ARRAY_LEN(ends); k++) {
+    snprintf(side, sizeof side, "%s%s", path, ends[k]);
+    unlink(side);
+  }
+  path[0] = '\0';
+  return 0;
+}
+
 /* The sweep's sink: the result pushed in protected mode, so that a Lua
  * error (out of memory) unwinds through sweep_run by returning. */
 static int sweep_sink_lua(void *user, dse_ctx *ctx, const sweep_result *r) {
@@ -1863,9 +1892,48 @@ static int l_sweep(lua_State *L) {
   if (crc) return raise_diags(L, ctx, crc);
   /* the store: opened here, closed when the sweep ends (a box closes it
    * if an error ends it first) */
+  int temp_slot = 0;
+  /* jobs: worker processes; given, or dse run -j's, or the cores */
+  int jobs = 0;
+  if (lua_getfield(L, 1, "jobs") != LUA_TNIL) {
+    char buf[64];
+    if (!lua_isinteger(L, -1) || lua_tointeger(L, -1) < 1 || lua_tointeger(L, -1) > 64)
+      script_error(L, "dse.sweep: jobs: expected a number of worker processes from 1 to 64, got %s",
+                   lua_type(L, -1) == LUA_TNUMBER ? lua_tostring(L, -1) : describe(L, -1, buf, sizeof buf));
+    jobs = (int)lua_tointeger(L, -1);
+  }
+  lua_pop(L, 1);
+  const int jobs_given = jobs > 0;
+  if (!jobs) {
+    lua_getfield(L, LUA_REGISTRYINDEX, LDSE_JOBS_KEY);
+    jobs = lua_isinteger(L, -1) ? (int)lua_tointeger(L, -1) : (int)sysconf(_SC_NPROCESSORS_ONLN);
+    lua_pop(L, 1);
+    if (jobs < 1) jobs = 1;
+    if (jobs > 64) jobs = 64;
+  }
   l_store *box = NULL;
   int store_slot = 0;
-  if (lua_getfield(L, 1, "store") != LUA_TNIL) {
+  if (lua_getfield(L, 1, "store") == LUA_TNIL && jobs_given) {
+    /* workers and no store: a temporary one, gone with the handle */
+    lua_pop(L, 1);
+    char *tmp = lua_newuserdatauv(L, 4096, 0);
+    tmp[0] = '\0';
+    luaL_setmetatable(L, TEMP_MT);
+    const char *dir = getenv("TMPDIR");
+    snprintf(tmp, 4096, "%s/dse-sweep-XXXXXX", dir && dir[0] ? dir : "/tmp");
+    const int fd = mkstemp(tmp);
+    if (fd < 0) {
+      const int e = errno;
+      tmp[0] = '\0';
+      script_error(L, "dse.sweep: a temporary store for the workers: %s", strerror(e));
+    }
+    close(fd);
+    lua_setfield(L, LUA_REGISTRYINDEX, "dse.temp_store"); /* (anchored while the sweep runs) */
+    lua_getfield(L, LUA_REGISTRYINDEX, "dse.temp_store");
+    temp_slot = lua_gettop(L);
+    lua_pushstring(L, tmp);
+  }
+  if (!lua_isnil(L, -1)) {
     char buf[64];
     if (lua_type(L, -1) != LUA_TSTRING || !lua_tostring(L, -1)[0])
       script_error(L, "dse.sweep: store: expected a path (\"out/sweep.db\"), got %s",
@@ -1944,7 +2012,8 @@ static int l_sweep(lua_State *L) {
   sweep_meter_init(&meter, total, (size_t)nw, isatty(fileno(stderr)), now_s());
   sweep_lua u = {L, out, grid, pslot, wls, lua_gettop(L), nk, 0, 0, progress ? &meter : NULL, &sp,
                  fresh};
-  int rc = sweep_run(ctx, &sp, 0, total, sweep_sink_lua, &u);
+  int rc = sp.store && jobs > 1 ? sweep_run_jobs(ctx, &sp, jobs, sweep_sink_lua, sweep_tick_lua, &u)
+                                : sweep_run(ctx, &sp, 0, total, sweep_sink_lua, &u);
   if (!rc && !u.raised && sp.store) rc = store_finish(ctx, sp.store, sp.sweep_id);
   if (box) { /* the store's lock goes with it */
     store_close(box->st);
@@ -1973,6 +2042,12 @@ static int l_sweep(lua_State *L) {
   if (sp.opts.mappings) {
     lua_getfield(L, LUA_REGISTRYINDEX, "dse.current_mappings");
     lua_rawseti(L, -2, 7);
+  }
+  if (temp_slot) { /* the temporary store goes with the handle */
+    lua_pushvalue(L, temp_slot);
+    lua_rawseti(L, -2, 9);
+    lua_pushnil(L);
+    lua_setfield(L, LUA_REGISTRYINDEX, "dse.temp_store");
   }
   /* the parameters' paths, copied (the grid's keys are the script's) */
   size_t bytes = (nk ? nk : 1) * sizeof(sweep_param);
@@ -2999,6 +3074,11 @@ static int luaopen_dse(lua_State *L) {
     lua_pushcfunction(L, l_results_tostring); lua_setfield(L, -2, "__tostring");
     luaL_newlib(L, k_results_methods);
     lua_setfield(L, -2, "methods");
+  }
+  lua_pop(L, 1);
+  if (luaL_newmetatable(L, TEMP_MT)) {
+    lua_pushcfunction(L, l_temp_gc);
+    lua_setfield(L, -2, "__gc");
   }
   lua_pop(L, 1);
   if (luaL_newmetatable(L, CURSOR_MT)) {

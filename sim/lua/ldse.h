@@ -14,4 +14,9 @@ void ldse_preload(lua_State *L, dse_ctx *ctx);
  * progress lines: `dse run --quiet`). */
 #define LDSE_QUIET_KEY "dse.quiet"
 
+/* An integer at this registry key is the number of worker processes of a
+ * stored sweep that names none (`dse run -j N`); without it, the machine's
+ * cores. */
+#define LDSE_JOBS_KEY "dse.jobs"
+
 #endif /* DSE_LDSE_H */

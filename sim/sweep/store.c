@@ -607,6 +607,24 @@ int store_ids(dse_ctx *ctx, store *st, int64_t sweep, int64_t **ids, uint64_t *n
   return rc;
 }
 
+int store_keys(dse_ctx *ctx, store *st, int64_t sweep,
+               int (*cb)(void *user, const char *key, const char *status), void *user) {
+  sqlite3_stmt *q = NULL;
+  if (sqlite3_prepare_v2(st->db, "SELECT key, status FROM results WHERE sweep = ?;", -1, &q,
+                         NULL) != SQLITE_OK)
+    return fail(ctx, st, DSE_ERR_IO, "cannot read the store");
+  sqlite3_bind_int64(q, 1, sweep);
+  int rc = 0, step;
+  while (!rc && (step = sqlite3_step(q)) == SQLITE_ROW) {
+    const char *k = (const char *)sqlite3_column_text(q, 0);
+    const char *s = (const char *)sqlite3_column_text(q, 1);
+    rc = cb(user, k ? k : "", s ? s : "");
+  }
+  if (!rc && step != SQLITE_DONE) rc = fail(ctx, st, DSE_ERR_IO, "cannot read the store");
+  sqlite3_finalize(q);
+  return rc;
+}
+
 int store_get(dse_ctx *ctx, store *st, int64_t sweep, const char *key, char *status, size_t sn,
               char *reason, size_t rn, dse_total_result *t) {
   sqlite3_stmt *q = st->get;

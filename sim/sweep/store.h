@@ -96,6 +96,12 @@ DSE_INTERNAL int store_has(dse_ctx *ctx, store *st, int64_t sweep, const char *k
 DSE_INTERNAL int store_get(dse_ctx *ctx, store *st, int64_t sweep, const char *key, char *status,
                            size_t sn, char *reason, size_t rn, dse_total_result *t);
 
+/* Each result's key and status in sweep id to cb (0: go on).  Returns 0,
+ * what cb returned, or DSE_ERR_IO. */
+DSE_INTERNAL int store_keys(dse_ctx *ctx, store *st, int64_t sweep,
+                            int (*cb)(void *user, const char *key, const char *status),
+                            void *user);
+
 /* A result of sweep id read back in a run: it takes this run's point
  * number and workload index (a value added to the grid renumbers the
  * points), and counts as this run's for store_keep_run.  Returns 0 or

@@ -13,6 +13,7 @@
 #include "core/json.h"
 #include "engine/mapper.h"
 #include "build_id.h"
+#include "sweep/pool.h"
 #include "sweep/store.h"
 
 int sweep_count(const sweep_space *sp, uint64_t max, uint64_t *out) {
@@ -225,7 +226,7 @@ static int run_one(dse_ctx *ctx, const sweep_space *sp, uint64_t i, const size_t
                    const dse_arch *arch, size_t w, const char *wkeys, core_buf *reason,
                    core_buf *params, const cols *cl, store_cell *cells, core_buf *scratch,
                    sweep_sink sink, void *user) {
-  sweep_result r = {i, idx, w, arch, NULL, 0, NULL, NULL, 0};
+  sweep_result r = {i, idx, w, arch, NULL, 0, NULL, NULL, 0, 0};
   char key[33] = "";
   dse_total_result stored;
   if (sp->store) {
@@ -264,9 +265,14 @@ static int run_one(dse_ctx *ctx, const sweep_space *sp, uint64_t i, const size_t
     params->len = 0;
     sweep_params_json(sp, idx, params);
     rc = params->oom ? DSE_ERR_NOMEM : cells_of(sp, cl, idx, cells, scratch);
+    dse_total_result t;
+    if (r.total) { /* (what the process's memo held is not the point's) */
+      t = *r.total;
+      t.map_cache_hits = 0;
+    }
     const store_row row = {i,         w,         key,     src ? "infeasible" : "ok",
                            r.reason,  core_buf_str(params), arch->name, wl->name,
-                           wl->batch, wl->phase, wl->seq, r.total, cl->n, cells};
+                           wl->batch, wl->phase, wl->seq, r.total ? &t : NULL, cl->n, cells};
     if (!rc) rc = store_put(ctx, sp->store, sp->sweep_id, &row);
   }
   if (!rc) rc = sink(user, ctx, &r);
@@ -314,6 +320,253 @@ int sweep_run(dse_ctx *ctx, const sweep_space *sp, uint64_t first, uint64_t last
   core_buf_fini(&params);
   core_buf_fini(&scratch);
   free(idx);
+  return rc;
+}
+
+/* ===== workers ============================================================
+ * sweep_run_jobs: the points run in worker processes (pool.c); each result
+ * comes back as a message, and the parent stores it and hands it to the
+ * sink in point order.  Workers never touch the store: the keys it holds
+ * are read before they start (a sorted list each worker looks a point up
+ * in), and every write is the parent's. */
+
+typedef struct known {
+  char key[33];
+  char ok; /* 1 ok, 0 infeasible */
+} known;
+
+typedef struct jobs_run {
+  dse_ctx *ctx;
+  const sweep_space *sp;
+  sweep_sink sink;
+  int (*tick)(void *user);
+  void *user;
+  size_t *idx;
+  char *wkeys;
+  known *known;
+  size_t nknown, capknown;
+  core_buf reason, params, scratch, msg;
+  cols cl;
+  store_cell *cells;
+} jobs_run;
+
+/* A result as a worker sends it: this head, then the reason's and the
+ * arch name's bytes.  (The same binary on both ends of a pipe.) */
+typedef struct msg_head {
+  uint64_t point;
+  uint32_t workload;
+  int32_t rc;     /* 0, DSE_ERR_INFEASIBLE, or an error that stops the sweep */
+  int32_t stored; /* read back: the store holds its key */
+  uint32_t nreason, narch;
+  char key[33];
+  dse_total_result total; /* rc 0 and simulated */
+} msg_head;
+
+static int cmp_known(const void *a, const void *b) {
+  return strcmp(((const known *)a)->key, ((const known *)b)->key);
+}
+
+static int add_known(void *user, const char *key, const char *status) {
+  jobs_run *j = user;
+  const int ok = !strcmp(status, "ok");
+  if ((!ok && strcmp(status, "infeasible")) || strlen(key) != 32) return 0; /* failed: again */
+  if (j->nknown == j->capknown) {
+    const size_t cap = j->capknown ? 2 * j->capknown : 1024;
+    known *k = realloc(j->known, cap * sizeof *k);
+    if (!k) return DSE_ERR_NOMEM;
+    j->known = k;
+    j->capknown = cap;
+  }
+  memcpy(j->known[j->nknown].key, key, 33);
+  j->known[j->nknown++].ok = (char)ok;
+  return 0;
+}
+
+/* In a worker: point i on every workload, a message each. */
+static int jobs_work(void *user, uint64_t i, pool_chan *ch) {
+  jobs_run *j = user;
+  const sweep_space *sp = j->sp;
+  dse_ctx *ctx = j->ctx;
+  sweep_point(sp, i, j->idx);
+  dse_arch *arch = NULL;
+  const int arc = sweep_arch(ctx, sp, j->idx, &arch);
+  if (arc) take_reason(ctx, arc, &j->reason); /* (the parent builds it again for the message) */
+  int rc = 0;
+  for (size_t w = 0; w < sp->nworkloads && !rc; w++) {
+    msg_head h;
+    memset(&h, 0, sizeof h);
+    h.point = i;
+    h.workload = (uint32_t)w;
+    h.rc = arc;
+    if (!arc && sp->store) {
+      if (sweep_key(arch, j->wkeys + 33 * w, h.key)) return -1;
+      known want;
+      memcpy(want.key, h.key, 33);
+      const known *k = j->nknown ? bsearch(&want, j->known, j->nknown, sizeof *j->known, cmp_known)
+                                 : NULL;
+      if (k) {
+        h.stored = 1;
+        h.rc = k->ok ? 0 : DSE_ERR_INFEASIBLE;
+      }
+    }
+    if (!arc && !h.stored) {
+      dse_result *res = NULL;
+      h.rc = dse_simulate(ctx, arch, sp->workloads[w], &sp->opts, &res);
+      if (!h.rc) {
+        h.total = res->total;
+        h.total.map_cache_hits = 0; /* (the worker's memo, not the point's) */
+      } else {
+        take_reason(ctx, h.rc, &j->reason);
+      }
+      dse_result_free(res);
+    }
+    const char *reason = h.rc ? core_buf_str(&j->reason) : "";
+    const char *name = arch ? arch->name : sp->base->name;
+    h.nreason = (uint32_t)strlen(reason);
+    h.narch = (uint32_t)strlen(name);
+    j->msg.len = 0;
+    core_buf_append(&j->msg, (const char *)&h, sizeof h);
+    core_buf_append(&j->msg, reason, h.nreason);
+    core_buf_append(&j->msg, name, h.narch);
+    rc = j->msg.oom || pool_send(ch, j->msg.data, j->msg.len) ? -1 : 0;
+  }
+  dse_arch_free(arch);
+  return rc;
+}
+
+/* In the parent: result seq (its message, or why its worker was lost)
+ * to the store and, when sink is set, to the sink. */
+static int jobs_commit(jobs_run *j, uint64_t seq, const void *msg, size_t len, const char *why,
+                       int to_sink) {
+  const sweep_space *sp = j->sp;
+  dse_ctx *ctx = j->ctx;
+  const uint64_t point = seq / sp->nworkloads;
+  const size_t w = (size_t)(seq % sp->nworkloads);
+  sweep_point(sp, point, j->idx);
+  msg_head h;
+  memset(&h, 0, sizeof h);
+  const char *reason = NULL, *name = sp->base->name;
+  char rbuf[1024];
+  int failed = 0;
+  if (!msg) { /* its worker died on it: failed, under the key a worker would have given it */
+    failed = 1;
+    h.point = point;
+    h.workload = (uint32_t)w;
+    snprintf(rbuf, sizeof rbuf, "%s", why ? why : "its worker was lost");
+    reason = rbuf;
+    dse_arch *a = NULL;
+    int rc = sweep_arch(ctx, sp, j->idx, &a);
+    if (!rc && sp->store && sweep_key(a, j->wkeys + 33 * w, h.key)) rc = DSE_ERR_NOMEM;
+    dse_arch_free(a);
+    if (rc) return rc;
+  } else {
+    if (len < sizeof h) return DSE_ERR_INTERNAL;
+    memcpy(&h, msg, sizeof h);
+    if (len != sizeof h + h.nreason + h.narch || h.point != point || h.workload != w)
+      return DSE_ERR_INTERNAL;
+    j->reason.len = 0;
+    core_buf_append(&j->reason, (const char *)msg + sizeof h, h.nreason);
+    core_buf_append(&j->reason, "", 1);
+    j->scratch.len = 0; /* (the arch's name, until cells_of) */
+    core_buf_append(&j->scratch, (const char *)msg + sizeof h + h.nreason, h.narch);
+    core_buf_append(&j->scratch, "", 1);
+    if (j->reason.oom || j->scratch.oom) return DSE_ERR_NOMEM;
+    if (h.rc && h.rc != DSE_ERR_INFEASIBLE) { /* the error that stops the sweep, located */
+      if (!to_sink) return 0;
+      dse_arch *a = NULL;
+      const int rc = sweep_arch(ctx, sp, j->idx, &a);
+      dse_arch_free(a);
+      if (rc) return rc;
+      core_diag(ctx, NULL, 0, 0, "%s", j->reason.data);
+      return h.rc;
+    }
+    reason = h.rc ? j->reason.data : NULL;
+    name = j->scratch.data;
+  }
+  char namebuf[256];
+  snprintf(namebuf, sizeof namebuf, "%s", name);
+  int rc = 0;
+  if (sp->store && h.stored) {
+    rc = store_touch(ctx, sp->store, sp->sweep_id, h.key, point, w);
+  } else if (sp->store) {
+    const dse_workload *wl = sp->workloads[w];
+    j->params.len = 0;
+    sweep_params_json(sp, j->idx, &j->params);
+    rc = j->params.oom ? DSE_ERR_NOMEM : cells_of(sp, &j->cl, j->idx, j->cells, &j->scratch);
+    const store_row row = {point,     w,        h.key,     failed ? "failed" : h.rc ? "infeasible" : "ok",
+                           reason,    core_buf_str(&j->params), namebuf, wl->name,
+                           wl->batch, wl->phase, wl->seq, failed || h.rc ? NULL : &h.total,
+                           j->cl.n,   j->cells};
+    if (!rc) rc = store_put(ctx, sp->store, sp->sweep_id, &row);
+  }
+  if (rc || !to_sink) return rc;
+  const sweep_result r = {point, j->idx, w, NULL, NULL,
+                          failed ? DSE_ERR_INTERNAL : h.rc, reason,
+                          failed || h.rc || h.stored ? NULL : &h.total, h.stored, failed};
+  return j->sink(j->user, ctx, &r);
+}
+
+static int jobs_take(void *user, uint64_t seq, const void *msg, size_t len, const char *why) {
+  return jobs_commit(user, seq, msg, len, why, 1);
+}
+
+static void jobs_late(void *user, uint64_t seq, const void *msg, size_t len) {
+  jobs_run *j = user;
+  if (jobs_commit(j, seq, msg, len, NULL, 0)) dse_ctx_clear_diags(j->ctx);
+}
+
+static int jobs_tick(void *user) {
+  jobs_run *j = user;
+  return j->tick ? j->tick(j->user) : 0;
+}
+
+int sweep_run_jobs(dse_ctx *ctx, const sweep_space *sp, int jobs, sweep_sink sink,
+                   int (*tick)(void *user), void *user) {
+  uint64_t n = 0;
+  if (sweep_count(sp, UINT64_MAX, &n)) return DSE_ERR_INVALID;
+  if (jobs <= 1 || n < 2) return sweep_run(ctx, sp, 0, n, sink, user);
+  jobs_run j;
+  memset(&j, 0, sizeof j);
+  j.ctx = ctx;
+  j.sp = sp;
+  j.sink = sink;
+  j.tick = tick;
+  j.user = user;
+  core_buf_init(&j.reason);
+  core_buf_init(&j.params);
+  core_buf_init(&j.scratch);
+  core_buf_init(&j.msg);
+  j.idx = calloc(sp->nparams ? sp->nparams : 1, sizeof *j.idx);
+  j.wkeys = calloc(sp->nworkloads ? sp->nworkloads : 1, 33);
+  int rc = j.idx && j.wkeys ? 0 : DSE_ERR_NOMEM;
+  if (!rc && sp->store) rc = cols_of(sp, &j.cl);
+  j.cells = calloc(j.cl.n ? j.cl.n : 1, sizeof *j.cells);
+  if (!rc && !j.cells) rc = DSE_ERR_NOMEM;
+  if (!rc && sp->store)
+    rc = store_columns(ctx, sp->store, sp->sweep_id, j.cl.n, (const char *const *)j.cl.name);
+  for (size_t w = 0; !rc && sp->store && w < sp->nworkloads; w++)
+    rc = sweep_workload_key(sp, w, j.wkeys + 33 * w);
+  if (!rc && sp->store) rc = store_keys(ctx, sp->store, sp->sweep_id, add_known, &j);
+  if (!rc && j.nknown) qsort(j.known, j.nknown, sizeof *j.known, cmp_known);
+  if (!rc && sp->store) rc = store_commit(ctx, sp->store);
+  if (!rc) {
+    const pool_job pj = {n, sp->nworkloads, jobs, &j, jobs_work, jobs_take, jobs_tick, jobs_late};
+    rc = pool_run(ctx, &pj);
+  }
+  if (!rc && sp->store) rc = store_keep_run(ctx, sp->store, sp->sweep_id);
+  if (sp->store) {
+    const int crc = store_commit(ctx, sp->store);
+    if (!rc) rc = crc;
+  }
+  cols_free(&j.cl);
+  free(j.cells);
+  free(j.known);
+  free(j.wkeys);
+  free(j.idx);
+  core_buf_fini(&j.reason);
+  core_buf_fini(&j.params);
+  core_buf_fini(&j.scratch);
+  core_buf_fini(&j.msg);
   return rc;
 }
 
@@ -505,11 +758,12 @@ static void span_text(double s, char *buf, size_t n) {
 }
 
 void sweep_meter_init(sweep_meter *m, uint64_t points, size_t nworkloads, int tty, double now) {
-  *m = (sweep_meter){points, 0, nworkloads, 0, 0, tty, now, now, {0}};
+  *m = (sweep_meter){points, 0, nworkloads, 0, 0, 0, tty, now, now, {0}};
 }
 
 int sweep_meter_note(sweep_meter *m, const sweep_result *r, double now) {
-  if (r->rc) m->infeasible++;
+  if (r->failed) m->failed++;
+  else if (r->rc) m->infeasible++;
   if (r->stored) m->stored++;
   if (r->workload + 1 < m->nworkloads) return 0; /* the point is not done */
   m->done++;
@@ -517,14 +771,15 @@ int sweep_meter_note(sweep_meter *m, const sweep_result *r, double now) {
   if (!m->tty && m->done == m->points) return 0; /* the summary says it */
   m->last = now;
   const double t = now - m->start, rate = t > 0 ? (double)m->done / t : 0;
-  char eta[32] = "-";
+  char eta[32] = "-", failed[32] = "";
+  if (m->failed) snprintf(failed, sizeof failed, ", %llu failed", (unsigned long long)m->failed);
   if (rate > 0) span_text((double)(m->points - m->done) / rate, eta, sizeof eta);
   snprintf(m->line, sizeof m->line,
-           "%sdse.sweep: %llu/%llu points (%.1f%%), %.*f points/s, ETA %s, %llu infeasible%s",
+           "%sdse.sweep: %llu/%llu points (%.1f%%), %.*f points/s, ETA %s, %llu infeasible%s%s",
            m->tty ? "\r" : "", (unsigned long long)m->done, (unsigned long long)m->points,
            m->points ? 100.0 * (double)m->done / (double)m->points : 100.0,
            rate < 10 ? 2 : rate < 100 ? 1 : 0, rate, eta,
-           (unsigned long long)m->infeasible, m->tty ? "\033[K" : "\n");
+           (unsigned long long)m->infeasible, failed, m->tty ? "\033[K" : "\n");
   return 1;
 }
 
@@ -533,8 +788,11 @@ void sweep_meter_end(sweep_meter *m, double now) {
   if (now - m->start < 60) snprintf(took, sizeof took, "%.3f s", now - m->start);
   else span_text(now - m->start, took, sizeof took);
   char from[64] = "";
+  if (m->failed)
+    snprintf(from, sizeof from, ", %llu failed", (unsigned long long)m->failed);
   if (m->stored)
-    snprintf(from, sizeof from, ", %llu from the store", (unsigned long long)m->stored);
+    snprintf(from + strlen(from), sizeof from - strlen(from), ", %llu from the store",
+             (unsigned long long)m->stored);
   snprintf(m->line, sizeof m->line,
            "%sdse.sweep: %llu design point%s x %zu workload%s = %llu result%s in %s, %llu "
            "infeasible%s\n",

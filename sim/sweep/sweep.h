@@ -68,12 +68,14 @@ typedef struct sweep_result {
   uint64_t point;           /* the point's number */
   const size_t *idx;        /* its value indices */
   size_t workload;          /* index into the space's workloads */
-  const dse_arch *arch;     /* the point's arch */
-  const dse_result *result; /* NULL when infeasible or read from the store */
+  const dse_arch *arch;     /* the point's arch (NULL: run by a worker, sweep_run_jobs) */
+  const dse_result *result; /* NULL when infeasible, read from the store or run by a worker */
   int rc;                   /* 0, or DSE_ERR_INFEASIBLE */
   const char *reason;       /* why it is infeasible (rc set) */
-  const dse_total_result *total; /* the totals (result's, or the store's); NULL when infeasible */
+  const dse_total_result *total; /* the totals (result's, or the store's); NULL when infeasible,
+                                  * or read back by a worker */
   int stored;               /* read from the store, not simulated (no layers) */
+  int failed;               /* lost with its worker (rc set, reason why): stored as failed */
 } sweep_result;
 
 /* A sink takes each result; it returns 0 to go on, anything else to stop
@@ -89,6 +91,19 @@ typedef int (*sweep_sink)(void *user, dse_ctx *ctx, const sweep_result *r);
  * Returns 0, the error, or what the sink returned. */
 DSE_INTERNAL int sweep_run(dse_ctx *ctx, const sweep_space *sp, uint64_t first, uint64_t last,
                            sweep_sink sink, void *user);
+
+/* sweep_run over every point, in jobs worker processes (pool.h; jobs <= 1
+ * or a single point: sweep_run itself): each worker a copy of this process
+ * when called.  The results reach the store and the sink in point order,
+ * the same whatever jobs is, with arch and result NULL (and total NULL for
+ * one read back).  A result whose worker died is stored as failed (its
+ * reason why) and handed on with failed set; the sweep goes on.  tick
+ * (NULL: none) is called at least every 0.1 s while results are awaited;
+ * a nonzero return stops the sweep, storing what had come (out of order
+ * too), and is returned.  In a stored sweep total.map_cache_hits is 0:
+ * it counts what a process's memo held, not a property of the point. */
+DSE_INTERNAL int sweep_run_jobs(dse_ctx *ctx, const sweep_space *sp, int jobs, sweep_sink sink,
+                                int (*tick)(void *user), void *user);
 
 /* The resume key of a result (docs/store.md), 32 hex digits of a 128-bit
  * hash, in two parts: sweep_workload_key over dse's version and build, the
@@ -116,6 +131,7 @@ typedef struct sweep_meter {
   uint64_t points, done;   /* design points in all, and finished */
   size_t nworkloads;
   uint64_t infeasible;     /* results that did not fit */
+  uint64_t failed;         /* results lost with their worker */
   uint64_t stored;         /* results read from the store */
   int tty;                 /* rewrite one line in place */
   double start, last;      /* when it began and last printed */

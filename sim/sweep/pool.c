@@ -1,0 +1,403 @@
+/* pool.c: worker processes for a sweep (pool.h).
+ *
+ * Parent and worker talk over two pipes per worker: the parent writes a
+ * chunk as two uint64_t (first task, last task + 1) on the task pipe; the
+ * worker writes each message as a uint32_t length and its bytes on the
+ * result pipe, in task order, so the parent knows each message's sequence
+ * number from the worker's chunk.  End of file on a result pipe is the
+ * worker's end: done (its task pipe closed), or dead. */
+#define _POSIX_C_SOURCE 200809L
+#include "sweep/pool.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+struct pool_chan {
+  int fd;
+};
+
+typedef struct worker {
+  pid_t pid;       /* 0: none */
+  int task_fd, res_fd;
+  uint64_t last;   /* its chunk ends before this task */
+  uint64_t seq;    /* the sequence number of the next message it sends */
+  uint64_t end;    /* its chunk's messages end before this one (seq == end: idle) */
+  unsigned char *in;
+  size_t inlen, incap;
+} worker;
+
+typedef struct slot {
+  unsigned char *msg;
+  size_t len;
+  char *why; /* lost: why */
+  int full;
+} slot;
+
+typedef struct range {
+  uint64_t first, last;
+} range;
+
+typedef struct pool {
+  dse_ctx *ctx;
+  const pool_job *job;
+  worker *w;
+  int nw;
+  uint64_t next;   /* the next task never handed out */
+  range *back;     /* ranges handed back by dead workers */
+  size_t nback, capback;
+  uint64_t chunk;  /* tasks per chunk */
+  slot *ring;      /* received messages by seq % cap, from cursor on */
+  size_t cap;
+  uint64_t cursor; /* the next message to take */
+  uint64_t total;  /* messages in all */
+} pool;
+
+int pool_send(pool_chan *ch, const void *msg, size_t len) {
+  if (len > POOL_MAX_MSG) return -1;
+  const uint32_t n = (uint32_t)len;
+  unsigned char head[4];
+  memcpy(head, &n, 4);
+  const unsigned char *parts[2] = {head, msg};
+  const size_t lens[2] = {4, len};
+  for (int k = 0; k < 2; k++) {
+    size_t off = 0;
+    while (off < lens[k]) {
+      const ssize_t wr = write(ch->fd, parts[k] + off, lens[k] - off);
+      if (wr < 0 && errno == EINTR) continue;
+      if (wr <= 0) return -1;
+      off += (size_t)wr;
+    }
+  }
+  return 0;
+}
+
+static size_t read_full(int fd, void *buf, size_t len) {
+  size_t off = 0;
+  while (off < len) {
+    const ssize_t r = read(fd, (char *)buf + off, len - off);
+    if (r < 0 && errno == EINTR) continue;
+    if (r <= 0) break;
+    off += (size_t)r;
+  }
+  return off;
+}
+
+/* A worker's life: chunks until its task pipe ends. */
+static void worker_main(const pool_job *job, int task_fd, int res_fd) {
+  signal(SIGINT, SIG_IGN); /* Ctrl-C is the parent's to act on */
+  pool_chan ch = {res_fd};
+  uint64_t r[2];
+  while (read_full(task_fd, r, sizeof r) == sizeof r)
+    for (uint64_t t = r[0]; t < r[1]; t++)
+      if (job->work(job->user, t, &ch)) _exit(1);
+  _exit(0);
+}
+
+static int spawn(pool *p, int k) {
+  worker *w = &p->w[k];
+  int tp[2], rp[2];
+  if (pipe(tp)) return -1;
+  if (pipe(rp)) {
+    close(tp[0]);
+    close(tp[1]);
+    return -1;
+  }
+  fflush(stdout); /* nothing buffered is written twice */
+  fflush(stderr);
+  const pid_t pid = fork();
+  if (pid < 0) {
+    close(tp[0]);
+    close(tp[1]);
+    close(rp[0]);
+    close(rp[1]);
+    return -1;
+  }
+  if (pid == 0) {
+    /* the other workers' pipes are not this one's: their ends must close
+     * when they do */
+    for (int j = 0; j < p->nw; j++) {
+      if (j == k || !p->w[j].pid) continue;
+      close(p->w[j].task_fd);
+      close(p->w[j].res_fd);
+    }
+    close(tp[1]);
+    close(rp[0]);
+    worker_main(p->job, tp[0], rp[1]);
+  }
+  close(tp[0]);
+  close(rp[1]);
+  w->pid = pid;
+  w->task_fd = tp[1];
+  w->res_fd = rp[0];
+  w->seq = w->end = 0;
+  w->last = 0;
+  w->inlen = 0;
+  return 0;
+}
+
+/* Room in the ring for messages up to (not including) seq. */
+static int ring_room(pool *p, uint64_t seq) {
+  if (seq - p->cursor <= p->cap) return 0;
+  size_t cap = p->cap ? p->cap : 64;
+  while (cap < seq - p->cursor) cap *= 2;
+  slot *r = calloc(cap, sizeof *r);
+  if (!r) return DSE_ERR_NOMEM;
+  for (size_t i = 0; i < p->cap; i++) /* every slot of the old ring is cursor + something */
+    if (p->ring[i].full) {
+      const uint64_t s = p->cursor + ((i + p->cap - p->cursor % p->cap) % p->cap);
+      r[s % cap] = p->ring[i];
+    }
+  free(p->ring);
+  p->ring = r;
+  p->cap = cap;
+  return 0;
+}
+
+static void slot_free(slot *s) {
+  free(s->msg);
+  free(s->why);
+  memset(s, 0, sizeof *s);
+}
+
+/* Hand worker k the next range, if any.  Returns 0 or an error. */
+static int hand_out(pool *p, int k) {
+  range r;
+  if (p->nback) {
+    r = p->back[--p->nback];
+  } else if (p->next < p->job->ntasks) {
+    r.first = p->next;
+    r.last = p->job->ntasks - p->next < p->chunk ? p->job->ntasks : p->next + p->chunk;
+    p->next = r.last;
+  } else {
+    return 0;
+  }
+  worker *w = &p->w[k];
+  w->seq = r.first * p->job->per;
+  w->end = r.last * p->job->per;
+  w->last = r.last;
+  if (ring_room(p, w->end)) return DSE_ERR_NOMEM;
+  const uint64_t msg[2] = {r.first, r.last};
+  size_t off = 0;
+  while (off < sizeof msg) {
+    const ssize_t wr = write(w->task_fd, (const char *)msg + off, sizeof msg - off);
+    if (wr < 0 && errno == EINTR) continue;
+    if (wr <= 0) break; /* it died: its end of file says so */
+    off += (size_t)wr;
+  }
+  return 0;
+}
+
+/* Parse what worker k sent into the ring. */
+static int parse(pool *p, int k) {
+  worker *w = &p->w[k];
+  size_t off = 0;
+  while (w->inlen - off >= 4) {
+    uint32_t n;
+    memcpy(&n, w->in + off, 4);
+    if (w->inlen - off - 4 < n) break;
+    if (w->seq >= w->end) return DSE_ERR_INTERNAL; /* more than its chunk's */
+    slot *s = &p->ring[w->seq % p->cap];
+    s->msg = malloc(n ? n : 1);
+    if (!s->msg) return DSE_ERR_NOMEM;
+    memcpy(s->msg, w->in + off + 4, n);
+    s->len = n;
+    s->full = 1;
+    w->seq++;
+    off += 4 + (size_t)n;
+  }
+  memmove(w->in, w->in + off, w->inlen - off);
+  w->inlen -= off;
+  return 0;
+}
+
+/* Worker k is gone: why, its lost messages marked, the rest of its chunk
+ * handed back. */
+static int reap(pool *p, int k) {
+  worker *w = &p->w[k];
+  int status = 0;
+  const long pid = (long)w->pid;
+  close(w->res_fd);
+  close(w->task_fd);
+  waitpid(w->pid, &status, 0);
+  w->pid = 0;
+  if (w->seq >= w->end) return 0; /* it had finished its chunk (or had none) */
+  char why[160];
+  if (WIFSIGNALED(status))
+    snprintf(why, sizeof why, "its worker (pid %ld) was killed by signal %d (%s)", pid,
+             WTERMSIG(status), strsignal(WTERMSIG(status)));
+  else
+    snprintf(why, sizeof why, "its worker (pid %ld) exited with status %d", pid,
+             WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+  const uint64_t per = p->job->per, task = w->seq / per;
+  for (uint64_t s = w->seq; s < (task + 1) * per; s++) {
+    slot *sl = &p->ring[s % p->cap];
+    sl->why = strdup(why);
+    if (!sl->why) return DSE_ERR_NOMEM;
+    sl->full = 1;
+  }
+  if (task + 1 < w->last) {
+    if (p->nback == p->capback) {
+      const size_t cap = p->capback ? 2 * p->capback : 8;
+      range *b = realloc(p->back, cap * sizeof *b);
+      if (!b) return DSE_ERR_NOMEM;
+      p->back = b;
+      p->capback = cap;
+    }
+    p->back[p->nback++] = (range){task + 1, w->last};
+  }
+  w->seq = w->end;
+  return 0;
+}
+
+static double mono_s(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+static void stop_all(pool *p) {
+  for (int k = 0; k < p->nw; k++) {
+    worker *w = &p->w[k];
+    if (!w->pid) continue;
+    kill(w->pid, SIGKILL);
+    close(w->task_fd);
+    close(w->res_fd);
+    waitpid(w->pid, NULL, 0);
+    w->pid = 0;
+  }
+}
+
+/* Received messages past the cursor, to late, in order. */
+static void give_late(pool *p) {
+  if (!p->job->late) return;
+  for (size_t i = 0; i < p->cap; i++) {
+    const uint64_t s = p->cursor + i;
+    slot *sl = &p->ring[s % p->cap];
+    if (sl->full && sl->msg) p->job->late(p->job->user, s, sl->msg, sl->len);
+  }
+}
+
+static int run(pool *p) {
+  const pool_job *job = p->job;
+  struct pollfd fds[64];
+  int who[64];
+  double last_tick = mono_s();
+  for (;;) {
+    while (p->cursor < p->total && p->ring[p->cursor % p->cap].full) {
+      slot *sl = &p->ring[p->cursor % p->cap];
+      const int rc = job->take(job->user, p->cursor, sl->msg, sl->len, sl->why);
+      slot_free(sl);
+      p->cursor++;
+      if (rc) return rc;
+    }
+    if (p->cursor == p->total) return 0;
+    int alive = 0;
+    for (int k = 0; k < p->nw; k++) {
+      worker *w = &p->w[k];
+      if (!w->pid && (p->nback || p->next < job->ntasks))
+        (void)spawn(p, k); /* (one that cannot be started: the others go on) */
+      if (!w->pid) continue;
+      alive++;
+      if (w->seq >= w->end) {
+        const int rc = hand_out(p, k);
+        if (rc) return rc;
+      }
+    }
+    if (!alive) {
+      core_diag(p->ctx, NULL, 0, 0, "cannot start a worker process: %s", strerror(errno));
+      return DSE_ERR_IO;
+    }
+    int n = 0;
+    for (int k = 0; k < p->nw; k++)
+      if (p->w[k].pid) {
+        fds[n] = (struct pollfd){p->w[k].res_fd, POLLIN, 0};
+        who[n++] = k;
+      }
+    const int ready = poll(fds, (nfds_t)n, 100);
+    if (ready < 0 && errno != EINTR) {
+      core_diag(p->ctx, NULL, 0, 0, "waiting for the workers: %s", strerror(errno));
+      return DSE_ERR_IO;
+    }
+    for (int i = 0; ready > 0 && i < n; i++) {
+      if (!(fds[i].revents & (POLLIN | POLLHUP | POLLERR))) continue;
+      worker *w = &p->w[who[i]];
+      if (w->incap - w->inlen < 65536) {
+        const size_t cap = w->incap ? 2 * w->incap : 131072;
+        unsigned char *g = realloc(w->in, cap);
+        if (!g) return DSE_ERR_NOMEM;
+        w->in = g;
+        w->incap = cap;
+      }
+      const ssize_t r = read(w->res_fd, w->in + w->inlen, w->incap - w->inlen);
+      if (r < 0 && errno == EINTR) continue;
+      if (r > 0) {
+        w->inlen += (size_t)r;
+        const int rc = parse(p, who[i]);
+        if (rc) return rc;
+      } else {
+        w->inlen = 0; /* a message cut short by its worker's end is lost with it */
+        const int rc = reap(p, who[i]);
+        if (rc) return rc;
+      }
+    }
+    const double now = mono_s();
+    if (job->tick && (ready <= 0 || now - last_tick >= 0.1)) {
+      last_tick = now;
+      const int rc = job->tick(job->user);
+      if (rc) {
+        stop_all(p);
+        give_late(p);
+        return rc;
+      }
+    }
+  }
+}
+
+int pool_run(dse_ctx *ctx, const pool_job *job) {
+  pool p;
+  memset(&p, 0, sizeof p);
+  p.ctx = ctx;
+  p.job = job;
+  p.nw = job->jobs < 1 ? 1 : job->jobs > 64 ? 64 : job->jobs;
+  p.total = job->ntasks * job->per;
+  /* chunks small enough that the last ones end together, large enough
+   * that a worker seldom waits for the parent */
+  p.chunk = job->ntasks / ((uint64_t)p.nw * 16);
+  p.chunk = p.chunk < 1 ? 1 : p.chunk > 64 ? 64 : p.chunk;
+  p.w = calloc((size_t)p.nw, sizeof *p.w);
+  if (!p.w) return DSE_ERR_NOMEM;
+  /* a write to a dead worker's pipe is an error, not a signal that kills
+   * the parent */
+  struct sigaction ign, old;
+  memset(&ign, 0, sizeof ign);
+  ign.sa_handler = SIG_IGN;
+  sigemptyset(&ign.sa_mask);
+  sigaction(SIGPIPE, &ign, &old);
+  int rc = ring_room(&p, 1);
+  if (!rc) rc = run(&p);
+  if (!rc) { /* every message taken: the workers end with their task pipes */
+    for (int k = 0; k < p.nw; k++)
+      if (p.w[k].pid) close(p.w[k].task_fd);
+    for (int k = 0; k < p.nw; k++)
+      if (p.w[k].pid) {
+        close(p.w[k].res_fd);
+        waitpid(p.w[k].pid, NULL, 0);
+        p.w[k].pid = 0;
+      }
+  }
+  stop_all(&p);
+  sigaction(SIGPIPE, &old, NULL);
+  for (size_t i = 0; i < p.cap; i++) slot_free(&p.ring[i]);
+  free(p.ring);
+  for (int k = 0; k < p.nw; k++) free(p.w[k].in);
+  free(p.w);
+  free(p.back);
+  return rc;
+}

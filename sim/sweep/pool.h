@@ -1,0 +1,60 @@
+/* pool.h: worker processes for a sweep (docs/design/sweep-plan.md, W3).
+ *
+ * The parent forks `jobs` workers, each a copy of the process as it was
+ * (so whatever the caller set up, a Lua state with its functions, works
+ * in them), and hands out tasks 0 .. n-1 in chunks as workers come free.
+ * A worker runs each task of its chunk, sending `per` messages per task
+ * (bytes the caller defines) back over a pipe of its own.  The parent
+ * takes the messages in sequence order (task x per + k), whatever worker
+ * sent them and whenever: what it does with them does not depend on how
+ * many workers there were or which was fastest.  A worker that dies (a
+ * signal, an exit) costs the message it was on and the rest of that task
+ * (`lost`); the rest of its chunk goes to another worker, and a new one
+ * takes its place.
+ *
+ * Nothing here knows what a task is; the sweep layer (sweep.c) does. */
+#ifndef DSE_SWEEP_POOL_H
+#define DSE_SWEEP_POOL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/core.h"
+
+/* A worker's way back to the parent (pool_send). */
+typedef struct pool_chan pool_chan;
+
+/* Send a message of len bytes (at most POOL_MAX_MSG) to the parent.
+ * Returns 0, or -1 when the parent is gone. */
+DSE_INTERNAL int pool_send(pool_chan *ch, const void *msg, size_t len);
+
+enum { POOL_MAX_MSG = 1 << 20 };
+
+typedef struct pool_job {
+  uint64_t ntasks;
+  size_t per;   /* messages per task */
+  int jobs;     /* workers (>= 1) */
+  void *user;
+  /* In a worker: run task i, sending its per messages in order.  Returns
+   * 0; anything else ends the worker (its task's messages not yet sent are
+   * lost). */
+  int (*work)(void *user, uint64_t task, pool_chan *ch);
+  /* In the parent, in sequence order: message seq (msg NULL and why set
+   * when it was lost with its worker).  Returns 0 to go on; anything else
+   * stops the pool (pool_run returns it). */
+  int (*take)(void *user, uint64_t seq, const void *msg, size_t len, const char *why);
+  /* In the parent, at least every 0.1 s while waiting: nonzero stops the
+   * pool (pool_run returns it), after `late` has had every message received
+   * past the sequence's gap. */
+  int (*tick)(void *user);
+  /* In the parent, when tick stopped the pool: each message received but
+   * not taken (it came before one still missing), in sequence order. */
+  void (*late)(void *user, uint64_t seq, const void *msg, size_t len);
+} pool_job;
+
+/* Run the job.  Returns 0 once every message was taken, what take or tick
+ * returned, or DSE_ERR_IO / DSE_ERR_NOMEM (on ctx) when workers cannot be
+ * started; the workers are gone when it returns. */
+DSE_INTERNAL int pool_run(dse_ctx *ctx, const pool_job *job);
+
+#endif
