@@ -595,6 +595,28 @@ static void load_tree(cfg *c, const yt_node *root, const tech_node *node, dse_ar
   if (!c->nerr) arch_load_levels(c, yt_get(root, "levels"), a);
 }
 
+static void sram_fit_free(void *data) { free(data); }
+
+/* The SRAM fit (tech/sram.c) into *f: a least-squares fit of fixed data,
+ * the same every time, so computed once per context (core_ctx_cache) and
+ * copied.  Returns 0 or DSE_ERR_NOMEM. */
+static int arch_sram_fit(dse_ctx *ctx, sram_fit *f) {
+  core_memo *m = core_ctx_cache(ctx, CORE_CACHE_SRAM_FIT);
+  if (m->data) {
+    *f = *(const sram_fit *)m->data;
+    return 0;
+  }
+  const int rc = sram_fit_compute(f);
+  if (rc) return rc;
+  sram_fit *keep = malloc(sizeof *keep);
+  if (keep) { /* (not kept: the next arch computes it again) */
+    *keep = *f;
+    m->data = keep;
+    m->fini = sram_fit_free;
+  }
+  return 0;
+}
+
 int arch_from_doc(dse_ctx *ctx, yt_doc *doc, dse_arch **out) {
   *out = NULL;
   dse_arch *a = calloc(1, sizeof(*a));
@@ -635,7 +657,7 @@ int arch_from_doc(dse_ctx *ctx, yt_doc *doc, dse_arch **out) {
                    all[i].nm);
         cfg_error(&c, yt_get(tech, "node"), "technology.node",
                   "no technology data for %g nm; known nodes: %s", m * 1e9, list);
-      } else if (sram_fit_compute(&fit)) {
+      } else if (arch_sram_fit(ctx, &fit)) {
         cfg_error(&c, tech, "technology", "out of memory");
         node = NULL;
       }

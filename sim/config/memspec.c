@@ -443,7 +443,8 @@ void cfg_memspec_parse(cfg *c, const yt_node *map, const char *path, int base,
 
 /* The presets a context has loaded (core_ctx_cache): by resolved path,
  * file size and modification time, each its doc and the spec parsed and
- * checked from it, whose marks point into that doc.  A sweep builds an
+ * checked from it, whose marks point into that doc (shared with every arch
+ * that loads it: yt_doc_ref).  A sweep builds an
  * arch per point, and parsing the preset's YAML again was most of that. */
 enum { PRESET_CACHE = 32 };
 typedef struct preset_entry {
@@ -466,23 +467,6 @@ static void preset_cache_free(void *data) {
   free(pc);
 }
 
-/* A copy of src (a doc and its spec) into *doc and *s, the spec's marks
- * pointing into the copy.  0, or DSE_ERR_NOMEM. */
-static int preset_copy(const yt_doc *src, const dram_spec *ss, yt_doc **doc, dram_spec *s) {
-  *doc = yt_doc_new(src->file);
-  if (!*doc) return DSE_ERR_NOMEM;
-  (*doc)->root = src->root ? yt_clone(*doc, src->root) : NULL;
-  if (src->root && !(*doc)->root) {
-    yt_doc_free(*doc);
-    *doc = NULL;
-    return DSE_ERR_NOMEM;
-  }
-  *s = *ss;
-  for (int f = 0; f < DF_COUNT; f++)
-    if (s->mark[f].file) s->mark[f].file = (*doc)->file;
-  return 0;
-}
-
 int cfg_memspec_load(dse_ctx *ctx, const char *name, dram_spec *s, yt_doc **doc) {
   char path[4096];
   *doc = NULL;
@@ -490,13 +474,17 @@ int cfg_memspec_load(dse_ctx *ctx, const char *name, dram_spec *s, yt_doc **doc)
   if (rc) return rc;
   struct stat sb;
   const int have_stat = stat(path, &sb) == 0;
-  core_memo *m = core_ctx_cache(ctx);
+  core_memo *m = core_ctx_cache(ctx, CORE_CACHE_PRESETS);
   preset_cache *pc = m->data && m->fini == preset_cache_free ? m->data : NULL;
   for (size_t i = 0; pc && have_stat && i < pc->n; i++) {
     const preset_entry *e = &pc->e[i];
     if (!strcmp(e->path, path) && e->size == (long long)sb.st_size &&
-        e->mtime_s == (long long)sb.st_mtim.tv_sec && e->mtime_ns == (long long)sb.st_mtim.tv_nsec)
-      return preset_copy(e->doc, &e->spec, doc, s);
+        e->mtime_s == (long long)sb.st_mtim.tv_sec &&
+        e->mtime_ns == (long long)sb.st_mtim.tv_nsec) {
+      *doc = yt_doc_ref(e->doc); /* (shared: nothing changes a preset's tree) */
+      *s = e->spec;
+      return 0;
+    }
   }
   rc = yt_load_file(ctx, path, doc);
   if (rc) return rc;
@@ -514,7 +502,9 @@ int cfg_memspec_load(dse_ctx *ctx, const char *name, dram_spec *s, yt_doc **doc)
   if (pc && have_stat && pc->n < PRESET_CACHE) {
     preset_entry *e = &pc->e[pc->n];
     e->path = strdup(path);
-    if (e->path && !preset_copy(*doc, s, &e->doc, &e->spec)) {
+    if (e->path) {
+      e->doc = yt_doc_ref(*doc);
+      e->spec = *s;
       e->size = (long long)sb.st_size;
       e->mtime_s = (long long)sb.st_mtim.tv_sec;
       e->mtime_ns = (long long)sb.st_mtim.tv_nsec;

@@ -158,10 +158,9 @@ int cfg_quantity(cfg *c, const yt_node *map, const char *path, const char *key,
     if (rc == 1) *out = def;
     return rc;
   }
-  char kp[256];
-  cfg_join(kp, sizeof kp, path, key);
+  char kp[256]; /* the key's path, for a message only */
   if (n->kind != YT_SCALAR) {
-    cfg_error(c, n, kp, "expected a quantity such as '%s', got %s",
+    cfg_error(c, n, cfg_join(kp, sizeof kp, path, key), "expected a quantity such as '%s', got %s",
               unit_kind_example((unit_kind)__builtin_ctz(accept)),
               yt_kind_name(n->kind));
     return -1;
@@ -170,10 +169,11 @@ int cfg_quantity(cfg *c, const yt_node *map, const char *path, const char *key,
   double v;
   unit_kind k;
   if (unit_parse(n->str, accept, &v, &k, err, sizeof err)) {
-    cfg_error(c, n, kp, "%s", err);
+    cfg_error(c, n, cfg_join(kp, sizeof kp, path, key), "%s", err);
     return -1;
   }
   if (!(v >= min && v <= max)) {
+    cfg_join(kp, sizeof kp, path, key);
     char lo[64], hi[64];
     unit_format(min, k, lo, sizeof lo);
     unit_format(max, k, hi, sizeof hi);
@@ -196,6 +196,12 @@ int cfg_enum(cfg *c, const yt_node *map, const char *path, const char *key,
     if (rc == 1) *out = def;
     return rc;
   }
+  for (int j = 0; n->kind == YT_SCALAR && names[j]; j++)
+    if (strcmp(n->str, names[j]) == 0) {
+      *out = j;
+      return 0;
+    }
+  /* (the key's path and the names, for the message only) */
   char kp[256];
   cfg_join(kp, sizeof kp, path, key);
   char list[512];
@@ -205,11 +211,6 @@ int cfg_enum(cfg *c, const yt_node *map, const char *path, const char *key,
               yt_kind_name(n->kind));
     return -1;
   }
-  for (int j = 0; names[j]; j++)
-    if (strcmp(n->str, names[j]) == 0) {
-      *out = j;
-      return 0;
-    }
   const char *sugg = core_did_you_mean(n->str, names);
   if (sugg)
     cfg_error(c, n, kp, "unknown value '%s'; did you mean '%s'? (one of %s)",

@@ -24,8 +24,17 @@ yt_doc *yt_doc_new(const char *file) {
 
 void yt_doc_free(yt_doc *doc) {
   if (!doc) return;
+  if (doc->refs > 0) {
+    doc->refs--;
+    return;
+  }
   core_arena_fini(&doc->arena);
   free(doc);
+}
+
+yt_doc *yt_doc_ref(yt_doc *doc) {
+  doc->refs++;
+  return doc;
 }
 
 static yt_node *new_node(yt_doc *doc, yt_kind kind, const char *file,

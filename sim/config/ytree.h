@@ -36,6 +36,7 @@ typedef struct yt_doc {
   core_arena arena;
   yt_node *root;
   const char *file;
+  int refs; /* owners besides the first (yt_doc_ref) */
 } yt_doc;
 
 /* Parse YAML text; `file` names it in diagnostics.  On a syntax error,
@@ -49,7 +50,12 @@ DSE_INTERNAL int yt_parse(dse_ctx *ctx, const char *file, const char *text,
 /* yt_parse of a file (core_load_file: "is a directory, not a file", ...). */
 DSE_INTERNAL int yt_load_file(dse_ctx *ctx, const char *path, yt_doc **out);
 DSE_INTERNAL yt_doc *yt_doc_new(const char *file);
+/* Drop an owner of doc (freed with the last one; NULL: nothing). */
 DSE_INTERNAL void yt_doc_free(yt_doc *doc);
+/* One more owner of doc, which must then not change (a tree shared by
+ * whoever holds it: a memory preset cached by the context and the archs
+ * built from it).  Returns doc. */
+DSE_INTERNAL yt_doc *yt_doc_ref(yt_doc *doc);
 
 /* Node construction inside a doc (NULL when out of memory). */
 DSE_INTERNAL yt_node *yt_new_scalar(yt_doc *doc, const char *file, int line,

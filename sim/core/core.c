@@ -187,7 +187,7 @@ struct dse_ctx {
   dse_diag more;      /* "... and N more errors", in the file they share */
   char more_msg[64];
   core_memo memo;  /* the engine's, across simulations */
-  core_memo cache; /* the loaders', across loads (parsed presets) */
+  core_memo cache[CORE_NCACHES]; /* the loaders', across loads */
 };
 
 dse_ctx *dse_ctx_new(void) {
@@ -236,15 +236,17 @@ void dse_ctx_clear_diags(dse_ctx *ctx) {
 }
 
 core_memo *core_ctx_memo(dse_ctx *ctx) { return &ctx->memo; }
-core_memo *core_ctx_cache(dse_ctx *ctx) { return &ctx->cache; }
+core_memo *core_ctx_cache(dse_ctx *ctx, core_cache_slot which) { return &ctx->cache[which]; }
 
 void dse_ctx_clear_memo(dse_ctx *ctx) {
   if (ctx->memo.data) ctx->memo.fini(ctx->memo.data);
   ctx->memo.data = NULL;
   ctx->memo.fini = NULL;
-  if (ctx->cache.data) ctx->cache.fini(ctx->cache.data);
-  ctx->cache.data = NULL;
-  ctx->cache.fini = NULL;
+  for (int k = 0; k < CORE_NCACHES; k++) {
+    if (ctx->cache[k].data) ctx->cache[k].fini(ctx->cache[k].data);
+    ctx->cache[k].data = NULL;
+    ctx->cache[k].fini = NULL;
+  }
 }
 
 int core_diag_full(const dse_ctx *ctx) { return ctx->ndiags >= MAX_DIAGS; }

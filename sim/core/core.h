@@ -77,9 +77,11 @@ typedef struct core_memo {
 } core_memo;
 
 DSE_INTERNAL core_memo *core_ctx_memo(dse_ctx *ctx);
-/* The same for the configuration loaders (config/memspec.c: memory presets
- * parsed once per context); emptied with the engine's. */
-DSE_INTERNAL core_memo *core_ctx_cache(dse_ctx *ctx);
+/* The same for the configuration loaders, a slot each, emptied with the
+ * engine's: memory presets parsed once per context (config/memspec.c), the
+ * SRAM energy and area fit computed once (config/arch.c). */
+typedef enum { CORE_CACHE_PRESETS, CORE_CACHE_SRAM_FIT, CORE_NCACHES } core_cache_slot;
+DSE_INTERNAL core_memo *core_ctx_cache(dse_ctx *ctx, core_cache_slot which);
 
 /* ===== checked arithmetic ================================================ */
 

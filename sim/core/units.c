@@ -193,7 +193,9 @@ static int lookup_unit(const char *u, unit_kind *kind, double *scale) {
   return -1;
 }
 
-static void expected_list(unsigned accept, char *buf, size_t n) {
+/* What accept allows, for a message ("a size (e.g. '64 KiB') or ...");
+ * returns buf. */
+static const char *expected_list(unsigned accept, char *buf, size_t n) {
   size_t used = 0;
   buf[0] = '\0';
   int first = 1;
@@ -206,12 +208,13 @@ static void expected_list(unsigned accept, char *buf, size_t n) {
     used += (size_t)w;
     first = 0;
   }
+  return buf;
 }
 
 int unit_parse(const char *text, unsigned accept, double *value,
                unit_kind *kind, char *err, size_t errn) {
-  char expect[256];
-  expected_list(accept, expect, sizeof expect);
+  char expect[256]; /* for a message, written only then */
+#define EXPECT expected_list(accept, expect, sizeof expect)
   while (isspace((unsigned char)*text)) text++;
   /* Split into number and unit at the first character that cannot be part
    * of a number. */
@@ -228,13 +231,13 @@ int unit_parse(const char *text, unsigned accept, double *value,
   size_t nl = (size_t)(p - text);
   double v;
   if (nl == 0 || nl >= sizeof num) {
-    snprintf(err, errn, "expected %s, got '%s'", expect, text);
+    snprintf(err, errn, "expected %s, got '%s'", EXPECT, text);
     return DSE_ERR_INVALID;
   }
   memcpy(num, text, nl);
   num[nl] = '\0';
   if (unit_parse_number(num, &v)) {
-    snprintf(err, errn, "'%s' is not a number; expected %s", text, expect);
+    snprintf(err, errn, "'%s' is not a number; expected %s", text, EXPECT);
     return DSE_ERR_INVALID;
   }
   while (isspace((unsigned char)*p)) p++;
@@ -242,7 +245,7 @@ int unit_parse(const char *text, unsigned accept, double *value,
   size_t ul = strlen(p);
   while (ul && isspace((unsigned char)p[ul - 1])) ul--;
   if (ul >= sizeof unit) {
-    snprintf(err, errn, "unknown unit in '%s'; expected %s", text, expect);
+    snprintf(err, errn, "unknown unit in '%s'; expected %s", text, EXPECT);
     return DSE_ERR_INVALID;
   }
   memcpy(unit, p, ul);
@@ -253,23 +256,24 @@ int unit_parse(const char *text, unsigned accept, double *value,
       *kind = UNIT_NONE;
       return 0;
     }
-    snprintf(err, errn, "missing unit in '%s'; expected %s", text, expect);
+    snprintf(err, errn, "missing unit in '%s'; expected %s", text, EXPECT);
     return DSE_ERR_INVALID;
   }
   unit_kind k = UNIT_NONE;
   double scale = 1;
   if (lookup_unit(unit, &k, &scale)) {
-    snprintf(err, errn, "unknown unit '%s'; expected %s", unit, expect);
+    snprintf(err, errn, "unknown unit '%s'; expected %s", unit, EXPECT);
     return DSE_ERR_INVALID;
   }
   if (!(accept & UNIT_BIT(k))) {
     snprintf(err, errn, "'%s' is %s; expected %s", text, unit_kind_desc(k),
-             expect);
+             EXPECT);
     return DSE_ERR_INVALID;
   }
   *value = v * scale;
   *kind = k;
   return 0;
+#undef EXPECT
 }
 
 void unit_format(double v, unit_kind k, char *buf, size_t n) {
