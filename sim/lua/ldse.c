@@ -3,6 +3,7 @@
  * as in the Lua manual. */
 #include "lua/ldse.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <lauxlib.h>
 #include <lualib.h>
@@ -19,6 +20,7 @@
 #include "config/schema.h"
 #include "config/workload.h"
 #include "core/core.h"
+#include "core/units.h"
 #include "reports/report.h"
 #include "sweep/store.h"
 #include "sweep/sweep.h"
@@ -1122,22 +1124,23 @@ static int sweep_workloads(lua_State *L) {
 
 /* The grid at idx: its sorted paths (a userdata pushed on the stack) and
  * the number of values of each.  [-0, +1, e] */
-static const char **sweep_grid(lua_State *L, int grid, size_t *nk, size_t counts[32]) {
+static const char **sweep_grid(lua_State *L, int grid, const char *key, size_t *nk,
+                               size_t counts[32]) {
   size_t len;
   char buf[64];
   if (lua_type(L, grid) != LUA_TTABLE || is_sequence(L, grid, &len))
-    script_error(L, "dse.sweep: grid: expected a table of arch paths to lists of "
+    script_error(L, "dse.sweep: %s: expected a table of arch paths to lists of "
                     "values, such as { [\"pe_array.rows\"] = { 64, 128 } }, got %s",
-                 describe(L, grid, buf, sizeof buf));
+                 key, describe(L, grid, buf, sizeof buf));
   walk w;
-  walk_init(&w, L, "dse.sweep", "grid", 1, 1);
+  walk_init(&w, L, "dse.sweep", key, 1, 1);
   const char **paths = sorted_keys(&w, grid, nk);
-  if (*nk > 32) script_error(L, "dse.sweep: grid: at most 32 paths (got %zu)", *nk);
+  if (*nk > 32) script_error(L, "dse.sweep: %s: at most 32 paths (got %zu)", key, *nk);
   for (size_t i = 0; i < *nk; i++) {
     lua_getfield(L, grid, paths[i]);
     if (lua_type(L, -1) != LUA_TTABLE || !is_sequence(L, -1, &counts[i]))
-      script_error(L, "dse.sweep: grid['%s']: expected a non-empty list of values, got %s",
-                   paths[i], describe(L, -1, buf, sizeof buf));
+      script_error(L, "dse.sweep: %s['%s']: expected a non-empty list of values, got %s",
+                   key, paths[i], describe(L, -1, buf, sizeof buf));
     lua_pop(L, 1);
   }
   return paths;
@@ -1146,7 +1149,8 @@ static const char **sweep_grid(lua_State *L, int grid, size_t *nk, size_t counts
 static const char *const k_sweep_keys[] = {"arch", "workload", "workloads", "grid",
                                            "fidelity", "objective", "map_budget",
                                            "mappings", "dram_model", "progress",
-                                           "store", "name", "jobs", NULL};
+                                           "store", "name", "jobs", "space", "build",
+                                           "objectives", "constraints", NULL};
 
 #define STORE_MT "dse.Store"
 
@@ -1730,13 +1734,21 @@ static int sweep_push(lua_State *L) {
   }
   if (r->result) {
     push_result(L, r->result);
-  } else { /* infeasible: a result with the reason instead of a crash */
-    lua_createtable(L, 0, 6);
+  } else { /* infeasible or failed: a result with the reason instead of a crash */
+    lua_createtable(L, 0, 7);
     lua_pushboolean(L, 0);
     lua_setfield(L, -2, "feasible");
+    lua_pushstring(L, r->failed ? "failed" : "infeasible");
+    lua_setfield(L, -2, "status");
     lua_pushstring(L, r->reason);
     lua_setfield(L, -2, "reason");
-    push_arch_table(L, r->arch);
+    if (r->arch) {
+      push_arch_table(L, r->arch);
+    } else { /* (a point that failed has none) */
+      lua_createtable(L, 0, 1);
+      lua_pushstring(L, u->sp->base->name);
+      lua_setfield(L, -2, "name");
+    }
     lua_setfield(L, -2, "arch");
     lua_rawgeti(L, 6, (lua_Integer)r->workload + 1);
     push_wl_table(L, check_wl(L, -1));
@@ -1822,6 +1834,162 @@ noted:
   return 0;
 }
 
+/* ----- build = function(point) ... end ------------------------------------
+ * A point's arch made by the script: its function called with the point's
+ * {path = value} table (the script's values).  The function and the space
+ * are in the registry under the box's address (removed when the box is
+ * collected), so workers (copies of the process) and a handle's rows
+ * reading their arch later call the same function. */
+#define BUILD_MT "dse.Build"
+
+typedef struct l_build {
+  lua_State *L;
+  size_t nk;
+  const char *const *paths; /* the space's sorted paths (anchored with the handle) */
+} l_build;
+
+static int l_build_gc(lua_State *L) {
+  l_build *b = luaL_checkudata(L, 1, BUILD_MT);
+  lua_pushnil(L);
+  lua_rawsetp(L, LUA_REGISTRYINDEX, b);
+  return 0;
+}
+
+/* build_call(box, idx): {fn, space} of the box; fn(point) as an arch of
+ * the caller's own (a userdata).  [-0, +1, e] */
+static int build_call(lua_State *L) {
+  l_build *b = lua_touserdata(L, 1);
+  const size_t *idx = lua_touserdata(L, 2);
+  lua_rawgetp(L, LUA_REGISTRYINDEX, b);
+  const int d = lua_gettop(L);
+  lua_rawgeti(L, d, 1); /* fn */
+  lua_rawgeti(L, d, 2); /* the space */
+  lua_createtable(L, 0, (int)b->nk);
+  for (size_t i = 0; i < b->nk; i++) {
+    lua_getfield(L, d + 2, b->paths[i]);
+    lua_rawgeti(L, -1, (lua_Integer)(idx[i] + 1));
+    lua_setfield(L, -3, b->paths[i]);
+    lua_pop(L, 1);
+  }
+  lua_remove(L, d + 2);
+  lua_call(L, 1, 2);
+  char buf[64];
+  if (!lua_isnil(L, -1))
+    script_error(L, "dse.sweep: build: returned a second value (%s); a point's workloads are the "
+                    "sweep's (workloads = {...})", describe(L, -1, buf, sizeof buf));
+  lua_pop(L, 1);
+  if (lua_isnil(L, -1))
+    script_error(L, "dse.sweep: build: returned nil; expected %s", k_one_arch);
+  if (luaL_testudata(L, -1, ARCH_MT)) { /* the script's own Arch: a copy, the sweep's to free */
+    const dse_arch *a = check_arch(L, -1);
+    l_arch *ud = new_arch_ud(L);
+    yt_doc *doc = doc_box_new(L, a->doc->file);
+    doc->root = yt_clone(doc, a->doc->root);
+    if (!doc->root) luaL_error(L, "out of memory");
+    dse_ctx *ctx = get_ctx(L);
+    const int rc = arch_from_doc(ctx, doc_take(L, -1), &ud->arch);
+    if (rc) raise_diags(L, ctx, rc);
+    lua_pop(L, 1);
+    return 1;
+  }
+  push_arch(L, -1, "dse.sweep: build: the arch it returned"); /* a new one */
+  return 1;
+}
+
+/* The sweep layer's build hook: build_call in protected mode, its error
+ * the point's (on ctx).  The arch is taken from its box. */
+static int build_hook(void *user, dse_ctx *ctx, const sweep_space *sp, const size_t *idx,
+                      dse_arch **out) {
+  (void)sp;
+  l_build *b = user;
+  lua_State *L = b->L;
+  const int top = lua_gettop(L);
+  lua_pushcfunction(L, build_call);
+  lua_pushlightuserdata(L, b);
+  lua_pushlightuserdata(L, (void *)idx);
+  if (lua_pcall(L, 2, 1, 0) != LUA_OK) {
+    const char *msg = lua_tostring(L, -1);
+    core_diag(ctx, NULL, 0, 0, "%s", msg ? msg : "build: an error that is not a string");
+    lua_settop(L, top);
+    return DSE_ERR_INVALID;
+  }
+  l_arch *ud = luaL_testudata(L, -1, ARCH_MT);
+  *out = ud ? ud->arch : NULL;
+  if (ud) ud->arch = NULL;
+  lua_settop(L, top);
+  return *out ? 0 : DSE_ERR_INTERNAL;
+}
+
+static const char *objective_suggestion(const char *word, const char *const *names);
+
+/* The objective at the top of the stack ("latency_s", "-throughput_inf_per_s"):
+ * a numeric total field, or an error naming it with the closest field.
+ * [-0, +0, v] */
+static const rpt_field *total_objective(lua_State *L, const char *what) {
+  char buf[64];
+  if (lua_type(L, -1) != LUA_TSTRING)
+    script_error(L, "%s: expected a total field such as \"latency_s\" (\"-name\" maximizes), got %s",
+                 what, describe(L, -1, buf, sizeof buf));
+  const char *o = lua_tostring(L, -1);
+  const char *name = o + (o[0] == '-' || o[0] == '+');
+  const rpt_field *f = rpt_total_field(name);
+  if (f && f->kind != RPT_BOOL) return f;
+  const char *names[256];
+  size_t n = 0;
+  for (size_t i = 0; i < rpt_ntotal_fields && n + 1 < 256; i++)
+    if (rpt_total_fields[i].kind != RPT_BOOL) names[n++] = rpt_total_fields[i].name;
+  names[n] = NULL;
+  const char *sug = objective_suggestion(name, names);
+  return script_error(L, "%s: '%s' is not a total field%s%s%s (the fields of dse sim --format "
+                      "json's total)", what, name, sug ? "; did you mean '" : "",
+                      sug ? sug : "", sug ? "'?" : ""), NULL;
+}
+
+/* constraints = {field = "<= 400", ...}: each a total field, a comparison
+ * and a number (a unit allowed: "<= 75 W", "< 2 ms"), parsed once, in
+ * field order, into a userdata pushed on the stack.  [-0, +1, e] */
+static sweep_constraint *sweep_constraints(lua_State *L, int idx, size_t *n) {
+  char buf[64];
+  idx = lua_absindex(L, idx);
+  if (lua_type(L, idx) != LUA_TTABLE || (is_sequence(L, idx, n) && *n))
+    script_error(L, "dse.sweep: constraints: expected a table of total fields to comparisons, "
+                    "such as {area_mm2 = \"<= 400\"}, got %s", describe(L, idx, buf, sizeof buf));
+  walk w;
+  walk_init(&w, L, "dse.sweep", "constraints", 1, 1);
+  const char **keys = sorted_keys(&w, idx, n);
+  sweep_constraint *c = lua_newuserdatauv(L, (*n ? *n : 1) * sizeof *c, 0);
+  for (size_t i = 0; i < *n; i++) {
+    char what[160];
+    snprintf(what, sizeof what, "dse.sweep: constraints.%s", keys[i]);
+    lua_pushstring(L, keys[i]);
+    total_objective(L, "dse.sweep: constraints");
+    lua_pop(L, 1);
+    lua_getfield(L, idx, keys[i]);
+    if (lua_type(L, -1) != LUA_TSTRING)
+      script_error(L, "%s: expected a comparison such as \"<= 400\" (<=, <, >=, > or ==), got %s",
+                   what, describe(L, -1, buf, sizeof buf));
+    const char *t = lua_tostring(L, -1), *p = t;
+    while (*p == ' ') p++;
+    static const char *const ops[] = {"<=", ">=", "==", "<", ">"};
+    static const sweep_op opv[] = {SWEEP_LE, SWEEP_GE, SWEEP_EQ, SWEEP_LT, SWEEP_GT};
+    int op = -1;
+    for (int k = 0; k < 5 && op < 0; k++)
+      if (!strncmp(p, ops[k], strlen(ops[k]))) {
+        op = k;
+        p += strlen(ops[k]);
+      }
+    double v = 0;
+    unit_kind kind;
+    char err[512];
+    if (op < 0 || unit_parse(p, ~0u, &v, &kind, err, sizeof err) || !isfinite(v))
+      script_error(L, "%s: expected a comparison such as \"<= 400\" (<=, <, >=, > or ==, then a "
+                      "number), got \"%s\"", what, t);
+    lua_pop(L, 1);
+    c[i] = (sweep_constraint){keys[i], opv[op], v};
+  }
+  return c;
+}
+
 /* dse.sweep{arch=..., workload=... | workloads={...}, grid={path={values}}}
  * -> list of results: the grid converted to a design space (sim/sweep/)
  * and run there.  [-0, +1, e] */
@@ -1831,7 +1999,7 @@ static int l_sweep(lua_State *L) {
   check_keys(L, 1, "dse.sweep", "key", k_sweep_keys);
   dse_ctx *ctx = get_ctx(L);
   sweep_space sp = {NULL, 0, NULL, 0, NULL,
-                    {DSE_FIDELITY_CYCLE, DSE_OBJ_EDP, 0, NULL, DSE_DRAM_PROFILE}, NULL, 0};
+                    {DSE_FIDELITY_CYCLE, DSE_OBJ_EDP, 0, NULL, DSE_DRAM_PROFILE}, NULL, 0, NULL, NULL, 0, NULL};
   sim_options(L, 1, "dse.sweep", &sp.opts);
   /* Base arch (index base). */
   if (lua_getfield(L, 1, "arch") == LUA_TNIL) script_error(L, "dse.sweep: missing 'arch'");
@@ -1850,12 +2018,21 @@ static int l_sweep(lua_State *L) {
   sp.workloads = wl;
   /* Grid: sorted paths, each a non-empty list, its values as YAML nodes
    * marked at the calling line. */
-  lua_getfield(L, 1, "grid");
+  const char *gkey = "grid";
+  if (lua_getfield(L, 1, "grid") == LUA_TNIL) {
+    lua_pop(L, 1);
+    lua_getfield(L, 1, "space");
+    gkey = "space";
+  } else if (lua_getfield(L, 1, "space") != LUA_TNIL) {
+    script_error(L, "dse.sweep: give the design space as space = {...} or grid = {...}, not both");
+  } else {
+    lua_pop(L, 1);
+  }
   const int grid = lua_gettop(L);
   size_t nk = 0, counts[32];
   const char **paths = NULL;
   if (!lua_isnil(L, grid)) {
-    paths = sweep_grid(L, grid, &nk, counts);
+    paths = sweep_grid(L, grid, gkey, &nk, counts);
   } else {
     lua_pushnil(L); /* no paths */
   }
@@ -1884,8 +2061,59 @@ static int l_sweep(lua_State *L) {
   sp.params = params;
   uint64_t total = 0;
   if (sweep_count(&sp, SWEEP_MAX_RESULTS / (uint64_t)nw, &total))
-    script_error(L, "dse.sweep: grid: more than %zu results (design points x workloads)",
+    script_error(L, "dse.sweep: %s: more than %zu results (design points x workloads)", gkey,
                  SWEEP_MAX_RESULTS);
+  /* build: the script makes each point's arch (its paths copied into the
+   * box; the function and the space in the registry under it) */
+  if (lua_getfield(L, 1, "build") != LUA_TNIL) {
+    char buf[64];
+    if (lua_type(L, -1) != LUA_TFUNCTION)
+      script_error(L, "dse.sweep: build: expected a function(point) returning an arch, got %s",
+                   describe(L, -1, buf, sizeof buf));
+    size_t bytes = sizeof(l_build) + (nk ? nk : 1) * sizeof(char *);
+    for (size_t i = 0; i < nk; i++) bytes += strlen(paths[i]) + 1;
+    l_build *b = lua_newuserdatauv(L, bytes, 0);
+    const char **bp = (const char **)(b + 1);
+    char *text = (char *)(bp + (nk ? nk : 1));
+    for (size_t i = 0; i < nk; i++) {
+      bp[i] = strcpy(text, paths[i]);
+      text += strlen(paths[i]) + 1;
+    }
+    *b = (l_build){L, nk, bp};
+    luaL_setmetatable(L, BUILD_MT);
+    lua_createtable(L, 2, 0);
+    lua_pushvalue(L, -3);
+    lua_rawseti(L, -2, 1);
+    lua_pushvalue(L, grid);
+    lua_rawseti(L, -2, 2);
+    lua_rawsetp(L, LUA_REGISTRYINDEX, b);
+    lua_replace(L, -2); /* the box where the function was */
+    sp.build = build_hook;
+    sp.build_user = b;
+  }
+  const int build_slot = lua_gettop(L);
+  /* objectives: total fields, checked now; the first's best so far in the
+   * progress line, all of them dse.pareto's default for the handle */
+  if (lua_getfield(L, 1, "objectives") != LUA_TNIL) {
+    char buf[64];
+    size_t no = 0;
+    if (lua_type(L, -1) != LUA_TTABLE || !is_sequence(L, -1, &no) || !no || no > 16)
+      script_error(L, "dse.sweep: objectives: expected a list of 1 to 16 total fields, such as "
+                      "{\"latency_s\", \"energy_j\"}, got %s", describe(L, -1, buf, sizeof buf));
+    for (size_t k = 1; k <= no; k++) {
+      char what[64];
+      snprintf(what, sizeof what, "dse.sweep: objectives[%zu]", k);
+      lua_rawgeti(L, -1, (lua_Integer)k);
+      total_objective(L, what);
+      lua_pop(L, 1);
+    }
+  }
+  const int obj_slot = lua_gettop(L);
+  if (lua_getfield(L, 1, "constraints") != LUA_TNIL) {
+    sp.constraints = sweep_constraints(L, -1, &sp.nconstraints);
+    lua_replace(L, -2);
+  }
+  const int cons_slot = lua_gettop(L);
   /* every value tried on the arch before anything runs: a bad last value
    * does not waste the sweep before it */
   const int crc = sweep_check(ctx, &sp);
@@ -2010,6 +2238,11 @@ static int l_sweep(lua_State *L) {
   lua_pop(L, 1);
   sweep_meter meter;
   sweep_meter_init(&meter, total, (size_t)nw, isatty(fileno(stderr)), now_s());
+  if (lua_istable(L, obj_slot)) { /* (the string anchored by the list) */
+    lua_rawgeti(L, obj_slot, 1);
+    sweep_meter_objective(&meter, lua_tostring(L, -1));
+    lua_pop(L, 1);
+  }
   sweep_lua u = {L, out, grid, pslot, wls, lua_gettop(L), nk, 0, 0, progress ? &meter : NULL, &sp,
                  fresh};
   int rc = sp.store && jobs > 1 ? sweep_run_jobs(ctx, &sp, jobs, sweep_sink_lua, sweep_tick_lua, &u)
@@ -2033,19 +2266,20 @@ static int l_sweep(lua_State *L) {
     return 1;
   }
   /* the handle, on the store as this run left it, knowing the sweep */
-  const int anchors[] = {base_slot, wls, wl_slot, vals_slot, v_slot, out};
-  lua_createtable(L, 8, 0);
-  for (int k = 0; k < 6; k++) {
+  const int anchors[] = {base_slot, wls, wl_slot, vals_slot, v_slot, out, grid, build_slot,
+                         cons_slot};
+  lua_createtable(L, 12, 0);
+  for (int k = 0; k < 9; k++) {
     lua_pushvalue(L, anchors[k]);
     lua_rawseti(L, -2, k + 1);
   }
   if (sp.opts.mappings) {
     lua_getfield(L, LUA_REGISTRYINDEX, "dse.current_mappings");
-    lua_rawseti(L, -2, 7);
+    lua_rawseti(L, -2, 10);
   }
   if (temp_slot) { /* the temporary store goes with the handle */
     lua_pushvalue(L, temp_slot);
-    lua_rawseti(L, -2, 9);
+    lua_rawseti(L, -2, 11);
     lua_pushnil(L);
     lua_setfield(L, LUA_REGISTRYINDEX, "dse.temp_store");
   }
@@ -2059,7 +2293,9 @@ static int l_sweep(lua_State *L) {
     own[i].path = strcpy(text, paths[i]);
     text += strlen(paths[i]) + 1;
   }
-  lua_rawseti(L, -2, 8);
+  lua_rawseti(L, -2, 12);
+  lua_pushvalue(L, obj_slot);
+  lua_setfield(L, -2, "objectives"); /* dse.pareto's default */
   const int anchor = lua_gettop(L);
   l_results *h = results_open(L, "dse.sweep", lua_tostring(L, store_slot), name);
   lua_pushvalue(L, anchor);
@@ -2409,6 +2645,18 @@ static void pareto_groups(lua_State *L, int idx, size_t n, int by_workload, size
  * input order: a front per workload unless by = false.  [-0, +1, e] */
 static int l_pareto(lua_State *L) {
   if (!is_results(L, 1)) luaL_checktype(L, 1, LUA_TTABLE);
+  if (is_results(L, 1) && lua_isnoneornil(L, 2)) { /* the sweep's objectives */
+    lua_settop(L, 3);
+    push_root(L, 1);
+    lua_getiuservalue(L, -1, 2);
+    if (lua_type(L, -1) == LUA_TTABLE) lua_getfield(L, -1, "objectives");
+    else lua_pushnil(L);
+    if (lua_isnil(L, -1))
+      script_error(L, "dse.pareto: objectives: the sweep gave none; write dse.pareto(results, "
+                      "{\"latency_s\", \"energy_j\"})");
+    lua_replace(L, 2);
+    lua_settop(L, 3);
+  }
   const char *names[16];
   double sign[16];
   size_t nobj = parse_objectives(L, 2, "dse.pareto", names, sign);
@@ -2954,6 +3202,144 @@ static int l_clear_memo(lua_State *L) {
   return 0;
 }
 
+/* ===== dse.range ========================================================= */
+
+enum { RANGE_MAX = 100000 };
+
+/* The end at idx of a range: a number (v, *unit NULL) or a quantity with
+ * its unit ("64 MiB": v in bytes, the unit's text and scale).  [-0, +0, v] */
+static void range_end(lua_State *L, int idx, const char *which, double *v, char *unit,
+                      size_t un, double *scale, unit_kind *kind) {
+  char buf[64];
+  unit[0] = '\0';
+  *scale = 1;
+  *kind = UNIT_NONE;
+  if (lua_type(L, idx) == LUA_TNUMBER) {
+    *v = lua_tonumber(L, idx);
+    if (!isfinite(*v)) script_error(L, "dse.range: %s: expected a finite number, got %s", which,
+                                    lua_tostring(L, idx));
+    return;
+  }
+  if (lua_type(L, idx) != LUA_TSTRING)
+    script_error(L, "dse.range: %s: expected a number or a quantity such as \"64 MiB\", got %s",
+                 which, describe(L, idx, buf, sizeof buf));
+  const char *text = lua_tostring(L, idx);
+  char err[512];
+  if (unit_parse(text, ~0u, v, kind, err, sizeof err))
+    script_error(L, "dse.range: %s: %s", which, err);
+  /* the unit as written, and what one of it is */
+  const char *u = text;
+  while (*u && (isdigit((unsigned char)*u) || strchr("+-.eE ", *u))) u++;
+  while (u > text && u[-1] != ' ' && !isdigit((unsigned char)u[-1]) && u[-1] != '.') u--;
+  snprintf(unit, un, "%s", u);
+  char one[80];
+  snprintf(one, sizeof one, "1 %s", unit);
+  unit_kind k1;
+  if (!unit[0] || unit_parse(one, ~0u, scale, &k1, err, sizeof err)) *scale = 1, unit[0] = '\0';
+}
+
+/* dse.range(min, max [, {steps = N, log = true} | {step = S}]) -> the
+ * list of values from min to max: N values evenly spaced (log: evenly in
+ * log space), or min, min + S, ... up to max; quantities ("1 MiB",
+ * "64 MiB") give quantities in min's unit, numbers numbers (integers when
+ * both ends are; a step of 1 when neither steps nor step is given).
+ * [-0, +1, e] */
+static int l_range(lua_State *L) {
+  static const char *const keys[] = {"steps", "step", "log", NULL};
+  char buf[64], ua[32], ub[32];
+  double a, b, sa, sb;
+  unit_kind ka, kb;
+  if (lua_gettop(L) < 2)
+    script_error(L, "dse.range: expected (min, max [, {steps = N} | {step = S}]), got %d "
+                    "argument%s", lua_gettop(L), lua_gettop(L) == 1 ? "" : "s");
+  range_end(L, 1, "min", &a, ua, sizeof ua, &sa, &ka);
+  range_end(L, 2, "max", &b, ub, sizeof ub, &sb, &kb);
+  const int qty = lua_type(L, 1) == LUA_TSTRING;
+  if (qty != (lua_type(L, 2) == LUA_TSTRING) || ka != kb)
+    script_error(L, "dse.range: min and max must be alike (%s and %s)", lua_tostring(L, 1),
+                 lua_tostring(L, 2));
+  const int ints = !qty && lua_isinteger(L, 1) && lua_isinteger(L, 2);
+  if (a > b)
+    script_error(L, "dse.range: min %s is more than max %s", lua_tostring(L, 1),
+                 lua_tostring(L, 2));
+  lua_Integer steps = 0;
+  double step = 0;
+  int lg = 0;
+  if (!lua_isnoneornil(L, 3)) {
+    if (lua_type(L, 3) != LUA_TTABLE)
+      script_error(L, "dse.range: options: expected {steps = N} or {step = S}, got %s",
+                   describe(L, 3, buf, sizeof buf));
+    check_keys(L, 3, "dse.range", "option", keys);
+    if (lua_getfield(L, 3, "steps") != LUA_TNIL) {
+      if (!lua_isinteger(L, -1) || lua_tointeger(L, -1) < 1 || lua_tointeger(L, -1) > RANGE_MAX)
+        script_error(L, "dse.range: steps: expected a number of values from 1 to %d, got %s",
+                     RANGE_MAX, lua_type(L, -1) == LUA_TNUMBER ? lua_tostring(L, -1)
+                                                              : describe(L, -1, buf, sizeof buf));
+      steps = lua_tointeger(L, -1);
+    }
+    if (lua_getfield(L, 3, "step") != LUA_TNIL) {
+      double s = 0, ss;
+      unit_kind ks;
+      char us[32];
+      range_end(L, lua_gettop(L), "step", &s, us, sizeof us, &ss, &ks);
+      if ((lua_type(L, -1) == LUA_TSTRING) != qty || ks != ka)
+        script_error(L, "dse.range: step: must be like min and max (%s)", lua_tostring(L, 1));
+      if (!(s > 0)) script_error(L, "dse.range: step: must be positive, got %s", lua_tostring(L, -1));
+      step = s;
+    }
+    if (lua_getfield(L, 3, "log") != LUA_TNIL) {
+      if (lua_type(L, -1) != LUA_TBOOLEAN)
+        script_error(L, "dse.range: log: expected true or false, got %s",
+                     describe(L, -1, buf, sizeof buf));
+      lg = lua_toboolean(L, -1);
+    }
+    lua_settop(L, 3);
+  }
+  if (steps && step) script_error(L, "dse.range: give steps or step, not both");
+  if (lg && !steps) script_error(L, "dse.range: log: needs steps = N (values evenly spaced in log space)");
+  if (lg && !(a > 0)) script_error(L, "dse.range: log: min must be positive, got %s", lua_tostring(L, 1));
+  if (!steps && !step) {
+    if (!ints) script_error(L, "dse.range: expected {steps = N} or {step = S} for %s .. %s",
+                            lua_tostring(L, 1), lua_tostring(L, 2));
+    step = 1;
+  }
+  if (steps == 1 && a != b)
+    script_error(L, "dse.range: steps: 1 value cannot span %s .. %s", lua_tostring(L, 1),
+                 lua_tostring(L, 2));
+  if (step && (b - a) / step >= RANGE_MAX)
+    script_error(L, "dse.range: more than %d values (step %g over %s .. %s)", RANGE_MAX, step,
+                 lua_tostring(L, 1), lua_tostring(L, 2));
+  const lua_Integer n = steps ? steps : (lua_Integer)floor((b - a) / step * (1 + 1e-12)) + 1;
+  lua_createtable(L, (int)n, 0);
+  lua_Integer m = 0;
+  double last = NAN;
+  for (lua_Integer k = 0; k < n; k++) {
+    double v = steps <= 1 && !step ? a
+               : step                ? a + (double)k * step
+               : lg ? a * pow(b / a, (double)k / (double)(steps - 1))
+                    : a + (b - a) * (double)k / (double)(steps - 1);
+    if (k == n - 1 && steps > 1) v = b; /* the end exactly */
+    if (ints || ka == UNIT_BYTES) v = round(v);
+    if (v == last) continue; /* (rounding made two alike) */
+    last = v;
+    if (ints) {
+      lua_pushinteger(L, (lua_Integer)v);
+    } else if (!qty) {
+      lua_pushnumber(L, v);
+    } else {
+      const double x = v / sa;
+      if (ka == UNIT_BYTES && x != floor(x))
+        lua_pushfstring(L, "%I B", (lua_Integer)v);
+      else {
+        snprintf(buf, sizeof buf, "%.12g %s", x, ua);
+        lua_pushstring(L, buf);
+      }
+    }
+    lua_rawseti(L, -2, ++m);
+  }
+  return 1;
+}
+
 /* ===== module ============================================================ */
 
 static const luaL_Reg k_funcs[] = {
@@ -2962,7 +3348,7 @@ static const luaL_Reg k_funcs[] = {
     {"pareto", l_pareto},       {"write_json", l_write_json},
     {"write_csv", l_write_csv}, {"write_text", l_write_text},
     {"mkdir", l_mkdir},         {"clear_memo", l_clear_memo},
-    {"open", l_open},
+    {"open", l_open},           {"range", l_range},
     {NULL, NULL}};
 
 /* Helpers for reports/report.lua, so its errors read like the module's. */
@@ -3074,6 +3460,11 @@ static int luaopen_dse(lua_State *L) {
     lua_pushcfunction(L, l_results_tostring); lua_setfield(L, -2, "__tostring");
     luaL_newlib(L, k_results_methods);
     lua_setfield(L, -2, "methods");
+  }
+  lua_pop(L, 1);
+  if (luaL_newmetatable(L, BUILD_MT)) {
+    lua_pushcfunction(L, l_build_gc);
+    lua_setfield(L, -2, "__gc");
   }
   lua_pop(L, 1);
   if (luaL_newmetatable(L, TEMP_MT)) {

@@ -38,6 +38,7 @@ void sweep_point(const sweep_space *sp, uint64_t i, size_t *idx) {
 
 int sweep_arch(dse_ctx *ctx, const sweep_space *sp, const size_t *idx, dse_arch **out) {
   *out = NULL;
+  if (sp->build) return sp->build(sp->build_user, ctx, sp, idx, out);
   const dse_arch *base = sp->base;
   yt_doc *doc = yt_doc_new(base->doc->file);
   if (!doc) return DSE_ERR_NOMEM;
@@ -73,6 +74,7 @@ static int arch_builds(dse_ctx *ctx, const sweep_space *sp, const size_t *idx) {
 }
 
 int sweep_check(dse_ctx *ctx, const sweep_space *sp) {
+  if (sp->build) return 0; /* its parameters are the build's: a point that fails, fails alone */
   size_t *idx = calloc(sp->nparams ? sp->nparams : 1, sizeof *idx); /* the first point */
   if (!idx) return DSE_ERR_NOMEM;
   int rc = 0;
@@ -101,8 +103,25 @@ static void take_reason(dse_ctx *ctx, int err, core_buf *out) {
   dse_ctx_clear_diags(ctx);
 }
 
+/* The same with each message located ("FILE:LINE:COL: error: ..."), for a
+ * point that failed: where the value or the build function is. */
+static void take_located(dse_ctx *ctx, int err, core_buf *out) {
+  out->len = 0;
+  const size_t n = dse_ctx_ndiags(ctx);
+  for (size_t i = 0; i < n; i++) {
+    const dse_diag *d = dse_ctx_diag(ctx, i);
+    char buf[2048];
+    if (d->file && d->file[0]) dse_diag_format(d, buf, sizeof buf);
+    if (i) core_buf_puts(out, "; ");
+    core_buf_puts(out, d->file && d->file[0] ? buf : d->msg); /* (a Lua error says where) */
+  }
+  if (!n) core_buf_puts(out, dse_strerror(err));
+  dse_ctx_clear_diags(ctx);
+}
+
 static int is_number(const char *s);
 static void node_json(rpt_json *j, const yt_node *n);
+static int key_of(core_buf *b, char out[33]);
 
 /* The store's parameter columns of a space: per parameter its path, or
  * for table values a column per field ("dram.preset"; the path itself too
@@ -220,6 +239,37 @@ static int cells_of(const sweep_space *sp, const cols *c, const size_t *idx, sto
   return scratch->oom ? DSE_ERR_NOMEM : 0;
 }
 
+/* The first of sp's constraints total t does not meet, as a reason into
+ * out (1), or 0 when it meets them all. */
+static int unmet(const sweep_space *sp, const dse_total_result *t, core_buf *out) {
+  static const char *const ops[] = {"<=", "<", ">=", ">", "=="};
+  for (size_t i = 0; i < sp->nconstraints; i++) {
+    const sweep_constraint *c = &sp->constraints[i];
+    const rpt_field *f = rpt_total_field(c->field);
+    if (!f) continue; /* (the face checked the names) */
+    const double v = rpt_field_value(f, t);
+    const int modelled = rpt_field_modelled(f, t);
+    int ok = 0;
+    switch (c->op) {
+      case SWEEP_LE: ok = v <= c->value; break;
+      case SWEEP_LT: ok = v < c->value; break;
+      case SWEEP_GE: ok = v >= c->value; break;
+      case SWEEP_GT: ok = v > c->value; break;
+      case SWEEP_EQ: ok = v == c->value; break;
+    }
+    if (modelled && ok) continue;
+    out->len = 0;
+    if (!modelled)
+      core_buf_printf(out, "constraint %s %s %.17g: %s is not modelled for this point", c->field,
+                      ops[c->op], c->value, c->field);
+    else
+      core_buf_printf(out, "constraint %s %s %.17g not met: %.17g", c->field, ops[c->op],
+                      c->value, v);
+    return 1;
+  }
+  return 0;
+}
+
 /* One result of the runner: from the store when it holds its key, else
  * simulated (and stored); then to the sink. */
 static int run_one(dse_ctx *ctx, const sweep_space *sp, uint64_t i, const size_t *idx,
@@ -258,6 +308,11 @@ static int run_one(dse_ctx *ctx, const sweep_space *sp, uint64_t i, const size_t
   if (src) {
     take_reason(ctx, src, reason);
     r.reason = core_buf_str(reason);
+  } else if (unmet(sp, &res->total, reason)) { /* infeasible by the sweep's constraints */
+    r.result = NULL;
+    r.total = NULL;
+    r.rc = DSE_ERR_INFEASIBLE;
+    r.reason = core_buf_str(reason);
   }
   int rc = reason->oom ? DSE_ERR_NOMEM : 0;
   if (!rc && sp->store) {
@@ -270,7 +325,7 @@ static int run_one(dse_ctx *ctx, const sweep_space *sp, uint64_t i, const size_t
       t = *r.total;
       t.map_cache_hits = 0;
     }
-    const store_row row = {i,         w,         key,     src ? "infeasible" : "ok",
+    const store_row row = {i,         w,         key,     r.rc ? "infeasible" : "ok",
                            r.reason,  core_buf_str(params), arch->name, wl->name,
                            wl->batch, wl->phase, wl->seq, r.total ? &t : NULL, cl->n, cells};
     if (!rc) rc = store_put(ctx, sp->store, sp->sweep_id, &row);
@@ -278,6 +333,33 @@ static int run_one(dse_ctx *ctx, const sweep_space *sp, uint64_t i, const size_t
   if (!rc) rc = sink(user, ctx, &r);
   dse_result_free(res);
   return rc;
+}
+
+/* A failed result: the point's arch could not be built (why).  Stored
+ * under a key of the point's values (it has no arch to key), so that a
+ * run again tries it again; then to the sink. */
+static int fail_one(dse_ctx *ctx, const sweep_space *sp, uint64_t i, const size_t *idx, size_t w,
+                    const char *why, core_buf *params, const cols *cl, store_cell *cells,
+                    core_buf *scratch, sweep_sink sink, void *user) {
+  params->len = 0;
+  sweep_params_json(sp, idx, params);
+  if (params->oom) return DSE_ERR_NOMEM;
+  int rc = 0;
+  if (sp->store) {
+    char key[33];
+    core_buf k;
+    core_buf_init(&k);
+    core_buf_printf(&k, "failed %zu\n%s", w, core_buf_str(params));
+    rc = key_of(&k, key);
+    const dse_workload *wl = sp->workloads[w];
+    if (!rc) rc = cells_of(sp, cl, idx, cells, scratch);
+    const store_row row = {i,         w,          key,     "failed",   why,
+                           core_buf_str(params),   sp->base->name, wl->name,
+                           wl->batch, wl->phase,  wl->seq, NULL,       cl->n, cells};
+    if (!rc) rc = store_put(ctx, sp->store, sp->sweep_id, &row);
+  }
+  const sweep_result r = {i, idx, w, NULL, NULL, DSE_ERR_INVALID, why, NULL, 0, 1};
+  return rc ? rc : sink(user, ctx, &r);
 }
 
 int sweep_run(dse_ctx *ctx, const sweep_space *sp, uint64_t first, uint64_t last,
@@ -303,6 +385,14 @@ int sweep_run(dse_ctx *ctx, const sweep_space *sp, uint64_t first, uint64_t last
     sweep_point(sp, i, idx);
     dse_arch *arch = NULL;
     rc = sweep_arch(ctx, sp, idx, &arch);
+    if (rc && rc != DSE_ERR_NOMEM) { /* the point fails; the sweep goes on */
+      take_located(ctx, rc, &reason);
+      rc = 0;
+      for (size_t w = 0; w < sp->nworkloads && !rc; w++)
+        rc = fail_one(ctx, sp, i, idx, w, core_buf_str(&reason), &params, &cl, cells, &scratch,
+                      sink, user);
+      continue;
+    }
     for (size_t w = 0; w < sp->nworkloads && !rc; w++)
       rc = run_one(ctx, sp, i, idx, arch, w, wkeys, &reason, &params, &cl, cells, &scratch, sink,
                    user);
@@ -357,6 +447,7 @@ typedef struct msg_head {
   uint32_t workload;
   int32_t rc;     /* 0, DSE_ERR_INFEASIBLE, or an error that stops the sweep */
   int32_t stored; /* read back: the store holds its key */
+  int32_t failed; /* its arch could not be built (the reason why) */
   uint32_t nreason, narch;
   char key[33];
   dse_total_result total; /* rc 0 and simulated */
@@ -390,14 +481,15 @@ static int jobs_work(void *user, uint64_t i, pool_chan *ch) {
   sweep_point(sp, i, j->idx);
   dse_arch *arch = NULL;
   const int arc = sweep_arch(ctx, sp, j->idx, &arch);
-  if (arc) take_reason(ctx, arc, &j->reason); /* (the parent builds it again for the message) */
+  if (arc) take_located(ctx, arc, &j->reason);
   int rc = 0;
   for (size_t w = 0; w < sp->nworkloads && !rc; w++) {
     msg_head h;
     memset(&h, 0, sizeof h);
     h.point = i;
     h.workload = (uint32_t)w;
-    h.rc = arc;
+    h.rc = arc == DSE_ERR_NOMEM ? arc : 0;
+    h.failed = arc && arc != DSE_ERR_NOMEM;
     if (!arc && sp->store) {
       if (sweep_key(arch, j->wkeys + 33 * w, h.key)) return -1;
       known want;
@@ -412,7 +504,9 @@ static int jobs_work(void *user, uint64_t i, pool_chan *ch) {
     if (!arc && !h.stored) {
       dse_result *res = NULL;
       h.rc = dse_simulate(ctx, arch, sp->workloads[w], &sp->opts, &res);
-      if (!h.rc) {
+      if (!h.rc && unmet(sp, &res->total, &j->reason)) {
+        h.rc = DSE_ERR_INFEASIBLE; /* a constraint not met */
+      } else if (!h.rc) {
         h.total = res->total;
         h.total.map_cache_hits = 0; /* (the worker's memo, not the point's) */
       } else {
@@ -420,7 +514,7 @@ static int jobs_work(void *user, uint64_t i, pool_chan *ch) {
       }
       dse_result_free(res);
     }
-    const char *reason = h.rc ? core_buf_str(&j->reason) : "";
+    const char *reason = h.rc || h.failed ? core_buf_str(&j->reason) : "";
     const char *name = arch ? arch->name : sp->base->name;
     h.nreason = (uint32_t)strlen(reason);
     h.narch = (uint32_t)strlen(name);
@@ -434,8 +528,15 @@ static int jobs_work(void *user, uint64_t i, pool_chan *ch) {
   return rc;
 }
 
+static int no_sink(void *user, dse_ctx *ctx, const sweep_result *r) {
+  (void)user;
+  (void)ctx;
+  (void)r;
+  return 0;
+}
+
 /* In the parent: result seq (its message, or why its worker was lost)
- * to the store and, when sink is set, to the sink. */
+ * to the store and, when to_sink is set, to the sink. */
 static int jobs_commit(jobs_run *j, uint64_t seq, const void *msg, size_t len, const char *why,
                        int to_sink) {
   const sweep_space *sp = j->sp;
@@ -443,48 +544,29 @@ static int jobs_commit(jobs_run *j, uint64_t seq, const void *msg, size_t len, c
   const uint64_t point = seq / sp->nworkloads;
   const size_t w = (size_t)(seq % sp->nworkloads);
   sweep_point(sp, point, j->idx);
+  if (!msg) /* its worker died on it: failed */
+    return fail_one(ctx, sp, point, j->idx, w, why ? why : "its worker was lost", &j->params,
+                    &j->cl, j->cells, &j->scratch, to_sink ? j->sink : no_sink, j->user);
   msg_head h;
-  memset(&h, 0, sizeof h);
-  const char *reason = NULL, *name = sp->base->name;
-  char rbuf[1024];
-  int failed = 0;
-  if (!msg) { /* its worker died on it: failed, under the key a worker would have given it */
-    failed = 1;
-    h.point = point;
-    h.workload = (uint32_t)w;
-    snprintf(rbuf, sizeof rbuf, "%s", why ? why : "its worker was lost");
-    reason = rbuf;
-    dse_arch *a = NULL;
-    int rc = sweep_arch(ctx, sp, j->idx, &a);
-    if (!rc && sp->store && sweep_key(a, j->wkeys + 33 * w, h.key)) rc = DSE_ERR_NOMEM;
-    dse_arch_free(a);
-    if (rc) return rc;
-  } else {
-    if (len < sizeof h) return DSE_ERR_INTERNAL;
-    memcpy(&h, msg, sizeof h);
-    if (len != sizeof h + h.nreason + h.narch || h.point != point || h.workload != w)
-      return DSE_ERR_INTERNAL;
-    j->reason.len = 0;
-    core_buf_append(&j->reason, (const char *)msg + sizeof h, h.nreason);
-    core_buf_append(&j->reason, "", 1);
-    j->scratch.len = 0; /* (the arch's name, until cells_of) */
-    core_buf_append(&j->scratch, (const char *)msg + sizeof h + h.nreason, h.narch);
-    core_buf_append(&j->scratch, "", 1);
-    if (j->reason.oom || j->scratch.oom) return DSE_ERR_NOMEM;
-    if (h.rc && h.rc != DSE_ERR_INFEASIBLE) { /* the error that stops the sweep, located */
-      if (!to_sink) return 0;
-      dse_arch *a = NULL;
-      const int rc = sweep_arch(ctx, sp, j->idx, &a);
-      dse_arch_free(a);
-      if (rc) return rc;
-      core_diag(ctx, NULL, 0, 0, "%s", j->reason.data);
-      return h.rc;
-    }
-    reason = h.rc ? j->reason.data : NULL;
-    name = j->scratch.data;
+  if (len < sizeof h) return DSE_ERR_INTERNAL;
+  memcpy(&h, msg, sizeof h);
+  if (len != sizeof h + h.nreason + h.narch || h.point != point || h.workload != w)
+    return DSE_ERR_INTERNAL;
+  j->reason.len = 0;
+  core_buf_append(&j->reason, (const char *)msg + sizeof h, h.nreason);
+  core_buf_append(&j->reason, "", 1);
+  char name[256];
+  snprintf(name, sizeof name, "%.*s", (int)h.narch, (const char *)msg + sizeof h + h.nreason);
+  if (j->reason.oom) return DSE_ERR_NOMEM;
+  if (h.failed)
+    return fail_one(ctx, sp, point, j->idx, w, j->reason.data, &j->params, &j->cl, j->cells,
+                    &j->scratch, to_sink ? j->sink : no_sink, j->user);
+  if (h.rc && h.rc != DSE_ERR_INFEASIBLE) { /* the error that stops the sweep */
+    if (!to_sink) return 0;
+    core_diag(ctx, NULL, 0, 0, "%s", j->reason.data);
+    return h.rc;
   }
-  char namebuf[256];
-  snprintf(namebuf, sizeof namebuf, "%s", name);
+  const char *reason = h.rc ? j->reason.data : NULL;
   int rc = 0;
   if (sp->store && h.stored) {
     rc = store_touch(ctx, sp->store, sp->sweep_id, h.key, point, w);
@@ -493,16 +575,15 @@ static int jobs_commit(jobs_run *j, uint64_t seq, const void *msg, size_t len, c
     j->params.len = 0;
     sweep_params_json(sp, j->idx, &j->params);
     rc = j->params.oom ? DSE_ERR_NOMEM : cells_of(sp, &j->cl, j->idx, j->cells, &j->scratch);
-    const store_row row = {point,     w,        h.key,     failed ? "failed" : h.rc ? "infeasible" : "ok",
-                           reason,    core_buf_str(&j->params), namebuf, wl->name,
-                           wl->batch, wl->phase, wl->seq, failed || h.rc ? NULL : &h.total,
+    const store_row row = {point,     w,         h.key,     h.rc ? "infeasible" : "ok",
+                           reason,    core_buf_str(&j->params), name, wl->name,
+                           wl->batch, wl->phase, wl->seq,   h.rc ? NULL : &h.total,
                            j->cl.n,   j->cells};
     if (!rc) rc = store_put(ctx, sp->store, sp->sweep_id, &row);
   }
   if (rc || !to_sink) return rc;
-  const sweep_result r = {point, j->idx, w, NULL, NULL,
-                          failed ? DSE_ERR_INTERNAL : h.rc, reason,
-                          failed || h.rc || h.stored ? NULL : &h.total, h.stored, failed};
+  const sweep_result r = {point, j->idx, w, NULL, NULL, h.rc, reason,
+                          h.rc || h.stored ? NULL : &h.total, h.stored, 0};
   return j->sink(j->user, ctx, &r);
 }
 
@@ -645,6 +726,9 @@ int sweep_workload_key(const sweep_space *sp, size_t w, char out[33]) {
     core_buf_puts(&b, "mappings\n");
     pin_emit(sp->opts.mappings, &b);
   }
+  for (size_t i = 0; i < sp->nconstraints; i++) /* (a point infeasible by one is stored so) */
+    core_buf_printf(&b, "constraint %s %d %.17g\n", sp->constraints[i].field,
+                    (int)sp->constraints[i].op, sp->constraints[i].value);
   return key_of(&b, out);
 }
 
@@ -758,12 +842,23 @@ static void span_text(double s, char *buf, size_t n) {
 }
 
 void sweep_meter_init(sweep_meter *m, uint64_t points, size_t nworkloads, int tty, double now) {
-  *m = (sweep_meter){points, 0, nworkloads, 0, 0, 0, tty, now, now, {0}};
+  *m = (sweep_meter){points, 0, nworkloads, 0, 0, 0, tty, now, now, NULL, 1, 0, 0, {0}};
+}
+
+void sweep_meter_objective(sweep_meter *m, const char *name) {
+  m->best_sign = name[0] == '-' ? -1 : 1;
+  m->best_name = name + (name[0] == '-' || name[0] == '+');
 }
 
 int sweep_meter_note(sweep_meter *m, const sweep_result *r, double now) {
   if (r->failed) m->failed++;
   else if (r->rc) m->infeasible++;
+  const rpt_field *bf = m->best_name ? rpt_total_field(m->best_name) : NULL;
+  if (bf && r->total && rpt_field_modelled(bf, r->total)) {
+    const double v = m->best_sign * rpt_field_value(bf, r->total);
+    if (!m->has_best || v < m->best) m->best = v;
+    m->has_best = 1;
+  }
   if (r->stored) m->stored++;
   if (r->workload + 1 < m->nworkloads) return 0; /* the point is not done */
   m->done++;
@@ -771,8 +866,11 @@ int sweep_meter_note(sweep_meter *m, const sweep_result *r, double now) {
   if (!m->tty && m->done == m->points) return 0; /* the summary says it */
   m->last = now;
   const double t = now - m->start, rate = t > 0 ? (double)m->done / t : 0;
-  char eta[32] = "-", failed[32] = "";
+  char eta[32] = "-", failed[128] = "";
   if (m->failed) snprintf(failed, sizeof failed, ", %llu failed", (unsigned long long)m->failed);
+  if (m->has_best)
+    snprintf(failed + strlen(failed), sizeof failed - strlen(failed), ", best %s %.4g",
+             m->best_name, m->best_sign * m->best);
   if (rate > 0) span_text((double)(m->points - m->done) / rate, eta, sizeof eta);
   snprintf(m->line, sizeof m->line,
            "%sdse.sweep: %llu/%llu points (%.1f%%), %.*f points/s, ETA %s, %llu infeasible%s%s",

@@ -28,6 +28,24 @@ typedef struct sweep_param {
 } sweep_param;
 
 struct store;
+struct sweep_space;
+
+/* A constraint on a total field: a result that does not meet it is
+ * infeasible ("constraint power_w <= 75 not met: 81.2").  field names a
+ * numeric total field (core/fields.h). */
+typedef enum { SWEEP_LE, SWEEP_LT, SWEEP_GE, SWEEP_GT, SWEEP_EQ } sweep_op;
+typedef struct sweep_constraint {
+  const char *field;
+  sweep_op op;
+  double value;
+} sweep_constraint;
+
+/* A point's arch built by the caller (a script's `build` function) from
+ * the point's value indices instead of set into the base: 0 with *out
+ * owned by the caller, or an error with its message on ctx (the point then
+ * fails; the sweep goes on). */
+typedef int (*sweep_build)(void *user, dse_ctx *ctx, const struct sweep_space *sp,
+                           const size_t *idx, dse_arch **out);
 
 /* A design space (borrowed parts), and the store its results go to (NULL:
  * none) under the sweep id the store gave it. */
@@ -40,6 +58,10 @@ typedef struct sweep_space {
   dse_sim_opts opts;
   struct store *store;
   int64_t sweep_id;
+  sweep_build build; /* NULL: each parameter is an arch path set into the base */
+  void *build_user;
+  size_t nconstraints;
+  const sweep_constraint *constraints;
 } sweep_space;
 
 /* The number of design points into *out (1 without parameters).  Returns
@@ -51,7 +73,7 @@ DSE_INTERNAL int sweep_count(const sweep_space *sp, uint64_t max, uint64_t *out)
 DSE_INTERNAL void sweep_point(const sweep_space *sp, uint64_t i, size_t *idx);
 
 /* The arch of the point whose value indices are idx: the base with each
- * parameter's path set to its value.  A path the arch lacks or a value the
+ * parameter's path set to its value (or what sp->build makes of it).  A path the arch lacks or a value the
  * arch refuses is reported on ctx at the value's mark.  Returns 0 with
  * *out owned by the caller (dse_arch_free), or an error with *out NULL. */
 DSE_INTERNAL int sweep_arch(dse_ctx *ctx, const sweep_space *sp, const size_t *idx,
@@ -84,8 +106,11 @@ typedef int (*sweep_sink)(void *user, dse_ctx *ctx, const sweep_result *r);
 
 /* Simulate points [first, last) of sp, each on every workload in list
  * order, handing each result to sink in that order.  An infeasible point
- * (the workload does not fit, no mapping) is a result with rc set; any
- * other error stops the sweep, its diagnostics on ctx.  With a store, a
+ * (the workload does not fit, no mapping, a constraint not met) is a result
+ * with rc set; a point whose arch cannot be built (a combination of values
+ * the arch refuses, a build function's error) is a failed result for each
+ * workload (failed set, reason the message); any other error (out of
+ * memory, the store) stops the sweep, its diagnostics on ctx.  With a store, a
  * result whose resume key (sweep_key) the sweep holds is read from it, not
  * simulated, and each simulated one is stored before the sink sees it.
  * Returns 0, the error, or what the sink returned. */
@@ -135,11 +160,17 @@ typedef struct sweep_meter {
   uint64_t stored;         /* results read from the store */
   int tty;                 /* rewrite one line in place */
   double start, last;      /* when it began and last printed */
-  char line[256];
+  const char *best_name;   /* the objective whose best value so far the line shows (NULL: none) */
+  double best_sign, best;  /* -1 when it is maximized; the best signed value */
+  int has_best;
+  char line[320];
 } sweep_meter;
 
 DSE_INTERNAL void sweep_meter_init(sweep_meter *m, uint64_t points, size_t nworkloads, int tty,
                                    double now);
+/* Show the best value so far of objective name ("latency_s"; "-x"
+ * maximizes x), a total field, borrowed for the meter's life. */
+DSE_INTERNAL void sweep_meter_objective(sweep_meter *m, const char *name);
 /* Note result r; returns 1 when m->line holds a line to print now (on a
  * terminal it starts with "\r" and clears the rest of the line; elsewhere
  * it ends in a newline). */

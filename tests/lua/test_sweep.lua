@@ -224,6 +224,92 @@ H.fails(function() dse.sweep { arch = "edge-npu", workload = "alexnet", jobs = 0
   "dse.sweep: jobs: expected a number of worker processes from 1 to 64, got 0", "jobs 0")
 H.fails(function() dse.sweep { arch = "edge-npu", workload = "alexnet", jobs = "2" } end,
   "dse.sweep: jobs: expected a number of worker processes from 1 to 64, got string", "jobs string")
+-- dse.range: lists of values (issue 13's space)
+local function joined(t) return table.concat(t, ", ") end
+H.eq(joined(dse.range("1 MiB", "64 MiB", { log = true, steps = 7 })),
+     "1 MiB, 2 MiB, 4 MiB, 8 MiB, 16 MiB, 32 MiB, 64 MiB", "range: log quantities")
+H.eq(joined(dse.range(32, 256, { log = true, steps = 4 })), "32, 64, 128, 256", "range: log integers")
+H.eq(joined(dse.range(1, 4)), "1, 2, 3, 4", "range: integers, step 1")
+H.eq(joined(dse.range(0.5, 2, { steps = 4 })), "0.5, 1.0, 1.5, 2.0", "range: linear numbers")
+H.eq(joined(dse.range("1 GHz", "2 GHz", { step = "250 MHz" })),
+     "1 GHz, 1.25 GHz, 1.5 GHz, 1.75 GHz, 2 GHz", "range: a quantity step")
+H.eq(joined(dse.range("1 MiB", "64 MiB", { log = true, steps = 5 })),
+     "1 MiB, 2965821 B, 8 MiB, 23726566 B, 64 MiB", "range: whole bytes")
+H.fails(function() dse.range(64, 8) end, "dse.range: min 64 is more than max 8", "range: min > max")
+H.fails(function() dse.range(1, 8, { step = 0 }) end, "dse.range: step: must be positive, got 0", "range: step 0")
+H.fails(function() dse.range(1, 8, { step = -2 }) end, "dse.range: step: must be positive, got -2", "range: step < 0")
+H.fails(function() dse.range(1.5, 8) end, "dse.range: expected {steps = N} or {step = S} for 1.5 .. 8", "range: no steps")
+H.fails(function() dse.range("1 MiB", 8) end, "dse.range: min and max must be alike (1 MiB and 8)", "range: unlike ends")
+H.fails(function() dse.range(0, 8, { log = true, steps = 3 }) end, "dse.range: log: min must be positive, got 0", "range: log of 0")
+H.fails(function() dse.range(1, 8, { stpes = 3 }) end, "dse.range: unknown option 'stpes'; did you mean 'steps'?", "range: option")
+
+-- space, objectives and constraints
+local cdb = H.tmpname(".db")
+os.remove(cdb)
+local cs = dse.sweep { arch = "edge-npu", workload = "alexnet", store = cdb, progress = false,
+  space = { ["pe_array.rows"] = dse.range(8, 64, { log = true, steps = 4 }),
+            ["buffers.2.size"] = dse.range("256 KiB", "2 MiB", { log = true, steps = 4 }) },
+  objectives = { "latency_s", "energy_j" }, constraints = { area_mm2 = "<= 14", power_w = "< 5 W" } }
+H.eq(#cs, 16, "space: 4 x 4 points")
+local over = cs:filter { status = "infeasible" }
+H.eq(#over, 1, "constraints: one point over")
+H.eq(over[1].point["pe_array.rows"], 64, "constraints: the largest array")
+H.eq(over[1].point["buffers.2.size"], "2048 KiB", "constraints: the largest buffer")
+H.check(over[1].reason:find("^constraint area_mm2 <= 14 not met: 14%.9") ~= nil,
+        "constraints: the reason: " .. tostring(over[1].reason))
+H.eq(#dse.pareto(cs), #dse.pareto(cs, { "latency_s", "energy_j" }), "pareto: the sweep's objectives")
+H.fails(function() dse.sweep { arch = "edge-npu", workload = "alexnet", grid = { ["pe_array.rows"] = { 8 } },
+  space = { ["pe_array.rows"] = { 8 } } } end,
+  "dse.sweep: give the design space as space = {...} or grid = {...}, not both", "space and grid")
+H.fails(function() dse.sweep { arch = "edge-npu", workload = "alexnet", space = { ["pe_array.rows"] = {} } } end,
+  "dse.sweep: space['pe_array.rows']: expected a non-empty list of values, got an empty table", "space: empty list")
+H.fails(function() dse.sweep { arch = "edge-npu", workload = "alexnet", space = { ["pe_array.rowz"] = { 8 } } } end,
+  "pe_array.rowz: unknown key 'rowz'; did you mean 'rows'?", "space: unknown path")
+H.fails(function() dse.sweep { arch = "edge-npu", workload = "alexnet", objectives = { "latency" } } end,
+  "dse.sweep: objectives[1]: 'latency' is not a total field; did you mean 'latency_s'? (the fields of dse sim --format json's total)",
+  "objectives: unknown")
+H.fails(function() dse.sweep { arch = "edge-npu", workload = "alexnet", constraints = { power_w = "about 5" } } end,
+  'dse.sweep: constraints.power_w: expected a comparison such as "<= 400" (<=, <, >=, > or ==, then a number), got "about 5"',
+  "constraints: unparsable")
+H.fails(function() dse.sweep { arch = "edge-npu", workload = "alexnet", constraints = { power = "<= 5" } } end,
+  "dse.sweep: constraints: 'power' is not a total field; did you mean 'power_w'? (the fields of dse sim --format json's total)",
+  "constraints: unknown field")
+H.fails(function() dse.sweep { arch = "edge-npu", workload = "alexnet", constraints = { power_w = 5 } } end,
+  'dse.sweep: constraints.power_w: expected a comparison such as "<= 400" (<=, <, >=, > or ==), got number',
+  "constraints: a number")
+
+-- build: a point's arch from free parameters; a point whose build fails
+-- is stored as failed with the message and line, the sweep goes on; the
+-- same with workers
+local built = {}
+for _, n in ipairs { 1, 2 } do
+  local h = dse.sweep { arch = "edge-npu", workload = "alexnet", store = cdb, name = "built-" .. n,
+    progress = false, jobs = n, space = { pes = { 256, 1024, 4096 }, aspect = { 1, 4 } },
+    build = function(p)
+      local rows = math.floor(math.sqrt(p.pes / p.aspect))
+      if p.pes == 4096 and p.aspect == 4 then error("no such array") end
+      if p.pes == 256 and p.aspect == 4 then return nil end
+      return dse.arch("edge-npu"):with { ["pe_array.rows"] = rows, ["pe_array.cols"] = p.pes // rows }
+    end }
+  H.eq(#h, 6, "build: every point")
+  H.eq(h[3].arch.pe_rows, 64, "build: the arch it made")
+  H.eq(h[3].arch.pe_cols, 64, "build: the arch it made, cols")
+  local failed = h:filter { status = "failed" }
+  H.eq(#failed, 2, "build: two points failed")
+  H.check(failed[1].reason:find("dse.sweep: build: returned nil; expected one arch", 1, true) ~= nil,
+          "build: nil: " .. tostring(failed[1].reason))
+  H.check(failed[2].reason:find("test_sweep.lua:%d+: no such array") ~= nil,
+          "build: its error and line: " .. tostring(failed[2].reason))
+  local csv = H.tmpname(".csv")
+  dse.write_csv(csv, h)
+  built[n] = H.read(csv)
+  os.remove(csv)
+end
+H.eq(built[2], built[1], "build: the same results with workers")
+H.fails(function() dse.sweep { arch = "edge-npu", workload = "alexnet", build = 3 } end,
+  "dse.sweep: build: expected a function(point) returning an arch, got number", "build: not a function")
+os.remove(cdb)
+
 -- dse.open: the sweep as its last run left it (its space, its options:
 -- the latency runs' results went), in point order, as dse.write_csv
 -- wrote it

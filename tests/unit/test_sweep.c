@@ -1,8 +1,9 @@
 /* test_sweep.c: the sweep layer (sweep/sweep.h): points numbered in mixed
  * radix, the last parameter fastest; each point's arch the base with its
  * values; results handed over in point and workload order, each the same
- * bits as simulating that arch alone; infeasible points as results, other
- * errors and the sink's stop ending the sweep. */
+ * bits as simulating that arch alone; infeasible points as results, a
+ * point whose arch cannot be built as failed results, other errors and the
+ * sink's stop ending the sweep. */
 #include <sqlite3.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,6 +23,7 @@ typedef struct seen {
   double latency[16];
   int64_t rows[16];
   int stored[16];
+  int failed[16];
   char reason[256];
 } seen;
 
@@ -33,7 +35,8 @@ static int sink(void *user, dse_ctx *ctx, const sweep_result *r) {
   s->rc[s->n] = r->rc;
   s->latency[s->n] = r->total ? r->total->latency_s : -1;
   s->stored[s->n] = r->stored;
-  s->rows[s->n] = (int64_t)r->arch->rows;
+  s->rows[s->n] = r->arch ? (int64_t)r->arch->rows : -1; /* (none when it failed) */
+  s->failed[s->n] = r->failed;
   (void)ctx;
   if (r->rc) snprintf(s->reason, sizeof s->reason, "%s", r->reason);
   s->n++;
@@ -55,7 +58,7 @@ TEST_IMPL(sweep_points_in_order) {
   const sweep_param params[] = {{"pe_array.rows", 2, rows}, {"dram.capacity", 3, cap}};
   const dse_workload *wls[] = {small, big};
   sweep_space sp = {base, 2, params, 2, wls,
-                    {DSE_FIDELITY_ANALYTIC, DSE_OBJ_EDP, 0, NULL, DSE_DRAM_PROFILE}, NULL, 0};
+                    {DSE_FIDELITY_ANALYTIC, DSE_OBJ_EDP, 0, NULL, DSE_DRAM_PROFILE}, NULL, 0, NULL, NULL, 0, NULL};
   uint64_t n = 0;
   ASSERT_INT_EQ(sweep_count(&sp, 100, &n), 0);
   ASSERT_U64_EQ(n, 6);
@@ -105,17 +108,23 @@ TEST_IMPL(sweep_points_in_order) {
   ASSERT_INT_EQ(sweep_check(ctx, &sb), DSE_ERR_INVALID); /* found before anything runs */
   ASSERT_CONTAINS(t_first_diag(ctx), "space.lua:9:5: error: pe_array.rows: must be between 1 and 65536 (got 0)");
   dse_ctx_clear_diags(ctx);
+  /* run anyway, the point fails alone: a failed result per workload, its
+   * reason the arch's message at the value's mark; the sweep goes on */
   seen u = {0};
-  ASSERT_INT_EQ(sweep_run(ctx, &sb, 0, 2, sink, &u), DSE_ERR_INVALID);
-  ASSERT_INT_EQ(u.n, 2); /* point 0's two results */
-  ASSERT_CONTAINS(t_first_diag(ctx), "pe_array.rows: must be between 1 and 65536 (got 0)");
-  dse_ctx_clear_diags(ctx);
+  ASSERT_INT_EQ(sweep_run(ctx, &sb, 0, 2, sink, &u), 0);
+  ASSERT_INT_EQ(u.n, 4);
+  ASSERT_INT_EQ(u.failed[0] + u.failed[1], 0); /* point 0's two results */
+  ASSERT_INT_EQ(u.failed[2] + u.failed[3], 2);
+  ASSERT_INT_EQ(u.rc[3], DSE_ERR_INVALID);
+  ASSERT_CONTAINS(u.reason, "space.lua:9:5: error: pe_array.rows: must be between 1 and 65536 (got 0)");
+  ASSERT_INT_EQ((int)dse_ctx_ndiags(ctx), 0);
   /* a path the arch lacks, at the value's mark */
   const sweep_param np[] = {{"pe_array.rowz", 1, bad}};
   sb.params = np;
-  ASSERT_INT_EQ(sweep_run(ctx, &sb, 0, 1, sink, &u), DSE_ERR_INVALID);
-  ASSERT_CONTAINS(t_first_diag(ctx), "space.lua:9:5: error:");
-  dse_ctx_clear_diags(ctx);
+  seen v = {0};
+  ASSERT_INT_EQ(sweep_run(ctx, &sb, 0, 1, sink, &v), 0);
+  ASSERT_INT_EQ(v.failed[0], 1);
+  ASSERT_CONTAINS(v.reason, "space.lua:9:5: error:");
   /* a parameter without values: no points */
   const sweep_param ep[] = {{"pe_array.rows", 0, bad}};
   sb.params = ep;
@@ -164,6 +173,28 @@ TEST_IMPL(sweep_meter_lines) {
   sweep_meter_end(&m, 75.0);
   ASSERT_STR_EQ(m.line, "dse.sweep: 1 design point x 1 workload = 1 result in 1 min 15 s, "
                         "0 infeasible\n");
+  /* the best value so far of the first objective (maximized: the largest),
+   * and the failures */
+  sweep_meter_init(&m, 100, 1, 1, 0.0);
+  sweep_meter_objective(&m, "-throughput_inf_per_s");
+  dse_total_result t1, t2;
+  memset(&t1, 0, sizeof t1);
+  memset(&t2, 0, sizeof t2);
+  t1.throughput_inf_per_s = 250;
+  t2.throughput_inf_per_s = 125;
+  r.total = &t1;
+  ASSERT(sweep_meter_note(&m, &r, 1.0));
+  r.total = &t2;
+  ASSERT(sweep_meter_note(&m, &r, 2.0));
+  r.total = NULL;
+  r.failed = 1;
+  r.rc = DSE_ERR_INVALID;
+  ASSERT(sweep_meter_note(&m, &r, 3.0));
+  ASSERT_STR_EQ(m.line, "\rdse.sweep: 3/100 points (3.0%), 1.00 points/s, ETA 1 min 37 s, "
+                        "0 infeasible, 1 failed, best throughput_inf_per_s 250\033[K");
+  sweep_meter_end(&m, 4.0);
+  ASSERT_STR_EQ(m.line, "\r\033[Kdse.sweep: 3 design points x 1 workload = 3 results in "
+                        "4.000 s, 0 infeasible, 1 failed\n");
   return 0;
 }
 
@@ -192,7 +223,7 @@ TEST_IMPL(sweep_store_columns) {
   store *st = NULL;
   ASSERT_INT_EQ(store_open(ctx, path, &st), 0);
   sweep_space sp = {base, 2, params, 1, wls,
-                    {DSE_FIDELITY_ANALYTIC, DSE_OBJ_EDP, 0, NULL, DSE_DRAM_PROFILE}, st, 0};
+                    {DSE_FIDELITY_ANALYTIC, DSE_OBJ_EDP, 0, NULL, DSE_DRAM_PROFILE}, st, 0, NULL, NULL, 0, NULL};
   ASSERT_INT_EQ(store_sweep(ctx, st, "s", "{}", 4, &sp.sweep_id), 0);
   seen a = {0}, b = {0};
   ASSERT_INT_EQ(sweep_run(ctx, &sp, 0, 4, sink, &a), 0);
