@@ -22,6 +22,7 @@
 #include "core/core.h"
 #include "core/units.h"
 #include "reports/report.h"
+#include "sweep/search.h"
 #include "sweep/store.h"
 #include "sweep/sweep.h"
 
@@ -1150,7 +1151,8 @@ static const char *const k_sweep_keys[] = {"arch", "workload", "workloads", "gri
                                            "fidelity", "objective", "map_budget",
                                            "mappings", "dram_model", "progress",
                                            "store", "name", "jobs", "space", "build",
-                                           "objectives", "constraints", NULL};
+                                           "objectives", "constraints", "method", "samples",
+                                           "seed", NULL};
 
 #define STORE_MT "dse.Store"
 
@@ -1802,7 +1804,7 @@ static int sweep_sink_lua(void *user, dse_ctx *ctx, const sweep_result *r) {
   sweep_lua *u = user;
   lua_State *L = u->L;
   if (u->fresh) { /* the store holds it: the handle reads it from there */
-    const uint64_t k = r->point * u->sp->nworkloads + r->workload;
+    const uint64_t k = (uint64_t)u->nout++; /* (results come in the handle's order) */
     if (!r->stored) u->fresh[k / 8] |= (unsigned char)(1u << (k % 8));
     /* a call into Lua all the same, so that an interrupt's hook (dse run's
      * SIGINT) stops the sweep here, committed */
@@ -1999,7 +2001,7 @@ static int l_sweep(lua_State *L) {
   check_keys(L, 1, "dse.sweep", "key", k_sweep_keys);
   dse_ctx *ctx = get_ctx(L);
   sweep_space sp = {NULL, 0, NULL, 0, NULL,
-                    {DSE_FIDELITY_CYCLE, DSE_OBJ_EDP, 0, NULL, DSE_DRAM_PROFILE}, NULL, 0, NULL, NULL, 0, NULL};
+                    {DSE_FIDELITY_CYCLE, DSE_OBJ_EDP, 0, NULL, DSE_DRAM_PROFILE}, NULL, 0, NULL, NULL, 0, NULL, NULL, 0};
   sim_options(L, 1, "dse.sweep", &sp.opts);
   /* Base arch (index base). */
   if (lua_getfield(L, 1, "arch") == LUA_TNIL) script_error(L, "dse.sweep: missing 'arch'");
@@ -2059,10 +2061,63 @@ static int l_sweep(lua_State *L) {
   }
   sp.nparams = nk;
   sp.params = params;
+  /* method, samples, seed: which points run */
+  int method = SEARCH_GRID;
+  lua_Integer samples = 0, seed = 0;
+  {
+    char buf[64];
+    if (lua_getfield(L, 1, "method") != LUA_TNIL) {
+      if (lua_type(L, -1) != LUA_TSTRING)
+        script_error(L, "dse.sweep: method: expected a name (grid, random, sobol, lhs, nsga2), "
+                        "got %s", describe(L, -1, buf, sizeof buf));
+      method = name_value(L, "dse.sweep", "method", search_method_names);
+    }
+    if (lua_getfield(L, 1, "samples") != LUA_TNIL) {
+      if (!lua_isinteger(L, -1) || lua_tointeger(L, -1) < 1 ||
+          (uint64_t)lua_tointeger(L, -1) > SWEEP_MAX_RESULTS / (uint64_t)nw)
+        script_error(L, "dse.sweep: samples: expected a number of points from 1 to %zu, got %s",
+                     SWEEP_MAX_RESULTS / (size_t)nw,
+                     lua_type(L, -1) == LUA_TNUMBER ? lua_tostring(L, -1)
+                                                    : describe(L, -1, buf, sizeof buf));
+      samples = lua_tointeger(L, -1);
+    }
+    if (lua_getfield(L, 1, "seed") != LUA_TNIL) {
+      if (!lua_isinteger(L, -1) || lua_tointeger(L, -1) < 0)
+        script_error(L, "dse.sweep: seed: expected a whole number from 0, got %s",
+                     lua_type(L, -1) == LUA_TNUMBER ? lua_tostring(L, -1)
+                                                    : describe(L, -1, buf, sizeof buf));
+      seed = lua_tointeger(L, -1);
+    }
+    lua_pop(L, 3);
+    if (samples && method == SEARCH_GRID)
+      script_error(L, "dse.sweep: samples: needs a sampling method (method = \"random\", "
+                      "\"sobol\" or \"lhs\"); a grid runs every point");
+    if (method == SEARCH_NSGA2)
+      script_error(L, "dse.sweep: method 'nsga2' is not built yet (docs/design/sweep-plan.md, W5); "
+                      "use \"random\", \"sobol\" or \"lhs\"");
+    if (method != SEARCH_GRID && !samples)
+      script_error(L, "dse.sweep: method '%s' needs samples = N (how many points to draw)",
+                   search_method_names[method]);
+  }
   uint64_t total = 0;
-  if (sweep_count(&sp, SWEEP_MAX_RESULTS / (uint64_t)nw, &total))
-    script_error(L, "dse.sweep: %s: more than %zu results (design points x workloads)", gkey,
-                 SWEEP_MAX_RESULTS);
+  if (sweep_count(&sp, method == SEARCH_GRID ? SWEEP_MAX_RESULTS / (uint64_t)nw : UINT64_MAX,
+                  &total))
+    script_error(L, "dse.sweep: %s: more than %zu results (design points x workloads)%s", gkey,
+                 SWEEP_MAX_RESULTS, method == SEARCH_GRID ? "; sample it (method, samples)" : "");
+  if (method != SEARCH_GRID) { /* the points drawn, in a userdata of the sweep's */
+    uint64_t *pts = NULL, npts = 0;
+    const int src = search_sample(ctx, &sp, (search_method)method, (uint64_t)samples,
+                                  (uint64_t)seed, &pts, &npts);
+    if (src) return raise_diags(L, ctx, src);
+    uint64_t *keep = lua_newuserdatauv(L, (npts ? npts : 1) * sizeof *keep, 0);
+    memcpy(keep, pts, npts * sizeof *keep);
+    free(pts);
+    sp.points = keep;
+    sp.npoints = npts;
+    total = npts;
+  } else {
+    lua_pushnil(L);
+  }
   /* build: the script makes each point's arch (its paths copied into the
    * box; the function and the space in the registry under it) */
   if (lua_getfield(L, 1, "build") != LUA_TNIL) {
@@ -2305,6 +2360,7 @@ static int l_sweep(lua_State *L) {
   h->sp = sp;
   h->sp.params = own;
   h->sp.store = NULL;
+  h->sp.points = NULL; /* (a row knows its point) */
   h->buffer_names = 1;
   for (size_t i = 0; i < nk; i++) {
     const char *q = paths[i];

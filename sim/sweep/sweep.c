@@ -28,6 +28,16 @@ int sweep_count(const sweep_space *sp, uint64_t max, uint64_t *out) {
   return 0;
 }
 
+uint64_t sweep_ntasks(const sweep_space *sp) {
+  uint64_t n = 0;
+  if (sp->points) return sp->npoints;
+  return sweep_count(sp, UINT64_MAX, &n) ? 0 : n;
+}
+
+uint64_t sweep_task_point(const sweep_space *sp, uint64_t t) {
+  return sp->points ? sp->points[t] : t;
+}
+
 void sweep_point(const sweep_space *sp, uint64_t i, size_t *idx) {
   for (size_t p = sp->nparams; p-- > 0;) {
     const uint64_t k = sp->params[p].nvalues;
@@ -381,7 +391,8 @@ int sweep_run(dse_ctx *ctx, const sweep_space *sp, uint64_t first, uint64_t last
   if (!rc && !wkeys) rc = DSE_ERR_NOMEM;
   for (size_t w = 0; !rc && sp->store && w < sp->nworkloads; w++)
     rc = sweep_workload_key(sp, w, wkeys + 33 * w);
-  for (uint64_t i = first; i < last && !rc; i++) {
+  for (uint64_t t = first; t < last && !rc; t++) {
+    const uint64_t i = sweep_task_point(sp, t);
     sweep_point(sp, i, idx);
     dse_arch *arch = NULL;
     rc = sweep_arch(ctx, sp, idx, &arch);
@@ -399,8 +410,7 @@ int sweep_run(dse_ctx *ctx, const sweep_space *sp, uint64_t first, uint64_t last
     dse_arch_free(arch);
   }
   /* a whole run: the sweep keeps what it ran, no older space's results */
-  uint64_t all = 0;
-  if (!rc && sp->store && first == 0 && !sweep_count(sp, UINT64_MAX, &all) && last == all)
+  if (!rc && sp->store && first == 0 && last == sweep_ntasks(sp))
     rc = store_keep_run(ctx, sp->store, sp->sweep_id);
   if (!rc && sp->store) rc = store_commit(ctx, sp->store);
   cols_free(&cl);
@@ -474,9 +484,10 @@ static int add_known(void *user, const char *key, const char *status) {
 }
 
 /* In a worker: point i on every workload, a message each. */
-static int jobs_work(void *user, uint64_t i, pool_chan *ch) {
+static int jobs_work(void *user, uint64_t task, pool_chan *ch) {
   jobs_run *j = user;
   const sweep_space *sp = j->sp;
+  const uint64_t i = sweep_task_point(sp, task);
   dse_ctx *ctx = j->ctx;
   sweep_point(sp, i, j->idx);
   dse_arch *arch = NULL;
@@ -541,7 +552,7 @@ static int jobs_commit(jobs_run *j, uint64_t seq, const void *msg, size_t len, c
                        int to_sink) {
   const sweep_space *sp = j->sp;
   dse_ctx *ctx = j->ctx;
-  const uint64_t point = seq / sp->nworkloads;
+  const uint64_t point = sweep_task_point(sp, seq / sp->nworkloads);
   const size_t w = (size_t)(seq % sp->nworkloads);
   sweep_point(sp, point, j->idx);
   if (!msg) /* its worker died on it: failed */
@@ -603,8 +614,7 @@ static int jobs_tick(void *user) {
 
 int sweep_run_jobs(dse_ctx *ctx, const sweep_space *sp, int jobs, sweep_sink sink,
                    int (*tick)(void *user), void *user) {
-  uint64_t n = 0;
-  if (sweep_count(sp, UINT64_MAX, &n)) return DSE_ERR_INVALID;
+  const uint64_t n = sweep_ntasks(sp);
   if (jobs <= 1 || n < 2) return sweep_run(ctx, sp, 0, n, sink, user);
   jobs_run j;
   memset(&j, 0, sizeof j);

@@ -62,7 +62,16 @@ typedef struct sweep_space {
   void *build_user;
   size_t nconstraints;
   const sweep_constraint *constraints;
+  /* the points to run (ascending, each < sweep_count), as a sampling
+   * method chose them; NULL: every point */
+  const uint64_t *points;
+  uint64_t npoints;
 } sweep_space;
+
+/* The runner's tasks: sp->npoints with a point list, else sweep_count's;
+ * 0 when the space has no points.  Task t runs point sweep_task_point. */
+DSE_INTERNAL uint64_t sweep_ntasks(const sweep_space *sp);
+DSE_INTERNAL uint64_t sweep_task_point(const sweep_space *sp, uint64_t t);
 
 /* The number of design points into *out (1 without parameters).  Returns
  * 0, or DSE_ERR_INVALID when a parameter has no values or there are more
@@ -104,8 +113,9 @@ typedef struct sweep_result {
  * the sweep (sweep_run returns it).  It must return (not longjmp). */
 typedef int (*sweep_sink)(void *user, dse_ctx *ctx, const sweep_result *r);
 
-/* Simulate points [first, last) of sp, each on every workload in list
- * order, handing each result to sink in that order.  An infeasible point
+/* Simulate tasks [first, last) of sp (its points, or those of its point
+ * list: sweep_task_point), each on every workload in list order, handing
+ * each result to sink in that order.  An infeasible point
  * (the workload does not fit, no mapping, a constraint not met) is a result
  * with rc set; a point whose arch cannot be built (a combination of values
  * the arch refuses, a build function's error) is a failed result for each
@@ -117,7 +127,7 @@ typedef int (*sweep_sink)(void *user, dse_ctx *ctx, const sweep_result *r);
 DSE_INTERNAL int sweep_run(dse_ctx *ctx, const sweep_space *sp, uint64_t first, uint64_t last,
                            sweep_sink sink, void *user);
 
-/* sweep_run over every point, in jobs worker processes (pool.h; jobs <= 1
+/* sweep_run over every task, in jobs worker processes (pool.h; jobs <= 1
  * or a single point: sweep_run itself): each worker a copy of this process
  * when called.  The results reach the store and the sink in point order,
  * the same whatever jobs is, with arch and result NULL (and total NULL for

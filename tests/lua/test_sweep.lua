@@ -310,6 +310,52 @@ H.fails(function() dse.sweep { arch = "edge-npu", workload = "alexnet", build = 
   "dse.sweep: build: expected a function(point) returning an arch, got number", "build: not a function")
 os.remove(cdb)
 
+-- sampling methods: the same seed, the same points, whatever the workers;
+-- Sobol covers each parameter's values; a Latin hypercube of as many
+-- samples as values uses each value once
+local sdb = H.tmpname(".db")
+os.remove(sdb)
+local function sampled(method, n, seed, jobs, name)
+  return dse.sweep { arch = "edge-npu", workload = "alexnet", store = sdb, name = name,
+    fidelity = "analytic", progress = false, method = method, samples = n, seed = seed, jobs = jobs,
+    space = { ["pe_array.rows"] = dse.range(4, 128, { step = 4 }), ["pe_array.cols"] = dse.range(4, 128, { step = 4 }),
+              ["buffers.2.size"] = dse.range("64 KiB", "8 MiB", { log = true, steps = 8 }) } }
+end
+local function points_of(h)
+  local t = {}
+  for r in h:iter() do
+    t[#t + 1] = string.format("%d/%d/%s", r.point["pe_array.rows"], r.point["pe_array.cols"], r.point["buffers.2.size"])
+  end
+  return table.concat(t, " ")
+end
+local function distinct(h, key)
+  local seen, n = {}, 0
+  for r in h:iter() do
+    if not seen[r.point[key]] then seen[r.point[key]] = true; n = n + 1 end
+  end
+  return n
+end
+local r1, r2 = sampled("random", 100, 7, 1, "r1"), sampled("random", 100, 7, 2, "r2")
+H.check(#r1 <= 100 and #r1 >= 95, "random: 100 samples of 8192 points, a few alike: " .. #r1)
+H.eq(points_of(r2), points_of(r1), "random: the same seed, the same points (2 workers)")
+H.check(points_of(sampled("random", 100, 8, 1, "r3")) ~= points_of(r1), "random: another seed, other points")
+local so = sampled("sobol", 64, 0, 2, "s1")
+H.eq(distinct(so, "pe_array.rows"), 32, "sobol: every rows value in 64 samples")
+H.eq(distinct(so, "buffers.2.size"), 8, "sobol: every buffer size")
+local lh = sampled("lhs", 32, 3, 1, "l1")
+H.eq(#lh, 32, "lhs: 32 points")
+H.eq(distinct(lh, "pe_array.rows"), 32, "lhs: each rows value once")
+H.eq(distinct(lh, "pe_array.cols"), 32, "lhs: each cols value once")
+H.fails(function() dse.sweep { arch = "edge-npu", workload = "alexnet", samples = 10 } end,
+  'dse.sweep: samples: needs a sampling method (method = "random", "sobol" or "lhs"); a grid runs every point',
+  "samples without a method")
+H.fails(function() dse.sweep { arch = "edge-npu", workload = "alexnet", method = "sobol" } end,
+  "dse.sweep: method 'sobol' needs samples = N (how many points to draw)", "a method without samples")
+H.fails(function() dse.sweep { arch = "edge-npu", workload = "alexnet", method = "sobl", samples = 3 } end,
+  "dse.sweep: unknown method 'sobl'; did you mean 'sobol'? expected one of: grid, random, sobol, lhs, nsga2",
+  "unknown method")
+os.remove(sdb)
+
 -- dse.open: the sweep as its last run left it (its space, its options:
 -- the latency runs' results went), in point order, as dse.write_csv
 -- wrote it
