@@ -1,149 +1,155 @@
 -- sweep.lua: the default main job (`make run`).
 --
--- "How big an array, how much SRAM, and HBM2E or GDDR6?"  Sweeps PE-array
--- size x global-buffer size x memory technology for the datacenter NPU on
--- ResNet-50 (batch 8) and GPT-2 decode (batch 8, 1024-token context), then
--- writes every point, the Pareto front and a report to out/ (or arg[1]).
+-- "Which memory, how big a PE array, how much SRAM?"  Sweeps PE rows x PE
+-- columns x global-buffer size x six memory technologies (HBM2E, HBM3,
+-- HBM3E, GDDR6, GDDR7, LPDDR5X, each simulated at burst level) for the
+-- datacenter NPU on ResNet-50 (batch 8), GPT-2 prefill (1024 tokens) and
+-- GPT-2 decode (batch 8, 1024-token context).  Every result goes to the
+-- store out/sweep.db as it comes (a run stopped halfway resumes where it
+-- stopped; a second run reads everything back), then the script writes
+-- every result, the Pareto fronts and a report to out/ (or arg[1]).
+-- arg[2] = "small" runs a corner of the space (the test suite's).
 local dse = require "dse"
 
 local outdir = arg[1] or "out"
+local small = arg[2] == "small"
 dse.mkdir(outdir)
 
--- The two memory systems, as whole `dram` sections: technology presets
--- simulated at burst level (banks, FR-FCFS, refresh; docs/memory.md).
--- 2 HBM2E stacks = 819.2 GB/s peak; 8 GDDR6 devices = 512 GB/s peak.
-local hbm2e = { preset = "hbm2e-3200", stacks = 2 }
-local gddr6 = { preset = "gddr6-16000", devices = 8 }
+-- The memory systems, as whole `dram` sections: a preset and how many
+-- stacks or devices (docs/memory.md); peak bandwidth and capacity below.
+local memories = {
+  { preset = "hbm2e-3200", stacks = 2 },    -- 819 GB/s, 32 GiB, silicon interposer
+  { preset = "hbm3-6400", stacks = 1 },     -- 819 GB/s, 16 GiB
+  { preset = "hbm3e-9200", stacks = 1 },    -- 1178 GB/s, 24 GiB
+  { preset = "gddr6-16000", devices = 8 },  -- 512 GB/s, 16 GiB, organic package
+  { preset = "gddr7-32000", devices = 8 },  -- 1024 GB/s, 16 GiB
+  { preset = "lpddr5x-8533", devices = 8 }, -- 273 GB/s, 32 GiB
+}
+local reference = memories[1]
 
 local workloads = {
   dse.workload("resnet50", { batch = 8 }),
+  dse.workload("gpt2", { phase = "prefill", seq = 1024 }),
   dse.workload("gpt2", { phase = "decode", seq = 1024, batch = 8 }),
 }
 
 local base = "npu-hbm2e"
-local grid = {
-  ["pe_array.rows"] = { 32, 64, 128, 256 },
-  ["pe_array.cols"] = { 32, 64, 128, 256 },
-  ["buffers.2.size"] = { "4 MiB", "16 MiB", "64 MiB" },
-  ["dram"] = { hbm2e, gddr6 },
+local space = {
+  ["pe_array.rows"] = small and { 64, 128 } or dse.range(16, 256, { log = true, steps = 5 }),
+  ["pe_array.cols"] = small and { 64, 256 } or dse.range(16, 256, { log = true, steps = 5 }),
+  ["buffers.2.size"] = small and { "4 MiB", "32 MiB" } or dse.range("2 MiB", "32 MiB", { log = true, steps = 5 }),
+  ["dram"] = memories,
 }
-local base_arch = dse.arch(base)
--- (dse.sweep prints its progress and, at the end, a summary on stderr:
--- points, time, infeasible ones)
-local results = dse.sweep {
-  arch = base_arch,
-  workloads = workloads,
-  grid = grid,
-}
-
 -- Objectives: latency, energy, die area and unit cost (die + memory +
 -- package, docs/cost.md); a leading "-" would maximize.
 local objectives = { "latency_s", "energy_j", "area_mm2", "cost_usd" }
+local base_arch = dse.arch(base)
+-- (dse.sweep prints its progress and, at the end, a summary on stderr)
+local results = dse.sweep {
+  arch = base_arch,
+  workloads = workloads,
+  space = space,
+  objectives = objectives,
+  store = outdir .. "/sweep.db",
+  name = small and "npu-memory-small" or "npu-memory",
+}
 
 local title = dse.workload_title -- "gpt2 (decode, seq 1024, batch 8)"
+local function preset_of(m) return string.format("%d x %s", m.stacks or m.devices, m.preset) end
 
--- Each workload's results: dse.sweep puts them in list order within each
--- design point.
-local mine = {}
-for i, r in ipairs(results) do
-  local w = (i - 1) % #workloads + 1
-  mine[w] = mine[w] or {}
-  table.insert(mine[w], r)
-end
-
-local front = {}
-local fronts = {}
-for w = 1, #workloads do
+-- Each workload's results and front (a handle each: rows read as needed).
+local mine, fronts, front_rows = {}, {}, {}
+for w, wl in ipairs(workloads) do
+  mine[w] = results:filter { workload = wl }
   fronts[w] = dse.pareto(mine[w], objectives)
-  for _, r in ipairs(fronts[w]) do front[#front + 1] = r end
+  for r in fronts[w]:iter() do front_rows[#front_rows + 1] = r end
 end
 
--- HBM2E against GDDR6 on the same array and SRAM: GDDR6's latency and
--- energy over HBM2E's, and what HBM2E costs more per unit; the smallest,
--- median and largest over the pairs.
-local function spread(v, fmt)
+-- Each memory against HBM2E on the same array and SRAM: its latency and
+-- energy over HBM2E's, and its unit cost less HBM2E's; the median over the
+-- pairs, and how many of the workload's front points have it.
+local function median(v)
   table.sort(v)
   local n = #v
-  local med = n % 2 == 1 and v[(n + 1) // 2] or (v[n // 2] + v[n // 2 + 1]) / 2
-  return string.format(fmt, v[1]) .. " / " .. string.format(fmt, med) .. " / " .. string.format(fmt, v[n])
+  if n == 0 then return 0 / 0 end
+  return n % 2 == 1 and v[(n + 1) // 2] or (v[n // 2] + v[n // 2 + 1]) / 2
 end
 local compare = {
-  "| workload | pairs | GDDR6 latency vs HBM2E | GDDR6 energy vs HBM2E | HBM2E unit cost over GDDR6 | on the front: HBM2E + GDDR6 |",
-  "| --- | ---: | ---: | ---: | ---: | ---: |",
+  "| workload | memory | peak GB/s | pairs | latency vs " .. reference.preset .. " | energy vs " ..
+    reference.preset .. " | unit cost vs " .. reference.preset .. " | on the front |",
+  "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |",
 }
+local peak = {}
 for w = 1, #workloads do
   local by = {}
-  for _, r in ipairs(mine[w]) do
+  for r in mine[w]:iter() do
     if r.feasible then
       local p = r.point
       local k = string.format("%d %d %s", p["pe_array.rows"], p["pe_array.cols"], p["buffers.2.size"])
       by[k] = by[k] or {}
-      by[k][p.dram] = r
+      by[k][preset_of(p.dram)] = r.total
+      peak[preset_of(p.dram)] = peak[preset_of(p.dram)] or r.arch.dram_bandwidth_bytes_per_s / 1e9
     end
   end
-  local lat, en, usd = {}, {}, {}
-  for _, pr in pairs(by) do
-    local h, g = pr[hbm2e], pr[gddr6]
-    if h and g then
-      lat[#lat + 1] = 100 * (g.total.latency_s / h.total.latency_s - 1)
-      en[#en + 1] = 100 * (g.total.energy_j / h.total.energy_j - 1)
-      usd[#usd + 1] = h.total.cost_usd - g.total.cost_usd
+  local on_front = {}
+  for _, r in ipairs(front_rows) do
+    if r.workload.name == workloads[w].name and r.workload.phase == workloads[w].phase then
+      local m = preset_of(r.point.dram)
+      on_front[m] = (on_front[m] or 0) + 1
     end
   end
-  local nh, ng = 0, 0
-  for _, r in ipairs(fronts[w]) do
-    if r.point.dram == hbm2e then nh = nh + 1 else ng = ng + 1 end
+  for _, m in ipairs(memories) do
+    local lat, en, usd = {}, {}, {}
+    for _, pr in pairs(by) do
+      local t, h = pr[preset_of(m)], pr[preset_of(reference)]
+      if t and h then
+        lat[#lat + 1] = 100 * (t.latency_s / h.latency_s - 1)
+        en[#en + 1] = 100 * (t.energy_j / h.energy_j - 1)
+        usd[#usd + 1] = t.cost_usd - h.cost_usd
+      end
+    end
+    compare[#compare + 1] = string.format("| %s | %s | %.0f | %d | %+.0f%% | %+.0f%% | %+.0f $ | %d |",
+      title(workloads[w]), preset_of(m), peak[preset_of(m)] or 0, #lat, median(lat), median(en),
+      median(usd), on_front[preset_of(m)] or 0)
   end
-  compare[#compare + 1] = string.format("| %s | %d | %s | %s | %s | %d + %d |", title(workloads[w]), #lat,
-    spread(lat, "%+.0f%%"), spread(en, "%+.0f%%"), spread(usd, "$%.0f"), nh, ng)
 end
 
--- A grid key's values in prose: "4 MiB, 16 MiB or 64 MiB".
+-- A space key's values in prose: "4 MiB, 16 MiB or 64 MiB".
 local function values(k)
   local v = {}
-  for i, x in ipairs(grid[k]) do v[i] = tostring(x) end
+  for i, x in ipairs(space[k]) do v[i] = type(x) == "table" and preset_of(x) or tostring(x) end
   return table.concat(v, ", ", 1, #v - 1) .. " or " .. v[#v]
 end
 
--- A memory system as the results have it: "2 HBM2E-3200 stacks
--- (`2 x hbm2e-3200`: 819 GB/s peak, 32 GiB, ...)".
-local function memory(m, what, package)
-  for _, r in ipairs(results) do
-    if r.point.dram == m then
-      local n = m.stacks or m.devices
-      return string.format("%d %s (`%d x %s`: %.0f GB/s peak, %.0f GiB, %s)", n, what, n, m.preset,
-        r.arch.dram_bandwidth_bytes_per_s / 1e9, r.arch.dram_capacity_bytes / 2^30, package)
-    end
-  end
-end
-
 dse.write_csv(outdir .. "/sweep.csv", results)
-dse.write_csv(outdir .. "/pareto.csv", front)
+dse.write_csv(outdir .. "/pareto.csv", front_rows)
 dse.report {
   path = outdir .. "/report.md",
-  title = "Datacenter NPU: PE array x SRAM x HBM2E/GDDR6",
+  title = "Datacenter NPU: PE array x SRAM x six memory technologies",
   intro = table.concat({
-    "How big a PE array, how much SRAM, and HBM2E or GDDR6?  The base arch is `" .. base ..
+    "Which memory, how big a PE array, how much SRAM?  The base arch is `" .. base ..
     string.format("` (%s %s at %.1f GHz; arch/%s.yaml).  Swept: ", base_arch.precision,
       base_arch.dataflow, base_arch.clock_hz / 1e9, base) ..
     "`pe_array.rows` " .. values("pe_array.rows") .. "; `pe_array.cols` " .. values("pe_array.cols") ..
     "; `buffers.2.size`, the global buffer (buffer 1, the accumulators, keeps its size), " ..
-    values("buffers.2.size") .. "; `dram`, the whole memory system, " ..
-    memory(hbm2e, "HBM2E-3200 stacks", "on a silicon interposer") .. " or " ..
-    memory(gddr6, "GDDR6-16000 devices", "on an organic package") ..
-    ", each simulated at burst level (docs/memory.md).",
+    values("buffers.2.size") .. "; `dram`, the whole memory system, " .. values("dram") ..
+    ", each simulated at burst level (docs/memory.md).  Every result is in `sweep.db` " ..
+    "(docs/store.md: `dse export`, `dse pareto`).",
     "",
-    "HBM2E against GDDR6 with the same array and SRAM (smallest / median / largest over the pairs; " ..
-    "latency and energy per batch, GDDR6's relative to HBM2E's):",
+    "Each memory against " .. preset_of(reference) .. " with the same array and SRAM (the median over the " ..
+    "pairs; latency and energy per batch relative to " .. reference.preset .. "'s):",
     "",
     table.concat(compare, "\n"),
     "",
     "- *workload*: with its parameters.",
+    "- *memory*: how many stacks or devices of which preset (arch/memory/).",
+    "- *peak GB/s*: the memory system's peak bandwidth.",
     "- *pairs*: array and SRAM sizes simulated with both memories.",
-    "- *GDDR6 latency vs HBM2E*, *GDDR6 energy vs HBM2E*: GDDR6's latency or energy per batch over HBM2E's, " ..
-    "less 1 (+16%: GDDR6 takes 16% longer).",
-    "- *HBM2E unit cost over GDDR6*: HBM2E's unit cost less GDDR6's (memory, package, PHYs; docs/cost.md).",
-    "- *on the front: HBM2E + GDDR6*: how many of the workload's Pareto points have each memory.",
+    "- *latency vs " .. reference.preset .. "*, *energy vs " .. reference.preset .. "*: the memory's " ..
+    "latency or energy per batch over the reference's, less 1 (+16%: 16% longer).",
+    "- *unit cost vs " .. reference.preset .. "*: the unit cost (die, memory, package, PHYs; " ..
+    "docs/cost.md) less the reference's.",
+    "- *on the front*: how many of the workload's Pareto points have that memory.",
   }, "\n"),
   results = results,
   objectives = objectives,
@@ -157,15 +163,14 @@ local function better(a, b)
 end
 for w = 1, #workloads do
   local best
-  for _, r in ipairs(fronts[w]) do
+  for r in fronts[w]:iter() do
     if not best or better(r, best) then best = r end
   end
   local p = best.point
   print(string.format("  %-33s fastest: %dx%d PEs, %s global buffer, %s: %.3f ms, %.0f inf/s, %.3f mJ/inf",
-    title(workloads[w]), best.arch.pe_rows, best.arch.pe_cols, p["buffers.2.size"],
-    string.format("%d x %s", p.dram.stacks or p.dram.devices, p.dram.preset),
+    title(workloads[w]), p["pe_array.rows"], p["pe_array.cols"], p["buffers.2.size"], preset_of(p.dram),
     best.total.latency_s * 1e3, best.total.throughput_inf_per_s,
     best.total.energy_j * 1e3 / best.workload.batch))
 end
-print(string.format("wrote %s/sweep.csv, %s/pareto.csv (%d points), %s/report.md",
-  outdir, outdir, #front, outdir))
+print(string.format("wrote %s/sweep.db (%d results), %s/sweep.csv, %s/pareto.csv (%d points), %s/report.md",
+  outdir, #results, outdir, outdir, #front_rows, outdir))

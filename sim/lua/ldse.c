@@ -3459,9 +3459,28 @@ static int l_report_rows(lua_State *L) {
   return l_results_list(L);
 }
 
+/* has_layers(r): whether result r has its layers, or gives them when read
+ * (a row of a sweep's handle), without reading them.  [-0, +1, -] */
+static int l_report_has_layers(lua_State *L) {
+  int has = 0;
+  if (lua_type(L, 1) == LUA_TTABLE) {
+    lua_pushliteral(L, "layers");
+    has = lua_rawget(L, 1) == LUA_TTABLE;
+    lua_pop(L, 1);
+    if (!has && lua_getmetatable(L, 1)) {
+      luaL_getmetatable(L, ROW_MT);
+      has = lua_rawequal(L, -1, -2);
+      lua_pop(L, 2);
+    }
+  }
+  lua_pushboolean(L, has);
+  return 1;
+}
+
 static const luaL_Reg k_report_helpers[] = {
     {"fail", l_fail},
     {"rows", l_report_rows},
+    {"has_layers", l_report_has_layers},
     {"write", l_report_write},
     {"check_dir", l_report_check_dir},
     {"check_keys", l_check_keys},

@@ -272,21 +272,23 @@ H.eq(dse.workload_title(dse.workload("llama2_7b")), "llama2_7b (decode, seq 2048
 -- `make run`'s report (scripts/sweep.lua): every table has its legend, no
 -- row names a memory but its own, every title carries the parameters
 -- Run scripts/NAME.lua with dir as its output directory (arg[1]).
-local function run_script(name)
+local function run_script(name, ...)
   local path = os.getenv("DSE_DATA_DIR") .. "/scripts/" .. name .. ".lua"
   local saved = arg
-  arg = { [0] = path, dir }
-  assert(loadfile(path))(dir)
+  arg = { [0] = path, dir, ... }
+  assert(loadfile(path))(dir, ...)
   arg = saved
 end
 
 do
-  run_script("sweep")
+  run_script("sweep", "small") -- (a corner of its space: the same tables)
   local text = H.read(dir .. "/report.md")
-  H.eq(check_legends(text, "out/report.md"), 1 + 2 * 3, "tables in out/report.md")
+  H.eq(check_legends(text, "out/report.md"), 1 + 3 * 3, "tables in out/report.md")
   local titles = {}
   for t in text:gmatch("\n## ([^\n]+)") do titles[#titles + 1] = t end
-  H.eq(table.concat(titles, "; "), "resnet50 (batch 8); gpt2 (decode, seq 1024, batch 8)", "out/report.md sections")
+  H.eq(table.concat(titles, "; "),
+       "resnet50 (batch 8); gpt2 (prefill, seq 1024, batch 1); gpt2 (decode, seq 1024, batch 8)",
+       "out/report.md sections")
   local n = 0
   for _, t in ipairs(tables_of(text)) do
     local col

@@ -433,13 +433,17 @@ local src = os.getenv("DSE_DATA_DIR") or "../.."
 local outdir = os.tmpname()
 os.remove(outdir)
 local saved = arg
-arg = { [0] = src .. "/scripts/sweep.lua", outdir }
+arg = { [0] = src .. "/scripts/sweep.lua", outdir, "small" } -- (a corner of its space)
 local chunk = assert(loadfile(src .. "/scripts/sweep.lua"))
-chunk(outdir)
+chunk(outdir, "small")
 arg = saved
 local report = H.read(outdir .. "/report.md")
 H.check(report:find("## resnet50 (batch 8)", 1, true), "report resnet50 section")
+H.check(report:find("## gpt2 (prefill, seq 1024, batch 1)", 1, true), "report gpt2 prefill section")
 H.check(report:find("## gpt2 (decode, seq 1024, batch 8)", 1, true), "report gpt2 section")
+H.check(report:find("| resnet50 (batch 8) | 8 x lpddr5x-8533 | 273 | 8 |", 1, true), "report: a memory's row")
+local stored = dse.open(outdir .. "/sweep.db")
+H.eq(#stored, 2 * 2 * 2 * 6 * 3, "the main job's store")
 H.check(report:find("### Pareto front", 1, true), "report pareto")
 H.check(report:find("Roofline position of each layer", 1, true), "report roofline")
 H.check(report:find("![roofline of resnet50 (batch 8)](roofline-resnet50-batch-8.svg)", 1, true), "report chart link")
@@ -448,15 +452,16 @@ H.check(svg:find("^<svg") and svg:find("</svg>%s*$"), "roofline svg")
 H.check(select(2, svg:gsub("<circle", "")) > 40, "one point per MAC layer")
 local sweep_csv = H.read(outdir .. "/sweep.csv")
 local rows = select(2, sweep_csv:gsub("\n", ""))
-H.eq(rows, 1 + 2 * 4 * 4 * 3 * 2, "sweep.csv rows")
+H.eq(rows, 1 + 2 * 2 * 2 * 6 * 3, "sweep.csv rows")
 H.check(#H.read(outdir .. "/pareto.csv") > 100, "pareto.csv")
 -- a memory system swept as whole tables keeps its count in the CSV: 2 and
 -- 4 stacks of one preset are two configurations, each field a column
 local h = sweep_csv:match("^[^\n]+")
 H.check(h:find(",buffers.2.size,dram.devices,dram.preset,dram.stacks,pe_array.cols,", 1, true),
         "table-valued grid values as their own columns: " .. h)
-H.check(sweep_csv:find("\nnpu%-hbm2e,resnet50,,,true,4 MiB,,hbm2e%-3200,2,32,32,"), "2 HBM2E stacks")
-H.check(sweep_csv:find("\nnpu%-hbm2e,resnet50,,,true,4 MiB,8,gddr6%-16000,,32,32,"), "8 GDDR6 devices")
+H.check(sweep_csv:find("\nnpu%-hbm2e,resnet50,8,,,true,4 MiB,,hbm2e%-3200,2,64,64,"), "2 HBM2E stacks")
+H.check(sweep_csv:find("\nnpu%-hbm2e,resnet50,8,,,true,4 MiB,8,gddr6%-16000,,64,64,"), "8 GDDR6 devices")
+H.check(sweep_csv:find("\nnpu%-hbm2e,gpt2,1,prefill,1024,true,4 MiB,,hbm2e%-3200,2,64,64,"), "GPT-2 prefill")
 local stacks = dse.sweep {
   arch = "npu-hbm3", workload = "alexnet", fidelity = "analytic",
   grid = { dram = { { preset = "hbm3-6400", stacks = 2 }, { preset = "hbm3-6400", stacks = 4 } } },
