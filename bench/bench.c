@@ -572,7 +572,7 @@ static void bench_sweep(bench *b) {
   const dse_workload *wls[] = {l.wl};
   sweep_work w = {b->ctx,
                   {l.arch, 1, &param, 1, wls,
-                   {DSE_FIDELITY_ANALYTIC, DSE_OBJ_LATENCY, 0, NULL, DSE_DRAM_PROFILE}, NULL, 0, NULL, NULL, 0, NULL, NULL, 0},
+                   {DSE_FIDELITY_ANALYTIC, DSE_OBJ_LATENCY, 0, NULL, DSE_DRAM_PROFILE}, NULL, 0, NULL, NULL, 0, NULL, NULL, 0, 0},
                   {NULL},
                   l.wl,
                   0};

@@ -1212,6 +1212,8 @@ static void push_node(lua_State *L, const yt_node *n) {
   }
 }
 
+static core_buf *new_buf(lua_State *L);
+
 /* ===== the results handle ==================================================
  * dse.sweep{store = ...} and dse.open give a handle on a sweep's results in
  * the store rather than a list of tables (docs/lua.md): #h, h[i],
@@ -1236,7 +1238,9 @@ typedef struct l_results {
   char *path;
   int64_t *ids;                /* row ids in point and workload order */
   uint64_t nids;
-  const unsigned char *fresh;  /* bit per row: simulated by the run that made it (anchored) */
+  const uint64_t *fresh;       /* point x workloads + workload of each result the run that made
+                                * it simulated, ascending (anchored; NULL: none) */
+  size_t nfresh;
   int has_space;               /* sp is the sweep that made it (its parts: uservalue 2) */
   sweep_space sp;
   int buffer_names;            /* the base arch's buffer names hold for every point */
@@ -1356,6 +1360,11 @@ static const store_view *cursor_next(lua_State *L, l_results *root, store_cursor
   return v;
 }
 
+static int cmp_u64_key(const void *a, const void *b) {
+  const uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+  return x < y ? -1 : x > y;
+}
+
 /* Push the table of stored result v, the root's row rp (the root handle
  * at root_ud): {feasible, status, stored, reason, point, workload, total}
  * and arch: {name}, or, when the root knows its sweep, the point's arch
@@ -1370,7 +1379,10 @@ static void push_row(lua_State *L, int root_ud, const store_view *v, uint64_t rp
   lua_setfield(L, -2, "feasible");
   lua_pushstring(L, r->status ? r->status : "");
   lua_setfield(L, -2, "status");
-  lua_pushboolean(L, !(root->fresh && (root->fresh[rp / 8] >> (rp % 8) & 1)));
+  (void)rp;
+  const uint64_t fk = r->point * (root->has_space ? root->sp.nworkloads : 1) + r->workload;
+  lua_pushboolean(L, !(root->fresh && root->nfresh &&
+                       bsearch(&fk, root->fresh, root->nfresh, sizeof fk, cmp_u64_key)));
   lua_setfield(L, -2, "stored");
   if (r->reason) {
     lua_pushstring(L, r->reason);
@@ -1707,7 +1719,8 @@ typedef struct sweep_lua {
   int raised;
   sweep_meter *meter; /* NULL: quiet */
   const sweep_space *sp;
-  unsigned char *fresh; /* with a store: a bit per result simulated (not read back); no tables */
+  core_buf *fresh; /* with a store: the key of each result simulated (not read back); no tables */
+  int progress_gen; /* a search: a line per generation */
 } sweep_lua;
 
 /* sweep_push(u, r, out, grid, paths, wls, state): push result r of the
@@ -1780,6 +1793,19 @@ static int sweep_tick_lua(void *user) {
   return 0;
 }
 
+/* A search's generation, on stderr: how far, the front and its
+ * hypervolume (in the first population's box). */
+static void nsga_report(void *user, const search_gen *g) {
+  sweep_lua *u = user;
+  if (!u->progress_gen) return;
+  fflush(stdout);
+  fprintf(stderr, "%sdse.sweep: nsga2 generation %zu (of about %zu): %llu points evaluated, front "
+                  "of %zu, hypervolume %.6f\n",
+          u->meter && u->meter->tty ? "\r\033[K" : "", g->gen, g->ngens,
+          (unsigned long long)g->evaluated, g->front, g->hv);
+  fflush(stderr);
+}
+
 /* A temporary store's file (a sweep with jobs but no store), removed with
  * its -wal and -shm when collected.  */
 #define TEMP_MT "dse.TempStore"
@@ -1804,8 +1830,8 @@ static int sweep_sink_lua(void *user, dse_ctx *ctx, const sweep_result *r) {
   sweep_lua *u = user;
   lua_State *L = u->L;
   if (u->fresh) { /* the store holds it: the handle reads it from there */
-    const uint64_t k = (uint64_t)u->nout++; /* (results come in the handle's order) */
-    if (!r->stored) u->fresh[k / 8] |= (unsigned char)(1u << (k % 8));
+    const uint64_t k = r->point * u->sp->nworkloads + r->workload;
+    if (!r->stored) core_buf_append(u->fresh, (const char *)&k, sizeof k);
     /* a call into Lua all the same, so that an interrupt's hook (dse run's
      * SIGINT) stops the sweep here, committed */
     lua_pushcfunction(L, sweep_tick);
@@ -2001,7 +2027,7 @@ static int l_sweep(lua_State *L) {
   check_keys(L, 1, "dse.sweep", "key", k_sweep_keys);
   dse_ctx *ctx = get_ctx(L);
   sweep_space sp = {NULL, 0, NULL, 0, NULL,
-                    {DSE_FIDELITY_CYCLE, DSE_OBJ_EDP, 0, NULL, DSE_DRAM_PROFILE}, NULL, 0, NULL, NULL, 0, NULL, NULL, 0};
+                    {DSE_FIDELITY_CYCLE, DSE_OBJ_EDP, 0, NULL, DSE_DRAM_PROFILE}, NULL, 0, NULL, NULL, 0, NULL, NULL, 0, 0};
   sim_options(L, 1, "dse.sweep", &sp.opts);
   /* Base arch (index base). */
   if (lua_getfield(L, 1, "arch") == LUA_TNIL) script_error(L, "dse.sweep: missing 'arch'");
@@ -2092,9 +2118,10 @@ static int l_sweep(lua_State *L) {
     if (samples && method == SEARCH_GRID)
       script_error(L, "dse.sweep: samples: needs a sampling method (method = \"random\", "
                       "\"sobol\" or \"lhs\"); a grid runs every point");
-    if (method == SEARCH_NSGA2)
-      script_error(L, "dse.sweep: method 'nsga2' is not built yet (docs/design/sweep-plan.md, W5); "
-                      "use \"random\", \"sobol\" or \"lhs\"");
+    if (method == SEARCH_NSGA2 && lua_getfield(L, 1, "objectives") == LUA_TNIL)
+      script_error(L, "dse.sweep: method 'nsga2' needs objectives = {...} (what it minimizes; "
+                      "\"-x\" maximizes)");
+    if (method == SEARCH_NSGA2) lua_pop(L, 1);
     if (method != SEARCH_GRID && !samples)
       script_error(L, "dse.sweep: method '%s' needs samples = N (how many points to draw)",
                    search_method_names[method]);
@@ -2104,7 +2131,10 @@ static int l_sweep(lua_State *L) {
                   &total))
     script_error(L, "dse.sweep: %s: more than %zu results (design points x workloads)%s", gkey,
                  SWEEP_MAX_RESULTS, method == SEARCH_GRID ? "; sample it (method, samples)" : "");
-  if (method != SEARCH_GRID) { /* the points drawn, in a userdata of the sweep's */
+  if (method == SEARCH_NSGA2) { /* its points come a generation at a time */
+    total = (uint64_t)samples;
+    lua_pushnil(L);
+  } else if (method != SEARCH_GRID) { /* the points drawn, in a userdata of the sweep's */
     uint64_t *pts = NULL, npts = 0;
     const int src = search_sample(ctx, &sp, (search_method)method, (uint64_t)samples,
                                   (uint64_t)seed, &pts, &npts);
@@ -2270,11 +2300,9 @@ static int l_sweep(lua_State *L) {
   }
   /* with a store the results stay there (a bit each: simulated or read
    * back); without, a list of full results */
-  unsigned char *fresh = NULL;
+  core_buf *fresh = NULL;
   if (sp.store) {
-    const size_t bytes = (size_t)((total * (uint64_t)nw + 7) / 8);
-    fresh = lua_newuserdatauv(L, bytes ? bytes : 1, 0);
-    memset(fresh, 0, bytes ? bytes : 1);
+    fresh = new_buf(L);
   } else {
     lua_createtable(L, (int)(total * (uint64_t)nw), 0);
   }
@@ -2299,9 +2327,27 @@ static int l_sweep(lua_State *L) {
     lua_pop(L, 1);
   }
   sweep_lua u = {L, out, grid, pslot, wls, lua_gettop(L), nk, 0, 0, progress ? &meter : NULL, &sp,
-                 fresh};
-  int rc = sp.store && jobs > 1 ? sweep_run_jobs(ctx, &sp, jobs, sweep_sink_lua, sweep_tick_lua, &u)
-                                : sweep_run(ctx, &sp, 0, total, sweep_sink_lua, &u);
+                 fresh, 0};
+  int rc = 0;
+  if (method == SEARCH_NSGA2) {
+    const char *objs[16];
+    size_t no = (size_t)lua_rawlen(L, obj_slot);
+    for (size_t k = 0; k < no && k < 16; k++) {
+      lua_rawgeti(L, obj_slot, (lua_Integer)(k + 1));
+      objs[k] = lua_tostring(L, -1); /* (anchored by the list) */
+      lua_pop(L, 1);
+    }
+    const search_nsga o = {(uint64_t)samples, (uint64_t)seed, no, objs, sp.store ? jobs : 1, 0};
+    u.progress_gen = progress;
+    rc = search_nsga2(ctx, &sp, &o, sweep_sink_lua, sweep_tick_lua, nsga_report, &u);
+  } else if (sp.store && jobs > 1) {
+    rc = sweep_run_jobs(ctx, &sp, jobs, sweep_sink_lua, sweep_tick_lua, &u);
+  } else {
+    rc = sweep_run(ctx, &sp, 0, total, sweep_sink_lua, &u);
+  }
+  if (fresh && fresh->oom) rc = rc ? rc : DSE_ERR_NOMEM;
+  if (fresh && fresh->len) /* ascending, for the handle's lookups */
+    qsort(fresh->data, fresh->len / sizeof(uint64_t), sizeof(uint64_t), cmp_u64_key);
   if (!rc && !u.raised && sp.store) rc = store_finish(ctx, sp.store, sp.sweep_id);
   if (box) { /* the store's lock goes with it */
     store_close(box->st);
@@ -2355,7 +2401,8 @@ static int l_sweep(lua_State *L) {
   l_results *h = results_open(L, "dse.sweep", lua_tostring(L, store_slot), name);
   lua_pushvalue(L, anchor);
   lua_setiuservalue(L, -2, 2);
-  h->fresh = fresh;
+  h->fresh = fresh && fresh->len ? (const uint64_t *)(const void *)fresh->data : NULL;
+  h->nfresh = fresh ? fresh->len / sizeof(uint64_t) : 0;
   h->has_space = 1;
   h->sp = sp;
   h->sp.params = own;
@@ -2369,7 +2416,7 @@ static int l_sweep(lua_State *L) {
     if (whole && (!*q || (*q == '.' && (!strchr(q + 1, '.') || strstr(q, ".name")))))
       h->buffer_names = 0;
   }
-  if (h->n != total * (uint64_t)nw)
+  if (method != SEARCH_NSGA2 && h->n != total * (uint64_t)nw)
     return luaL_error(L, "dse.sweep: %s: the store holds %I results of this sweep, not %I",
                       lua_tostring(L, store_slot), (lua_Integer)h->n,
                       (lua_Integer)(total * (uint64_t)nw));

@@ -23,4 +23,41 @@ DSE_INTERNAL extern const char *const search_method_names[];
 DSE_INTERNAL int search_sample(dse_ctx *ctx, const sweep_space *sp, search_method method,
                                uint64_t n, uint64_t seed, uint64_t **out, uint64_t *count);
 
+/* NSGA-II (nsga.c): evaluations new points at most (the first population
+ * a Latin hypercube of population points, default the square root of
+ * evaluations within 16 .. 200), objectives total fields ("-x" maximizes;
+ * on each of the space's workloads), seeded; each generation's new points
+ * run by sweep_run_jobs with jobs workers, their results to sink (in point
+ * order within a generation).  on_gen (NULL: none) hears of each
+ * generation: the evaluations so far, the front's size and its hypervolume
+ * relative to the box of the first population's feasible points (widened
+ * by 10%).  It stops when the budget is spent or 20 generations in a row
+ * bring no new point.  With a store, the sweep keeps every point it
+ * evaluated.  Returns 0 or an error (on ctx), what sink or tick returned. */
+typedef struct search_nsga {
+  uint64_t evaluations;
+  uint64_t seed;
+  size_t nobj;
+  const char *const *objectives;
+  int jobs;
+  size_t population; /* 0: the default */
+} search_nsga;
+
+typedef struct search_gen {
+  size_t gen, ngens;  /* this generation, and about how many the budget gives */
+  uint64_t evaluated; /* points evaluated so far */
+  size_t front;       /* feasible points on the population's first front */
+  double hv;          /* their hypervolume in the first population's box */
+} search_gen;
+
+DSE_INTERNAL int search_nsga2(dse_ctx *ctx, const sweep_space *sp, const search_nsga *o,
+                              sweep_sink sink, int (*tick)(void *user),
+                              void (*on_gen)(void *user, const search_gen *gen), void *user);
+
+/* The hypervolume the n points (d objectives each, minimized, row by row)
+ * dominate up to ref (points not below ref in every objective count for
+ * nothing): exact, slicing one objective at a time (for the small fronts
+ * of a search; NaN when out of memory). */
+DSE_INTERNAL double search_hypervolume(const double *pts, size_t n, size_t d, const double *ref);
+
 #endif

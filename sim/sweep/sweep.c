@@ -410,7 +410,7 @@ int sweep_run(dse_ctx *ctx, const sweep_space *sp, uint64_t first, uint64_t last
     dse_arch_free(arch);
   }
   /* a whole run: the sweep keeps what it ran, no older space's results */
-  if (!rc && sp->store && first == 0 && last == sweep_ntasks(sp))
+  if (!rc && sp->store && !sp->partial && first == 0 && last == sweep_ntasks(sp))
     rc = store_keep_run(ctx, sp->store, sp->sweep_id);
   if (!rc && sp->store) rc = store_commit(ctx, sp->store);
   cols_free(&cl);
@@ -581,6 +581,12 @@ static int jobs_commit(jobs_run *j, uint64_t seq, const void *msg, size_t len, c
   int rc = 0;
   if (sp->store && h.stored) {
     rc = store_touch(ctx, sp->store, sp->sweep_id, h.key, point, w);
+    if (!rc && !h.rc && to_sink) { /* its totals, for the sink (a search reads them) */
+      char status[16], said[16];
+      if (store_get(ctx, sp->store, sp->sweep_id, h.key, status, sizeof status, said, sizeof said,
+                    &h.total) < 0)
+        rc = DSE_ERR_IO;
+    }
   } else if (sp->store) {
     const dse_workload *wl = sp->workloads[w];
     j->params.len = 0;
@@ -593,8 +599,8 @@ static int jobs_commit(jobs_run *j, uint64_t seq, const void *msg, size_t len, c
     if (!rc) rc = store_put(ctx, sp->store, sp->sweep_id, &row);
   }
   if (rc || !to_sink) return rc;
-  const sweep_result r = {point, j->idx, w, NULL, NULL, h.rc, reason,
-                          h.rc || h.stored ? NULL : &h.total, h.stored, 0};
+  const sweep_result r = {point, j->idx, w, NULL, NULL, h.rc, reason, h.rc ? NULL : &h.total,
+                          h.stored, 0};
   return j->sink(j->user, ctx, &r);
 }
 
@@ -644,7 +650,7 @@ int sweep_run_jobs(dse_ctx *ctx, const sweep_space *sp, int jobs, sweep_sink sin
     const pool_job pj = {n, sp->nworkloads, jobs, &j, jobs_work, jobs_take, jobs_tick, jobs_late};
     rc = pool_run(ctx, &pj);
   }
-  if (!rc && sp->store) rc = store_keep_run(ctx, sp->store, sp->sweep_id);
+  if (!rc && sp->store && !sp->partial) rc = store_keep_run(ctx, sp->store, sp->sweep_id);
   if (sp->store) {
     const int crc = store_commit(ctx, sp->store);
     if (!rc) rc = crc;

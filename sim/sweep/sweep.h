@@ -66,6 +66,7 @@ typedef struct sweep_space {
    * method chose them; NULL: every point */
   const uint64_t *points;
   uint64_t npoints;
+  int partial; /* a run that is part of a longer one (a search's generation): keeps the rest */
 } sweep_space;
 
 /* The runner's tasks: sp->npoints with a point list, else sweep_count's;
@@ -103,8 +104,7 @@ typedef struct sweep_result {
   const dse_result *result; /* NULL when infeasible, read from the store or run by a worker */
   int rc;                   /* 0, or DSE_ERR_INFEASIBLE */
   const char *reason;       /* why it is infeasible (rc set) */
-  const dse_total_result *total; /* the totals (result's, or the store's); NULL when infeasible,
-                                  * or read back by a worker */
+  const dse_total_result *total; /* the totals (result's, or the store's); NULL when infeasible */
   int stored;               /* read from the store, not simulated (no layers) */
   int failed;               /* lost with its worker (rc set, reason why): stored as failed */
 } sweep_result;
@@ -130,8 +130,7 @@ DSE_INTERNAL int sweep_run(dse_ctx *ctx, const sweep_space *sp, uint64_t first, 
 /* sweep_run over every task, in jobs worker processes (pool.h; jobs <= 1
  * or a single point: sweep_run itself): each worker a copy of this process
  * when called.  The results reach the store and the sink in point order,
- * the same whatever jobs is, with arch and result NULL (and total NULL for
- * one read back).  A result whose worker died is stored as failed (its
+ * the same whatever jobs is, with arch and result NULL.  A result whose worker died is stored as failed (its
  * reason why) and handed on with failed set; the sweep goes on.  tick
  * (NULL: none) is called at least every 0.1 s while results are awaited;
  * a nonzero return stops the sweep, storing what had come (out of order

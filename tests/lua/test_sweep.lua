@@ -346,6 +346,20 @@ local lh = sampled("lhs", 32, 3, 1, "l1")
 H.eq(#lh, 32, "lhs: 32 points")
 H.eq(distinct(lh, "pe_array.rows"), 32, "lhs: each rows value once")
 H.eq(distinct(lh, "pe_array.cols"), 32, "lhs: each cols value once")
+-- NSGA-II: the same points whatever the workers; it needs objectives
+local by_n = {}
+for _, n in ipairs { 1, 2 } do
+  local h = dse.sweep { arch = "edge-npu", workload = "alexnet", store = sdb, name = "n" .. n,
+    fidelity = "analytic", progress = false, method = "nsga2", samples = 300, seed = 5, jobs = n,
+    objectives = { "latency_s", "energy_j" },
+    space = { ["pe_array.rows"] = dse.range(4, 128, { step = 4 }), ["pe_array.cols"] = dse.range(4, 128, { step = 4 }),
+              ["buffers.2.size"] = dse.range("64 KiB", "8 MiB", { log = true, steps = 8 }) } }
+  H.eq(#h, 300, "nsga2: its budget of points")
+  by_n[n] = points_of(h)
+end
+H.eq(by_n[2], by_n[1], "nsga2: the same points with 2 workers")
+H.fails(function() dse.sweep { arch = "edge-npu", workload = "alexnet", method = "nsga2", samples = 10 } end,
+  "dse.sweep: method 'nsga2' needs objectives = {...} (what it minimizes; \"-x\" maximizes)", "nsga2 without objectives")
 H.fails(function() dse.sweep { arch = "edge-npu", workload = "alexnet", samples = 10 } end,
   'dse.sweep: samples: needs a sampling method (method = "random", "sobol" or "lhs"); a grid runs every point',
   "samples without a method")

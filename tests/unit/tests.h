@@ -163,4 +163,6 @@
   X(sweep_store_columns)             \
   X(store_rows_and_resume)           \
   X(store_killed_keeps_commits)      \
-  X(store_open_errors)
+  X(store_open_errors)              \
+  X(search_hypervolume_exact)       \
+  X(nsga2_reaches_the_front)
