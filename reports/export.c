@@ -320,20 +320,10 @@ int rpt_store_front(dse_ctx *ctx, store *st, const store_sweep_info *sw, const c
   p.nobj = nobj;
   p.by_workload = by_workload;
   for (size_t k = 0; k < nobj; k++) {
-    const char *o = objectives[k];
-    p.sign[k] = o[0] == '-' ? -1 : 1;
-    const char *name = o + (o[0] == '-' || o[0] == '+');
-    p.f[k] = rpt_total_field(name);
-    if (!p.f[k] || p.f[k]->kind == RPT_BOOL) {
-      const char *names[256];
-      size_t n = 0;
-      for (size_t i = 0; i < rpt_ntotal_fields && n + 1 < 256; i++)
-        if (rpt_total_fields[i].kind != RPT_BOOL) names[n++] = rpt_total_fields[i].name;
-      names[n] = NULL;
-      const char *s = core_did_you_mean(name, names);
-      core_diag(ctx, NULL, 0, 0, "%s: '%s' is not a total field%s%s%s (the fields of "
-                "dse sim --format json's total)", who ? who : "--objectives", name,
-                s ? "; did you mean '" : "", s ? s : "", s ? "'?" : "");
+    char err[512];
+    p.f[k] = rpt_objective_field(objectives[k], &p.sign[k], err, sizeof err);
+    if (!p.f[k]) {
+      core_diag(ctx, NULL, 0, 0, "%s: %s", who ? who : "--objectives", err);
       return DSE_ERR_INVALID;
     }
   }

@@ -399,6 +399,21 @@ void core_path_stem(const char *path, char *buf, size_t n) {
   if (dot && dot != buf) *dot = '\0';
 }
 
+int core_cmp_u64(const void *a, const void *b) {
+  const uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+  return x < y ? -1 : x > y;
+}
+
+const char *core_suggest(const char *word, const char *const *names) {
+  const char *s = core_did_you_mean(word, names);
+  if (s) return s;
+  const size_t n = strlen(word);
+  for (size_t i = 0; names[i]; i++)
+    if (!strncmp(names[i], word, n) && names[i][n] == '_' && (!s || strlen(names[i]) < strlen(s)))
+      s = names[i];
+  return s;
+}
+
 const char *core_did_you_mean(const char *word, const char *const *cands) {
   size_t len = strlen(word);
   size_t cap = len <= 3 ? 1 : (len <= 6 ? 2 : 3);

@@ -143,6 +143,13 @@ DSE_INTERNAL void core_path_stem(const char *path, char *buf, size_t n);
  * typo, else NULL. */
 DSE_INTERNAL const char *core_did_you_mean(const char *word,
                                            const char *const *cands);
+/* core_did_you_mean, else the shortest name that is word with a suffix
+ * after an underscore ("throughput" -> "throughput_inf_per_s"): a field
+ * named without its unit. */
+DSE_INTERNAL const char *core_suggest(const char *word, const char *const *names);
+
+/* qsort and bsearch order of uint64_t values, ascending. */
+DSE_INTERNAL int core_cmp_u64(const void *a, const void *b);
 /* "a, b, c" from a NULL-terminated list, truncated to fit buf. */
 DSE_INTERNAL const char *core_join_names(const char *const *names, char *buf,
                                          size_t n);

@@ -1,5 +1,6 @@
 /* fields.c: the declared result fields (names carry their unit). */
 #include <stddef.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "core/fields.h"
@@ -182,6 +183,23 @@ int rpt_field_modelled(const rpt_field *f, const void *base) {
 const rpt_field *rpt_total_field(const char *name) {
   for (size_t i = 0; i < rpt_ntotal_fields; i++)
     if (!strcmp(rpt_total_fields[i].name, name)) return &rpt_total_fields[i];
+  return NULL;
+}
+
+const rpt_field *rpt_objective_field(const char *objective, double *sign, char *err,
+                                     size_t errn) {
+  if (sign) *sign = objective[0] == '-' ? -1 : 1;
+  const char *name = objective + (objective[0] == '-' || objective[0] == '+');
+  const rpt_field *f = rpt_total_field(name);
+  if (f && f->kind != RPT_BOOL) return f;
+  const char *names[256];
+  size_t n = 0;
+  for (size_t i = 0; i < rpt_ntotal_fields && n + 1 < 256; i++)
+    if (rpt_total_fields[i].kind != RPT_BOOL) names[n++] = rpt_total_fields[i].name;
+  names[n] = NULL;
+  const char *s = core_suggest(name, names);
+  snprintf(err, errn, "'%s' is not a total field%s%s%s (the fields of dse sim --format json's "
+           "total)", name, s ? "; did you mean '" : "", s ? s : "", s ? "'?" : "");
   return NULL;
 }
 

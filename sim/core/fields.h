@@ -39,6 +39,12 @@ DSE_INTERNAL double rpt_field_value(const rpt_field *f, const void *base);
 DSE_INTERNAL int rpt_field_modelled(const rpt_field *f, const void *base);
 /* The total field named name, or NULL. */
 DSE_INTERNAL const rpt_field *rpt_total_field(const char *name);
+/* An objective ("latency_s", "-throughput_inf_per_s": a leading '-'
+ * maximizes, '+' is allowed): its numeric total field, its sign into
+ * *sign (NULL: not wanted); NULL when it names none, with "'NAME' is not a
+ * total field; did you mean 'latency_s'? (the fields of ...)" into err. */
+DSE_INTERNAL const rpt_field *rpt_objective_field(const char *objective, double *sign, char *err,
+                                                  size_t errn);
 /* Why a modelled-flag of a total (area_modelled, ...) is false, for
  * messages ("the arch names no technology.node"); NULL for other names. */
 DSE_INTERNAL const char *rpt_flag_reason(const char *flag);

@@ -1360,11 +1360,6 @@ static const store_view *cursor_next(lua_State *L, l_results *root, store_cursor
   return v;
 }
 
-static int cmp_u64_key(const void *a, const void *b) {
-  const uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-  return x < y ? -1 : x > y;
-}
-
 /* Push the table of stored result v, the root's row rp (the root handle
  * at root_ud): {feasible, status, stored, reason, point, workload, total}
  * and arch: {name}, or, when the root knows its sweep, the point's arch
@@ -1382,7 +1377,7 @@ static void push_row(lua_State *L, int root_ud, const store_view *v, uint64_t rp
   (void)rp;
   const uint64_t fk = r->point * (root->has_space ? root->sp.nworkloads : 1) + r->workload;
   lua_pushboolean(L, !(root->fresh && root->nfresh &&
-                       bsearch(&fk, root->fresh, root->nfresh, sizeof fk, cmp_u64_key)));
+                       bsearch(&fk, root->fresh, root->nfresh, sizeof fk, core_cmp_u64)));
   lua_setfield(L, -2, "stored");
   if (r->reason) {
     lua_pushstring(L, r->reason);
@@ -1948,29 +1943,17 @@ static int build_hook(void *user, dse_ctx *ctx, const sweep_space *sp, const siz
   return *out ? 0 : DSE_ERR_INTERNAL;
 }
 
-static const char *objective_suggestion(const char *word, const char *const *names);
-
 /* The objective at the top of the stack ("latency_s", "-throughput_inf_per_s"):
  * a numeric total field, or an error naming it with the closest field.
  * [-0, +0, v] */
 static const rpt_field *total_objective(lua_State *L, const char *what) {
-  char buf[64];
+  char buf[64], err[512];
   if (lua_type(L, -1) != LUA_TSTRING)
     script_error(L, "%s: expected a total field such as \"latency_s\" (\"-name\" maximizes), got %s",
                  what, describe(L, -1, buf, sizeof buf));
-  const char *o = lua_tostring(L, -1);
-  const char *name = o + (o[0] == '-' || o[0] == '+');
-  const rpt_field *f = rpt_total_field(name);
-  if (f && f->kind != RPT_BOOL) return f;
-  const char *names[256];
-  size_t n = 0;
-  for (size_t i = 0; i < rpt_ntotal_fields && n + 1 < 256; i++)
-    if (rpt_total_fields[i].kind != RPT_BOOL) names[n++] = rpt_total_fields[i].name;
-  names[n] = NULL;
-  const char *sug = objective_suggestion(name, names);
-  return script_error(L, "%s: '%s' is not a total field%s%s%s (the fields of dse sim --format "
-                      "json's total)", what, name, sug ? "; did you mean '" : "",
-                      sug ? sug : "", sug ? "'?" : ""), NULL;
+  const rpt_field *f = rpt_objective_field(lua_tostring(L, -1), NULL, err, sizeof err);
+  if (!f) script_error(L, "%s: %s", what, err);
+  return f;
 }
 
 /* constraints = {field = "<= 400", ...}: each a total field, a comparison
@@ -2347,7 +2330,7 @@ static int l_sweep(lua_State *L) {
   }
   if (fresh && fresh->oom) rc = rc ? rc : DSE_ERR_NOMEM;
   if (fresh && fresh->len) /* ascending, for the handle's lookups */
-    qsort(fresh->data, fresh->len / sizeof(uint64_t), sizeof(uint64_t), cmp_u64_key);
+    qsort(fresh->data, fresh->len / sizeof(uint64_t), sizeof(uint64_t), core_cmp_u64);
   if (!rc && !u.raised && sp.store) rc = store_finish(ctx, sp.store, sp.sweep_id);
   if (box) { /* the store's lock goes with it */
     store_close(box->st);
@@ -2512,18 +2495,6 @@ static const char **objective_names(lua_State *L, int idx) {
   return names;
 }
 
-/* The closest of names to word: a likely typo, else the shortest name that
- * is word with a unit suffix ("throughput" -> "throughput_inf_per_s"). */
-static const char *objective_suggestion(const char *word, const char *const *names) {
-  const char *s = core_did_you_mean(word, names);
-  if (s) return s;
-  size_t n = strlen(word);
-  for (size_t i = 0; names[i]; i++)
-    if (!strncmp(names[i], word, n) && names[i][n] == '_' &&
-        (!s || strlen(names[i]) < strlen(s)))
-      s = names[i];
-  return s;
-}
 
 /* The objectives list at idx: names without their sign into names (borrowed
  * from the list), -1 (maximize) or 1 into sign.  Returns the count.
@@ -2650,7 +2621,7 @@ static void objective_values(lua_State *L, int idx, const char *fn, const char *
       double v = 0;
       if (objective(L, r, names[k], &v)) {
         check_modelled(L, r, i + 1, fn, names[k]);
-        const char *s = objective_suggestion(names[k], objective_names(L, r));
+        const char *s = core_suggest(names[k], objective_names(L, r));
         script_error(L, "%s: objective '%s' not found in results[%zu]%s%s%s", fn, names[k],
                      i + 1, s ? "; did you mean '" : "", s ? s : "", s ? "'?" : "");
       }

@@ -117,17 +117,6 @@ typedef struct indiv {
   const eval *e;
 } indiv;
 
-static uint64_t point_of(const sweep_space *sp, const size_t *idx) {
-  uint64_t i = 0;
-  for (size_t p = 0; p < sp->nparams; p++) i = i * sp->params[p].nvalues + idx[p];
-  return i;
-}
-
-static int cmp_u64(const void *a, const void *b) {
-  const uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-  return x < y ? -1 : x > y;
-}
-
 static int nsga_tick(void *user) {
   nsga *g = user;
   return g->tick ? g->tick(g->user) : 0;
@@ -324,11 +313,10 @@ int search_nsga2(dse_ctx *ctx, const sweep_space *sp, const search_nsga *o, swee
     return DSE_ERR_INVALID;
   }
   for (size_t k = 0; k < o->nobj; k++) {
-    const char *s = o->objectives[k];
-    g.sign[k] = s[0] == '-' ? -1 : 1;
-    g.f[k] = rpt_total_field(s + (s[0] == '-' || s[0] == '+'));
+    char err[512];
+    g.f[k] = rpt_objective_field(o->objectives[k], &g.sign[k], err, sizeof err);
     if (!g.f[k]) {
-      core_diag(ctx, NULL, 0, 0, "method 'nsga2': '%s' is not a total field", s);
+      core_diag(ctx, NULL, 0, 0, "method 'nsga2': %s", err);
       return DSE_ERR_INVALID;
     }
   }
@@ -409,12 +397,12 @@ int search_nsga2(dse_ctx *ctx, const sweep_space *sp, const search_nsga *o, swee
         ch[1]->x[p] = clamp_index(x2, k);
       }
       for (int s = 0; s < 2 && nc < n; s++, nc++) {
-        ch[s]->point = point_of(sp, ch[s]->x);
+        ch[s]->point = sweep_point_of(sp, ch[s]->x);
         if (!lookup(&g, ch[s]->point, 0)) list[nl++] = ch[s]->point;
       }
     }
     /* the new points, each once, within the budget */
-    qsort(list, nl, sizeof *list, cmp_u64);
+    qsort(list, nl, sizeof *list, core_cmp_u64);
     uint64_t m = 0;
     for (size_t i = 0; i < nl; i++)
       if (!m || list[i] != list[m - 1]) list[m++] = list[i];

@@ -21,7 +21,27 @@
 
 struct pool_chan {
   int fd;
+  unsigned char *buf; /* messages not yet written: a task's, then one write */
+  size_t len, cap;
 };
+
+static int write_all(int fd, const unsigned char *p, size_t len) {
+  size_t off = 0;
+  while (off < len) {
+    const ssize_t wr = write(fd, p + off, len - off);
+    if (wr < 0 && errno == EINTR) continue;
+    if (wr <= 0) return -1;
+    off += (size_t)wr;
+  }
+  return 0;
+}
+
+/* Write what ch holds (after each task: the parent waits for no more). */
+static int chan_flush(pool_chan *ch) {
+  const int rc = ch->len ? write_all(ch->fd, ch->buf, ch->len) : 0;
+  ch->len = 0;
+  return rc;
+}
 
 typedef struct worker {
   pid_t pid;       /* 0: none */
@@ -61,21 +81,19 @@ typedef struct pool {
 
 int pool_send(pool_chan *ch, const void *msg, size_t len) {
   if (len > POOL_MAX_MSG) return -1;
-  const uint32_t n = (uint32_t)len;
-  unsigned char head[4];
-  memcpy(head, &n, 4);
-  const unsigned char *parts[2] = {head, msg};
-  const size_t lens[2] = {4, len};
-  for (int k = 0; k < 2; k++) {
-    size_t off = 0;
-    while (off < lens[k]) {
-      const ssize_t wr = write(ch->fd, parts[k] + off, lens[k] - off);
-      if (wr < 0 && errno == EINTR) continue;
-      if (wr <= 0) return -1;
-      off += (size_t)wr;
-    }
+  if (ch->cap - ch->len < 4 + len) {
+    size_t cap = ch->cap ? ch->cap : 65536;
+    while (cap - ch->len < 4 + len) cap *= 2;
+    unsigned char *b = realloc(ch->buf, cap);
+    if (!b) return -1;
+    ch->buf = b;
+    ch->cap = cap;
   }
-  return 0;
+  const uint32_t n = (uint32_t)len;
+  memcpy(ch->buf + ch->len, &n, 4);
+  memcpy(ch->buf + ch->len + 4, msg, len);
+  ch->len += 4 + len;
+  return ch->len >= 65536 ? chan_flush(ch) : 0;
 }
 
 static size_t read_full(int fd, void *buf, size_t len) {
@@ -92,11 +110,11 @@ static size_t read_full(int fd, void *buf, size_t len) {
 /* A worker's life: chunks until its task pipe ends. */
 static void worker_main(const pool_job *job, int task_fd, int res_fd) {
   signal(SIGINT, SIG_IGN); /* Ctrl-C is the parent's to act on */
-  pool_chan ch = {res_fd};
+  pool_chan ch = {res_fd, NULL, 0, 0};
   uint64_t r[2];
   while (read_full(task_fd, r, sizeof r) == sizeof r)
     for (uint64_t t = r[0]; t < r[1]; t++)
-      if (job->work(job->user, t, &ch)) _exit(1);
+      if (job->work(job->user, t, &ch) || chan_flush(&ch)) _exit(1);
   _exit(0);
 }
 

@@ -18,18 +18,6 @@
 
 const char *const search_method_names[] = {"grid", "random", "sobol", "lhs", "nsga2", NULL};
 
-static int cmp_u64(const void *a, const void *b) {
-  const uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-  return x < y ? -1 : x > y;
-}
-
-/* The point of value indices idx. */
-static uint64_t point_of(const sweep_space *sp, const size_t *idx) {
-  uint64_t i = 0;
-  for (size_t p = 0; p < sp->nparams; p++) i = i * sp->params[p].nvalues + idx[p];
-  return i;
-}
-
 /* An index into k values from x in [0, 1). */
 static size_t index_of(double x, size_t k) {
   size_t i = (size_t)(x * (double)k);
@@ -77,9 +65,9 @@ int search_sample(dse_ctx *ctx, const sweep_space *sp, search_method method, uin
           default: idx[p] = (size_t)gsl_rng_uniform_int(r, (unsigned long)k); break;
         }
       }
-      pts[s] = point_of(sp, idx);
+      pts[s] = sweep_point_of(sp, idx);
     }
-    qsort(pts, (size_t)n, sizeof *pts, cmp_u64);
+    qsort(pts, (size_t)n, sizeof *pts, core_cmp_u64);
     uint64_t m = 0;
     for (uint64_t s = 0; s < n; s++)
       if (!m || pts[s] != pts[m - 1]) pts[m++] = pts[s];

@@ -38,6 +38,12 @@ uint64_t sweep_task_point(const sweep_space *sp, uint64_t t) {
   return sp->points ? sp->points[t] : t;
 }
 
+uint64_t sweep_point_of(const sweep_space *sp, const size_t *idx) {
+  uint64_t i = 0;
+  for (size_t p = 0; p < sp->nparams; p++) i = i * sp->params[p].nvalues + idx[p];
+  return i;
+}
+
 void sweep_point(const sweep_space *sp, uint64_t i, size_t *idx) {
   for (size_t p = sp->nparams; p-- > 0;) {
     const uint64_t k = sp->params[p].nvalues;

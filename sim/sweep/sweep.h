@@ -79,8 +79,10 @@ DSE_INTERNAL uint64_t sweep_task_point(const sweep_space *sp, uint64_t t);
  * than max points (nothing in *out then). */
 DSE_INTERNAL int sweep_count(const sweep_space *sp, uint64_t max, uint64_t *out);
 
-/* Point i's value indices, idx[p] for parameter p (i < sweep_count). */
+/* Point i's value indices, idx[p] for parameter p (i < sweep_count), and
+ * the point of value indices idx. */
 DSE_INTERNAL void sweep_point(const sweep_space *sp, uint64_t i, size_t *idx);
+DSE_INTERNAL uint64_t sweep_point_of(const sweep_space *sp, const size_t *idx);
 
 /* The arch of the point whose value indices are idx: the base with each
  * parameter's path set to its value (or what sp->build makes of it).  A path the arch lacks or a value the
