@@ -1306,7 +1306,8 @@ static l_results *results_open(lua_State *L, const char *fn, const char *path, c
   if (!h->f.found) {
     const int n = h->f.nsweeps;
     if (!n) script_error(L, "%s: %s: the store holds no sweep", fn, path);
-    if (want) script_error(L, "%s: %s: no sweep named '%s'", fn, path, want);
+    if (want) script_error(L, "%s: %s: no sweep named '%s' (the store holds %s)", fn, path, want,
+                           h->f.names);
     script_error(L, "%s: %s: the store holds %d sweeps (%s): name one ({sweep = NAME})", fn,
                  path, n, h->f.names);
   }
@@ -1466,6 +1467,17 @@ static int l_row_index(lua_State *L) {
   dse_ctx *ctx = get_ctx(L);
   l_arch *ud = new_arch_ud(L); /* freed by the GC */
   int rc = sweep_arch(ctx, &root->sp, idx, &ud->arch);
+  if (rc && rc != DSE_ERR_NOMEM) { /* a point that failed: its reason says why; the base's name */
+    dse_ctx_clear_diags(ctx);
+    lua_pushliteral(L, "arch");
+    lua_createtable(L, 0, 1);
+    lua_pushstring(L, root->sp.base->name);
+    lua_setfield(L, -2, "name");
+    lua_rawset(L, 1);
+    lua_pushvalue(L, 2);
+    lua_rawget(L, 1);
+    return 1;
+  }
   if (rc) return raise_diags(L, ctx, rc);
   lua_pushliteral(L, "arch");
   push_arch_table(L, ud->arch);
@@ -1716,6 +1728,7 @@ typedef struct sweep_lua {
   const sweep_space *sp;
   core_buf *fresh; /* with a store: the key of each result simulated (not read back); no tables */
   int progress_gen; /* a search: a line per generation */
+  uint64_t meter_points; /* its budget */
 } sweep_lua;
 
 /* sweep_push(u, r, out, grid, paths, wls, state): push result r of the
@@ -1794,10 +1807,10 @@ static void nsga_report(void *user, const search_gen *g) {
   sweep_lua *u = user;
   if (!u->progress_gen) return;
   fflush(stdout);
-  fprintf(stderr, "%sdse.sweep: nsga2 generation %zu (of about %zu): %llu points evaluated, front "
-                  "of %zu, hypervolume %.6f\n",
-          u->meter && u->meter->tty ? "\r\033[K" : "", g->gen, g->ngens,
-          (unsigned long long)g->evaluated, g->front, g->hv);
+  fprintf(stderr, "%sdse.sweep: nsga2 generation %zu: %llu of %llu points evaluated, front of %zu, "
+                  "hypervolume %.6f\n",
+          u->meter && u->meter->tty ? "\r\033[K" : "", g->gen, (unsigned long long)g->evaluated,
+          (unsigned long long)u->meter_points, g->front, g->hv);
   fflush(stderr);
 }
 
@@ -1995,6 +2008,19 @@ static sweep_constraint *sweep_constraints(lua_State *L, int idx, size_t *n) {
     if (op < 0 || unit_parse(p, ~0u, &v, &kind, err, sizeof err) || !isfinite(v))
       script_error(L, "%s: expected a comparison such as \"<= 400\" (<=, <, >=, > or ==, then a "
                       "number), got \"%s\"", what, t);
+    /* a unit, when given, must be the field's (its name ends in it) */
+    static const struct { const char *end; unit_kind kind; } units[] = {
+        {"_s", UNIT_SECONDS}, {"_j", UNIT_JOULES}, {"_w", UNIT_WATTS}, {"_mm2", UNIT_MM2},
+        {"_bytes", UNIT_BYTES}, {"_bytes_per_s", UNIT_BYTES_PER_S}, {"_hz", UNIT_HZ}};
+    unit_kind want = UNIT_NONE;
+    const size_t kl = strlen(keys[i]);
+    for (size_t k = 0; k < DSE_ARRAY_LEN(units); k++) {
+      const size_t el = strlen(units[k].end);
+      if (kl > el && !strcmp(keys[i] + kl - el, units[k].end)) want = units[k].kind;
+    }
+    if (kind != UNIT_NONE && kind != want)
+      script_error(L, "%s: \"%s\" is %s, but %s is %s", what, t, unit_kind_desc(kind), keys[i],
+                   want == UNIT_NONE ? "a plain number" : unit_kind_desc(want));
     lua_pop(L, 1);
     c[i] = (sweep_constraint){keys[i], opv[op], v};
   }
@@ -2098,6 +2124,10 @@ static int l_sweep(lua_State *L) {
       seed = lua_tointeger(L, -1);
     }
     lua_pop(L, 3);
+    if (lua_getfield(L, 1, "seed") != LUA_TNIL && method == SEARCH_GRID)
+      script_error(L, "dse.sweep: seed: needs a sampling method (method = \"random\", \"sobol\", "
+                      "\"lhs\" or \"nsga2\"); a grid draws nothing");
+    lua_pop(L, 1);
     if (samples && method == SEARCH_GRID)
       script_error(L, "dse.sweep: samples: needs a sampling method (method = \"random\", "
                       "\"sobol\" or \"lhs\"); a grid runs every point");
@@ -2310,7 +2340,7 @@ static int l_sweep(lua_State *L) {
     lua_pop(L, 1);
   }
   sweep_lua u = {L, out, grid, pslot, wls, lua_gettop(L), nk, 0, 0, progress ? &meter : NULL, &sp,
-                 fresh, 0};
+                 fresh, 0, 0};
   int rc = 0;
   if (method == SEARCH_NSGA2) {
     const char *objs[16];
@@ -2322,6 +2352,7 @@ static int l_sweep(lua_State *L) {
     }
     const search_nsga o = {(uint64_t)samples, (uint64_t)seed, no, objs, sp.store ? jobs : 1, 0};
     u.progress_gen = progress;
+    u.meter_points = (uint64_t)samples;
     rc = search_nsga2(ctx, &sp, &o, sweep_sink_lua, sweep_tick_lua, nsga_report, &u);
   } else if (sp.store && jobs > 1) {
     rc = sweep_run_jobs(ctx, &sp, jobs, sweep_sink_lua, sweep_tick_lua, &u);
@@ -2337,6 +2368,13 @@ static int l_sweep(lua_State *L) {
     box->st = NULL;
   }
   if (progress && meter.tty && meter.done > 0 && (u.raised || rc)) fputs("\n", stderr);
+  if (u.raised && progress && sp.store) { /* (Ctrl-C): what the store kept */
+    sweep_meter_end(&meter, now_s());
+    fflush(stdout);
+    fprintf(stderr, "%s", meter.line);
+    fprintf(stderr, "dse.sweep: stopped; the store keeps every result above (run again to "
+                    "resume)\n");
+  }
   if (u.raised) return lua_error(L);
   if (rc) return raise_diags(L, ctx, rc);
   if (progress) {
@@ -2726,8 +2764,10 @@ static int l_pareto(lua_State *L) {
     if (lua_type(L, -1) == LUA_TTABLE) lua_getfield(L, -1, "objectives");
     else lua_pushnil(L);
     if (lua_isnil(L, -1))
-      script_error(L, "dse.pareto: objectives: the sweep gave none; write dse.pareto(results, "
-                      "{\"latency_s\", \"energy_j\"})");
+      script_error(L, "dse.pareto: objectives: %s; write dse.pareto(results, "
+                      "{\"latency_s\", \"energy_j\"})",
+                   push_root(L, 1)->has_space ? "the sweep gave none"
+                                              : "a handle dse.open made does not know the sweep's");
     lua_replace(L, 2);
     lua_settop(L, 3);
   }
@@ -2742,8 +2782,9 @@ static int l_pareto(lua_State *L) {
                    describe(L, 3, buf, sizeof buf));
     check_keys(L, 3, "dse.pareto", "option", k_pareto_keys);
     lua_getfield(L, 3, "by");
-    if (lua_type(L, -1) == LUA_TBOOLEAN && !lua_toboolean(L, -1)) {
-      by_workload = 0;
+    if ((lua_type(L, -1) == LUA_TBOOLEAN && !lua_toboolean(L, -1)) ||
+        (lua_type(L, -1) == LUA_TSTRING && !strcmp(lua_tostring(L, -1), "all"))) {
+      by_workload = 0; /* (false, or "all" as dse pareto --by all) */
     } else if (!(lua_type(L, -1) == LUA_TSTRING && !strcmp(lua_tostring(L, -1), "workload")) &&
                !lua_isnil(L, -1)) {
       script_error(L, "dse.pareto: by: expected \"workload\" (a front per workload, the "

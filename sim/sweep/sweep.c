@@ -276,10 +276,10 @@ static int unmet(const sweep_space *sp, const dse_total_result *t, core_buf *out
     if (modelled && ok) continue;
     out->len = 0;
     if (!modelled)
-      core_buf_printf(out, "constraint %s %s %.17g: %s is not modelled for this point", c->field,
+      core_buf_printf(out, "constraint %s %s %.6g: %s is not modelled for this point", c->field,
                       ops[c->op], c->value, c->field);
     else
-      core_buf_printf(out, "constraint %s %s %.17g not met: %.17g", c->field, ops[c->op],
+      core_buf_printf(out, "constraint %s %s %.6g not met: %.6g", c->field, ops[c->op],
                       c->value, v);
     return 1;
   }

@@ -258,6 +258,8 @@ H.eq(over[1].point["buffers.2.size"], "2048 KiB", "constraints: the largest buff
 H.check(over[1].reason:find("^constraint area_mm2 <= 14 not met: 14%.9") ~= nil,
         "constraints: the reason: " .. tostring(over[1].reason))
 H.eq(#dse.pareto(cs), #dse.pareto(cs, { "latency_s", "energy_j" }), "pareto: the sweep's objectives")
+H.eq(#dse.pareto(cs, { "latency_s" }, { by = "all" }), #dse.pareto(cs, { "latency_s" }, { by = false }),
+     'pareto: by = "all" as by = false')
 H.fails(function() dse.sweep { arch = "edge-npu", workload = "alexnet", grid = { ["pe_array.rows"] = { 8 } },
   space = { ["pe_array.rows"] = { 8 } } } end,
   "dse.sweep: give the design space as space = {...} or grid = {...}, not both", "space and grid")
@@ -271,6 +273,12 @@ H.fails(function() dse.sweep { arch = "edge-npu", workload = "alexnet", objectiv
 H.fails(function() dse.sweep { arch = "edge-npu", workload = "alexnet", constraints = { power_w = "about 5" } } end,
   'dse.sweep: constraints.power_w: expected a comparison such as "<= 400" (<=, <, >=, > or ==, then a number), got "about 5"',
   "constraints: unparsable")
+H.fails(function() dse.sweep { arch = "edge-npu", workload = "alexnet", constraints = { latency_s = "<= 2 W" } } end,
+  'dse.sweep: constraints.latency_s: "<= 2 W" is a power, but latency_s is a time',
+  "constraints: another unit")
+H.fails(function() dse.sweep { arch = "edge-npu", workload = "alexnet", seed = 3 } end,
+  'dse.sweep: seed: needs a sampling method (method = "random", "sobol", "lhs" or "nsga2"); a grid draws nothing',
+  "seed without a method")
 H.fails(function() dse.sweep { arch = "edge-npu", workload = "alexnet", constraints = { power = "<= 5" } } end,
   "dse.sweep: constraints: 'power' is not a total field; did you mean 'power_w'? (the fields of dse sim --format json's total)",
   "constraints: unknown field")
@@ -296,6 +304,8 @@ for _, n in ipairs { 1, 2 } do
   H.eq(h[3].arch.pe_cols, 64, "build: the arch it made, cols")
   local failed = h:filter { status = "failed" }
   H.eq(#failed, 2, "build: two points failed")
+  H.eq(failed[1].arch.name, "edge-npu", "build: a failed row's arch is the base's name")
+  H.eq(failed[1].layers, nil, "build: a failed row has no layers")
   H.check(failed[1].reason:find("dse.sweep: build: returned nil; expected one arch", 1, true) ~= nil,
           "build: nil: " .. tostring(failed[1].reason))
   H.check(failed[2].reason:find("test_sweep.lua:%d+: no such array") ~= nil,
@@ -389,7 +399,10 @@ dse.write_csv(cm, more)
 H.eq(H.read(co), H.read(cm), "dse.open: the CSV of the sweep's results")
 os.remove(co)
 os.remove(cm)
-H.fails(function() dse.open(db, { sweep = "u" }) end, "dse.open: " .. db .. ": no sweep named 'u'", "dse.open: no such sweep")
+H.fails(function() dse.open(db, { sweep = "u" }) end, "dse.open: " .. db .. ": no sweep named 'u' (the store holds 't')", "dse.open: no such sweep")
+H.fails(function() dse.pareto(dse.open(db)) end,
+  'dse.pareto: objectives: a handle dse.open made does not know the sweep\'s; write dse.pareto(results, {"latency_s", "energy_j"})',
+  "pareto of an opened store without objectives")
 H.fails(function() dse.open(db .. ".none") end, "dse.open: " .. db .. ".none: no such file", "dse.open: no file")
 -- a bad last value is found before the first point runs: nothing stored
 local bad_db = H.tmpname(".db")
