@@ -3373,7 +3373,7 @@ static int l_range(lua_State *L) {
   if (qty != (lua_type(L, 2) == LUA_TSTRING) || ka != kb)
     script_error(L, "dse.range: min and max must be alike (%s and %s)", lua_tostring(L, 1),
                  lua_tostring(L, 2));
-  const int ints = !qty && lua_isinteger(L, 1) && lua_isinteger(L, 2);
+  int ints = !qty && lua_isinteger(L, 1) && lua_isinteger(L, 2);
   if (a > b)
     script_error(L, "dse.range: min %s is more than max %s", lua_tostring(L, 1),
                  lua_tostring(L, 2));
@@ -3418,6 +3418,10 @@ static int l_range(lua_State *L) {
                             lua_tostring(L, 1), lua_tostring(L, 2));
     step = 1;
   }
+  /* integer ends give integers unless the steps fall between them: a
+   * fractional step, or N linear values that do not divide the span */
+  if (ints && step && step != floor(step)) ints = 0;
+  if (ints && steps > 1 && !lg && fmod(b - a, (double)(steps - 1)) != 0) ints = 0;
   if (steps == 1 && a != b)
     script_error(L, "dse.range: steps: 1 value cannot span %s .. %s", lua_tostring(L, 1),
                  lua_tostring(L, 2));
@@ -3443,9 +3447,17 @@ static int l_range(lua_State *L) {
       lua_pushnumber(L, v);
     } else {
       const double x = v / sa;
-      if (ka == UNIT_BYTES && x != floor(x))
-        lua_pushfstring(L, "%I B", (lua_Integer)v);
-      else {
+      if (ka == UNIT_BYTES) { /* whole bytes, in the largest binary unit that holds them whole */
+        static const char *const bu[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+        int u = 0;
+        double q = v;
+        while (u < 4 && q >= 1024 && fmod(q, 1024) == 0) {
+          q /= 1024;
+          u++;
+        }
+        snprintf(buf, sizeof buf, "%.0f %s", q, bu[u]);
+        lua_pushstring(L, buf);
+      } else {
         snprintf(buf, sizeof buf, "%.12g %s", x, ua);
         lua_pushstring(L, buf);
       }

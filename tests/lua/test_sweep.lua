@@ -231,6 +231,10 @@ H.eq(joined(dse.range("1 MiB", "64 MiB", { log = true, steps = 7 })),
 H.eq(joined(dse.range(32, 256, { log = true, steps = 4 })), "32, 64, 128, 256", "range: log integers")
 H.eq(joined(dse.range(1, 4)), "1, 2, 3, 4", "range: integers, step 1")
 H.eq(joined(dse.range(0.5, 2, { steps = 4 })), "0.5, 1.0, 1.5, 2.0", "range: linear numbers")
+H.eq(joined(dse.range(1, 2, { steps = 3 })), "1.0, 1.5, 2.0", "range: integer ends, steps between integers")
+H.eq(joined(dse.range(1, 2, { step = 0.5 })), "1.0, 1.5, 2.0", "range: integer ends, a fractional step")
+H.eq(joined(dse.range("256 KiB", "2 MiB", { log = true, steps = 4 })), "256 KiB, 512 KiB, 1 MiB, 2 MiB",
+     "range: sizes in the largest whole unit")
 H.eq(joined(dse.range("1 GHz", "2 GHz", { step = "250 MHz" })),
      "1 GHz, 1.25 GHz, 1.5 GHz, 1.75 GHz, 2 GHz", "range: a quantity step")
 H.eq(joined(dse.range("1 MiB", "64 MiB", { log = true, steps = 5 })),
@@ -254,7 +258,7 @@ H.eq(#cs, 16, "space: 4 x 4 points")
 local over = cs:filter { status = "infeasible" }
 H.eq(#over, 1, "constraints: one point over")
 H.eq(over[1].point["pe_array.rows"], 64, "constraints: the largest array")
-H.eq(over[1].point["buffers.2.size"], "2048 KiB", "constraints: the largest buffer")
+H.eq(over[1].point["buffers.2.size"], "2 MiB", "constraints: the largest buffer")
 H.check(over[1].reason:find("^constraint area_mm2 <= 14 not met: 14%.9") ~= nil,
         "constraints: the reason: " .. tostring(over[1].reason))
 H.eq(#dse.pareto(cs), #dse.pareto(cs, { "latency_s", "energy_j" }), "pareto: the sweep's objectives")
