@@ -1361,11 +1361,10 @@ static const store_view *cursor_next(lua_State *L, l_results *root, store_cursor
   return v;
 }
 
-/* Push the table of stored result v, the root's row rp (the root handle
- * at root_ud): {feasible, status, stored, reason, point, workload, total}
+/* Push the table of stored result v (the root handle at root_ud): {feasible, status, stored, reason, point, workload, total}
  * and arch: {name}, or, when the root knows its sweep, the point's arch
  * and layers when read (ROW_MT).  [-0, +1, e] */
-static void push_row(lua_State *L, int root_ud, const store_view *v, uint64_t rp) {
+static void push_row(lua_State *L, int root_ud, const store_view *v) {
   root_ud = lua_absindex(L, root_ud);
   l_results *root = lua_touserdata(L, root_ud);
   const store_row *r = &v->row;
@@ -1375,7 +1374,6 @@ static void push_row(lua_State *L, int root_ud, const store_view *v, uint64_t rp
   lua_setfield(L, -2, "feasible");
   lua_pushstring(L, r->status ? r->status : "");
   lua_setfield(L, -2, "status");
-  (void)rp;
   const uint64_t fk = r->point * (root->has_space ? root->sp.nworkloads : 1) + r->workload;
   lua_pushboolean(L, !(root->fresh && root->nfresh &&
                        bsearch(&fk, root->fresh, root->nfresh, sizeof fk, core_cmp_u64)));
@@ -1509,7 +1507,7 @@ static void push_nth(lua_State *L, int idx, uint64_t p) {
   store_cursor **c = push_cursor(L, root, root->ids[rp]);
   const store_view *v = cursor_next(L, root, *c);
   if (!v) luaL_error(L, "%s: a result of the sweep is gone from its snapshot", root->path);
-  push_row(L, -2, v, rp);
+  push_row(L, -2, v);
   lua_replace(L, -3);
   lua_pop(L, 1); /* the cursor, closed when collected */
 }
@@ -1571,7 +1569,7 @@ static int results_next(lua_State *L) {
   lua_pushinteger(L, (lua_Integer)w.read);
   lua_replace(L, lua_upvalueindex(5));
   if (!v) return 0;
-  push_row(L, lua_upvalueindex(2), v, rp);
+  push_row(L, lua_upvalueindex(2), v);
   return 1;
 }
 
@@ -1599,7 +1597,7 @@ static int l_results_list(lua_State *L) {
   uint64_t rp = 0;
   lua_Integer i = 0;
   for (const store_view *v; (v = walk_rows_next(L, &w, &rp));) {
-    push_row(L, 3, v, rp);
+    push_row(L, 3, v);
     lua_rawseti(L, 2, ++i);
   }
   lua_settop(L, 2);
@@ -1657,7 +1655,7 @@ static int l_results_filter(lua_State *L) {
     int keep;
     if (fn) {
       lua_pushvalue(L, 2);
-      push_row(L, sub + 1, v, rp);
+      push_row(L, sub + 1, v);
       lua_call(L, 1, 1);
       keep = lua_toboolean(L, -1);
       lua_pop(L, 1);
@@ -1727,8 +1725,6 @@ typedef struct sweep_lua {
   sweep_meter *meter; /* NULL: quiet */
   const sweep_space *sp;
   core_buf *fresh; /* with a store: the key of each result simulated (not read back); no tables */
-  int progress_gen; /* a search: a line per generation */
-  uint64_t meter_points; /* its budget */
 } sweep_lua;
 
 /* sweep_push(u, r, out, grid, paths, wls, state): push result r of the
@@ -1805,12 +1801,12 @@ static int sweep_tick_lua(void *user) {
  * hypervolume (in the first population's box). */
 static void nsga_report(void *user, const search_gen *g) {
   sweep_lua *u = user;
-  if (!u->progress_gen) return;
+  if (!u->meter) return; /* quiet */
   fflush(stdout);
   fprintf(stderr, "%sdse.sweep: nsga2 generation %zu: %llu of %llu points evaluated, front of %zu, "
                   "hypervolume %.6f\n",
           u->meter && u->meter->tty ? "\r\033[K" : "", g->gen, (unsigned long long)g->evaluated,
-          (unsigned long long)u->meter_points, g->front, g->hv);
+          (unsigned long long)u->meter->points, g->front, g->hv);
   fflush(stderr);
 }
 
@@ -2254,9 +2250,7 @@ static int l_sweep(lua_State *L) {
       script_error(L, "dse.sweep: a temporary store for the workers: %s", strerror(e));
     }
     close(fd);
-    lua_setfield(L, LUA_REGISTRYINDEX, "dse.temp_store"); /* (anchored while the sweep runs) */
-    lua_getfield(L, LUA_REGISTRYINDEX, "dse.temp_store");
-    temp_slot = lua_gettop(L);
+    temp_slot = lua_gettop(L); /* (an error collects it: the file goes) */
     lua_pushstring(L, tmp);
   }
   if (!lua_isnil(L, -1)) {
@@ -2340,7 +2334,7 @@ static int l_sweep(lua_State *L) {
     lua_pop(L, 1);
   }
   sweep_lua u = {L, out, grid, pslot, wls, lua_gettop(L), nk, 0, 0, progress ? &meter : NULL, &sp,
-                 fresh, 0, 0};
+                 fresh};
   int rc = 0;
   if (method == SEARCH_NSGA2) {
     const char *objs[16];
@@ -2351,8 +2345,6 @@ static int l_sweep(lua_State *L) {
       lua_pop(L, 1);
     }
     const search_nsga o = {(uint64_t)samples, (uint64_t)seed, no, objs, sp.store ? jobs : 1, 0};
-    u.progress_gen = progress;
-    u.meter_points = (uint64_t)samples;
     rc = search_nsga2(ctx, &sp, &o, sweep_sink_lua, sweep_tick_lua, nsga_report, &u);
   } else if (sp.store && jobs > 1) {
     rc = sweep_run_jobs(ctx, &sp, jobs, sweep_sink_lua, sweep_tick_lua, &u);
@@ -2402,8 +2394,6 @@ static int l_sweep(lua_State *L) {
   if (temp_slot) { /* the temporary store goes with the handle */
     lua_pushvalue(L, temp_slot);
     lua_rawseti(L, -2, 11);
-    lua_pushnil(L);
-    lua_setfield(L, LUA_REGISTRYINDEX, "dse.temp_store");
   }
   /* the parameters' paths, copied (the grid's keys are the script's) */
   size_t bytes = (nk ? nk : 1) * sizeof(sweep_param);

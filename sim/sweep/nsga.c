@@ -26,7 +26,7 @@ enum { NSGA_MAX_OBJ = 64 };
  * workload, signed to minimize) and whether every workload was feasible. */
 typedef struct eval {
   uint64_t point;
-  int used, feasible;
+  int feasible;
   size_t done; /* workloads seen */
   double *v;
 } eval;
@@ -79,7 +79,7 @@ static eval *lookup(nsga *g, uint64_t p, int add) {
   if (!add) return NULL;
   eval *e = calloc(1, sizeof *e);
   if (!e) return NULL;
-  *e = (eval){p, 1, 1, 0, NULL};
+  *e = (eval){p, 1, 0, NULL};
   g->tab[k] = e;
   g->n++;
   return e;
@@ -365,7 +365,6 @@ int search_nsga2(dse_ctx *ctx, const sweep_space *sp, const search_nsga *o, swee
     }
     rc = rank_all(&g, pop, npop);
   }
-  const size_t gens = o->evaluations > n ? (size_t)((o->evaluations - n + n - 1) / n) : 0;
   size_t stale = 0;
   for (size_t gen = 1; !rc && g.evaluated < o->evaluations && npop >= 2 && stale < 20; gen++) {
     /* children: tournament, crossover, mutation */
@@ -438,7 +437,7 @@ int search_nsga2(dse_ctx *ctx, const sweep_space *sp, const search_nsga *o, swee
     npop = all < n ? all : n;
     rc = rank_all(&g, pop, npop);
     if (!rc && on_gen) {
-      search_gen rep = {gen, gens, g.evaluated, 0, 0};
+      search_gen rep = {gen, g.evaluated, 0, 0};
       rep.hv = front_hv(&g, pop, npop, lo, ref, &rep.front);
       on_gen(user, &rep);
     }

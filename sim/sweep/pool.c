@@ -202,13 +202,8 @@ static int hand_out(pool *p, int k) {
   w->last = r.last;
   if (ring_room(p, w->end)) return DSE_ERR_NOMEM;
   const uint64_t msg[2] = {r.first, r.last};
-  size_t off = 0;
-  while (off < sizeof msg) {
-    const ssize_t wr = write(w->task_fd, (const char *)msg + off, sizeof msg - off);
-    if (wr < 0 && errno == EINTR) continue;
-    if (wr <= 0) break; /* it died: its end of file says so */
-    off += (size_t)wr;
-  }
+  /* (a worker that died cannot take it: its end of file says so) */
+  (void)write_all(w->task_fd, (const unsigned char *)msg, sizeof msg);
   return 0;
 }
 

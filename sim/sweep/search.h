@@ -44,7 +44,7 @@ typedef struct search_nsga {
 } search_nsga;
 
 typedef struct search_gen {
-  size_t gen, ngens;  /* this generation, and about how many the budget gives */
+  size_t gen;         /* this generation */
   uint64_t evaluated; /* points evaluated so far */
   size_t front;       /* feasible points on the population's first front */
   double hv;          /* their hypervolume in the first population's box */

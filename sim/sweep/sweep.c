@@ -864,18 +864,19 @@ static void span_text(double s, char *buf, size_t n) {
 }
 
 void sweep_meter_init(sweep_meter *m, uint64_t points, size_t nworkloads, int tty, double now) {
-  *m = (sweep_meter){points, 0, nworkloads, 0, 0, 0, tty, now, now, NULL, 1, 0, 0, {0}};
+  *m = (sweep_meter){points, 0, nworkloads, 0, 0, 0, tty, now, now, NULL, NULL, 1, 0, 0, {0}};
 }
 
 void sweep_meter_objective(sweep_meter *m, const char *name) {
   m->best_sign = name[0] == '-' ? -1 : 1;
   m->best_name = name + (name[0] == '-' || name[0] == '+');
+  m->best_field = rpt_total_field(m->best_name);
 }
 
 int sweep_meter_note(sweep_meter *m, const sweep_result *r, double now) {
   if (r->failed) m->failed++;
   else if (r->rc) m->infeasible++;
-  const rpt_field *bf = m->best_name ? rpt_total_field(m->best_name) : NULL;
+  const rpt_field *bf = m->best_field;
   if (bf && r->total && rpt_field_modelled(bf, r->total)) {
     const double v = m->best_sign * rpt_field_value(bf, r->total);
     if (!m->has_best || v < m->best) m->best = v;

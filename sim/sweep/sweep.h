@@ -172,6 +172,7 @@ typedef struct sweep_meter {
   int tty;                 /* rewrite one line in place */
   double start, last;      /* when it began and last printed */
   const char *best_name;   /* the objective whose best value so far the line shows (NULL: none) */
+  const struct rpt_field *best_field; /* its total field */
   double best_sign, best;  /* -1 when it is maximized; the best signed value */
   int has_best;
   char line[320];
