@@ -33,6 +33,7 @@ const rpt_field rpt_layer_fields[] = {
     LF(folds, U64, "array folds of the GEMM view"),
     LF(floor_cycles, U64, "level 1's floor: cycles no mapping beats (compute folds, compulsory DRAM, buffer traffic at the array edge)"),
     LF(floor_ratio, DBL, "cycles / floor_cycles (level 1: 1)"),
+    LF(energy_floor_j, DBL, "level 1's floor of energy_j: MAC and vector energy, DRAM bytes at the cheapest a byte costs, static, clock, refresh and background power over floor_cycles"),
     LF(intensity_ops_per_byte, DBL, "operational intensity: ops (vector layers: vector ops) per DRAM byte; 0 when the layer moves no DRAM bytes"),
     LF(achieved_ops_per_s, DBL, "ops / latency"),
     LF(roofline_ops_per_s, DBL, "min(peak, DRAM bandwidth x intensity)"),
@@ -96,6 +97,7 @@ const rpt_field rpt_total_fields[] = {
     TF(sram_cycles, U64, "sum of the layers' sram_cycles"),
     TF(floor_cycles, U64, "sum of the layers' floor_cycles"),
     TF(floor_ratio, DBL, "cycles / floor_cycles"),
+    TF(energy_floor_j, DBL, "sum of the layers' energy_floor_j: no mapping's energy_j is below it"),
     TF(latency_s, DBL, "latency of one batch"),
     TF(throughput_inf_per_s, DBL, "inferences per second: batch / latency"),
     TF(achieved_ops_per_s, DBL, "ops / latency"),
@@ -162,6 +164,8 @@ const rpt_field rpt_total_fields[] = {
     TN(usd_per_inf_per_s, DBL, cost_modelled, "technology: unit cost / throughput"),
 };
 const size_t rpt_ntotal_fields = sizeof(rpt_total_fields) / sizeof(rpt_total_fields[0]);
+_Static_assert(sizeof(rpt_total_fields) / sizeof(rpt_total_fields[0]) <= RPT_MAX_TOTAL_FIELDS,
+               "RPT_MAX_TOTAL_FIELDS: more total fields than it allows");
 
 double rpt_field_value(const rpt_field *f, const void *base) {
   const char *p = (const char *)base + f->off;

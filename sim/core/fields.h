@@ -33,6 +33,8 @@ DSE_INTERNAL extern const rpt_field rpt_layer_fields[];
 DSE_INTERNAL extern const size_t rpt_nlayer_fields;
 DSE_INTERNAL extern const rpt_field rpt_total_fields[];
 DSE_INTERNAL extern const size_t rpt_ntotal_fields;
+/* at least rpt_ntotal_fields (a per-field array's size) */
+#define RPT_MAX_TOTAL_FIELDS 128
 
 DSE_INTERNAL double rpt_field_value(const rpt_field *f, const void *base);
 /* 1 when the fields f needs are true in base (the value is modelled). */

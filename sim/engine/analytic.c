@@ -13,6 +13,11 @@ static uint64_t elems_to_bytes(uint64_t elems, unsigned bits) {
 
 static uint64_t dmin(uint64_t a, uint64_t b) { return a < b ? a : b; }
 
+/* frac (0 <= frac < 1) of bytes, rounded down */
+static uint64_t frac_bytes(uint64_t bytes, double frac) {
+  return (uint64_t)floor((double)bytes * frac);
+}
+
 /* A `levels:` arch from its chain (plan S10): the PEs are the compute
  * level's instances; an operand's capacity is the size times the instances
  * of every level below the top that keeps it; the DRAM is the top level
@@ -279,8 +284,22 @@ void eng_eval_layer(const eng_prep *p, const dse_workload *wl,
     }
     ea = elems_to_bytes(ea, bits);
     eb = elems_to_bytes(eb, bits);
-    const uint64_t spill = (fk - 1) * G * M * N * psum_bytes;
-    const uint64_t eo_w = spill + xo, eo_r = spill;
+    uint64_t spill = (fk - 1) * G * M * N * psum_bytes;
+    /* Causal attention skips the masked blocks whole, their operands'
+     * traffic with them: level 1 counts the unmasked fraction of each
+     * operand's traffic, as level 2 does (simulate.c), rounding down so it
+     * stays the floor. */
+    uint64_t xo_s = xo, xb_s = xb, xa_s = xa;
+    const double frac = (double)l->macs / ((double)G * (double)M * (double)K * (double)N);
+    if (frac < 1) {
+      ea = frac_bytes(ea, frac);
+      eb = frac_bytes(eb, frac);
+      spill = frac_bytes(spill, frac);
+      xo_s = frac_bytes(xo, frac);
+      xb_s = frac_bytes(xb, frac);
+      xa_s = frac_bytes(xa, frac);
+    }
+    const uint64_t eo_w = spill + xo_s, eo_r = spill;
 
     /* DRAM traffic, a floor of every mapping: each operand once (of the
      * input what the windows touch), but an operand no buffer holds
@@ -288,10 +307,10 @@ void eng_eval_layer(const eng_prep *p, const dse_workload *wl,
      * buffer the partial sums spill there too. */
     const uint64_t g = l->geo.groups * l->geo.n * l->geo.c;
     const uint64_t xt =
-        l->geo.h ? dmin(elems_to_bytes(g * l->geo.touched[0] * l->geo.touched[1], bits), xa) : xa;
+        l->geo.h ? dmin(elems_to_bytes(g * l->geo.touched[0] * l->geo.touched[1], bits), xa_s) : xa_s;
     uint64_t da = x_chip ? 0 : (hi || p->tree ? xt : ea);
-    uint64_t db = hw || p->tree ? xb : eb;
-    uint64_t dow = ho || p->tree ? xo : eo_w, dor = ho || p->tree ? 0 : eo_r;
+    uint64_t db = hw || p->tree ? xb_s : eb;
+    uint64_t dow = ho || p->tree ? xo_s : eo_w, dor = ho || p->tree ? 0 : eo_r;
     if (r->output_on_chip) dow = 0;
     dram_rd = da + db + dor;
     dram_wr = dow;
@@ -303,7 +322,7 @@ void eng_eval_layer(const eng_prep *p, const dse_workload *wl,
     charge(&use, a, 2, bo, (double)eo_r, (double)eo_w);
     const unsigned bmask = buffers_keeping(a, OP_INPUT),
                    wmask = buffers_keeping(a, l->b_is_weight ? OP_WEIGHT : OP_INPUT);
-    const double spill_w = (double)(r->output_on_chip ? eo_w - xo : eo_w);
+    const double spill_w = (double)(r->output_on_chip ? eo_w - xo_s : eo_w);
     sv[0] = (serve){(double)ea, 0, (double)da, 0, x_chip ? 0 : (double)ea, 0, bmask};
     sv[1] = (serve){(double)eb, 0, (double)db, 0, (double)eb, 0, wmask};
     sv[2] = (serve){(double)eo_r, (double)eo_w, (double)dor, (double)dow, (double)eo_r, spill_w,

@@ -457,6 +457,16 @@ static int mem_vector_layer(const dse_arch *a, const dse_sim_opts *opts, dram_me
   return 0;
 }
 
+/* The least energy a DRAM byte costs at level 2 (the floor's, docs/model.md
+ * section 6): with a memory technology the cheaper of a read and a write
+ * plus the I/O (activations, refresh and background aside), without one
+ * the channel's energy per bit. */
+static double dram_floor_j_per_byte(const dse_arch *a) {
+  if (!a->mem) return a->dram_j_per_bit * 8;
+  const double *f = a->mem->f;
+  return 8 * (fmin(f[DF_E_READ], f[DF_E_WRITE]) + f[DF_E_IO]);
+}
+
 /* Static and clock energy over the layer's time, then its energy by
  * operand: the on-chip parts plus the DRAM access energy (refresh and
  * background left out: no operand causes them) shared by DRAM bytes. */
@@ -572,6 +582,8 @@ int dse_simulate(dse_ctx *ctx, const dse_arch *arch, const dse_workload *wl,
     link.input_on_chip = link.output_on_chip;
     /* level 1 is the floor of every mapping (docs/model.md section 6) */
     const uint64_t floor_cycles = r->cycles;
+    const double floor_fixed_j =
+        r->mac_energy_j + r->vector_energy_j + (double)r->dram_bytes * dram_floor_j_per_byte(arch);
     if (o.fidelity == DSE_FIDELITY_CYCLE && wl->layers[i].macs > 0) {
       int rc = (arch->tree ? eval_tree : eval_cycle)(ctx, arch, wl, &wl->layers[i], &o, mm, &md,
                                                      r);
@@ -593,6 +605,8 @@ int dse_simulate(dse_ctx *ctx, const dse_arch *arch, const dse_workload *wl,
     r->floor_cycles = r->fused ? eng_fused_cycles(floor_cycles, prev_floor) : floor_cycles;
     prev_floor = r->floor_cycles;
     r->floor_ratio = r->floor_cycles ? (double)r->cycles / (double)r->floor_cycles : 1;
+    r->energy_floor_j = floor_fixed_j + (arch->static_w + arch->clock_w + ref_w + bg_w) *
+                                            (double)r->floor_cycles / arch->clock_hz;
     r->dram_burst_modelled = arch->mem && o.fidelity == DSE_FIDELITY_CYCLE;
     if (r->dram_burst_modelled) {
       /* refresh and background run for the whole time, busy or not */
@@ -624,6 +638,7 @@ int dse_simulate(dse_ctx *ctx, const dse_arch *arch, const dse_workload *wl,
     t->sram_cycles += r->sram_cycles;
     t->map_cache_hits += (size_t)r->map_cached;
     t->floor_cycles += r->floor_cycles;
+    t->energy_floor_j += r->energy_floor_j;
     t->dram_bytes += r->dram_bytes;
     t->dram_read_bytes += r->dram_read_bytes;
     t->dram_write_bytes += r->dram_write_bytes;

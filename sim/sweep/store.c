@@ -25,6 +25,9 @@ struct store {
   size_t ncols;     /* parameter columns st->put fills (store_columns) */
   int readonly;     /* store_open_read's: no transaction */
   double committed; /* when it last committed (seconds, monotonic) */
+  /* total fields an older store's results table has no column for (read
+   * only: read as NULL; a writer adds them, lacking_totals) */
+  unsigned char lacks[RPT_MAX_TOTAL_FIELDS];
 };
 
 static double mono_s(void) {
@@ -50,11 +53,15 @@ static int exec(dse_ctx *ctx, store *st, const char *sql) {
 }
 
 /* ", "macs", ..., buffer8_energy_j": the totals' columns in their order,
- * with their SQL types when typed (the CREATE TABLE's). */
-static void total_columns(core_buf *b, int typed) {
+ * with their SQL types when typed (the CREATE TABLE's); a column the store
+ * lacks (lacks set, NULL: none) as NULL. */
+static void total_columns(core_buf *b, int typed, const unsigned char *lacks) {
   for (size_t i = 0; i < rpt_ntotal_fields; i++)
-    core_buf_printf(b, ", \"%s\"%s", rpt_total_fields[i].name,
-                    !typed ? "" : rpt_total_fields[i].kind == RPT_DBL ? " REAL" : " INTEGER");
+    if (lacks && lacks[i])
+      core_buf_puts(b, ", NULL");
+    else
+      core_buf_printf(b, ", \"%s\"%s", rpt_total_fields[i].name,
+                      !typed ? "" : rpt_total_fields[i].kind == RPT_DBL ? " REAL" : " INTEGER");
   for (int k = 1; k <= DSE_MAX_BUFFERS; k++)
     core_buf_printf(b, ", buffer%d_energy_j%s", k, typed ? " REAL" : "");
 }
@@ -71,7 +78,7 @@ static char *results_sql(void) {
                 "'infeasible', 'failed', 'pruned')), reason TEXT, params TEXT NOT NULL, "
                 "arch TEXT, workload_name TEXT NOT NULL, batch INTEGER NOT NULL, phase TEXT, "
                 "seq INTEGER");
-  total_columns(&b, 1);
+  total_columns(&b, 1, NULL);
   core_buf_puts(&b, ", UNIQUE (sweep, key));");
   if (b.oom) {
     core_buf_fini(&b);
@@ -164,6 +171,41 @@ static void quoted(core_buf *b, const char *name) {
   core_buf_puts(b, "\"");
 }
 
+/* The total fields a store written by an older dse has no column for
+ * (dse adds total fields; the schema's version counts other changes):
+ * added to its results table when writable (NULL in its older rows: not
+ * modelled), else noted in st->lacks and read as NULL.  Returns 0 or an
+ * error. */
+static int lacking_totals(dse_ctx *ctx, store *st, int writable) {
+  sqlite3_stmt *q = NULL;
+  if (sqlite3_prepare_v2(st->db, "SELECT name FROM pragma_table_info('results');", -1, &q,
+                         NULL) != SQLITE_OK)
+    return fail(ctx, st, DSE_ERR_IO, "cannot read the store");
+  unsigned char have[RPT_MAX_TOTAL_FIELDS] = {0};
+  while (sqlite3_step(q) == SQLITE_ROW) {
+    const char *name = (const char *)sqlite3_column_text(q, 0);
+    const rpt_field *f = name ? rpt_total_field(name) : NULL;
+    if (f) have[f - rpt_total_fields] = 1;
+  }
+  sqlite3_finalize(q);
+  int rc = 0;
+  for (size_t i = 0; i < rpt_ntotal_fields && !rc; i++) {
+    if (have[i]) continue;
+    if (!writable) {
+      st->lacks[i] = 1;
+      continue;
+    }
+    core_buf b;
+    core_buf_init(&b);
+    core_buf_puts(&b, "ALTER TABLE results ADD COLUMN ");
+    quoted(&b, rpt_total_fields[i].name);
+    core_buf_puts(&b, rpt_total_fields[i].kind == RPT_DBL ? " REAL;" : " INTEGER;");
+    rc = b.oom ? DSE_ERR_NOMEM : exec(ctx, st, b.data);
+    core_buf_fini(&b);
+  }
+  return rc;
+}
+
 /* The totals of a row of q whose total_columns start at column c0 into *t
  * (NULL columns, not modelled: 0). */
 static void read_totals(sqlite3_stmt *q, int c0, dse_total_result *t) {
@@ -191,7 +233,7 @@ static int prepare_put(dse_ctx *ctx, store *st, size_t n, const char *const *nam
   core_buf_init(&b);
   core_buf_puts(&b, "INSERT OR REPLACE INTO results(sweep, point, workload, key, status, reason, "
                     "params, arch, workload_name, batch, phase, seq");
-  total_columns(&b, 0);
+  total_columns(&b, 0, NULL);
   for (size_t i = 0; i < n; i++) {
     core_buf_puts(&b, ", ");
     quoted(&b, names[i]);
@@ -220,7 +262,7 @@ static int prepare(dse_ctx *ctx, store *st) {
   core_buf g;
   core_buf_init(&g);
   core_buf_puts(&g, "SELECT status, reason");
-  total_columns(&g, 0);
+  total_columns(&g, 0, st->lacks);
   core_buf_puts(&g, " FROM results WHERE sweep = ? AND key = ?;");
   int rc = g.oom ? DSE_ERR_NOMEM : 0;
   /* this run's keys (store_keep_run), in a table of the connection only */
@@ -310,6 +352,7 @@ int store_open_read(dse_ctx *ctx, const char *path, store **out) {
       core_buf_fini(&uri);
     }
     rc = check_or_create(ctx, st, 0);
+    if (!rc) rc = lacking_totals(ctx, st, 0);
     st->readonly = 1;
   }
 opened:
@@ -345,6 +388,7 @@ int store_open(dse_ctx *ctx, const char *path, store **out) {
       rc = sqlite3_errcode(st->db) == SQLITE_BUSY
                ? fail(ctx, st, DSE_ERR_IO, "the store is in use by another process (waited 2 s)")
                : fail(ctx, st, DSE_ERR_IO, "cannot write the store");
+    if (!rc) rc = lacking_totals(ctx, st, 1);
     if (!rc) rc = prepare(ctx, st);
   }
   if (rc) {
@@ -783,7 +827,7 @@ int store_cursor_open(dse_ctx *ctx, store *st, const store_sweep_info *sw, int64
   core_buf_init(&b);
   core_buf_puts(&b, "SELECT point, workload, key, status, reason, params, arch, workload_name, "
                     "batch, phase, seq, id");
-  total_columns(&b, 0);
+  total_columns(&b, 0, st->lacks);
   for (size_t i = 0; i < c->ncols; i++) {
     core_buf_puts(&b, ", ");
     quoted(&b, col[i]);
@@ -815,8 +859,10 @@ int store_cursor_next(dse_ctx *ctx, store_cursor *c, const store_view **v) {
   sqlite3_stmt *q = c->q;
   const char *status = (const char *)sqlite3_column_text(q, 3);
   const int ok = status && !strcmp(status, "ok");
+  const int pruned = status && !strcmp(status, "pruned");
   const int t0 = 12; /* the totals' first column */
-  if (ok) read_totals(q, t0, &c->v.total);
+  if (ok || pruned) read_totals(q, t0, &c->v.total);
+  c->v.floor = pruned ? &c->v.total : NULL;
   const int c0 = t0 + (int)rpt_ntotal_fields + DSE_MAX_BUFFERS;
   for (size_t i = 0; i < c->ncols; i++) {
     const int k = c0 + (int)i;

@@ -159,7 +159,10 @@ DSE_INTERNAL void store_found_fini(store_found *f);
  * cells those of the sweep's columns, in order) and whether it has totals. */
 typedef struct store_view {
   store_row row;
-  dse_total_result total; /* valid when row.total */
+  dse_total_result total; /* valid when row.total or floor */
+  /* a pruned result's level-1 totals, its floors (docs/store.md; NULL
+   * otherwise: row.total is NULL for it, as for every result not ok) */
+  const dse_total_result *floor;
   int64_t id;             /* the row's id in the store (store_cursor_open) */
 } store_view;
 

@@ -214,34 +214,51 @@ TEST_IMPL(level2_buffer_monotonic) {
 
 /* The mapper never returns a mapping worse than the naive one. */
 /* Level 1 is the floor of level 2 (docs/model.md section 6): on every zoo
- * network x every preset, no layer's level-2 cycles or DRAM bytes are
- * below level 1's, but a fused activation's, whose time hides in its
- * producer's (the network's total is above its floor too); every layer
- * reports level 1's cycles as its floor_cycles. */
+ * network (and GPT-2's causal prefill) x every preset, no layer's level-2
+ * cycles or DRAM bytes are below level 1's, but a fused activation's,
+ * whose time hides in its producer's (the network's total is above its
+ * floor too); every layer reports level 1's cycles as its floor_cycles;
+ * no layer's or network's energy is below its energy_floor_j, the same at
+ * both levels. */
 TEST_IMPL(level2_above_level1_presets) {
   static const char *const presets[] = {"edge-npu", "eyeriss", "npu-gddr6", "npu-gddr7",
                                         "npu-hbm2e", "npu-hbm2e-dram", "npu-hbm3",
                                         "npu-lpddr5x", "tpu-v1", NULL};
   dse_ctx *ctx = t_ctx();
-  size_t layers = 0, fused = 0;
-  double lo = 1e30;
+  size_t layers = 0, fused = 0, zoo_n = 0;
+  while (k_zoo[zoo_n]) zoo_n++;
+  double lo = 1e30, elo = 1e30, ehi = 0;
   for (size_t ai = 0; presets[ai]; ai++) {
     dse_arch *a = t_arch(ctx, presets[ai]);
-    for (size_t wi = 0; k_zoo[wi]; wi++) {
-      dse_workload *wl = t_wl(ctx, k_zoo[wi], NULL, NULL, NULL, NULL);
+    for (size_t wi = 0; wi <= zoo_n; wi++) {
+      /* after the zoo: GPT-2's prefill, whose attention is causal */
+      const int prefill = wi == zoo_n;
+      dse_workload *wl = prefill ? t_wl(ctx, "gpt2", "phase", "prefill", "seq", "256")
+                                 : t_wl(ctx, k_zoo[wi], NULL, NULL, NULL, NULL);
+      const char *net = prefill ? "gpt2 prefill" : k_zoo[wi];
       dse_result *r1 = NULL, *r2 = NULL;
-      if (sim_zoo(ctx, a, presets[ai], k_zoo[wi], wl, DSE_FIDELITY_ANALYTIC, DSE_OBJ_EDP, &r1)) {
+      if (sim_zoo(ctx, a, presets[ai], net, wl, DSE_FIDELITY_ANALYTIC, DSE_OBJ_EDP, &r1)) {
         dse_workload_free(wl);
         continue;
       }
-      ASSERT_INT_EQ(sim_zoo(ctx, a, presets[ai], k_zoo[wi], wl, DSE_FIDELITY_CYCLE, DSE_OBJ_EDP,
-                            &r2),
+      ASSERT_INT_EQ(sim_zoo(ctx, a, presets[ai], net, wl, DSE_FIDELITY_CYCLE, DSE_OBJ_EDP, &r2),
                     0);
       for (size_t i = 0; i < r1->nlayers; i++) {
         const dse_layer_result *l1 = &r1->layers[i], *l2 = &r2->layers[i];
         ASSERT_U64_EQ(l1->floor_cycles, l1->cycles);
         ASSERT(l1->floor_ratio == 1);
         ASSERT_U64_EQ(l2->floor_cycles, l1->cycles);
+        /* a fused activation's energy with its producer's: its time (and
+         * the static energy over it) hides in the producer's */
+        const dse_layer_result *p2 = l2->fused ? l2 - 1 : NULL;
+        const double e2 = l2->energy_j + (p2 ? p2->energy_j : 0),
+                     ef = l2->energy_floor_j + (p2 ? p2->energy_floor_j : 0);
+        if (ef > e2 || l2->energy_floor_j != l1->energy_floor_j || !(l1->energy_floor_j > 0))
+          FAIL_AT("%s %s %s%s: level 2 %.9g J, its floor %.9g J (level 1's %.9g J)", presets[ai],
+                  net, l1->name, p2 ? " and its producer" : "", e2, ef, l1->energy_floor_j);
+        const double er = ef / e2;
+        if (er < elo) elo = er;
+        if (er > ehi) ehi = er;
         if (l2->fused) {
           fused++;
           continue;
@@ -249,7 +266,7 @@ TEST_IMPL(level2_above_level1_presets) {
         layers++;
         if (l2->cycles < l1->cycles || l2->dram_bytes < l1->dram_bytes)
           FAIL_AT("%s %s %s: level 2 %llu cycles, %llu DRAM bytes below level 1's %llu, %llu",
-                  presets[ai], k_zoo[wi], l1->name, (unsigned long long)l2->cycles,
+                  presets[ai], net, l1->name, (unsigned long long)l2->cycles,
                   (unsigned long long)l2->dram_bytes, (unsigned long long)l1->cycles,
                   (unsigned long long)l1->dram_bytes);
         ASSERT(l2->floor_ratio >= 1);
@@ -257,6 +274,21 @@ TEST_IMPL(level2_above_level1_presets) {
       }
       ASSERT(r2->total.floor_ratio >= 1);
       ASSERT_U64_EQ(r2->total.floor_cycles, r1->total.cycles);
+      ASSERT(r2->total.energy_floor_j <= r2->total.energy_j);
+      ASSERT(r2->total.energy_floor_j == r1->total.energy_floor_j);
+      /* what pruning takes from level 1 (sim/sweep/prune.c): bounds, and
+       * the arch's and workload's own figures, the same at both levels */
+      const dse_total_result *t1 = &r1->total, *t2 = &r2->total;
+      ASSERT(t2->dram_bytes >= t1->dram_bytes);
+      ASSERT(t2->throughput_inf_per_s <= t1->throughput_inf_per_s);
+      ASSERT(t2->utilization <= t1->utilization);
+#define SAME(f) ASSERT(t1->f == t2->f)
+      SAME(macs); SAME(ops); SAME(vector_ops); SAME(area_mm2); SAME(area_pe_mm2);
+      SAME(area_sram_mm2); SAME(area_vector_mm2); SAME(area_phy_mm2); SAME(area_controller_mm2);
+      SAME(area_other_mm2); SAME(cost_usd); SAME(cost_die_usd); SAME(cost_package_usd);
+      SAME(cost_nre_usd); SAME(die_yield); SAME(dies_per_wafer); SAME(memory_cost_usd);
+      SAME(memory_capacity_bytes); SAME(static_power_w); SAME(clock_power_w);
+#undef SAME
       dse_result_free(r1);
       dse_result_free(r2);
       dse_workload_free(wl);
@@ -264,8 +296,10 @@ TEST_IMPL(level2_above_level1_presets) {
     dse_arch_free(a);
   }
   ASSERT(layers > 2000);
-  fprintf(stderr, "level2_above_level1_presets: %zu layers (and %zu fused), floor_ratio >= %.6f\n",
-          layers, fused, lo);
+  fprintf(stderr,
+          "level2_above_level1_presets: %zu layers (and %zu fused), floor_ratio >= %.6f, "
+          "energy_floor_j / energy_j in [%.4f, %.6f]\n",
+          layers, fused, lo, elo, ehi);
   dse_ctx_free(ctx);
   return 0;
 }
@@ -803,7 +837,8 @@ TEST_IMPL(map_hier_tree_levels) {
 /* Level 2 over the tree never beats level 1 (plan S10): on both trees,
  * every layer of ResNet-50 and VGG16 takes at least level 1's cycles and
  * moves at least its DRAM bytes; level 1 is the MACs over every MAC
- * instance and each operand once from the top level. */
+ * instance and each operand once from the top level.  The networks'
+ * energies are above their energy_floor_j. */
 TEST_IMPL(level2_tree_above_level1) {
   dse_ctx *ctx = t_ctx();
   int checked = 0;
@@ -822,6 +857,8 @@ TEST_IMPL(level2_tree_above_level1) {
         checked++;
       }
       ASSERT(r2->total.cycles >= r1->total.cycles);
+      ASSERT(r2->total.energy_floor_j == r1->total.energy_floor_j);
+      ASSERT(r1->total.energy_floor_j > 0 && r2->total.energy_floor_j <= r2->total.energy_j);
       dse_result_free(r1);
       dse_result_free(r2);
       dse_workload_free(wl);

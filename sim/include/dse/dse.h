@@ -295,6 +295,11 @@ typedef struct dse_layer_result {
    * may be below 1, its time hidden in its producer's) */
   uint64_t floor_cycles;
   double floor_ratio;
+  /* level 1's floor of the layer's energy (docs/model.md section 6): its
+   * MAC and vector energy, its DRAM bytes at the cheapest a byte costs, and
+   * static, clock, refresh and background power over floor_cycles; no
+   * mapping's energy_j is below it */
+  double energy_floor_j;
   /* ops per DRAM byte (vector layers: vector ops); 0 when the layer moves
    * no DRAM bytes (unbounded: such a layer is compute-bound) */
   double intensity_ops_per_byte;
@@ -358,6 +363,7 @@ typedef struct dse_total_result {
   uint64_t compute_cycles, dram_cycles, sram_cycles;
   uint64_t floor_cycles; /* the layers' floor_cycles summed */
   double floor_ratio;    /* cycles / floor_cycles */
+  double energy_floor_j; /* the layers' energy_floor_j summed */
   double latency_s, throughput_inf_per_s, achieved_ops_per_s, utilization;
   uint64_t dram_bytes, dram_read_bytes, dram_write_bytes;
   uint64_t input_bytes, weight_bytes, output_bytes;
