@@ -123,17 +123,19 @@ static int json_row(void *user, const store_view *v) {
     rpt_json_key(j, "reason");
     rpt_json_str(j, r->reason);
   }
-  if (r->total) {
-    rpt_json_key(j, "total");
+  /* a pruned result's level-1 totals, its floors, as "floor" */
+  const dse_total_result *t = r->total ? r->total : v->floor;
+  if (t) {
+    rpt_json_key(j, r->total ? "total" : "floor");
     rpt_json_begin_obj(j);
     for (size_t i = 0; i < rpt_ntotal_fields; i++) {
       const rpt_field *f = &rpt_total_fields[i];
       rpt_json_key(j, f->name);
-      if (!rpt_field_modelled(f, r->total)) {
+      if (!rpt_field_modelled(f, t)) {
         rpt_json_null(j);
         continue;
       }
-      const double x = rpt_field_value(f, r->total);
+      const double x = rpt_field_value(f, t);
       if (f->kind == RPT_BOOL) rpt_json_bool(j, x != 0);
       else if (f->kind == RPT_DBL) rpt_json_num(j, x);
       else rpt_json_u64(j, (uint64_t)x);

@@ -54,6 +54,10 @@ local results = dse.sweep {
   name = small and "npu-memory-small" or "npu-memory",
 }
 
+-- Results whose level-1 floors a simulated result already beat on every
+-- objective were not simulated at level 2 (docs/lua.md, "prune").
+local npruned = #results:filter { status = "pruned" }
+
 local title = dse.workload_title -- "gpt2 (decode, seq 1024, batch 8)"
 local function preset_of(m) return string.format("%d x %s", m.stacks or m.devices, m.preset) end
 
@@ -136,6 +140,10 @@ dse.report {
     ", each simulated at burst level (docs/memory.md).  Every result is in `sweep.db` " ..
     "(docs/store.md: `dse export`, `dse pareto`).",
     "",
+    string.format("Of the %d results, %d results were pruned: their level-1 floors (latency, energy, " ..
+      "area and cost no mapping beats) were already dominated by a simulated result, so they were not " ..
+      "simulated at level 2 and cannot be on a front (docs/lua.md, \"prune\").", #results, npruned),
+    "",
     "Each memory against " .. preset_of(reference) .. " with the same array and SRAM (the median over the " ..
     "pairs; latency and energy per batch relative to " .. reference.preset .. "'s):",
     "",
@@ -144,7 +152,7 @@ dse.report {
     "- *workload*: with its parameters.",
     "- *memory*: how many stacks or devices of which preset (arch/memory/).",
     "- *peak GB/s*: the memory system's peak bandwidth.",
-    "- *pairs*: array and SRAM sizes simulated with both memories.",
+    "- *pairs*: array and SRAM sizes simulated at level 2 with both memories (not pruned).",
     "- *latency vs " .. reference.preset .. "*, *energy vs " .. reference.preset .. "*: the memory's " ..
     "latency or energy per batch over the reference's, less 1 (+16%: 16% longer).",
     "- *unit cost vs " .. reference.preset .. "*: the unit cost (die, memory, package, PHYs; " ..
@@ -172,5 +180,5 @@ for w = 1, #workloads do
     best.total.latency_s * 1e3, best.total.throughput_inf_per_s,
     best.total.energy_j * 1e3 / best.workload.batch))
 end
-print(string.format("wrote %s/sweep.db (%d results), %s/sweep.csv, %s/pareto.csv (%d points), %s/report.md",
-  outdir, #results, outdir, outdir, #front_rows, outdir))
+print(string.format("wrote %s/sweep.db (%d results, %d pruned), %s/sweep.csv, %s/pareto.csv (%d points), %s/report.md",
+  outdir, #results, npruned, outdir, outdir, #front_rows, outdir))

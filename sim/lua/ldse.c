@@ -22,6 +22,7 @@
 #include "core/core.h"
 #include "core/units.h"
 #include "reports/report.h"
+#include "sweep/prune.h"
 #include "sweep/search.h"
 #include "sweep/store.h"
 #include "sweep/sweep.h"
@@ -1152,7 +1153,7 @@ static const char *const k_sweep_keys[] = {"arch", "workload", "workloads", "gri
                                            "mappings", "dram_model", "progress",
                                            "store", "name", "jobs", "space", "build",
                                            "objectives", "constraints", "method", "samples",
-                                           "seed", NULL};
+                                           "seed", "prune", NULL};
 
 #define STORE_MT "dse.Store"
 
@@ -1414,9 +1415,9 @@ static void push_row(lua_State *L, int root_ud, const store_view *v) {
   push_node(L, doc->root);
   lua_setfield(L, -3, "point");
   lua_pop(L, 1);
-  if (r->total) {
-    push_total(L, r->total, root->buffer_names ? root->sp.base : NULL);
-    lua_setfield(L, -2, "total");
+  if (r->total || v->floor) { /* a pruned result's: its floors, level 1's totals */
+    push_total(L, r->total ? r->total : v->floor, root->buffer_names ? root->sp.base : NULL);
+    lua_setfield(L, -2, r->total ? "total" : "floor");
   }
   if (!space) {
     lua_createtable(L, 0, 1);
@@ -1612,12 +1613,25 @@ static const char *const k_statuses[] = {"ok", "infeasible", "failed", "pruned",
 static int workload_matches(lua_State *L, int idx, const store_row *r) {
   const char *name = r->workload_name ? r->workload_name : "";
   if (lua_type(L, idx) == LUA_TSTRING) return !strcmp(lua_tostring(L, idx), name);
+  if (lua_type(L, idx) == LUA_TTABLE) { /* a row's workload: {name, batch, phase, seq} */
+    lua_getfield(L, idx, "name");
+    lua_getfield(L, idx, "batch");
+    lua_getfield(L, idx, "phase");
+    lua_getfield(L, idx, "seq");
+    const char *ph = lua_tostring(L, -2);
+    const int m = lua_tostring(L, -4) && !strcmp(lua_tostring(L, -4), name) &&
+                  (uint64_t)lua_tointeger(L, -3) == r->batch &&
+                  (!ph ? !r->phase : r->phase && !strcmp(ph, r->phase) &&
+                                         (uint64_t)lua_tointeger(L, -1) == r->seq);
+    lua_pop(L, 4);
+    return m;
+  }
   const dse_workload *wl = check_wl(L, idx);
   return !strcmp(wl->name, name) && wl->batch == r->batch &&
          (!wl->phase ? !r->phase : r->phase && !strcmp(wl->phase, r->phase) && wl->seq == r->seq);
 }
 
-/* h:filter{workload = NAME | Workload, status = "ok" | ...} or
+/* h:filter{workload = NAME | Workload | a row's workload, status = "ok" | ...} or
  * h:filter(function(row) return ... end) -> a handle on the rows that
  * match, in order.  [-0, +1, e] */
 static int l_results_filter(lua_State *L) {
@@ -1640,9 +1654,14 @@ static int l_results_filter(lua_State *L) {
       status = lua_tostring(L, -1);
     }
     if (lua_getfield(L, 2, "workload") != LUA_TNIL) {
-      if (lua_type(L, -1) != LUA_TSTRING && !luaL_testudata(L, -1, WL_MT))
-        script_error(L, "results:filter: workload: expected a workload's name or a Workload, "
-                        "got %s", describe(L, -1, buf, sizeof buf));
+      int rowwl = 0;
+      if (lua_type(L, -1) == LUA_TTABLE) {
+        rowwl = lua_getfield(L, -1, "name") == LUA_TSTRING;
+        lua_pop(L, 1);
+      }
+      if (lua_type(L, -1) != LUA_TSTRING && !luaL_testudata(L, -1, WL_MT) && !rowwl)
+        script_error(L, "results:filter: workload: expected a workload's name, a Workload or a "
+                        "row's workload, got %s", describe(L, -1, buf, sizeof buf));
       wl = lua_gettop(L);
     }
   }
@@ -2032,7 +2051,7 @@ static int l_sweep(lua_State *L) {
   check_keys(L, 1, "dse.sweep", "key", k_sweep_keys);
   dse_ctx *ctx = get_ctx(L);
   sweep_space sp = {NULL, 0, NULL, 0, NULL,
-                    {DSE_FIDELITY_CYCLE, DSE_OBJ_EDP, 0, NULL, DSE_DRAM_PROFILE}, NULL, 0, NULL, NULL, 0, NULL, NULL, 0, 0};
+                    {DSE_FIDELITY_CYCLE, DSE_OBJ_EDP, 0, NULL, DSE_DRAM_PROFILE}, NULL, 0, NULL, NULL, 0, NULL, NULL, 0, 0, NULL};
   sim_options(L, 1, "dse.sweep", &sp.opts);
   /* Base arch (index base). */
   if (lua_getfield(L, 1, "arch") == LUA_TNIL) script_error(L, "dse.sweep: missing 'arch'");
@@ -2208,6 +2227,45 @@ static int l_sweep(lua_State *L) {
     lua_replace(L, -2);
   }
   const int cons_slot = lua_gettop(L);
+  /* prune: on unless asked otherwise for a level-2 sweep whose objectives
+   * level 1 bounds (prune.h) */
+  const char *objs[16];
+  size_t nobj = lua_istable(L, obj_slot) ? (size_t)lua_rawlen(L, obj_slot) : 0;
+  const char *unbounded = NULL;
+  for (size_t k = 0; k < nobj && k < 16; k++) {
+    lua_rawgeti(L, obj_slot, (lua_Integer)(k + 1));
+    objs[k] = lua_tostring(L, -1); /* (anchored by the list) */
+    lua_pop(L, 1);
+    if (!unbounded && !prune_bounded(objs[k])) unbounded = objs[k];
+  }
+  int prune = 0;
+  {
+    char buf[64];
+    const int given = lua_getfield(L, 1, "prune") != LUA_TNIL;
+    if (given && !lua_isboolean(L, -1))
+      script_error(L, "dse.sweep: prune: expected true or false, got %s",
+                   describe(L, -1, buf, sizeof buf));
+    const int want = given ? lua_toboolean(L, -1) : 1;
+    lua_pop(L, 1);
+    if (given && want) {
+      if (!nobj)
+        script_error(L, "dse.sweep: prune: needs objectives = {...} (a result is pruned when its "
+                        "level-1 floor is dominated on every one)");
+      if (sp.opts.fidelity != DSE_FIDELITY_CYCLE)
+        script_error(L, "dse.sweep: prune: a level-1 sweep (fidelity = \"analytic\") has no "
+                        "level-2 evaluation to skip");
+      if (method == SEARCH_NSGA2)
+        script_error(L, "dse.sweep: prune: method 'nsga2' picks its own points; prune a grid or "
+                        "a sample");
+      if (unbounded)
+        script_error(L, "dse.sweep: prune: level 1 does not bound objective '%s'; prune = false, "
+                        "or objectives it bounds (latency_s, energy_j, edp_js, "
+                        "-throughput_inf_per_s, area_mm2, cost_usd, ...: docs/lua.md)",
+                     unbounded);
+    }
+    prune = want && nobj && !unbounded && sp.opts.fidelity == DSE_FIDELITY_CYCLE &&
+            method != SEARCH_NSGA2;
+  }
   /* every value tried on the arch before anything runs: a bad last value
    * does not waste the sweep before it */
   const int crc = sweep_check(ctx, &sp);
@@ -2235,8 +2293,9 @@ static int l_sweep(lua_State *L) {
   }
   l_store *box = NULL;
   int store_slot = 0;
-  if (lua_getfield(L, 1, "store") == LUA_TNIL && jobs_given) {
-    /* workers and no store: a temporary one, gone with the handle */
+  if (lua_getfield(L, 1, "store") == LUA_TNIL && (jobs_given || prune)) {
+    /* workers or pruning and no store: a temporary one, gone with the
+     * handle */
     lua_pop(L, 1);
     char *tmp = lua_newuserdatauv(L, 4096, 0);
     tmp[0] = '\0';
@@ -2337,15 +2396,10 @@ static int l_sweep(lua_State *L) {
                  fresh};
   int rc = 0;
   if (method == SEARCH_NSGA2) {
-    const char *objs[16];
-    size_t no = (size_t)lua_rawlen(L, obj_slot);
-    for (size_t k = 0; k < no && k < 16; k++) {
-      lua_rawgeti(L, obj_slot, (lua_Integer)(k + 1));
-      objs[k] = lua_tostring(L, -1); /* (anchored by the list) */
-      lua_pop(L, 1);
-    }
-    const search_nsga o = {(uint64_t)samples, (uint64_t)seed, no, objs, sp.store ? jobs : 1, 0};
+    const search_nsga o = {(uint64_t)samples, (uint64_t)seed, nobj, objs, sp.store ? jobs : 1, 0};
     rc = search_nsga2(ctx, &sp, &o, sweep_sink_lua, sweep_tick_lua, nsga_report, &u);
+  } else if (prune) {
+    rc = prune_run(ctx, &sp, nobj, objs, jobs, sweep_sink_lua, sweep_tick_lua, &u, NULL);
   } else if (sp.store && jobs > 1) {
     rc = sweep_run_jobs(ctx, &sp, jobs, sweep_sink_lua, sweep_tick_lua, &u);
   } else {

@@ -111,10 +111,15 @@ static size_t read_full(int fd, void *buf, size_t len) {
 static void worker_main(const pool_job *job, int task_fd, int res_fd) {
   signal(SIGINT, SIG_IGN); /* Ctrl-C is the parent's to act on */
   pool_chan ch = {res_fd, NULL, 0, 0};
-  uint64_t r[2];
-  while (read_full(task_fd, r, sizeof r) == sizeof r)
+  uint64_t r[2], marks[POOL_MAX_CHUNK];
+  while (read_full(task_fd, r, sizeof r) == sizeof r) {
+    const size_t n = (size_t)(r[1] - r[0]);
+    if (n > POOL_MAX_CHUNK) _exit(1);
+    if (job->mark && read_full(task_fd, marks, n * sizeof *marks) != n * sizeof *marks) _exit(1);
     for (uint64_t t = r[0]; t < r[1]; t++)
-      if (job->work(job->user, t, &ch) || chan_flush(&ch)) _exit(1);
+      if (job->work(job->user, t, job->mark ? marks[t - r[0]] : 0, &ch) || chan_flush(&ch))
+        _exit(1);
+  }
   _exit(0);
 }
 
@@ -184,26 +189,41 @@ static void slot_free(slot *s) {
   memset(s, 0, sizeof *s);
 }
 
-/* Hand worker k the next range, if any.  Returns 0 or an error. */
+/* Hand worker k the next range, if any (below the gate).  Returns 0 or an
+ * error. */
 static int hand_out(pool *p, int k) {
   range r;
+  const pool_job *job = p->job;
+  uint64_t limit = job->ntasks;
+  if (job->gate && !p->nback) {
+    const uint64_t g = job->gate(job->user);
+    if (g < limit) limit = g;
+  }
   if (p->nback) {
     r = p->back[--p->nback];
-  } else if (p->next < p->job->ntasks) {
+    if (r.last - r.first > p->chunk) { /* (a chunk at most, the rest back) */
+      p->back[p->nback++] = (range){r.first + p->chunk, r.last};
+      r.last = r.first + p->chunk;
+    }
+  } else if (p->next < limit) {
     r.first = p->next;
-    r.last = p->job->ntasks - p->next < p->chunk ? p->job->ntasks : p->next + p->chunk;
+    r.last = limit - p->next < p->chunk ? limit : p->next + p->chunk;
     p->next = r.last;
   } else {
     return 0;
   }
   worker *w = &p->w[k];
-  w->seq = r.first * p->job->per;
-  w->end = r.last * p->job->per;
+  w->seq = r.first * job->per;
+  w->end = r.last * job->per;
   w->last = r.last;
   if (ring_room(p, w->end)) return DSE_ERR_NOMEM;
-  const uint64_t msg[2] = {r.first, r.last};
+  uint64_t msg[2 + POOL_MAX_CHUNK];
+  msg[0] = r.first;
+  msg[1] = r.last;
+  size_t n = 2;
+  for (uint64_t t = r.first; job->mark && t < r.last; t++) msg[n++] = job->mark(job->user, t);
   /* (a worker that died cannot take it: its end of file says so) */
-  (void)write_all(w->task_fd, (const unsigned char *)msg, sizeof msg);
+  (void)write_all(w->task_fd, (const unsigned char *)msg, n * sizeof *msg);
   return 0;
 }
 
@@ -382,8 +402,8 @@ int pool_run(dse_ctx *ctx, const pool_job *job) {
   p.total = job->ntasks * job->per;
   /* chunks small enough that the last ones end together, large enough
    * that a worker seldom waits for the parent */
-  p.chunk = job->ntasks / ((uint64_t)p.nw * 16);
-  p.chunk = p.chunk < 1 ? 1 : p.chunk > 64 ? 64 : p.chunk;
+  p.chunk = job->chunk ? job->chunk : job->ntasks / ((uint64_t)p.nw * 16);
+  p.chunk = p.chunk < 1 ? 1 : p.chunk > POOL_MAX_CHUNK ? POOL_MAX_CHUNK : p.chunk;
   p.w = calloc((size_t)p.nw, sizeof *p.w);
   if (!p.w) return DSE_ERR_NOMEM;
   /* a write to a dead worker's pipe is an error, not a signal that kills

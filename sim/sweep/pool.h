@@ -28,17 +28,18 @@ typedef struct pool_chan pool_chan;
  * Returns 0, or -1 when the parent is gone. */
 DSE_INTERNAL int pool_send(pool_chan *ch, const void *msg, size_t len);
 
-enum { POOL_MAX_MSG = 1 << 20 };
+enum { POOL_MAX_MSG = 1 << 20, POOL_MAX_CHUNK = 64 };
 
 typedef struct pool_job {
   uint64_t ntasks;
   size_t per;   /* messages per task */
   int jobs;     /* workers (>= 1) */
   void *user;
-  /* In a worker: run task i, sending its per messages in order.  Returns
+  /* In a worker: run task i, sending its per messages in order; mark is
+   * the word the parent gave the task (mark below; 0 without).  Returns
    * 0; anything else ends the worker (its task's messages not yet sent are
    * lost). */
-  int (*work)(void *user, uint64_t task, pool_chan *ch);
+  int (*work)(void *user, uint64_t task, uint64_t mark, pool_chan *ch);
   /* In the parent, in sequence order: message seq (msg NULL and why set
    * when it was lost with its worker).  Returns 0 to go on; anything else
    * stops the pool (pool_run returns it). */
@@ -50,6 +51,15 @@ typedef struct pool_job {
   /* In the parent, when tick stopped the pool: each message received but
    * not taken (it came before one still missing), in sequence order. */
   void (*late)(void *user, uint64_t seq, const void *msg, size_t len);
+  /* In the parent (NULL: none): how many tasks may be handed out now
+   * (those below it), asked before each hand-out; it must grow as messages
+   * are taken, and pass every task handed out once all are taken. */
+  uint64_t (*gate)(void *user);
+  /* In the parent (NULL: none): the word task goes to its worker with,
+   * asked when it is handed out (again when a dead worker's chunk is
+   * handed on: the same word). */
+  uint64_t (*mark)(void *user, uint64_t task);
+  uint64_t chunk; /* tasks per hand-out at most (0: the pool's choice) */
 } pool_job;
 
 /* Run the job.  Returns 0 once every message was taken, what take or tick

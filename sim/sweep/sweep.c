@@ -286,13 +286,34 @@ static int unmet(const sweep_space *sp, const dse_total_result *t, core_buf *out
   return 0;
 }
 
+/* Why task t's workload w is pruned (mark its task's bits), or NULL when
+ * it is not. */
+static const char *pruned_why(const sweep_space *sp, uint64_t t, uint64_t mark, size_t w) {
+  return sp->pruner && w < 64 && (mark >> w & 1) ? sp->pruner->why(sp->pruner->user, t, w)
+                                                  : NULL;
+}
+
+/* Workload w on arch at the space's fidelity, or at level 1 when pruned
+ * (its floors).  Returns dse_simulate's code, *out as it gives it. */
+static int simulate_one(dse_ctx *ctx, const sweep_space *sp, const dse_arch *arch, size_t w,
+                        const char *pruned, dse_result **out) {
+  dse_sim_opts o = sp->opts;
+  if (pruned) o.fidelity = DSE_FIDELITY_ANALYTIC;
+  return dse_simulate(ctx, arch, sp->workloads[w], &o, out);
+}
+
+static const char *row_status(int rc, int pruned) {
+  return pruned ? "pruned" : rc ? "infeasible" : "ok";
+}
+
 /* One result of the runner: from the store when it holds its key, else
- * simulated (and stored); then to the sink. */
-static int run_one(dse_ctx *ctx, const sweep_space *sp, uint64_t i, const size_t *idx,
-                   const dse_arch *arch, size_t w, const char *wkeys, core_buf *reason,
-                   core_buf *params, const cols *cl, store_cell *cells, core_buf *scratch,
-                   sweep_sink sink, void *user) {
-  sweep_result r = {i, idx, w, arch, NULL, 0, NULL, NULL, 0, 0};
+ * simulated (and stored), or evaluated at level 1 when pruned; then to the
+ * sink. */
+static int run_one(dse_ctx *ctx, const sweep_space *sp, uint64_t task, uint64_t mark,
+                   uint64_t i, const size_t *idx, const dse_arch *arch, size_t w, const char *wkeys,
+                   core_buf *reason, core_buf *params, const cols *cl, store_cell *cells,
+                   core_buf *scratch, sweep_sink sink, void *user) {
+  sweep_result r = {i, idx, w, arch, NULL, 0, NULL, NULL, 0, 0, 0};
   char key[33] = "";
   dse_total_result stored;
   if (sp->store) {
@@ -301,9 +322,12 @@ static int run_one(dse_ctx *ctx, const sweep_space *sp, uint64_t i, const size_t
     const int got = store_get(ctx, sp->store, sp->sweep_id, key, status, sizeof status, why,
                               sizeof why, &stored);
     if (got < 0) return DSE_ERR_IO;
-    if (got && (!strcmp(status, "ok") || !strcmp(status, "infeasible"))) {
+    /* (a pruned one counts when this run prunes it too) */
+    const int pruned = got && !strcmp(status, "pruned") && pruned_why(sp, task, mark, w);
+    if (got && (!strcmp(status, "ok") || !strcmp(status, "infeasible") || pruned)) {
       if (store_touch(ctx, sp->store, sp->sweep_id, key, i, w)) return DSE_ERR_IO;
       r.stored = 1;
+      r.pruned = pruned;
       if (!strcmp(status, "ok")) {
         r.total = &stored;
       } else {
@@ -316,12 +340,18 @@ static int run_one(dse_ctx *ctx, const sweep_space *sp, uint64_t i, const size_t
     }
   }
   dse_result *res = NULL;
-  const int src = dse_simulate(ctx, arch, sp->workloads[w], &sp->opts, &res);
+  const char *pruned = pruned_why(sp, task, mark, w);
+  const int src = simulate_one(ctx, sp, arch, w, pruned, &res);
   if (src && src != DSE_ERR_INFEASIBLE) return src;
   r.result = res;
   r.rc = src;
   r.total = res ? &res->total : NULL;
-  if (src) {
+  if (pruned && !src) { /* its floors: level 1's totals */
+    r.result = NULL;
+    r.rc = DSE_ERR_INFEASIBLE;
+    r.reason = pruned;
+    r.pruned = 1;
+  } else if (src) {
     take_reason(ctx, src, reason);
     r.reason = core_buf_str(reason);
   } else if (unmet(sp, &res->total, reason)) { /* infeasible by the sweep's constraints */
@@ -341,7 +371,7 @@ static int run_one(dse_ctx *ctx, const sweep_space *sp, uint64_t i, const size_t
       t = *r.total;
       t.map_cache_hits = 0;
     }
-    const store_row row = {i,         w,         key,     r.rc ? "infeasible" : "ok",
+    const store_row row = {i,         w,         key,     row_status(r.rc, r.pruned),
                            r.reason,  core_buf_str(params), arch->name, wl->name,
                            wl->batch, wl->phase, wl->seq, r.total ? &t : NULL, cl->n, cells};
     if (!rc) rc = store_put(ctx, sp->store, sp->sweep_id, &row);
@@ -374,7 +404,7 @@ static int fail_one(dse_ctx *ctx, const sweep_space *sp, uint64_t i, const size_
                            wl->batch, wl->phase,  wl->seq, NULL,       cl->n, cells};
     if (!rc) rc = store_put(ctx, sp->store, sp->sweep_id, &row);
   }
-  const sweep_result r = {i, idx, w, NULL, NULL, DSE_ERR_INVALID, why, NULL, 0, 1};
+  const sweep_result r = {i, idx, w, NULL, NULL, DSE_ERR_INVALID, why, NULL, 0, 1, 0};
   return rc ? rc : sink(user, ctx, &r);
 }
 
@@ -410,9 +440,10 @@ int sweep_run(dse_ctx *ctx, const sweep_space *sp, uint64_t first, uint64_t last
                       sink, user);
       continue;
     }
+    const uint64_t mark = sp->pruner ? sp->pruner->mark(sp->pruner->user, t) : 0;
     for (size_t w = 0; w < sp->nworkloads && !rc; w++)
-      rc = run_one(ctx, sp, i, idx, arch, w, wkeys, &reason, &params, &cl, cells, &scratch, sink,
-                   user);
+      rc = run_one(ctx, sp, t, mark, i, idx, arch, w, wkeys, &reason, &params, &cl, cells,
+                   &scratch, sink, user);
     dse_arch_free(arch);
   }
   /* a whole run: the sweep keeps what it ran, no older space's results */
@@ -438,7 +469,7 @@ int sweep_run(dse_ctx *ctx, const sweep_space *sp, uint64_t first, uint64_t last
 
 typedef struct known {
   char key[33];
-  char ok; /* 1 ok, 0 infeasible */
+  char ok; /* 1 ok, 0 infeasible, 2 pruned */
 } known;
 
 typedef struct jobs_run {
@@ -454,6 +485,7 @@ typedef struct jobs_run {
   core_buf reason, params, scratch, msg;
   cols cl;
   store_cell *cells;
+  uint64_t taken; /* results the sink has had */
 } jobs_run;
 
 /* A result as a worker sends it: this head, then the reason's and the
@@ -464,6 +496,7 @@ typedef struct msg_head {
   int32_t rc;     /* 0, DSE_ERR_INFEASIBLE, or an error that stops the sweep */
   int32_t stored; /* read back: the store holds its key */
   int32_t failed; /* its arch could not be built (the reason why) */
+  int32_t pruned; /* evaluated at level 1 only (the reason why; total its floors) */
   uint32_t nreason, narch;
   char key[33];
   dse_total_result total; /* rc 0 and simulated */
@@ -475,7 +508,7 @@ static int cmp_known(const void *a, const void *b) {
 
 static int add_known(void *user, const char *key, const char *status) {
   jobs_run *j = user;
-  const int ok = !strcmp(status, "ok");
+  const int ok = !strcmp(status, "ok") ? 1 : !strcmp(status, "pruned") ? 2 : 0;
   if ((!ok && strcmp(status, "infeasible")) || strlen(key) != 32) return 0; /* failed: again */
   if (j->nknown == j->capknown) {
     const size_t cap = j->capknown ? 2 * j->capknown : 1024;
@@ -489,8 +522,9 @@ static int add_known(void *user, const char *key, const char *status) {
   return 0;
 }
 
-/* In a worker: point i on every workload, a message each. */
-static int jobs_work(void *user, uint64_t task, pool_chan *ch) {
+/* In a worker: point i on every workload, a message each (mark: the
+ * workloads pruned). */
+static int jobs_work(void *user, uint64_t task, uint64_t mark, pool_chan *ch) {
   jobs_run *j = user;
   const sweep_space *sp = j->sp;
   const uint64_t i = sweep_task_point(sp, task);
@@ -513,15 +547,25 @@ static int jobs_work(void *user, uint64_t task, pool_chan *ch) {
       memcpy(want.key, h.key, 33);
       const known *k = j->nknown ? bsearch(&want, j->known, j->nknown, sizeof *j->known, cmp_known)
                                  : NULL;
-      if (k) {
+      /* (a pruned one counts when this run prunes it too: other
+       * objectives may want it simulated) */
+      if (k && (k->ok != 2 || (w < 64 && (mark >> w & 1)))) {
         h.stored = 1;
-        h.rc = k->ok ? 0 : DSE_ERR_INFEASIBLE;
+        h.pruned = k->ok == 2;
+        h.rc = k->ok == 1 ? 0 : DSE_ERR_INFEASIBLE;
       }
     }
+    const int pruned = w < 64 && (mark >> w & 1);
     if (!arc && !h.stored) {
       dse_result *res = NULL;
-      h.rc = dse_simulate(ctx, arch, sp->workloads[w], &sp->opts, &res);
-      if (!h.rc && unmet(sp, &res->total, &j->reason)) {
+      h.rc = simulate_one(ctx, sp, arch, w, pruned ? "" : NULL, &res);
+      if (!h.rc && pruned) { /* its floors */
+        h.total = res->total;
+        h.total.map_cache_hits = 0;
+        h.pruned = 1; /* (the parent knows why) */
+        h.rc = DSE_ERR_INFEASIBLE;
+        j->reason.len = 0;
+      } else if (!h.rc && unmet(sp, &res->total, &j->reason)) {
         h.rc = DSE_ERR_INFEASIBLE; /* a constraint not met */
       } else if (!h.rc) {
         h.total = res->total;
@@ -584,10 +628,12 @@ static int jobs_commit(jobs_run *j, uint64_t seq, const void *msg, size_t len, c
     return h.rc;
   }
   const char *reason = h.rc ? j->reason.data : NULL;
+  if (h.pruned) /* why: the pruner's (workers do not know) */
+    reason = sp->pruner ? sp->pruner->why(sp->pruner->user, seq / sp->nworkloads, w) : "pruned";
   int rc = 0;
   if (sp->store && h.stored) {
     rc = store_touch(ctx, sp->store, sp->sweep_id, h.key, point, w);
-    if (!rc && !h.rc && to_sink) { /* its totals, for the sink (a search reads them) */
+    if (!rc && !h.rc && !h.pruned && to_sink) { /* its totals, for the sink (a search reads them) */
       char status[16], said[16];
       if (store_get(ctx, sp->store, sp->sweep_id, h.key, status, sizeof status, said, sizeof said,
                     &h.total) < 0)
@@ -598,25 +644,41 @@ static int jobs_commit(jobs_run *j, uint64_t seq, const void *msg, size_t len, c
     j->params.len = 0;
     sweep_params_json(sp, j->idx, &j->params);
     rc = j->params.oom ? DSE_ERR_NOMEM : cells_of(sp, &j->cl, j->idx, j->cells, &j->scratch);
-    const store_row row = {point,     w,         h.key,     h.rc ? "infeasible" : "ok",
+    const store_row row = {point,     w,         h.key,     row_status(h.rc, h.pruned),
                            reason,    core_buf_str(&j->params), name, wl->name,
-                           wl->batch, wl->phase, wl->seq,   h.rc ? NULL : &h.total,
+                           wl->batch, wl->phase, wl->seq,   h.rc && !h.pruned ? NULL : &h.total,
                            j->cl.n,   j->cells};
     if (!rc) rc = store_put(ctx, sp->store, sp->sweep_id, &row);
   }
   if (rc || !to_sink) return rc;
-  const sweep_result r = {point, j->idx, w, NULL, NULL, h.rc, reason, h.rc ? NULL : &h.total,
-                          h.stored, 0};
+  const int no_total = h.rc && !(h.pruned && !h.stored); /* (a stored floor is not read back) */
+  const sweep_result r = {point,   j->idx,   w, NULL, NULL, h.rc, reason,
+                          no_total ? NULL : &h.total, h.stored, 0, h.pruned};
   return j->sink(j->user, ctx, &r);
 }
 
 static int jobs_take(void *user, uint64_t seq, const void *msg, size_t len, const char *why) {
-  return jobs_commit(user, seq, msg, len, why, 1);
+  jobs_run *j = user;
+  const int rc = jobs_commit(j, seq, msg, len, why, 1);
+  j->taken = seq + 1;
+  return rc;
 }
 
 static void jobs_late(void *user, uint64_t seq, const void *msg, size_t len) {
   jobs_run *j = user;
   if (jobs_commit(j, seq, msg, len, NULL, 0)) dse_ctx_clear_diags(j->ctx);
+}
+
+/* The pool's gate: tasks that may start (lag past those the sink has
+ * had whole). */
+static uint64_t jobs_gate(void *user) {
+  jobs_run *j = user;
+  return j->taken / j->sp->nworkloads + j->sp->pruner->lag;
+}
+
+static uint64_t jobs_mark(void *user, uint64_t task) {
+  jobs_run *j = user;
+  return j->sp->pruner->mark(j->sp->pruner->user, task);
 }
 
 static int jobs_tick(void *user) {
@@ -653,7 +715,14 @@ int sweep_run_jobs(dse_ctx *ctx, const sweep_space *sp, int jobs, sweep_sink sin
   if (!rc && j.nknown) qsort(j.known, j.nknown, sizeof *j.known, cmp_known);
   if (!rc && sp->store) rc = store_commit(ctx, sp->store);
   if (!rc) {
-    const pool_job pj = {n, sp->nworkloads, jobs, &j, jobs_work, jobs_take, jobs_tick, jobs_late};
+    pool_job pj = {n,         sp->nworkloads, jobs, &j, jobs_work, jobs_take, jobs_tick,
+                   jobs_late, NULL,           NULL, 0};
+    if (sp->pruner) { /* tasks start lag ahead of the sink at most, with their marks */
+      pj.gate = jobs_gate;
+      pj.mark = jobs_mark;
+      pj.chunk = sp->pruner->lag / (4 * (uint64_t)jobs);
+      if (!pj.chunk) pj.chunk = 1;
+    }
     rc = pool_run(ctx, &pj);
   }
   if (!rc && sp->store && !sp->partial) rc = store_keep_run(ctx, sp->store, sp->sweep_id);
@@ -864,7 +933,7 @@ static void span_text(double s, char *buf, size_t n) {
 }
 
 void sweep_meter_init(sweep_meter *m, uint64_t points, size_t nworkloads, int tty, double now) {
-  *m = (sweep_meter){points, 0, nworkloads, 0, 0, 0, tty, now, now, NULL, NULL, 1, 0, 0, {0}};
+  *m = (sweep_meter){points, 0, nworkloads, 0, 0, 0, 0, tty, now, now, NULL, NULL, 1, 0, 0, {0}};
 }
 
 void sweep_meter_objective(sweep_meter *m, const char *name) {
@@ -875,9 +944,10 @@ void sweep_meter_objective(sweep_meter *m, const char *name) {
 
 int sweep_meter_note(sweep_meter *m, const sweep_result *r, double now) {
   if (r->failed) m->failed++;
+  else if (r->pruned) m->pruned++;
   else if (r->rc) m->infeasible++;
   const rpt_field *bf = m->best_field;
-  if (bf && r->total && rpt_field_modelled(bf, r->total)) {
+  if (bf && r->total && !r->rc && rpt_field_modelled(bf, r->total)) {
     const double v = m->best_sign * rpt_field_value(bf, r->total);
     if (!m->has_best || v < m->best) m->best = v;
     m->has_best = 1;
@@ -891,6 +961,9 @@ int sweep_meter_note(sweep_meter *m, const sweep_result *r, double now) {
   const double t = now - m->start, rate = t > 0 ? (double)m->done / t : 0;
   char eta[32] = "-", failed[128] = "";
   if (m->failed) snprintf(failed, sizeof failed, ", %llu failed", (unsigned long long)m->failed);
+  if (m->pruned)
+    snprintf(failed + strlen(failed), sizeof failed - strlen(failed), ", %llu pruned",
+             (unsigned long long)m->pruned);
   if (m->has_best)
     snprintf(failed + strlen(failed), sizeof failed - strlen(failed), ", best %s %.4g",
              m->best_name, m->best_sign * m->best);
@@ -908,9 +981,12 @@ void sweep_meter_end(sweep_meter *m, double now) {
   char took[32];
   if (now - m->start < 60) snprintf(took, sizeof took, "%.3f s", now - m->start);
   else span_text(now - m->start, took, sizeof took);
-  char from[64] = "";
+  char from[128] = "";
   if (m->failed)
     snprintf(from, sizeof from, ", %llu failed", (unsigned long long)m->failed);
+  if (m->pruned)
+    snprintf(from + strlen(from), sizeof from - strlen(from),
+             ", %llu pruned (their level-1 floors dominated)", (unsigned long long)m->pruned);
   if (m->stored)
     snprintf(from + strlen(from), sizeof from - strlen(from), ", %llu from the store",
              (unsigned long long)m->stored);

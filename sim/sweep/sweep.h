@@ -49,6 +49,7 @@ typedef int (*sweep_build)(void *user, dse_ctx *ctx, const struct sweep_space *s
 
 /* A design space (borrowed parts), and the store its results go to (NULL:
  * none) under the sweep id the store gave it. */
+struct sweep_pruner;
 typedef struct sweep_space {
   const dse_arch *base;
   size_t nparams;
@@ -62,12 +63,29 @@ typedef struct sweep_space {
   void *build_user;
   size_t nconstraints;
   const sweep_constraint *constraints;
-  /* the points to run (ascending, each < sweep_count), as a sampling
-   * method chose them; NULL: every point */
+  /* the points to run, in the order to run them (each < sweep_count,
+   * each once), as a sampling method or pruning chose them; NULL: every
+   * point */
   const uint64_t *points;
   uint64_t npoints;
   int partial; /* a run that is part of a longer one (a search's generation): keeps the rest */
+  const struct sweep_pruner *pruner; /* NULL: nothing is pruned */
 } sweep_space;
+
+/* Which results a run prunes (prune.c): asked in the parent, in task order
+ * as tasks start.  A pruned result the store does not hold already is
+ * evaluated at level 1 only and stored as pruned, with level 1's totals
+ * (its floors) and the reason why. */
+typedef struct sweep_pruner {
+  void *user;
+  /* Task t's pruned workloads, bit w for workload w (at most 64), asked
+   * once every result of the tasks before t - lag has reached the sink
+   * (it may be asked again: the same answer). */
+  uint64_t (*mark)(void *user, uint64_t t);
+  /* Why task t's workload w is pruned (lent until the next call). */
+  const char *(*why)(void *user, uint64_t t, size_t w);
+  uint64_t lag; /* tasks that may run ahead of the sink (the same whatever the workers) */
+} sweep_pruner;
 
 /* The runner's tasks: sp->npoints with a point list, else sweep_count's;
  * 0 when the space has no points.  Task t runs point sweep_task_point. */
@@ -109,6 +127,7 @@ typedef struct sweep_result {
   const dse_total_result *total; /* the totals (result's, or the store's); NULL when infeasible */
   int stored;               /* read from the store, not simulated (no layers) */
   int failed;               /* lost with its worker (rc set, reason why): stored as failed */
+  int pruned;               /* pruned (rc set, reason why): total is level 1's, its floors */
 } sweep_result;
 
 /* A sink takes each result; it returns 0 to go on, anything else to stop
@@ -168,6 +187,7 @@ typedef struct sweep_meter {
   size_t nworkloads;
   uint64_t infeasible;     /* results that did not fit */
   uint64_t failed;         /* results lost with their worker */
+  uint64_t pruned;         /* results pruned by their floors */
   uint64_t stored;         /* results read from the store */
   int tty;                 /* rewrite one line in place */
   double start, last;      /* when it began and last printed */

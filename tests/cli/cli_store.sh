@@ -209,4 +209,41 @@ cmp -s "$TMP/v.csv" "$TMP/w.csv" && ok || bad "workers: after the failed points 
 run "$DSE" run -j 0 "$TMP/slow.lua" "$TMP/w.db"; expect_code 2 "-j 0"
 expect_err "dse: error: -j: expected a number of workers from 1 to 64, got '0'" "-j 0"
 
+# a pruned level-2 sweep (docs/lua.md, "prune") killed at 10 random moments
+# with two workers and resumed ends as one uninterrupted run with one
+# worker: the same results, the same results pruned for the same reasons;
+# run again, every result (pruned ones too) comes from the store
+cat >"$TMP/pruned.lua" <<'LUA'
+local db = ...
+local dse = require "dse"
+dse.sweep { arch = "edge-npu", store = db, workloads = { "alexnet", "mobilenet_v2" },
+  objectives = { "latency_s", "energy_j" },
+  space = { ["pe_array.rows"] = { 8, 16, 32, 64 }, ["pe_array.cols"] = { 8, 16, 32 },
+            ["buffers.2.size"] = { "256 KiB", "512 KiB", "1 MiB", "2 MiB" } } }
+LUA
+rm -f "$TMP/p1.db" "$TMP/p2.db" "$TMP/p3.db"
+run "$DSE" run -j 1 "$TMP/pruned.lua" "$TMP/p1.db"; expect_code 0 "pruned: uninterrupted"
+expect_err " pruned (their level-1 floors dominated)" "pruned: the summary counts them"
+t0=$(date +%s%N)
+"$DSE" run -j 2 --quiet "$TMP/pruned.lua" "$TMP/p3.db" >/dev/null 2>&1
+took=$((($(date +%s%N) - t0) / 1000000)) # ms: the kills fall within the first half of such a run
+killed=0
+for i in $(seq 10); do
+  ms=$((took * (5 + RANDOM % 45) / 100))
+  timeout -s KILL "$(printf '%d.%03d' $((ms / 1000)) $((ms % 1000)))" "$DSE" run -j 2 --quiet "$TMP/pruned.lua" \
+    "$TMP/p2.db" >/dev/null 2>&1
+  [ $? -eq 137 ] && killed=$((killed + 1))
+done
+echo "pruned: killed $killed of 10 runs"
+[ "$killed" -ge 2 ] && ok || bad "pruned: only $killed of 10 runs were killed"
+run "$DSE" run -j 2 "$TMP/pruned.lua" "$TMP/p2.db"; expect_code 0 "pruned: resumed"
+"$DSE" export "$TMP/p1.db" --format json >"$TMP/p1.json"
+"$DSE" export "$TMP/p2.db" --format json >"$TMP/p2.json"
+cmp -s "$TMP/p1.json" "$TMP/p2.json" && ok || bad "pruned: the resumed store differs from the uninterrupted one's"
+grep -q '"status": "pruned"' "$TMP/p1.json" && grep -q '"floor": {' "$TMP/p1.json" && ok ||
+  bad "pruned: no pruned rows with their floors in the export"
+run "$DSE" run -j 2 "$TMP/pruned.lua" "$TMP/p2.db"; expect_code 0 "pruned: again"
+expect_err "= 96 results in" "pruned: again, 96 results"
+expect_err "96 from the store" "pruned: again, every one from the store"
+
 finish

@@ -253,7 +253,8 @@ os.remove(cdb)
 local cs = dse.sweep { arch = "edge-npu", workload = "alexnet", store = cdb, progress = false,
   space = { ["pe_array.rows"] = dse.range(8, 64, { log = true, steps = 4 }),
             ["buffers.2.size"] = dse.range("256 KiB", "2 MiB", { log = true, steps = 4 }) },
-  objectives = { "latency_s", "energy_j" }, constraints = { area_mm2 = "<= 14", power_w = "< 5 W" } }
+  objectives = { "latency_s", "energy_j" }, constraints = { area_mm2 = "<= 14", power_w = "< 5 W" },
+  prune = false }
 H.eq(#cs, 16, "space: 4 x 4 points")
 local over = cs:filter { status = "infeasible" }
 H.eq(#over, 1, "constraints: one point over")
@@ -264,6 +265,80 @@ H.check(over[1].reason:find("^constraint area_mm2 <= 14 not met: 14%.9") ~= nil,
 H.eq(#dse.pareto(cs), #dse.pareto(cs, { "latency_s", "energy_j" }), "pareto: the sweep's objectives")
 H.eq(#dse.pareto(cs, { "latency_s" }, { by = "all" }), #dse.pareto(cs, { "latency_s" }, { by = false }),
      'pareto: by = "all" as by = false')
+
+-- prune (on by default here): the level-2 front is the unpruned one's;
+-- pruned rows carry their level-1 floors; the constraint a floor cannot
+-- meet prunes too; the same with workers
+local pspace = { ["pe_array.rows"] = dse.range(8, 64, { log = true, steps = 4 }),
+                 ["pe_array.cols"] = { 8, 32 },
+                 ["buffers.2.size"] = dse.range("256 KiB", "2 MiB", { log = true, steps = 4 }) }
+local pwl = { dse.workload("alexnet"), dse.workload("mobilenet_v2") }
+local full = dse.sweep { arch = "edge-npu", workloads = pwl, store = cdb, name = "unpruned", progress = false,
+  space = pspace, objectives = { "latency_s", "energy_j" }, prune = false }
+local function front_keys(h, wl)
+  local keys = {}
+  for r in dse.pareto(h:filter { workload = wl }):iter() do
+    local p = r.point
+    keys[#keys + 1] = string.format("%d %d %s %.17g %.17g", p["pe_array.rows"], p["pe_array.cols"],
+      p["buffers.2.size"], r.total.latency_s, r.total.energy_j)
+  end
+  table.sort(keys)
+  return table.concat(keys, "\n")
+end
+local pruned_csv
+for _, n in ipairs { 1, 2 } do
+  local pr = dse.sweep { arch = "edge-npu", workloads = pwl, store = cdb, name = "pruned-" .. n, progress = false,
+    space = pspace, objectives = { "latency_s", "energy_j" }, jobs = n }
+  H.eq(#pr, #full, "prune: every result stored (" .. n .. " jobs)")
+  local np = #pr:filter { status = "pruned" }
+  H.check(np >= 16, "prune: a quarter of the results or more pruned: " .. np)
+  for _, wl in ipairs(pwl) do
+    H.eq(front_keys(pr, wl), front_keys(full, wl), "prune: the front of " .. wl.name .. " (" .. n .. " jobs)")
+  end
+  for r in pr:filter { status = "pruned" }:iter() do
+    H.check(not r.feasible and r.total == nil and r.floor ~= nil, "prune: a pruned row has floors, no total")
+    H.check(r.reason:find("^level 1's floor is dominated by point %d+'s result %(latency_s >= ") ~= nil,
+      "prune: the reason: " .. r.reason)
+    -- the floor is below the result the full sweep has for it
+    for f in full:filter { workload = r.workload }:iter() do
+      if f.point["pe_array.rows"] == r.point["pe_array.rows"] and f.point["pe_array.cols"] == r.point["pe_array.cols"]
+          and f.point["buffers.2.size"] == r.point["buffers.2.size"] then
+        H.check(r.floor.latency_s <= f.total.latency_s and r.floor.energy_floor_j <= f.total.energy_j
+          and r.floor.area_mm2 == f.total.area_mm2, "prune: floors below the level-2 result")
+      end
+    end
+  end
+  local csv = H.tmpname(".csv")
+  dse.write_json(csv, pr)
+  local fh = io.open(csv)
+  local text = fh:read("a"):gsub('"name": "[^"]*"', "")
+  fh:close()
+  os.remove(csv)
+  if pruned_csv then H.eq(text == pruned_csv, true, "prune: the same rows with 1 and 2 workers") end
+  pruned_csv = text
+end
+local pc = dse.sweep { arch = "edge-npu", workload = "alexnet", store = cdb, name = "pruned-c", progress = false,
+  space = pspace, objectives = { "latency_s" }, constraints = { area_mm2 = "<= 14" } }
+local unmet = 0
+for r in pc:filter { status = "pruned" }:iter() do
+  if r.reason:find("^constraint area_mm2 <= 14 cannot be met: level 1 bounds it at 1[4-9]%.") then unmet = unmet + 1 end
+end
+H.check(unmet >= 1, "prune: a constraint the floor cannot meet: " .. unmet)
+H.eq(#pc:filter { status = "infeasible" }, 0, "prune: no level-2 run of an area over the constraint")
+H.fails(function() dse.sweep { arch = "edge-npu", workload = "alexnet", space = pspace, prune = true } end,
+  "dse.sweep: prune: needs objectives = {...} (a result is pruned when its level-1 floor is dominated on every one)",
+  "prune without objectives")
+H.fails(function() dse.sweep { arch = "edge-npu", workload = "alexnet", space = pspace, prune = true,
+  objectives = { "latency_s", "power_w" } } end,
+  "dse.sweep: prune: level 1 does not bound objective 'power_w'; prune = false, or objectives it bounds " ..
+  "(latency_s, energy_j, edp_js, -throughput_inf_per_s, area_mm2, cost_usd, ...: docs/lua.md)",
+  "prune with an unbounded objective")
+H.fails(function() dse.sweep { arch = "edge-npu", workload = "alexnet", space = pspace, prune = true,
+  objectives = { "latency_s" }, fidelity = "analytic" } end,
+  'dse.sweep: prune: a level-1 sweep (fidelity = "analytic") has no level-2 evaluation to skip', "prune at level 1")
+H.fails(function() dse.sweep { arch = "edge-npu", workload = "alexnet", space = pspace, prune = "yes" } end,
+  "dse.sweep: prune: expected true or false, got string", "prune: not a boolean")
+
 H.fails(function() dse.sweep { arch = "edge-npu", workload = "alexnet", grid = { ["pe_array.rows"] = { 8 } },
   space = { ["pe_array.rows"] = { 8 } } } end,
   "dse.sweep: give the design space as space = {...} or grid = {...}, not both", "space and grid")
@@ -472,7 +547,8 @@ local report = H.read(outdir .. "/report.md")
 H.check(report:find("## resnet50 (batch 8)", 1, true), "report resnet50 section")
 H.check(report:find("## gpt2 (prefill, seq 1024, batch 1)", 1, true), "report gpt2 prefill section")
 H.check(report:find("## gpt2 (decode, seq 1024, batch 8)", 1, true), "report gpt2 section")
-H.check(report:find("| resnet50 (batch 8) | 8 x lpddr5x-8533 | 273 | 8 |", 1, true), "report: a memory's row")
+H.check(report:find("| resnet50 (batch 8) | 8 x lpddr5x-8533 | 273 | ", 1, true), "report: a memory's row")
+H.check(report:find("results were pruned", 1, true), "report: what pruning saved")
 local stored = dse.open(outdir .. "/sweep.db")
 H.eq(#stored, 2 * 2 * 2 * 6 * 3, "the main job's store")
 H.check(report:find("### Pareto front", 1, true), "report pareto")
@@ -490,9 +566,10 @@ H.check(#H.read(outdir .. "/pareto.csv") > 100, "pareto.csv")
 local h = sweep_csv:match("^[^\n]+")
 H.check(h:find(",buffers.2.size,dram.devices,dram.preset,dram.stacks,pe_array.cols,", 1, true),
         "table-valued grid values as their own columns: " .. h)
-H.check(sweep_csv:find("\nnpu%-hbm2e,resnet50,8,,,true,4 MiB,,hbm2e%-3200,2,64,64,"), "2 HBM2E stacks")
-H.check(sweep_csv:find("\nnpu%-hbm2e,resnet50,8,,,true,4 MiB,8,gddr6%-16000,,64,64,"), "8 GDDR6 devices")
-H.check(sweep_csv:find("\nnpu%-hbm2e,gpt2,1,prefill,1024,true,4 MiB,,hbm2e%-3200,2,64,64,"), "GPT-2 prefill")
+-- (feasible, or pruned: false)
+H.check(sweep_csv:find("\nnpu%-hbm2e,resnet50,8,,,%a+,4 MiB,,hbm2e%-3200,2,64,64,"), "2 HBM2E stacks")
+H.check(sweep_csv:find("\nnpu%-hbm2e,resnet50,8,,,%a+,4 MiB,8,gddr6%-16000,,64,64,"), "8 GDDR6 devices")
+H.check(sweep_csv:find("\nnpu%-hbm2e,gpt2,1,prefill,1024,%a+,4 MiB,,hbm2e%-3200,2,64,64,"), "GPT-2 prefill")
 local stacks = dse.sweep {
   arch = "npu-hbm3", workload = "alexnet", fidelity = "analytic",
   grid = { dram = { { preset = "hbm3-6400", stacks = 2 }, { preset = "hbm3-6400", stacks = 4 } } },
