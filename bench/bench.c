@@ -98,6 +98,10 @@ static const struct {
     /* peak RSS of a 1,000,000-point level-1 sweep into a store, in MB over
      * 1 MB (issue 13: under 200 MB) */
     {"sweep-1m-rss", 200, "MB"},
+    /* a 10,000-point level-2 ResNet-50 sweep on two workers, in reference
+     * iterations (issue 13: under 60 s on the 2-core machine, where a
+     * reference iteration is 5.45 ns: 11 G ref) */
+    {"sweep-10k-l2", 11e9, "ref"},
 };
 
 /* The arch and workload of the level-1 and level-2 figures. */
@@ -190,7 +194,9 @@ static void fmt_time(double s, char *buf, size_t n) {
 /* "1.19", "58.2", "2320", "13.6 k", "3.98 M" (999.5 k rounds to "1 M", not
  * "1e+03 k") */
 static void fmt_ratio(double r, char *buf, size_t n) {
-  if (r >= 999.5e3)
+  if (r >= 999.5e6)
+    snprintf(buf, n, "%.3g G", r / 1e9);
+  else if (r >= 999.5e3)
     snprintf(buf, n, "%.3g M", r / 1e6);
   else if (r >= 1e4)
     snprintf(buf, n, "%.3g k", r / 1e3);
@@ -606,7 +612,7 @@ static void scale_init(scale_space *s, yt_doc *d, const load *l, int nrows, int 
   s->wls[0] = l->wl;
   s->sp = (sweep_space){l->arch, 2, s->params, 1, s->wls,
                         {fid, DSE_OBJ_EDP, 0, NULL, DSE_DRAM_PROFILE},
-                        NULL, 0, NULL, NULL, 0, NULL, NULL, 0, 0, NULL};
+                        NULL, 0, NULL, NULL, 0, NULL, NULL, 0, 0, NULL, NULL};
 }
 
 /* Wall seconds of sweeping the space with jobs workers, each run from an
@@ -648,10 +654,131 @@ static void bench_sweep_scale(bench *b) {
   free_case(&l);
 }
 
+/* Wall seconds of `cmd` (a shell command), best of b->runs, each after
+ * rm of path (a fresh store); -1 when it fails. */
+static double command_wall(bench *b, const char *cmd, const char *path) {
+  double best = INFINITY;
+  char rm[600];
+  snprintf(rm, sizeof rm, "rm -f '%s' '%s-wal' '%s-shm'", path, path, path);
+  for (int r = 0; r < b->runs; r++) {
+    if (system(rm)) return -1;
+    const double t0 = wall_now();
+    if (system(cmd)) return -1;
+    const double t = wall_now() - t0;
+    if (t < best) best = t;
+  }
+  (void)system(rm);
+  return best;
+}
+
+/* The same level-2 sweep (256 ResNet-50 points, unpruned) by `dse run` on
+ * one worker, and over 2 and 3 MPI ranks (rank 0 stores; 1 and 2 ranks
+ * simulate): whole commands, their start included. */
+static void bench_sweep_mpi(bench *b) {
+#if DSE_HAVE_MPI && defined(DSE_BENCH_DSE) && defined(DSE_BENCH_MPIEXEC)
+  char script[64], path[64], cmd[1024];
+  snprintf(script, sizeof script, "/tmp/dse_bench_mpi_%ld.lua", (long)getpid());
+  snprintf(path, sizeof path, "/tmp/dse_bench_mpi_%ld.db", (long)getpid());
+  FILE *f = fopen(script, "w");
+  if (!f) die(b->ctx, "the MPI bench script");
+  fputs("local dse = require \"dse\"\n"
+        "dse.sweep { arch = \"npu-hbm2e\", workload = \"resnet50\", store = arg[1], prune = false,\n"
+        "  space = { [\"pe_array.rows\"] = dse.range(8, 64, { step = 8 }),\n"
+        "            [\"pe_array.cols\"] = { 16, 32, 64, 128 },\n"
+        "            [\"buffers.2.size\"] = dse.range(\"256 KiB\", \"2 MiB\", { step = \"256 KiB\" }) } }\n",
+        f);
+  fclose(f);
+  char none[80];
+  snprintf(none, sizeof none, "%s.none", script);
+  f = fopen(none, "w");
+  if (!f) die(b->ctx, "the MPI bench script");
+  fclose(f);
+  snprintf(cmd, sizeof cmd, "'%s' run -j 1 --quiet '%s' '%s' >/dev/null 2>&1", DSE_BENCH_DSE,
+           script, path);
+  const double one = command_wall(b, cmd, path);
+  char m[32], note[160];
+  for (int np = 2; np <= 3 && one > 0; np++) {
+    snprintf(cmd, sizeof cmd,
+             "'%s' --allow-run-as-root --oversubscribe --mca btl self,vader -np %d '%s' run --quiet "
+             "'%s' '%s' >/dev/null 2>&1",
+             DSE_BENCH_MPIEXEC, np, DSE_BENCH_DSE, script, path);
+    const double t = command_wall(b, cmd, path);
+    /* mpirun's own start: the same ranks on a script that does nothing */
+    snprintf(cmd, sizeof cmd,
+             "'%s' --allow-run-as-root --oversubscribe --mca btl self,vader -np %d '%s' run "
+             "'%s.none' >/dev/null 2>&1",
+             DSE_BENCH_MPIEXEC, np, DSE_BENCH_DSE, script);
+    const double launch = command_wall(b, cmd, path);
+    if (t < 0 || launch < 0) {
+      row(b, np == 2 ? "level-2 sweep over 2 MPI ranks" : "level-2 sweep over 3 MPI ranks", "-", 1,
+          "-j 1", NULL, "mpirun failed");
+      continue;
+    }
+    fmt_time(t / 256, m, sizeof m);
+    snprintf(note, sizeof note,
+             "`mpirun -np %d dse run` over `dse run -j 1` (%.2f s), %d simulating rank%s: %.2fx "
+             "the speed; %.2fx without mpirun's %.2f s start",
+             np, one, np - 1, np == 2 ? "" : "s", one / t, one / (t - launch), launch);
+    row(b, np == 2 ? "level-2 sweep over 2 MPI ranks" : "level-2 sweep over 3 MPI ranks", m,
+        t / one, "-j 1", NULL, note);
+  }
+  unlink(script);
+  unlink(none);
+#else
+  (void)b;
+  printf("%-42s %10s  %s\n", "level-2 sweep over MPI ranks", "-",
+         "skipped: dse built without MPI (apt-get install libopenmpi-dev openmpi-bin)");
+#endif
+}
+
+/* Issue 13's 10,000-point level-2 sweep: ResNet-50 (batch 8) on the
+ * datacenter NPU, 5 PE rows x 5 PE columns x 20 global-buffer sizes x 20
+ * memory systems, by `dse run -j 2` into a fresh store, once (it takes
+ * most of a minute). */
+static void bench_10k(bench *b) {
+#ifdef DSE_BENCH_DSE
+  char script[64], path[64], cmd[512];
+  snprintf(script, sizeof script, "/tmp/dse_bench_10k_%ld.lua", (long)getpid());
+  snprintf(path, sizeof path, "/tmp/dse_bench_10k_%ld.db", (long)getpid());
+  FILE *f = fopen(script, "w");
+  if (!f) die(b->ctx, "the 10,000-point script");
+  fputs("local dse = require \"dse\"\n"
+        "local mem = {}\n"
+        "for _, m in ipairs { { \"hbm2e-3200\", \"stacks\", { 1, 2, 4 } }, { \"hbm3-6400\", \"stacks\", { 1, 2, 4 } },\n"
+        "  { \"hbm3e-9200\", \"stacks\", { 1, 2, 4 } }, { \"gddr6-16000\", \"devices\", { 4, 8, 12, 16 } },\n"
+        "  { \"gddr7-32000\", \"devices\", { 4, 8, 12, 16 } }, { \"lpddr5x-8533\", \"devices\", { 4, 8, 16 } } } do\n"
+        "  for _, n in ipairs(m[3]) do mem[#mem + 1] = { preset = m[1], [m[2]] = n } end\n"
+        "end\n"
+        "local r = dse.sweep { arch = \"npu-hbm2e\", workload = dse.workload(\"resnet50\", { batch = 8 }),\n"
+        "  store = arg[1], space = { [\"pe_array.rows\"] = { 32, 64, 128, 192, 256 },\n"
+        "  [\"pe_array.cols\"] = { 32, 64, 128, 192, 256 },\n"
+        "  [\"buffers.2.size\"] = dse.range(\"2 MiB\", \"40 MiB\", { step = \"2 MiB\" }), dram = mem } }\n"
+        "assert(#r == 10000 and #r:filter { status = \"ok\" } == 10000)\n",
+        f);
+  fclose(f);
+  snprintf(cmd, sizeof cmd, "'%s' run -j 2 --quiet '%s' '%s' >/dev/null 2>&1", DSE_BENCH_DSE,
+           script, path);
+  const int runs = b->runs;
+  b->runs = 1;
+  const double t = command_wall(b, cmd, path);
+  b->runs = runs;
+  unlink(script);
+  if (t < 0) die(b->ctx, "the 10,000-point level-2 sweep");
+  char m[32], note[128];
+  snprintf(m, sizeof m, "%.1f s", t);
+  snprintf(note, sizeof note, "5 x 5 PE shapes x 20 SRAM sizes x 20 memories, -j 2: %.0f points/s",
+           1e4 / t);
+  row(b, "10,000 level-2 ResNet-50 points", m, t / b->ref_s, "ref", "sweep-10k-l2", note);
+#else
+  (void)b;
+#endif
+}
+
 /* The 1,000,000-point level-1 sweep into a store (`--only big`: it takes a
  * minute): its parent's peak memory, in a child process of its own. */
 static void bench_big(bench *b) {
-  header("a sweep of 1,000,000 points (docs/design/sweep-plan.md)");
+  header("a sweep of 1,000,000 points and one of 10,000 level-2 points (docs/design/sweep-plan.md)");
+  bench_10k(b);
   char m[32], note[128];
   /* 1,000,000 level-1 points (1,000 rows x 1,000 SRAM sizes would not be
    * valid: 50 x 20,000 is; AlexNet, the cheapest zoo network) into a store */
@@ -718,7 +845,7 @@ static void bench_sweep(bench *b) {
   const dse_workload *wls[] = {l.wl};
   sweep_work w = {b->ctx,
                   {l.arch, 1, &param, 1, wls,
-                   {DSE_FIDELITY_ANALYTIC, DSE_OBJ_LATENCY, 0, NULL, DSE_DRAM_PROFILE}, NULL, 0, NULL, NULL, 0, NULL, NULL, 0, 0, NULL},
+                   {DSE_FIDELITY_ANALYTIC, DSE_OBJ_LATENCY, 0, NULL, DSE_DRAM_PROFILE}, NULL, 0, NULL, NULL, 0, NULL, NULL, 0, 0, NULL, NULL},
                   {NULL},
                   l.wl,
                   0};
@@ -755,6 +882,7 @@ static void bench_sweep(bench *b) {
   if (w.sink < 0) printf("(checksum %g)\n", w.sink);
   free_case(&l);
   bench_sweep_scale(b);
+  bench_sweep_mpi(b);
 }
 
 static int usage_error(const char *fmt, const char *arg) {

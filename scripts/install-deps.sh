@@ -14,6 +14,10 @@ have_pc yaml-0.1 || need="$need libyaml-dev"
 have_pc gsl || need="$need libgsl-dev"
 have_pc lua5.4 || need="$need liblua5.4-dev"
 have_pc sqlite3 || need="$need libsqlite3-dev"
+# MPI: optional to build, installed so that sweeps can run over mpirun's
+# ranks (docs/cluster.md)
+have_cmd mpirun || need="$need openmpi-bin"
+have_pc ompi-c || need="$need libopenmpi-dev"
 
 [ -z "$need" ] && exit 0
 

@@ -14,7 +14,9 @@ enum { CLI_OK = 0, CLI_FAIL = 1, CLI_BAD = 2 };
  * One with no file is about an argument: "dse: error: ARG: message", arg
  * naming it as the usage does ("ARCH", "PRESET"; NULL: no name). */
 int cli_report(dse_ctx *ctx, int err, const char *arg);
-int cli_run(dse_ctx *ctx, int argc, char **argv, int quiet, int jobs);
+struct pool_ranks;
+/* ranks: mpirun's (sweep/pool.h; NULL: none) */
+int cli_run(dse_ctx *ctx, int argc, char **argv, int quiet, int jobs, struct pool_ranks *ranks);
 int cli_mem(dse_ctx *ctx, int argc, char **argv);
 /* `dse export STORE`: a stored sweep as CSV or JSON (export.c). */
 int cli_export(dse_ctx *ctx, int argc, char **argv);

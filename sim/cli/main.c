@@ -20,6 +20,7 @@
 #include "core/units.h"
 #include "mem/dram.h"
 #include "reports/report.h"
+#include "sweep/pool.h"
 
 static const char k_usage[] =
     "usage: dse COMMAND [ARGS]\n"
@@ -754,6 +755,14 @@ int main(int argc, char **argv) {
   else if (!strcmp(cmd, "pareto"))
     code = cli_pareto(ctx, argc - 2, argv + 2);
   else if (!strcmp(cmd, "run")) {
+    /* under mpirun: MPI first (docs/cluster.md) */
+    pool_ranks *ranks = NULL;
+    const int mrc = pool_ranks_init(ctx, &argc, &argv, &ranks);
+    if (mrc) {
+      code = cli_report(ctx, mrc, NULL);
+      dse_ctx_free(ctx);
+      return code;
+    }
     /* dse run's options come before the script; the script's after it */
     int at = 2, quiet = 0, jobs = 0, bad = 0;
     while (at < argc && !bad) { /* (an option given twice: the last) */
@@ -785,8 +794,9 @@ int main(int argc, char **argv) {
       code = argv[at][0] ? cli_usage_error(k_run_usage, "unknown option '%s'", argv[at])
                          : cli_usage_error(k_run_usage, "expected SCRIPT.lua, got ''");
     } else {
-      code = cli_run(ctx, argc - at, argv + at, quiet, jobs);
+      code = cli_run(ctx, argc - at, argv + at, quiet, jobs, ranks);
     }
+    pool_ranks_end(ranks, code); /* (a failed rank ends them all) */
   } else {
     static const char *const cmds[] = {"run",   "sim",    "mem",    "list", "show",
                                        "check", "import", "export", "pareto", NULL};

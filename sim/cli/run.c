@@ -13,6 +13,7 @@
 #include "cli/cli.h"
 #include "core/core.h"
 #include "lua/ldse.h"
+#include "sweep/pool.h"
 
 enum { RUN_INTERRUPTED = 128 + SIGINT };
 
@@ -54,6 +55,7 @@ typedef struct run_args {
   char **argv;
   int quiet; /* --quiet: no progress lines */
   int jobs;  /* -j N (0: not given) */
+  struct pool_ranks *ranks;
 } run_args;
 
 /* Load the script (cli_run has checked it is a readable file), with Lua's
@@ -87,6 +89,10 @@ static int pmain(lua_State *L) {
     lua_pushinteger(L, a->jobs);
     lua_setfield(L, LUA_REGISTRYINDEX, LDSE_JOBS_KEY);
   }
+  if (a->ranks) {
+    lua_pushlightuserdata(L, a->ranks);
+    lua_setfield(L, LUA_REGISTRYINDEX, LDSE_RANKS_KEY);
+  }
   /* Deterministic scripts: math.random starts from a fixed seed. */
   lua_getglobal(L, "math");
   lua_getfield(L, -1, "randomseed");
@@ -114,7 +120,7 @@ static int pmain(lua_State *L) {
   return 0;
 }
 
-int cli_run(dse_ctx *ctx, int argc, char **argv, int quiet, int jobs) {
+int cli_run(dse_ctx *ctx, int argc, char **argv, int quiet, int jobs, struct pool_ranks *ranks) {
   /* a missing script or a directory: the message every loader gives */
   int frc = core_check_file(ctx, argv[0]);
   if (frc) return cli_report(ctx, frc, NULL);
@@ -123,7 +129,14 @@ int cli_run(dse_ctx *ctx, int argc, char **argv, int quiet, int jobs) {
     fprintf(stderr, "dse: error: cannot create Lua state: out of memory\n");
     return CLI_FAIL;
   }
-  run_args a = {ctx, argc, argv, quiet, jobs};
+  /* every rank runs the script; rank 0 speaks for them (the others'
+   * prints would repeat its own) */
+  if (pool_ranks_rank(ranks) > 0 && !freopen("/dev/null", "w", stdout)) {
+    fprintf(stderr, "dse: error: cannot silence rank %d's output\n", pool_ranks_rank(ranks));
+    lua_close(L);
+    return CLI_FAIL;
+  }
+  run_args a = {ctx, argc, argv, quiet, jobs, ranks};
   g_interrupted = 0;
   lua_pushcfunction(L, pmain);
   lua_pushlightuserdata(L, &a);

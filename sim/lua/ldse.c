@@ -22,6 +22,7 @@
 #include "core/core.h"
 #include "core/units.h"
 #include "reports/report.h"
+#include "sweep/pool.h"
 #include "sweep/prune.h"
 #include "sweep/search.h"
 #include "sweep/store.h"
@@ -2051,7 +2052,7 @@ static int l_sweep(lua_State *L) {
   check_keys(L, 1, "dse.sweep", "key", k_sweep_keys);
   dse_ctx *ctx = get_ctx(L);
   sweep_space sp = {NULL, 0, NULL, 0, NULL,
-                    {DSE_FIDELITY_CYCLE, DSE_OBJ_EDP, 0, NULL, DSE_DRAM_PROFILE}, NULL, 0, NULL, NULL, 0, NULL, NULL, 0, 0, NULL};
+                    {DSE_FIDELITY_CYCLE, DSE_OBJ_EDP, 0, NULL, DSE_DRAM_PROFILE}, NULL, 0, NULL, NULL, 0, NULL, NULL, 0, 0, NULL, NULL};
   sim_options(L, 1, "dse.sweep", &sp.opts);
   /* Base arch (index base). */
   if (lua_getfield(L, 1, "arch") == LUA_TNIL) script_error(L, "dse.sweep: missing 'arch'");
@@ -2291,17 +2292,24 @@ static int l_sweep(lua_State *L) {
     if (jobs < 1) jobs = 1;
     if (jobs > 64) jobs = 64;
   }
+  /* under mpirun: rank 0 runs the sweep over the other ranks, which serve
+   * it and then read its store (docs/cluster.md) */
+  lua_getfield(L, LUA_REGISTRYINDEX, LDSE_RANKS_KEY);
+  pool_ranks *ranks = lua_touserdata(L, -1);
+  lua_pop(L, 1);
+  const int mpi = pool_ranks_size(ranks) > 1, worker = mpi && pool_ranks_rank(ranks) > 0;
+  sp.ranks = mpi ? ranks : NULL;
   l_store *box = NULL;
   int store_slot = 0;
-  if (lua_getfield(L, 1, "store") == LUA_TNIL && (jobs_given || prune)) {
+  if (lua_getfield(L, 1, "store") == LUA_TNIL && (jobs_given || prune || mpi) && !worker) {
     /* workers or pruning and no store: a temporary one, gone with the
-     * handle */
+     * handle (under mpirun in the working folder, which ranks share) */
     lua_pop(L, 1);
     char *tmp = lua_newuserdatauv(L, 4096, 0);
     tmp[0] = '\0';
     luaL_setmetatable(L, TEMP_MT);
-    const char *dir = getenv("TMPDIR");
-    snprintf(tmp, 4096, "%s/dse-sweep-XXXXXX", dir && dir[0] ? dir : "/tmp");
+    const char *dir = mpi ? "." : getenv("TMPDIR");
+    snprintf(tmp, 4096, "%s/%sdse-sweep-XXXXXX", dir && dir[0] ? dir : "/tmp", mpi ? "." : "");
     const int fd = mkstemp(tmp);
     if (fd < 0) {
       const int e = errno;
@@ -2321,12 +2329,21 @@ static int l_sweep(lua_State *L) {
     box = lua_newuserdatauv(L, sizeof *box, 0);
     box->st = NULL;
     luaL_setmetatable(L, STORE_MT);
-    const int rc = store_open(ctx, lua_tostring(L, -2), &box->st);
-    if (rc) return store_error(L, ctx, rc, "dse.sweep: store", lua_tostring(L, -2));
+    const int rc = worker ? 0 : store_open(ctx, lua_tostring(L, -2), &box->st);
+    if (rc) {
+      pool_ranks_done(ranks, "", 1); /* (the other ranks wait for this sweep) */
+      return store_error(L, ctx, rc, "dse.sweep: store", lua_tostring(L, -2));
+    }
     sp.store = box->st;
+  } else if (worker) { /* rank 0's temporary store: its path comes at the end */
+    lua_pop(L, 1);
+    lua_pushliteral(L, "");
+    store_slot = lua_gettop(L);
+    lua_pushnil(L);
   } else {
     lua_pushnil(L);
   }
+  const int stored = sp.store || worker; /* a handle on the store, not a list */
   /* its name: given, or the script's (sweep.lua: "sweep") */
   char name[512];
   if (lua_getfield(L, 1, "name") != LUA_TNIL) {
@@ -2369,6 +2386,8 @@ static int l_sweep(lua_State *L) {
   core_buf *fresh = NULL;
   if (sp.store) {
     fresh = new_buf(L);
+  } else if (worker) {
+    lua_pushnil(L);
   } else {
     lua_createtable(L, (int)(total * (uint64_t)nw), 0);
   }
@@ -2383,7 +2402,7 @@ static int l_sweep(lua_State *L) {
   }
   lua_pop(L, 1);
   lua_getfield(L, LUA_REGISTRYINDEX, LDSE_QUIET_KEY);
-  if (lua_toboolean(L, -1)) progress = 0;
+  if (lua_toboolean(L, -1) || worker) progress = 0; /* (rank 0 tells) */
   lua_pop(L, 1);
   sweep_meter meter;
   sweep_meter_init(&meter, total, (size_t)nw, isatty(fileno(stderr)), now_s());
@@ -2395,12 +2414,15 @@ static int l_sweep(lua_State *L) {
   sweep_lua u = {L, out, grid, pslot, wls, lua_gettop(L), nk, 0, 0, progress ? &meter : NULL, &sp,
                  fresh};
   int rc = 0;
-  if (method == SEARCH_NSGA2) {
+  char *closing = NULL;
+  if (worker) {
+    rc = sweep_serve(ctx, &sp, &closing);
+  } else if (method == SEARCH_NSGA2) {
     const search_nsga o = {(uint64_t)samples, (uint64_t)seed, nobj, objs, sp.store ? jobs : 1, 0};
     rc = search_nsga2(ctx, &sp, &o, sweep_sink_lua, sweep_tick_lua, nsga_report, &u);
   } else if (prune) {
     rc = prune_run(ctx, &sp, nobj, objs, jobs, sweep_sink_lua, sweep_tick_lua, &u, NULL);
-  } else if (sp.store && jobs > 1) {
+  } else if (sp.store && (jobs > 1 || mpi)) {
     rc = sweep_run_jobs(ctx, &sp, jobs, sweep_sink_lua, sweep_tick_lua, &u);
   } else {
     rc = sweep_run(ctx, &sp, 0, total, sweep_sink_lua, &u);
@@ -2412,6 +2434,23 @@ static int l_sweep(lua_State *L) {
   if (box) { /* the store's lock goes with it */
     store_close(box->st);
     box->st = NULL;
+  }
+  if (mpi && !worker) { /* the ranks read the store now (or fail with it) */
+    const char *path = !rc && !u.raised ? lua_tostring(L, store_slot) : "";
+    const int drc = pool_ranks_done(ranks, path, strlen(path) + 1);
+    if (!rc) rc = drc;
+  }
+  if (worker) {
+    if (!rc && (!closing || !closing[0])) {
+      free(closing);
+      return luaL_error(L, "dse.sweep: rank %d: rank 0's sweep failed (its message says why)",
+                        pool_ranks_rank(ranks));
+    }
+    if (!rc) {
+      lua_pushstring(L, closing);
+      lua_replace(L, store_slot);
+    }
+    free(closing);
   }
   if (progress && meter.tty && meter.done > 0 && (u.raised || rc)) fputs("\n", stderr);
   if (u.raised && progress && sp.store) { /* (Ctrl-C): what the store kept */
@@ -2429,7 +2468,7 @@ static int l_sweep(lua_State *L) {
     fputs(meter.line, stderr);
     fflush(stderr);
   }
-  if (!sp.store) {
+  if (!stored) {
     lua_pushvalue(L, out);
     return 1;
   }

@@ -19,4 +19,8 @@ void ldse_preload(lua_State *L, dse_ctx *ctx);
  * cores. */
 #define LDSE_JOBS_KEY "dse.jobs"
 
+/* A light userdata at this registry key is mpirun's world (sweep/pool.h,
+ * pool_ranks): sweeps run over its ranks, rank 0 storing (docs/cluster.md). */
+#define LDSE_RANKS_KEY "dse.ranks"
+
 #endif /* DSE_LDSE_H */

@@ -19,10 +19,22 @@
 #include <time.h>
 #include <unistd.h>
 
+#if DSE_HAVE_MPI
+#include <mpi.h>
+
+/* The world mpirun started: this process's rank and how many there are. */
+struct pool_ranks {
+  int rank, size;
+};
+
+enum { TAG_TASK = 1, TAG_STOP, TAG_RES };
+#endif
+
 struct pool_chan {
   int fd;
   unsigned char *buf; /* messages not yet written: a task's, then one write */
   size_t len, cap;
+  int mpi; /* to rank 0 over MPI, not to fd */
 };
 
 static int write_all(int fd, const unsigned char *p, size_t len) {
@@ -38,6 +50,16 @@ static int write_all(int fd, const unsigned char *p, size_t len) {
 
 /* Write what ch holds (after each task: the parent waits for no more). */
 static int chan_flush(pool_chan *ch) {
+#if DSE_HAVE_MPI
+  if (ch->mpi) {
+    const int rc = ch->len && MPI_Send(ch->buf, (int)ch->len, MPI_BYTE, 0, TAG_RES,
+                                       MPI_COMM_WORLD) != MPI_SUCCESS
+                       ? -1
+                       : 0;
+    ch->len = 0;
+    return rc;
+  }
+#endif
   const int rc = ch->len ? write_all(ch->fd, ch->buf, ch->len) : 0;
   ch->len = 0;
   return rc;
@@ -77,6 +99,7 @@ typedef struct pool {
   size_t cap;
   uint64_t cursor; /* the next message to take */
   uint64_t total;  /* messages in all */
+  int ranks;       /* the workers are MPI ranks 1 .. nw (pool_ranks_run) */
 } pool;
 
 int pool_send(pool_chan *ch, const void *msg, size_t len) {
@@ -110,7 +133,7 @@ static size_t read_full(int fd, void *buf, size_t len) {
 /* A worker's life: chunks until its task pipe ends. */
 static void worker_main(const pool_job *job, int task_fd, int res_fd) {
   signal(SIGINT, SIG_IGN); /* Ctrl-C is the parent's to act on */
-  pool_chan ch = {res_fd, NULL, 0, 0};
+  pool_chan ch = {res_fd, NULL, 0, 0, 0};
   uint64_t r[2], marks[POOL_MAX_CHUNK];
   while (read_full(task_fd, r, sizeof r) == sizeof r) {
     const size_t n = (size_t)(r[1] - r[0]);
@@ -222,6 +245,14 @@ static int hand_out(pool *p, int k) {
   msg[1] = r.last;
   size_t n = 2;
   for (uint64_t t = r.first; job->mark && t < r.last; t++) msg[n++] = job->mark(job->user, t);
+#if DSE_HAVE_MPI
+  if (p->ranks) { /* rank k + 1; always with marks */
+    for (uint64_t t = r.first; !job->mark && t < r.last; t++) msg[n++] = 0;
+    return MPI_Send(msg, (int)n, MPI_UINT64_T, k + 1, TAG_TASK, MPI_COMM_WORLD) == MPI_SUCCESS
+               ? 0
+               : DSE_ERR_IO;
+  }
+#endif
   /* (a worker that died cannot take it: its end of file says so) */
   (void)write_all(w->task_fd, (const unsigned char *)msg, n * sizeof *msg);
   return 0;
@@ -434,3 +465,245 @@ int pool_run(dse_ctx *ctx, const pool_job *job) {
   free(p.back);
   return rc;
 }
+
+/* ===== MPI ranks ==========================================================
+ * Under mpirun every rank runs the same script.  Rank 0 runs the sweep
+ * as the parent does with forked workers, the other ranks being its
+ * workers: each run starts with a head every rank gets (MPI_Bcast: what
+ * the run is), then rank 0 hands out chunks (TAG_TASK: first, last, a
+ * mark a task) as ranks come free and takes their messages (TAG_RES: a
+ * task's messages, as a forked worker writes them to its pipe) in
+ * sequence order; TAG_STOP ends the run.  A second broadcast kind ends a
+ * sweep.  A rank that dies takes the whole job with it (mpirun ends every
+ * rank): MPI gives no way to go on. */
+#if DSE_HAVE_MPI
+
+enum { BCAST_RUN = 1, BCAST_DONE = 2 };
+
+int pool_ranks_init(dse_ctx *ctx, int *argc, char ***argv, pool_ranks **out) {
+  *out = NULL;
+  /* launched by mpirun (Open MPI, PMIx, or MPICH's and Slurm's PMI)? */
+  if (!getenv("OMPI_COMM_WORLD_SIZE") && !getenv("PMIX_RANK") && !getenv("PMI_SIZE")) return 0;
+  if (MPI_Init(argc, argv) != MPI_SUCCESS) {
+    core_diag(ctx, NULL, 0, 0, "MPI_Init failed");
+    return DSE_ERR_IO;
+  }
+  pool_ranks *r = calloc(1, sizeof *r);
+  if (!r) {
+    MPI_Abort(MPI_COMM_WORLD, 1);
+    return DSE_ERR_NOMEM;
+  }
+  MPI_Comm_rank(MPI_COMM_WORLD, &r->rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &r->size);
+  *out = r;
+  return 0;
+}
+
+int pool_ranks_rank(const pool_ranks *r) { return r ? r->rank : 0; }
+int pool_ranks_size(const pool_ranks *r) { return r ? r->size : 1; }
+
+void pool_ranks_end(pool_ranks *r, int code) {
+  if (!r) return;
+  free(r);
+  if (code) MPI_Abort(MPI_COMM_WORLD, code); /* the other ranks may wait for this one */
+  MPI_Finalize();
+}
+
+/* kind and n bytes of msg to every rank (rank 0's side of pool_ranks_next) */
+static int bcast(int kind, const void *msg, size_t n) {
+  uint64_t h[2] = {(uint64_t)kind, (uint64_t)n};
+  if (MPI_Bcast(h, 2, MPI_UINT64_T, 0, MPI_COMM_WORLD) != MPI_SUCCESS) return DSE_ERR_IO;
+  if (n && MPI_Bcast((void *)msg, (int)n, MPI_BYTE, 0, MPI_COMM_WORLD) != MPI_SUCCESS)
+    return DSE_ERR_IO;
+  return 0;
+}
+
+int pool_ranks_done(pool_ranks *r, const void *msg, size_t n) {
+  return r && r->size > 1 && r->rank == 0 ? bcast(BCAST_DONE, msg, n) : 0;
+}
+
+int pool_ranks_next(pool_ranks *r, void **msg, size_t *n) {
+  *msg = NULL;
+  *n = 0;
+  uint64_t h[2];
+  if (MPI_Bcast(h, 2, MPI_UINT64_T, 0, MPI_COMM_WORLD) != MPI_SUCCESS) return DSE_ERR_IO;
+  unsigned char *b = malloc(h[1] + 1);
+  if (!b) return DSE_ERR_NOMEM;
+  if (h[1] && MPI_Bcast(b, (int)h[1], MPI_BYTE, 0, MPI_COMM_WORLD) != MPI_SUCCESS) {
+    free(b);
+    return DSE_ERR_IO;
+  }
+  b[h[1]] = '\0';
+  *msg = b;
+  *n = (size_t)h[1];
+  (void)r;
+  return h[0] == BCAST_RUN ? 1 : 0;
+}
+
+int pool_ranks_serve(pool_ranks *r, const pool_job *job) {
+  (void)r;
+  pool_chan ch = {-1, NULL, 0, 0, 1};
+  uint64_t t[2 + POOL_MAX_CHUNK];
+  int rc = 0;
+  for (;;) {
+    MPI_Status st;
+    if (MPI_Probe(0, MPI_ANY_TAG, MPI_COMM_WORLD, &st) != MPI_SUCCESS) {
+      rc = DSE_ERR_IO;
+      break;
+    }
+    int count = 0;
+    MPI_Get_count(&st, MPI_UINT64_T, &count);
+    if (count < 0 || count > 2 + POOL_MAX_CHUNK) count = 0;
+    MPI_Recv(t, count, MPI_UINT64_T, 0, st.MPI_TAG, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    if (st.MPI_TAG == TAG_STOP) break;
+    if (count < 2 || t[1] < t[0] || t[1] - t[0] > (uint64_t)count - 2) {
+      rc = DSE_ERR_INTERNAL;
+      break;
+    }
+    for (uint64_t k = t[0]; !rc && k < t[1]; k++)
+      if (job->work(job->user, k, t[2 + (k - t[0])], &ch) || chan_flush(&ch)) rc = DSE_ERR_IO;
+    if (rc) break;
+  }
+  free(ch.buf);
+  return rc;
+}
+
+/* Rank 0's loop: run's, with MPI for the pipes. */
+static int run_ranks(pool *p) {
+  const pool_job *job = p->job;
+  double last_tick = mono_s();
+  for (;;) {
+    while (p->cursor < p->total && p->ring[p->cursor % p->cap].full) {
+      slot *sl = &p->ring[p->cursor % p->cap];
+      const int rc = job->take(job->user, p->cursor, sl->msg, sl->len, sl->why);
+      slot_free(sl);
+      p->cursor++;
+      if (rc) return rc;
+    }
+    if (p->cursor == p->total) return 0;
+    for (int k = 0; k < p->nw; k++)
+      if (p->w[k].seq >= p->w[k].end) {
+        const int rc = hand_out(p, k);
+        if (rc) return rc;
+      }
+    int flag = 0;
+    MPI_Status st;
+    if (MPI_Iprobe(MPI_ANY_SOURCE, TAG_RES, MPI_COMM_WORLD, &flag, &st) != MPI_SUCCESS)
+      return DSE_ERR_IO;
+    if (flag) {
+      const int k = st.MPI_SOURCE - 1;
+      int count = 0;
+      MPI_Get_count(&st, MPI_BYTE, &count);
+      if (k < 0 || k >= p->nw || count < 0) return DSE_ERR_INTERNAL;
+      worker *w = &p->w[k];
+      if (w->incap - w->inlen < (size_t)count) {
+        size_t cap = w->incap ? w->incap : 131072;
+        while (cap - w->inlen < (size_t)count) cap *= 2;
+        unsigned char *g = realloc(w->in, cap);
+        if (!g) return DSE_ERR_NOMEM;
+        w->in = g;
+        w->incap = cap;
+      }
+      MPI_Recv(w->in + w->inlen, count, MPI_BYTE, st.MPI_SOURCE, TAG_RES, MPI_COMM_WORLD,
+               MPI_STATUS_IGNORE);
+      w->inlen += (size_t)count;
+      const int rc = parse(p, k);
+      if (rc) return rc;
+    } else {
+      const struct timespec nap = {0, 200000}; /* 0.2 ms */
+      nanosleep(&nap, NULL);
+    }
+    const double now = mono_s();
+    if (job->tick && now - last_tick >= 0.1) {
+      last_tick = now;
+      const int rc = job->tick(job->user);
+      if (rc) {
+        give_late(p);
+        return rc; /* (the ranks mid-chunk: the process ends, mpirun ends them) */
+      }
+    }
+  }
+}
+
+int pool_ranks_run(dse_ctx *ctx, pool_ranks *r, const pool_job *job, const void *head,
+                   size_t nhead) {
+  if (!r || r->rank != 0 || r->size < 2) return DSE_ERR_INTERNAL;
+  int rc = bcast(BCAST_RUN, head, nhead);
+  if (rc) return rc;
+  pool p;
+  memset(&p, 0, sizeof p);
+  p.ctx = ctx;
+  p.job = job;
+  p.ranks = 1;
+  p.nw = r->size - 1;
+  p.total = job->ntasks * job->per;
+  p.chunk = job->chunk ? job->chunk : job->ntasks / ((uint64_t)p.nw * 16);
+  p.chunk = p.chunk < 1 ? 1 : p.chunk > POOL_MAX_CHUNK ? POOL_MAX_CHUNK : p.chunk;
+  p.w = calloc((size_t)p.nw, sizeof *p.w);
+  if (!p.w) return DSE_ERR_NOMEM;
+  rc = ring_room(&p, 1);
+  if (!rc) rc = run_ranks(&p);
+  if (!rc) /* every message taken: the ranks' run ends */
+    for (int k = 0; k < p.nw && !rc; k++)
+      if (MPI_Send(NULL, 0, MPI_UINT64_T, k + 1, TAG_STOP, MPI_COMM_WORLD) != MPI_SUCCESS)
+        rc = DSE_ERR_IO;
+  for (size_t i = 0; i < p.cap; i++) slot_free(&p.ring[i]);
+  free(p.ring);
+  for (int k = 0; k < p.nw; k++) free(p.w[k].in);
+  free(p.w);
+  free(p.back);
+  return rc;
+}
+
+#else /* built without MPI: never under mpirun as far as dse knows */
+
+int pool_ranks_init(dse_ctx *ctx, int *argc, char ***argv, pool_ranks **out) {
+  (void)argc;
+  (void)argv;
+  *out = NULL;
+  /* several ranks, each of which would run the whole sweep alone */
+  const char *n = getenv("OMPI_COMM_WORLD_SIZE");
+  if (!n) n = getenv("PMI_SIZE");
+  if (n && atoi(n) > 1) {
+    core_diag(ctx, NULL, 0, 0,
+              "started as one of %s MPI ranks, but this dse was built without MPI (apt-get "
+              "install libopenmpi-dev, then build again: docs/cluster.md)",
+              n);
+    return DSE_ERR_INVALID;
+  }
+  return 0;
+}
+int pool_ranks_rank(const pool_ranks *r) { return r ? 0 : 0; }
+int pool_ranks_size(const pool_ranks *r) { return r ? 1 : 1; }
+void pool_ranks_end(pool_ranks *r, int code) {
+  (void)r;
+  (void)code;
+}
+int pool_ranks_done(pool_ranks *r, const void *msg, size_t n) {
+  (void)r;
+  (void)msg;
+  (void)n;
+  return 0;
+}
+int pool_ranks_next(pool_ranks *r, void **msg, size_t *n) {
+  (void)r;
+  *msg = NULL;
+  *n = 0;
+  return DSE_ERR_INTERNAL;
+}
+int pool_ranks_serve(pool_ranks *r, const pool_job *job) {
+  (void)r;
+  (void)job;
+  return DSE_ERR_INTERNAL;
+}
+int pool_ranks_run(dse_ctx *ctx, pool_ranks *r, const pool_job *job, const void *head,
+                   size_t nhead) {
+  (void)ctx;
+  (void)r;
+  (void)job;
+  (void)head;
+  (void)nhead;
+  return DSE_ERR_INTERNAL;
+}
+
+#endif

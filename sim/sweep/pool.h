@@ -67,4 +67,37 @@ typedef struct pool_job {
  * started; the workers are gone when it returns. */
 DSE_INTERNAL int pool_run(dse_ctx *ctx, const pool_job *job);
 
+/* ===== MPI ranks (docs/cluster.md) ========================================
+ * Under mpirun, with dse built against MPI (Debian's libopenmpi-dev), the
+ * ranks are the workers: every rank runs the same script; rank 0 runs
+ * each job as pool_run would, handing tasks to ranks 1 .. size - 1, which
+ * serve it.  Without MPI, or not under mpirun, pool_ranks_init gives
+ * NULL and nothing here is used. */
+typedef struct pool_ranks pool_ranks;
+
+/* MPI started when this process was launched by mpirun (or srun): *out
+ * the world (owned by the caller: pool_ranks_end), else NULL.  Returns 0
+ * or an error (on ctx). */
+DSE_INTERNAL int pool_ranks_init(dse_ctx *ctx, int *argc, char ***argv, pool_ranks **out);
+DSE_INTERNAL int pool_ranks_rank(const pool_ranks *r); /* (NULL: 0) */
+DSE_INTERNAL int pool_ranks_size(const pool_ranks *r); /* (NULL: 1) */
+/* MPI ended: finalized (code 0), or every rank aborted with code (this
+ * rank failed: the others may be waiting for it).  Frees r. */
+DSE_INTERNAL void pool_ranks_end(pool_ranks *r, int code);
+
+/* Rank 0: the job over ranks 1 .. size - 1, each first given the nhead
+ * bytes of head (what the run is: pool_ranks_next).  Returns as pool_run. */
+DSE_INTERNAL int pool_ranks_run(dse_ctx *ctx, pool_ranks *r, const pool_job *job,
+                                const void *head, size_t nhead);
+/* Rank 0: the n bytes of msg to every rank's pool_ranks_next, as the end
+ * of a sweep.  Returns 0 or DSE_ERR_IO. */
+DSE_INTERNAL int pool_ranks_done(pool_ranks *r, const void *msg, size_t n);
+/* Ranks > 0: what rank 0 sends next, into *msg (the caller frees; a NUL
+ * after its *n bytes): 1 a run's head (serve it: pool_ranks_serve), 0 the
+ * end of the sweep, or an error. */
+DSE_INTERNAL int pool_ranks_next(pool_ranks *r, void **msg, size_t *n);
+/* Ranks > 0: serve a run, job's work for each task rank 0 hands over (the
+ * rest of job unused), until rank 0 ends it.  Returns 0 or an error. */
+DSE_INTERNAL int pool_ranks_serve(pool_ranks *r, const pool_job *job);
+
 #endif

@@ -486,6 +486,8 @@ typedef struct jobs_run {
   cols cl;
   store_cell *cells;
   uint64_t taken; /* results the sink has had */
+  int keyed;      /* resume keys looked up in known (a stored sweep) */
+  int own_known;  /* known is this run's to free */
 } jobs_run;
 
 /* A result as a worker sends it: this head, then the reason's and the
@@ -541,7 +543,7 @@ static int jobs_work(void *user, uint64_t task, uint64_t mark, pool_chan *ch) {
     h.workload = (uint32_t)w;
     h.rc = arc == DSE_ERR_NOMEM ? arc : 0;
     h.failed = arc && arc != DSE_ERR_NOMEM;
-    if (!arc && sp->store) {
+    if (!arc && j->keyed) {
       if (sweep_key(arch, j->wkeys + 33 * w, h.key)) return -1;
       known want;
       memcpy(want.key, h.key, 33);
@@ -686,31 +688,77 @@ static int jobs_tick(void *user) {
   return j->tick ? j->tick(j->user) : 0;
 }
 
+/* j for sp's run: its buffers, and each workload's key part when keyed.
+ * Returns 0 or DSE_ERR_NOMEM. */
+static int jobs_init(jobs_run *j, dse_ctx *ctx, const sweep_space *sp, int keyed) {
+  memset(j, 0, sizeof *j);
+  j->ctx = ctx;
+  j->sp = sp;
+  j->keyed = keyed;
+  core_buf_init(&j->reason);
+  core_buf_init(&j->params);
+  core_buf_init(&j->scratch);
+  core_buf_init(&j->msg);
+  j->idx = calloc(sp->nparams ? sp->nparams : 1, sizeof *j->idx);
+  j->wkeys = calloc(sp->nworkloads ? sp->nworkloads : 1, 33);
+  int rc = j->idx && j->wkeys ? 0 : DSE_ERR_NOMEM;
+  for (size_t w = 0; !rc && keyed && w < sp->nworkloads; w++)
+    rc = sweep_workload_key(sp, w, j->wkeys + 33 * w);
+  return rc;
+}
+
+static void jobs_fini(jobs_run *j) {
+  cols_free(&j->cl);
+  free(j->cells);
+  if (j->own_known) free(j->known);
+  free(j->wkeys);
+  free(j->idx);
+  core_buf_fini(&j->reason);
+  core_buf_fini(&j->params);
+  core_buf_fini(&j->scratch);
+  core_buf_fini(&j->msg);
+}
+
+/* What an MPI run is, as rank 0 sends it to the others (pool_ranks_run's
+ * head): this, then npoints point numbers (none: every point), then
+ * nknown known keys.  (The same binary on every rank.) */
+typedef struct run_head {
+  int32_t fidelity;
+  int32_t constraints; /* the space's constraints apply (not a pruning's floors) */
+  int32_t keyed;       /* resume keys looked up (a stored sweep) */
+  int32_t pad;
+  uint64_t ntasks;
+  uint64_t npoints; /* UINT64_MAX: no list, every point */
+  uint64_t nknown;
+} run_head;
+
+static int ranks_head(const jobs_run *j, core_buf *out) {
+  const sweep_space *sp = j->sp;
+  const run_head h = {(int32_t)sp->opts.fidelity, sp->nconstraints > 0, j->keyed, 0,
+                      sweep_ntasks(sp), sp->points ? sp->npoints : UINT64_MAX, j->nknown};
+  core_buf_append(out, (const char *)&h, sizeof h);
+  if (sp->points) core_buf_append(out, (const char *)sp->points, sp->npoints * sizeof *sp->points);
+  if (j->nknown) core_buf_append(out, (const char *)j->known, j->nknown * sizeof *j->known);
+  return out->oom ? DSE_ERR_NOMEM : 0;
+}
+
 int sweep_run_jobs(dse_ctx *ctx, const sweep_space *sp, int jobs, sweep_sink sink,
                    int (*tick)(void *user), void *user) {
   const uint64_t n = sweep_ntasks(sp);
-  if (jobs <= 1 || n < 2) return sweep_run(ctx, sp, 0, n, sink, user);
+  const int ranks = pool_ranks_size(sp->ranks) > 1;
+  if (ranks) jobs = pool_ranks_size(sp->ranks) - 1; /* the other ranks are the workers */
+  else if (jobs <= 1 || n < 2) return sweep_run(ctx, sp, 0, n, sink, user);
   jobs_run j;
-  memset(&j, 0, sizeof j);
-  j.ctx = ctx;
-  j.sp = sp;
+  int rc = jobs_init(&j, ctx, sp, sp->store != NULL);
   j.sink = sink;
   j.tick = tick;
   j.user = user;
-  core_buf_init(&j.reason);
-  core_buf_init(&j.params);
-  core_buf_init(&j.scratch);
-  core_buf_init(&j.msg);
-  j.idx = calloc(sp->nparams ? sp->nparams : 1, sizeof *j.idx);
-  j.wkeys = calloc(sp->nworkloads ? sp->nworkloads : 1, 33);
-  int rc = j.idx && j.wkeys ? 0 : DSE_ERR_NOMEM;
+  j.own_known = 1;
   if (!rc && sp->store) rc = cols_of(sp, &j.cl);
   j.cells = calloc(j.cl.n ? j.cl.n : 1, sizeof *j.cells);
   if (!rc && !j.cells) rc = DSE_ERR_NOMEM;
   if (!rc && sp->store)
     rc = store_columns(ctx, sp->store, sp->sweep_id, j.cl.n, (const char *const *)j.cl.name);
-  for (size_t w = 0; !rc && sp->store && w < sp->nworkloads; w++)
-    rc = sweep_workload_key(sp, w, j.wkeys + 33 * w);
   if (!rc && sp->store) rc = store_keys(ctx, sp->store, sp->sweep_id, add_known, &j);
   if (!rc && j.nknown) qsort(j.known, j.nknown, sizeof *j.known, cmp_known);
   if (!rc && sp->store) rc = store_commit(ctx, sp->store);
@@ -723,23 +771,70 @@ int sweep_run_jobs(dse_ctx *ctx, const sweep_space *sp, int jobs, sweep_sink sin
       pj.chunk = sp->pruner->lag / (4 * (uint64_t)jobs);
       if (!pj.chunk) pj.chunk = 1;
     }
-    rc = pool_run(ctx, &pj);
+    if (ranks) {
+      core_buf head;
+      core_buf_init(&head);
+      rc = ranks_head(&j, &head);
+      if (!rc) rc = pool_ranks_run(ctx, sp->ranks, &pj, head.data, head.len);
+      core_buf_fini(&head);
+    } else {
+      rc = pool_run(ctx, &pj);
+    }
   }
   if (!rc && sp->store && !sp->partial) rc = store_keep_run(ctx, sp->store, sp->sweep_id);
   if (sp->store) {
     const int crc = store_commit(ctx, sp->store);
     if (!rc) rc = crc;
   }
-  cols_free(&j.cl);
-  free(j.cells);
-  free(j.known);
-  free(j.wkeys);
-  free(j.idx);
-  core_buf_fini(&j.reason);
-  core_buf_fini(&j.params);
-  core_buf_fini(&j.scratch);
-  core_buf_fini(&j.msg);
+  jobs_fini(&j);
   return rc;
+}
+
+int sweep_serve(dse_ctx *ctx, const sweep_space *sp, char **closing) {
+  *closing = NULL;
+  for (;;) {
+    void *msg = NULL;
+    size_t len = 0;
+    const int k = pool_ranks_next(sp->ranks, &msg, &len);
+    if (k <= 0) {
+      if (k == 0) *closing = msg;
+      else free(msg);
+      return k;
+    }
+    run_head h;
+    int rc = len >= sizeof h ? 0 : DSE_ERR_INTERNAL;
+    if (!rc) memcpy(&h, msg, sizeof h);
+    const uint64_t np = !rc && h.npoints != UINT64_MAX ? h.npoints : 0;
+    if (!rc && len != sizeof h + np * sizeof(uint64_t) + h.nknown * sizeof(known))
+      rc = DSE_ERR_INTERNAL;
+    sweep_space s = *sp;
+    if (!rc) {
+      s.opts.fidelity = (dse_fidelity)h.fidelity;
+      if (!h.constraints) {
+        s.nconstraints = 0;
+        s.constraints = NULL;
+      }
+      s.points = h.npoints != UINT64_MAX
+                     ? (const uint64_t *)(const void *)((const char *)msg + sizeof h)
+                     : NULL;
+      s.npoints = np;
+      s.store = NULL;
+      s.pruner = NULL;
+      if (sweep_ntasks(&s) != h.ntasks) rc = DSE_ERR_INTERNAL; /* (not the same space) */
+    }
+    jobs_run j;
+    if (!rc) rc = jobs_init(&j, ctx, &s, h.keyed);
+    if (!rc) {
+      j.known = (known *)(void *)((char *)msg + sizeof h + np * sizeof(uint64_t));
+      j.nknown = h.nknown;
+      const pool_job pj = {h.ntasks, s.nworkloads, 1, &j, jobs_work, NULL, NULL, NULL, NULL,
+                           NULL, 0};
+      rc = pool_ranks_serve(sp->ranks, &pj);
+      jobs_fini(&j);
+    }
+    free(msg);
+    if (rc) return rc;
+  }
 }
 
 /* Bytes of a key's text: fields as "name=value\n" lines, so that no two

@@ -70,6 +70,9 @@ typedef struct sweep_space {
   uint64_t npoints;
   int partial; /* a run that is part of a longer one (a search's generation): keeps the rest */
   const struct sweep_pruner *pruner; /* NULL: nothing is pruned */
+  /* mpirun's ranks (pool.h; NULL or one rank: none): rank 0 runs the
+   * sweep over the others, which serve it (sweep_serve) */
+  struct pool_ranks *ranks;
 } sweep_space;
 
 /* Which results a run prunes (prune.c): asked in the parent, in task order
@@ -159,6 +162,13 @@ DSE_INTERNAL int sweep_run(dse_ctx *ctx, const sweep_space *sp, uint64_t first, 
  * it counts what a process's memo held, not a property of the point. */
 DSE_INTERNAL int sweep_run_jobs(dse_ctx *ctx, const sweep_space *sp, int jobs, sweep_sink sink,
                                 int (*tick)(void *user), void *user);
+
+/* On an MPI rank other than 0: serve the runs rank 0 makes of sp's sweep
+ * (each sweep_run_jobs there, with its points and options), the same
+ * space the same script built here, until rank 0 ends the sweep; *closing
+ * (the caller frees) then holds what it said (the store's path).  Returns
+ * 0 or an error. */
+DSE_INTERNAL int sweep_serve(dse_ctx *ctx, const sweep_space *sp, char **closing);
 
 /* The resume key of a result (docs/store.md), 32 hex digits of a 128-bit
  * hash, in two parts: sweep_workload_key over dse's version and build, the
