@@ -1154,7 +1154,7 @@ static const char *const k_sweep_keys[] = {"arch", "workload", "workloads", "gri
                                            "mappings", "dram_model", "progress",
                                            "store", "name", "jobs", "space", "build",
                                            "objectives", "constraints", "method", "samples",
-                                           "seed", "prune", NULL};
+                                           "seed", "prune", "layers", NULL};
 
 #define STORE_MT "dse.Store"
 
@@ -1366,6 +1366,28 @@ static const store_view *cursor_next(lua_State *L, l_results *root, store_cursor
 /* Push the table of stored result v (the root handle at root_ud): {feasible, status, stored, reason, point, workload, total}
  * and arch: {name}, or, when the root knows its sweep, the point's arch
  * and layers when read (ROW_MT).  [-0, +1, e] */
+/* A stored layer (store_each_layer's) as a table {name, type, field =
+ * value ...}, appended to the list on top of L's stack. */
+static int push_stored_layer(void *user, const store_layer *l) {
+  lua_State *L = user;
+  lua_createtable(L, 0, (int)rpt_nlayer_fields + 2);
+  lua_pushstring(L, l->name);
+  lua_setfield(L, -2, "name");
+  lua_pushstring(L, l->type);
+  lua_setfield(L, -2, "type");
+  for (size_t i = 0; i < rpt_nlayer_fields; i++) {
+    const rpt_field *f = &rpt_layer_fields[i];
+    const double x = l->v[i];
+    if (isnan(x)) continue; /* not modelled: absent, as in dse.simulate's */
+    if (f->kind == RPT_BOOL) lua_pushboolean(L, x != 0);
+    else if (f->kind == RPT_DBL) lua_pushnumber(L, x);
+    else lua_pushinteger(L, (lua_Integer)x);
+    lua_setfield(L, -2, f->name);
+  }
+  lua_rawseti(L, -2, (lua_Integer)lua_rawlen(L, -2) + 1);
+  return 0;
+}
+
 static void push_row(lua_State *L, int root_ud, const store_view *v) {
   root_ud = lua_absindex(L, root_ud);
   l_results *root = lua_touserdata(L, root_ud);
@@ -1385,8 +1407,11 @@ static void push_row(lua_State *L, int root_ud, const store_view *v) {
     lua_setfield(L, -2, "reason");
   }
   const int space = root->has_space && r->workload < root->sp.nworkloads;
-  if (space) {
-    push_wl_table(L, root->sp.workloads[r->workload]);
+  const dse_workload *swl = space ? root->sp.workloads[r->workload] : NULL;
+  /* (a build function may give a point a workload of its own: the stored one) */
+  if (swl && r->workload_name && !strcmp(swl->name, r->workload_name) && swl->batch == r->batch &&
+      (!swl->phase ? !r->phase : r->phase && !strcmp(swl->phase, r->phase) && swl->seq == r->seq)) {
+    push_wl_table(L, swl);
   } else {
     lua_createtable(L, 0, 4);
     lua_pushstring(L, r->workload_name ? r->workload_name : "");
@@ -1425,6 +1450,13 @@ static void push_row(lua_State *L, int root_ud, const store_view *v) {
     lua_pushstring(L, r->arch ? r->arch : "");
     lua_setfield(L, -2, "name");
     lua_setfield(L, -2, "arch");
+    if (r->total && r->key) { /* its layers, when the sweep stored them (layers = true) */
+      lua_newtable(L);
+      const int rc = store_each_layer(ctx, root->st, root->f.info.id, r->key, push_stored_layer, L);
+      if (rc) raise_diags(L, ctx, rc);
+      if (lua_rawlen(L, -1)) lua_setfield(L, -2, "layers");
+      else lua_pop(L, 1);
+    }
     return;
   }
   luaL_setmetatable(L, ROW_MT);
@@ -1466,7 +1498,9 @@ static int l_row_index(lua_State *L) {
   sweep_point(&root->sp, point, idx);
   dse_ctx *ctx = get_ctx(L);
   l_arch *ud = new_arch_ud(L); /* freed by the GC */
-  int rc = sweep_arch(ctx, &root->sp, idx, &ud->arch);
+  const dse_workload *wls[64] = {NULL}; /* (the point's own, a build function's: lent) */
+  int rc = root->sp.nworkloads <= 64 ? sweep_point_build(ctx, &root->sp, idx, &ud->arch, wls)
+                                     : sweep_arch(ctx, &root->sp, idx, &ud->arch);
   if (rc && rc != DSE_ERR_NOMEM) { /* a point that failed: its reason says why; the base's name */
     dse_ctx_clear_diags(ctx);
     lua_pushliteral(L, "arch");
@@ -1484,7 +1518,8 @@ static int l_row_index(lua_State *L) {
   lua_rawset(L, 1);
   if (layers) {
     dse_result *res = NULL;
-    rc = dse_simulate(ctx, ud->arch, root->sp.workloads[w], &root->sp.opts, &res);
+    rc = dse_simulate(ctx, ud->arch, w < 64 && wls[w] ? wls[w] : root->sp.workloads[w],
+                      &root->sp.opts, &res);
     if (rc) return raise_diags(L, ctx, rc);
     push_layers(L, res); /* (out of memory there leaks res: a Lua error unwinds past it) */
     dse_result_free(res);
@@ -1898,6 +1933,7 @@ typedef struct l_build {
   lua_State *L;
   size_t nk;
   const char *const *paths; /* the space's sorted paths (anchored with the handle) */
+  size_t nw;                /* the sweep's workloads */
 } l_build;
 
 static int l_build_gc(lua_State *L) {
@@ -1925,10 +1961,32 @@ static int build_call(lua_State *L) {
   }
   lua_remove(L, d + 2);
   lua_call(L, 1, 2);
-  char buf[64];
-  if (!lua_isnil(L, -1))
-    script_error(L, "dse.sweep: build: returned a second value (%s); a point's workloads are the "
-                    "sweep's (workloads = {...})", describe(L, -1, buf, sizeof buf));
+  /* a second value: the point's workload (a sweep of one), or a list of as
+   * many as the sweep has, each anything dse.workload takes; anchored in
+   * the box's table until the next call */
+  if (!lua_isnil(L, -1)) {
+    const int wv = lua_gettop(L);
+    size_t len = 0;
+    const int list = lua_type(L, wv) == LUA_TTABLE && is_sequence(L, wv, &len) && len > 0;
+    if (!list && b->nw != 1)
+      script_error(L, "dse.sweep: build: returned one workload, but the sweep has %zu; return a "
+                      "list of %zu (or none: the sweep's)", b->nw, b->nw);
+    if (list && len != b->nw)
+      script_error(L, "dse.sweep: build: returned %zu workloads, but the sweep has %zu", len, b->nw);
+    lua_createtable(L, (int)b->nw, 0);
+    for (size_t w = 1; w <= b->nw; w++) {
+      char where[64];
+      snprintf(where, sizeof where, "dse.sweep: build: workload %zu", w);
+      if (list) lua_rawgeti(L, wv, (lua_Integer)w);
+      else lua_pushvalue(L, wv);
+      push_wl(L, -1, 0, where);
+      lua_rawseti(L, -3, (lua_Integer)w);
+      lua_pop(L, 1);
+    }
+    lua_replace(L, wv);
+  }
+  lua_pushvalue(L, -1);
+  lua_rawseti(L, d, 3); /* (nil: none) */
   lua_pop(L, 1);
   if (lua_isnil(L, -1))
     script_error(L, "dse.sweep: build: returned nil; expected %s", k_one_arch);
@@ -1951,8 +2009,7 @@ static int build_call(lua_State *L) {
 /* The sweep layer's build hook: build_call in protected mode, its error
  * the point's (on ctx).  The arch is taken from its box. */
 static int build_hook(void *user, dse_ctx *ctx, const sweep_space *sp, const size_t *idx,
-                      dse_arch **out) {
-  (void)sp;
+                      dse_arch **out, const dse_workload **wls) {
   l_build *b = user;
   lua_State *L = b->L;
   const int top = lua_gettop(L);
@@ -1968,6 +2025,15 @@ static int build_hook(void *user, dse_ctx *ctx, const sweep_space *sp, const siz
   l_arch *ud = luaL_testudata(L, -1, ARCH_MT);
   *out = ud ? ud->arch : NULL;
   if (ud) ud->arch = NULL;
+  /* the point's own workloads, lent from the box's table (build_call) */
+  lua_rawgetp(L, LUA_REGISTRYINDEX, b);
+  if (wls && lua_rawgeti(L, -1, 3) == LUA_TTABLE)
+    for (size_t w = 0; w < sp->nworkloads && w < b->nw; w++) {
+      lua_rawgeti(L, -1, (lua_Integer)(w + 1));
+      l_wl *wu = luaL_testudata(L, -1, WL_MT);
+      wls[w] = wu ? wu->wl : NULL;
+      lua_pop(L, 1);
+    }
   lua_settop(L, top);
   return *out ? 0 : DSE_ERR_INTERNAL;
 }
@@ -2052,7 +2118,7 @@ static int l_sweep(lua_State *L) {
   check_keys(L, 1, "dse.sweep", "key", k_sweep_keys);
   dse_ctx *ctx = get_ctx(L);
   sweep_space sp = {NULL, 0, NULL, 0, NULL,
-                    {DSE_FIDELITY_CYCLE, DSE_OBJ_EDP, 0, NULL, DSE_DRAM_PROFILE}, NULL, 0, NULL, NULL, 0, NULL, NULL, 0, 0, NULL, NULL};
+                    {DSE_FIDELITY_CYCLE, DSE_OBJ_EDP, 0, NULL, DSE_DRAM_PROFILE}, NULL, 0, NULL, NULL, 0, NULL, NULL, 0, 0, NULL, NULL, 0};
   sim_options(L, 1, "dse.sweep", &sp.opts);
   /* Base arch (index base). */
   if (lua_getfield(L, 1, "arch") == LUA_TNIL) script_error(L, "dse.sweep: missing 'arch'");
@@ -2193,7 +2259,7 @@ static int l_sweep(lua_State *L) {
       bp[i] = strcpy(text, paths[i]);
       text += strlen(paths[i]) + 1;
     }
-    *b = (l_build){L, nk, bp};
+    *b = (l_build){L, nk, bp, (size_t)nw};
     luaL_setmetatable(L, BUILD_MT);
     lua_createtable(L, 2, 0);
     lua_pushvalue(L, -3);
@@ -2267,6 +2333,20 @@ static int l_sweep(lua_State *L) {
     prune = want && nobj && !unbounded && sp.opts.fidelity == DSE_FIDELITY_CYCLE &&
             method != SEARCH_NSGA2;
   }
+  /* layers: each result's layers in the store too */
+  if (lua_getfield(L, 1, "layers") != LUA_TNIL) {
+    char buf[64];
+    if (!lua_isboolean(L, -1))
+      script_error(L, "dse.sweep: layers: expected true or false, got %s",
+                   describe(L, -1, buf, sizeof buf));
+    sp.layers = lua_toboolean(L, -1);
+    lua_getfield(L, 1, "store");
+    if (sp.layers && lua_isnil(L, -1))
+      script_error(L, "dse.sweep: layers: keeps each result's layers in the store; give store = "
+                      "PATH (without one, the results list has them)");
+    lua_pop(L, 1);
+  }
+  lua_pop(L, 1);
   /* every value tried on the arch before anything runs: a bad last value
    * does not waste the sweep before it */
   const int crc = sweep_check(ctx, &sp);

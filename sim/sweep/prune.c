@@ -438,6 +438,7 @@ int prune_run(dse_ctx *ctx, const sweep_space *sp, size_t nobj, const char *cons
     s1.constraints = NULL;
     s1.partial = 1;
     s1.pruner = NULL;
+    s1.layers = 0;
     rc = sweep_run_jobs(ctx, &s1, jobs, floor_sink, prune_tick, &p);
     if (!rc && p.seen != nr) rc = DSE_ERR_INTERNAL;
   }

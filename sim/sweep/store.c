@@ -2,6 +2,7 @@
 #include "sweep/store.h"
 
 #include <sqlite3.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,6 +29,8 @@ struct store {
   /* total fields an older store's results table has no column for (read
    * only: read as NULL; a writer adds them, lacking_totals) */
   unsigned char lacks[RPT_MAX_TOTAL_FIELDS];
+  int has_layers;                   /* the layers table exists */
+  sqlite3_stmt *put_layer, *del_layers;
 };
 
 static double mono_s(void) {
@@ -85,6 +88,24 @@ static char *results_sql(void) {
     return NULL;
   }
   return b.data; /* the caller frees */
+}
+
+/* The layers table (layers = true; docs/store.md): a result's layers by
+ * its sweep and key, a column per layer field.  Made when a sweep first
+ * stores layers, in a store of any age. */
+static int create_layers(dse_ctx *ctx, store *st) {
+  core_buf b;
+  core_buf_init(&b);
+  core_buf_puts(&b, "CREATE TABLE IF NOT EXISTS layers(sweep INTEGER NOT NULL, key TEXT NOT NULL, "
+                    "idx INTEGER NOT NULL, name TEXT NOT NULL, type TEXT NOT NULL");
+  for (size_t i = 0; i < rpt_nlayer_fields; i++)
+    core_buf_printf(&b, ", \"%s\" %s", rpt_layer_fields[i].name,
+                    rpt_layer_fields[i].kind == RPT_DBL ? "REAL" : "INTEGER");
+  core_buf_puts(&b, ", PRIMARY KEY (sweep, key, idx));");
+  const int rc = b.oom ? DSE_ERR_NOMEM : exec(ctx, st, b.data);
+  core_buf_fini(&b);
+  if (!rc) st->has_layers = 1;
+  return rc;
 }
 
 static int create_schema(dse_ctx *ctx, store *st) {
@@ -284,6 +305,16 @@ static int prepare(dse_ctx *ctx, store *st) {
   return rc;
 }
 
+/* Whether the store has a table of that name. */
+static int has_table(store *st, const char *name) {
+  if (st->has_layers && !strcmp(name, "layers")) return 1;
+  char sql[160];
+  int64_t n = 0;
+  snprintf(sql, sizeof sql,
+           "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = '%s';", name);
+  return !query_int(st, sql, &n) && n > 0;
+}
+
 /* A store for path, not open yet (*out), unless path is a directory. */
 static int store_new(dse_ctx *ctx, const char *path, store **out) {
   *out = NULL;
@@ -303,6 +334,8 @@ static int store_new(dse_ctx *ctx, const char *path, store **out) {
 /* st's statements, its connection and itself freed; the open transaction
  * committed first when commit is set (store_close). */
 static void store_release(store *st, int commit) {
+  sqlite3_finalize(st->put_layer);
+  sqlite3_finalize(st->del_layers);
   sqlite3_finalize(st->put);
   sqlite3_finalize(st->has);
   sqlite3_finalize(st->get);
@@ -524,12 +557,101 @@ int store_touch(dse_ctx *ctx, store *st, int64_t sweep, const char *key, uint64_
 }
 
 int store_keep_run(dse_ctx *ctx, store *st, int64_t sweep) {
-  char sql[192];
+  char sql[256];
   snprintf(sql, sizeof sql,
            "DELETE FROM results WHERE sweep = %lld AND key NOT IN (SELECT key FROM run_keys "
            "WHERE sweep = %lld);",
            (long long)sweep, (long long)sweep);
-  return exec(ctx, st, sql);
+  int rc = exec(ctx, st, sql);
+  if (!rc && has_table(st, "layers")) {
+    snprintf(sql, sizeof sql,
+             "DELETE FROM layers WHERE sweep = %lld AND key NOT IN (SELECT key FROM results "
+             "WHERE sweep = %lld);",
+             (long long)sweep, (long long)sweep);
+    rc = exec(ctx, st, sql);
+  }
+  return rc;
+}
+
+int store_put_layers(dse_ctx *ctx, store *st, int64_t sweep, const char *key, size_t n,
+                     const store_layer *layers) {
+  int rc = st->has_layers ? 0 : create_layers(ctx, st);
+  if (!rc && !st->put_layer) {
+    core_buf b;
+    core_buf_init(&b);
+    core_buf_puts(&b, "INSERT INTO layers(sweep, key, idx, name, type");
+    for (size_t i = 0; i < rpt_nlayer_fields; i++)
+      core_buf_printf(&b, ", \"%s\"", rpt_layer_fields[i].name);
+    core_buf_puts(&b, ") VALUES (?, ?, ?, ?, ?");
+    for (size_t i = 0; i < rpt_nlayer_fields; i++) core_buf_puts(&b, ", ?");
+    core_buf_puts(&b, ");");
+    if (b.oom) rc = DSE_ERR_NOMEM;
+    else if (sqlite3_prepare_v2(st->db, b.data, -1, &st->put_layer, NULL) != SQLITE_OK ||
+             sqlite3_prepare_v2(st->db, "DELETE FROM layers WHERE sweep = ? AND key = ?;", -1,
+                                &st->del_layers, NULL) != SQLITE_OK)
+      rc = fail(ctx, st, DSE_ERR_IO, "cannot write the store's layers");
+    core_buf_fini(&b);
+  }
+  if (rc) return rc;
+  sqlite3_stmt *d = st->del_layers;
+  sqlite3_reset(d);
+  sqlite3_bind_int64(d, 1, sweep);
+  sqlite3_bind_text(d, 2, key, -1, SQLITE_STATIC);
+  if (sqlite3_step(d) != SQLITE_DONE) return fail(ctx, st, DSE_ERR_IO, "cannot write the store");
+  sqlite3_stmt *q = st->put_layer;
+  for (size_t l = 0; l < n; l++) {
+    sqlite3_reset(q);
+    sqlite3_clear_bindings(q);
+    sqlite3_bind_int64(q, 1, sweep);
+    sqlite3_bind_text(q, 2, key, -1, SQLITE_STATIC);
+    sqlite3_bind_int64(q, 3, (sqlite3_int64)l);
+    sqlite3_bind_text(q, 4, layers[l].name ? layers[l].name : "", -1, SQLITE_STATIC);
+    sqlite3_bind_text(q, 5, layers[l].type ? layers[l].type : "", -1, SQLITE_STATIC);
+    for (size_t i = 0; i < rpt_nlayer_fields; i++) {
+      const double x = layers[l].v[i];
+      if (isnan(x)) continue; /* NULL: not modelled */
+      if (rpt_layer_fields[i].kind == RPT_DBL) sqlite3_bind_double(q, 6 + (int)i, x);
+      else sqlite3_bind_int64(q, 6 + (int)i, (sqlite3_int64)x);
+    }
+    if (sqlite3_step(q) != SQLITE_DONE) return fail(ctx, st, DSE_ERR_IO, "cannot write the store");
+  }
+  return 0;
+}
+
+int store_each_layer(dse_ctx *ctx, store *st, int64_t sweep, const char *key,
+                     int (*cb)(void *user, const store_layer *l), void *user) {
+  if (!has_table(st, "layers")) return 0;
+  core_buf b;
+  core_buf_init(&b);
+  core_buf_puts(&b, "SELECT name, type");
+  for (size_t i = 0; i < rpt_nlayer_fields; i++)
+    core_buf_printf(&b, ", \"%s\"", rpt_layer_fields[i].name);
+  core_buf_puts(&b, " FROM layers WHERE sweep = ? AND key = ? ORDER BY idx;");
+  sqlite3_stmt *q = NULL;
+  int rc = b.oom ? DSE_ERR_NOMEM : 0;
+  if (!rc && sqlite3_prepare_v2(st->db, b.data, -1, &q, NULL) != SQLITE_OK)
+    rc = fail(ctx, st, DSE_ERR_IO, "cannot read the store's layers");
+  core_buf_fini(&b);
+  double *v = rc ? NULL : malloc((rpt_nlayer_fields ? rpt_nlayer_fields : 1) * sizeof *v);
+  if (!rc && !v) rc = DSE_ERR_NOMEM;
+  if (!rc) {
+    sqlite3_bind_int64(q, 1, sweep);
+    sqlite3_bind_text(q, 2, key, -1, SQLITE_STATIC);
+  }
+  int step;
+  while (!rc && (step = sqlite3_step(q)) == SQLITE_ROW) {
+    for (size_t i = 0; i < rpt_nlayer_fields; i++)
+      v[i] = sqlite3_column_type(q, 2 + (int)i) == SQLITE_NULL
+                 ? NAN
+                 : sqlite3_column_double(q, 2 + (int)i);
+    const store_layer l = {(const char *)sqlite3_column_text(q, 0),
+                           (const char *)sqlite3_column_text(q, 1), v};
+    rc = cb(user, &l);
+  }
+  if (!rc && step != SQLITE_DONE) rc = fail(ctx, st, DSE_ERR_IO, "cannot read the store's layers");
+  free(v);
+  sqlite3_finalize(q);
+  return rc;
 }
 
 int store_put(dse_ctx *ctx, store *st, int64_t sweep, const store_row *row) {

@@ -88,6 +88,26 @@ DSE_INTERNAL int store_put(dse_ctx *ctx, store *st, int64_t sweep, const store_r
  * error (on ctx). */
 DSE_INTERNAL int store_has(dse_ctx *ctx, store *st, int64_t sweep, const char *key);
 
+/* A result's layer as stored (layers = true): its name, its type's name,
+ * and each layer field's value (rpt_layer_fields' order; NaN: not
+ * modelled, NULL in the store). */
+typedef struct store_layer {
+  const char *name;
+  const char *type;
+  const double *v;
+} store_layer;
+
+/* The n layers of sweep's result key, replacing any it had (docs/store.md,
+ * the layers table).  Returns 0 or an error. */
+DSE_INTERNAL int store_put_layers(dse_ctx *ctx, store *st, int64_t sweep, const char *key,
+                                  size_t n, const store_layer *layers);
+
+/* Each stored layer of sweep's result key, in order, to cb (lent for the
+ * call; 0: go on).  Returns 0 (no layers stored: cb never called), an
+ * error, or what cb returned. */
+DSE_INTERNAL int store_each_layer(dse_ctx *ctx, store *st, int64_t sweep, const char *key,
+                                  int (*cb)(void *user, const store_layer *l), void *user);
+
 /* The result of key in sweep id: 1 with its status and reason (empty
  * when none) and, for an ok one, its totals into *t (every field the store
  * has a column for: the total fields and each buffer's energy; 0 where

@@ -2,6 +2,7 @@
  * (sweep.h). */
 #include "sweep/sweep.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +16,8 @@
 #include "build_id.h"
 #include "sweep/pool.h"
 #include "sweep/store.h"
+
+static int wl_key(const sweep_space *sp, const dse_workload *wl, char out[33]);
 
 int sweep_count(const sweep_space *sp, uint64_t max, uint64_t *out) {
   uint64_t n = 1;
@@ -52,9 +55,17 @@ void sweep_point(const sweep_space *sp, uint64_t i, size_t *idx) {
   }
 }
 
+int sweep_point_build(dse_ctx *ctx, const sweep_space *sp, const size_t *idx, dse_arch **out,
+                      const dse_workload **wls) {
+  for (size_t w = 0; wls && w < sp->nworkloads; w++) wls[w] = NULL;
+  if (!sp->build) return sweep_arch(ctx, sp, idx, out);
+  *out = NULL;
+  return sp->build(sp->build_user, ctx, sp, idx, out, wls);
+}
+
 int sweep_arch(dse_ctx *ctx, const sweep_space *sp, const size_t *idx, dse_arch **out) {
   *out = NULL;
-  if (sp->build) return sp->build(sp->build_user, ctx, sp, idx, out);
+  if (sp->build) return sp->build(sp->build_user, ctx, sp, idx, out, NULL);
   const dse_arch *base = sp->base;
   yt_doc *doc = yt_doc_new(base->doc->file);
   if (!doc) return DSE_ERR_NOMEM;
@@ -286,6 +297,70 @@ static int unmet(const sweep_space *sp, const dse_total_result *t, core_buf *out
   return 0;
 }
 
+/* A result's layers, flat (store.h): the bytes a worker sends and the
+ * parent stores.  Per layer: a uint32_t length and the name, the same of
+ * the type's name, then rpt_nlayer_fields doubles (NaN: not modelled). */
+static void layers_pack(const dse_result *res, core_buf *out) {
+  for (size_t i = 0; i < res->nlayers; i++) {
+    const dse_layer_result *l = &res->layers[i];
+    const char *name = l->name ? l->name : "", *type = dse_layer_type_name(l->type);
+    const uint32_t nn = (uint32_t)strlen(name), nt = (uint32_t)strlen(type);
+    core_buf_append(out, (const char *)&nn, sizeof nn);
+    core_buf_append(out, name, nn);
+    core_buf_append(out, (const char *)&nt, sizeof nt);
+    core_buf_append(out, type, nt);
+    for (size_t f = 0; f < rpt_nlayer_fields; f++) {
+      const rpt_field *fd = &rpt_layer_fields[f];
+      const double x = rpt_field_modelled(fd, l) ? rpt_field_value(fd, l) : NAN;
+      core_buf_append(out, (const char *)&x, sizeof x);
+    }
+  }
+}
+
+/* n packed layers (len bytes at p) into sweep's result key.  Returns 0 or
+ * an error. */
+static int layers_store(dse_ctx *ctx, const sweep_space *sp, const char *key, const char *p,
+                        size_t len, size_t n) {
+  store_layer *ls = calloc(n ? n : 1, sizeof *ls);
+  char *text = malloc(len + 2 * n + 1); /* the names, each with a NUL */
+  double *v = malloc((n ? n : 1) * (rpt_nlayer_fields ? rpt_nlayer_fields : 1) * sizeof *v);
+  int rc = ls && text && v ? 0 : DSE_ERR_NOMEM;
+  size_t at = 0, t = 0;
+  for (size_t i = 0; !rc && i < n; i++) {
+    for (int k = 0; k < 2 && !rc; k++) {
+      uint32_t m;
+      if (len - at < sizeof m) {
+        rc = DSE_ERR_INTERNAL;
+        break;
+      }
+      memcpy(&m, p + at, sizeof m);
+      at += sizeof m;
+      if (len - at < m) {
+        rc = DSE_ERR_INTERNAL;
+        break;
+      }
+      memcpy(text + t, p + at, m);
+      text[t + m] = '\0';
+      if (k == 0) ls[i].name = text + t;
+      else ls[i].type = text + t;
+      t += m + 1;
+      at += m;
+    }
+    const size_t nb = rpt_nlayer_fields * sizeof *v;
+    if (!rc && len - at < nb) rc = DSE_ERR_INTERNAL;
+    if (rc) break;
+    memcpy(v + i * rpt_nlayer_fields, p + at, nb);
+    ls[i].v = v + i * rpt_nlayer_fields;
+    at += nb;
+  }
+  if (!rc && at != len) rc = DSE_ERR_INTERNAL;
+  if (!rc) rc = store_put_layers(ctx, sp->store, sp->sweep_id, key, n, ls);
+  free(ls);
+  free(text);
+  free(v);
+  return rc;
+}
+
 /* Why task t's workload w is pruned (mark its task's bits), or NULL when
  * it is not. */
 static const char *pruned_why(const sweep_space *sp, uint64_t t, uint64_t mark, size_t w) {
@@ -295,11 +370,26 @@ static const char *pruned_why(const sweep_space *sp, uint64_t t, uint64_t mark, 
 
 /* Workload w on arch at the space's fidelity, or at level 1 when pruned
  * (its floors).  Returns dse_simulate's code, *out as it gives it. */
-static int simulate_one(dse_ctx *ctx, const sweep_space *sp, const dse_arch *arch, size_t w,
-                        const char *pruned, dse_result **out) {
+static int simulate_one(dse_ctx *ctx, const sweep_space *sp, const dse_arch *arch,
+                        const dse_workload *wl, const char *pruned, dse_result **out) {
   dse_sim_opts o = sp->opts;
   if (pruned) o.fidelity = DSE_FIDELITY_ANALYTIC;
-  return dse_simulate(ctx, arch, sp->workloads[w], &o, out);
+  return dse_simulate(ctx, arch, wl, &o, out);
+}
+
+/* Workload w of a point whose build gave wls (NULL entries: the sweep's),
+ * and its key part: wkeys' (the sweep's), or worked out into own. */
+static const dse_workload *point_wl(const sweep_space *sp, const dse_workload *const *wls,
+                                    size_t w, const char *wkeys, char own[33], const char **wkey,
+                                    int keyed, int *rc) {
+  *rc = 0;
+  if (!wls || !wls[w]) {
+    *wkey = wkeys + 33 * w;
+    return sp->workloads[w];
+  }
+  *wkey = own;
+  if (keyed) *rc = wl_key(sp, wls[w], own);
+  return wls[w];
 }
 
 static const char *row_status(int rc, int pruned) {
@@ -310,14 +400,19 @@ static const char *row_status(int rc, int pruned) {
  * simulated (and stored), or evaluated at level 1 when pruned; then to the
  * sink. */
 static int run_one(dse_ctx *ctx, const sweep_space *sp, uint64_t task, uint64_t mark,
-                   uint64_t i, const size_t *idx, const dse_arch *arch, size_t w, const char *wkeys,
-                   core_buf *reason, core_buf *params, const cols *cl, store_cell *cells,
-                   core_buf *scratch, sweep_sink sink, void *user) {
+                   uint64_t i, const size_t *idx, const dse_arch *arch,
+                   const dse_workload *const *wls, size_t w, const char *wkeys, core_buf *reason,
+                   core_buf *params, const cols *cl, store_cell *cells, core_buf *scratch,
+                   sweep_sink sink, void *user) {
   sweep_result r = {i, idx, w, arch, NULL, 0, NULL, NULL, 0, 0, 0};
-  char key[33] = "";
+  char key[33] = "", own[33];
+  const char *wkey;
+  int krc;
+  const dse_workload *wl = point_wl(sp, wls, w, wkeys, own, &wkey, sp->store != NULL, &krc);
+  if (krc) return krc;
   dse_total_result stored;
   if (sp->store) {
-    if (sweep_key(arch, wkeys + 33 * w, key)) return DSE_ERR_NOMEM;
+    if (sweep_key(arch, wkey, key)) return DSE_ERR_NOMEM;
     char status[16], why[2048];
     const int got = store_get(ctx, sp->store, sp->sweep_id, key, status, sizeof status, why,
                               sizeof why, &stored);
@@ -341,7 +436,7 @@ static int run_one(dse_ctx *ctx, const sweep_space *sp, uint64_t task, uint64_t 
   }
   dse_result *res = NULL;
   const char *pruned = pruned_why(sp, task, mark, w);
-  const int src = simulate_one(ctx, sp, arch, w, pruned, &res);
+  const int src = simulate_one(ctx, sp, arch, wl, pruned, &res);
   if (src && src != DSE_ERR_INFEASIBLE) return src;
   r.result = res;
   r.rc = src;
@@ -362,7 +457,6 @@ static int run_one(dse_ctx *ctx, const sweep_space *sp, uint64_t task, uint64_t 
   }
   int rc = reason->oom ? DSE_ERR_NOMEM : 0;
   if (!rc && sp->store) {
-    const dse_workload *wl = sp->workloads[w];
     params->len = 0;
     sweep_params_json(sp, idx, params);
     rc = params->oom ? DSE_ERR_NOMEM : cells_of(sp, cl, idx, cells, scratch);
@@ -375,6 +469,13 @@ static int run_one(dse_ctx *ctx, const sweep_space *sp, uint64_t task, uint64_t 
                            r.reason,  core_buf_str(params), arch->name, wl->name,
                            wl->batch, wl->phase, wl->seq, r.total ? &t : NULL, cl->n, cells};
     if (!rc) rc = store_put(ctx, sp->store, sp->sweep_id, &row);
+    if (!rc && sp->layers && r.result) { /* its layers too */
+      scratch->len = 0;
+      layers_pack(r.result, scratch);
+      rc = scratch->oom ? DSE_ERR_NOMEM
+                        : layers_store(ctx, sp, key, scratch->data, scratch->len,
+                                       r.result->nlayers);
+    }
   }
   if (!rc) rc = sink(user, ctx, &r);
   dse_result_free(res);
@@ -427,11 +528,13 @@ int sweep_run(dse_ctx *ctx, const sweep_space *sp, uint64_t first, uint64_t last
   if (!rc && !wkeys) rc = DSE_ERR_NOMEM;
   for (size_t w = 0; !rc && sp->store && w < sp->nworkloads; w++)
     rc = sweep_workload_key(sp, w, wkeys + 33 * w);
+  const dse_workload **wls = calloc(sp->nworkloads ? sp->nworkloads : 1, sizeof *wls);
+  if (!rc && !wls) rc = DSE_ERR_NOMEM;
   for (uint64_t t = first; t < last && !rc; t++) {
     const uint64_t i = sweep_task_point(sp, t);
     sweep_point(sp, i, idx);
     dse_arch *arch = NULL;
-    rc = sweep_arch(ctx, sp, idx, &arch);
+    rc = sweep_point_build(ctx, sp, idx, &arch, wls);
     if (rc && rc != DSE_ERR_NOMEM) { /* the point fails; the sweep goes on */
       take_located(ctx, rc, &reason);
       rc = 0;
@@ -442,7 +545,7 @@ int sweep_run(dse_ctx *ctx, const sweep_space *sp, uint64_t first, uint64_t last
     }
     const uint64_t mark = sp->pruner ? sp->pruner->mark(sp->pruner->user, t) : 0;
     for (size_t w = 0; w < sp->nworkloads && !rc; w++)
-      rc = run_one(ctx, sp, t, mark, i, idx, arch, w, wkeys, &reason, &params, &cl, cells,
+      rc = run_one(ctx, sp, t, mark, i, idx, arch, wls, w, wkeys, &reason, &params, &cl, cells,
                    &scratch, sink, user);
     dse_arch_free(arch);
   }
@@ -453,6 +556,7 @@ int sweep_run(dse_ctx *ctx, const sweep_space *sp, uint64_t first, uint64_t last
   cols_free(&cl);
   free(cells);
   free(wkeys);
+  free(wls);
   core_buf_fini(&reason);
   core_buf_fini(&params);
   core_buf_fini(&scratch);
@@ -488,6 +592,7 @@ typedef struct jobs_run {
   uint64_t taken; /* results the sink has had */
   int keyed;      /* resume keys looked up in known (a stored sweep) */
   int own_known;  /* known is this run's to free */
+  const dse_workload **wls; /* in a worker: the point's own workloads (its build's) */
 } jobs_run;
 
 /* A result as a worker sends it: this head, then the reason's and the
@@ -500,6 +605,12 @@ typedef struct msg_head {
   int32_t failed; /* its arch could not be built (the reason why) */
   int32_t pruned; /* evaluated at level 1 only (the reason why; total its floors) */
   uint32_t nreason, narch;
+  uint32_t nlayers, nlayerbytes; /* its layers, packed (layers_pack), after the arch's name */
+  /* the point's own workload (a build function's), after the layers: its
+   * name's and phase's bytes (nphase: length + 1; 0 none), batch, seq */
+  int32_t own_wl;
+  uint32_t nwlname, nphase;
+  uint64_t batch, seq;
   char key[33];
   dse_total_result total; /* rc 0 and simulated */
 } msg_head;
@@ -533,7 +644,7 @@ static int jobs_work(void *user, uint64_t task, uint64_t mark, pool_chan *ch) {
   dse_ctx *ctx = j->ctx;
   sweep_point(sp, i, j->idx);
   dse_arch *arch = NULL;
-  const int arc = sweep_arch(ctx, sp, j->idx, &arch);
+  const int arc = sweep_point_build(ctx, sp, j->idx, &arch, j->wls);
   if (arc) take_located(ctx, arc, &j->reason);
   int rc = 0;
   for (size_t w = 0; w < sp->nworkloads && !rc; w++) {
@@ -543,8 +654,14 @@ static int jobs_work(void *user, uint64_t task, uint64_t mark, pool_chan *ch) {
     h.workload = (uint32_t)w;
     h.rc = arc == DSE_ERR_NOMEM ? arc : 0;
     h.failed = arc && arc != DSE_ERR_NOMEM;
+    char own[33];
+    const char *wkey;
+    int krc;
+    const dse_workload *wl =
+        point_wl(sp, arc ? NULL : j->wls, w, j->wkeys, own, &wkey, j->keyed, &krc);
+    if (krc) return -1;
     if (!arc && j->keyed) {
-      if (sweep_key(arch, j->wkeys + 33 * w, h.key)) return -1;
+      if (sweep_key(arch, wkey, h.key)) return -1;
       known want;
       memcpy(want.key, h.key, 33);
       const known *k = j->nknown ? bsearch(&want, j->known, j->nknown, sizeof *j->known, cmp_known)
@@ -560,7 +677,7 @@ static int jobs_work(void *user, uint64_t task, uint64_t mark, pool_chan *ch) {
     const int pruned = w < 64 && (mark >> w & 1);
     if (!arc && !h.stored) {
       dse_result *res = NULL;
-      h.rc = simulate_one(ctx, sp, arch, w, pruned ? "" : NULL, &res);
+      h.rc = simulate_one(ctx, sp, arch, wl, pruned ? "" : NULL, &res);
       if (!h.rc && pruned) { /* its floors */
         h.total = res->total;
         h.total.map_cache_hits = 0;
@@ -575,16 +692,34 @@ static int jobs_work(void *user, uint64_t task, uint64_t mark, pool_chan *ch) {
       } else {
         take_reason(ctx, h.rc, &j->reason);
       }
+      j->scratch.len = 0;
+      if (!h.rc && sp->layers) {
+        layers_pack(res, &j->scratch);
+        h.nlayers = (uint32_t)res->nlayers;
+        h.nlayerbytes = (uint32_t)j->scratch.len;
+      }
       dse_result_free(res);
     }
     const char *reason = h.rc || h.failed ? core_buf_str(&j->reason) : "";
     const char *name = arch ? arch->name : sp->base->name;
     h.nreason = (uint32_t)strlen(reason);
     h.narch = (uint32_t)strlen(name);
+    if (wl != sp->workloads[w]) { /* the point's own (its build's): who it is */
+      h.own_wl = 1;
+      h.nwlname = (uint32_t)strlen(wl->name);
+      h.nphase = wl->phase ? (uint32_t)strlen(wl->phase) + 1 : 0;
+      h.batch = wl->batch;
+      h.seq = wl->seq;
+    }
     j->msg.len = 0;
     core_buf_append(&j->msg, (const char *)&h, sizeof h);
     core_buf_append(&j->msg, reason, h.nreason);
     core_buf_append(&j->msg, name, h.narch);
+    if (h.nlayerbytes) core_buf_append(&j->msg, j->scratch.data, h.nlayerbytes);
+    if (h.own_wl) {
+      core_buf_append(&j->msg, wl->name, h.nwlname);
+      if (h.nphase) core_buf_append(&j->msg, wl->phase, h.nphase - 1);
+    }
     rc = j->msg.oom || pool_send(ch, j->msg.data, j->msg.len) ? -1 : 0;
   }
   dse_arch_free(arch);
@@ -613,7 +748,9 @@ static int jobs_commit(jobs_run *j, uint64_t seq, const void *msg, size_t len, c
   msg_head h;
   if (len < sizeof h) return DSE_ERR_INTERNAL;
   memcpy(&h, msg, sizeof h);
-  if (len != sizeof h + h.nreason + h.narch || h.point != point || h.workload != w)
+  const size_t wlbytes = h.own_wl ? h.nwlname + (h.nphase ? h.nphase - 1 : 0) : 0;
+  if (len != sizeof h + h.nreason + h.narch + h.nlayerbytes + wlbytes || h.point != point ||
+      h.workload != w)
     return DSE_ERR_INTERNAL;
   j->reason.len = 0;
   core_buf_append(&j->reason, (const char *)msg + sizeof h, h.nreason);
@@ -643,14 +780,32 @@ static int jobs_commit(jobs_run *j, uint64_t seq, const void *msg, size_t len, c
     }
   } else if (sp->store) {
     const dse_workload *wl = sp->workloads[w];
+    /* the workload's identity: the sweep's, or the point's own */
+    const char *wname = wl->name, *wphase = wl->phase;
+    uint64_t wbatch = wl->batch, wseq = wl->seq;
+    char wbuf[1024];
+    if (h.own_wl) {
+      const char *at = (const char *)msg + sizeof h + h.nreason + h.narch + h.nlayerbytes;
+      snprintf(wbuf, sizeof wbuf, "%.*s", (int)h.nwlname, at);
+      const size_t nn = strlen(wbuf) + 1;
+      if (h.nphase && nn < sizeof wbuf)
+        snprintf(wbuf + nn, sizeof wbuf - nn, "%.*s", (int)(h.nphase - 1), at + h.nwlname);
+      wname = wbuf;
+      wphase = h.nphase ? wbuf + nn : NULL;
+      wbatch = h.batch;
+      wseq = h.seq;
+    }
     j->params.len = 0;
     sweep_params_json(sp, j->idx, &j->params);
     rc = j->params.oom ? DSE_ERR_NOMEM : cells_of(sp, &j->cl, j->idx, j->cells, &j->scratch);
     const store_row row = {point,     w,         h.key,     row_status(h.rc, h.pruned),
-                           reason,    core_buf_str(&j->params), name, wl->name,
-                           wl->batch, wl->phase, wl->seq,   h.rc && !h.pruned ? NULL : &h.total,
+                           reason,    core_buf_str(&j->params), name, wname,
+                           wbatch,    wphase,    wseq,      h.rc && !h.pruned ? NULL : &h.total,
                            j->cl.n,   j->cells};
     if (!rc) rc = store_put(ctx, sp->store, sp->sweep_id, &row);
+    if (!rc && h.nlayerbytes)
+      rc = layers_store(ctx, sp, h.key, (const char *)msg + sizeof h + h.nreason + h.narch,
+                        h.nlayerbytes, h.nlayers);
   }
   if (rc || !to_sink) return rc;
   const int no_total = h.rc && !(h.pruned && !h.stored); /* (a stored floor is not read back) */
@@ -701,7 +856,8 @@ static int jobs_init(jobs_run *j, dse_ctx *ctx, const sweep_space *sp, int keyed
   core_buf_init(&j->msg);
   j->idx = calloc(sp->nparams ? sp->nparams : 1, sizeof *j->idx);
   j->wkeys = calloc(sp->nworkloads ? sp->nworkloads : 1, 33);
-  int rc = j->idx && j->wkeys ? 0 : DSE_ERR_NOMEM;
+  j->wls = calloc(sp->nworkloads ? sp->nworkloads : 1, sizeof *j->wls);
+  int rc = j->idx && j->wkeys && j->wls ? 0 : DSE_ERR_NOMEM;
   for (size_t w = 0; !rc && keyed && w < sp->nworkloads; w++)
     rc = sweep_workload_key(sp, w, j->wkeys + 33 * w);
   return rc;
@@ -712,6 +868,7 @@ static void jobs_fini(jobs_run *j) {
   free(j->cells);
   if (j->own_known) free(j->known);
   free(j->wkeys);
+  free(j->wls);
   free(j->idx);
   core_buf_fini(&j->reason);
   core_buf_fini(&j->params);
@@ -726,7 +883,7 @@ typedef struct run_head {
   int32_t fidelity;
   int32_t constraints; /* the space's constraints apply (not a pruning's floors) */
   int32_t keyed;       /* resume keys looked up (a stored sweep) */
-  int32_t pad;
+  int32_t layers;      /* results carry their layers */
   uint64_t ntasks;
   uint64_t npoints; /* UINT64_MAX: no list, every point */
   uint64_t nknown;
@@ -734,7 +891,7 @@ typedef struct run_head {
 
 static int ranks_head(const jobs_run *j, core_buf *out) {
   const sweep_space *sp = j->sp;
-  const run_head h = {(int32_t)sp->opts.fidelity, sp->nconstraints > 0, j->keyed, 0,
+  const run_head h = {(int32_t)sp->opts.fidelity, sp->nconstraints > 0, j->keyed, sp->layers,
                       sweep_ntasks(sp), sp->points ? sp->npoints : UINT64_MAX, j->nknown};
   core_buf_append(out, (const char *)&h, sizeof h);
   if (sp->points) core_buf_append(out, (const char *)sp->points, sp->npoints * sizeof *sp->points);
@@ -820,6 +977,7 @@ int sweep_serve(dse_ctx *ctx, const sweep_space *sp, char **closing) {
       s.npoints = np;
       s.store = NULL;
       s.pruner = NULL;
+      s.layers = h.layers;
       if (sweep_ntasks(&s) != h.ntasks) rc = DSE_ERR_INTERNAL; /* (not the same space) */
     }
     jobs_run j;
@@ -884,10 +1042,13 @@ static int key_of(core_buf *b, char out[33]) {
 }
 
 int sweep_workload_key(const sweep_space *sp, size_t w, char out[33]) {
+  return wl_key(sp, sp->workloads[w], out);
+}
+
+static int wl_key(const sweep_space *sp, const dse_workload *wl, char out[33]) {
   core_buf b;
   core_buf_init(&b);
   core_buf_printf(&b, "dse %s build %s\n", DSE_VERSION, DSE_BUILD_ID);
-  const dse_workload *wl = sp->workloads[w];
   core_buf_printf(&b, "workload %s\nphase %s\n", wl->name, wl->phase ? wl->phase : "");
   key_u64(&b, "batch", wl->batch);
   key_u64(&b, "seq", wl->seq);

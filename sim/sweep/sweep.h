@@ -43,9 +43,12 @@ typedef struct sweep_constraint {
 /* A point's arch built by the caller (a script's `build` function) from
  * the point's value indices instead of set into the base: 0 with *out
  * owned by the caller, or an error with its message on ctx (the point then
- * fails; the sweep goes on). */
+ * fails; the sweep goes on).  With wls (NULL: not wanted; its
+ * sp->nworkloads entries NULL on entry) it may also give the point's own
+ * workloads, wls[w] in place of the sweep's workload w, lent until its
+ * next call. */
 typedef int (*sweep_build)(void *user, dse_ctx *ctx, const struct sweep_space *sp,
-                           const size_t *idx, dse_arch **out);
+                           const size_t *idx, dse_arch **out, const dse_workload **wls);
 
 /* A design space (borrowed parts), and the store its results go to (NULL:
  * none) under the sweep id the store gave it. */
@@ -73,6 +76,7 @@ typedef struct sweep_space {
   /* mpirun's ranks (pool.h; NULL or one rank: none): rank 0 runs the
    * sweep over the others, which serve it (sweep_serve) */
   struct pool_ranks *ranks;
+  int layers; /* with a store: each simulated result's layers stored too (store_put_layers) */
 } sweep_space;
 
 /* Which results a run prunes (prune.c): asked in the parent, in task order
@@ -111,6 +115,12 @@ DSE_INTERNAL uint64_t sweep_point_of(const sweep_space *sp, const size_t *idx);
  * *out owned by the caller (dse_arch_free), or an error with *out NULL. */
 DSE_INTERNAL int sweep_arch(dse_ctx *ctx, const sweep_space *sp, const size_t *idx,
                             dse_arch **out);
+
+/* sweep_arch, and the point's own workloads when sp->build gives them
+ * (wls: sp->nworkloads entries, each set, NULL for the sweep's; lent until
+ * the next build). */
+DSE_INTERNAL int sweep_point_build(dse_ctx *ctx, const sweep_space *sp, const size_t *idx,
+                                   dse_arch **out, const dse_workload **wls);
 
 /* Every parameter value applied alone to the first point (the others at
  * their first values): a value the arch refuses or a path it lacks is

@@ -325,6 +325,62 @@ for r in pc:filter { status = "pruned" }:iter() do
 end
 H.check(unmet >= 1, "prune: a constraint the floor cannot meet: " .. unmet)
 H.eq(#pc:filter { status = "infeasible" }, 0, "prune: no level-2 run of an area over the constraint")
+-- build may give a point its own workloads: a batch size as a parameter
+local bws = {}
+for _, n in ipairs { 1, 2 } do
+  local bw = dse.sweep { arch = "edge-npu", workload = "alexnet", store = cdb, name = "build-wl-" .. n,
+    progress = false, jobs = n, fidelity = "analytic", space = { batch = { 1, 2, 4 } },
+    build = function(p) return dse.arch("edge-npu"), dse.workload("alexnet", { batch = p.batch }) end }
+  H.eq(#bw, 3, "build workloads: a result a batch")
+  local got = {}
+  for r in bw:iter() do
+    H.eq(r.workload.batch, r.point.batch, "build workloads: the row's workload is the point's")
+    got[#got + 1] = string.format("%d %.17g %d", r.workload.batch, r.total.latency_s, #r.layers)
+  end
+  bws[n] = table.concat(got, "; ")
+  H.eq(#bw:filter { workload = dse.workload("alexnet", { batch = 4 }) }, 1, "build workloads: filter by one")
+end
+H.eq(bws[1], bws[2], "build workloads: the same with 1 and 2 workers")
+H.check(dse.open(cdb, { sweep = "build-wl-1" })[3].total.throughput_inf_per_s >
+        dse.open(cdb, { sweep = "build-wl-1" })[1].total.throughput_inf_per_s, "build workloads: batch 4 beats batch 1")
+local two = dse.sweep { arch = "edge-npu", workloads = { "alexnet", "mobilenet_v2" }, store = cdb, name = "build-wl-two",
+  progress = false, fidelity = "analytic", space = { batch = { 2 } },
+  build = function(p) return dse.arch("edge-npu"), { dse.workload("alexnet", { batch = p.batch }), "mobilenet_v2" } end }
+H.eq(two[1].workload.batch .. " " .. two[2].workload.batch, "2 1", "build workloads: a list, one a workload")
+local bad1 = dse.sweep { arch = "edge-npu", workloads = { "alexnet", "mobilenet_v2" }, store = cdb, name = "build-wl-bad",
+  progress = false, fidelity = "analytic", space = { batch = { 2 } },
+  build = function(p) return dse.arch("edge-npu"), "alexnet" end }
+H.eq(bad1[1].status, "failed", "build workloads: one for a sweep of two fails the point")
+H.check(bad1[1].reason:find("dse.sweep: build: returned one workload, but the sweep has 2; return a list of 2", 1, true),
+  "build workloads: why: " .. tostring(bad1[1].reason))
+
+-- layers = true: each result's layers in the store, read back by dse.open
+local ldb = H.tmpname(".db")
+os.remove(ldb)
+for _, n in ipairs { 1, 2 } do
+  local lh = dse.sweep { arch = "edge-npu", workloads = { "alexnet", "mobilenet_v2" }, store = ldb,
+    name = "layers-" .. n, progress = false, layers = true, jobs = n,
+    space = { ["pe_array.rows"] = { 8, 16 } } }
+  local opened = dse.open(ldb, { sweep = "layers-" .. n })
+  H.eq(#opened, 4, "layers: every result (" .. n .. " jobs)")
+  for i = 1, #opened do
+    local o, s = opened[i], lh[i]
+    H.eq(#o.layers, #s.layers, "layers: stored as many as simulated")
+    local ok = true
+    for k, l in ipairs(s.layers) do
+      local ol = o.layers[k]
+      ok = ok and ol.name == l.name and ol.type == l.type and ol.cycles == l.cycles and
+        ol.energy_j == l.energy_j and ol.dram_bytes == l.dram_bytes and ol.floor_cycles == l.floor_cycles
+    end
+    H.check(ok, "layers: the stored layers are the simulated ones (" .. o.workload.name .. ")")
+  end
+end
+os.remove(ldb)
+H.fails(function() dse.sweep { arch = "edge-npu", workload = "alexnet", layers = true } end,
+  "dse.sweep: layers: keeps each result's layers in the store; give store = PATH (without one, the results list has them)",
+  "layers without a store")
+H.fails(function() dse.sweep { arch = "edge-npu", workload = "alexnet", layers = 1 } end,
+  "dse.sweep: layers: expected true or false, got number", "layers: not a boolean")
 H.fails(function() dse.sweep { arch = "edge-npu", workload = "alexnet", space = pspace, prune = true } end,
   "dse.sweep: prune: needs objectives = {...} (a result is pruned when its level-1 floor is dominated on every one)",
   "prune without objectives")

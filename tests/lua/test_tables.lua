@@ -114,7 +114,7 @@ H.fails(function() dse.sweep { arch = "tpu-v1", workload = "alexnet", grid = { 6
 H.fails(function() dse.sweep { arch = "tpu-v1", workload = "alexnet", grid = { ["pe_array.rows"] = 64 } } end,
   "dse.sweep: grid['pe_array.rows']: expected a non-empty list of values, got number", "sweep grid value")
 H.fails(function() dse.sweep { "tpu-v1" } end,
-  "dse.sweep: keys are named (got the number key 1); expected one of: arch, workload, workloads, grid, fidelity, objective, map_budget, mappings, dram_model, progress, store, name, jobs, space, build, objectives, constraints, method, samples, seed, prune", "sweep positional")
+  "dse.sweep: keys are named (got the number key 1); expected one of: arch, workload, workloads, grid, fidelity, objective, map_budget, mappings, dram_model, progress, store, name, jobs, space, build, objectives, constraints, method, samples, seed, prune, layers", "sweep positional")
 H.fails(function() dse.sweep { arch = "tpu-v1", workload = "alexnet", fidelity = "analytc" } end,
   "dse.sweep: unknown fidelity 'analytc'; did you mean 'analytic'? expected one of: analytic, cycle",
   "sweep fidelity typo")
