@@ -654,6 +654,16 @@ static void bench_sweep_scale(bench *b) {
   free_case(&l);
 }
 
+/* text into a script /tmp/dse_bench_NAME_PID.lua (its path into
+ * script) and the path of a store beside it into db. */
+static void bench_script(bench *b, const char *name, const char *text, char script[64],
+                         char db[64]) {
+  snprintf(script, 64, "/tmp/dse_bench_%s_%ld.lua", name, (long)getpid());
+  snprintf(db, 64, "/tmp/dse_bench_%s_%ld.db", name, (long)getpid());
+  FILE *f = fopen(script, "w");
+  if (!f || fputs(text, f) < 0 || fclose(f)) die(b->ctx, "a bench script");
+}
+
 /* Wall seconds of `cmd` (a shell command), best of b->runs, each after
  * rm of path (a fresh store); -1 when it fails. */
 static double command_wall(bench *b, const char *cmd, const char *path) {
@@ -677,20 +687,16 @@ static double command_wall(bench *b, const char *cmd, const char *path) {
 static void bench_sweep_mpi(bench *b) {
 #if DSE_HAVE_MPI && defined(DSE_BENCH_DSE) && defined(DSE_BENCH_MPIEXEC)
   char script[64], path[64], cmd[1024];
-  snprintf(script, sizeof script, "/tmp/dse_bench_mpi_%ld.lua", (long)getpid());
-  snprintf(path, sizeof path, "/tmp/dse_bench_mpi_%ld.db", (long)getpid());
-  FILE *f = fopen(script, "w");
-  if (!f) die(b->ctx, "the MPI bench script");
-  fputs("local dse = require \"dse\"\n"
+  bench_script(b, "mpi",
+        "local dse = require \"dse\"\n"
         "dse.sweep { arch = \"npu-hbm2e\", workload = \"resnet50\", store = arg[1], prune = false,\n"
         "  space = { [\"pe_array.rows\"] = dse.range(8, 64, { step = 8 }),\n"
         "            [\"pe_array.cols\"] = { 16, 32, 64, 128 },\n"
         "            [\"buffers.2.size\"] = dse.range(\"256 KiB\", \"2 MiB\", { step = \"256 KiB\" }) } }\n",
-        f);
-  fclose(f);
+        script, path);
   char none[80];
   snprintf(none, sizeof none, "%s.none", script);
-  f = fopen(none, "w");
+  FILE *f = fopen(none, "w");
   if (!f) die(b->ctx, "the MPI bench script");
   fclose(f);
   snprintf(cmd, sizeof cmd, "'%s' run -j 1 --quiet '%s' '%s' >/dev/null 2>&1", DSE_BENCH_DSE,
@@ -738,11 +744,8 @@ static void bench_sweep_mpi(bench *b) {
 static void bench_10k(bench *b) {
 #ifdef DSE_BENCH_DSE
   char script[64], path[64], cmd[512];
-  snprintf(script, sizeof script, "/tmp/dse_bench_10k_%ld.lua", (long)getpid());
-  snprintf(path, sizeof path, "/tmp/dse_bench_10k_%ld.db", (long)getpid());
-  FILE *f = fopen(script, "w");
-  if (!f) die(b->ctx, "the 10,000-point script");
-  fputs("local dse = require \"dse\"\n"
+  bench_script(b, "10k",
+        "local dse = require \"dse\"\n"
         "local mem = {}\n"
         "for _, m in ipairs { { \"hbm2e-3200\", \"stacks\", { 1, 2, 4 } }, { \"hbm3-6400\", \"stacks\", { 1, 2, 4 } },\n"
         "  { \"hbm3e-9200\", \"stacks\", { 1, 2, 4 } }, { \"gddr6-16000\", \"devices\", { 4, 8, 12, 16 } },\n"
@@ -754,8 +757,7 @@ static void bench_10k(bench *b) {
         "  [\"pe_array.cols\"] = { 32, 64, 128, 192, 256 },\n"
         "  [\"buffers.2.size\"] = dse.range(\"2 MiB\", \"40 MiB\", { step = \"2 MiB\" }), dram = mem } }\n"
         "assert(#r == 10000 and #r:filter { status = \"ok\" } == 10000)\n",
-        f);
-  fclose(f);
+        script, path);
   snprintf(cmd, sizeof cmd, "'%s' run -j 2 --quiet '%s' '%s' >/dev/null 2>&1", DSE_BENCH_DSE,
            script, path);
   const int runs = b->runs;

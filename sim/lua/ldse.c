@@ -1698,6 +1698,25 @@ static int l_results_filter(lua_State *L) {
       if (lua_type(L, -1) != LUA_TSTRING && !luaL_testudata(L, -1, WL_MT) && !rowwl)
         script_error(L, "results:filter: workload: expected a workload's name, a Workload or a "
                         "row's workload, got %s", describe(L, -1, buf, sizeof buf));
+      const l_results *r0 = h->root;
+      if (lua_type(L, -1) == LUA_TSTRING && r0->has_space && !r0->sp.build) {
+        /* a name none of the sweep's workloads has: a typo, not an empty handle */
+        core_buf names;
+        core_buf_init(&names);
+        int found = 0;
+        for (size_t w = 0; w < r0->sp.nworkloads; w++) {
+          const char *n = r0->sp.workloads[w]->name;
+          found |= !strcmp(n, lua_tostring(L, -1));
+          core_buf_printf(&names, "%s%s", w ? ", " : "", n);
+        }
+        if (!found) {
+          lua_pushstring(L, core_buf_str(&names));
+          core_buf_fini(&names);
+          script_error(L, "results:filter: workload '%s' is not one of the sweep's (%s)",
+                       lua_tostring(L, -2), lua_tostring(L, -1));
+        }
+        core_buf_fini(&names);
+      }
       wl = lua_gettop(L);
     }
   }

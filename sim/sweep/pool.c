@@ -348,20 +348,28 @@ static void give_late(pool *p) {
   }
 }
 
+/* The messages received in sequence order to take, as far as they go:
+ * 0, what take returned, or -1 once every message is taken. */
+static int take_ready(pool *p) {
+  const pool_job *job = p->job;
+  while (p->cursor < p->total && p->ring[p->cursor % p->cap].full) {
+    slot *sl = &p->ring[p->cursor % p->cap];
+    const int rc = job->take(job->user, p->cursor, sl->msg, sl->len, sl->why);
+    slot_free(sl);
+    p->cursor++;
+    if (rc) return rc;
+  }
+  return p->cursor == p->total ? -1 : 0;
+}
+
 static int run(pool *p) {
   const pool_job *job = p->job;
   struct pollfd fds[64];
   int who[64];
   double last_tick = mono_s();
   for (;;) {
-    while (p->cursor < p->total && p->ring[p->cursor % p->cap].full) {
-      slot *sl = &p->ring[p->cursor % p->cap];
-      const int rc = job->take(job->user, p->cursor, sl->msg, sl->len, sl->why);
-      slot_free(sl);
-      p->cursor++;
-      if (rc) return rc;
-    }
-    if (p->cursor == p->total) return 0;
+    const int trc = take_ready(p);
+    if (trc) return trc < 0 ? 0 : trc;
     int alive = 0;
     for (int k = 0; k < p->nw; k++) {
       worker *w = &p->w[k];
@@ -573,14 +581,8 @@ static int run_ranks(pool *p) {
   const pool_job *job = p->job;
   double last_tick = mono_s();
   for (;;) {
-    while (p->cursor < p->total && p->ring[p->cursor % p->cap].full) {
-      slot *sl = &p->ring[p->cursor % p->cap];
-      const int rc = job->take(job->user, p->cursor, sl->msg, sl->len, sl->why);
-      slot_free(sl);
-      p->cursor++;
-      if (rc) return rc;
-    }
-    if (p->cursor == p->total) return 0;
+    const int trc = take_ready(p);
+    if (trc) return trc < 0 ? 0 : trc;
     for (int k = 0; k < p->nw; k++)
       if (p->w[k].seq >= p->w[k].end) {
         const int rc = hand_out(p, k);

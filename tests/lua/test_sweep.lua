@@ -325,6 +325,9 @@ for r in pc:filter { status = "pruned" }:iter() do
 end
 H.check(unmet >= 1, "prune: a constraint the floor cannot meet: " .. unmet)
 H.eq(#pc:filter { status = "infeasible" }, 0, "prune: no level-2 run of an area over the constraint")
+H.fails(function() full:filter { workload = "alexnt" } end,
+  "results:filter: workload 'alexnt' is not one of the sweep's (alexnet, mobilenet_v2)", "filter: an unknown workload")
+
 -- build may give a point its own workloads: a batch size as a parameter
 local bws = {}
 for _, n in ipairs { 1, 2 } do
