@@ -2,6 +2,7 @@
  * The CSV is the one dse.write_csv writes for the sweep's results: arch,
  * workload, phase and seq (when a workload is generated), feasible, the
  * parameter columns sorted, the total fields, reason; cells alike. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -222,6 +223,7 @@ typedef struct front {
   size_t nfront, capf;
   size_t *fw;            /* each front row's workload */
   int by_workload;
+  core_names groups;     /* the workloads met, by identity (a build may give a point its own) */
 } front;
 
 /* grow the per-row arrays to hold row i */
@@ -269,7 +271,16 @@ static int front_row(void *user, const store_view *v) {
     }
     x[k] = p->sign[k] * rpt_field_value(p->f[k], r->total);
   }
-  const size_t w = p->by_workload ? r->workload : 0;
+  size_t w = 0;
+  if (p->by_workload) { /* its workload by who it is: name, batch, phase, seq */
+    char id[640];
+    snprintf(id, sizeof id, "%s\n%llu\n%s\n%llu", r->workload_name ? r->workload_name : "",
+             (unsigned long long)r->batch, r->phase ? r->phase : "",
+             (unsigned long long)(r->phase ? r->seq : 0));
+    const long g = core_names_id(&p->groups, id);
+    if (g < 0) return DSE_ERR_NOMEM;
+    w = (size_t)g;
+  }
   /* an earlier front row no worse everywhere (ties: the earlier one stays)
    * drops it; else it drops the front rows it dominates */
   for (size_t j = 0; j < p->nfront; j++) {
@@ -331,6 +342,7 @@ int rpt_store_front(dse_ctx *ctx, store *st, const store_sweep_info *sw, const c
   }
   int rc = store_each_result(ctx, st, sw, front_row, &p);
   if (!rc) rc = front_room(&p, p.n);
+  core_names_free(&p.groups);
   free(p.val);
   free(p.front);
   free(p.fw);

@@ -399,6 +399,28 @@ void core_path_stem(const char *path, char *buf, size_t n) {
   if (dot && dot != buf) *dot = '\0';
 }
 
+long core_names_id(core_names *t, const char *s) {
+  for (size_t i = 0; i < t->n; i++)
+    if (!strcmp(t->s[i], s)) return (long)i;
+  if (t->n == t->cap) {
+    const size_t cap = t->cap ? 2 * t->cap : 8;
+    char **g = realloc(t->s, cap * sizeof *g);
+    if (!g) return -1;
+    t->s = g;
+    t->cap = cap;
+  }
+  char *c = strdup(s);
+  if (!c) return -1;
+  t->s[t->n] = c;
+  return (long)t->n++;
+}
+
+void core_names_free(core_names *t) {
+  for (size_t i = 0; i < t->n; i++) free(t->s[i]);
+  free(t->s);
+  memset(t, 0, sizeof *t);
+}
+
 int core_cmp_u64(const void *a, const void *b) {
   const uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
   return x < y ? -1 : x > y;

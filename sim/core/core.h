@@ -150,6 +150,17 @@ DSE_INTERNAL const char *core_suggest(const char *word, const char *const *names
 
 /* qsort and bsearch order of uint64_t values, ascending. */
 DSE_INTERNAL int core_cmp_u64(const void *a, const void *b);
+
+/* A small set of strings, each numbered in the order it first came
+ * (linear: for the few workloads of a sweep).  Zero-initialize; free with
+ * core_names_free. */
+typedef struct core_names {
+  char **s;
+  size_t n, cap;
+} core_names;
+/* s's number, added when new; -1 when out of memory. */
+DSE_INTERNAL long core_names_id(core_names *t, const char *s);
+DSE_INTERNAL void core_names_free(core_names *t);
 /* "a, b, c" from a NULL-terminated list, truncated to fit buf. */
 DSE_INTERNAL const char *core_join_names(const char *const *names, char *buf,
                                          size_t n);

@@ -1398,6 +1398,8 @@ static void push_row(lua_State *L, int root_ud, const store_view *v) {
   lua_setfield(L, -2, "feasible");
   lua_pushstring(L, r->status ? r->status : "");
   lua_setfield(L, -2, "status");
+  lua_pushinteger(L, (lua_Integer)r->point);
+  lua_setfield(L, -2, "point_index"); /* (the number a pruned row's reason names) */
   const uint64_t fk = r->point * (root->has_space ? root->sp.nworkloads : 1) + r->workload;
   lua_pushboolean(L, !(root->fresh && root->nfresh &&
                        bsearch(&fk, root->fresh, root->nfresh, sizeof fk, core_cmp_u64)));
@@ -1850,6 +1852,8 @@ static int sweep_push(lua_State *L) {
   }
   lua_rawgeti(L, 7, 1);
   lua_setfield(L, -2, "point");
+  lua_pushinteger(L, (lua_Integer)r->point);
+  lua_setfield(L, -2, "point_index");
   lua_rawseti(L, 3, ++u->nout);
   return 0;
 }
@@ -3649,6 +3653,18 @@ static int l_range(lua_State *L) {
   return 1;
 }
 
+/* dse.rank() -> rank, ranks: this process's MPI rank and how many there
+ * are (0, 1 when not under mpirun; docs/cluster.md), for a script's own
+ * side effects that one rank should do.  [-0, +2, -] */
+static int l_rank(lua_State *L) {
+  lua_getfield(L, LUA_REGISTRYINDEX, LDSE_RANKS_KEY);
+  const pool_ranks *r = lua_touserdata(L, -1);
+  lua_pop(L, 1);
+  lua_pushinteger(L, pool_ranks_rank(r));
+  lua_pushinteger(L, pool_ranks_size(r));
+  return 2;
+}
+
 /* ===== module ============================================================ */
 
 static const luaL_Reg k_funcs[] = {
@@ -3658,7 +3674,7 @@ static const luaL_Reg k_funcs[] = {
     {"write_csv", l_write_csv}, {"write_text", l_write_text},
     {"mkdir", l_mkdir},         {"clear_memo", l_clear_memo},
     {"open", l_open},           {"range", l_range},
-    {NULL, NULL}};
+    {"rank", l_rank},           {NULL, NULL}};
 
 /* Helpers for reports/report.lua, so its errors read like the module's. */
 

@@ -81,7 +81,7 @@ static int bounds(const rpt_field *f, const dse_total_result *t, double *lo, dou
     return 1;
   }
   if (!strcmp(n, "tops_per_w")) {
-    *hi = t && ef > 0 ? (double)t->ops / ef / 1e12 : HUGE_VAL;
+    *hi = !t ? 0 : ef > 0 ? (double)t->ops / ef / 1e12 : HUGE_VAL; /* (no t: bounded) */
     return 1;
   }
   if (!strcmp(n, "usd_per_inf_per_s")) {
@@ -120,7 +120,7 @@ typedef struct front {
  * of tasks lag before the one being decided. */
 typedef struct pending {
   uint64_t pos, point;
-  size_t w;
+  size_t g; /* its workload group */
   double v[PRUNE_MAX_OBJ];
 } pending;
 
@@ -140,7 +140,13 @@ typedef struct prune {
    * point whose result dominates each pruned result's floor */
   uint64_t *order, *marks, *dom;
   unsigned char *marked;
-  front *fronts; /* per workload: the front of the simulated results applied */
+  /* workloads by who they are (name, batch, phase, seq: a build function
+   * may give each point its own), the group of each task's result, and a
+   * front a group: the simulated results applied */
+  core_names groups;
+  uint32_t *gid;
+  front *fronts;
+  size_t nfronts;
   pending *pend; /* simulated results in task order, from pend0 on not applied */
   size_t npend, cappend, pend0;
   core_buf why;
@@ -150,6 +156,22 @@ typedef struct prune {
   void *user;
 } prune;
 
+/* r's workload group (a front of its own), or -1 when out of memory. */
+static long group_of(prune *p, const sweep_result *r) {
+  char id[640];
+  snprintf(id, sizeof id, "%s\n%llu\n%s\n%llu", r->wl_name ? r->wl_name : "",
+           (unsigned long long)r->wl_batch, r->wl_phase ? r->wl_phase : "",
+           (unsigned long long)(r->wl_phase ? r->wl_seq : 0));
+  const long g = core_names_id(&p->groups, id);
+  if (g < 0 || (size_t)g < p->nfronts) return g;
+  front *f = realloc(p->fronts, p->groups.n * sizeof *f);
+  if (!f) return -1;
+  for (size_t i = p->nfronts; i < p->groups.n; i++) memset(&f[i], 0, sizeof *f);
+  p->fronts = f;
+  p->nfronts = p->groups.n;
+  return g;
+}
+
 static int floor_sink(void *user, dse_ctx *ctx, const sweep_result *r) {
   (void)ctx;
   prune *p = user;
@@ -158,6 +180,9 @@ static int floor_sink(void *user, dse_ctx *ctx, const sweep_result *r) {
   p->seen++;
   if (w != r->workload || t >= p->nt) return DSE_ERR_INTERNAL;
   const size_t k = (size_t)t * p->nw + w;
+  const long g = group_of(p, r);
+  if (g < 0) return DSE_ERR_NOMEM;
+  p->gid[k] = (uint32_t)g;
   p->state[k] = P_RUN;
   if (r->rc || !r->total) return 0; /* let level 2 say why */
   double *v = p->fl + k * p->nobj;
@@ -272,10 +297,12 @@ static int run_sink(void *user, dse_ctx *ctx, const sweep_result *r) {
         p->pend = np;
         p->cappend = cap;
       }
+      const long g = group_of(p, r);
+      if (g < 0) return DSE_ERR_NOMEM;
       pending *e = &p->pend[p->npend++];
       e->pos = pos;
       e->point = r->point;
-      e->w = r->workload;
+      e->g = (size_t)g;
       memcpy(e->v, v, p->nobj * sizeof *v);
     }
   }
@@ -292,7 +319,7 @@ static uint64_t prune_mark(void *user, uint64_t pos) {
   size_t i = p->pend0;
   for (; i < p->npend && p->pend[i].pos + p->lag < pos; i++) {
     const pending *e = &p->pend[i];
-    if (front_add(&p->fronts[e->w], e->point, e->v, p->nobj)) break; /* (no room: prune less) */
+    if (front_add(&p->fronts[e->g], e->point, e->v, p->nobj)) break; /* (no room: prune less) */
   }
   p->pend0 = i;
   if (p->pend0 > 4096 && p->pend0 * 2 > p->npend) { /* the applied ones go */
@@ -307,10 +334,11 @@ static uint64_t prune_mark(void *user, uint64_t pos) {
     if (p->state[k] == P_UNMET) {
       m |= 1ull << w;
     } else if (p->state[k] == P_CAND) {
-      const long d = front_dominator(&p->fronts[w], p->fl + k * p->nobj, p->nobj);
+      const front *fr = &p->fronts[p->gid[k]];
+      const long d = front_dominator(fr, p->fl + k * p->nobj, p->nobj);
       if (d >= 0) {
         m |= 1ull << w;
-        p->dom[k] = p->fronts[w].point[d];
+        p->dom[k] = fr->point[d];
       }
     }
   }
@@ -420,12 +448,12 @@ int prune_run(dse_ctx *ctx, const sweep_space *sp, size_t nobj, const char *cons
   p.unmet = calloc(one, sizeof *p.unmet);
   p.unmet_v = calloc(one, sizeof *p.unmet_v);
   p.dom = calloc(one, sizeof *p.dom);
-  p.fronts = calloc(p.nw, sizeof *p.fronts);
+  p.gid = calloc(one, sizeof *p.gid);
   p.order = malloc(nt1 * sizeof *p.order);
   p.marks = calloc(nt1, sizeof *p.marks);
   p.marked = calloc(nt1, 1);
   uint64_t *pts = malloc(nt1 * sizeof *pts);
-  int rc = p.fl && p.state && p.unmet && p.unmet_v && p.dom && p.fronts && p.order && p.marks &&
+  int rc = p.fl && p.state && p.unmet && p.unmet_v && p.dom && p.gid && p.order && p.marks &&
                    p.marked && pts
                ? 0
                : DSE_ERR_NOMEM;
@@ -458,11 +486,13 @@ int prune_run(dse_ctx *ctx, const sweep_space *sp, size_t nobj, const char *cons
   if (!rc && sp->store && !sp->partial) rc = store_keep_run(ctx, sp->store, sp->sweep_id);
   if (!rc && sp->store) rc = store_commit(ctx, sp->store);
   if (out) *out = p.st;
-  for (size_t w = 0; p.fronts && w < p.nw; w++) {
-    free(p.fronts[w].point);
-    free(p.fronts[w].v);
+  for (size_t g = 0; g < p.nfronts; g++) {
+    free(p.fronts[g].point);
+    free(p.fronts[g].v);
   }
   free(p.fronts);
+  core_names_free(&p.groups);
+  free(p.gid);
   free(p.fl);
   free(p.state);
   free(p.unmet);

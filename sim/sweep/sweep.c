@@ -404,12 +404,13 @@ static int run_one(dse_ctx *ctx, const sweep_space *sp, uint64_t task, uint64_t 
                    const dse_workload *const *wls, size_t w, const char *wkeys, core_buf *reason,
                    core_buf *params, const cols *cl, store_cell *cells, core_buf *scratch,
                    sweep_sink sink, void *user) {
-  sweep_result r = {i, idx, w, arch, NULL, 0, NULL, NULL, 0, 0, 0};
   char key[33] = "", own[33];
   const char *wkey;
   int krc;
   const dse_workload *wl = point_wl(sp, wls, w, wkeys, own, &wkey, sp->store != NULL, &krc);
   if (krc) return krc;
+  sweep_result r = {i,    idx, w, arch, NULL, 0, NULL, NULL, 0, 0, 0, wl->name, wl->phase,
+                    wl->batch, wl->seq};
   dse_total_result stored;
   if (sp->store) {
     if (sweep_key(arch, wkey, key)) return DSE_ERR_NOMEM;
@@ -505,7 +506,10 @@ static int fail_one(dse_ctx *ctx, const sweep_space *sp, uint64_t i, const size_
                            wl->batch, wl->phase,  wl->seq, NULL,       cl->n, cells};
     if (!rc) rc = store_put(ctx, sp->store, sp->sweep_id, &row);
   }
-  const sweep_result r = {i, idx, w, NULL, NULL, DSE_ERR_INVALID, why, NULL, 0, 1, 0};
+  const dse_workload *swl = sp->workloads[w];
+  const sweep_result r = {i, idx,        w,          NULL,       NULL,      DSE_ERR_INVALID, why,
+                          NULL, 0,       1,          0,          swl->name, swl->phase,
+                          swl->batch,    swl->seq};
   return rc ? rc : sink(user, ctx, &r);
 }
 
@@ -766,6 +770,22 @@ static int jobs_commit(jobs_run *j, uint64_t seq, const void *msg, size_t len, c
     core_diag(ctx, NULL, 0, 0, "%s", j->reason.data);
     return h.rc;
   }
+  /* the workload's identity: the sweep's, or the point's own */
+  const dse_workload *wl = sp->workloads[w];
+  const char *wname = wl->name, *wphase = wl->phase;
+  uint64_t wbatch = wl->batch, wseq = wl->seq;
+  char wbuf[1024];
+  if (h.own_wl) {
+    const char *at = (const char *)msg + sizeof h + h.nreason + h.narch + h.nlayerbytes;
+    snprintf(wbuf, sizeof wbuf, "%.*s", (int)h.nwlname, at);
+    const size_t nn = strlen(wbuf) + 1;
+    if (h.nphase && nn < sizeof wbuf)
+      snprintf(wbuf + nn, sizeof wbuf - nn, "%.*s", (int)(h.nphase - 1), at + h.nwlname);
+    wname = wbuf;
+    wphase = h.nphase ? wbuf + nn : NULL;
+    wbatch = h.batch;
+    wseq = h.seq;
+  }
   const char *reason = h.rc ? j->reason.data : NULL;
   if (h.pruned) /* why: the pruner's (workers do not know) */
     reason = sp->pruner ? sp->pruner->why(sp->pruner->user, seq / sp->nworkloads, w) : "pruned";
@@ -779,22 +799,6 @@ static int jobs_commit(jobs_run *j, uint64_t seq, const void *msg, size_t len, c
         rc = DSE_ERR_IO;
     }
   } else if (sp->store) {
-    const dse_workload *wl = sp->workloads[w];
-    /* the workload's identity: the sweep's, or the point's own */
-    const char *wname = wl->name, *wphase = wl->phase;
-    uint64_t wbatch = wl->batch, wseq = wl->seq;
-    char wbuf[1024];
-    if (h.own_wl) {
-      const char *at = (const char *)msg + sizeof h + h.nreason + h.narch + h.nlayerbytes;
-      snprintf(wbuf, sizeof wbuf, "%.*s", (int)h.nwlname, at);
-      const size_t nn = strlen(wbuf) + 1;
-      if (h.nphase && nn < sizeof wbuf)
-        snprintf(wbuf + nn, sizeof wbuf - nn, "%.*s", (int)(h.nphase - 1), at + h.nwlname);
-      wname = wbuf;
-      wphase = h.nphase ? wbuf + nn : NULL;
-      wbatch = h.batch;
-      wseq = h.seq;
-    }
     j->params.len = 0;
     sweep_params_json(sp, j->idx, &j->params);
     rc = j->params.oom ? DSE_ERR_NOMEM : cells_of(sp, &j->cl, j->idx, j->cells, &j->scratch);
@@ -809,8 +813,9 @@ static int jobs_commit(jobs_run *j, uint64_t seq, const void *msg, size_t len, c
   }
   if (rc || !to_sink) return rc;
   const int no_total = h.rc && !(h.pruned && !h.stored); /* (a stored floor is not read back) */
-  const sweep_result r = {point,   j->idx,   w, NULL, NULL, h.rc, reason,
-                          no_total ? NULL : &h.total, h.stored, 0, h.pruned};
+  const sweep_result r = {point,    j->idx, w,      NULL,   NULL,  h.rc,
+                          reason,   no_total ? NULL : &h.total, h.stored, 0, h.pruned, wname,
+                          wphase,   wbatch, wseq};
   return j->sink(j->user, ctx, &r);
 }
 
@@ -1242,7 +1247,7 @@ void sweep_meter_end(sweep_meter *m, double now) {
     snprintf(from, sizeof from, ", %llu failed", (unsigned long long)m->failed);
   if (m->pruned)
     snprintf(from + strlen(from), sizeof from - strlen(from),
-             ", %llu pruned (their level-1 floors dominated)", (unsigned long long)m->pruned);
+             ", %llu pruned by their level-1 floors", (unsigned long long)m->pruned);
   if (m->stored)
     snprintf(from + strlen(from), sizeof from - strlen(from), ", %llu from the store",
              (unsigned long long)m->stored);

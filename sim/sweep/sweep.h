@@ -141,6 +141,10 @@ typedef struct sweep_result {
   int stored;               /* read from the store, not simulated (no layers) */
   int failed;               /* lost with its worker (rc set, reason why): stored as failed */
   int pruned;               /* pruned (rc set, reason why): total is level 1's, its floors */
+  /* who its workload is: the sweep's workload, or the point's own (a
+   * build function's) */
+  const char *wl_name, *wl_phase; /* (phase NULL: not a generated workload) */
+  uint64_t wl_batch, wl_seq;
 } sweep_result;
 
 /* A sink takes each result; it returns 0 to go on, anything else to stop

@@ -71,6 +71,12 @@ run "${MPI[@]}" "$DSE" run "$TMP/sweeps.lua" "$TMP/k.db" "$TMP/three"; expect_co
 "$DSE" export "$TMP/k.db" --sweep grid --format json >"$TMP/k.json"
 cmp -s "$TMP/one.json" "$TMP/k.json" && ok || bad "resumed under mpirun: the grid differs"
 
+# dse.rank: each rank knows which it is
+printf 'local dse = require "dse"\nlocal r, n = dse.rank()\nlocal f = io.open(arg[1] .. "/rank-" .. r, "w")\nf:write(n)\nf:close()\n' \
+  >"$TMP/rank.lua"
+run "${MPI[@]}" "$DSE" run "$TMP/rank.lua" "$TMP"; expect_code 0 "dse.rank"
+[ "$(cat "$TMP/rank-0" "$TMP/rank-1" "$TMP/rank-2" 2>/dev/null)" = "333" ] && ok || bad "dse.rank: each rank's number"
+
 # a script's error is every rank's: mpirun ends with it, no rank hangs
 printf 'local dse = require "dse"\ndse.sweep { arch = "edge-npu", workload = "alexnet", space = { ["pe_array.rowz"] = { 8 } } }\n' \
   >"$TMP/bad.lua"

@@ -357,6 +357,27 @@ H.eq(bad1[1].status, "failed", "build workloads: one for a sweep of two fails th
 H.check(bad1[1].reason:find("dse.sweep: build: returned one workload, but the sweep has 2; return a list of 2", 1, true),
   "build workloads: why: " .. tostring(bad1[1].reason))
 
+-- pruning and fronts go by who a workload is: a build's seq values are
+-- workloads of their own (one front each), pruned only among themselves
+local function seq_front(prune)
+  local h = dse.sweep { arch = "edge-npu", workload = "gpt2", store = cdb, name = "build-seq-" .. tostring(prune),
+    progress = false, objectives = { "latency_s", "energy_j" }, prune = prune,
+    space = { seq = { 64, 4096 }, rows = { 8, 16, 32, 64 }, cols = { 8, 32 } },
+    build = function(p)
+      return dse.arch("edge-npu"):with { ["pe_array.rows"] = p.rows, ["pe_array.cols"] = p.cols },
+        dse.workload("gpt2", { phase = "decode", seq = p.seq })
+    end }
+  local keys = {}
+  for r in dse.pareto(h):iter() do
+    keys[#keys + 1] = string.format("%d %d %d %.17g", r.workload.seq, r.point.rows, r.point.cols, r.total.energy_j)
+  end
+  table.sort(keys)
+  return table.concat(keys, "; ")
+end
+local sf = seq_front(true)
+H.eq(sf, seq_front(false), "build workloads: the pruned fronts are the unpruned ones")
+H.check(sf:find("^4096 ") and sf:find("; 64 "), "build workloads: a front for each seq: " .. sf)
+
 -- layers = true: each result's layers in the store, read back by dse.open
 local ldb = H.tmpname(".db")
 os.remove(ldb)

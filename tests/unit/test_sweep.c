@@ -143,7 +143,7 @@ TEST_IMPL(sweep_points_in_order) {
 TEST_IMPL(sweep_meter_lines) {
   sweep_meter m;
   size_t idx[1] = {0};
-  sweep_result r = {0, idx, 0, NULL, NULL, 0, NULL, NULL, 0, 0, 0};
+  sweep_result r = {0, idx, 0, NULL, NULL, 0, NULL, NULL, 0, 0, 0, "alexnet", NULL, 1, 0};
   sweep_meter_init(&m, 1000, 2, 1, 100.0);
   ASSERT(!sweep_meter_note(&m, &r, 100.5)); /* workload 1 of 2: the point is not done */
   r.workload = 1;
