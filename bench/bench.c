@@ -612,7 +612,7 @@ static void scale_init(scale_space *s, yt_doc *d, const load *l, int nrows, int 
   s->wls[0] = l->wl;
   s->sp = (sweep_space){l->arch, 2, s->params, 1, s->wls,
                         {fid, DSE_OBJ_EDP, 0, NULL, DSE_DRAM_PROFILE},
-                        NULL, 0, NULL, NULL, 0, NULL, NULL, 0, 0, NULL, NULL, 0};
+                        NULL, 0, NULL, NULL, 0, NULL, NULL, 0, 0, NULL, NULL, 0, 0, NULL};
 }
 
 /* Wall seconds of sweeping the space with jobs workers, each run from an
@@ -847,7 +847,7 @@ static void bench_sweep(bench *b) {
   const dse_workload *wls[] = {l.wl};
   sweep_work w = {b->ctx,
                   {l.arch, 1, &param, 1, wls,
-                   {DSE_FIDELITY_ANALYTIC, DSE_OBJ_LATENCY, 0, NULL, DSE_DRAM_PROFILE}, NULL, 0, NULL, NULL, 0, NULL, NULL, 0, 0, NULL, NULL, 0},
+                   {DSE_FIDELITY_ANALYTIC, DSE_OBJ_LATENCY, 0, NULL, DSE_DRAM_PROFILE}, NULL, 0, NULL, NULL, 0, NULL, NULL, 0, 0, NULL, NULL, 0, 0, NULL},
                   {NULL},
                   l.wl,
                   0};

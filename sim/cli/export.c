@@ -68,8 +68,27 @@ static int on_sweep(dse_ctx *ctx, const char *path, const char *sweep, const cha
 
 static int write_front(dse_ctx *ctx, store *st, const store_sweep_info *sw, const sweep_job *j,
                        core_buf *out) {
-  return rpt_store_pareto(ctx, st, sw, j->path, j->objectives, j->nobj, j->by_workload, j->csv,
-                          out);
+  if (j->nobj) return rpt_store_pareto(ctx, st, sw, j->path, j->objectives, j->nobj,
+                                       j->by_workload, j->csv, out);
+  /* no --objectives: the sweep's own, kept with its space */
+  char list[1024];
+  int rc = store_sweep_objectives(ctx, st, sw->id, list, sizeof list);
+  if (rc) return rc;
+  if (!list[0]) {
+    core_diag(ctx, j->path, 0, 0,
+              "sweep '%s' keeps no objectives (it ran without them, or with an older dse); give "
+              "--objectives latency_s,energy_j, say",
+              sw->name);
+    return DSE_ERR_INVALID;
+  }
+  const char *names[16];
+  size_t n = 0;
+  for (char *t = list, *c; t && n < 16; t = c ? c + 1 : NULL) {
+    c = strchr(t, ',');
+    if (c) *c = '\0';
+    names[n++] = t;
+  }
+  return rpt_store_pareto(ctx, st, sw, j->path, names, n, j->by_workload, j->csv, out);
 }
 
 static int write_all(dse_ctx *ctx, store *st, const store_sweep_info *sw, const sweep_job *j,
@@ -78,12 +97,13 @@ static int write_all(dse_ctx *ctx, store *st, const store_sweep_info *sw, const 
 }
 
 static const char k_pareto_usage[] =
-    "usage: dse pareto STORE.db --objectives A,B[,...] [--sweep NAME] [--by workload|all]\n"
+    "usage: dse pareto STORE.db [--objectives A,B[,...]] [--sweep NAME] [--by workload|all]\n"
     "                  [--format csv|json] [-o FILE]\n"
     "\nWrites the Pareto front of a stored sweep (docs/store.md), as dse.pareto finds\n"
     "it: each objective a total field (latency_s, energy_j, area_mm2, cost_usd, ...),\n"
     "minimized, a leading '-' maximizes (-throughput_inf_per_s); a front per workload\n"
-    "(--by all: one over every result); the rows as dse export writes them.\n";
+    "(--by all: one over every result); the rows as dse export writes them.  Without\n"
+    "--objectives, those the sweep ran with (dse.sweep{objectives = ...}).\n";
 
 int cli_pareto(dse_ctx *ctx, int argc, char **argv) {
   const char *sweep = NULL, *format = NULL, *out = NULL, *objs = NULL, *by = NULL, *pos[1];
@@ -94,7 +114,7 @@ int cli_pareto(dse_ctx *ctx, int argc, char **argv) {
   const int prc = cli_parse(k_pareto_usage, opts, argc, argv, pos, 1, &npos);
   if (prc) return prc < 0 ? CLI_OK : prc;
   if (npos < 1) return cli_usage_error(k_pareto_usage, "expected STORE.db");
-  if (!objs) return cli_usage_error(k_pareto_usage, "--objectives is needed (latency_s,energy_j, say)");
+
   static const char *const formats[] = {"csv", "json", NULL}, *const bys[] = {"workload", "all", NULL};
   const int f = cli_choice(k_pareto_usage, "format", format, formats, 0);
   const int b = cli_choice(k_pareto_usage, "--by", by, bys, 0);
@@ -102,8 +122,8 @@ int cli_pareto(dse_ctx *ctx, int argc, char **argv) {
   char list[1024];
   const char *names[16];
   size_t n = 0;
-  snprintf(list, sizeof list, "%s", objs);
-  for (char *t = list;; t++) { /* names between commas, none empty */
+  snprintf(list, sizeof list, "%s", objs ? objs : "");
+  for (char *t = list; objs; t++) { /* names between commas, none empty */
     char *comma = strchr(t, ',');
     if (comma) *comma = '\0';
     if (!*t || (*t == '-' && !t[1]))
@@ -116,7 +136,7 @@ int cli_pareto(dse_ctx *ctx, int argc, char **argv) {
     if (!comma) break;
     t = comma;
   }
-  if (!n) return cli_usage_error(k_pareto_usage, "--objectives: expected names, got '%s'", objs);
+  if (objs && !n) return cli_usage_error(k_pareto_usage, "--objectives: expected names, got '%s'", objs);
   if (cli_check_out(out)) return CLI_BAD;
   const sweep_job j = {write_front, pos[0], names, n, b == 0, f == 0};
   return on_sweep(ctx, pos[0], sweep, out, &j);

@@ -2141,7 +2141,7 @@ static int l_sweep(lua_State *L) {
   check_keys(L, 1, "dse.sweep", "key", k_sweep_keys);
   dse_ctx *ctx = get_ctx(L);
   sweep_space sp = {NULL, 0, NULL, 0, NULL,
-                    {DSE_FIDELITY_CYCLE, DSE_OBJ_EDP, 0, NULL, DSE_DRAM_PROFILE}, NULL, 0, NULL, NULL, 0, NULL, NULL, 0, 0, NULL, NULL, 0};
+                    {DSE_FIDELITY_CYCLE, DSE_OBJ_EDP, 0, NULL, DSE_DRAM_PROFILE}, NULL, 0, NULL, NULL, 0, NULL, NULL, 0, 0, NULL, NULL, 0, 0, NULL};
   sim_options(L, 1, "dse.sweep", &sp.opts);
   /* Base arch (index base). */
   if (lua_getfield(L, 1, "arch") == LUA_TNIL) script_error(L, "dse.sweep: missing 'arch'");
@@ -2328,6 +2328,8 @@ static int l_sweep(lua_State *L) {
     lua_pop(L, 1);
     if (!unbounded && !prune_bounded(objs[k])) unbounded = objs[k];
   }
+  sp.nobjectives = nobj; /* (kept with the space: dse pareto's and dse.open's default) */
+  sp.objectives = objs;
   int prune = 0;
   {
     char buf[64];
@@ -2448,14 +2450,14 @@ static int l_sweep(lua_State *L) {
   }
   const int stored = sp.store || worker; /* a handle on the store, not a list */
   /* its name: given, or the script's (sweep.lua: "sweep") */
-  char name[512];
+  char name[512] = "";
   if (lua_getfield(L, 1, "name") != LUA_TNIL) {
     char buf[64];
     if (lua_type(L, -1) != LUA_TSTRING || !lua_tostring(L, -1)[0])
       script_error(L, "dse.sweep: name: expected a non-empty string, got %s",
                    lua_type(L, -1) == LUA_TSTRING ? "''" : describe(L, -1, buf, sizeof buf));
     snprintf(name, sizeof name, "%s", lua_tostring(L, -1));
-  } else if (box) {
+  } else if (box || worker) { /* (a worker: as rank 0 names it, temporary store or not) */
     const char *base = strrchr(file, '/');
     snprintf(name, sizeof name, "%s", base ? base + 1 : file[0] ? file : "sweep");
     char *dot = strrchr(name, '.');
@@ -2949,11 +2951,29 @@ static int l_pareto(lua_State *L) {
     lua_getiuservalue(L, -1, 2);
     if (lua_type(L, -1) == LUA_TTABLE) lua_getfield(L, -1, "objectives");
     else lua_pushnil(L);
+    l_results *root = push_root(L, 1);
+    lua_pop(L, 1);
+    char stored[1024] = "";
+    if (lua_isnil(L, -1) && !root->has_space) { /* dse.open's: those the store keeps */
+      dse_ctx *ctx = get_ctx(L);
+      const int rc = store_sweep_objectives(ctx, root->st, root->f.info.id, stored, sizeof stored);
+      if (rc) return raise_diags(L, ctx, rc);
+      if (stored[0]) {
+        lua_pop(L, 1);
+        lua_newtable(L);
+        lua_Integer k = 0;
+        for (char *t = stored, *c; t; t = c ? c + 1 : NULL) {
+          c = strchr(t, ',');
+          if (c) *c = '\0';
+          lua_pushstring(L, t);
+          lua_rawseti(L, -2, ++k);
+        }
+      }
+    }
     if (lua_isnil(L, -1))
       script_error(L, "dse.pareto: objectives: %s; write dse.pareto(results, "
                       "{\"latency_s\", \"energy_j\"})",
-                   push_root(L, 1)->has_space ? "the sweep gave none"
-                                              : "a handle dse.open made does not know the sweep's");
+                   root->has_space ? "the sweep gave none" : "the store keeps none for the sweep");
     lua_replace(L, 2);
     lua_settop(L, 3);
   }

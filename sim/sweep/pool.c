@@ -27,7 +27,7 @@ struct pool_ranks {
   int rank, size;
 };
 
-enum { TAG_TASK = 1, TAG_STOP, TAG_RES };
+enum { TAG_TASK = 1, TAG_STOP, TAG_RES, TAG_ACK };
 #endif
 
 struct pool_chan {
@@ -348,9 +348,10 @@ static void give_late(pool *p) {
   }
 }
 
-/* The messages received in sequence order to take, as far as they go:
- * 0, what take returned, or -1 once every message is taken. */
-static int take_ready(pool *p) {
+/* The messages received in sequence order to take, as far as they go;
+ * *done set once every message is taken.  Returns 0 or what take
+ * returned. */
+static int take_ready(pool *p, int *done) {
   const pool_job *job = p->job;
   while (p->cursor < p->total && p->ring[p->cursor % p->cap].full) {
     slot *sl = &p->ring[p->cursor % p->cap];
@@ -359,7 +360,8 @@ static int take_ready(pool *p) {
     p->cursor++;
     if (rc) return rc;
   }
-  return p->cursor == p->total ? -1 : 0;
+  *done = p->cursor == p->total;
+  return 0;
 }
 
 static int run(pool *p) {
@@ -368,8 +370,9 @@ static int run(pool *p) {
   int who[64];
   double last_tick = mono_s();
   for (;;) {
-    const int trc = take_ready(p);
-    if (trc) return trc < 0 ? 0 : trc;
+    int done = 0;
+    const int trc = take_ready(p, &done);
+    if (trc || done) return trc;
     int alive = 0;
     for (int k = 0; k < p->nw; k++) {
       worker *w = &p->w[k];
@@ -563,7 +566,10 @@ int pool_ranks_serve(pool_ranks *r, const pool_job *job) {
     MPI_Get_count(&st, MPI_UINT64_T, &count);
     if (count < 0 || count > 2 + POOL_MAX_CHUNK) count = 0;
     MPI_Recv(t, count, MPI_UINT64_T, 0, st.MPI_TAG, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-    if (st.MPI_TAG == TAG_STOP) break;
+    if (st.MPI_TAG == TAG_STOP) { /* the run is over (or failed): say this rank is done */
+      if (MPI_Send(NULL, 0, MPI_BYTE, 0, TAG_ACK, MPI_COMM_WORLD) != MPI_SUCCESS) rc = DSE_ERR_IO;
+      break;
+    }
     if (count < 2 || t[1] < t[0] || t[1] - t[0] > (uint64_t)count - 2) {
       rc = DSE_ERR_INTERNAL;
       break;
@@ -581,8 +587,9 @@ static int run_ranks(pool *p) {
   const pool_job *job = p->job;
   double last_tick = mono_s();
   for (;;) {
-    const int trc = take_ready(p);
-    if (trc) return trc < 0 ? 0 : trc;
+    int done = 0;
+    const int trc = take_ready(p, &done);
+    if (trc || done) return trc;
     for (int k = 0; k < p->nw; k++)
       if (p->w[k].seq >= p->w[k].end) {
         const int rc = hand_out(p, k);
@@ -645,10 +652,30 @@ int pool_ranks_run(dse_ctx *ctx, pool_ranks *r, const pool_job *job, const void 
   if (!p.w) return DSE_ERR_NOMEM;
   rc = ring_room(&p, 1);
   if (!rc) rc = run_ranks(&p);
-  if (!rc) /* every message taken: the ranks' run ends */
-    for (int k = 0; k < p.nw && !rc; k++)
-      if (MPI_Send(NULL, 0, MPI_UINT64_T, k + 1, TAG_STOP, MPI_COMM_WORLD) != MPI_SUCCESS)
-        rc = DSE_ERR_IO;
+  /* the run ends on every rank, whether it ran out or failed: each is told
+   * to stop, and what they still send (results of a failed run's chunks)
+   * is read and dropped until each says it stopped, so that the next run
+   * (or the sweep's end) finds them waiting for it */
+  for (int k = 0; k < p.nw; k++)
+    if (MPI_Send(NULL, 0, MPI_UINT64_T, k + 1, TAG_STOP, MPI_COMM_WORLD) != MPI_SUCCESS && !rc)
+      rc = DSE_ERR_IO;
+  for (int acks = 0; acks < p.nw;) {
+    MPI_Status st;
+    if (MPI_Probe(MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &st) != MPI_SUCCESS) {
+      if (!rc) rc = DSE_ERR_IO;
+      break;
+    }
+    int count = 0;
+    MPI_Get_count(&st, MPI_BYTE, &count);
+    unsigned char *drop = malloc(count > 0 ? (size_t)count : 1);
+    if (!drop) {
+      if (!rc) rc = DSE_ERR_NOMEM;
+      break;
+    }
+    MPI_Recv(drop, count, MPI_BYTE, st.MPI_SOURCE, st.MPI_TAG, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    free(drop);
+    if (st.MPI_TAG == TAG_ACK) acks++;
+  }
   for (size_t i = 0; i < p.cap; i++) slot_free(&p.ring[i]);
   free(p.ring);
   for (int k = 0; k < p.nw; k++) free(p.w[k].in);

@@ -28,7 +28,7 @@ typedef struct pool_chan pool_chan;
  * Returns 0, or -1 when the parent is gone. */
 DSE_INTERNAL int pool_send(pool_chan *ch, const void *msg, size_t len);
 
-enum { POOL_MAX_MSG = 1 << 20, POOL_MAX_CHUNK = 64 };
+enum { POOL_MAX_MSG = 1 << 26, POOL_MAX_CHUNK = 64 }; /* (64 MiB: a result with its layers) */
 
 typedef struct pool_job {
   uint64_t ntasks;

@@ -11,6 +11,7 @@
 
 #include "core/core.h"
 #include "core/fields.h"
+#include "config/ytree.h"
 
 /* Results per transaction: a commit costs a WAL sync; a batch bounds what
  * a killed process loses to what it had not committed. */
@@ -573,9 +574,44 @@ int store_keep_run(dse_ctx *ctx, store *st, int64_t sweep) {
   return rc;
 }
 
+/* Which layer fields the layers table has no column for (a store of an
+ * older dse: dse adds layer fields), into lacks; 0 or -1 when the table
+ * cannot be read. */
+static int layer_lacks(store *st, unsigned char *lacks) {
+  sqlite3_stmt *q = NULL;
+  if (sqlite3_prepare_v2(st->db, "SELECT name FROM pragma_table_info('layers');", -1, &q, NULL) !=
+      SQLITE_OK)
+    return -1;
+  for (size_t i = 0; i < rpt_nlayer_fields; i++) lacks[i] = 1;
+  while (sqlite3_step(q) == SQLITE_ROW) {
+    const char *name = (const char *)sqlite3_column_text(q, 0);
+    for (size_t i = 0; name && i < rpt_nlayer_fields; i++)
+      if (!strcmp(name, rpt_layer_fields[i].name)) lacks[i] = 0;
+  }
+  sqlite3_finalize(q);
+  return 0;
+}
+
 int store_put_layers(dse_ctx *ctx, store *st, int64_t sweep, const char *key, size_t n,
                      const store_layer *layers) {
-  int rc = st->has_layers ? 0 : create_layers(ctx, st);
+  int rc = 0;
+  if (!st->has_layers && has_table(st, "layers")) { /* an older store's: its missing columns */
+    unsigned char lacks[256];
+    if (rpt_nlayer_fields > sizeof lacks || layer_lacks(st, lacks))
+      return fail(ctx, st, DSE_ERR_IO, "cannot read the store's layers");
+    for (size_t i = 0; i < rpt_nlayer_fields && !rc; i++) {
+      if (!lacks[i]) continue;
+      core_buf b;
+      core_buf_init(&b);
+      core_buf_puts(&b, "ALTER TABLE layers ADD COLUMN ");
+      quoted(&b, rpt_layer_fields[i].name);
+      core_buf_puts(&b, rpt_layer_fields[i].kind == RPT_DBL ? " REAL;" : " INTEGER;");
+      rc = b.oom ? DSE_ERR_NOMEM : exec(ctx, st, b.data);
+      core_buf_fini(&b);
+    }
+    if (!rc) st->has_layers = 1;
+  }
+  if (!rc && !st->has_layers) rc = create_layers(ctx, st);
   if (!rc && !st->put_layer) {
     core_buf b;
     core_buf_init(&b);
@@ -621,11 +657,15 @@ int store_put_layers(dse_ctx *ctx, store *st, int64_t sweep, const char *key, si
 int store_each_layer(dse_ctx *ctx, store *st, int64_t sweep, const char *key,
                      int (*cb)(void *user, const store_layer *l), void *user) {
   if (!has_table(st, "layers")) return 0;
+  unsigned char lacks[256]; /* (an older store's layers: a newer field NULL) */
+  if (rpt_nlayer_fields > sizeof lacks || layer_lacks(st, lacks))
+    return fail(ctx, st, DSE_ERR_IO, "cannot read the store's layers");
   core_buf b;
   core_buf_init(&b);
   core_buf_puts(&b, "SELECT name, type");
   for (size_t i = 0; i < rpt_nlayer_fields; i++)
-    core_buf_printf(&b, ", \"%s\"", rpt_layer_fields[i].name);
+    if (lacks[i]) core_buf_puts(&b, ", NULL");
+    else core_buf_printf(&b, ", \"%s\"", rpt_layer_fields[i].name);
   core_buf_puts(&b, " FROM layers WHERE sweep = ? AND key = ? ORDER BY idx;");
   sqlite3_stmt *q = NULL;
   int rc = b.oom ? DSE_ERR_NOMEM : 0;
@@ -900,6 +940,31 @@ static int find_visit(void *user, const store_sweep_info *s) {
   f->info.columns = f->columns;
   f->found = 1;
   return 0;
+}
+
+int store_sweep_objectives(dse_ctx *ctx, store *st, int64_t id, char *buf, size_t n) {
+  buf[0] = '\0';
+  sqlite3_stmt *q = NULL;
+  if (sqlite3_prepare_v2(st->db, "SELECT space FROM sweeps WHERE id = ?;", -1, &q, NULL) !=
+      SQLITE_OK)
+    return fail(ctx, st, DSE_ERR_IO, "cannot read the store");
+  sqlite3_bind_int64(q, 1, id);
+  int rc = 0;
+  if (sqlite3_step(q) == SQLITE_ROW && sqlite3_column_text(q, 0)) {
+    const char *space = (const char *)sqlite3_column_text(q, 0);
+    yt_doc *doc = NULL; /* (JSON is YAML) */
+    if (!yt_parse(ctx, st->path, space, strlen(space), &doc) && doc->root) {
+      const yt_node *o = yt_get(doc->root, "objectives");
+      for (size_t i = 0; o && o->kind == YT_SEQ && i < o->n; i++)
+        if (o->items[i]->kind == YT_SCALAR)
+          snprintf(buf + strlen(buf), n - strlen(buf), "%s%s", i ? "," : "", o->items[i]->str);
+    } else {
+      dse_ctx_clear_diags(ctx); /* (an older dse's space: no objectives) */
+    }
+    yt_doc_free(doc);
+  }
+  sqlite3_finalize(q);
+  return rc;
 }
 
 int store_find_sweep(dse_ctx *ctx, store *st, const char *want, store_found *f) {

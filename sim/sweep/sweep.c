@@ -779,10 +779,12 @@ static int jobs_commit(jobs_run *j, uint64_t seq, const void *msg, size_t len, c
     const char *at = (const char *)msg + sizeof h + h.nreason + h.narch + h.nlayerbytes;
     snprintf(wbuf, sizeof wbuf, "%.*s", (int)h.nwlname, at);
     const size_t nn = strlen(wbuf) + 1;
-    if (h.nphase && nn < sizeof wbuf)
+    wphase = NULL;
+    if (h.nphase && nn < sizeof wbuf) { /* (a name that fills wbuf: its phase cut) */
       snprintf(wbuf + nn, sizeof wbuf - nn, "%.*s", (int)(h.nphase - 1), at + h.nwlname);
+      wphase = wbuf + nn;
+    }
     wname = wbuf;
-    wphase = h.nphase ? wbuf + nn : NULL;
     wbatch = h.batch;
     wseq = h.seq;
   }
@@ -986,13 +988,15 @@ int sweep_serve(dse_ctx *ctx, const sweep_space *sp, char **closing) {
       if (sweep_ntasks(&s) != h.ntasks) rc = DSE_ERR_INTERNAL; /* (not the same space) */
     }
     jobs_run j;
-    if (!rc) rc = jobs_init(&j, ctx, &s, h.keyed);
     if (!rc) {
-      j.known = (known *)(void *)((char *)msg + sizeof h + np * sizeof(uint64_t));
-      j.nknown = h.nknown;
-      const pool_job pj = {h.ntasks, s.nworkloads, 1, &j, jobs_work, NULL, NULL, NULL, NULL,
-                           NULL, 0};
-      rc = pool_ranks_serve(sp->ranks, &pj);
+      rc = jobs_init(&j, ctx, &s, h.keyed);
+      if (!rc) {
+        j.known = (known *)(void *)((char *)msg + sizeof h + np * sizeof(uint64_t));
+        j.nknown = h.nknown;
+        const pool_job pj = {h.ntasks, s.nworkloads, 1, &j, jobs_work, NULL, NULL, NULL, NULL,
+                             NULL, 0};
+        rc = pool_ranks_serve(sp->ranks, &pj);
+      }
       jobs_fini(&j);
     }
     free(msg);
@@ -1149,6 +1153,12 @@ void sweep_space_json(const sweep_space *sp, core_buf *out) {
     rpt_json_end_arr(&j);
   }
   rpt_json_end_obj(&j);
+  if (sp->nobjectives) {
+    rpt_json_key(&j, "objectives");
+    rpt_json_begin_arr(&j);
+    for (size_t k = 0; k < sp->nobjectives; k++) rpt_json_str(&j, sp->objectives[k]);
+    rpt_json_end_arr(&j);
+  }
   rpt_json_key(&j, "workloads");
   rpt_json_begin_arr(&j);
   for (size_t w = 0; w < sp->nworkloads; w++) {

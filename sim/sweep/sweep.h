@@ -77,6 +77,10 @@ typedef struct sweep_space {
    * sweep over the others, which serve it (sweep_serve) */
   struct pool_ranks *ranks;
   int layers; /* with a store: each simulated result's layers stored too (store_put_layers) */
+  /* the sweep's objectives (total fields, "-x" maximizes), kept with its
+   * space in the store for `dse pareto` and dse.open's handles */
+  size_t nobjectives;
+  const char *const *objectives;
 } sweep_space;
 
 /* Which results a run prunes (prune.c): asked in the parent, in task order

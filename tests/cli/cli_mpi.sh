@@ -71,6 +71,25 @@ run "${MPI[@]}" "$DSE" run "$TMP/sweeps.lua" "$TMP/k.db" "$TMP/three"; expect_co
 "$DSE" export "$TMP/k.db" --sweep grid --format json >"$TMP/k.json"
 cmp -s "$TMP/one.json" "$TMP/k.json" && ok || bad "resumed under mpirun: the grid differs"
 
+# a sweep without a store (a temporary one in the working folder, gone
+# after), and a failed sweep caught by the script, then a good one: the
+# ranks follow rank 0 through both
+cat >"$TMP/nostore.lua" <<'LUA'
+local dse = require "dse"
+local r = dse.sweep { arch = "edge-npu", workload = "alexnet", fidelity = "analytic", progress = false,
+  grid = { ["pe_array.rows"] = { 8, 16, 32 } } }
+local ok = pcall(dse.sweep, { arch = "tpu-v1", workload = "alexnet", progress = false, store = arg[1],
+  mappings = arg[2] .. "/tests/data/mappings/bad_array.yaml", grid = { ["pe_array.rows"] = { 256, 512 } } })
+local s = dse.sweep { arch = "edge-npu", workload = "alexnet", fidelity = "analytic", progress = false,
+  store = arg[1], name = "after", grid = { ["pe_array.cols"] = { 8, 16, 32, 64 } } }
+print(#r, ok, #s)
+LUA
+mkdir -p "$TMP/ns" && cd "$TMP/ns"
+run "${MPI[@]}" "$DSE" run "$TMP/nostore.lua" "$TMP/ns.db" "$SRC"; expect_code 0 "ranks: no store, a failed sweep"
+[ "$OUT" = "3	false	4" ] && ok || bad "ranks: no store, a failed sweep: '$OUT' $ERR"
+[ -z "$(ls -A "$TMP/ns")" ] && ok || bad "ranks: a temporary store left: $(ls -A "$TMP/ns")"
+cd - >/dev/null
+
 # dse.rank: each rank knows which it is
 printf 'local dse = require "dse"\nlocal r, n = dse.rank()\nlocal f = io.open(arg[1] .. "/rank-" .. r, "w")\nf:write(n)\nf:close()\n' \
   >"$TMP/rank.lua"

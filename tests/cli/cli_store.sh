@@ -137,7 +137,8 @@ run "$DSE" pareto "$TMP/f.db" --objectives latency_s,energy_j --by all; expect_c
 run "$DSE" pareto "$TMP/f.db" --objectives latency_s,energy_jj; expect_code 2 "pareto energy_jj"
 expect_err "dse: error: --objectives: 'energy_jj' is not a total field; did you mean 'energy_j'?" "pareto energy_jj"
 run "$DSE" pareto "$TMP/f.db"; expect_code 2 "pareto without objectives"
-expect_err "--objectives is needed" "pareto without objectives"
+expect_err "keeps no objectives (it ran without them, or with an older dse); give --objectives" \
+  "pareto without objectives"
 
 # Ctrl-C (SIGINT) halfway: exit 130, every finished result kept
 rm -f "$TMP/d.db" "$TMP/d.csv"
@@ -245,5 +246,9 @@ grep -q '"status": "pruned"' "$TMP/p1.json" && grep -q '"floor": {' "$TMP/p1.jso
 run "$DSE" run -j 2 "$TMP/pruned.lua" "$TMP/p2.db"; expect_code 0 "pruned: again"
 expect_err "= 96 results in" "pruned: again, 96 results"
 expect_err "96 from the store" "pruned: again, every one from the store"
+# a sweep with objectives keeps them: dse pareto without --objectives uses them
+run "$DSE" pareto "$TMP/p1.db"; expect_code 0 "pareto with the sweep's objectives"
+[ "$OUT" = "$("$DSE" pareto "$TMP/p1.db" --objectives latency_s,energy_j)" ] && ok ||
+  bad "pareto: the sweep's objectives are not latency_s,energy_j's front"
 
 finish

@@ -325,6 +325,8 @@ for r in pc:filter { status = "pruned" }:iter() do
 end
 H.check(unmet >= 1, "prune: a constraint the floor cannot meet: " .. unmet)
 H.eq(#pc:filter { status = "infeasible" }, 0, "prune: no level-2 run of an area over the constraint")
+H.eq(#dse.pareto(dse.open(cdb, { sweep = "unpruned" })), #dse.pareto(full),
+  "dse.open: the sweep's objectives kept with its space")
 H.fails(function() full:filter { workload = "alexnt" } end,
   "results:filter: workload 'alexnt' is not one of the sweep's (alexnet, mobilenet_v2)", "filter: an unknown workload")
 
@@ -377,6 +379,23 @@ end
 local sf = seq_front(true)
 H.eq(sf, seq_front(false), "build workloads: the pruned fronts are the unpruned ones")
 H.check(sf:find("^4096 ") and sf:find("; 64 "), "build workloads: a front for each seq: " .. sf)
+
+-- an error that stops a sweep with workers (a pinned mapping the new
+-- point's array cannot hold) is raised, and the store keeps what it held
+local src0 = os.getenv("DSE_DATA_DIR") or "../.."
+local mdb = H.tmpname(".db")
+os.remove(mdb)
+local function pinned(rows)
+  return dse.sweep { arch = "tpu-v1", workload = "alexnet", store = mdb, name = "pinned", jobs = 2,
+    progress = false, mappings = src0 .. "/tests/data/mappings/bad_array.yaml",
+    grid = { ["pe_array.rows"] = rows } }
+end
+H.eq(#pinned { 512, 1024 }, 2, "workers' error: the first run")
+local okp, errp = pcall(pinned, { 256, 512, 1024 })
+H.check(not okp and tostring(errp):find("do not fit the 256 x", 1, true),
+  "workers' error: raised: " .. tostring(errp))
+H.eq(#dse.open(mdb, { sweep = "pinned" }), 2, "workers' error: the store keeps its results")
+os.remove(mdb)
 
 -- layers = true: each result's layers in the store, read back by dse.open
 local ldb = H.tmpname(".db")
@@ -560,7 +579,7 @@ os.remove(co)
 os.remove(cm)
 H.fails(function() dse.open(db, { sweep = "u" }) end, "dse.open: " .. db .. ": no sweep named 'u' (the store holds 't')", "dse.open: no such sweep")
 H.fails(function() dse.pareto(dse.open(db)) end,
-  'dse.pareto: objectives: a handle dse.open made does not know the sweep\'s; write dse.pareto(results, {"latency_s", "energy_j"})',
+  'dse.pareto: objectives: the store keeps none for the sweep; write dse.pareto(results, {"latency_s", "energy_j"})',
   "pareto of an opened store without objectives")
 H.fails(function() dse.open(db .. ".none") end, "dse.open: " .. db .. ".none: no such file", "dse.open: no file")
 -- a bad last value is found before the first point runs: nothing stored

@@ -106,7 +106,7 @@ TEST_IMPL(nsga2_reaches_the_front) {
   const dse_workload *wls[] = {wl};
   sweep_space sp = {base, NP, params, 1, wls,
                     {DSE_FIDELITY_ANALYTIC, DSE_OBJ_LATENCY, 0, NULL, DSE_DRAM_PROFILE},
-                    NULL, 0, NULL, NULL, 0, NULL, NULL, 0, 0, NULL, NULL, 0};
+                    NULL, 0, NULL, NULL, 0, NULL, NULL, 0, 0, NULL, NULL, 0, 0, NULL};
   ASSERT_INT_EQ(sweep_check(ctx, &sp), 0);
   const uint64_t points = NP == 5 ? 1048576 : 65536;
   ASSERT_U64_EQ(sweep_ntasks(&sp), points);

@@ -58,7 +58,7 @@ TEST_IMPL(sweep_points_in_order) {
   const sweep_param params[] = {{"pe_array.rows", 2, rows}, {"dram.capacity", 3, cap}};
   const dse_workload *wls[] = {small, big};
   sweep_space sp = {base, 2, params, 2, wls,
-                    {DSE_FIDELITY_ANALYTIC, DSE_OBJ_EDP, 0, NULL, DSE_DRAM_PROFILE}, NULL, 0, NULL, NULL, 0, NULL, NULL, 0, 0, NULL, NULL, 0};
+                    {DSE_FIDELITY_ANALYTIC, DSE_OBJ_EDP, 0, NULL, DSE_DRAM_PROFILE}, NULL, 0, NULL, NULL, 0, NULL, NULL, 0, 0, NULL, NULL, 0, 0, NULL};
   uint64_t n = 0;
   ASSERT_INT_EQ(sweep_count(&sp, 100, &n), 0);
   ASSERT_U64_EQ(n, 6);
@@ -223,7 +223,7 @@ TEST_IMPL(sweep_store_columns) {
   store *st = NULL;
   ASSERT_INT_EQ(store_open(ctx, path, &st), 0);
   sweep_space sp = {base, 2, params, 1, wls,
-                    {DSE_FIDELITY_ANALYTIC, DSE_OBJ_EDP, 0, NULL, DSE_DRAM_PROFILE}, st, 0, NULL, NULL, 0, NULL, NULL, 0, 0, NULL, NULL, 0};
+                    {DSE_FIDELITY_ANALYTIC, DSE_OBJ_EDP, 0, NULL, DSE_DRAM_PROFILE}, st, 0, NULL, NULL, 0, NULL, NULL, 0, 0, NULL, NULL, 0, 0, NULL};
   ASSERT_INT_EQ(store_sweep(ctx, st, "s", "{}", 4, &sp.sweep_id), 0);
   seen a = {0}, b = {0};
   ASSERT_INT_EQ(sweep_run(ctx, &sp, 0, 4, sink, &a), 0);
