@@ -1968,21 +1968,40 @@ static int l_build_gc(lua_State *L) {
 
 /* build_call(box, idx): {fn, space} of the box; fn(point) as an arch of
  * the caller's own (a userdata).  [-0, +1, e] */
+/* An error at the build function fn's line (what it returned is wrong:
+ * the function is where to look, not the dse.sweep call).  [-0, +0, v] */
+static int build_error(lua_State *L, int fn, const char *fmt, ...) DSE_PRINTF(3, 4);
+static int build_error(lua_State *L, int fn, const char *fmt, ...) {
+  char msg[1024];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(msg, sizeof msg, fmt, ap);
+  va_end(ap);
+  lua_Debug ar;
+  lua_pushvalue(L, fn);
+  if (lua_getinfo(L, ">S", &ar) && ar.source[0] == '@' && ar.linedefined > 0)
+    lua_pushfstring(L, "%s:%d:1: error: %s", ar.source + 1, ar.linedefined, msg);
+  else
+    lua_pushfstring(L, "error: %s", msg);
+  return lua_error(L);
+}
+
 static int build_call(lua_State *L) {
   l_build *b = lua_touserdata(L, 1);
   const size_t *idx = lua_touserdata(L, 2);
   lua_rawgetp(L, LUA_REGISTRYINDEX, b);
-  const int d = lua_gettop(L);
-  lua_rawgeti(L, d, 1); /* fn */
+  const int d = lua_gettop(L), fn = d + 1;
+  lua_rawgeti(L, d, 1); /* fn, kept for messages */
+  lua_rawgeti(L, d, 1); /* fn, to call */
   lua_rawgeti(L, d, 2); /* the space */
   lua_createtable(L, 0, (int)b->nk);
   for (size_t i = 0; i < b->nk; i++) {
-    lua_getfield(L, d + 2, b->paths[i]);
+    lua_getfield(L, d + 3, b->paths[i]);
     lua_rawgeti(L, -1, (lua_Integer)(idx[i] + 1));
     lua_setfield(L, -3, b->paths[i]);
     lua_pop(L, 1);
   }
-  lua_remove(L, d + 2);
+  lua_remove(L, d + 3);
   lua_call(L, 1, 2);
   /* a second value: the point's workload (a sweep of one), or a list of as
    * many as the sweep has, each anything dse.workload takes; anchored in
@@ -1992,10 +2011,11 @@ static int build_call(lua_State *L) {
     size_t len = 0;
     const int list = lua_type(L, wv) == LUA_TTABLE && is_sequence(L, wv, &len) && len > 0;
     if (!list && b->nw != 1)
-      script_error(L, "dse.sweep: build: returned one workload, but the sweep has %zu; return a "
-                      "list of %zu (or none: the sweep's)", b->nw, b->nw);
+      build_error(L, fn, "dse.sweep: build: returned one workload, but the sweep has %zu; return "
+                         "a list of %zu (or none: the sweep's)", b->nw, b->nw);
     if (list && len != b->nw)
-      script_error(L, "dse.sweep: build: returned %zu workloads, but the sweep has %zu", len, b->nw);
+      build_error(L, fn, "dse.sweep: build: returned %zu workloads, but the sweep has %zu", len,
+                  b->nw);
     lua_createtable(L, (int)b->nw, 0);
     for (size_t w = 1; w <= b->nw; w++) {
       char where[64];
@@ -2012,7 +2032,7 @@ static int build_call(lua_State *L) {
   lua_rawseti(L, d, 3); /* (nil: none) */
   lua_pop(L, 1);
   if (lua_isnil(L, -1))
-    script_error(L, "dse.sweep: build: returned nil; expected %s", k_one_arch);
+    build_error(L, fn, "dse.sweep: build: returned nil; expected %s", k_one_arch);
   if (luaL_testudata(L, -1, ARCH_MT)) { /* the script's own Arch: a copy, the sweep's to free */
     const dse_arch *a = check_arch(L, -1);
     l_arch *ud = new_arch_ud(L);

@@ -469,6 +469,7 @@ H.fails(function() dse.sweep { arch = "edge-npu", workload = "alexnet", constrai
 -- same with workers
 local built = {}
 for _, n in ipairs { 1, 2 } do
+  local bline = debug.getinfo(1, "l").currentline + 3 -- the build function's
   local h = dse.sweep { arch = "edge-npu", workload = "alexnet", store = cdb, name = "built-" .. n,
     progress = false, jobs = n, space = { pes = { 256, 1024, 4096 }, aspect = { 1, 4 } },
     build = function(p)
@@ -486,6 +487,9 @@ for _, n in ipairs { 1, 2 } do
   H.eq(failed[1].layers, nil, "build: a failed row has no layers")
   H.check(failed[1].reason:find("dse.sweep: build: returned nil; expected one arch", 1, true) ~= nil,
           "build: nil: " .. tostring(failed[1].reason))
+  -- (located at the build function, where the fix goes)
+  H.check(failed[1].reason:find("test_sweep.lua:" .. bline .. ":1: error:", 1, true) ~= nil,
+          "build: nil, at the function's line: " .. tostring(failed[1].reason))
   H.check(failed[2].reason:find("test_sweep.lua:%d+: no such array") ~= nil,
           "build: its error and line: " .. tostring(failed[2].reason))
   local csv = H.tmpname(".csv")
