@@ -272,11 +272,11 @@ static int front_row(void *user, const store_view *v) {
     x[k] = p->sign[k] * rpt_field_value(p->f[k], r->total);
   }
   size_t w = 0;
-  if (p->by_workload) { /* its workload by who it is: name, batch, phase, seq */
-    char id[640];
-    snprintf(id, sizeof id, "%s\n%llu\n%s\n%llu", r->workload_name ? r->workload_name : "",
-             (unsigned long long)r->batch, r->phase ? r->phase : "",
-             (unsigned long long)(r->phase ? r->seq : 0));
+  if (p->by_workload) { /* its workload: its slot, and who it is (name, batch, phase, seq) */
+    char id[640]; /* (its slot first: two of a sweep's workloads may share a name) */
+    snprintf(id, sizeof id, "%zu\n%llu\n%llu\n%s\n%s", r->workload,
+             (unsigned long long)r->batch, (unsigned long long)(r->phase ? r->seq : 0),
+             r->phase ? r->phase : "", r->workload_name ? r->workload_name : "");
     const long g = core_names_id(&p->groups, id);
     if (g < 0) return DSE_ERR_NOMEM;
     w = (size_t)g;

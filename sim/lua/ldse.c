@@ -2565,6 +2565,13 @@ static int l_sweep(lua_State *L) {
     const int drc = pool_ranks_done(ranks, path, strlen(path) + 1);
     if (!rc) rc = drc;
   }
+  if (worker && rc) { /* this rank cannot follow rank 0: the job ends, rather than hang */
+    dse_ctx_clear_diags(ctx);
+    fprintf(stderr, "dse.sweep: rank %d: cannot serve rank 0's sweep (error %d): ending the job\n",
+            pool_ranks_rank(ranks), rc);
+    fflush(stderr);
+    pool_ranks_end(ranks, 2);
+  }
   if (worker) {
     if (!rc && (!closing || !closing[0])) {
       free(closing);
@@ -2966,6 +2973,7 @@ static void pareto_groups(lua_State *L, int idx, size_t n, int by_workload, size
 static int l_pareto(lua_State *L) {
   if (!is_results(L, 1)) luaL_checktype(L, 1, LUA_TTABLE);
   if (is_results(L, 1) && lua_isnoneornil(L, 2)) { /* the sweep's objectives */
+    check_results(L, 1); /* (a closed handle: an error, not its NULL store) */
     lua_settop(L, 3);
     push_root(L, 1);
     lua_getiuservalue(L, -1, 2);

@@ -628,7 +628,7 @@ static int run_ranks(pool *p) {
       const int rc = job->tick(job->user);
       if (rc) {
         give_late(p);
-        return rc; /* (the ranks mid-chunk: the process ends, mpirun ends them) */
+        return rc; /* (the ranks mid-chunk: pool_ranks_run stops them) */
       }
     }
   }
@@ -637,8 +637,6 @@ static int run_ranks(pool *p) {
 int pool_ranks_run(dse_ctx *ctx, pool_ranks *r, const pool_job *job, const void *head,
                    size_t nhead) {
   if (!r || r->rank != 0 || r->size < 2) return DSE_ERR_INTERNAL;
-  int rc = bcast(BCAST_RUN, head, nhead);
-  if (rc) return rc;
   pool p;
   memset(&p, 0, sizeof p);
   p.ctx = ctx;
@@ -648,10 +646,19 @@ int pool_ranks_run(dse_ctx *ctx, pool_ranks *r, const pool_job *job, const void 
   p.total = job->ntasks * job->per;
   p.chunk = job->chunk ? job->chunk : job->ntasks / ((uint64_t)p.nw * 16);
   p.chunk = p.chunk < 1 ? 1 : p.chunk > POOL_MAX_CHUNK ? POOL_MAX_CHUNK : p.chunk;
-  p.w = calloc((size_t)p.nw, sizeof *p.w);
-  if (!p.w) return DSE_ERR_NOMEM;
-  rc = ring_room(&p, 1);
-  if (!rc) rc = run_ranks(&p);
+  p.w = calloc((size_t)p.nw, sizeof *p.w); /* (before the ranks hear of the run) */
+  if (!p.w || ring_room(&p, 1)) {
+    free(p.w);
+    free(p.ring);
+    return DSE_ERR_NOMEM;
+  }
+  int rc = bcast(BCAST_RUN, head, nhead);
+  if (rc) {
+    free(p.w);
+    free(p.ring);
+    return rc;
+  }
+  rc = run_ranks(&p);
   /* the run ends on every rank, whether it ran out or failed: each is told
    * to stop, and what they still send (results of a failed run's chunks)
    * is read and dropped until each says it stopped, so that the next run
@@ -668,10 +675,7 @@ int pool_ranks_run(dse_ctx *ctx, pool_ranks *r, const pool_job *job, const void 
     int count = 0;
     MPI_Get_count(&st, MPI_BYTE, &count);
     unsigned char *drop = malloc(count > 0 ? (size_t)count : 1);
-    if (!drop) {
-      if (!rc) rc = DSE_ERR_NOMEM;
-      break;
-    }
+    if (!drop) MPI_Abort(MPI_COMM_WORLD, 1); /* (a rank left mid-send would hang the job) */
     MPI_Recv(drop, count, MPI_BYTE, st.MPI_SOURCE, st.MPI_TAG, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
     free(drop);
     if (st.MPI_TAG == TAG_ACK) acks++;

@@ -158,10 +158,12 @@ typedef struct prune {
 
 /* r's workload group (a front of its own), or -1 when out of memory. */
 static long group_of(prune *p, const sweep_result *r) {
+  /* its slot in the sweep's list, then who it is (two of a sweep's
+   * workloads may share a name; the name last, where a cut costs least) */
   char id[640];
-  snprintf(id, sizeof id, "%s\n%llu\n%s\n%llu", r->wl_name ? r->wl_name : "",
-           (unsigned long long)r->wl_batch, r->wl_phase ? r->wl_phase : "",
-           (unsigned long long)(r->wl_phase ? r->wl_seq : 0));
+  snprintf(id, sizeof id, "%zu\n%llu\n%llu\n%s\n%s", r->workload,
+           (unsigned long long)r->wl_batch, (unsigned long long)(r->wl_phase ? r->wl_seq : 0),
+           r->wl_phase ? r->wl_phase : "", r->wl_name ? r->wl_name : "");
   const long g = core_names_id(&p->groups, id);
   if (g < 0 || (size_t)g < p->nfronts) return g;
   front *f = realloc(p->fronts, p->groups.n * sizeof *f);

@@ -380,6 +380,26 @@ local sf = seq_front(true)
 H.eq(sf, seq_front(false), "build workloads: the pruned fronts are the unpruned ones")
 H.check(sf:find("^4096 ") and sf:find("; 64 "), "build workloads: a front for each seq: " .. sf)
 
+-- two workloads of one name are two workloads: a front and pruning each
+local function mlp(n)
+  return dse.workload { name = "mlp", precision = "int8",
+    layers = { { name = "g", type = "gemm", m = n, n = n, k = n } } }
+end
+local function twin_fronts(prune)
+  local h = dse.sweep { arch = "edge-npu", workloads = { mlp(64), mlp(1024) }, store = cdb,
+    name = "twins-" .. tostring(prune), progress = false, objectives = { "latency_s", "energy_j" },
+    prune = prune, space = { ["pe_array.rows"] = { 8, 16, 32, 64 }, ["pe_array.cols"] = { 8, 16, 32, 64 } } }
+  local keys = {}
+  for r in dse.pareto(h):iter() do
+    keys[#keys + 1] = string.format("%.17g %d %d", r.total.macs, r.point["pe_array.rows"], r.point["pe_array.cols"])
+  end
+  table.sort(keys)
+  return table.concat(keys, "; ")
+end
+local tf = twin_fronts(true)
+H.eq(tf, twin_fronts(false), "twin workloads: the pruned fronts are the unpruned ones")
+H.check(tf:find("^1073741824 ") and tf:find("; 262144 "), "twin workloads: a front each: " .. tf)
+
 -- an error that stops a sweep with workers (a pinned mapping the new
 -- point's array cannot hold) is raised, and the store keeps what it held
 local src0 = os.getenv("DSE_DATA_DIR") or "../.."
@@ -586,6 +606,12 @@ H.fails(function() dse.pareto(dse.open(db)) end,
   'dse.pareto: objectives: the store keeps none for the sweep; write dse.pareto(results, {"latency_s", "energy_j"})',
   "pareto of an opened store without objectives")
 H.fails(function() dse.open(db .. ".none") end, "dse.open: " .. db .. ".none: no such file", "dse.open: no file")
+local closed
+do
+  local h <close> = dse.open(db)
+  closed = h
+end
+H.check(not pcall(dse.pareto, closed), "dse.pareto of a closed handle: an error, not a crash")
 -- a bad last value is found before the first point runs: nothing stored
 local bad_db = H.tmpname(".db")
 os.remove(bad_db)
