@@ -435,6 +435,15 @@ static int run(pool *p) {
   }
 }
 
+/* What p holds freed (its workers gone). */
+static void pool_fini(pool *p) {
+  for (size_t i = 0; i < p->cap; i++) slot_free(&p->ring[i]);
+  free(p->ring);
+  for (int k = 0; p->w && k < p->nw; k++) free(p->w[k].in);
+  free(p->w);
+  free(p->back);
+}
+
 int pool_run(dse_ctx *ctx, const pool_job *job) {
   pool p;
   memset(&p, 0, sizeof p);
@@ -469,11 +478,7 @@ int pool_run(dse_ctx *ctx, const pool_job *job) {
   }
   stop_all(&p);
   sigaction(SIGPIPE, &old, NULL);
-  for (size_t i = 0; i < p.cap; i++) slot_free(&p.ring[i]);
-  free(p.ring);
-  for (int k = 0; k < p.nw; k++) free(p.w[k].in);
-  free(p.w);
-  free(p.back);
+  pool_fini(&p);
   return rc;
 }
 
@@ -680,11 +685,7 @@ int pool_ranks_run(dse_ctx *ctx, pool_ranks *r, const pool_job *job, const void 
     free(drop);
     if (st.MPI_TAG == TAG_ACK) acks++;
   }
-  for (size_t i = 0; i < p.cap; i++) slot_free(&p.ring[i]);
-  free(p.ring);
-  for (int k = 0; k < p.nw; k++) free(p.w[k].in);
-  free(p.w);
-  free(p.back);
+  pool_fini(&p);
   return rc;
 }
 

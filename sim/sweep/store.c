@@ -193,6 +193,19 @@ static void quoted(core_buf *b, const char *name) {
   core_buf_puts(b, "\"");
 }
 
+/* A column for field f added to table (a store of an older dse).
+ * Returns 0 or an error. */
+static int add_column(dse_ctx *ctx, store *st, const char *table, const rpt_field *f) {
+  core_buf b;
+  core_buf_init(&b);
+  core_buf_printf(&b, "ALTER TABLE %s ADD COLUMN ", table);
+  quoted(&b, f->name);
+  core_buf_puts(&b, f->kind == RPT_DBL ? " REAL;" : " INTEGER;");
+  const int rc = b.oom ? DSE_ERR_NOMEM : exec(ctx, st, b.data);
+  core_buf_fini(&b);
+  return rc;
+}
+
 /* The total fields a store written by an older dse has no column for
  * (dse adds total fields; the schema's version counts other changes):
  * added to its results table when writable (NULL in its older rows: not
@@ -217,13 +230,7 @@ static int lacking_totals(dse_ctx *ctx, store *st, int writable) {
       st->lacks[i] = 1;
       continue;
     }
-    core_buf b;
-    core_buf_init(&b);
-    core_buf_puts(&b, "ALTER TABLE results ADD COLUMN ");
-    quoted(&b, rpt_total_fields[i].name);
-    core_buf_puts(&b, rpt_total_fields[i].kind == RPT_DBL ? " REAL;" : " INTEGER;");
-    rc = b.oom ? DSE_ERR_NOMEM : exec(ctx, st, b.data);
-    core_buf_fini(&b);
+    rc = add_column(ctx, st, "results", &rpt_total_fields[i]);
   }
   return rc;
 }
@@ -601,13 +608,7 @@ int store_put_layers(dse_ctx *ctx, store *st, int64_t sweep, const char *key, si
       return fail(ctx, st, DSE_ERR_IO, "cannot read the store's layers");
     for (size_t i = 0; i < rpt_nlayer_fields && !rc; i++) {
       if (!lacks[i]) continue;
-      core_buf b;
-      core_buf_init(&b);
-      core_buf_puts(&b, "ALTER TABLE layers ADD COLUMN ");
-      quoted(&b, rpt_layer_fields[i].name);
-      core_buf_puts(&b, rpt_layer_fields[i].kind == RPT_DBL ? " REAL;" : " INTEGER;");
-      rc = b.oom ? DSE_ERR_NOMEM : exec(ctx, st, b.data);
-      core_buf_fini(&b);
+      rc = add_column(ctx, st, "layers", &rpt_layer_fields[i]);
     }
     if (!rc) st->has_layers = 1;
   }
