@@ -668,9 +668,12 @@ int pool_ranks_run(dse_ctx *ctx, pool_ranks *r, const pool_job *job, const void 
    * to stop, and what they still send (results of a failed run's chunks)
    * is read and dropped until each says it stopped, so that the next run
    * (or the sweep's end) finds them waiting for it */
-  for (int k = 0; k < p.nw; k++)
-    if (MPI_Send(NULL, 0, MPI_UINT64_T, k + 1, TAG_STOP, MPI_COMM_WORLD) != MPI_SUCCESS && !rc)
-      rc = DSE_ERR_IO;
+  MPI_Request *stops = malloc((size_t)p.nw * sizeof *stops);
+  if (!stops) MPI_Abort(MPI_COMM_WORLD, 1); /* (ranks left in a run would hang the job) */
+  for (int k = 0; k < p.nw; k++) /* (not waited for here: a rank may be mid-send itself) */
+    if (MPI_Isend(NULL, 0, MPI_UINT64_T, k + 1, TAG_STOP, MPI_COMM_WORLD, &stops[k]) !=
+        MPI_SUCCESS)
+      MPI_Abort(MPI_COMM_WORLD, 1);
   for (int acks = 0; acks < p.nw;) {
     MPI_Status st;
     if (MPI_Probe(MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &st) != MPI_SUCCESS) {
@@ -685,6 +688,8 @@ int pool_ranks_run(dse_ctx *ctx, pool_ranks *r, const pool_job *job, const void 
     free(drop);
     if (st.MPI_TAG == TAG_ACK) acks++;
   }
+  MPI_Waitall(p.nw, stops, MPI_STATUSES_IGNORE);
+  free(stops);
   pool_fini(&p);
   return rc;
 }
