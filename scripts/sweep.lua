@@ -152,7 +152,8 @@ dse.report {
     "- *workload*: with its parameters.",
     "- *memory*: how many stacks or devices of which preset (arch/memory/).",
     "- *peak GB/s*: the memory system's peak bandwidth.",
-    "- *pairs*: array and SRAM sizes simulated at level 2 with both memories (not pruned).",
+    "- *pairs*: array and SRAM sizes simulated at level 2 with both memories; pruning leaves few " ..
+    "where a memory is dominated anyway (2 x HBM2E by 1 x HBM3: the same bandwidth at a higher cost).",
     "- *latency vs " .. reference.preset .. "*, *energy vs " .. reference.preset .. "*: the memory's " ..
     "latency or energy per batch over the reference's, less 1 (+16%: 16% longer).",
     "- *unit cost vs " .. reference.preset .. "*: the unit cost (die, memory, package, PHYs; " ..
