@@ -1,7 +1,8 @@
 /* export.c: a stored sweep as CSV or JSON (`dse export`, docs/store.md).
  * The CSV is the one dse.write_csv writes for the sweep's results: arch,
- * workload, phase and seq (when a workload is generated), feasible, the
- * parameter columns sorted, the total fields, reason; cells alike. */
+ * workload, phase and seq (when a workload is generated), feasible, status
+ * (when a row is pruned or failed), the parameter columns sorted, the
+ * total fields, reason; cells alike. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +15,7 @@ typedef struct exporter {
   const unsigned char *keep; /* rows to write, by their order (NULL: all) */
   uint64_t at;               /* the row's order */
   int csv, any_phase, batches; /* phase, seq and batch columns (as dse.write_csv) */
+  int statuses; /* a status column: some row is pruned or failed (feasible cannot tell) */
   int64_t batch0;
   size_t ncols;
   size_t order[512]; /* the sweep's columns in sorted order */
@@ -27,6 +29,8 @@ static int scan_phase(void *user, const store_view *v) {
   if (e->keep && !e->keep[e->at++]) return 0;
   if (v->row.phase) e->any_phase = 1;
   if (e->batch0 >= 0 && (int64_t)v->row.batch != e->batch0) e->batches = 1;
+  const char *st = v->row.status ? v->row.status : "";
+  if (!strcmp(st, "pruned") || !strcmp(st, "failed")) e->statuses = 1;
   e->batch0 = (int64_t)v->row.batch;
   return 0;
 }
@@ -77,6 +81,10 @@ static int csv_row(void *user, const store_view *v) {
   }
   core_buf_puts(&e->cell, r->total ? "true" : "false");
   field(e, 0);
+  if (e->statuses) {
+    core_buf_puts(&e->cell, r->status ? r->status : "");
+    field(e, 0);
+  }
   for (size_t i = 0; i < e->ncols; i++) {
     if (e->order[i] < r->ncells) cell_value(&e->cell, &r->cells[e->order[i]]);
     field(e, 0);
@@ -180,7 +188,7 @@ int rpt_export(dse_ctx *ctx, store *st, const store_sweep_info *sw, int csv,
     core_buf_puts(out, "arch,workload");
     if (e->batches) core_buf_puts(out, ",batch");
     if (e->any_phase) core_buf_puts(out, ",phase,seq");
-    core_buf_puts(out, ",feasible");
+    core_buf_puts(out, e->statuses ? ",feasible,status" : ",feasible");
     for (size_t i = 0; i < e->ncols; i++) {
       core_buf_puts(out, ",");
       rpt_csv_field(out, e->names[e->order[i]]);

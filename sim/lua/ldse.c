@@ -3400,9 +3400,15 @@ static int l_write_csv(lua_State *L) {
     if (results) {
       /* phase and seq, when a generated workload is among the rows: a
        * workload's name alone does not tell seq 1024 from 2048 */
-      int params = 0, batches = 0;
+      int params = 0, batches = 0, statuses = 0;
       lua_Integer batch0 = -1;
       for (size_t i = 1; i <= n; i++) {
+        /* status, when a row is pruned or failed: feasible alone says false */
+        if (lua_rawgeti(L, 2, (lua_Integer)i) == LUA_TTABLE &&
+            lua_getfield(L, -1, "status") == LUA_TSTRING &&
+            (!strcmp(lua_tostring(L, -1), "pruned") || !strcmp(lua_tostring(L, -1), "failed")))
+          statuses = 1;
+        lua_settop(L, first);
         if (lua_rawgeti(L, 2, (lua_Integer)i) == LUA_TTABLE &&
             lua_getfield(L, -1, "workload") == LUA_TTABLE) {
           params = params || lua_getfield(L, -1, "phase") == LUA_TSTRING;
@@ -3416,10 +3422,12 @@ static int l_write_csv(lua_State *L) {
         }
         lua_settop(L, first);
       }
-      static const char *const lead[] = {"arch", "workload", "batch", "phase", "seq", "feasible"};
-      for (int i = 0; i < 6; i++) {
+      static const char *const lead[] = {"arch", "workload", "batch",   "phase",
+                                         "seq",  "feasible", "status"};
+      for (int i = 0; i < 7; i++) {
         if (i == 2 && !batches) continue;
         if ((i == 3 || i == 4) && !params) continue;
+        if (i == 6 && !statuses) continue;
         lua_pushstring(L, lead[i]);
         lua_rawseti(L, cols, ++nc);
       }

@@ -695,10 +695,12 @@ H.check(#H.read(outdir .. "/pareto.csv") > 100, "pareto.csv")
 local h = sweep_csv:match("^[^\n]+")
 H.check(h:find(",buffers.2.size,dram.devices,dram.preset,dram.stacks,pe_array.cols,", 1, true),
         "table-valued grid values as their own columns: " .. h)
--- (feasible, or pruned: false)
-H.check(sweep_csv:find("\nnpu%-hbm2e,resnet50,8,,,%a+,4 MiB,,hbm2e%-3200,2,64,64,"), "2 HBM2E stacks")
-H.check(sweep_csv:find("\nnpu%-hbm2e,resnet50,8,,,%a+,4 MiB,8,gddr6%-16000,,64,64,"), "8 GDDR6 devices")
-H.check(sweep_csv:find("\nnpu%-hbm2e,gpt2,1,prefill,1024,%a+,4 MiB,,hbm2e%-3200,2,64,64,"), "GPT-2 prefill")
+-- (feasible and status: true,ok or false,pruned; a status column since some are pruned)
+H.check(h:find(",feasible,status,buffers.2.size,", 1, true), "a status column for pruned rows: " .. h)
+H.check(sweep_csv:find("\nnpu%-hbm2e,resnet50,8,,,%a+,%a+,4 MiB,,hbm2e%-3200,2,64,64,"), "2 HBM2E stacks")
+H.check(sweep_csv:find("\nnpu%-hbm2e,resnet50,8,,,%a+,%a+,4 MiB,8,gddr6%-16000,,64,64,"), "8 GDDR6 devices")
+H.check(sweep_csv:find("\nnpu%-hbm2e,gpt2,1,prefill,1024,%a+,%a+,4 MiB,,hbm2e%-3200,2,64,64,"), "GPT-2 prefill")
+H.check(sweep_csv:find(",false,pruned,", 1, true), "a pruned row's status")
 local stacks = dse.sweep {
   arch = "npu-hbm3", workload = "alexnet", fidelity = "analytic",
   grid = { dram = { { preset = "hbm3-6400", stacks = 2 }, { preset = "hbm3-6400", stacks = 4 } } },
