@@ -3,12 +3,12 @@
  * workload, phase and seq (when a workload is generated), feasible, status
  * (when a row is pruned or failed), the parameter columns sorted, the
  * total fields, reason; cells alike. */
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "report.h"
 #include "sweep/store.h"
+#include "sweep/sweep.h"
 
 typedef struct exporter {
   core_buf *out;
@@ -280,12 +280,9 @@ static int front_row(void *user, const store_view *v) {
     x[k] = p->sign[k] * rpt_field_value(p->f[k], r->total);
   }
   size_t w = 0;
-  if (p->by_workload) { /* its workload: its slot, and who it is (name, batch, phase, seq) */
-    char id[640]; /* (its slot first: two of a sweep's workloads may share a name) */
-    snprintf(id, sizeof id, "%zu\n%llu\n%llu\n%s\n%s", r->workload,
-             (unsigned long long)r->batch, (unsigned long long)(r->phase ? r->seq : 0),
-             r->phase ? r->phase : "", r->workload_name ? r->workload_name : "");
-    const long g = core_names_id(&p->groups, id);
+  if (p->by_workload) { /* its workload group: its slot, and who it is */
+    const long g =
+        sweep_workload_group(&p->groups, r->workload, r->workload_name, r->batch, r->phase, r->seq);
     if (g < 0) return DSE_ERR_NOMEM;
     w = (size_t)g;
   }

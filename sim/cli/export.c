@@ -72,21 +72,16 @@ static int write_front(dse_ctx *ctx, store *st, const store_sweep_info *sw, cons
                                        j->by_workload, j->csv, out);
   /* no --objectives: the sweep's own, kept with its space */
   char list[1024];
-  int rc = store_sweep_objectives(ctx, st, sw->id, list, sizeof list);
+  const char *names[16];
+  size_t n = 0;
+  const int rc = store_sweep_objectives(ctx, st, sw->id, list, sizeof list, names, &n);
   if (rc) return rc;
-  if (!list[0]) {
+  if (!n) {
     core_diag(ctx, j->path, 0, 0,
               "sweep '%s' keeps no objectives (it ran without them, or with an older dse); give "
               "--objectives latency_s,energy_j, say",
               sw->name);
     return DSE_ERR_INVALID;
-  }
-  const char *names[16];
-  size_t n = 0;
-  for (char *t = list, *c; t && n < 16; t = c ? c + 1 : NULL) {
-    c = strchr(t, ',');
-    if (c) *c = '\0';
-    names[n++] = t;
   }
   return rpt_store_pareto(ctx, st, sw, j->path, names, n, j->by_workload, j->csv, out);
 }

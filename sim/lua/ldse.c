@@ -1388,6 +1388,14 @@ static int push_stored_layer(void *user, const store_layer *l) {
   return 0;
 }
 
+/* Whether stored row r's workload is the one of that name, batch, phase
+ * (NULL: not a generated workload) and seq. */
+static int row_is_workload(const store_row *r, const char *name, uint64_t batch,
+                           const char *phase, uint64_t seq) {
+  return r->workload_name && !strcmp(name, r->workload_name) && batch == r->batch &&
+         (!phase ? !r->phase : r->phase && !strcmp(phase, r->phase) && seq == r->seq);
+}
+
 static void push_row(lua_State *L, int root_ud, const store_view *v) {
   root_ud = lua_absindex(L, root_ud);
   l_results *root = lua_touserdata(L, root_ud);
@@ -1411,8 +1419,7 @@ static void push_row(lua_State *L, int root_ud, const store_view *v) {
   const int space = root->has_space && r->workload < root->sp.nworkloads;
   const dse_workload *swl = space ? root->sp.workloads[r->workload] : NULL;
   /* (a build function may give a point a workload of its own: the stored one) */
-  if (swl && r->workload_name && !strcmp(swl->name, r->workload_name) && swl->batch == r->batch &&
-      (!swl->phase ? !r->phase : r->phase && !strcmp(swl->phase, r->phase) && swl->seq == r->seq)) {
+  if (swl && row_is_workload(r, swl->name, swl->batch, swl->phase, swl->seq)) {
     push_wl_table(L, swl);
   } else {
     lua_createtable(L, 0, 4);
@@ -1656,17 +1663,14 @@ static int workload_matches(lua_State *L, int idx, const store_row *r) {
     lua_getfield(L, idx, "batch");
     lua_getfield(L, idx, "phase");
     lua_getfield(L, idx, "seq");
-    const char *ph = lua_tostring(L, -2);
-    const int m = lua_tostring(L, -4) && !strcmp(lua_tostring(L, -4), name) &&
-                  (uint64_t)lua_tointeger(L, -3) == r->batch &&
-                  (!ph ? !r->phase : r->phase && !strcmp(ph, r->phase) &&
-                                         (uint64_t)lua_tointeger(L, -1) == r->seq);
+    const char *wn = lua_tostring(L, -4);
+    const int m = wn && row_is_workload(r, wn, (uint64_t)lua_tointeger(L, -3), lua_tostring(L, -2),
+                                        (uint64_t)lua_tointeger(L, -1));
     lua_pop(L, 4);
     return m;
   }
   const dse_workload *wl = check_wl(L, idx);
-  return !strcmp(wl->name, name) && wl->batch == r->batch &&
-         (!wl->phase ? !r->phase : r->phase && !strcmp(wl->phase, r->phase) && wl->seq == r->seq);
+  return row_is_workload(r, wl->name, wl->batch, wl->phase, wl->seq);
 }
 
 /* h:filter{workload = NAME | Workload | a row's workload, status = "ok" | ...} or
@@ -2546,7 +2550,7 @@ static int l_sweep(lua_State *L) {
     const search_nsga o = {(uint64_t)samples, (uint64_t)seed, nobj, objs, sp.store ? jobs : 1, 0};
     rc = search_nsga2(ctx, &sp, &o, sweep_sink_lua, sweep_tick_lua, nsga_report, &u);
   } else if (prune) {
-    rc = prune_run(ctx, &sp, nobj, objs, jobs, sweep_sink_lua, sweep_tick_lua, &u, NULL);
+    rc = prune_run(ctx, &sp, nobj, objs, jobs, sweep_sink_lua, sweep_tick_lua, &u);
   } else if (sp.store && (jobs > 1 || mpi)) {
     rc = sweep_run_jobs(ctx, &sp, jobs, sweep_sink_lua, sweep_tick_lua, &u);
   } else {
@@ -2981,20 +2985,20 @@ static int l_pareto(lua_State *L) {
     else lua_pushnil(L);
     l_results *root = push_root(L, 1);
     lua_pop(L, 1);
-    char stored[1024] = "";
     if (lua_isnil(L, -1) && !root->has_space) { /* dse.open's: those the store keeps */
       dse_ctx *ctx = get_ctx(L);
-      const int rc = store_sweep_objectives(ctx, root->st, root->f.info.id, stored, sizeof stored);
+      char stored[1024];
+      const char *names[16];
+      size_t n = 0;
+      const int rc =
+          store_sweep_objectives(ctx, root->st, root->f.info.id, stored, sizeof stored, names, &n);
       if (rc) return raise_diags(L, ctx, rc);
-      if (stored[0]) {
+      if (n) {
         lua_pop(L, 1);
-        lua_newtable(L);
-        lua_Integer k = 0;
-        for (char *t = stored, *c; t; t = c ? c + 1 : NULL) {
-          c = strchr(t, ',');
-          if (c) *c = '\0';
-          lua_pushstring(L, t);
-          lua_rawseti(L, -2, ++k);
+        lua_createtable(L, (int)n, 0);
+        for (size_t k = 0; k < n; k++) {
+          lua_pushstring(L, names[k]);
+          lua_rawseti(L, -2, (lua_Integer)(k + 1));
         }
       }
     }

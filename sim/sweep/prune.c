@@ -18,7 +18,6 @@
 #include "sweep/prune.h"
 
 #include <math.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -150,7 +149,6 @@ typedef struct prune {
   pending *pend; /* simulated results in task order, from pend0 on not applied */
   size_t npend, cappend, pend0;
   core_buf why;
-  prune_stats st;
   sweep_sink sink;
   int (*tick)(void *user);
   void *user;
@@ -158,13 +156,8 @@ typedef struct prune {
 
 /* r's workload group (a front of its own), or -1 when out of memory. */
 static long group_of(prune *p, const sweep_result *r) {
-  /* its slot in the sweep's list, then who it is (two of a sweep's
-   * workloads may share a name; the name last, where a cut costs least) */
-  char id[640];
-  snprintf(id, sizeof id, "%zu\n%llu\n%llu\n%s\n%s", r->workload,
-           (unsigned long long)r->wl_batch, (unsigned long long)(r->wl_phase ? r->wl_seq : 0),
-           r->wl_phase ? r->wl_phase : "", r->wl_name ? r->wl_name : "");
-  const long g = core_names_id(&p->groups, id);
+  const long g = sweep_workload_group(&p->groups, r->workload, r->wl_name, r->wl_batch,
+                                      r->wl_phase, r->wl_seq);
   if (g < 0 || (size_t)g < p->nfronts) return g;
   front *f = realloc(p->fronts, p->groups.n * sizeof *f);
   if (!f) return -1;
@@ -195,7 +188,6 @@ static int floor_sink(void *user, dse_ctx *ctx, const sweep_result *r) {
     if (isnan(v[o])) return 0;
   }
   p->state[k] = P_CAND;
-  p->st.floors++;
   const sweep_space *sp = p->sp;
   for (size_t c = 0; c < sp->nconstraints; c++) {
     const sweep_constraint *cn = &sp->constraints[c];
@@ -283,10 +275,7 @@ static int run_sink(void *user, dse_ctx *ctx, const sweep_result *r) {
   prune *p = user;
   const uint64_t pos = p->seen / p->nw;
   p->seen++;
-  if (r->pruned) {
-    if (p->state[(size_t)p->order[pos] * p->nw + r->workload] == P_UNMET) p->st.unmeetable++;
-    else p->st.dominated++;
-  } else if (!r->rc && r->total) {
+  if (!r->pruned && !r->rc && r->total) {
     double v[PRUNE_MAX_OBJ];
     size_t o = 0;
     for (; o < p->nobj && rpt_field_modelled(p->f[o], r->total); o++)
@@ -417,8 +406,7 @@ static int order_tasks(const prune *p, uint64_t *order) {
 }
 
 int prune_run(dse_ctx *ctx, const sweep_space *sp, size_t nobj, const char *const *objectives,
-              int jobs, sweep_sink sink, int (*tick)(void *user), void *user, prune_stats *out) {
-  if (out) memset(out, 0, sizeof *out);
+              int jobs, sweep_sink sink, int (*tick)(void *user), void *user) {
   if (nobj == 0 || nobj > PRUNE_MAX_OBJ || !sp->nworkloads) return DSE_ERR_INVALID;
   prune p;
   memset(&p, 0, sizeof p);
@@ -487,7 +475,6 @@ int prune_run(dse_ctx *ctx, const sweep_space *sp, size_t nobj, const char *cons
   }
   if (!rc && sp->store && !sp->partial) rc = store_keep_run(ctx, sp->store, sp->sweep_id);
   if (!rc && sp->store) rc = store_commit(ctx, sp->store);
-  if (out) *out = p.st;
   for (size_t g = 0; g < p.nfronts; g++) {
     free(p.fronts[g].point);
     free(p.fronts[g].v);

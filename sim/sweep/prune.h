@@ -26,22 +26,15 @@
  * below). */
 DSE_INTERNAL int prune_bounded(const char *objective);
 
-/* How a pruned sweep went: results with floors on every objective, and
- * those pruned because their floors were dominated or cannot meet a
- * constraint. */
-typedef struct prune_stats {
-  uint64_t floors, dominated, unmeetable;
-} prune_stats;
-
 /* sp's tasks (its points, or its point list) at its fidelity, pruning by
  * the objectives (nobj total fields, "-x" maximizes, each bounded:
  * prune_bounded) per workload and by sp's constraints; the results to
  * sink in the order they run, with jobs workers (sweep_run_jobs).  tick as sweep_run_jobs'.  With a store, the sweep
- * keeps the run's results only (unless sp->partial).  *st (NULL: not
- * wanted) says what it saved.  Returns 0, an error (on ctx), or what
- * sink or tick returned. */
+ * keeps the run's results only (unless sp->partial).  Returns 0, an
+ * error (on ctx), or what sink or tick returned.  (The meter counts what
+ * was pruned: sweep_result.pruned.) */
 DSE_INTERNAL int prune_run(dse_ctx *ctx, const sweep_space *sp, size_t nobj,
                            const char *const *objectives, int jobs, sweep_sink sink,
-                           int (*tick)(void *user), void *user, prune_stats *st);
+                           int (*tick)(void *user), void *user);
 
 #endif

@@ -211,21 +211,32 @@ static int add_column(dse_ctx *ctx, store *st, const char *table, const rpt_fiel
  * added to its results table when writable (NULL in its older rows: not
  * modelled), else noted in st->lacks and read as NULL.  Returns 0 or an
  * error. */
-static int lacking_totals(dse_ctx *ctx, store *st, int writable) {
+/* Which of the nf fields table has no column for (a store of an older dse:
+ * dse adds result and layer fields), into lacks; 0 or -1 when the table
+ * cannot be read. */
+static int table_lacks(store *st, const char *table, const rpt_field *fields, size_t nf,
+                       unsigned char *lacks) {
+  char sql[96];
+  snprintf(sql, sizeof sql, "SELECT name FROM pragma_table_info('%s');", table);
   sqlite3_stmt *q = NULL;
-  if (sqlite3_prepare_v2(st->db, "SELECT name FROM pragma_table_info('results');", -1, &q,
-                         NULL) != SQLITE_OK)
-    return fail(ctx, st, DSE_ERR_IO, "cannot read the store");
-  unsigned char have[RPT_MAX_TOTAL_FIELDS] = {0};
+  if (sqlite3_prepare_v2(st->db, sql, -1, &q, NULL) != SQLITE_OK) return -1;
+  for (size_t i = 0; i < nf; i++) lacks[i] = 1;
   while (sqlite3_step(q) == SQLITE_ROW) {
     const char *name = (const char *)sqlite3_column_text(q, 0);
-    const rpt_field *f = name ? rpt_total_field(name) : NULL;
-    if (f) have[f - rpt_total_fields] = 1;
+    for (size_t i = 0; name && i < nf; i++)
+      if (!strcmp(name, fields[i].name)) lacks[i] = 0;
   }
   sqlite3_finalize(q);
+  return 0;
+}
+
+static int lacking_totals(dse_ctx *ctx, store *st, int writable) {
+  unsigned char lacks[RPT_MAX_TOTAL_FIELDS];
+  if (table_lacks(st, "results", rpt_total_fields, rpt_ntotal_fields, lacks))
+    return fail(ctx, st, DSE_ERR_IO, "cannot read the store");
   int rc = 0;
   for (size_t i = 0; i < rpt_ntotal_fields && !rc; i++) {
-    if (have[i]) continue;
+    if (!lacks[i]) continue;
     if (!writable) {
       st->lacks[i] = 1;
       continue;
@@ -581,30 +592,13 @@ int store_keep_run(dse_ctx *ctx, store *st, int64_t sweep) {
   return rc;
 }
 
-/* Which layer fields the layers table has no column for (a store of an
- * older dse: dse adds layer fields), into lacks; 0 or -1 when the table
- * cannot be read. */
-static int layer_lacks(store *st, unsigned char *lacks) {
-  sqlite3_stmt *q = NULL;
-  if (sqlite3_prepare_v2(st->db, "SELECT name FROM pragma_table_info('layers');", -1, &q, NULL) !=
-      SQLITE_OK)
-    return -1;
-  for (size_t i = 0; i < rpt_nlayer_fields; i++) lacks[i] = 1;
-  while (sqlite3_step(q) == SQLITE_ROW) {
-    const char *name = (const char *)sqlite3_column_text(q, 0);
-    for (size_t i = 0; name && i < rpt_nlayer_fields; i++)
-      if (!strcmp(name, rpt_layer_fields[i].name)) lacks[i] = 0;
-  }
-  sqlite3_finalize(q);
-  return 0;
-}
-
 int store_put_layers(dse_ctx *ctx, store *st, int64_t sweep, const char *key, size_t n,
                      const store_layer *layers) {
   int rc = 0;
   if (!st->has_layers && has_table(st, "layers")) { /* an older store's: its missing columns */
     unsigned char lacks[256];
-    if (rpt_nlayer_fields > sizeof lacks || layer_lacks(st, lacks))
+    if (rpt_nlayer_fields > sizeof lacks ||
+        table_lacks(st, "layers", rpt_layer_fields, rpt_nlayer_fields, lacks))
       return fail(ctx, st, DSE_ERR_IO, "cannot read the store's layers");
     for (size_t i = 0; i < rpt_nlayer_fields && !rc; i++) {
       if (!lacks[i]) continue;
@@ -659,7 +653,8 @@ int store_each_layer(dse_ctx *ctx, store *st, int64_t sweep, const char *key,
                      int (*cb)(void *user, const store_layer *l), void *user) {
   if (!has_table(st, "layers")) return 0;
   unsigned char lacks[256]; /* (an older store's layers: a newer field NULL) */
-  if (rpt_nlayer_fields > sizeof lacks || layer_lacks(st, lacks))
+  if (rpt_nlayer_fields > sizeof lacks ||
+      table_lacks(st, "layers", rpt_layer_fields, rpt_nlayer_fields, lacks))
     return fail(ctx, st, DSE_ERR_IO, "cannot read the store's layers");
   core_buf b;
   core_buf_init(&b);
@@ -943,29 +938,34 @@ static int find_visit(void *user, const store_sweep_info *s) {
   return 0;
 }
 
-int store_sweep_objectives(dse_ctx *ctx, store *st, int64_t id, char *buf, size_t n) {
-  buf[0] = '\0';
+int store_sweep_objectives(dse_ctx *ctx, store *st, int64_t id, char *buf, size_t n,
+                           const char *names[16], size_t *count) {
+  *count = 0;
   sqlite3_stmt *q = NULL;
   if (sqlite3_prepare_v2(st->db, "SELECT space FROM sweeps WHERE id = ?;", -1, &q, NULL) !=
       SQLITE_OK)
     return fail(ctx, st, DSE_ERR_IO, "cannot read the store");
   sqlite3_bind_int64(q, 1, id);
-  int rc = 0;
   if (sqlite3_step(q) == SQLITE_ROW && sqlite3_column_text(q, 0)) {
     const char *space = (const char *)sqlite3_column_text(q, 0);
     yt_doc *doc = NULL; /* (JSON is YAML) */
     if (!yt_parse(ctx, st->path, space, strlen(space), &doc) && doc->root) {
       const yt_node *o = yt_get(doc->root, "objectives");
-      for (size_t i = 0; o && o->kind == YT_SEQ && i < o->n; i++)
-        if (o->items[i]->kind == YT_SCALAR)
-          snprintf(buf + strlen(buf), n - strlen(buf), "%s%s", i ? "," : "", o->items[i]->str);
+      size_t at = 0;
+      for (size_t i = 0; o && o->kind == YT_SEQ && i < o->n && *count < 16; i++) {
+        const size_t len = o->items[i]->kind == YT_SCALAR ? strlen(o->items[i]->str) : 0;
+        if (!len || at + len + 1 > n) continue;
+        memcpy(buf + at, o->items[i]->str, len + 1);
+        names[(*count)++] = buf + at;
+        at += len + 1;
+      }
     } else {
       dse_ctx_clear_diags(ctx); /* (an older dse's space: no objectives) */
     }
     yt_doc_free(doc);
   }
   sqlite3_finalize(q);
-  return rc;
+  return 0;
 }
 
 int store_find_sweep(dse_ctx *ctx, store *st, const char *want, store_found *f) {

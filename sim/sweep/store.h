@@ -170,11 +170,11 @@ typedef struct store_found {
   char names[1024];
 } store_found;
 
-/* The objectives sweep id was run with (its space's "objectives"), comma
- * separated into buf ("latency_s,energy_j"; empty: none stored).  Returns
- * 0 or an error. */
+/* The objectives sweep id was run with (its space's "objectives"): their
+ * names into buf, NUL-separated, at most 16 of them pointed to by names,
+ * their number into *count (0: none stored).  Returns 0 or an error. */
 DSE_INTERNAL int store_sweep_objectives(dse_ctx *ctx, store *st, int64_t id, char *buf,
-                                        size_t n);
+                                        size_t n, const char *names[16], size_t *count);
 
 /* Fill f (store_found_fini frees it, whatever this returns).  Returns 0
  * (f->found tells whether a sweep matched), or an error on ctx. */

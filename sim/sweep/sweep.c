@@ -363,15 +363,16 @@ static int layers_store(dse_ctx *ctx, const sweep_space *sp, const char *key, co
 
 /* Why task t's workload w is pruned (mark its task's bits), or NULL when
  * it is not. */
+static int marked(uint64_t mark, size_t w) { return w < 64 && (mark >> w & 1); }
+
 static const char *pruned_why(const sweep_space *sp, uint64_t t, uint64_t mark, size_t w) {
-  return sp->pruner && w < 64 && (mark >> w & 1) ? sp->pruner->why(sp->pruner->user, t, w)
-                                                  : NULL;
+  return sp->pruner && marked(mark, w) ? sp->pruner->why(sp->pruner->user, t, w) : NULL;
 }
 
-/* Workload w on arch at the space's fidelity, or at level 1 when pruned
+/* Workload wl on arch at the space's fidelity, or at level 1 when pruned
  * (its floors).  Returns dse_simulate's code, *out as it gives it. */
 static int simulate_one(dse_ctx *ctx, const sweep_space *sp, const dse_arch *arch,
-                        const dse_workload *wl, const char *pruned, dse_result **out) {
+                        const dse_workload *wl, int pruned, dse_result **out) {
   dse_sim_opts o = sp->opts;
   if (pruned) o.fidelity = DSE_FIDELITY_ANALYTIC;
   return dse_simulate(ctx, arch, wl, &o, out);
@@ -437,7 +438,7 @@ static int run_one(dse_ctx *ctx, const sweep_space *sp, uint64_t task, uint64_t 
   }
   dse_result *res = NULL;
   const char *pruned = pruned_why(sp, task, mark, w);
-  const int src = simulate_one(ctx, sp, arch, wl, pruned, &res);
+  const int src = simulate_one(ctx, sp, arch, wl, pruned != NULL, &res);
   if (src && src != DSE_ERR_INFEASIBLE) return src;
   r.result = res;
   r.rc = src;
@@ -664,6 +665,7 @@ static int jobs_work(void *user, uint64_t task, uint64_t mark, pool_chan *ch) {
     const dse_workload *wl =
         point_wl(sp, arc ? NULL : j->wls, w, j->wkeys, own, &wkey, j->keyed, &krc);
     if (krc) return -1;
+    const int pruned = marked(mark, w);
     if (!arc && j->keyed) {
       if (sweep_key(arch, wkey, h.key)) return -1;
       known want;
@@ -672,16 +674,15 @@ static int jobs_work(void *user, uint64_t task, uint64_t mark, pool_chan *ch) {
                                  : NULL;
       /* (a pruned one counts when this run prunes it too: other
        * objectives may want it simulated) */
-      if (k && (k->ok != 2 || (w < 64 && (mark >> w & 1)))) {
+      if (k && (k->ok != 2 || pruned)) {
         h.stored = 1;
         h.pruned = k->ok == 2;
         h.rc = k->ok == 1 ? 0 : DSE_ERR_INFEASIBLE;
       }
     }
-    const int pruned = w < 64 && (mark >> w & 1);
     if (!arc && !h.stored) {
       dse_result *res = NULL;
-      h.rc = simulate_one(ctx, sp, arch, wl, pruned ? "" : NULL, &res);
+      h.rc = simulate_one(ctx, sp, arch, wl, pruned, &res);
       if (!h.rc && pruned) { /* its floors */
         h.total = res->total;
         h.total.map_cache_hits = 0;
@@ -1048,6 +1049,14 @@ static int key_of(core_buf *b, char out[33]) {
   snprintf(out, 33, "%016llx%016llx", (unsigned long long)h1, (unsigned long long)h2);
   core_buf_fini(b);
   return 0;
+}
+
+long sweep_workload_group(core_names *t, size_t slot, const char *name, uint64_t batch,
+                          const char *phase, uint64_t seq) {
+  char id[640]; /* (the name last, where a cut costs least) */
+  snprintf(id, sizeof id, "%zu\n%llu\n%llu\n%s\n%s", slot, (unsigned long long)batch,
+           (unsigned long long)(phase ? seq : 0), phase ? phase : "", name ? name : "");
+  return core_names_id(t, id);
 }
 
 int sweep_workload_key(const sweep_space *sp, size_t w, char out[33]) {

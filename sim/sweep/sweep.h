@@ -188,6 +188,13 @@ DSE_INTERNAL int sweep_run_jobs(dse_ctx *ctx, const sweep_space *sp, int jobs, s
  * 0 or an error. */
 DSE_INTERNAL int sweep_serve(dse_ctx *ctx, const sweep_space *sp, char **closing);
 
+/* The number in t of a result's workload group: its slot in the sweep's
+ * list, then who it is (name, batch, phase, seq: a build function may give
+ * each point its own; two of a sweep's workloads may share a name), the
+ * fronts and pruning's unit.  -1 when out of memory. */
+DSE_INTERNAL long sweep_workload_group(core_names *t, size_t slot, const char *name,
+                                       uint64_t batch, const char *phase, uint64_t seq);
+
 /* The resume key of a result (docs/store.md), 32 hex digits of a 128-bit
  * hash, in two parts: sweep_workload_key over dse's version and build, the
  * workload w as loaded (every layer's fields) and sp's options (pinned

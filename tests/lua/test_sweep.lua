@@ -275,15 +275,19 @@ local pspace = { ["pe_array.rows"] = dse.range(8, 64, { log = true, steps = 4 })
 local pwl = { dse.workload("alexnet"), dse.workload("mobilenet_v2") }
 local full = dse.sweep { arch = "edge-npu", workloads = pwl, store = cdb, name = "unpruned", progress = false,
   space = pspace, objectives = { "latency_s", "energy_j" }, prune = false }
-local function front_keys(h, wl)
+-- a front as text: key(row) of each row, sorted, joined by "; "
+local function sorted_front(front, key)
   local keys = {}
-  for r in dse.pareto(h:filter { workload = wl }):iter() do
-    local p = r.point
-    keys[#keys + 1] = string.format("%d %d %s %.17g %.17g", p["pe_array.rows"], p["pe_array.cols"],
-      p["buffers.2.size"], r.total.latency_s, r.total.energy_j)
-  end
+  for r in front:iter() do keys[#keys + 1] = key(r) end
   table.sort(keys)
-  return table.concat(keys, "\n")
+  return table.concat(keys, "; ")
+end
+local function front_keys(h, wl)
+  return sorted_front(dse.pareto(h:filter { workload = wl }), function(r)
+    local p = r.point
+    return string.format("%d %d %s %.17g %.17g", p["pe_array.rows"], p["pe_array.cols"],
+      p["buffers.2.size"], r.total.latency_s, r.total.energy_j)
+  end)
 end
 local pruned_csv
 for _, n in ipairs { 1, 2 } do
@@ -369,12 +373,9 @@ local function seq_front(prune)
       return dse.arch("edge-npu"):with { ["pe_array.rows"] = p.rows, ["pe_array.cols"] = p.cols },
         dse.workload("gpt2", { phase = "decode", seq = p.seq })
     end }
-  local keys = {}
-  for r in dse.pareto(h):iter() do
-    keys[#keys + 1] = string.format("%d %d %d %.17g", r.workload.seq, r.point.rows, r.point.cols, r.total.energy_j)
-  end
-  table.sort(keys)
-  return table.concat(keys, "; ")
+  return sorted_front(dse.pareto(h), function(r)
+    return string.format("%d %d %d %.17g", r.workload.seq, r.point.rows, r.point.cols, r.total.energy_j)
+  end)
 end
 local sf = seq_front(true)
 H.eq(sf, seq_front(false), "build workloads: the pruned fronts are the unpruned ones")
@@ -389,12 +390,9 @@ local function twin_fronts(prune)
   local h = dse.sweep { arch = "edge-npu", workloads = { mlp(64), mlp(1024) }, store = cdb,
     name = "twins-" .. tostring(prune), progress = false, objectives = { "latency_s", "energy_j" },
     prune = prune, space = { ["pe_array.rows"] = { 8, 16, 32, 64 }, ["pe_array.cols"] = { 8, 16, 32, 64 } } }
-  local keys = {}
-  for r in dse.pareto(h):iter() do
-    keys[#keys + 1] = string.format("%.17g %d %d", r.total.macs, r.point["pe_array.rows"], r.point["pe_array.cols"])
-  end
-  table.sort(keys)
-  return table.concat(keys, "; ")
+  return sorted_front(dse.pareto(h), function(r)
+    return string.format("%.17g %d %d", r.total.macs, r.point["pe_array.rows"], r.point["pe_array.cols"])
+  end)
 end
 local tf = twin_fronts(true)
 H.eq(tf, twin_fronts(false), "twin workloads: the pruned fronts are the unpruned ones")
