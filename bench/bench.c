@@ -574,6 +574,18 @@ static double engine_once(void *ud) {
   return SWEEP_POINTS;
 }
 
+/* The cost per point of w's 16 points through sweep_run (*swp) and of
+ * their archs straight to the engine (*eng), the archs built into w. */
+static void sweep_ratio(bench *b, sweep_work *w, double *eng, double *swp) {
+  size_t idx[8];
+  for (uint64_t i = 0; i < SWEEP_POINTS; i++) {
+    sweep_point(&w->sp, i, idx);
+    if (sweep_arch(b->ctx, &w->sp, idx, &w->arch[i])) die(b->ctx, "sweep_arch");
+  }
+  *eng = best_of(b, engine_once, w);
+  *swp = best_of(b, sweep_once, w);
+}
+
 /* Seconds on the wall clock (workers' time is the parent's wait). */
 static double wall_now(void) {
   struct timespec ts;
@@ -851,20 +863,43 @@ static void bench_sweep(bench *b) {
                   {NULL},
                   l.wl,
                   0};
-  size_t idx[1];
-  for (int i = 0; i < SWEEP_POINTS; i++) {
-    idx[0] = (size_t)i;
-    if (sweep_arch(b->ctx, &w.sp, idx, &w.arch[i])) die(b->ctx, "sweep_arch");
-  }
-  const double eng = best_of(b, engine_once, &w);
-  const double swp = best_of(b, sweep_once, &w);
+  double eng, swp;
+  sweep_ratio(b, &w, &eng, &swp);
   char m[32], note[96];
   fmt_rate(eng, "points", note, sizeof note);
   cost_row(b, "level-1 point, the engine alone", eng, NULL, note);
   fmt_time(swp, m, sizeof m);
-  snprintf(note, sizeof note, "each point's arch built from its YAML: %.0f%% of it",
+  snprintf(note, sizeof note, "pe_array.rows: the point's arch and the rest, %.0f%% of it",
            100 * (swp - eng) / swp);
   row(b, "level-1 point through sweep_run", m, swp / eng, "engine", "sweep-l1", note);
+  /* a point of three parts (make run's kind): 4 rows x 2 global buffers x
+   * 2 memory systems, against the same archs straight to the engine */
+  {
+    static const char *const mems[] = {"{preset: hbm3-6400, stacks: 1}",
+                                       "{preset: gddr7-32000, devices: 8}"};
+    const yt_node *rows[4], *sram[2], *mem[2];
+    yt_doc *md[2];
+    for (int i = 0; i < 4; i++) rows[i] = vals[4 * i + 3];
+    sram[0] = yt_new_scalar(d, "bench", 1, 1, "8 MiB", 0);
+    sram[1] = yt_new_scalar(d, "bench", 1, 1, "32 MiB", 0);
+    for (int i = 0; i < 2; i++) {
+      if (yt_parse(b->ctx, "bench", mems[i], strlen(mems[i]), &md[i])) die(b->ctx, "yt_parse");
+      mem[i] = md[i]->root;
+    }
+    const sweep_param three[] = {
+        {"pe_array.rows", 4, rows}, {"buffers.2.size", 2, sram}, {"dram", 2, mem}};
+    sweep_work w3 = w;
+    w3.sp.params = three;
+    w3.sp.nparams = 3;
+    double eng3, swp3;
+    sweep_ratio(b, &w3, &eng3, &swp3);
+    fmt_time(swp3, m, sizeof m);
+    snprintf(note, sizeof note, "rows x buffers.2.size x dram: %.0f%% of it",
+             100 * (swp3 - eng3) / swp3);
+    row(b, "level-1 point through sweep_run, 3 parts", m, swp3 / eng3, "engine", NULL, note);
+    for (int i = 0; i < SWEEP_POINTS; i++) dse_arch_free(w3.arch[i]);
+    for (int i = 0; i < 2; i++) yt_doc_free(md[i]);
+  }
   /* with a store: each result committed in batches (a file under /tmp) */
   char path[64];
   snprintf(path, sizeof path, "/tmp/dse_bench_%ld.db", (long)getpid());

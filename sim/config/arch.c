@@ -491,13 +491,39 @@ void arch_load_dram_preset(cfg *c, const yt_node *dram, const char *path,
   a->dram_capacity_mark = mark_of(dram, yt_get(dram, "capacity") ? "capacity" : "preset");
 }
 
-/* Today's hierarchy: pe_array, buffers (innermost first) and dram. */
+/* The fields the pe_array part sets, as calloc left them (its getters set
+ * each when the key is absent, except accumulator_bits). */
+static void pe_reset(dse_arch *a) {
+  a->rows = a->cols = 0;
+  a->dataflow = (dse_dataflow)0;
+  a->precision = (dse_precision)0;
+  a->acc_bits = 0;
+  a->pe_double_buffered = a->mac_energy_defaulted = a->reg_given = 0;
+  a->mac_energy_j = a->reg_bytes = a->reg_j = a->hop_j_per_bit = 0;
+}
+
+/* The same for the dram part (what it points to is like's, not a's, when
+ * this is called: dram_from_like). */
+static void dram_reset(dse_arch *a) {
+  a->dram_bw = a->dram_j_per_bit = a->dram_capacity = a->dram_latency_s = 0;
+  a->dram_type = NULL;
+  memset(&a->dram_capacity_mark, 0, sizeof a->dram_capacity_mark);
+  a->mem = a->cost_mem = NULL;
+  a->mem_units = 0;
+  a->mem_doc = NULL;
+}
+
+/* Today's hierarchy: pe_array, buffers (innermost first) and dram; of an
+ * arch copied from another (arch_from_like), the parts in `parts` only
+ * (ARCH_PART_*), the rest kept. */
 static void load_today(cfg *c, const yt_node *root, const tech_node *node, const sram_fit *fit,
-                       dse_arch *a) {
+                       unsigned parts, dse_arch *a) {
   const yt_node *pe = yt_get(root, "pe_array");
   if (!pe) {
     cfg_error(c, root, "pe_array", "missing required key 'pe_array'");
-  } else if (!cfg_expect_kind(c, pe, "pe_array", YT_MAP)) {
+  } else if (!(parts & ARCH_PART_PE)) {
+    /* like's */
+  } else if (pe_reset(a), !cfg_expect_kind(c, pe, "pe_array", YT_MAP)) {
     cfg_check_keys(c, pe, "pe_array", k_pe_keys);
     cfg_uint(c, pe, "pe_array", "rows", 1, 0, 1, 65536, &a->rows);
     cfg_uint(c, pe, "pe_array", "cols", 1, 0, 1, 65536, &a->cols);
@@ -550,16 +576,22 @@ static void load_today(cfg *c, const yt_node *root, const tech_node *node, const
                 ARCH_MAX_BUFFERS, bufs->n);
     } else {
       a->nbuf = bufs->n;
+      for (size_t i = bufs->n; i < ARCH_MAX_BUFFERS; i++) memset(&a->buf[i], 0, sizeof a->buf[i]);
       for (size_t i = 0; i < bufs->n; i++) {
         char path[64];
-        snprintf(path, sizeof path, "buffers[%zu]", i + 1);
-        load_buffer(c, bufs->items[i], path, fit, node ? node->nm : 0, a->reuse_scalesim,
-                    &a->buf[i]);
+        if (parts & ARCH_PART_BUF(i)) {
+          memset(&a->buf[i], 0, sizeof a->buf[i]);
+          snprintf(path, sizeof path, "buffers[%zu]", i + 1);
+          load_buffer(c, bufs->items[i], path, fit, node ? node->nm : 0, a->reuse_scalesim,
+                      &a->buf[i]);
+        }
         for (size_t j = 0; j < i; j++)
           if (a->buf[i].name && a->buf[j].name &&
-              strcmp(a->buf[i].name, a->buf[j].name) == 0)
+              strcmp(a->buf[i].name, a->buf[j].name) == 0) {
+            snprintf(path, sizeof path, "buffers[%zu]", i + 1);
             cfg_error(c, yt_get(bufs->items[i], "name"), path,
                       "duplicate buffer name '%s'", a->buf[i].name);
+          }
       }
     }
   }
@@ -567,7 +599,9 @@ static void load_today(cfg *c, const yt_node *root, const tech_node *node, const
   const yt_node *dram = yt_get(root, "dram");
   if (!dram) {
     cfg_error(c, root, "dram", "missing required key 'dram'");
-  } else if (!cfg_expect_kind(c, dram, "dram", YT_MAP)) {
+  } else if (!(parts & ARCH_PART_DRAM)) {
+    /* like's */
+  } else if (dram_reset(a), !cfg_expect_kind(c, dram, "dram", YT_MAP)) {
     if (yt_get(dram, "preset"))
       arch_load_dram_preset(c, dram, "dram", NULL, NULL, a);
     else
@@ -617,35 +651,45 @@ static int arch_sram_fit(dse_ctx *ctx, sram_fit *f) {
   return 0;
 }
 
-int arch_from_doc(dse_ctx *ctx, yt_doc *doc, dse_arch **out) {
-  *out = NULL;
-  dse_arch *a = calloc(1, sizeof(*a));
-  if (!a) {
-    yt_doc_free(doc);
+/* What a copy of like (arch_from_like) owns of like's dram part: copies
+ * of its specs and a reference to their tree.  0 or DSE_ERR_NOMEM (a's
+ * dram part then empty). */
+static int dram_from_like(dse_arch *a, const dse_arch *like) {
+  dram_reset(a);
+  dram_spec *mem = like->mem ? malloc(sizeof *mem) : NULL;
+  dram_spec *cost_mem = like->cost_mem ? malloc(sizeof *cost_mem) : NULL;
+  if ((like->mem && !mem) || (like->cost_mem && !cost_mem)) {
+    free(mem);
+    free(cost_mem);
     return DSE_ERR_NOMEM;
   }
-  a->doc = doc;
-  cfg c = {ctx, 0};
-  const yt_node *root = doc->root;
-  if (cfg_expect_kind(&c, root, "", YT_MAP)) goto done;
-  cfg_check_keys(&c, root, "", k_top_keys);
-  cfg_string(&c, root, "", "name", 1, "", &a->name);
-  cfg_string(&c, root, "", "description", 0, "", &a->description);
-  const char *src;
-  cfg_string(&c, root, "", "source", 0, "", &src);
-  cfg_bool(&c, root, "", "on_chip_activations", 1, &a->on_chip_activations);
-  cfg_quantity(&c, root, "", "clock", 1, UNIT_BIT(UNIT_HZ), 0, 1e6, 1e11,
-               &a->clock_hz, NULL);
+  if (mem) *mem = *like->mem;
+  if (cost_mem) *cost_mem = *like->cost_mem;
+  a->dram_bw = like->dram_bw;
+  a->dram_j_per_bit = like->dram_j_per_bit;
+  a->dram_capacity = like->dram_capacity;
+  a->dram_latency_s = like->dram_latency_s;
+  a->dram_capacity_mark = like->dram_capacity_mark;
+  a->mem_units = like->mem_units;
+  a->mem = mem;
+  a->cost_mem = cost_mem;
+  a->mem_doc = like->mem_doc ? yt_doc_ref(like->mem_doc) : NULL;
+  /* the type: the spec's name when it came from the spec, else the tree's */
+  a->dram_type = like->dram_type;
+  if (mem && like->dram_type == like->mem->standard) a->dram_type = mem->standard;
+  if (cost_mem && like->dram_type == like->cost_mem->standard) a->dram_type = cost_mem->standard;
+  return 0;
+}
 
-  /* technology: {node: 7 nm}: MAC and SRAM energies default from the
-   * technology library (docs/energy.md) */
+/* technology: {node: 7 nm, ...} at tech (NULL: none) into a: MAC and SRAM
+ * energies default from the node's library (docs/energy.md), whose SRAM
+ * fit goes to *fit.  Returns the node (NULL: none, or an error on c). */
+static const tech_node *load_tech(cfg *c, const yt_node *tech, sram_fit *fit, dse_arch *a) {
   const tech_node *node = NULL;
-  sram_fit fit;
-  const yt_node *tech = yt_get(root, "technology");
-  if (tech && !cfg_expect_kind(&c, tech, "technology", YT_MAP)) {
-    cfg_check_keys(&c, tech, "technology", k_tech_keys);
+  if (tech && !cfg_expect_kind(c, tech, "technology", YT_MAP)) {
+    cfg_check_keys(c, tech, "technology", k_tech_keys);
     double m = 0;
-    if (cfg_quantity(&c, tech, "technology", "node", 1, UNIT_BIT(UNIT_METERS), 0, 1e-10,
+    if (cfg_quantity(c, tech, "technology", "node", 1, UNIT_BIT(UNIT_METERS), 0, 1e-10,
                      1e-6, &m, NULL) == 0) {
       node = tech_node_find(round(m * 1e10) / 10.0);
       if (!node) {
@@ -655,10 +699,10 @@ int arch_from_doc(dse_ctx *ctx, yt_doc *doc, dse_arch **out) {
         for (size_t i = 0; i < nn; i++)
           snprintf(list + strlen(list), sizeof list - strlen(list), "%s%g nm", i ? ", " : "",
                    all[i].nm);
-        cfg_error(&c, yt_get(tech, "node"), "technology.node",
+        cfg_error(c, yt_get(tech, "node"), "technology.node",
                   "no technology data for %g nm; known nodes: %s", m * 1e9, list);
-      } else if (arch_sram_fit(ctx, &fit)) {
-        cfg_error(&c, tech, "technology", "out of memory");
+      } else if (arch_sram_fit(c->ctx, fit)) {
+        cfg_error(c, tech, "technology", "out of memory");
         node = NULL;
       }
     }
@@ -670,19 +714,141 @@ int arch_from_doc(dse_ctx *ctx, yt_doc *doc, dse_arch **out) {
   int cells = SRAM_CELLS_6T, dev = TECH_DEV_HP;
   const int tmap = tech && tech->kind == YT_MAP;
   if (tmap) {
-    cfg_enum(&c, tech, "technology", "sram_cells", 0, k_cells, cells, &cells);
-    cfg_enum(&c, tech, "technology", "devices", 0, k_devices, dev, &dev);
+    cfg_enum(c, tech, "technology", "sram_cells", 0, k_cells, cells, &cells);
+    cfg_enum(c, tech, "technology", "devices", 0, k_devices, dev, &dev);
   }
   a->sram_cells = cells;
   a->devices = dev;
   a->leak_per_tr_w = tech_leakage_per_transistor(node, (tech_devices)dev);
   a->clock_share = TECH_CLOCK_SHARE;
   if (tmap) {
-    cfg_quantity(&c, tech, "technology", "leakage_per_transistor", 0, UNIT_BIT(UNIT_WATTS),
+    cfg_quantity(c, tech, "technology", "leakage_per_transistor", 0, UNIT_BIT(UNIT_WATTS),
                  a->leak_per_tr_w, 0, 1e-6, &a->leak_per_tr_w, NULL);
-    cfg_quantity(&c, tech, "technology", "clock_share", 0, UNIT_BIT(UNIT_NONE), a->clock_share,
+    cfg_quantity(c, tech, "technology", "clock_share", 0, UNIT_BIT(UNIT_NONE), a->clock_share,
                  0, 0.9, &a->clock_share, NULL);
   }
+
+  return node;
+}
+
+int arch_from_doc(dse_ctx *ctx, yt_doc *doc, dse_arch **out) {
+  return arch_from_like(ctx, doc, NULL, out);
+}
+
+/* Whether map a has b's keys, the same strings in the same order (a copy
+ * of b on write keeps its key pointers; an added key is a new string). */
+static int same_keys(const yt_node *a, const yt_node *b) {
+  if (a->n != b->n) return 0;
+  for (size_t i = 0; i < a->n; i++)
+    if (a->pairs[i].key != b->pairs[i].key) return 0;
+  return 1;
+}
+
+/* The part a top-level key's value is in (0: read again whatever the
+ * point; ARCH_PART_ALL: a full read). */
+static unsigned part_of_key(const char *key) {
+  static const struct {
+    const char *key;
+    unsigned part;
+  } k[] = {{"pe_array", ARCH_PART_PE}, {"dram", ARCH_PART_DRAM},
+           {"buffers", ARCH_PART_BUFS}, /* (narrowed by the caller) */
+           {"reuse", ARCH_PART_BUFS},   /* (the buffers' ports) */
+           {"vector", ARCH_PART_VEC},   {"cost", ARCH_PART_COST},
+           {"name", ARCH_PART_TOP},     {"description", ARCH_PART_TOP},
+           {"source", ARCH_PART_TOP},   {"clock", ARCH_PART_TOP},
+           {"on_chip_activations", ARCH_PART_TOP}};
+  for (size_t i = 0; i < sizeof k / sizeof *k; i++)
+    if (!strcmp(key, k[i].key)) return k[i].part;
+  return ARCH_PART_ALL; /* technology (every default), levels, or what a full read judges */
+}
+
+/* The buffers of b that are not lb's (the same node: none). */
+static unsigned buffer_parts(const yt_node *b, const yt_node *lb) {
+  unsigned parts = 0;
+  for (size_t i = 0; i < ARCH_MAX_BUFFERS; i++)
+    if (b->kind != YT_SEQ || lb->kind != YT_SEQ || i >= b->n || i >= lb->n ||
+        b->items[i] != lb->items[i])
+      parts |= ARCH_PART_BUF(i);
+  return parts;
+}
+
+unsigned arch_like_parts(const yt_doc *doc, const dse_arch *like) {
+  const yt_node *root = doc->root, *lr = like ? like->doc->root : NULL;
+  /* the parts kept point into like's tree, which doc must hold */
+  if (!like || like->tree || doc->under != like->doc || !root || root->kind != YT_MAP ||
+      !lr || lr->kind != YT_MAP)
+    return ARCH_PART_ALL;
+  unsigned parts = 0;
+  if (same_keys(root, lr)) { /* each key's value, like's or not */
+    for (size_t i = 0; i < root->n; i++) {
+      const yt_node *v = root->pairs[i].val, *lv = lr->pairs[i].val;
+      if (v == lv) continue;
+      const char *key = root->pairs[i].key;
+      parts |= !strcmp(key, "buffers") ? buffer_parts(v, lv) : part_of_key(key);
+    }
+    return parts;
+  }
+  size_t kept = 0; /* a key added: by name (one taken away: a full read) */
+  for (size_t i = 0; i < root->n; i++) {
+    const char *key = root->pairs[i].key;
+    const yt_node *v = root->pairs[i].val, *lv = yt_get(lr, key);
+    kept += lv != NULL;
+    if (v == lv) continue;
+    parts |= !strcmp(key, "buffers") && lv ? buffer_parts(v, lv) : part_of_key(key);
+  }
+  return kept == lr->n ? parts : ARCH_PART_ALL;
+}
+
+int arch_from_like(dse_ctx *ctx, yt_doc *doc, const dse_arch *like, dse_arch **out) {
+  *out = NULL;
+  const unsigned parts = arch_like_parts(doc, like);
+  if (parts == ARCH_PART_ALL) like = NULL;
+  dse_arch *a = like ? malloc(sizeof(*a)) : calloc(1, sizeof(*a)); /* (like's copied in) */
+  if (!a) {
+    yt_doc_free(doc);
+    return DSE_ERR_NOMEM;
+  }
+  if (like) {
+    *a = *like; /* then its owned parts: its own */
+    a->doc = NULL;
+    if (parts & ARCH_PART_DRAM) {
+      dram_reset(a);
+    } else if (dram_from_like(a, like)) {
+      a->doc = doc;
+      dse_arch_free(a);
+      return DSE_ERR_NOMEM;
+    }
+  }
+  a->doc = doc;
+  cfg c = {ctx, 0};
+  const yt_node *root = doc->root;
+  if (cfg_expect_kind(&c, root, "", YT_MAP)) goto done;
+  if (!like || !same_keys(root, like->doc->root)) cfg_check_keys(&c, root, "", k_top_keys);
+  if (parts & ARCH_PART_TOP) {
+    cfg_string(&c, root, "", "name", 1, "", &a->name);
+    cfg_string(&c, root, "", "description", 0, "", &a->description);
+    const char *src;
+    cfg_string(&c, root, "", "source", 0, "", &src);
+    cfg_bool(&c, root, "", "on_chip_activations", 1, &a->on_chip_activations);
+    cfg_quantity(&c, root, "", "clock", 1, UNIT_BIT(UNIT_HZ), 0, 1e6, 1e11,
+                 &a->clock_hz, NULL);
+  }
+
+  /* technology: {node: 7 nm}: MAC and SRAM energies default from the
+   * technology library (docs/energy.md) */
+  const tech_node *node = NULL;
+  sram_fit fit;
+  const yt_node *tech = yt_get(root, "technology");
+  if (like) { /* like's, from the same node */
+    node = like->node_nm > 0 ? tech_node_find(like->node_nm) : NULL;
+    if (node && arch_sram_fit(ctx, &fit)) {
+      cfg_error(&c, tech, "technology", "out of memory");
+      node = NULL;
+    }
+  } else {
+    node = load_tech(&c, tech, &fit, a);
+  }
+  const int tmap = tech && tech->kind == YT_MAP;
 
   a->tree = yt_get(root, "levels") != NULL;
   if (a->tree) {
@@ -692,13 +858,18 @@ int arch_from_doc(dse_ctx *ctx, yt_doc *doc, dse_arch **out) {
       cfg_error(&c, yt_get(root, "precision"), "precision",
                 "the arch precision goes in pe_array.precision (a top-level 'precision' is "
                 "for a 'levels' arch)");
-    load_today(&c, root, node, node ? &fit : NULL, a);
+    load_today(&c, root, node, node ? &fit : NULL, parts, a);
   }
 
-  a->vector_lanes = a->cols ? a->cols : 1;
-  a->vector_op_j = a->mac_energy_j;
-  a->fuse_activations = 1;
-  const yt_node *vec = yt_get(root, "vector");
+  /* the vector unit: its own keys, defaults from the PE array's */
+  const int vec_kept = like && !(parts & ARCH_PART_VEC) && a->cols == like->cols &&
+                       a->mac_energy_j == like->mac_energy_j;
+  const yt_node *vec = vec_kept ? NULL : yt_get(root, "vector");
+  if (!vec_kept) {
+    a->vector_lanes = a->cols ? a->cols : 1;
+    a->vector_op_j = a->mac_energy_j;
+    a->fuse_activations = 1;
+  }
   if (vec && !cfg_expect_kind(&c, vec, "vector", YT_MAP)) {
     cfg_check_keys(&c, vec, "vector", k_vec_keys);
     cfg_uint(&c, vec, "vector", "lanes", 0, a->vector_lanes, 1, 1u << 20,
@@ -708,7 +879,7 @@ int arch_from_doc(dse_ctx *ctx, yt_doc *doc, dse_arch **out) {
     cfg_bool(&c, vec, "vector", "fuse_activations", 1, &a->fuse_activations);
   }
 
-  load_cost(&c, yt_get(root, "cost"), node, a);
+  if (parts & ARCH_PART_COST) load_cost(&c, yt_get(root, "cost"), node, a);
 
   area_spec as;
   arch_area_spec(a, &as);
@@ -760,6 +931,7 @@ static arch_node *chain_push(dse_arch *a, const char *name, arch_node_kind kind)
 void arch_build_chain(dse_arch *a) {
   const double wb = dse_precision_bits(a->precision) / 8.0; /* bytes per word */
   a->nnode = 0;
+  memset(a->node, 0, sizeof a->node);
   /* DRAM: everything, per byte at its energy per bit, its bandwidth per cycle */
   arch_node *d = chain_push(a, "DRAM", ARCH_NODE_STORAGE);
   d->mark = a->dram_capacity_mark;

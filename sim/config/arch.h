@@ -201,6 +201,34 @@ DSE_INTERNAL void arch_format_chain(const dse_arch *a, core_buf *out);
 /* Validate a tree into an arch; takes ownership of doc in every case. */
 DSE_INTERNAL int arch_from_doc(dse_ctx *ctx, yt_doc *doc, dse_arch **out);
 
+/* Parts of a pe_array/buffers arch that arch_from_like may take from
+ * another arch: the pe_array map, the dram map, buffer i (ARCH_PART_BUF(i)),
+ * the top-level scalars, vector, cost.  Every figure derived from the parts
+ * (area, unit cost, static power, the chain) is worked out again. */
+#define ARCH_PART_PE 1u
+#define ARCH_PART_DRAM 2u
+#define ARCH_PART_BUF(i) (4u << (i))
+#define ARCH_PART_BUFS (((1u << ARCH_MAX_BUFFERS) - 1) << 2)
+#define ARCH_PART_TOP (4u << ARCH_MAX_BUFFERS)  /* name, description, source, clock, ... */
+#define ARCH_PART_VEC (8u << ARCH_MAX_BUFFERS)  /* vector (and its defaults: the PE array's) */
+#define ARCH_PART_COST (16u << ARCH_MAX_BUFFERS) /* cost */
+#define ARCH_PART_ALL (~0u)
+
+/* The parts arch_from_like(doc, like) reads again: those whose nodes in
+ * doc are not like's (a copy on write of like's tree changes the nodes on
+ * a value's way only, yt_doc_share), or ARCH_PART_ALL when it reads doc
+ * whole: no like, a `levels:` arch, doc not sharing like's tree, or
+ * another technology (every default comes from the node). */
+DSE_INTERNAL unsigned arch_like_parts(const yt_doc *doc, const dse_arch *like);
+
+/* arch_from_doc of doc, which shares like's tree (yt_doc_share(like->doc)
+ * and values set): the parts whose nodes are like's (arch_like_parts) are
+ * taken from like rather than read again.  The same arch as arch_from_doc
+ * of a whole copy (unit.arch_from_like), in a fraction of the time: how a
+ * sweep builds its points (sweep_arch).  like may be NULL.  Takes doc. */
+DSE_INTERNAL int arch_from_like(dse_ctx *ctx, yt_doc *doc, const dse_arch *like,
+                                dse_arch **out);
+
 /* Resolve a preset name or path to a file path (buf); 0 or NOTFOUND with a
  * diagnostic listing the known presets. */
 DSE_INTERNAL int arch_resolve(dse_ctx *ctx, const char *name, char *buf,

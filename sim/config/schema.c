@@ -61,8 +61,8 @@ void cfg_check_keys(cfg *c, const yt_node *map, const char *path,
   for (size_t i = 0; i < map->n; i++) {
     const yt_pair *p = &map->pairs[i];
     int ok = 0;
-    for (size_t j = 0; allowed[j]; j++)
-      if (strcmp(p->key, allowed[j]) == 0) ok = 1;
+    for (size_t j = 0; allowed[j] && !ok; j++)
+      ok = p->key[0] == allowed[j][0] && strcmp(p->key, allowed[j]) == 0;
     if (ok) continue;
     char kp[256];
     cfg_join(kp, sizeof kp, path, p->key);
@@ -100,8 +100,16 @@ static const yt_node *lookup(cfg *c, const yt_node *map, const char *path,
   return NULL;
 }
 
-int cfg_node_uint(cfg *c, const yt_node *n, const char *path, uint64_t min,
-                  uint64_t max, uint64_t *out) {
+/* cfg_node_uint with the node's path as path.key (key NULL: path), joined
+ * for a message only. */
+static int node_uint(cfg *c, const yt_node *n, const char *path, const char *key, uint64_t min,
+                     uint64_t max, uint64_t *out) {
+  if (n->kind == YT_SCALAR && !n->quoted) {
+    const int w = unit_parse_whole(n->str, min, max, out);
+    if (w == UNIT_WHOLE_OK) return 0;
+  }
+  char kp[256];
+  if (key) path = cfg_join(kp, sizeof kp, path, key);
   if (n->kind != YT_SCALAR || n->quoted) {
     cfg_error(c, n, path, "expected an integer, got %s%s%s%s", node_desc(n),
               n->kind == YT_SCALAR ? " '" : "",
@@ -110,9 +118,8 @@ int cfg_node_uint(cfg *c, const yt_node *n, const char *path, uint64_t min,
     return -1;
   }
   const char *s = n->str;
-  switch (unit_parse_whole(s, min, max, out)) {
-    case UNIT_WHOLE_OK:
-      return 0;
+  uint64_t v;
+  switch (unit_parse_whole(s, min, max, &v)) {
     case UNIT_WHOLE_SYNTAX: {
       char err[256];
       unit_kind k;
@@ -136,6 +143,11 @@ int cfg_node_uint(cfg *c, const yt_node *n, const char *path, uint64_t min,
   }
 }
 
+int cfg_node_uint(cfg *c, const yt_node *n, const char *path, uint64_t min,
+                  uint64_t max, uint64_t *out) {
+  return node_uint(c, n, path, NULL, min, max, out);
+}
+
 int cfg_uint(cfg *c, const yt_node *map, const char *path, const char *key,
              int required, uint64_t def, uint64_t min, uint64_t max,
              uint64_t *out) {
@@ -145,8 +157,7 @@ int cfg_uint(cfg *c, const yt_node *map, const char *path, const char *key,
     if (rc == 1) *out = def;
     return rc;
   }
-  char kp[256];
-  return cfg_node_uint(c, n, cfg_join(kp, sizeof kp, path, key), min, max, out);
+  return node_uint(c, n, path, key, min, max, out);
 }
 
 int cfg_quantity(cfg *c, const yt_node *map, const char *path, const char *key,

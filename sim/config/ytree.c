@@ -28,8 +28,17 @@ void yt_doc_free(yt_doc *doc) {
     doc->refs--;
     return;
   }
+  yt_doc_free(doc->under);
   core_arena_fini(&doc->arena);
   free(doc);
+}
+
+yt_doc *yt_doc_share(yt_doc *base) {
+  yt_doc *doc = yt_doc_new(base->file);
+  if (!doc) return NULL;
+  doc->under = yt_doc_ref(base);
+  doc->root = base->root;
+  return doc;
 }
 
 yt_doc *yt_doc_ref(yt_doc *doc) {
@@ -635,8 +644,9 @@ int yt_load_file(dse_ctx *ctx, const char *path, yt_doc **out) {
 
 const yt_pair *yt_get_pair(const yt_node *map, const char *key) {
   if (!map || map->kind != YT_MAP) return NULL;
-  for (size_t i = 0; i < map->n; i++)
-    if (strcmp(map->pairs[i].key, key) == 0) return &map->pairs[i];
+  for (size_t i = 0; i < map->n; i++) /* (the first letter first: most keys differ there) */
+    if (map->pairs[i].key[0] == key[0] && strcmp(map->pairs[i].key, key) == 0)
+      return &map->pairs[i];
   return NULL;
 }
 
@@ -683,6 +693,24 @@ static int parse_index(const char *s, size_t *out) {
   return 0;
 }
 
+/* A copy of map or list n in doc whose members are n's (NULL when out of
+ * memory). */
+static yt_node *shallow_copy(yt_doc *doc, const yt_node *n) {
+  yt_node *c = core_arena_alloc(&doc->arena, sizeof *c);
+  if (!c) return NULL;
+  *c = *n;
+  const size_t size = n->kind == YT_MAP ? sizeof *n->pairs : sizeof *n->items;
+  void *members = n->n ? core_arena_alloc(&doc->arena, n->n * size) : NULL;
+  if (n->n && !members) return NULL;
+  if (n->n) memcpy(members, n->kind == YT_MAP ? (const void *)n->pairs : (const void *)n->items,
+                   n->n * size);
+  if (n->kind == YT_MAP)
+    c->pairs = members;
+  else
+    c->items = members;
+  return c;
+}
+
 int yt_set_path(yt_doc *doc, const char *path, yt_node *val, char *err,
                 size_t errn) {
   char buf[256];
@@ -697,6 +725,10 @@ int yt_set_path(yt_doc *doc, const char *path, yt_node *val, char *err,
   while (comp) {
     char *next = strtok_r(NULL, ".", &save);
     yt_node *cur = *slot;
+    if (doc->under && cur && cur->kind != YT_SCALAR) { /* copy on write */
+      if (!(cur = shallow_copy(doc, cur))) return DSE_ERR_NOMEM;
+      *slot = cur;
+    }
     size_t idx;
     if (cur && cur->kind == YT_SEQ && parse_index(comp, &idx) == 0) {
       if (idx < 1 || idx > cur->n) {

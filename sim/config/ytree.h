@@ -37,6 +37,7 @@ typedef struct yt_doc {
   yt_node *root;
   const char *file;
   int refs; /* owners besides the first (yt_doc_ref) */
+  struct yt_doc *under; /* owned reference to the doc whose nodes root shares (yt_doc_share) */
 } yt_doc;
 
 /* Parse YAML text; `file` names it in diagnostics.  On a syntax error,
@@ -57,6 +58,12 @@ DSE_INTERNAL void yt_doc_free(yt_doc *doc);
  * built from it).  Returns doc. */
 DSE_INTERNAL yt_doc *yt_doc_ref(yt_doc *doc);
 
+/* A new doc (named as base) whose root is base's root, shared, not
+ * copied: it holds a reference to base (yt_doc_ref, so base must not
+ * change) and yt_set_path copies on write the nodes on its way, so base's
+ * tree stays as it was.  NULL when out of memory. */
+DSE_INTERNAL yt_doc *yt_doc_share(yt_doc *base);
+
 /* Node construction inside a doc (NULL when out of memory). */
 DSE_INTERNAL yt_node *yt_new_scalar(yt_doc *doc, const char *file, int line,
                                     int col, const char *text, int quoted);
@@ -73,8 +80,10 @@ DSE_INTERNAL const yt_pair *yt_get_pair(const yt_node *map, const char *key);
 
 /* Set the node at a dotted path ("pe_array.rows", "buffers.1.size": numeric
  * components are 1-based sequence indices) to `val` (a node of doc).  Maps
- * on the way must exist; a missing final map key is added.  Returns 0, or
- * DSE_ERR_INVALID with a message in err. */
+ * on the way must exist; a missing final map key is added.  In a shared doc
+ * (yt_doc_share) the maps and lists on the way are copied first (shallow:
+ * their other members stay shared).  Returns 0, or DSE_ERR_INVALID with a
+ * message in err (DSE_ERR_NOMEM). */
 DSE_INTERNAL int yt_set_path(yt_doc *doc, const char *path, yt_node *val,
                              char *err, size_t errn);
 

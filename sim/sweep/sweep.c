@@ -67,13 +67,10 @@ int sweep_arch(dse_ctx *ctx, const sweep_space *sp, const size_t *idx, dse_arch 
   *out = NULL;
   if (sp->build) return sp->build(sp->build_user, ctx, sp, idx, out, NULL);
   const dse_arch *base = sp->base;
-  yt_doc *doc = yt_doc_new(base->doc->file);
+  /* the base's tree shared but for the values' ways, and the base's parts
+   * where they are its nodes (arch_from_like) */
+  yt_doc *doc = yt_doc_share(base->doc);
   if (!doc) return DSE_ERR_NOMEM;
-  doc->root = yt_clone(doc, base->doc->root);
-  if (!doc->root) {
-    yt_doc_free(doc);
-    return DSE_ERR_NOMEM;
-  }
   for (size_t p = 0; p < sp->nparams; p++) {
     const yt_node *v = sp->params[p].values[idx[p]];
     yt_node *copy = yt_clone(doc, v);
@@ -82,13 +79,14 @@ int sweep_arch(dse_ctx *ctx, const sweep_space *sp, const size_t *idx, dse_arch 
       yt_doc_free(doc);
       return DSE_ERR_NOMEM;
     }
-    if (yt_set_path(doc, sp->params[p].path, copy, err, sizeof err)) {
-      core_diag(ctx, v->file, v->line, v->col, "%s", err);
+    const int rc = yt_set_path(doc, sp->params[p].path, copy, err, sizeof err);
+    if (rc) {
+      if (rc != DSE_ERR_NOMEM) core_diag(ctx, v->file, v->line, v->col, "%s", err);
       yt_doc_free(doc);
-      return DSE_ERR_INVALID;
+      return rc;
     }
   }
-  return arch_from_doc(ctx, doc, out); /* takes doc */
+  return arch_from_like(ctx, doc, base, out); /* takes doc */
 }
 
 /* Whether the point of value indices idx has an arch (sweep_arch's error

@@ -352,3 +352,194 @@ TEST_IMPL(memory_preset_cache) {
   dse_ctx_free(ctx);
   return 0;
 }
+
+/* ===== arch_from_like: a point's arch from its base's parts ============== */
+
+/* a's fields with every pointer replaced by what it points to (appended to
+ * text): two archs read from equal trees give equal bytes and text. */
+static void mark_text(arch_mark *m, core_buf *text) {
+  core_buf_printf(text, "@%s:%d:%d ", m->file ? m->file : "-", m->line, m->col);
+  m->file = NULL;
+}
+
+static void spec_text(dram_spec **s, core_buf *text) {
+  if (!*s) {
+    core_buf_puts(text, "spec - ");
+    return;
+  }
+  dram_spec c = **s;
+  for (int f = 0; f < DF_COUNT; f++) {
+    core_buf_printf(text, "%s,", c.mark[f].file ? c.mark[f].file : "-");
+    c.mark[f].file = NULL;
+  }
+  core_buf_puts(text, "spec ");
+  for (size_t i = 0; i < sizeof c; i++) core_buf_printf(text, "%02x", ((unsigned char *)&c)[i]);
+  *s = NULL;
+}
+
+static void arch_norm(const dse_arch *a, dse_arch *out, core_buf *text) {
+  *out = *a;
+  out->doc = out->mem_doc = NULL;
+  core_buf_printf(text, "%s|%s|%s|", a->name, a->description ? a->description : "-",
+                  a->dram_type ? a->dram_type : "-");
+  out->name = out->description = out->dram_type = NULL;
+  mark_text(&out->node_mark, text);
+  mark_text(&out->dram_capacity_mark, text);
+  mark_text(&out->levels_mark, text);
+  spec_text(&out->mem, text);
+  spec_text(&out->cost_mem, text);
+  for (size_t i = 0; i < ARCH_MAX_BUFFERS; i++) {
+    core_buf_printf(text, "buf %s ", out->buf[i].name ? out->buf[i].name : "-");
+    out->buf[i].name = NULL;
+    mark_text(&out->buf[i].size_mark, text);
+  }
+  for (size_t i = 0; i < ARCH_MAX_NODES; i++) {
+    core_buf_printf(text, "node %s ", out->node[i].name ? out->node[i].name : "-");
+    out->node[i].name = NULL;
+    mark_text(&out->node[i].mark, text);
+  }
+}
+
+/* A point's arch both ways: the base cloned whole and read (arch_from_doc),
+ * and the base shared with only the value's parts read (arch_from_like).
+ * The same arch, or the same error. */
+TEST_IMPL(arch_from_like) {
+  /* the presets, and one with every optional key a part may drop (a value
+   * without it must leave what calloc leaves, not the base's) */
+  static const char *const presets[] = {"edge-npu", "eyeriss",     "npu-gddr6", "npu-hbm2e",
+                                        "npu-hbm2e-dram", "npu-lpddr5x", "tpu-v1", "full",
+                                        "bare"};
+  static const char k_full[] =
+      "name: full\nclock: 1 GHz\n"
+      "pe_array: {rows: 16, cols: 16, dataflow: weight_stationary, precision: int8,\n"
+      "  accumulator_bits: 24, mac_energy: 0.2 pJ, registers: 64 B, register_energy: 0.1 pJ,\n"
+      "  hop_energy: 0.01 pJ, double_buffered: true}\n"
+      "buffers:\n"
+      "  - {name: acc, size: 256 KiB, banks: 4, width: 16 B, read_bandwidth: 64 B/cycle,\n"
+      "     write_bandwidth: 64 B/cycle, read_energy: 1 pJ/B, write_energy: 2 pJ/B,\n"
+      "     update_energy: 3 pJ/B, holds: [output], bypass: false}\n"
+      "  - {name: gb, size: 4 MiB, bandwidth: 256 B/cycle}\n"
+      "dram: {type: hbm, bandwidth: 400 GB/s, energy: 5 pJ/bit, capacity: 16 GiB,\n"
+      "  latency: 100 ns, technology: hbm2e-3200, stacks: 1}\n"
+      "vector: {lanes: 32, op_energy: 0.3 pJ, fuse_activations: false}\n"
+      "technology: {node: 7 nm, sram_cells: hp, devices: lop, static_power: 1 W, clock_power: 2 W}\n"
+      "cost: {yield_model: poisson, defect_density: 0.1, clustering: 2, yield: 0.5, volume: 1000}\n";
+  /* and one with none of them: every default (no node, no vector unit) */
+  static const char k_bare[] =
+      "name: bare\nclock: 1 GHz\n"
+      "pe_array: {rows: 16, cols: 16, dataflow: weight_stationary, precision: int8}\n"
+      "buffers: [{name: gb, size: 1 MiB, bandwidth: 64 B/cycle}]\n"
+      "dram: {preset: hbm3-6400}\n";
+  static const struct {
+    const char *path, *yaml;
+  } v[] = {
+      {"pe_array.rows", "32"},
+      {"pe_array.cols", "8"},
+      {"pe_array.accumulator_bits", "24"},
+      {"pe_array.dataflow", "output_stationary"},
+      {"pe_array", "{rows: 4, cols: 4, dataflow: weight_stationary, precision: int8}"},
+      {"buffers.1", "{name: acc, size: 64 KiB, bandwidth: 32 B/cycle}"},
+      {"dram", "{preset: hbm2e-3200}"},
+      {"dram.stacks", "2"},
+      {"pe_array.rows", "0"},
+      {"buffers.1.size", "64 KiB"},
+      {"buffers.2.size", "3 MiB"},
+      {"buffers.2.bandwidth", "96 B/cycle"},
+      {"buffers.1.name", "accumulators"},
+      {"buffers", "[{name: gb, size: 1 MiB, bandwidth: 64 B/cycle}]"},
+      {"buffers.3.size", "1 MiB"},
+      {"dram", "{preset: hbm3-6400, stacks: 2}"},
+      {"dram", "{preset: gddr7-32000, devices: 8}"},
+      {"dram", "{bandwidth: 100 GB/s, energy: 4 pJ/bit, capacity: 8 GiB}"},
+      {"dram", "{bandwidth: 400 GB/s, energy: 4 pJ/bit, capacity: 16 GiB, technology: hbm3-6400}"},
+      {"dram.bandwidth", "200 GB/s"},
+      {"dram.technology", "lpddr5x-8533"},
+      {"technology.node", "16 nm"},
+      {"technology", "{node: 5 nm}"},
+      {"reuse", "scalesim"},
+      {"clock", "1.5 GHz"},
+      {"vector.lanes", "64"},
+      {"vector", "{lanes: 16}"},
+      {"cost", "{volume: 100000}"},
+      {"cost.volume", "2000"},
+      {"cost", "{yield_model: murphy}"},
+      {"on_chip_activations", "false"},
+      {"name", "renamed"},
+  };
+  int partial = 0;
+  for (size_t p = 0; p < sizeof presets / sizeof *presets; p++) {
+    dse_ctx *ctx = t_ctx();
+    dse_arch *base = !strcmp(presets[p], "full")   ? t_arch_yaml(ctx, k_full, 0)
+                     : !strcmp(presets[p], "bare") ? t_arch_yaml(ctx, k_bare, 0)
+                                                   : t_arch(ctx, presets[p]);
+    for (size_t k = 0; k < sizeof v / sizeof *v; k++) {
+      yt_doc *val = NULL;
+      ASSERT_INT_EQ(yt_parse(ctx, "value.yaml", v[k].yaml, strlen(v[k].yaml), &val), 0);
+      /* whole */
+      yt_doc *full = yt_doc_new(base->doc->file);
+      full->root = yt_clone(full, base->doc->root);
+      char err[256], err2[256];
+      const int set = yt_set_path(full, v[k].path, yt_clone(full, val->root), err, sizeof err);
+      dse_arch *a = NULL, *b = NULL;
+      const int ra = set ? set : arch_from_doc(ctx, full, &a);
+      if (set) yt_doc_free(full);
+      core_buf ea;
+      core_buf_init(&ea);
+      for (size_t i = 0; i < dse_ctx_ndiags(ctx); i++)
+        core_buf_printf(&ea, "%s;", dse_ctx_diag(ctx, i)->msg);
+      dse_ctx_clear_diags(ctx);
+      /* shared */
+      yt_doc *shared = yt_doc_share(base->doc);
+      const int set2 =
+          yt_set_path(shared, v[k].path, yt_clone(shared, val->root), err2, sizeof err2);
+      partial += !set2 && arch_like_parts(shared, base) != ARCH_PART_ALL;
+      const int rb = set2 ? set2 : arch_from_like(ctx, shared, base, &b);
+      if (set2) yt_doc_free(shared);
+      core_buf eb;
+      core_buf_init(&eb);
+      for (size_t i = 0; i < dse_ctx_ndiags(ctx); i++)
+        core_buf_printf(&eb, "%s;", dse_ctx_diag(ctx, i)->msg);
+      dse_ctx_clear_diags(ctx);
+      if (ra != rb || strcmp(core_buf_str(&ea), core_buf_str(&eb)))
+        FAIL_AT("%s %s=%s: %d '%s' vs %d '%s'", presets[p], v[k].path, v[k].yaml, ra,
+                core_buf_str(&ea), rb, core_buf_str(&eb));
+      if (!ra) {
+        dse_arch na, nb;
+        core_buf ta, tb;
+        core_buf_init(&ta);
+        core_buf_init(&tb);
+        arch_norm(a, &na, &ta);
+        arch_norm(b, &nb, &tb);
+        if (strcmp(core_buf_str(&ta), core_buf_str(&tb)))
+          FAIL_AT("%s %s=%s: %s vs %s", presets[p], v[k].path, v[k].yaml, core_buf_str(&ta),
+                  core_buf_str(&tb));
+        const unsigned char *x = (const void *)&na, *y = (const void *)&nb;
+        for (size_t i = 0; i < sizeof na; i++)
+          if (x[i] != y[i])
+            FAIL_AT("%s %s=%s: byte %zu of dse_arch differs", presets[p], v[k].path,
+                    v[k].yaml, i);
+        core_buf_fini(&ta);
+        core_buf_fini(&tb);
+      }
+      core_buf_fini(&ea);
+      core_buf_fini(&eb);
+      dse_arch_free(a);
+      dse_arch_free(b);
+      yt_doc_free(val);
+    }
+    /* the base's tree is as it was: a point shares it, never writes it */
+    dse_arch *again = NULL;
+    yt_doc *copy = yt_doc_new(base->doc->file);
+    copy->root = yt_clone(copy, base->doc->root);
+    ASSERT_INT_EQ(arch_from_doc(ctx, copy, &again), 0);
+    ASSERT_U64_EQ(again->rows, base->rows);
+    ASSERT_U64_EQ(again->nbuf, base->nbuf);
+    ASSERT(again->dram_bw == base->dram_bw);
+    dse_arch_free(again);
+    dse_arch_free(base);
+    dse_ctx_free(ctx);
+  }
+  /* most of the values take the fast way */
+  ASSERT(partial > (int)(sizeof presets / sizeof *presets) * 20);
+  return 0;
+}

@@ -11,6 +11,7 @@
   X(mappings_many_layers)           \
   X(presets)                        \
   X(arch_chain_presets)             \
+  X(arch_from_like)                 \
   X(ytree_set_path)                 \
   X(ytree_deep_nesting)             \
   X(ytree_wide_map)                 \
