@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "config/memspec.h"
 #include "config/preset.h"
@@ -331,18 +332,21 @@ static int load_mem_preset(cfg *c, const yt_node *pn, const char *key, const cha
     cfg_error(c, pn, key, "no such memory preset file '%s'", name);
     return -1;
   }
-  if (!strchr(name, '/') && !core_file_exists(path)) {
+  struct stat sb; /* (one stat: the cached preset's check too) */
+  const int own = !strchr(name, '/');
+  if (own && !(stat(path, &sb) == 0 && S_ISREG(sb.st_mode))) {
     char msg[1280];
     cfg_unknown_name(dir, "memory preset", name, msg, sizeof msg);
     cfg_error(c, pn, key, "%s", msg);
     return -1;
   }
-  *out = calloc(1, sizeof(**out));
+  *out = malloc(sizeof(**out)); /* (the load writes it whole) */
   if (!*out) {
     cfg_error(c, pn, "dram", "out of memory");
     return -1;
   }
-  if (cfg_memspec_load(c->ctx, name, *out, doc)) {
+  if (own ? cfg_memspec_load_file(c->ctx, path, &sb, *out, doc)
+          : cfg_memspec_load(c->ctx, name, *out, doc)) {
     cfg_error(c, pn, key, "memory preset '%s' is invalid (see above)", name);
     return -1;
   }

@@ -470,10 +470,17 @@ static void preset_cache_free(void *data) {
 int cfg_memspec_load(dse_ctx *ctx, const char *name, dram_spec *s, yt_doc **doc) {
   char path[4096];
   *doc = NULL;
-  int rc = cfg_resolve(ctx, "arch/memory", "memory preset", name, path, sizeof path);
-  if (rc) return rc;
+  const int rc = cfg_resolve(ctx, "arch/memory", "memory preset", name, path, sizeof path);
+  return rc ? rc : cfg_memspec_load_file(ctx, path, NULL, s, doc);
+}
+
+int cfg_memspec_load_file(dse_ctx *ctx, const char *path, const struct stat *st, dram_spec *s,
+                          yt_doc **doc) {
+  *doc = NULL;
   struct stat sb;
-  const int have_stat = stat(path, &sb) == 0;
+  const int have_stat = st ? 1 : stat(path, &sb) == 0;
+  if (st) sb = *st;
+  int rc;
   core_memo *m = core_ctx_cache(ctx, CORE_CACHE_PRESETS);
   preset_cache *pc = m->data && m->fini == preset_cache_free ? m->data : NULL;
   for (size_t i = 0; pc && have_stat && i < pc->n; i++) {

@@ -24,5 +24,11 @@ static inline void cfg_memspec_check(cfg *c, const dram_spec *s) {
  * *doc receives the tree the marks point into (caller frees it with
  * yt_doc_free, also on error). */
 DSE_INTERNAL int cfg_memspec_load(dse_ctx *ctx, const char *name, dram_spec *s, yt_doc **doc);
+/* The same for the preset file at path, whose stat(2) the caller took (st;
+ * NULL: taken here): a loaded preset is its cached copy while the file's
+ * size and modification time stay as they were. */
+struct stat;
+DSE_INTERNAL int cfg_memspec_load_file(dse_ctx *ctx, const char *path, const struct stat *st,
+                                       dram_spec *s, yt_doc **doc);
 
 #endif /* DSE_MEMSPEC_H */
