@@ -3335,9 +3335,28 @@ static void csv_point(lua_State *L, int pt, const char *c) {
   lua_pushnil(L);
 }
 
-/* Value of column c in row r: top-level (arch/workload use .name), point
- * (csv_point), total, then workload (phase, seq).  Pushes one value.  */
+/* The string on top as the column its parameter is written in (the
+ * store's: sweep_param_column), in its place. */
+static void param_column(lua_State *L) {
+  char col[1040];
+  sweep_param_column(lua_tostring(L, -1), col, sizeof col);
+  lua_pop(L, 1);
+  lua_pushstring(L, col);
+}
+
+/* Value of column c in row r: the point's for "param.PATH" (a parameter
+ * named as a column of a row's own), top-level (arch/workload use .name),
+ * point (csv_point), total, then workload (phase, seq).  Pushes one value. */
 static void csv_lookup(lua_State *L, int r, const char *c) {
+  if (!strncmp(c, "param.", 6) && lua_getfield(L, r, "point") == LUA_TTABLE) {
+    csv_point(L, lua_gettop(L), c + 6); /* a parameter named as a column of a row's own */
+    if (!lua_isnil(L, -1)) {
+      lua_remove(L, -2);
+      return;
+    }
+    lua_pop(L, 1);
+  }
+  if (!strncmp(c, "param.", 6)) lua_pop(L, 1);
   if (lua_getfield(L, r, c) != LUA_TNIL) return;
   lua_pop(L, 1);
   static const char *const subs[] = {"point", "total", "workload"};
@@ -3450,6 +3469,7 @@ static int l_write_csv(lua_State *L) {
                 lua_pop(L, 1);
                 if (lua_type(L, -1) != LUA_TSTRING) continue;
                 lua_pushfstring(L, "%s.%s", lua_tostring(L, -3), lua_tostring(L, -1));
+                param_column(L);
                 lua_pushboolean(L, 1);
                 lua_settable(L, set);
               }
@@ -3463,6 +3483,7 @@ static int l_write_csv(lua_State *L) {
               if (spread) continue;
             }
             lua_pushvalue(L, -1);
+            if (lua_type(L, -1) == LUA_TSTRING) param_column(L);
             lua_pushboolean(L, 1);
             lua_settable(L, set);
           }

@@ -173,11 +173,15 @@ static int cmp_str(const void *a, const void *b) {
 static int fixed_column(const char *name) {
   static const char *const fixed[] = {"id", "sweep", "point", "workload", "key", "status",
                                       "reason", "params", "arch", "workload_name", "batch",
-                                      "phase", "seq"};
+                                      "phase", "seq", "feasible"};
   for (size_t i = 0; i < DSE_ARRAY_LEN(fixed); i++)
     if (!strcmp(name, fixed[i])) return 1;
   if (rpt_total_field(name)) return 1;
   return !strncmp(name, "buffer", 6) && strstr(name, "_energy_j") != NULL;
+}
+
+void sweep_param_column(const char *path, char *out, size_t n) {
+  snprintf(out, n, "%s%s", fixed_column(path) ? "param." : "", path);
 }
 
 static int add_col(cols *c, size_t p, const char *path, const char *field) {
@@ -193,7 +197,7 @@ static int add_col(cols *c, size_t p, const char *path, const char *field) {
   if (!nf) return DSE_ERR_NOMEM;
   c->field = nf;
   char full[1040];
-  snprintf(full, sizeof full, "%s%s", fixed_column(buf) ? "param." : "", buf);
+  sweep_param_column(buf, full, sizeof full);
   if (!(c->name[c->n] = strdup(full))) return DSE_ERR_NOMEM;
   c->param[c->n] = p;
   c->field[c->n] = field;

@@ -207,6 +207,10 @@ DSE_INTERNAL int sweep_key(const dse_arch *arch, const char *wkey, char out[33])
  * {"preset": "hbm3-6400", "stacks": 4}}: a scalar that reads as a number
  * and was not quoted is a number) into out. */
 DSE_INTERNAL void sweep_params_json(const sweep_space *sp, const size_t *idx, core_buf *out);
+/* The column a parameter (or one field of it, "dram.preset") is written
+ * in: its path, or "param.PATH" when the path is a column of a row's own
+ * (seq, status, a total field: docs/store.md), into out. */
+DSE_INTERNAL void sweep_param_column(const char *path, char *out, size_t n);
 
 /* The space as JSON (the base arch's name, each parameter's values, the
  * workloads, the options), the text a store keeps of the sweep. */
