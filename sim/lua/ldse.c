@@ -1705,15 +1705,26 @@ static int l_results_filter(lua_State *L) {
         script_error(L, "results:filter: workload: expected a workload's name, a Workload or a "
                         "row's workload, got %s", describe(L, -1, buf, sizeof buf));
       const l_results *r0 = h->root;
-      if (lua_type(L, -1) == LUA_TSTRING && r0->has_space && !r0->sp.build) {
-        /* a name none of the sweep's workloads has: a typo, not an empty handle */
+      if (lua_type(L, -1) == LUA_TSTRING) {
+        /* a name none of the sweep's workloads has: a typo, not an empty handle
+         * (the sweep's own, or what its results are of: a build's, a store's) */
         core_buf names;
         core_buf_init(&names);
         int found = 0;
-        for (size_t w = 0; w < r0->sp.nworkloads; w++) {
-          const char *n = r0->sp.workloads[w]->name;
-          found |= !strcmp(n, lua_tostring(L, -1));
-          core_buf_printf(&names, "%s%s", w ? ", " : "", n);
+        if (r0->has_space && !r0->sp.build) {
+          for (size_t w = 0; w < r0->sp.nworkloads; w++) {
+            const char *n = r0->sp.workloads[w]->name;
+            found |= !strcmp(n, lua_tostring(L, -1));
+            core_buf_printf(&names, "%s%s", w ? ", " : "", n);
+          }
+        } else {
+          found = store_has_workload(get_ctx(L), r0->st, r0->f.info.id, lua_tostring(L, -1),
+                                     &names);
+          if (found < 0) {
+            core_buf_fini(&names);
+            store_error(L, get_ctx(L), found, "results:filter", r0->path);
+          }
+          found |= !r0->nids; /* (no results: nothing to name) */
         }
         if (!found) {
           lua_pushstring(L, core_buf_str(&names));

@@ -777,6 +777,27 @@ int store_snapshot(dse_ctx *ctx, store *st) {
   return 0;
 }
 
+int store_has_workload(dse_ctx *ctx, store *st, int64_t sweep, const char *name,
+                       core_buf *names) {
+  sqlite3_stmt *q = NULL;
+  if (sqlite3_prepare_v2(st->db,
+                         "SELECT workload_name FROM results WHERE sweep = ? "
+                         "GROUP BY workload_name ORDER BY min(point), min(workload);",
+                         -1, &q, NULL) != SQLITE_OK)
+    return fail(ctx, st, DSE_ERR_IO, "cannot read the store");
+  sqlite3_bind_int64(q, 1, sweep);
+  int found = 0, step, k = 0;
+  while ((step = sqlite3_step(q)) == SQLITE_ROW) {
+    const char *w = (const char *)sqlite3_column_text(q, 0);
+    if (!w) continue;
+    found |= !strcmp(w, name);
+    core_buf_printf(names, "%s%s", k++ ? ", " : "", w);
+  }
+  const int rc = step == SQLITE_DONE ? found : fail(ctx, st, DSE_ERR_IO, "cannot read the store");
+  sqlite3_finalize(q);
+  return rc;
+}
+
 int store_ids(dse_ctx *ctx, store *st, int64_t sweep, int64_t **ids, uint64_t *n) {
   *ids = NULL;
   *n = 0;

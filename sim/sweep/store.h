@@ -200,6 +200,11 @@ DSE_INTERNAL int store_each_result(dse_ctx *ctx, store *st, const store_sweep_in
  * what other connections write later is not seen (WAL keeps the snapshot).
  * Returns 0 or DSE_ERR_IO. */
 DSE_INTERNAL int store_snapshot(dse_ctx *ctx, store *st);
+/* Whether a result of sweep is of a workload named name: 1 or 0, the names
+ * of its results' workloads appended to names (", " between them, in
+ * point order), or a negative error. */
+DSE_INTERNAL int store_has_workload(dse_ctx *ctx, store *st, int64_t sweep, const char *name,
+                                    core_buf *names);
 
 /* The row ids of sweep's results in point and workload order into *ids
  * (owned by the caller: free), their number into *n.  Returns 0 or an

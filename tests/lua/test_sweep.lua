@@ -333,6 +333,11 @@ H.eq(#dse.pareto(dse.open(cdb, { sweep = "unpruned" })), #dse.pareto(full),
   "dse.open: the sweep's objectives kept with its space")
 H.fails(function() full:filter { workload = "alexnt" } end,
   "results:filter: workload 'alexnt' is not one of the sweep's (alexnet, mobilenet_v2)", "filter: an unknown workload")
+H.fails(function() dse.open(cdb, { sweep = "unpruned" }):filter { workload = "alexnt" } end,
+  "results:filter: workload 'alexnt' is not one of the sweep's (alexnet, mobilenet_v2)",
+  "filter: an unknown workload of a store's sweep")
+H.eq(#dse.open(cdb, { sweep = "unpruned" }):filter { workload = "mobilenet_v2" }, #full:filter { workload = "mobilenet_v2" },
+  "filter: a store's sweep by a workload it has")
 
 -- build may give a point its own workloads: a batch size as a parameter
 local bws = {}
@@ -350,6 +355,8 @@ for _, n in ipairs { 1, 2 } do
   H.eq(#bw:filter { workload = dse.workload("alexnet", { batch = 4 }) }, 1, "build workloads: filter by one")
 end
 H.eq(bws[1], bws[2], "build workloads: the same with 1 and 2 workers")
+H.fails(function() dse.open(cdb, { sweep = "build-wl-1" }):filter { workload = "alexnt" } end,
+  "results:filter: workload 'alexnt' is not one of the sweep's (alexnet)", "filter: an unknown workload of a build's")
 H.check(dse.open(cdb, { sweep = "build-wl-1" })[3].total.throughput_inf_per_s >
         dse.open(cdb, { sweep = "build-wl-1" })[1].total.throughput_inf_per_s, "build workloads: batch 4 beats batch 1")
 local two = dse.sweep { arch = "edge-npu", workloads = { "alexnet", "mobilenet_v2" }, store = cdb, name = "build-wl-two",
