@@ -967,7 +967,12 @@ int store_sweep_objectives(dse_ctx *ctx, store *st, int64_t id, char *buf, size_
       SQLITE_OK)
     return fail(ctx, st, DSE_ERR_IO, "cannot read the store");
   sqlite3_bind_int64(q, 1, id);
-  if (sqlite3_step(q) == SQLITE_ROW && sqlite3_column_text(q, 0)) {
+  const int step = sqlite3_step(q);
+  if (step != SQLITE_ROW && step != SQLITE_DONE) { /* (busy, or not readable: not "none") */
+    sqlite3_finalize(q);
+    return fail(ctx, st, DSE_ERR_IO, "cannot read the store");
+  }
+  if (step == SQLITE_ROW && sqlite3_column_text(q, 0)) {
     const char *space = (const char *)sqlite3_column_text(q, 0);
     yt_doc *doc = NULL; /* (JSON is YAML) */
     if (!yt_parse(ctx, st->path, space, strlen(space), &doc) && doc->root) {
