@@ -400,6 +400,14 @@ static void arch_norm(const dse_arch *a, dse_arch *out, core_buf *text) {
   }
 }
 
+/* ctx's messages, ";" after each, into a new *out; ctx's cleared. */
+static void take_diags(dse_ctx *ctx, core_buf *out) {
+  core_buf_init(out);
+  for (size_t i = 0; i < dse_ctx_ndiags(ctx); i++)
+    core_buf_printf(out, "%s;", dse_ctx_diag(ctx, i)->msg);
+  dse_ctx_clear_diags(ctx);
+}
+
 /* A point's arch both ways: the base cloned whole and read (arch_from_doc),
  * and the base shared with only the value's parts read (arch_from_like).
  * The same arch, or the same error. */
@@ -484,10 +492,7 @@ TEST_IMPL(arch_from_like) {
       const int ra = set ? set : arch_from_doc(ctx, full, &a);
       if (set) yt_doc_free(full);
       core_buf ea;
-      core_buf_init(&ea);
-      for (size_t i = 0; i < dse_ctx_ndiags(ctx); i++)
-        core_buf_printf(&ea, "%s;", dse_ctx_diag(ctx, i)->msg);
-      dse_ctx_clear_diags(ctx);
+      take_diags(ctx, &ea);
       /* shared */
       yt_doc *shared = yt_doc_share(base->doc);
       const int set2 =
@@ -496,10 +501,7 @@ TEST_IMPL(arch_from_like) {
       const int rb = set2 ? set2 : arch_from_like(ctx, shared, base, &b);
       if (set2) yt_doc_free(shared);
       core_buf eb;
-      core_buf_init(&eb);
-      for (size_t i = 0; i < dse_ctx_ndiags(ctx); i++)
-        core_buf_printf(&eb, "%s;", dse_ctx_diag(ctx, i)->msg);
-      dse_ctx_clear_diags(ctx);
+      take_diags(ctx, &eb);
       if (ra != rb || strcmp(core_buf_str(&ea), core_buf_str(&eb)))
         FAIL_AT("%s %s=%s: %d '%s' vs %d '%s'", presets[p], v[k].path, v[k].yaml, ra,
                 core_buf_str(&ea), rb, core_buf_str(&eb));
