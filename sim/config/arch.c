@@ -566,6 +566,7 @@ static void load_today(cfg *c, const yt_node *root, const tech_node *node, const
 
   /* how the arch maps and times a layer (docs/arch.md, "Reuse") */
   static const char *const reuses[] = {"overlap", "scalesim", NULL};
+  a->reuse_scalesim = 0; /* (not the base's when the value is wrong) */
   const yt_node *reuse = yt_get(root, "reuse");
   if (reuse && reuse->kind == YT_SCALAR && !strcmp(reuse->str, "timeloop"))
     cfg_error(c, reuse, "reuse",

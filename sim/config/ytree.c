@@ -760,7 +760,7 @@ int yt_set_path(yt_doc *doc, const char *path, yt_node *val, char *err,
         }
         yt_pair *np = core_arena_alloc(&doc->arena, (cur->n + 1) * sizeof(*np));
         if (!np) return DSE_ERR_NOMEM;
-        memcpy(np, cur->pairs, cur->n * sizeof(*np));
+        if (cur->n) memcpy(np, cur->pairs, cur->n * sizeof(*np)); /* (a shared {}: none) */
         np[cur->n].key = core_arena_strdup(&doc->arena, comp);
         if (!np[cur->n].key) return DSE_ERR_NOMEM;
         np[cur->n].line = val->line;

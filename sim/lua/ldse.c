@@ -1673,6 +1673,39 @@ static int workload_matches(lua_State *L, int idx, const store_row *r) {
   return row_is_workload(r, wl->name, wl->batch, wl->phase, wl->seq);
 }
 
+/* Raise when the name at idx is none of the sweep's workloads': a typo, not
+ * an empty handle.  The sweep's own when it has them (no build), else,
+ * when stored, the names its results are of (a build's, dse.open's).
+ * [-0, +0, e] */
+static void unknown_workload(lua_State *L, const l_results *r0, int idx, int stored) {
+  const int own = r0->has_space && !r0->sp.build;
+  if (own == stored || (stored && !r0->nids)) return;
+  const char *want = lua_tostring(L, idx);
+  core_buf names;
+  core_buf_init(&names);
+  int found = 0;
+  if (own) {
+    for (size_t w = 0; w < r0->sp.nworkloads; w++) {
+      const char *n = r0->sp.workloads[w]->name;
+      found |= !strcmp(n, want);
+      core_buf_printf(&names, "%s%s", w ? ", " : "", n);
+    }
+  } else {
+    found = store_has_workload(get_ctx(L), r0->st, r0->f.info.id, want, &names);
+    if (found < 0) {
+      core_buf_fini(&names);
+      store_error(L, get_ctx(L), found, "results:filter", r0->path);
+    }
+  }
+  if (!found) {
+    lua_pushstring(L, core_buf_str(&names));
+    core_buf_fini(&names);
+    script_error(L, "results:filter: workload '%s' is not one of the sweep's (%s)", want,
+                 lua_tostring(L, -1));
+  }
+  core_buf_fini(&names);
+}
+
 /* h:filter{workload = NAME | Workload | a row's workload, status = "ok" | ...} or
  * h:filter(function(row) return ... end) -> a handle on the rows that
  * match, in order.  [-0, +1, e] */
@@ -1704,36 +1737,7 @@ static int l_results_filter(lua_State *L) {
       if (lua_type(L, -1) != LUA_TSTRING && !luaL_testudata(L, -1, WL_MT) && !rowwl)
         script_error(L, "results:filter: workload: expected a workload's name, a Workload or a "
                         "row's workload, got %s", describe(L, -1, buf, sizeof buf));
-      const l_results *r0 = h->root;
-      if (lua_type(L, -1) == LUA_TSTRING) {
-        /* a name none of the sweep's workloads has: a typo, not an empty handle
-         * (the sweep's own, or what its results are of: a build's, a store's) */
-        core_buf names;
-        core_buf_init(&names);
-        int found = 0;
-        if (r0->has_space && !r0->sp.build) {
-          for (size_t w = 0; w < r0->sp.nworkloads; w++) {
-            const char *n = r0->sp.workloads[w]->name;
-            found |= !strcmp(n, lua_tostring(L, -1));
-            core_buf_printf(&names, "%s%s", w ? ", " : "", n);
-          }
-        } else {
-          found = store_has_workload(get_ctx(L), r0->st, r0->f.info.id, lua_tostring(L, -1),
-                                     &names);
-          if (found < 0) {
-            core_buf_fini(&names);
-            store_error(L, get_ctx(L), found, "results:filter", r0->path);
-          }
-          found |= !r0->nids; /* (no results: nothing to name) */
-        }
-        if (!found) {
-          lua_pushstring(L, core_buf_str(&names));
-          core_buf_fini(&names);
-          script_error(L, "results:filter: workload '%s' is not one of the sweep's (%s)",
-                       lua_tostring(L, -2), lua_tostring(L, -1));
-        }
-        core_buf_fini(&names);
-      }
+      if (lua_type(L, -1) == LUA_TSTRING) unknown_workload(L, h->root, lua_gettop(L), 0);
       wl = lua_gettop(L);
     }
   }
@@ -1756,6 +1760,9 @@ static int l_results_filter(lua_State *L) {
     }
     if (keep) s->pos[m++] = rp;
   }
+  /* none: a name none of the results' workloads has is a typo (the store
+   * asked only now, a scan of the sweep's rows) */
+  if (!m && wl && lua_type(L, wl) == LUA_TSTRING) unknown_workload(L, h->root, wl, 1);
   s->n = m;
   lua_settop(L, sub);
   return 1;
@@ -3370,8 +3377,11 @@ static void csv_lookup(lua_State *L, int r, const char *c) {
   if (!strncmp(c, "param.", 6)) lua_pop(L, 1);
   if (lua_getfield(L, r, c) != LUA_TNIL) return;
   lua_pop(L, 1);
+  /* a row's own column (seq, macs) is never a parameter's: that is param.seq */
+  char col[1040];
+  sweep_param_column(c, col, sizeof col);
   static const char *const subs[] = {"point", "total", "workload"};
-  for (int s = 0; s < 3; s++) {
+  for (int s = strcmp(col, c) ? 1 : 0; s < 3; s++) {
     if (lua_getfield(L, r, subs[s]) == LUA_TTABLE) {
       const int t = lua_gettop(L);
       if (s == 0) csv_point(L, t, c);

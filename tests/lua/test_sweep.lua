@@ -391,10 +391,10 @@ H.check(sf:find("^4096 ") and sf:find("; 64 "), "build workloads: a front for ea
 -- list's CSV as in the store's, once
 local function seq_csv(store)
   local r = dse.sweep { arch = "edge-npu", workload = "gpt2", progress = false, fidelity = "analytic",
-    store = store, name = store and "seq-csv" or nil, space = { seq = { 64, 128 }, rows = { 8 } },
+    store = store, name = store and "seq-csv" or nil, space = { seq = { 64, 128 }, rows = { 8 }, macs = { 7 } },
     build = function(p)
       return dse.arch("edge-npu"):with { ["pe_array.rows"] = p.rows },
-        dse.workload("gpt2", { phase = "decode", seq = p.seq })
+        dse.workload("gpt2", { phase = "decode", seq = 2 * p.seq })
     end }
   local f = H.tmpname(".csv")
   dse.write_csv(f, r)
@@ -403,8 +403,10 @@ local function seq_csv(store)
   return text
 end
 local listed, stored = seq_csv(nil), seq_csv(cdb)
-H.check(listed:find("^arch,workload,phase,seq,feasible,param.seq,rows,macs,"), "param.seq in a list's CSV: " .. listed:sub(1, 80))
-H.check(listed:find("\nedge%-npu,gpt2,decode,128,true,128,8,"), "param.seq's value: " .. listed)
+H.check(listed:find("^arch,workload,phase,seq,feasible,param.macs,param.seq,rows,macs,"),
+  "param.seq in a list's CSV: " .. listed:sub(1, 80))
+-- (the workload's seq 256 and its MACs, the parameters 128 and 7 in theirs)
+H.check(listed:find("\nedge%-npu,gpt2,decode,256,true,7,128,8,128250624,"), "param.seq's value: " .. listed)
 H.eq(listed, stored, "a list's CSV is the store's")
 
 -- two workloads of one name are two workloads: a front and pruning each

@@ -368,9 +368,12 @@ static void spec_text(dram_spec **s, core_buf *text) {
     return;
   }
   dram_spec c = **s;
-  for (int f = 0; f < DF_COUNT; f++) {
-    core_buf_printf(text, "%s,", c.mark[f].file ? c.mark[f].file : "-");
-    c.mark[f].file = NULL;
+  /* (a mark's fields, then zeros: its padding is whatever its source's was) */
+  for (int f = 0; f <= DF_COUNT; f++) {
+    dram_mark *m = f < DF_COUNT ? &c.mark[f] : &c.amap.mark;
+    core_buf_printf(text, "%s:%d:%d:%s:%u,", m->file ? m->file : "-", m->line, m->col, m->path,
+                    m->order);
+    memset(m, 0, sizeof *m);
   }
   core_buf_puts(text, "spec ");
   for (size_t i = 0; i < sizeof c; i++) core_buf_printf(text, "%02x", ((unsigned char *)&c)[i]);
@@ -416,7 +419,7 @@ TEST_IMPL(arch_from_like) {
    * without it must leave what calloc leaves, not the base's) */
   static const char *const presets[] = {"edge-npu", "eyeriss",     "npu-gddr6", "npu-hbm2e",
                                         "npu-hbm2e-dram", "npu-lpddr5x", "tpu-v1", "full",
-                                        "bare"};
+                                        "bare", "scalesim"};
   static const char k_full[] =
       "name: full\nclock: 1 GHz\n"
       "pe_array: {rows: 16, cols: 16, dataflow: weight_stationary, precision: int8,\n"
@@ -438,6 +441,12 @@ TEST_IMPL(arch_from_like) {
       "pe_array: {rows: 16, cols: 16, dataflow: weight_stationary, precision: int8}\n"
       "buffers: [{name: gb, size: 1 MiB, bandwidth: 64 B/cycle}]\n"
       "dram: {preset: hbm3-6400}\n";
+  /* SCALE-Sim's reuse (buffers without ports) and an empty vector map */
+  static const char k_scalesim[] =
+      "name: ss\nclock: 1 GHz\nreuse: scalesim\nvector: {}\n"
+      "pe_array: {rows: 16, cols: 16, dataflow: weight_stationary, precision: int8}\n"
+      "buffers: [{name: ifmap, size: 64 KiB}, {name: filter, size: 64 KiB}]\n"
+      "dram: {bandwidth: 10 GB/s, energy: 10 pJ/bit, capacity: 1 GiB}\n";
   static const struct {
     const char *path, *yaml;
   } v[] = {
@@ -465,6 +474,10 @@ TEST_IMPL(arch_from_like) {
       {"technology.node", "16 nm"},
       {"technology", "{node: 5 nm}"},
       {"reuse", "scalesim"},
+      {"reuse", "overlap"},
+      {"reuse", "scalsim"},
+      {"vector", "{}"},
+      {"dram.capacity", "1 TiB"},
       {"clock", "1.5 GHz"},
       {"vector.lanes", "64"},
       {"vector", "{lanes: 16}"},
@@ -479,6 +492,7 @@ TEST_IMPL(arch_from_like) {
     dse_ctx *ctx = t_ctx();
     dse_arch *base = !strcmp(presets[p], "full")   ? t_arch_yaml(ctx, k_full, 0)
                      : !strcmp(presets[p], "bare") ? t_arch_yaml(ctx, k_bare, 0)
+                     : !strcmp(presets[p], "scalesim") ? t_arch_yaml(ctx, k_scalesim, 0)
                                                    : t_arch(ctx, presets[p]);
     for (size_t k = 0; k < sizeof v / sizeof *v; k++) {
       yt_doc *val = NULL;
