@@ -39,6 +39,7 @@
 #include "engine/engine.h"
 #include "engine/mapper.h"
 #include "mem/dram.h"
+#include "sweep/pareto.h"
 #include "sweep/store.h"
 #include "sweep/sweep.h"
 
@@ -59,7 +60,8 @@ static const char k_usage[] =
     "                      (burst-level memory in a level-2 point), sweep (the\n"
     "                      sweep layer: level 1, level 2 with 1 and 2 workers),\n"
     "                      big (1,000,000 level-1 points into a store, about a\n"
-    "                      minute); default all but big\n"
+    "                      minute), pareto (fronts and hypervolumes of\n"
+    "                      1,000,000 points); default all but big\n"
     "  --strict            exit 1 when a target is missed (default: exit 0, a\n"
     "                      benchmark is not a test)\n"
     "  -h, --help          this text\n"
@@ -67,8 +69,8 @@ static const char k_usage[] =
     "Exit status: 0 done (see the summary line), 1 a target missed with\n"
     "--strict or an internal failure, 2 bad usage.\n";
 
-enum { G_L1 = 1, G_L2 = 2, G_DRAM = 4, G_MEM = 8, G_SWEEP = 16, G_BIG = 32 };
-static const char *const k_groups[] = {"l1", "l2", "dram", "mem", "sweep", "big", NULL};
+enum { G_L1 = 1, G_L2 = 2, G_DRAM = 4, G_MEM = 8, G_SWEEP = 16, G_BIG = 32, G_PARETO = 64 };
+static const char *const k_groups[] = {"l1", "l2", "dram", "mem", "sweep", "big", "pareto", NULL};
 
 /* The targets: the largest ratio each figure may have.  Each is about 1.5
  * to 2 times what the project's machine measures, so that it holds on an
@@ -102,6 +104,10 @@ static const struct {
      * iterations (issue 13: under 60 s on the 2-core machine, where a
      * reference iteration is 5.45 ns: 11 G ref) */
     {"sweep-10k-l2", 11e9, "ref"},
+    /* the front and its hypervolume of 1,000,000 points of two and three
+     * objectives (issue 14) */
+    {"pareto-2d", 1e8, "ref"},
+    {"pareto-3d", 2e8, "ref"},
 };
 
 /* The arch and workload of the level-1 and level-2 figures. */
@@ -797,6 +803,79 @@ static void bench_10k(bench *b) {
 
 /* The 1,000,000-point level-1 sweep into a store (`--only big`: it takes a
  * minute): its parent's peak memory, in a child process of its own. */
+/* ===== Pareto analysis =================================================== */
+
+enum { PARETO_N = 1000000 };
+
+typedef struct pareto_work {
+  double *v;
+  size_t d;
+  uint32_t *rank;
+  size_t front;
+  double hv;
+} pareto_work;
+
+static void pareto_fail(const char *what) {
+  fprintf(stderr, "dse_bench: error: %s failed (out of memory)\n", what);
+  exit(1);
+}
+
+/* The front of the million points, then its exact hypervolume. */
+static double pareto_once(void *ud) {
+  pareto_work *w = ud;
+  if (pareto_ranks(w->v, PARETO_N, w->d, 1, w->rank) < 0) pareto_fail("pareto_ranks");
+  size_t f = 0;
+  for (size_t i = 0; i < PARETO_N; i++)
+    if (w->rank[i] == 0) memmove(w->v + PARETO_N * w->d + f++ * w->d, w->v + i * w->d,
+                                 w->d * sizeof *w->v);
+  double ref[3];
+  pareto_reference(w->v, PARETO_N, w->d, ref);
+  pareto_hv hv;
+  if (pareto_hypervolume(w->v + PARETO_N * w->d, f, w->d, ref, 0, 1, &hv)) pareto_fail("pareto_hypervolume");
+  w->front = f;
+  w->hv = hv.value;
+  return 1;
+}
+
+/* A trade-off cloud: points uniform on the simplex (x + y (+ z) = 1),
+ * each scaled by 1 to 1.1, as a sweep's objectives spread about their
+ * front; the front is the points near the simplex. */
+static void pareto_cloud(double *v, size_t d, uint64_t seed) {
+  uint64_t x = seed;
+  for (size_t i = 0; i < PARETO_N; i++) {
+    double e[3], sum = 0;
+    for (size_t k = 0; k < d; k++) {
+      x ^= x << 13;
+      x ^= x >> 7;
+      x ^= x << 17;
+      e[k] = -log(((double)(x >> 11) + 0.5) / 9007199254740992.0);
+      sum += e[k];
+    }
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    const double scale = 1 + 0.1 * ((double)(x >> 11) / 9007199254740992.0);
+    for (size_t k = 0; k < d; k++) v[i * d + k] = e[k] / sum * scale;
+  }
+}
+
+static void bench_pareto(bench *b) {
+  header("Pareto analysis of 1,000,000 points (docs/pareto.md)");
+  for (size_t d = 2; d <= 3; d++) {
+    pareto_work w = {malloc(2 * PARETO_N * d * sizeof(double)), d,
+                     malloc(PARETO_N * sizeof(uint32_t)), 0, 0};
+    if (!w.v || !w.rank) die(b->ctx, "out of memory");
+    pareto_cloud(w.v, d, 0x2545F4914F6CDD1Dull + d);
+    const double t = best_of(b, pareto_once, &w);
+    char name[64], note[96];
+    snprintf(name, sizeof name, "front and hypervolume, %zu-D", d);
+    snprintf(note, sizeof note, "%zu of the points on the front, hypervolume %.6g", w.front, w.hv);
+    cost_row(b, name, t, d == 2 ? "pareto-2d" : "pareto-3d", note);
+    free(w.v);
+    free(w.rank);
+  }
+}
+
 static void bench_big(bench *b) {
   header("a sweep of 1,000,000 points and one of 10,000 level-2 points (docs/design/sweep-plan.md)");
   bench_10k(b);
@@ -954,7 +1033,8 @@ static unsigned parse_groups(const char *v) {
 }
 
 int main(int argc, char **argv) {
-  bench b = {.runs = 5, .min_time = 0.2, .groups = G_L1 | G_L2 | G_DRAM | G_MEM | G_SWEEP};
+  bench b = {.runs = 5, .min_time = 0.2,
+             .groups = G_L1 | G_L2 | G_DRAM | G_MEM | G_SWEEP | G_PARETO};
   int strict = 0;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
@@ -1009,6 +1089,7 @@ int main(int argc, char **argv) {
   if (b.groups & G_DRAM) bench_dram(&b);
   if (b.groups & G_MEM) bench_mem(&b);
   if (b.groups & G_SWEEP) bench_sweep(&b);
+  if (b.groups & G_PARETO) bench_pareto(&b);
   if (b.groups & G_BIG) bench_big(&b);
   /* the reference again: a run disturbed at its start is seen */
   const double again = best_of(&b, ref_loop, rw);

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "core/fields.h"
+#include "sweep/pareto.h"
 #include "sweep/search.h"
 #include "sweep/store.h"
 
@@ -239,46 +240,6 @@ static double mutate(gsl_rng *r, double x, size_t k) {
   return x + d * (span > 0 ? span : 0);
 }
 
-double search_hypervolume(const double *pts, size_t n, size_t d, const double *ref) {
-  /* points dominating ref only, sorted by the last objective, slab by slab */
-  if (!n || !d) return 0;
-  if (d == 1) {
-    double lo = ref[0];
-    for (size_t i = 0; i < n; i++)
-      if (pts[i] < lo) lo = pts[i];
-    return ref[0] - lo;
-  }
-  size_t *o = malloc(n * sizeof *o);
-  double *sub = malloc(n * (d - 1) * sizeof *sub);
-  if (!o || !sub) {
-    free(o);
-    free(sub);
-    return NAN;
-  }
-  size_t m = 0;
-  for (size_t i = 0; i < n; i++) {
-    int in = 1;
-    for (size_t k = 0; k < d && in; k++) in = pts[i * d + k] < ref[k];
-    if (in) o[m++] = i;
-  }
-  for (size_t a = 1; a < m; a++)
-    for (size_t b = a; b > 0 && pts[o[b - 1] * d + d - 1] > pts[o[b] * d + d - 1]; b--) {
-      const size_t t = o[b];
-      o[b] = o[b - 1];
-      o[b - 1] = t;
-    }
-  double v = 0;
-  for (size_t i = 0; i < m; i++) {
-    memcpy(sub + i * (d - 1), pts + o[i] * d, (d - 1) * sizeof *sub);
-    const double top = i + 1 < m ? pts[o[i + 1] * d + d - 1] : ref[d - 1];
-    const double h = top - pts[o[i] * d + d - 1];
-    if (h > 0) v += h * search_hypervolume(sub, i + 1, d - 1, ref);
-  }
-  free(o);
-  free(sub);
-  return v;
-}
-
 /* The hypervolume of the population's feasible rank-0 points, relative to
  * the box [lo, ref]. */
 static double front_hv(const nsga *g, const indiv *pop, size_t n, const double *lo,
@@ -291,9 +252,11 @@ static double front_hv(const nsga *g, const indiv *pop, size_t n, const double *
   *front = m;
   double box = 1;
   for (size_t k = 0; k < g->nv; k++) box *= ref[k] - lo[k];
-  const double hv = search_hypervolume(pts, m, g->nv, ref) / (box > 0 ? box : 1);
+  pareto_hv hv;
+  const double v = pareto_hypervolume(pts, m, g->nv, ref, 0, 1, &hv) ? NAN : hv.value;
+  const double rel = v / (box > 0 ? box : 1);
   free(pts);
-  return hv;
+  return rel;
 }
 
 int search_nsga2(dse_ctx *ctx, const sweep_space *sp, const search_nsga *o, sweep_sink sink,

@@ -54,10 +54,5 @@ DSE_INTERNAL int search_nsga2(dse_ctx *ctx, const sweep_space *sp, const search_
                               sweep_sink sink, int (*tick)(void *user),
                               void (*on_gen)(void *user, const search_gen *gen), void *user);
 
-/* The hypervolume the n points (d objectives each, minimized, row by row)
- * dominate up to ref (points not below ref in every objective count for
- * nothing): exact, slicing one objective at a time (for the small fronts
- * of a search; NaN when out of memory). */
-DSE_INTERNAL double search_hypervolume(const double *pts, size_t n, size_t d, const double *ref);
 
 #endif

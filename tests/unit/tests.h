@@ -165,5 +165,9 @@
   X(store_rows_and_resume)           \
   X(store_killed_keeps_commits)      \
   X(store_open_errors)              \
-  X(search_hypervolume_exact)       \
-  X(nsga2_reaches_the_front)
+  X(nsga2_reaches_the_front)       \
+  X(pareto_ranks_brute_force)       \
+  X(pareto_ranks_by_hand)           \
+  X(pareto_hypervolume_exact)       \
+  X(pareto_hypervolume_estimate)    \
+  X(pareto_knee_by_hand)
