@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "report.h"
+#include "sweep/pareto.h"
 #include "sweep/store.h"
 #include "sweep/sweep.h"
 
@@ -224,51 +225,40 @@ typedef struct front {
   double sign[16];
   size_t nobj;
   uint64_t n;            /* rows seen */
-  unsigned char *keep;   /* by row: on its workload's front */
   size_t cap;
-  double *val;           /* the kept rows' objective values, by row */
-  uint64_t *front;       /* per workload group: the rows on its front */
-  size_t nfront, capf;
-  size_t *fw;            /* each front row's workload */
+  double *val;           /* the candidates' objective values, in their order */
+  uint64_t *row;         /* each candidate's row */
+  size_t *grp;           /* and its workload group */
+  uint64_t ncand;
   int by_workload;
   core_names groups;     /* the workloads met, by identity (a build may give a point its own) */
 } front;
 
-/* grow the per-row arrays to hold row i */
-static int front_room(front *p, uint64_t i) {
-  if (i < p->cap) return 0;
-  size_t cap = p->cap ? p->cap * 2 : 1024;
-  while (cap <= i) cap *= 2;
-  unsigned char *k = realloc(p->keep, cap);
-  if (!k) return DSE_ERR_NOMEM;
-  memset(k + p->cap, 0, cap - p->cap);
-  p->keep = k;
+/* Room for one more candidate. */
+static int front_room(front *p) {
+  if (p->ncand < p->cap) return 0;
+  const size_t cap = p->cap ? p->cap * 2 : 1024;
   double *v = realloc(p->val, cap * p->nobj * sizeof *v);
-  if (!v) return DSE_ERR_NOMEM;
-  p->val = v;
+  if (v) p->val = v;
+  uint64_t *r = realloc(p->row, cap * sizeof *r);
+  if (r) p->row = r;
+  size_t *g = realloc(p->grp, cap * sizeof *g);
+  if (g) p->grp = g;
+  if (!v || !r || !g) return DSE_ERR_NOMEM;
   p->cap = cap;
   return 0;
 }
 
-/* Whether a's values are no worse than b's everywhere (le) and better
- * somewhere (lt). */
-static void compare(const double *a, const double *b, size_t n, int *le, int *lt) {
-  *le = 1;
-  *lt = 0;
-  for (size_t k = 0; k < n; k++) {
-    if (a[k] > b[k]) *le = 0;
-    if (a[k] < b[k]) *lt = 1;
-  }
-}
-
+/* A row: a candidate when it is feasible (and among those asked for), its
+ * objectives signed to be minimized. */
 static int front_row(void *user, const store_view *v) {
   front *p = user;
   const uint64_t i = p->n++;
-  if (front_room(p, i)) return DSE_ERR_NOMEM;
   const store_row *r = &v->row;
   if (!r->total) return 0; /* not feasible: on no front */
   if (p->among && (i >= p->namong || !p->among[i])) return 0;
-  double *x = p->val + i * p->nobj;
+  if (front_room(p)) return DSE_ERR_NOMEM;
+  double *x = p->val + p->ncand * p->nobj;
   for (size_t k = 0; k < p->nobj; k++) {
     if (!rpt_field_modelled(p->f[k], r->total)) {
       core_diag(p->ctx, p->path, 0, 0,
@@ -286,40 +276,33 @@ static int front_row(void *user, const store_view *v) {
     if (g < 0) return DSE_ERR_NOMEM;
     w = (size_t)g;
   }
-  /* an earlier front row no worse everywhere (ties: the earlier one stays)
-   * drops it; else it drops the front rows it dominates */
-  for (size_t j = 0; j < p->nfront; j++) {
-    if (p->fw[j] != w) continue;
-    int le, lt;
-    compare(p->val + p->front[j] * p->nobj, x, p->nobj, &le, &lt);
-    if (le) return 0;
-  }
-  size_t m = 0;
-  for (size_t j = 0; j < p->nfront; j++) {
-    int le = 0, lt = 0;
-    if (p->fw[j] == w) compare(x, p->val + p->front[j] * p->nobj, p->nobj, &le, &lt);
-    if (le && lt) {
-      p->keep[p->front[j]] = 0;
-      continue;
-    }
-    p->front[m] = p->front[j];
-    p->fw[m++] = p->fw[j];
-  }
-  p->nfront = m;
-  if (p->nfront == p->capf) {
-    const size_t cap = p->capf ? 2 * p->capf : 64;
-    uint64_t *nf = realloc(p->front, cap * sizeof *nf);
-    if (!nf) return DSE_ERR_NOMEM;
-    p->front = nf;
-    size_t *nw = realloc(p->fw, cap * sizeof *nw);
-    if (!nw) return DSE_ERR_NOMEM;
-    p->fw = nw;
-    p->capf = cap;
-  }
-  p->front[p->nfront] = i;
-  p->fw[p->nfront++] = w;
-  p->keep[i] = 1;
+  p->row[p->ncand] = i;
+  p->grp[p->ncand++] = w;
   return 0;
+}
+
+/* Each group's front (pareto_front_first: equal results kept once, the
+ * earlier) into keep, by row. */
+static int front_keep(front *p, unsigned char *keep) {
+  double *v = malloc((p->ncand ? p->ncand : 1) * p->nobj * sizeof *v);
+  uint64_t *at = malloc((p->ncand ? p->ncand : 1) * sizeof *at);
+  unsigned char *on = malloc(p->ncand ? p->ncand : 1);
+  int rc = !v || !at || !on ? DSE_ERR_NOMEM : 0;
+  const size_t ngroups = p->by_workload ? p->groups.n : 1;
+  for (size_t g = 0; !rc && g < ngroups; g++) {
+    size_t m = 0;
+    for (uint64_t c = 0; c < p->ncand; c++) {
+      if (p->grp[c] != g) continue;
+      memcpy(v + m * p->nobj, p->val + c * p->nobj, p->nobj * sizeof *v);
+      at[m++] = p->row[c];
+    }
+    rc = pareto_front_first(v, m, p->nobj, on);
+    for (size_t i = 0; !rc && i < m; i++) keep[at[i]] = on[i];
+  }
+  free(v);
+  free(at);
+  free(on);
+  return rc;
 }
 
 int rpt_store_front(dse_ctx *ctx, store *st, const store_sweep_info *sw, const char *path,
@@ -346,16 +329,18 @@ int rpt_store_front(dse_ctx *ctx, store *st, const store_sweep_info *sw, const c
     }
   }
   int rc = store_each_result(ctx, st, sw, front_row, &p);
-  if (!rc) rc = front_room(&p, p.n);
+  unsigned char *k = rc ? NULL : calloc(p.n ? p.n : 1, 1);
+  if (!rc && !k) rc = DSE_ERR_NOMEM;
+  if (!rc) rc = front_keep(&p, k);
   core_names_free(&p.groups);
   free(p.val);
-  free(p.front);
-  free(p.fw);
+  free(p.row);
+  free(p.grp);
   if (rc) {
-    free(p.keep);
+    free(k);
     return rc;
   }
-  *keep = p.keep;
+  *keep = k;
   *nrows = p.n;
   return 0;
 }

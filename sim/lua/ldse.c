@@ -25,6 +25,7 @@
 #include "sweep/pool.h"
 #include "sweep/prune.h"
 #include "sweep/search.h"
+#include "sweep/pareto.h"
 #include "sweep/store.h"
 #include "sweep/sweep.h"
 
@@ -3061,26 +3062,33 @@ static int l_pareto(lua_State *L) {
   double *vals = lua_newuserdatauv(L, (n ? n : 1) * (nobj * sizeof(double) + 1), 0);
   char *ok = (char *)(vals + (n ? n : 1) * nobj);
   objective_values(L, 1, "dse.pareto", names, sign, nobj, vals, ok);
+  /* each group's front (pareto_front_first: exact ties keep the earlier
+   * point only), the rows in their order */
+  double *gv = lua_newuserdatauv(L, (n ? n : 1) * nobj * sizeof(double), 0);
+  size_t *at = lua_newuserdatauv(L, (n ? n : 1) * sizeof *at, 0);
+  unsigned char *on = lua_newuserdatauv(L, n ? n : 1, 0);
+  unsigned char *keep = lua_newuserdatauv(L, n ? n : 1, 0);
+  memset(keep, 0, n);
+  size_t ngroups = 0; /* (numbered from 0 by first appearance) */
+  for (size_t i = 0; i < n; i++)
+    if (grp[i] + 1 > ngroups) ngroups = grp[i] + 1;
+  for (size_t g = 0; g < ngroups; g++) {
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++) {
+      if (!ok[i] || grp[i] != g) continue;
+      memcpy(gv + m * nobj, vals + i * nobj, nobj * sizeof *gv);
+      at[m++] = i;
+    }
+    if (!m) continue;
+    if (pareto_front_first(gv, m, nobj, on)) return luaL_error(L, "out of memory");
+    for (size_t i = 0; i < m; i++) keep[at[i]] = on[i];
+  }
   lua_createtable(L, 0, 0);
   lua_Integer m = 0;
   for (size_t i = 0; i < n; i++) {
-    if (!ok[i]) continue;
-    int dominated = 0;
-    for (size_t j = 0; j < n && !dominated; j++) {
-      if (j == i || !ok[j] || grp[j] != grp[i]) continue;
-      int le = 1, lt = 0;
-      for (size_t k = 0; k < nobj; k++) {
-        double a = vals[j * nobj + k], b = vals[i * nobj + k];
-        if (a > b) le = 0;
-        if (a < b) lt = 1;
-      }
-      /* j dominates i; exact ties keep the earlier point only. */
-      if (le && (lt || j < i)) dominated = 1;
-    }
-    if (!dominated) {
-      lua_rawgeti(L, 1, (lua_Integer)(i + 1));
-      lua_rawseti(L, -2, ++m);
-    }
+    if (!keep[i]) continue;
+    lua_rawgeti(L, 1, (lua_Integer)(i + 1));
+    lua_rawseti(L, -2, ++m);
   }
   return 1;
 }

@@ -244,6 +244,31 @@ long pareto_ranks(const double *v, size_t n, size_t d, uint32_t fronts, uint32_t
   return rc;
 }
 
+int pareto_front_first(const double *v, size_t n, size_t d, unsigned char *on) {
+  uint32_t *rank = malloc((n ? n : 1) * sizeof *rank);
+  size_t *idx = malloc((n ? n : 1) * sizeof *idx);
+  int rc = !rank || !idx ? DSE_ERR_NOMEM : 0;
+  if (!rc && pareto_ranks(v, n, d, 1, rank) < 0) rc = DSE_ERR_NOMEM;
+  size_t m = 0;
+  for (size_t i = 0; !rc && i < n; i++) {
+    on[i] = rank[i] == 0;
+    if (on[i]) idx[m++] = i;
+  }
+  /* equal rows are neighbours in lexicographic order, the first index first */
+  if (!rc && d) rc = lex_sort(v, d, idx, m);
+  for (size_t s = 1, first = 0; !rc && s < m; s++) {
+    int equal = 1;
+    for (size_t k = 0; k < d && equal; k++) equal = v[idx[s] * d + k] == v[idx[first] * d + k];
+    if (equal) on[idx[s]] = 0;
+    else first = s;
+  }
+  if (rc)
+    for (size_t i = 0; i < n; i++) on[i] = 0;
+  free(rank);
+  free(idx);
+  return rc;
+}
+
 /* ===== hypervolume ======================================================== */
 
 void pareto_reference(const double *v, size_t n, size_t d, double *ref) {

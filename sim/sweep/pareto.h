@@ -25,6 +25,12 @@
 DSE_INTERNAL long pareto_ranks(const double *v, size_t n, size_t d, uint32_t fronts,
                                uint32_t *rank);
 
+/* The front (rank 0) with equal points kept once, the first of them by
+ * index (the rule of dse.pareto and dse pareto: a front lists distinct
+ * trade-offs): on[i] set for those, cleared for the rest.  Returns 0 or
+ * DSE_ERR_NOMEM. */
+DSE_INTERNAL int pareto_front_first(const double *v, size_t n, size_t d, unsigned char *on);
+
 /* A hypervolume and how it was found. */
 typedef struct pareto_hv {
   double value;  /* the volume the points dominate, bounded by the reference point */
