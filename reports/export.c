@@ -218,6 +218,7 @@ int rpt_export(dse_ctx *ctx, store *st, const store_sweep_info *sw, int csv,
 
 typedef struct front {
   dse_ctx *ctx;
+  const rpt_front_opts *o;
   const char *path, *who;
   const unsigned char *among; /* rows to consider (NULL: all) */
   uint64_t namong;
@@ -257,6 +258,8 @@ static int front_row(void *user, const store_view *v) {
   const store_row *r = &v->row;
   if (!r->total) return 0; /* not feasible: on no front */
   if (p->among && (i >= p->namong || !p->among[i])) return 0;
+  for (size_t b = 0; b < p->o->nbudgets; b++) /* over a budget: on no front */
+    if (!sweep_constraint_met(&p->o->budgets[b], r->total, NULL)) return 0;
   if (front_room(p)) return DSE_ERR_NOMEM;
   double *x = p->val + p->ncand * p->nobj;
   for (size_t k = 0; k < p->nobj; k++) {
@@ -305,26 +308,25 @@ static int front_keep(front *p, unsigned char *keep) {
   return rc;
 }
 
-int rpt_store_front(dse_ctx *ctx, store *st, const store_sweep_info *sw, const char *path,
-                    const char *who, const char *const *objectives, size_t nobj,
-                    int by_workload, const unsigned char *among, uint64_t namong,
+int rpt_store_front(dse_ctx *ctx, store *st, const store_sweep_info *sw, const rpt_front_opts *o,
                     unsigned char **keep, uint64_t *nrows) {
   *keep = NULL;
   *nrows = 0;
   front p;
   memset(&p, 0, sizeof p);
   p.ctx = ctx;
-  p.path = path;
-  p.who = who;
-  p.among = among;
-  p.namong = namong;
-  p.nobj = nobj;
-  p.by_workload = by_workload;
-  for (size_t k = 0; k < nobj; k++) {
+  p.o = o;
+  p.path = o->path;
+  p.who = o->who;
+  p.among = o->among;
+  p.namong = o->namong;
+  p.nobj = o->nobj;
+  p.by_workload = o->by_workload;
+  for (size_t k = 0; k < o->nobj; k++) {
     char err[512];
-    p.f[k] = rpt_objective_field(objectives[k], &p.sign[k], err, sizeof err);
+    p.f[k] = rpt_objective_field(o->objectives[k], &p.sign[k], err, sizeof err);
     if (!p.f[k]) {
-      core_diag(ctx, NULL, 0, 0, "%s: %s", who ? who : "--objectives", err);
+      core_diag(ctx, NULL, 0, 0, "%s: %s", o->who ? o->who : "--objectives", err);
       return DSE_ERR_INVALID;
     }
   }
@@ -345,13 +347,11 @@ int rpt_store_front(dse_ctx *ctx, store *st, const store_sweep_info *sw, const c
   return 0;
 }
 
-int rpt_store_pareto(dse_ctx *ctx, store *st, const store_sweep_info *sw, const char *path,
-                     const char *const *objectives, size_t nobj, int by_workload, int csv,
-                     core_buf *out) {
+int rpt_store_pareto(dse_ctx *ctx, store *st, const store_sweep_info *sw, const rpt_front_opts *o,
+                     int csv, core_buf *out) {
   unsigned char *keep = NULL;
   uint64_t n = 0;
-  int rc = rpt_store_front(ctx, st, sw, path, NULL, objectives, nobj, by_workload, NULL, 0, &keep,
-                           &n);
+  int rc = rpt_store_front(ctx, st, sw, o, &keep, &n);
   if (!rc) rc = rpt_export(ctx, st, sw, csv, keep, out);
   free(keep);
   return rc;

@@ -32,25 +32,36 @@ struct store;
 struct store_sweep_info;
 DSE_INTERNAL int rpt_export(dse_ctx *ctx, struct store *st, const struct store_sweep_info *sw,
                             int csv, const unsigned char *keep, core_buf *out);
-/* The sweep's Pareto front (as dse.pareto: each objective a total field,
- * minimized, a leading "-" maximizes; a front per workload unless
- * by_workload is 0; exact ties keep the earlier result), written as
- * rpt_export writes (keep: the front's rows).  path names the store in
- * messages. */
+/* What a stored sweep's Pareto fronts are taken over: each objective a
+ * total field, minimized, a leading "-" maximizes; a front per workload
+ * unless by_workload is 0; only the rows that meet every budget (a
+ * constraint on a total field: area_mm2 <= 400) and, when among is not
+ * NULL, whose among[i] is set (by their order, i < namong).  path names the
+ * store in messages, who prefixes them ("dse.pareto"; NULL: the CLI's
+ * "--objectives"). */
+struct sweep_constraint;
+typedef struct rpt_front_opts {
+  const char *path, *who;
+  const char *const *objectives;
+  size_t nobj;
+  int by_workload;
+  const struct sweep_constraint *budgets;
+  size_t nbudgets;
+  const unsigned char *among;
+  uint64_t namong;
+} rpt_front_opts;
+
+/* The sweep's Pareto fronts (exact ties keep the earlier result), written
+ * as rpt_export writes (its rows: the fronts'). */
 DSE_INTERNAL int rpt_store_pareto(dse_ctx *ctx, struct store *st,
-                                  const struct store_sweep_info *sw, const char *path,
-                                  const char *const *objectives, size_t nobj, int by_workload,
+                                  const struct store_sweep_info *sw, const rpt_front_opts *o,
                                   int csv, core_buf *out);
 
-/* The rows of the sweep on its Pareto fronts (as rpt_store_pareto finds
- * them) among those whose among[i] is set (by their order, i < namong;
- * NULL: all): keep[i] set for row i of the *nrows rows, keep owned by the
- * caller (free).  who prefixes messages ("dse.pareto"; NULL: the CLI's
- * "--objectives").  Returns 0 or an error (on ctx; nothing in *keep). */
+/* The rows of the sweep on its Pareto fronts: keep[i] set for row i of the
+ * *nrows rows, keep owned by the caller (free).  Returns 0 or an error (on
+ * ctx; nothing in *keep). */
 DSE_INTERNAL int rpt_store_front(dse_ctx *ctx, struct store *st,
-                                 const struct store_sweep_info *sw, const char *path,
-                                 const char *who, const char *const *objectives, size_t nobj,
-                                 int by_workload, const unsigned char *among, uint64_t namong,
+                                 const struct store_sweep_info *sw, const rpt_front_opts *o,
                                  unsigned char **keep, uint64_t *nrows);
 
 /* Write data to path atomically (temp file, fsync, rename): the file is

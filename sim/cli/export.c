@@ -8,6 +8,7 @@
 #include "core/core.h"
 #include "reports/report.h"
 #include "sweep/store.h"
+#include "sweep/sweep.h"
 
 static const char k_export_usage[] =
     "usage: dse export STORE.db [--sweep NAME] [--format csv|json] [-o FILE]\n"
@@ -40,6 +41,8 @@ typedef struct sweep_job {
   const char *const *objectives;
   size_t nobj;
   int by_workload, csv;
+  const sweep_constraint *budgets;
+  size_t nbudgets;
 } sweep_job;
 
 /* Open the store at path for reading, find the sweep (NULL: the only one),
@@ -68,8 +71,9 @@ static int on_sweep(dse_ctx *ctx, const char *path, const char *sweep, const cha
 
 static int write_front(dse_ctx *ctx, store *st, const store_sweep_info *sw, const sweep_job *j,
                        core_buf *out) {
-  if (j->nobj) return rpt_store_pareto(ctx, st, sw, j->path, j->objectives, j->nobj,
-                                       j->by_workload, j->csv, out);
+  rpt_front_opts o = {j->path,        NULL,       j->objectives, j->nobj, j->by_workload,
+                      j->budgets,     j->nbudgets, NULL,          0};
+  if (j->nobj) return rpt_store_pareto(ctx, st, sw, &o, j->csv, out);
   /* no --objectives: the sweep's own, kept with its space */
   char list[1024];
   const char *names[16];
@@ -83,7 +87,9 @@ static int write_front(dse_ctx *ctx, store *st, const store_sweep_info *sw, cons
               sw->name);
     return DSE_ERR_INVALID;
   }
-  return rpt_store_pareto(ctx, st, sw, j->path, names, n, j->by_workload, j->csv, out);
+  o.objectives = names;
+  o.nobj = n;
+  return rpt_store_pareto(ctx, st, sw, &o, j->csv, out);
 }
 
 static int write_all(dse_ctx *ctx, store *st, const store_sweep_info *sw, const sweep_job *j,
@@ -93,18 +99,21 @@ static int write_all(dse_ctx *ctx, store *st, const store_sweep_info *sw, const 
 
 static const char k_pareto_usage[] =
     "usage: dse pareto STORE.db [--objectives A,B[,...]] [--sweep NAME] [--by workload|all]\n"
-    "                  [--format csv|json] [-o FILE]\n"
+    "                  [--constraints 'FIELD<=N[,...]'] [--format csv|json] [-o FILE]\n"
     "\nWrites the Pareto front of a stored sweep (docs/store.md), as dse.pareto finds\n"
     "it: each objective a total field (latency_s, energy_j, area_mm2, cost_usd, ...),\n"
     "minimized, a leading '-' maximizes (-throughput_inf_per_s); a front per workload\n"
     "(--by all: one over every result); the rows as dse export writes them.  Without\n"
-    "--objectives, those the sweep ran with (dse.sweep{objectives = ...}).\n";
+    "--objectives, those the sweep ran with (dse.sweep{objectives = ...}).  Budgets\n"
+    "(--constraints 'area_mm2<=400,power_w<75'): a result over one is on no front.\n";
 
 int cli_pareto(dse_ctx *ctx, int argc, char **argv) {
   const char *sweep = NULL, *format = NULL, *out = NULL, *objs = NULL, *by = NULL, *pos[1];
+  const char *cons = NULL;
   const cli_opt opts[] = {{"--objectives", &objs, NULL, 1}, {"--sweep", &sweep, NULL, 1},
                           {"--by", &by, NULL, 1},           {"--format", &format, NULL, 1},
-                          {"-o", &out, NULL, 1},            {NULL, NULL, NULL, 0}};
+                          {"--constraints", &cons, NULL, 1}, {"-o", &out, NULL, 1},
+                          {NULL, NULL, NULL, 0}};
   int npos = 0;
   const int prc = cli_parse(k_pareto_usage, opts, argc, argv, pos, 1, &npos);
   if (prc) return prc < 0 ? CLI_OK : prc;
@@ -132,8 +141,32 @@ int cli_pareto(dse_ctx *ctx, int argc, char **argv) {
     t = comma;
   }
   if (objs && !n) return cli_usage_error(k_pareto_usage, "--objectives: expected names, got '%s'", objs);
+  /* budgets: FIELD, a comparison and a number, between commas */
+  char ctext[1024], fields[16][64];
+  sweep_constraint budgets[16];
+  size_t nb = 0;
+  snprintf(ctext, sizeof ctext, "%s", cons ? cons : "");
+  for (char *t = ctext; cons && *t; t++) {
+    char *comma = strchr(t, ',');
+    if (comma) *comma = '\0';
+    while (*t == ' ') t++;
+    size_t fl = strspn(t, "abcdefghijklmnopqrstuvwxyz0123456789_");
+    if (!fl || fl >= sizeof fields[0])
+      return cli_usage_error(k_pareto_usage, "--constraints: expected FIELD<=N, got '%s'", t);
+    if (nb == 16) return cli_usage_error(k_pareto_usage, "--constraints: at most 16");
+    memcpy(fields[nb], t, fl);
+    fields[nb][fl] = '\0';
+    char err[640];
+    if (!rpt_objective_field(fields[nb], NULL, err, sizeof err))
+      return cli_usage_error(k_pareto_usage, "--constraints: %s", err);
+    if (sweep_constraint_parse(fields[nb], t + fl, &budgets[nb], err, sizeof err))
+      return cli_usage_error(k_pareto_usage, "--constraints: %s", err);
+    nb++;
+    if (!comma) break;
+    t = comma;
+  }
   if (cli_check_out(out)) return CLI_BAD;
-  const sweep_job j = {write_front, pos[0], names, n, b == 0, f == 0};
+  const sweep_job j = {write_front, pos[0], names, n, b == 0, f == 0, budgets, nb};
   return on_sweep(ctx, pos[0], sweep, out, &j);
 }
 
@@ -151,6 +184,6 @@ int cli_export(dse_ctx *ctx, int argc, char **argv) {
   const int f = cli_choice(k_export_usage, "format", format, formats, 0);
   if (f < 0) return CLI_BAD;
   if (cli_check_out(out)) return CLI_BAD;
-  const sweep_job j = {write_all, pos[0], NULL, 0, 1, f == 0};
+  const sweep_job j = {write_all, pos[0], NULL, 0, 1, f == 0, NULL, 0};
   return on_sweep(ctx, pos[0], sweep, out, &j);
 }

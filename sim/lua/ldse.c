@@ -2120,57 +2120,31 @@ static const rpt_field *total_objective(lua_State *L, const char *what) {
 /* constraints = {field = "<= 400", ...}: each a total field, a comparison
  * and a number (a unit allowed: "<= 75 W", "< 2 ms"), parsed once, in
  * field order, into a userdata pushed on the stack.  [-0, +1, e] */
-static sweep_constraint *sweep_constraints(lua_State *L, int idx, size_t *n) {
+static sweep_constraint *sweep_constraints(lua_State *L, int idx, const char *fn, size_t *n) {
   char buf[64];
   idx = lua_absindex(L, idx);
   if (lua_type(L, idx) != LUA_TTABLE || (is_sequence(L, idx, n) && *n))
-    script_error(L, "dse.sweep: constraints: expected a table of total fields to comparisons, "
-                    "such as {area_mm2 = \"<= 400\"}, got %s", describe(L, idx, buf, sizeof buf));
+    script_error(L, "%s: constraints: expected a table of total fields to comparisons, "
+                    "such as {area_mm2 = \"<= 400\"}, got %s", fn, describe(L, idx, buf, sizeof buf));
   walk w;
-  walk_init(&w, L, "dse.sweep", "constraints", 1, 1);
+  walk_init(&w, L, fn, "constraints", 1, 1);
   const char **keys = sorted_keys(&w, idx, n);
   sweep_constraint *c = lua_newuserdatauv(L, (*n ? *n : 1) * sizeof *c, 0);
   for (size_t i = 0; i < *n; i++) {
-    char what[160];
-    snprintf(what, sizeof what, "dse.sweep: constraints.%s", keys[i]);
+    char what[160], fw[96];
+    snprintf(what, sizeof what, "%s: constraints.%s", fn, keys[i]);
+    snprintf(fw, sizeof fw, "%s: constraints", fn);
     lua_pushstring(L, keys[i]);
-    total_objective(L, "dse.sweep: constraints");
+    total_objective(L, fw);
     lua_pop(L, 1);
     lua_getfield(L, idx, keys[i]);
     if (lua_type(L, -1) != LUA_TSTRING)
       script_error(L, "%s: expected a comparison such as \"<= 400\" (<=, <, >=, > or ==), got %s",
                    what, describe(L, -1, buf, sizeof buf));
-    const char *t = lua_tostring(L, -1), *p = t;
-    while (*p == ' ') p++;
-    static const char *const ops[] = {"<=", ">=", "==", "<", ">"};
-    static const sweep_op opv[] = {SWEEP_LE, SWEEP_GE, SWEEP_EQ, SWEEP_LT, SWEEP_GT};
-    int op = -1;
-    for (int k = 0; k < 5 && op < 0; k++)
-      if (!strncmp(p, ops[k], strlen(ops[k]))) {
-        op = k;
-        p += strlen(ops[k]);
-      }
-    double v = 0;
-    unit_kind kind;
-    char err[512];
-    if (op < 0 || unit_parse(p, ~0u, &v, &kind, err, sizeof err) || !isfinite(v))
-      script_error(L, "%s: expected a comparison such as \"<= 400\" (<=, <, >=, > or ==, then a "
-                      "number), got \"%s\"", what, t);
-    /* a unit, when given, must be the field's (its name ends in it) */
-    static const struct { const char *end; unit_kind kind; } units[] = {
-        {"_s", UNIT_SECONDS}, {"_j", UNIT_JOULES}, {"_w", UNIT_WATTS}, {"_mm2", UNIT_MM2},
-        {"_bytes", UNIT_BYTES}, {"_bytes_per_s", UNIT_BYTES_PER_S}, {"_hz", UNIT_HZ}};
-    unit_kind want = UNIT_NONE;
-    const size_t kl = strlen(keys[i]);
-    for (size_t k = 0; k < DSE_ARRAY_LEN(units); k++) {
-      const size_t el = strlen(units[k].end);
-      if (kl > el && !strcmp(keys[i] + kl - el, units[k].end)) want = units[k].kind;
-    }
-    if (kind != UNIT_NONE && kind != want)
-      script_error(L, "%s: \"%s\" is %s, but %s is %s", what, t, unit_kind_desc(kind), keys[i],
-                   want == UNIT_NONE ? "a plain number" : unit_kind_desc(want));
+    char err[600];
+    if (sweep_constraint_parse(keys[i], lua_tostring(L, -1), &c[i], err, sizeof err))
+      script_error(L, "%s: %s", what, err);
     lua_pop(L, 1);
-    c[i] = (sweep_constraint){keys[i], opv[op], v};
   }
   return c;
 }
@@ -2356,7 +2330,7 @@ static int l_sweep(lua_State *L) {
   }
   const int obj_slot = lua_gettop(L);
   if (lua_getfield(L, 1, "constraints") != LUA_TNIL) {
-    sp.constraints = sweep_constraints(L, -1, &sp.nconstraints);
+    sp.constraints = sweep_constraints(L, -1, "dse.sweep", &sp.nconstraints);
     lua_replace(L, -2);
   }
   const int cons_slot = lua_gettop(L);
@@ -2923,12 +2897,29 @@ static int l_check_objectives(lua_State *L) {
   return 0;
 }
 
-static const char *const k_pareto_keys[] = {"by", NULL};
+static const char *const k_pareto_keys[] = {"by", "constraints", NULL};
 
 /* dse.pareto of the handle at 1 on the objectives at 2 (nobj of them,
  * checked): a handle on the rows of its fronts, as `dse pareto` finds
  * them (each objective a total field).  [-0, +1, e] */
-static int pareto_results(lua_State *L, size_t nobj, int by_workload) {
+/* Whether row i (1-based i + 1) of the list at idx meets every budget:
+ * each field of its total a number that meets its comparison.
+ * [-0, +0, -] */
+static int row_meets(lua_State *L, int idx, size_t i, const sweep_constraint *b, size_t nb) {
+  const int top = lua_gettop(L);
+  int ok = lua_rawgeti(L, idx, (lua_Integer)(i + 1)) == LUA_TTABLE &&
+           lua_getfield(L, -1, "total") == LUA_TTABLE;
+  for (size_t k = 0; ok && k < nb; k++) {
+    lua_getfield(L, top + 2, b[k].field);
+    ok = lua_type(L, -1) == LUA_TNUMBER && sweep_op_holds(b[k].op, lua_tonumber(L, -1), b[k].value);
+    lua_pop(L, 1);
+  }
+  lua_settop(L, top);
+  return ok;
+}
+
+static int pareto_results(lua_State *L, size_t nobj, int by_workload,
+                          const sweep_constraint *budgets, size_t nbudgets) {
   l_results *h = check_results(L, 1);
   const char *objs[16];
   for (size_t k = 0; k < nobj; k++) {
@@ -2941,8 +2932,9 @@ static int pareto_results(lua_State *L, size_t nobj, int by_workload) {
   dse_ctx *ctx = get_ctx(L);
   unsigned char *keep = NULL;
   uint64_t nrows = 0;
-  const int rc = rpt_store_front(ctx, h->root->st, &h->root->f.info, NULL, "dse.pareto", objs,
-                                 nobj, by_workload, mask, h->root->nids, &keep, &nrows);
+  const rpt_front_opts o = {NULL,    "dse.pareto", objs, nobj, by_workload, budgets, nbudgets,
+                           mask, h->root->nids};
+  const int rc = rpt_store_front(ctx, h->root->st, &h->root->f.info, &o, &keep, &nrows);
   if (rc) return raise_diags(L, ctx, rc);
   uint64_t m = 0;
   for (uint64_t i = 0; i < nrows; i++)
@@ -3053,8 +3045,15 @@ static int l_pareto(lua_State *L) {
     }
     lua_pop(L, 1);
   }
-  lua_settop(L, 2);
-  if (is_results(L, 1)) return pareto_results(L, nobj, by_workload);
+  /* budgets: the rows over one are on no front */
+  const sweep_constraint *budgets = NULL;
+  size_t nbudgets = 0;
+  if (!lua_isnoneornil(L, 3) && lua_getfield(L, 3, "constraints") != LUA_TNIL)
+    budgets = sweep_constraints(L, -1, "dse.pareto", &nbudgets); /* (anchored at 5) */
+  lua_settop(L, 5);
+  lua_replace(L, 3); /* the budgets' userdata (or nil) */
+  lua_settop(L, 3);
+  if (is_results(L, 1)) return pareto_results(L, nobj, by_workload, budgets, nbudgets);
   size_t n = (size_t)lua_rawlen(L, 1);
   /* Scratch in a userdata: freed by the GC even if a lookup raises. */
   size_t *grp = lua_newuserdatauv(L, (n ? n : 1) * sizeof *grp, 0);
@@ -3062,6 +3061,8 @@ static int l_pareto(lua_State *L) {
   double *vals = lua_newuserdatauv(L, (n ? n : 1) * (nobj * sizeof(double) + 1), 0);
   char *ok = (char *)(vals + (n ? n : 1) * nobj);
   objective_values(L, 1, "dse.pareto", names, sign, nobj, vals, ok);
+  for (size_t i = 0; i < n && nbudgets; i++) /* over a budget: on no front */
+    if (ok[i] && !row_meets(L, 1, i, budgets, nbudgets)) ok[i] = 0;
   /* each group's front (pareto_front_first: exact ties keep the earlier
    * point only), the rows in their order */
   double *gv = lua_newuserdatauv(L, (n ? n : 1) * nobj * sizeof(double), 0);

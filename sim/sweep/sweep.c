@@ -12,6 +12,7 @@
 #include "core/core.h"
 #include "core/fields.h"
 #include "core/json.h"
+#include "core/units.h"
 #include "engine/mapper.h"
 #include "build_id.h"
 #include "sweep/pool.h"
@@ -270,23 +271,14 @@ static int cells_of(const sweep_space *sp, const cols *c, const size_t *idx, sto
 
 /* The first of sp's constraints total t does not meet, as a reason into
  * out (1), or 0 when it meets them all. */
-static int unmet(const sweep_space *sp, const dse_total_result *t, core_buf *out) {
+int sweep_constraint_met(const sweep_constraint *c, const dse_total_result *t, core_buf *out) {
   static const char *const ops[] = {"<=", "<", ">=", ">", "=="};
-  for (size_t i = 0; i < sp->nconstraints; i++) {
-    const sweep_constraint *c = &sp->constraints[i];
-    const rpt_field *f = rpt_total_field(c->field);
-    if (!f) continue; /* (the face checked the names) */
-    const double v = rpt_field_value(f, t);
-    const int modelled = rpt_field_modelled(f, t);
-    int ok = 0;
-    switch (c->op) {
-      case SWEEP_LE: ok = v <= c->value; break;
-      case SWEEP_LT: ok = v < c->value; break;
-      case SWEEP_GE: ok = v >= c->value; break;
-      case SWEEP_GT: ok = v > c->value; break;
-      case SWEEP_EQ: ok = v == c->value; break;
-    }
-    if (modelled && ok) continue;
+  const rpt_field *f = rpt_total_field(c->field);
+  if (!f) return 1; /* (the face checked the names) */
+  const double v = rpt_field_value(f, t);
+  const int modelled = rpt_field_modelled(f, t);
+  if (modelled && sweep_op_holds(c->op, v, c->value)) return 1;
+  if (out) {
     out->len = 0;
     if (!modelled)
       core_buf_printf(out, "constraint %s %s %.6g: %s is not modelled for this point", c->field,
@@ -294,8 +286,58 @@ static int unmet(const sweep_space *sp, const dse_total_result *t, core_buf *out
     else
       core_buf_printf(out, "constraint %s %s %.6g not met: %.6g", c->field, ops[c->op],
                       c->value, v);
-    return 1;
   }
+  return 0;
+}
+
+int sweep_constraint_parse(const char *field, const char *text, sweep_constraint *out,
+                           char *err, size_t errn) {
+  const char *p = text;
+  while (*p == ' ') p++;
+  static const char *const ops[] = {"<=", ">=", "==", "<", ">"};
+  static const sweep_op opv[] = {SWEEP_LE, SWEEP_GE, SWEEP_EQ, SWEEP_LT, SWEEP_GT};
+  int op = -1;
+  for (int k = 0; k < 5 && op < 0; k++)
+    if (!strncmp(p, ops[k], strlen(ops[k]))) {
+      op = k;
+      p += strlen(ops[k]);
+    }
+  double v = 0;
+  unit_kind kind;
+  char why[512];
+  if (op < 0 || unit_parse(p, ~0u, &v, &kind, why, sizeof why) || !isfinite(v)) {
+    snprintf(err, errn, "expected a comparison such as \"<= 400\" (<=, <, >=, > or ==, then a "
+             "number), got \"%s\"", text);
+    return DSE_ERR_INVALID;
+  }
+  /* a unit, when given, must be the field's (its name ends in it) */
+  static const struct {
+    const char *end;
+    unit_kind kind;
+  } units[] = {{"_s", UNIT_SECONDS},     {"_j", UNIT_JOULES},
+               {"_w", UNIT_WATTS},       {"_mm2", UNIT_MM2},
+               {"_bytes", UNIT_BYTES},   {"_bytes_per_s", UNIT_BYTES_PER_S},
+               {"_hz", UNIT_HZ}};
+  unit_kind want = UNIT_NONE;
+  const size_t kl = strlen(field);
+  for (size_t k = 0; k < DSE_ARRAY_LEN(units); k++) {
+    const size_t el = strlen(units[k].end);
+    if (kl > el && !strcmp(field + kl - el, units[k].end)) want = units[k].kind;
+  }
+  if (kind != UNIT_NONE && kind != want) {
+    snprintf(err, errn, "\"%s\" is %s, but %s is %s", text, unit_kind_desc(kind), field,
+             want == UNIT_NONE ? "a plain number" : unit_kind_desc(want));
+    return DSE_ERR_INVALID;
+  }
+  *out = (sweep_constraint){field, opv[op], v};
+  return 0;
+}
+
+/* The first of the sweep's constraints t misses, why into out: 1, or 0
+ * when it meets them all. */
+static int unmet(const sweep_space *sp, const dse_total_result *t, core_buf *out) {
+  for (size_t i = 0; i < sp->nconstraints; i++)
+    if (!sweep_constraint_met(&sp->constraints[i], t, out)) return 1;
   return 0;
 }
 

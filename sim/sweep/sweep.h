@@ -40,6 +40,31 @@ typedef struct sweep_constraint {
   double value;
 } sweep_constraint;
 
+/* A constraint on total field `field` from its comparison text ("<= 400",
+ * "< 2 ms": <=, <, >=, > or ==, then a number, with a unit only when it is
+ * the field's: a name ending in _s takes seconds, _w watts, _mm2 mm2, ...)
+ * into *out (out->field is field, not copied).  0, or DSE_ERR_INVALID with
+ * a message in err ("expected a comparison such as ..."). */
+DSE_INTERNAL int sweep_constraint_parse(const char *field, const char *text,
+                                        sweep_constraint *out, char *err, size_t errn);
+
+/* Whether v op bound holds. */
+static inline int sweep_op_holds(sweep_op op, double v, double bound) {
+  switch (op) {
+    case SWEEP_LE: return v <= bound;
+    case SWEEP_LT: return v < bound;
+    case SWEEP_GE: return v >= bound;
+    case SWEEP_GT: return v > bound;
+    case SWEEP_EQ: return v == bound;
+  }
+  return 0;
+}
+
+/* 1 when t meets c (its field modelled for the result), else 0, with why
+ * into out when out is not NULL ("constraint power_w <= 75 not met: 81.2"). */
+DSE_INTERNAL int sweep_constraint_met(const sweep_constraint *c, const dse_total_result *t,
+                                      core_buf *out);
+
 /* A point's arch built by the caller (a script's `build` function) from
  * the point's value indices instead of set into the base: 0 with *out
  * owned by the caller, or an error with its message on ctx (the point then

@@ -127,6 +127,22 @@ local r = dse.sweep { arch = "edge-npu", workloads = { "alexnet", "resnet50" }, 
                        ["buffers.2.size"] = { "256 KiB", "1 MiB", "4 MiB" } } }
 dse.write_csv(out, dse.pareto(r, { "latency_s", "energy_j", "-tops_per_w" }))
 dse.write_csv(out .. ".one", dse.pareto(r, { "latency_s", "energy_j" }, { by = false }))
+-- budgets: the front of the rows within them
+local within = {}
+for _, x in ipairs(r) do
+  if x.total and x.total.area_mm2 <= 10 and x.total.power_w < 0.8 then within[#within + 1] = x end
+end
+local bf = dse.pareto(r, { "latency_s", "energy_j" }, { constraints = { area_mm2 = "<= 10", power_w = "< 0.8 W" } })
+dse.write_csv(out .. ".budget", bf)
+local over = 0 -- (the budgets leave out rows of the front without them)
+for _, x in ipairs(dse.pareto(r, { "latency_s", "energy_j" })) do
+  if not (x.total.area_mm2 <= 10 and x.total.power_w < 0.8) then over = over + 1 end
+end
+assert(#bf > 0 and over > 0, "a budget cuts the front: " .. #bf .. ", " .. over)
+local want = dse.pareto(within, { "latency_s", "energy_j" })
+assert(#bf == #want, #bf .. " vs " .. #want)
+local function id(x) return string.format("%s %.17g %.17g", x.workload.name, x.total.latency_s, x.total.energy_j) end
+for i = 1, #bf do assert(id(bf[i]) == id(want[i]), "row " .. i .. ": " .. id(bf[i]) .. " vs " .. id(want[i])) end
 LUA
 run "$DSE" run --quiet "$TMP/front.lua" "$TMP/f.db" "$TMP/f.csv"; expect_code 0 "front sweep"
 run "$DSE" pareto "$TMP/f.db" --objectives latency_s,energy_j,-tops_per_w; expect_code 0 "pareto"
@@ -134,6 +150,13 @@ run "$DSE" pareto "$TMP/f.db" --objectives latency_s,energy_j,-tops_per_w; expec
 [ "$(printf '%s\n' "$OUT" | wc -l)" -gt 3 ] && ok || bad "pareto: a front of $(printf '%s\n' "$OUT" | wc -l) lines"
 run "$DSE" pareto "$TMP/f.db" --objectives latency_s,energy_j --by all; expect_code 0 "pareto --by all"
 [ "$OUT" = "$(cat "$TMP/f.csv.one")" ] && ok || bad "pareto --by all: not dse.pareto's by = false front"
+run "$DSE" pareto "$TMP/f.db" --objectives latency_s,energy_j --constraints 'area_mm2<=10, power_w<0.8 W'
+expect_code 0 "pareto --constraints"
+[ "$OUT" = "$(cat "$TMP/f.csv.budget")" ] && ok || bad "pareto --constraints: not dse.pareto's budgeted front"
+run "$DSE" pareto "$TMP/f.db" --objectives latency_s --constraints 'area<=4'; expect_code 2 "pareto --constraints area"
+expect_err "dse: error: --constraints: 'area' is not a total field; did you mean 'area_mm2'?" "pareto --constraints area"
+run "$DSE" pareto "$TMP/f.db" --objectives latency_s --constraints 'area_mm2<=4 ms'; expect_code 2 "pareto --constraints ms"
+expect_err 'dse: error: --constraints: "<=4 ms" is a time, but area_mm2 is an area' "pareto --constraints ms"
 run "$DSE" pareto "$TMP/f.db" --objectives latency_s,energy_jj; expect_code 2 "pareto energy_jj"
 expect_err "dse: error: --objectives: 'energy_jj' is not a total field; did you mean 'energy_j'?" "pareto energy_jj"
 run "$DSE" pareto "$TMP/f.db"; expect_code 2 "pareto without objectives"
