@@ -285,8 +285,10 @@ static int front_row(void *user, const store_view *v) {
 }
 
 /* Each group's front (pareto_front_first: equal results kept once, the
- * earlier) into keep, by row. */
-static int front_keep(front *p, unsigned char *keep) {
+ * earlier) into keep, by row; with gs, each group's summary too
+ * (pareto_summarize: the knee's row, its first candidate's). */
+static int front_keep(front *p, unsigned char *keep, rpt_group *gs, uint64_t samples,
+                      uint64_t seed) {
   double *v = malloc((p->ncand ? p->ncand : 1) * p->nobj * sizeof *v);
   uint64_t *at = malloc((p->ncand ? p->ncand : 1) * sizeof *at);
   unsigned char *on = malloc(p->ncand ? p->ncand : 1);
@@ -299,7 +301,13 @@ static int front_keep(front *p, unsigned char *keep) {
       memcpy(v + m * p->nobj, p->val + c * p->nobj, p->nobj * sizeof *v);
       at[m++] = p->row[c];
     }
-    rc = pareto_front_first(v, m, p->nobj, on);
+    if (gs) {
+      rc = pareto_summarize(v, m, p->nobj, samples, seed, on, NULL, &gs[g].s);
+      gs[g].first = m ? at[0] : 0;
+      gs[g].knee_row = gs[g].s.knee < m ? at[gs[g].s.knee] : UINT64_MAX;
+    } else {
+      rc = pareto_front_first(v, m, p->nobj, on);
+    }
     for (size_t i = 0; !rc && i < m; i++) keep[at[i]] = on[i];
   }
   free(v);
@@ -308,10 +316,17 @@ static int front_keep(front *p, unsigned char *keep) {
   return rc;
 }
 
-int rpt_store_front(dse_ctx *ctx, store *st, const store_sweep_info *sw, const rpt_front_opts *o,
-                    unsigned char **keep, uint64_t *nrows) {
+int rpt_store_analysis(dse_ctx *ctx, store *st, const store_sweep_info *sw,
+                       const rpt_front_opts *o, uint64_t samples, uint64_t seed,
+                       unsigned char **keep, uint64_t *nrows, rpt_group **groups,
+                       size_t *ngroups, uint32_t **row_group) {
   *keep = NULL;
   *nrows = 0;
+  if (groups) {
+    *groups = NULL;
+    *ngroups = 0;
+    *row_group = NULL;
+  }
   front p;
   memset(&p, 0, sizeof p);
   p.ctx = ctx;
@@ -333,18 +348,39 @@ int rpt_store_front(dse_ctx *ctx, store *st, const store_sweep_info *sw, const r
   int rc = store_each_result(ctx, st, sw, front_row, &p);
   unsigned char *k = rc ? NULL : calloc(p.n ? p.n : 1, 1);
   if (!rc && !k) rc = DSE_ERR_NOMEM;
-  if (!rc) rc = front_keep(&p, k);
+  const size_t ng = p.by_workload ? p.groups.n : (p.ncand ? 1 : 0);
+  rpt_group *gs = !rc && groups ? calloc(ng ? ng : 1, sizeof *gs) : NULL;
+  if (!rc && groups && !gs) rc = DSE_ERR_NOMEM;
+  if (!rc) rc = front_keep(&p, k, gs, samples, seed);
+  for (size_t g = 0; !rc && gs && g < ng; g++) /* the reference in the objectives' signs */
+    for (size_t j = 0; j < o->nobj; j++) gs[g].s.ref[j] *= p.sign[j];
+  uint32_t *rg = !rc && groups ? malloc((p.n ? p.n : 1) * sizeof *rg) : NULL;
+  if (!rc && groups && !rg) rc = DSE_ERR_NOMEM;
+  for (uint64_t i = 0; rg && i < p.n; i++) rg[i] = UINT32_MAX;
+  for (uint64_t c = 0; rg && !rc && c < p.ncand; c++) rg[p.row[c]] = (uint32_t)p.grp[c];
   core_names_free(&p.groups);
   free(p.val);
   free(p.row);
   free(p.grp);
   if (rc) {
     free(k);
+    free(gs);
+    free(rg);
     return rc;
   }
   *keep = k;
   *nrows = p.n;
+  if (groups) {
+    *groups = gs;
+    *ngroups = ng;
+    *row_group = rg;
+  }
   return 0;
+}
+
+int rpt_store_front(dse_ctx *ctx, store *st, const store_sweep_info *sw, const rpt_front_opts *o,
+                    unsigned char **keep, uint64_t *nrows) {
+  return rpt_store_analysis(ctx, st, sw, o, 0, 0, keep, nrows, NULL, NULL, NULL);
 }
 
 int rpt_store_pareto(dse_ctx *ctx, store *st, const store_sweep_info *sw, const rpt_front_opts *o,

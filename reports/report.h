@@ -9,6 +9,7 @@
 #include "core/core.h"
 #include "core/fields.h"
 #include "core/json.h"
+#include "sweep/pareto.h"
 
 /* ===== result formats ==================================================== */
 
@@ -50,6 +51,25 @@ typedef struct rpt_front_opts {
   const unsigned char *among;
   uint64_t namong;
 } rpt_front_opts;
+
+/* A group's (a workload's) analysis: pareto_summarize's over its feasible
+ * results within the budgets (ref in the objectives' own signs), its first
+ * result's row and the knee's (UINT64_MAX: none). */
+typedef struct rpt_group {
+  uint64_t first, knee_row;
+  pareto_summary s;
+} rpt_group;
+
+/* rpt_store_front's fronts (keep), and with groups each group's analysis
+ * into *groups (by first appearance) and each row's group into
+ * *row_group (UINT32_MAX: in none: infeasible, over a budget, not among
+ * those asked for), both owned by the caller (free); the hypervolume
+ * estimated, where it is not exact, with samples from seed. */
+DSE_INTERNAL int rpt_store_analysis(dse_ctx *ctx, struct store *st,
+                                    const struct store_sweep_info *sw, const rpt_front_opts *o,
+                                    uint64_t samples, uint64_t seed, unsigned char **keep,
+                                    uint64_t *nrows, rpt_group **groups, size_t *ngroups,
+                                    uint32_t **row_group);
 
 /* The sweep's Pareto fronts (exact ties keep the earlier result), written
  * as rpt_export writes (its rows: the fronts'). */

@@ -2898,10 +2898,107 @@ static int l_check_objectives(lua_State *L) {
 }
 
 static const char *const k_pareto_keys[] = {"by", "constraints", NULL};
+static const char *const k_analysis_keys[] = {"by", "constraints", "samples", "seed", NULL};
 
 /* dse.pareto of the handle at 1 on the objectives at 2 (nobj of them,
  * checked): a handle on the rows of its fronts, as `dse pareto` finds
  * them (each objective a total field).  [-0, +1, e] */
+/* A group's analysis as a table on the stack: its workload (the front's
+ * first row's, when by workload), results, the front at `front` (a list or
+ * a handle) and its knee (the front's knee-th row, 1-based), the
+ * hypervolume and the reference point (by objective name).
+ * [-0, +1, e] */
+static void push_group(lua_State *L, int front, lua_Integer knee, const pareto_summary *s,
+                       const char *const *names, size_t nobj, int by_workload) {
+  front = lua_absindex(L, front);
+  lua_createtable(L, 0, 10);
+  if (by_workload && s->front) {
+    lua_geti(L, front, 1);
+    lua_getfield(L, -1, "workload");
+    lua_setfield(L, -3, "workload");
+    lua_pop(L, 1);
+  }
+  lua_pushinteger(L, (lua_Integer)s->results);
+  lua_setfield(L, -2, "results");
+  lua_pushvalue(L, front);
+  lua_setfield(L, -2, "front");
+  if (knee > 0) {
+    lua_geti(L, front, knee);
+    lua_setfield(L, -2, "knee");
+  }
+  lua_pushnumber(L, s->hv.value);
+  lua_setfield(L, -2, "hypervolume");
+  lua_pushnumber(L, s->hv.stderr_);
+  lua_setfield(L, -2, "hypervolume_error");
+  lua_pushboolean(L, s->hv.exact);
+  lua_setfield(L, -2, "hypervolume_exact");
+  lua_createtable(L, 0, (int)nobj);
+  for (size_t k = 0; k < nobj; k++) {
+    lua_pushnumber(L, s->ref[k]);
+    lua_setfield(L, -2, names[k]);
+  }
+  lua_setfield(L, -2, "reference");
+}
+
+/* dse.analysis of a handle: rpt_store_analysis's groups, each with a
+ * subset handle of its front.  [-0, +1, e] */
+static int analysis_results(lua_State *L, const char *const *names, size_t nobj, int by_workload,
+                            const sweep_constraint *budgets, size_t nbudgets, uint64_t samples,
+                            uint64_t seed) {
+  l_results *h = check_results(L, 1);
+  const char *objs[16];
+  for (size_t k = 0; k < nobj; k++) {
+    lua_rawgeti(L, 2, (lua_Integer)(k + 1));
+    objs[k] = lua_tostring(L, -1); /* anchored by the list */
+    lua_pop(L, 1);
+  }
+  const unsigned char *mask = push_mask(L, h);
+  dse_ctx *ctx = get_ctx(L);
+  unsigned char *keep = NULL;
+  uint64_t nrows = 0;
+  rpt_group *gs = NULL;
+  size_t ng = 0;
+  uint32_t *rg = NULL;
+  const rpt_front_opts o = {NULL,    "dse.analysis", objs, nobj, by_workload, budgets, nbudgets,
+                           mask, h->root->nids};
+  const int rc = rpt_store_analysis(ctx, h->root->st, &h->root->f.info, &o, samples, seed, &keep,
+                                    &nrows, &gs, &ng, &rg);
+  if (rc) return raise_diags(L, ctx, rc);
+  /* (C memory freed before anything here can raise) */
+  rpt_group *g2 = lua_newuserdatauv(L, (ng ? ng : 1) * sizeof *g2, 0);
+  memcpy(g2, gs, ng * sizeof *g2);
+  uint64_t *pos = lua_newuserdatauv(L, (nrows ? nrows : 1) * sizeof *pos, 0);
+  uint32_t *grp_of = lua_newuserdatauv(L, (nrows ? nrows : 1) * sizeof *grp_of, 0);
+  uint64_t nkeep = 0;
+  for (uint64_t i = 0; i < nrows; i++)
+    if (keep[i]) {
+      pos[nkeep] = i;
+      grp_of[nkeep++] = rg[i];
+    }
+  free(keep);
+  free(gs);
+  free(rg);
+  const int top = lua_gettop(L);
+  lua_createtable(L, (int)ng, 0);
+  for (size_t g = 0; g < ng; g++) {
+    uint64_t m = 0;
+    for (uint64_t k = 0; k < nkeep; k++) m += grp_of[k] == g;
+    l_results *s = results_subset(L, 1, m);
+    uint64_t f = 0;
+    lua_Integer knee = 0;
+    for (uint64_t k = 0; k < nkeep; k++) {
+      if (grp_of[k] != g) continue;
+      s->pos[f++] = pos[k];
+      if (pos[k] == g2[g].knee_row) knee = (lua_Integer)f;
+    }
+    s->n = f;
+    push_group(L, -1, knee, &g2[g].s, names, nobj, by_workload);
+    lua_rawseti(L, top + 1, (lua_Integer)(g + 1));
+    lua_pop(L, 1); /* the subset */
+  }
+  return 1;
+}
+
 /* Whether row i (1-based i + 1) of the list at idx meets every budget:
  * each field of its total a number that meets its comparison.
  * [-0, +0, -] */
@@ -2985,7 +3082,10 @@ static void pareto_groups(lua_State *L, int idx, size_t n, int by_workload, size
 /* dse.pareto(results, {"latency_s", "-throughput_inf_per_s", ...} [,
  * {by = "workload" | false}]) -> the non-dominated feasible results, in
  * input order: a front per workload unless by = false.  [-0, +1, e] */
-static int l_pareto(lua_State *L) {
+/* dse.pareto (analysis 0): the fronts; dse.analysis (1): a table a group.
+ * [-0, +1, e] */
+static int pareto_core(lua_State *L, int analysis) {
+  const char *fn = analysis ? "dse.analysis" : "dse.pareto";
   if (!is_results(L, 1)) luaL_checktype(L, 1, LUA_TTABLE);
   if (is_results(L, 1) && lua_isnoneornil(L, 2)) { /* the sweep's objectives */
     check_results(L, 1); /* (a closed handle: an error, not its NULL store) */
@@ -3014,53 +3114,69 @@ static int l_pareto(lua_State *L) {
       }
     }
     if (lua_isnil(L, -1))
-      script_error(L, "dse.pareto: objectives: %s; write dse.pareto(results, "
-                      "{\"latency_s\", \"energy_j\"})",
-                   root->has_space ? "the sweep gave none" : "the store keeps none for the sweep");
+      script_error(L, "%s: objectives: %s; write %s(results, {\"latency_s\", \"energy_j\"})", fn,
+                   root->has_space ? "the sweep gave none" : "the store keeps none for the sweep",
+                   fn);
     lua_replace(L, 2);
     lua_settop(L, 3);
   }
   const char *names[16];
   double sign[16];
-  size_t nobj = parse_objectives(L, 2, "dse.pareto", names, sign);
+  size_t nobj = parse_objectives(L, 2, fn, names, sign);
   int by_workload = 1;
+  uint64_t samples = 0, seed = 1;
   if (!lua_isnoneornil(L, 3)) {
     char buf[64];
     if (lua_type(L, 3) != LUA_TTABLE)
-      script_error(L, "dse.pareto: options: expected a table such as {by = false}, got %s",
+      script_error(L, "%s: options: expected a table such as {by = false}, got %s", fn,
                    describe(L, 3, buf, sizeof buf));
-    check_keys(L, 3, "dse.pareto", "option", k_pareto_keys);
+    check_keys(L, 3, fn, "option", analysis ? k_analysis_keys : k_pareto_keys);
     lua_getfield(L, 3, "by");
     if ((lua_type(L, -1) == LUA_TBOOLEAN && !lua_toboolean(L, -1)) ||
         (lua_type(L, -1) == LUA_TSTRING && !strcmp(lua_tostring(L, -1), "all"))) {
       by_workload = 0; /* (false, or "all" as dse pareto --by all) */
     } else if (!(lua_type(L, -1) == LUA_TSTRING && !strcmp(lua_tostring(L, -1), "workload")) &&
                !lua_isnil(L, -1)) {
-      script_error(L, "dse.pareto: by: expected \"workload\" (a front per workload, the "
-                      "default) or false (one front over every result), got %s%s%s",
+      script_error(L, "%s: by: expected \"workload\" (a front per workload, the "
+                      "default) or false (one front over every result), got %s%s%s", fn,
                    lua_type(L, -1) == LUA_TSTRING ? "\"" : "",
                    lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1)
                                                   : describe(L, -1, buf, sizeof buf),
                    lua_type(L, -1) == LUA_TSTRING ? "\"" : "");
     }
     lua_pop(L, 1);
+    static const char *const counts[] = {"samples", "seed"};
+    uint64_t *dst[] = {&samples, &seed};
+    for (int c = 0; analysis && c < 2; c++) { /* the hypervolume's estimate, where not exact */
+      if (lua_getfield(L, 3, counts[c]) != LUA_TNIL) {
+        if (!lua_isinteger(L, -1) || lua_tointeger(L, -1) < (c ? 0 : 1))
+          script_error(L, "%s: %s: expected an integer of at least %d, got %s", fn, counts[c],
+                       c ? 0 : 1,
+                       lua_type(L, -1) == LUA_TNUMBER ? lua_tostring(L, -1)
+                                                      : describe(L, -1, buf, sizeof buf));
+        *dst[c] = (uint64_t)lua_tointeger(L, -1);
+      }
+      lua_pop(L, 1);
+    }
   }
   /* budgets: the rows over one are on no front */
   const sweep_constraint *budgets = NULL;
   size_t nbudgets = 0;
   if (!lua_isnoneornil(L, 3) && lua_getfield(L, 3, "constraints") != LUA_TNIL)
-    budgets = sweep_constraints(L, -1, "dse.pareto", &nbudgets); /* (anchored at 5) */
+    budgets = sweep_constraints(L, -1, fn, &nbudgets); /* (anchored at 5) */
   lua_settop(L, 5);
   lua_replace(L, 3); /* the budgets' userdata (or nil) */
   lua_settop(L, 3);
-  if (is_results(L, 1)) return pareto_results(L, nobj, by_workload, budgets, nbudgets);
+  if (is_results(L, 1))
+    return analysis ? analysis_results(L, names, nobj, by_workload, budgets, nbudgets, samples, seed)
+                    : pareto_results(L, nobj, by_workload, budgets, nbudgets);
   size_t n = (size_t)lua_rawlen(L, 1);
   /* Scratch in a userdata: freed by the GC even if a lookup raises. */
   size_t *grp = lua_newuserdatauv(L, (n ? n : 1) * sizeof *grp, 0);
   pareto_groups(L, 1, n, by_workload, grp);
   double *vals = lua_newuserdatauv(L, (n ? n : 1) * (nobj * sizeof(double) + 1), 0);
   char *ok = (char *)(vals + (n ? n : 1) * nobj);
-  objective_values(L, 1, "dse.pareto", names, sign, nobj, vals, ok);
+  objective_values(L, 1, fn, names, sign, nobj, vals, ok);
   for (size_t i = 0; i < n && nbudgets; i++) /* over a budget: on no front */
     if (ok[i] && !row_meets(L, 1, i, budgets, nbudgets)) ok[i] = 0;
   /* each group's front (pareto_front_first: exact ties keep the earlier
@@ -3070,9 +3186,16 @@ static int l_pareto(lua_State *L) {
   unsigned char *on = lua_newuserdatauv(L, n ? n : 1, 0);
   unsigned char *keep = lua_newuserdatauv(L, n ? n : 1, 0);
   memset(keep, 0, n);
-  size_t ngroups = 0; /* (numbered from 0 by first appearance) */
-  for (size_t i = 0; i < n; i++)
-    if (grp[i] + 1 > ngroups) ngroups = grp[i] + 1;
+  /* groups numbered again by their first feasible row, as a store's are */
+  size_t ngroups = 0, *renum = at; /* (at's room, before it is used) */
+  for (size_t i = 0; i < n; i++) renum[i] = SIZE_MAX;
+  for (size_t i = 0; i < n; i++) {
+    if (!ok[i]) continue;
+    if (renum[grp[i]] == SIZE_MAX) renum[grp[i]] = ngroups++;
+    grp[i] = renum[grp[i]];
+  }
+  const int scratch = lua_gettop(L);
+  lua_createtable(L, (int)ngroups, 0); /* dse.analysis: the groups */
   for (size_t g = 0; g < ngroups; g++) {
     size_t m = 0;
     for (size_t i = 0; i < n; i++) {
@@ -3081,9 +3204,26 @@ static int l_pareto(lua_State *L) {
       at[m++] = i;
     }
     if (!m) continue;
-    if (pareto_front_first(gv, m, nobj, on)) return luaL_error(L, "out of memory");
+    pareto_summary sum;
+    const int rc = analysis ? pareto_summarize(gv, m, nobj, samples, seed, on, NULL, &sum)
+                            : pareto_front_first(gv, m, nobj, on);
+    if (rc) return luaL_error(L, "out of memory");
     for (size_t i = 0; i < m; i++) keep[at[i]] = on[i];
+    if (!analysis) continue;
+    lua_createtable(L, 0, 0); /* the group's front, and where its knee is */
+    lua_Integer f = 0, knee = 0;
+    for (size_t i = 0; i < m; i++) {
+      if (!on[i]) continue;
+      lua_rawgeti(L, 1, (lua_Integer)(at[i] + 1));
+      lua_rawseti(L, -2, ++f);
+      if (i == sum.knee) knee = f;
+    }
+    for (size_t k = 0; k < nobj; k++) sum.ref[k] *= sign[k];
+    push_group(L, -1, knee, &sum, names, nobj, by_workload);
+    lua_rawseti(L, scratch + 1, (lua_Integer)lua_rawlen(L, scratch + 1) + 1);
+    lua_pop(L, 1); /* the front */
   }
+  if (analysis) return 1;
   lua_createtable(L, 0, 0);
   lua_Integer m = 0;
   for (size_t i = 0; i < n; i++) {
@@ -3093,6 +3233,12 @@ static int l_pareto(lua_State *L) {
   }
   return 1;
 }
+
+static int l_pareto(lua_State *L) { return pareto_core(L, 0); }
+
+/* dse.analysis(results, objectives [, {by, constraints, samples, seed}]):
+ * a table per workload (docs/lua.md).  [-0, +1, e] */
+static int l_analysis(lua_State *L) { return pareto_core(L, 1); }
 
 /* ===== writers =========================================================== */
 
@@ -3781,7 +3927,7 @@ static int l_rank(lua_State *L) {
 static const luaL_Reg k_funcs[] = {
     {"arch", l_arch_new},       {"workload", l_wl_new},
     {"simulate", l_simulate},   {"sweep", l_sweep},
-    {"pareto", l_pareto},       {"write_json", l_write_json},
+    {"pareto", l_pareto},       {"analysis", l_analysis},       {"write_json", l_write_json},
     {"write_csv", l_write_csv}, {"write_text", l_write_text},
     {"mkdir", l_mkdir},         {"clear_memo", l_clear_memo},
     {"open", l_open},           {"range", l_range},

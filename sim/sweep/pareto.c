@@ -528,3 +528,39 @@ size_t pareto_knee(const double *v, size_t n, size_t d, const unsigned char *on)
   }
   return best;
 }
+
+/* ===== a summary ========================================================== */
+
+int pareto_summarize(const double *v, size_t n, size_t d, uint64_t samples, uint64_t seed,
+                     unsigned char *on, uint32_t *rank, pareto_summary *out) {
+  memset(out, 0, sizeof *out);
+  out->knee = n;
+  if (d > 16) return DSE_ERR_INVALID;
+  for (size_t i = 0; i < n; i++) out->results += !has_nan(v + i * d, d);
+  int rc = pareto_front_first(v, n, d, on);
+  if (!rc && rank) {
+    const long nr = pareto_ranks(v, n, d, 0, rank);
+    if (nr < 0) rc = DSE_ERR_NOMEM;
+    else out->nranks = (uint32_t)nr;
+  }
+  double *f = rc ? NULL : malloc((n ? n : 1) * d * sizeof *f);
+  if (!rc && !f) rc = DSE_ERR_NOMEM;
+  size_t m = 0;
+  for (size_t i = 0; !rc && i < n; i++)
+    if (on[i]) memcpy(f + m++ * d, v + i * d, d * sizeof *f);
+  out->front = m;
+  if (!rc) {
+    out->knee = pareto_knee(v, n, d, on);
+    /* the reference over the set's points (not only the front's) */
+    double *all = malloc((n ? n : 1) * d * sizeof *all);
+    size_t k = 0;
+    if (!all) rc = DSE_ERR_NOMEM;
+    for (size_t i = 0; !rc && i < n; i++)
+      if (!has_nan(v + i * d, d)) memcpy(all + k++ * d, v + i * d, d * sizeof *all);
+    if (!rc) pareto_reference(all, k, d, out->ref);
+    free(all);
+  }
+  if (!rc) rc = pareto_hypervolume(f, m, d, out->ref, samples, seed, &out->hv);
+  free(f);
+  return rc;
+}

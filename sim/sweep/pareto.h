@@ -64,4 +64,26 @@ DSE_INTERNAL int pareto_hypervolume(const double *v, size_t n, size_t d, const d
  * none is set. */
 DSE_INTERNAL size_t pareto_knee(const double *v, size_t n, size_t d, const unsigned char *on);
 
+/* What a face reports of one set of results (a workload's): the front
+ * (on[i]: pareto_front_first's), the knee among it, the hypervolume of the
+ * front against the rule's reference point over the whole set
+ * (pareto_reference), and, when rank is not NULL, every result's rank
+ * (rank[i]) and their number. */
+typedef struct pareto_summary {
+  size_t results; /* points without a NaN */
+  size_t front;   /* on it */
+  size_t knee;    /* its index (n when there is none) */
+  uint32_t nranks; /* 0 unless ranks were asked for */
+  pareto_hv hv;
+  double ref[16];
+} pareto_summary;
+
+/* The summary of the n points (d <= 16 objectives) into *out, on[n] and
+ * rank[n] (NULL: no ranks) filled; the hypervolume exact or estimated as
+ * pareto_hypervolume does (samples, seed).  Returns 0, DSE_ERR_NOMEM or
+ * DSE_ERR_INVALID (more than 16 objectives). */
+DSE_INTERNAL int pareto_summarize(const double *v, size_t n, size_t d, uint64_t samples,
+                                  uint64_t seed, unsigned char *on, uint32_t *rank,
+                                  pareto_summary *out);
+
 #endif /* DSE_PARETO_H */

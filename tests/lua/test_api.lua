@@ -170,6 +170,37 @@ H.eq(front2[1], pts[1], "pareto maximize point")
 local front3 = dse.pareto({ { feasible = false, reason = "x" }, pts[2] }, { "a" })
 H.eq(#front3, 1, "pareto skips infeasible")
 
+-- analysis, by hand: (1,4) (2,2) (4,1) on the front, (3,3) behind, the
+-- second (2,2) equal to the first; the knee (2,2) (scaled sums 1, 2/3, 1);
+-- the reference 4 + 3/10 in each; the volume 3.3 x 0.3 + 2.3 x 2 + 0.3 x 1
+local function pt(a, b, w) return { workload = { name = w or "w" }, total = { latency_s = a, energy_j = b } } end
+local ap = { pt(1, 4), pt(2, 2), pt(4, 1), pt(3, 3), pt(2, 2), pt(9, 9, "v") }
+-- budgets: energy_j <= 2.5 leaves (2,2) and (4,1) of w's front
+H.eq(#dse.pareto(ap, { "latency_s", "energy_j" }, { constraints = { energy_j = "<= 2.5" } }), 2, "pareto budget")
+local an = dse.analysis(ap, { "latency_s", "energy_j" })
+H.eq(#an, 2, "analysis: a group a workload")
+H.eq(an[1].workload.name, "w", "analysis: its workload")
+H.eq(an[1].results, 5, "analysis: its results")
+H.eq(#an[1].front, 3, "analysis: the front, equal points once")
+H.eq(an[1].front[2], ap[2], "analysis: the front's rows, the first of equal ones")
+H.eq(an[1].knee, ap[2], "analysis: the knee")
+H.near(an[1].reference.latency_s, 4.3, 1e-12, "analysis: the reference point")
+H.near(an[1].hypervolume, 5.89, 1e-12, "analysis: the hypervolume")
+H.eq(an[1].hypervolume_exact, true, "analysis: exact in 2-D")
+H.eq(an[1].hypervolume_error, 0, "analysis: no error")
+-- one point: the reference a tenth above it
+H.near(an[2].hypervolume, 0.81, 1e-12, "analysis: one point's volume")
+-- a maximized objective's reference in its own sign: a bound below
+-- (over all six: energy from 1 to 9, the bound 1 - 0.8)
+local amax = dse.analysis(ap, { "latency_s", "-energy_j" }, { by = false })
+H.near(amax[1].reference.energy_j, 0.2, 1e-12, "analysis: maximized energy's reference")
+H.eq(#amax[1].front, 2, "analysis: maximize energy: (1,4) and (9,9)")
+H.fails(function() dse.analysis(ap, { "latency_s" }, { samples = 0 }) end,
+  "dse.analysis: samples: expected an integer of at least 1, got 0", "analysis samples 0")
+H.fails(function() dse.analysis(ap, { "latency_s" }, { rank = true }) end,
+  "dse.analysis: unknown option 'rank'; expected one of: by, constraints, samples, seed",
+  "analysis unknown option")
+
 -- writers
 local csv = H.tmpname(".csv")
 dse.write_csv(csv, { { x = 1, y = "a,b" }, { x = 2.5, y = "c" } })

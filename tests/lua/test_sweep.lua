@@ -331,6 +331,23 @@ H.check(unmet >= 1, "prune: a constraint the floor cannot meet: " .. unmet)
 H.eq(#pc:filter { status = "infeasible" }, 0, "prune: no level-2 run of an area over the constraint")
 H.eq(#dse.pareto(dse.open(cdb, { sweep = "unpruned" })), #dse.pareto(full),
   "dse.open: the sweep's objectives kept with its space")
+-- dse.analysis: a handle's groups are its list's
+local function summary(groups)
+  local t = {}
+  for _, g in ipairs(groups) do
+    t[#t + 1] = string.format("%s %d %d %.17g %.12g %s", g.workload.name, g.results, #g.front,
+      g.knee.total.latency_s, g.hypervolume, tostring(g.hypervolume_exact))
+  end
+  return table.concat(t, "; ")
+end
+local objs3 = { "latency_s", "energy_j", "area_mm2" }
+local ah = summary(dse.analysis(full, objs3, { constraints = { area_mm2 = "<= 20" } }))
+H.eq(ah, summary(dse.analysis(full:list(), objs3, { constraints = { area_mm2 = "<= 20" } })),
+  "analysis: a handle's groups are its list's")
+H.check(ah:find("^alexnet %d+ %d+ ") and ah:find("; mobilenet_v2 "), "analysis: a group a workload: " .. ah)
+for _, g in ipairs(dse.analysis(full, objs3)) do
+  H.eq(#g.front, #dse.pareto(full:filter { workload = g.workload.name }, objs3), "analysis: the front is dse.pareto's")
+end
 H.fails(function() full:filter { workload = "alexnt" } end,
   "results:filter: workload 'alexnt' is not one of the sweep's (alexnet, mobilenet_v2)", "filter: an unknown workload")
 H.fails(function() dse.open(cdb, { sweep = "unpruned" }):filter { workload = "alexnt" } end,
