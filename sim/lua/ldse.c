@@ -2940,6 +2940,18 @@ static void push_group(lua_State *L, int front, lua_Integer knee, const pareto_s
   lua_setfield(L, -2, "reference");
 }
 
+/* The objectives of the list at 2 into objs (anchored by it), and the rows
+ * of the handle h (at 1) pushed as a mask (push_mask).  [-0, +1, m] */
+static const unsigned char *handle_objectives(lua_State *L, l_results *h, size_t nobj,
+                                              const char **objs) {
+  for (size_t k = 0; k < nobj; k++) {
+    lua_rawgeti(L, 2, (lua_Integer)(k + 1));
+    objs[k] = lua_tostring(L, -1);
+    lua_pop(L, 1);
+  }
+  return push_mask(L, h);
+}
+
 /* dse.analysis of a handle: rpt_store_analysis's groups, each with a
  * subset handle of its front.  [-0, +1, e] */
 static int analysis_results(lua_State *L, const char *const *names, size_t nobj, int by_workload,
@@ -2947,12 +2959,7 @@ static int analysis_results(lua_State *L, const char *const *names, size_t nobj,
                             uint64_t seed) {
   l_results *h = check_results(L, 1);
   const char *objs[16];
-  for (size_t k = 0; k < nobj; k++) {
-    lua_rawgeti(L, 2, (lua_Integer)(k + 1));
-    objs[k] = lua_tostring(L, -1); /* anchored by the list */
-    lua_pop(L, 1);
-  }
-  const unsigned char *mask = push_mask(L, h);
+  const unsigned char *mask = handle_objectives(L, h, nobj, objs);
   dse_ctx *ctx = get_ctx(L);
   unsigned char *keep = NULL;
   uint64_t nrows = 0;
@@ -3019,12 +3026,7 @@ static int pareto_results(lua_State *L, size_t nobj, int by_workload,
                           const sweep_constraint *budgets, size_t nbudgets) {
   l_results *h = check_results(L, 1);
   const char *objs[16];
-  for (size_t k = 0; k < nobj; k++) {
-    lua_rawgeti(L, 2, (lua_Integer)(k + 1));
-    objs[k] = lua_tostring(L, -1); /* anchored by the list */
-    lua_pop(L, 1);
-  }
-  const unsigned char *mask = push_mask(L, h);
+  const unsigned char *mask = handle_objectives(L, h, nobj, objs);
   l_results *s = results_subset(L, 1, h->n);
   dse_ctx *ctx = get_ctx(L);
   unsigned char *keep = NULL;
