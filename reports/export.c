@@ -3,6 +3,7 @@
  * workload, phase and seq (when a workload is generated), feasible, status
  * (when a row is pruned or failed), the parameter columns sorted, the
  * total fields, reason; cells alike. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -352,8 +353,21 @@ int rpt_store_analysis(dse_ctx *ctx, store *st, const store_sweep_info *sw,
   rpt_group *gs = !rc && groups ? calloc(ng ? ng : 1, sizeof *gs) : NULL;
   if (!rc && groups && !gs) rc = DSE_ERR_NOMEM;
   if (!rc) rc = front_keep(&p, k, gs, samples, seed);
-  for (size_t g = 0; !rc && gs && g < ng; g++) /* the reference in the objectives' signs */
+  for (size_t g = 0; !rc && gs && g < ng; g++) { /* the reference in the objectives' signs */
     for (size_t j = 0; j < o->nobj; j++) gs[g].s.ref[j] *= p.sign[j];
+    if (!p.by_workload || g >= p.groups.n) continue;
+    /* who: sweep_workload_group's "slot\nbatch\nseq\nphase\nname" */
+    const char *f[5] = {p.groups.s[g], NULL, NULL, NULL, NULL}; /* its five lines */
+    for (int l = 1; l < 5 && f[l - 1]; l++) {
+      const char *nl = strchr(f[l - 1], '\n');
+      f[l] = nl ? nl + 1 : NULL;
+    }
+    if (!f[4]) continue;
+    gs[g].batch = strtoull(f[1], NULL, 10);
+    gs[g].seq = strtoull(f[2], NULL, 10);
+    snprintf(gs[g].phase, sizeof gs[g].phase, "%.*s", (int)(f[4] - f[3] - 1), f[3]);
+    snprintf(gs[g].workload, sizeof gs[g].workload, "%s", f[4]);
+  }
   uint32_t *rg = !rc && groups ? malloc((p.n ? p.n : 1) * sizeof *rg) : NULL;
   if (!rc && groups && !rg) rc = DSE_ERR_NOMEM;
   for (uint64_t i = 0; rg && i < p.n; i++) rg[i] = UINT32_MAX;

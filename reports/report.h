@@ -58,6 +58,8 @@ typedef struct rpt_front_opts {
 typedef struct rpt_group {
   uint64_t first, knee_row;
   pareto_summary s;
+  char workload[256], phase[32]; /* who the group is ("" with by_workload 0) */
+  uint64_t batch, seq;
 } rpt_group;
 
 /* rpt_store_front's fronts (keep), and with groups each group's analysis

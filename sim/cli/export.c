@@ -2,6 +2,7 @@
  * stored sweep's results, or its Pareto fronts, as CSV or JSON
  * (docs/store.md). */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli/cli.h"
@@ -43,6 +44,7 @@ typedef struct sweep_job {
   int by_workload, csv;
   const sweep_constraint *budgets;
   size_t nbudgets;
+  int what; /* dse pareto: 0 the fronts' rows, 1 the knees' rows, 2 each front's figures */
 } sweep_job;
 
 /* Open the store at path for reading, find the sweep (NULL: the only one),
@@ -69,11 +71,101 @@ static int on_sweep(dse_ctx *ctx, const char *path, const char *sweep, const cha
   return code;
 }
 
+/* Each group's figures (--stats): a CSV line or a JSON object a group. */
+static void write_stats(const rpt_group *gs, size_t ng, const rpt_front_opts *o, int csv,
+                        core_buf *out) {
+  if (csv) {
+    core_buf_puts(out, "workload,batch,phase,seq,results,front,hypervolume,hypervolume_error,"
+                       "hypervolume_exact");
+    for (size_t k = 0; k < o->nobj; k++)
+      core_buf_printf(out, ",reference.%s", o->objectives[k] + (o->objectives[k][0] == '-'));
+    core_buf_puts(out, "\n");
+  } else {
+    core_buf_puts(out, "[");
+  }
+  for (size_t g = 0; g < ng; g++) {
+    const rpt_group *x = &gs[g];
+    if (csv) {
+      rpt_csv_field(out, x->workload);
+      if (*x->workload) core_buf_printf(out, ",%llu,", (unsigned long long)x->batch);
+      else core_buf_puts(out, ",,"); /* (--by all: no workload) */
+      rpt_csv_field(out, x->phase);
+      if (*x->phase) core_buf_printf(out, ",%llu", (unsigned long long)x->seq);
+      else core_buf_puts(out, ","); /* (a layer list: no seq, as dse export writes it) */
+      core_buf_printf(out, ",%zu,%zu,%.17g,%.17g,%s", x->s.results, x->s.front, x->s.hv.value,
+                      x->s.hv.stderr_, x->s.hv.exact ? "true" : "false");
+      for (size_t k = 0; k < o->nobj; k++) core_buf_printf(out, ",%.17g", x->s.ref[k]);
+      core_buf_puts(out, "\n");
+      continue;
+    }
+    rpt_json j;
+    rpt_json_init(&j, out, 0);
+    if (g) core_buf_puts(out, ",");
+    core_buf_puts(out, "\n  ");
+    rpt_json_begin_obj(&j);
+    if (*x->workload) { /* (--by all: no workload) */
+      rpt_json_key(&j, "workload");
+      rpt_json_str(&j, x->workload);
+      rpt_json_key(&j, "batch");
+      rpt_json_num(&j, (double)x->batch);
+    }
+    if (*x->phase) { /* (a generated workload's) */
+      rpt_json_key(&j, "phase");
+      rpt_json_str(&j, x->phase);
+      rpt_json_key(&j, "seq");
+      rpt_json_num(&j, (double)x->seq);
+    }
+    rpt_json_key(&j, "results");
+    rpt_json_num(&j, (double)x->s.results);
+    rpt_json_key(&j, "front");
+    rpt_json_num(&j, (double)x->s.front);
+    rpt_json_key(&j, "hypervolume");
+    rpt_json_num(&j, x->s.hv.value);
+    rpt_json_key(&j, "hypervolume_error");
+    rpt_json_num(&j, x->s.hv.stderr_);
+    rpt_json_key(&j, "hypervolume_exact");
+    rpt_json_bool(&j, x->s.hv.exact);
+    rpt_json_key(&j, "reference");
+    rpt_json_begin_obj(&j);
+    for (size_t k = 0; k < o->nobj; k++) {
+      rpt_json_key(&j, o->objectives[k] + (o->objectives[k][0] == '-'));
+      rpt_json_num(&j, x->s.ref[k]);
+    }
+    rpt_json_end_obj(&j);
+    rpt_json_end_obj(&j);
+  }
+  if (!csv) core_buf_puts(out, ng ? "\n]\n" : "]\n");
+}
+
+/* What --knee and --stats write, or the fronts' rows. */
+static int write_pick(dse_ctx *ctx, store *st, const store_sweep_info *sw, const sweep_job *j,
+                      const rpt_front_opts *o, core_buf *out) {
+  if (j->what == 0) return rpt_store_pareto(ctx, st, sw, o, j->csv, out);
+  unsigned char *keep = NULL;
+  uint64_t n = 0;
+  rpt_group *gs = NULL;
+  size_t ng = 0;
+  uint32_t *rg = NULL;
+  int rc = rpt_store_analysis(ctx, st, sw, o, 0, 1, &keep, &n, &gs, &ng, &rg);
+  if (!rc && j->what == 1) { /* the knees' rows */
+    memset(keep, 0, n ? n : 1);
+    for (size_t g = 0; g < ng; g++)
+      if (gs[g].knee_row < n) keep[gs[g].knee_row] = 1;
+    rc = rpt_export(ctx, st, sw, j->csv, keep, out);
+  } else if (!rc) {
+    write_stats(gs, ng, o, j->csv, out);
+  }
+  free(keep);
+  free(gs);
+  free(rg);
+  return rc;
+}
+
 static int write_front(dse_ctx *ctx, store *st, const store_sweep_info *sw, const sweep_job *j,
                        core_buf *out) {
   rpt_front_opts o = {j->path,        NULL,       j->objectives, j->nobj, j->by_workload,
                       j->budgets,     j->nbudgets, NULL,          0};
-  if (j->nobj) return rpt_store_pareto(ctx, st, sw, &o, j->csv, out);
+  if (j->nobj) return write_pick(ctx, st, sw, j, &o, out);
   /* no --objectives: the sweep's own, kept with its space */
   char list[1024];
   const char *names[16];
@@ -89,7 +181,7 @@ static int write_front(dse_ctx *ctx, store *st, const store_sweep_info *sw, cons
   }
   o.objectives = names;
   o.nobj = n;
-  return rpt_store_pareto(ctx, st, sw, &o, j->csv, out);
+  return write_pick(ctx, st, sw, j, &o, out);
 }
 
 static int write_all(dse_ctx *ctx, store *st, const store_sweep_info *sw, const sweep_job *j,
@@ -99,20 +191,25 @@ static int write_all(dse_ctx *ctx, store *st, const store_sweep_info *sw, const 
 
 static const char k_pareto_usage[] =
     "usage: dse pareto STORE.db [--objectives A,B[,...]] [--sweep NAME] [--by workload|all]\n"
-    "                  [--constraints 'FIELD<=N[,...]'] [--format csv|json] [-o FILE]\n"
+    "                  [--constraints 'FIELD<=N[,...]'] [--knee | --stats]\n"
+    "                  [--format csv|json] [-o FILE]\n"
     "\nWrites the Pareto front of a stored sweep (docs/store.md), as dse.pareto finds\n"
     "it: each objective a total field (latency_s, energy_j, area_mm2, cost_usd, ...),\n"
     "minimized, a leading '-' maximizes (-throughput_inf_per_s); a front per workload\n"
     "(--by all: one over every result); the rows as dse export writes them.  Without\n"
     "--objectives, those the sweep ran with (dse.sweep{objectives = ...}).  Budgets\n"
-    "(--constraints 'area_mm2<=400,power_w<75'): a result over one is on no front.\n";
+    "(--constraints 'area_mm2<=400,power_w<75'): a result over one is on no front.\n"
+    "--knee writes each front's knee instead (docs/pareto.md), --stats each front's\n"
+    "figures: its results, size, hypervolume and reference point.\n";
 
 int cli_pareto(dse_ctx *ctx, int argc, char **argv) {
   const char *sweep = NULL, *format = NULL, *out = NULL, *objs = NULL, *by = NULL, *pos[1];
   const char *cons = NULL;
+  size_t knee = 0, stats = 0;
   const cli_opt opts[] = {{"--objectives", &objs, NULL, 1}, {"--sweep", &sweep, NULL, 1},
                           {"--by", &by, NULL, 1},           {"--format", &format, NULL, 1},
                           {"--constraints", &cons, NULL, 1}, {"-o", &out, NULL, 1},
+                          {"--knee", NULL, &knee, 1},       {"--stats", NULL, &stats, 1},
                           {NULL, NULL, NULL, 0}};
   int npos = 0;
   const int prc = cli_parse(k_pareto_usage, opts, argc, argv, pos, 1, &npos);
@@ -165,8 +262,10 @@ int cli_pareto(dse_ctx *ctx, int argc, char **argv) {
     if (!comma) break;
     t = comma;
   }
+  if (knee && stats) return cli_usage_error(k_pareto_usage, "--knee and --stats: one of the two");
   if (cli_check_out(out)) return CLI_BAD;
-  const sweep_job j = {write_front, pos[0], names, n, b == 0, f == 0, budgets, nb};
+  const sweep_job j = {write_front, pos[0],  names, n, b == 0, f == 0, budgets, nb,
+                       knee ? 1 : stats ? 2 : 0};
   return on_sweep(ctx, pos[0], sweep, out, &j);
 }
 
@@ -184,6 +283,6 @@ int cli_export(dse_ctx *ctx, int argc, char **argv) {
   const int f = cli_choice(k_export_usage, "format", format, formats, 0);
   if (f < 0) return CLI_BAD;
   if (cli_check_out(out)) return CLI_BAD;
-  const sweep_job j = {write_all, pos[0], NULL, 0, 1, f == 0, NULL, 0};
+  const sweep_job j = {write_all, pos[0], NULL, 0, 1, f == 0, NULL, 0, 0};
   return on_sweep(ctx, pos[0], sweep, out, &j);
 }

@@ -153,6 +153,17 @@ run "$DSE" pareto "$TMP/f.db" --objectives latency_s,energy_j --by all; expect_c
 run "$DSE" pareto "$TMP/f.db" --objectives latency_s,energy_j --constraints 'area_mm2<=10, power_w<0.8 W'
 expect_code 0 "pareto --constraints"
 [ "$OUT" = "$(cat "$TMP/f.csv.budget")" ] && ok || bad "pareto --constraints: not dse.pareto's budgeted front"
+# --stats: each front's figures (dse.analysis's); --knee: a row a front
+run "$DSE" pareto "$TMP/f.db" --objectives latency_s,energy_j,-tops_per_w --stats; expect_code 0 "pareto --stats"
+[ "$(printf '%s\n' "$OUT" | head -1)" = "workload,batch,phase,seq,results,front,hypervolume,hypervolume_error,hypervolume_exact,reference.latency_s,reference.energy_j,reference.tops_per_w" ] \
+  && ok || bad "pareto --stats: header: $(printf '%s\n' "$OUT" | head -1)"
+fronts=$(printf '%s\n' "$OUT" | awk -F, 'NR > 1 { s += $6 } END { print s }')
+[ "$fronts" -eq $(($(wc -l <"$TMP/f.csv") - 1)) ] && ok || bad "pareto --stats: fronts of $fronts rows, not the front's"
+printf '%s\n' "$OUT" | grep -q '^alexnet,1,,,48,[0-9]*,[0-9.e+-]*,0,true,' && ok || bad "pareto --stats: alexnet's line: $OUT"
+run "$DSE" pareto "$TMP/f.db" --objectives latency_s,energy_j --knee; expect_code 0 "pareto --knee"
+[ "$(printf '%s\n' "$OUT" | wc -l)" -eq 3 ] && ok || bad "pareto --knee: a row a workload: $OUT"
+run "$DSE" pareto "$TMP/f.db" --objectives latency_s --knee --stats; expect_code 2 "pareto --knee --stats"
+expect_err "dse: error: --knee and --stats: one of the two" "pareto --knee --stats"
 run "$DSE" pareto "$TMP/f.db" --objectives latency_s --constraints 'area<=4'; expect_code 2 "pareto --constraints area"
 expect_err "dse: error: --constraints: 'area' is not a total field; did you mean 'area_mm2'?" "pareto --constraints area"
 run "$DSE" pareto "$TMP/f.db" --objectives latency_s --constraints 'area_mm2<=4 ms'; expect_code 2 "pareto --constraints ms"
