@@ -672,6 +672,9 @@ int dse_simulate(dse_ctx *ctx, const dse_arch *arch, const dse_workload *wl,
   t->area_modelled = area.total > 0;
   t->cost_modelled = t->area_modelled && t->memory_cost_modelled && arch->cost_ok;
   t->memory_capacity_bytes = arch->dram_capacity;
+  t->pes = (uint64_t)prep.pes;
+  t->peak_ops_per_s = dse_arch_peak_ops_per_s(arch);
+  t->dram_bandwidth_bytes_per_s = arch->dram_bw;
   t->footprint_bytes = fp.total;
   t->latency_s = (double)t->cycles / arch->clock_hz;
   t->floor_ratio = t->floor_cycles ? (double)t->cycles / (double)t->floor_cycles : 1;

@@ -392,6 +392,10 @@ typedef struct dse_total_result {
   double dram_activate_energy_j, dram_rw_energy_j, dram_io_energy_j;
   double dram_refresh_energy_j, dram_background_energy_j;
   double memory_capacity_bytes, memory_cost_usd;
+  /* the arch's ceilings, for rooflines of stored results: its PEs, the
+   * array's peak (2 ops a MAC a PE a cycle) and the DRAM peak bandwidth */
+  uint64_t pes;
+  double peak_ops_per_s, dram_bandwidth_bytes_per_s;
   uint64_t memory_units; /* whole stacks, devices or DIMMs priced (0 without a technology) */
   /* 1 when the arch names its memory technology (dram.preset, or a plain
    * channel's dram.technology), so memory_cost_usd and the PHY and
