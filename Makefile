@@ -21,6 +21,7 @@ run: build
 	./$(BUILD)/dse run scripts/sweep.lua
 
 test: build
+	@sh scripts/install-deps.sh test
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
 
 # Timings against targets (docs/bench.md), about 30 s; exits 0 whether the
@@ -35,6 +36,7 @@ bench-compare: build
 
 # Tests under AddressSanitizer and UBSan in a separate build tree.
 asan: deps
+	@sh scripts/install-deps.sh test
 	cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DDSE_ASAN=ON -DDSE_UBSAN=ON
 	cmake --build build-asan -j $(JOBS)
 	cd build-asan && ctest --output-on-failure -j $(JOBS)

@@ -1,6 +1,9 @@
 #!/bin/sh
 # install-deps.sh: install what dse needs to build on Debian/Ubuntu, only
 # the missing pieces (apt-get; sudo when not root).  Safe to run repeatedly.
+# `install-deps.sh test` adds what the tests need besides: a headless
+# Chromium for the report page's browser test (and dse report --static),
+# python3 for the tests' checks.
 set -eu
 
 need=""
@@ -14,10 +17,17 @@ have_pc yaml-0.1 || need="$need libyaml-dev"
 have_pc gsl || need="$need libgsl-dev"
 have_pc lua5.4 || need="$need liblua5.4-dev"
 have_pc sqlite3 || need="$need libsqlite3-dev"
+# Vega 5, inlined into the report page (docs/report.md)
+[ -f /usr/share/javascript/vega/vega-view.min.js ] || need="$need libjs-vega"
 # MPI: optional to build, installed so that sweeps can run over mpirun's
 # ranks (docs/cluster.md)
 have_cmd mpirun || need="$need openmpi-bin"
 have_pc ompi-c || need="$need libopenmpi-dev"
+
+if [ "${1:-}" = test ]; then
+  have_cmd chromium || have_cmd chromium-browser || need="$need chromium"
+  have_cmd python3 || need="$need python3"
+fi
 
 [ -z "$need" ] && exit 0
 

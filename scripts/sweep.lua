@@ -51,6 +51,7 @@ local results = dse.sweep {
   space = space,
   objectives = objectives,
   store = outdir .. "/sweep.db",
+  layers = true, -- each result's layers kept too: the report's roofline and per-layer views
   name = small and "npu-memory-small" or "npu-memory",
 }
 

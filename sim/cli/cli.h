@@ -22,6 +22,19 @@ int cli_mem(dse_ctx *ctx, int argc, char **argv);
 int cli_export(dse_ctx *ctx, int argc, char **argv);
 /* `dse pareto STORE --objectives ...`: a stored sweep's fronts (export.c). */
 int cli_pareto(dse_ctx *ctx, int argc, char **argv);
+/* `dse report SOURCE -o DIR`: a report directory (report.c). */
+int cli_report_cmd(dse_ctx *ctx, int argc, char **argv);
+struct sweep_constraint;
+/* --objectives A,B (objs; NULL: not given) into names (pointing into
+ * list), their number into *count; CLI_OK, or CLI_BAD after the usage
+ * error (an empty name, one given twice, more than 16). */
+int cli_objectives(const char *usage, const char *objs, char list[1024], const char *names[16],
+                   size_t *count);
+/* --constraints 'F<=N,...' (cons; NULL: none) into budgets (their fields
+ * in fields), their number into *count; CLI_OK or CLI_BAD (the error
+ * printed). */
+int cli_constraints(const char *usage, const char *cons, char ctext[1024], char fields[16][64],
+                    struct sweep_constraint *budgets, size_t *count);
 /* `dse import timeloop`: pos are ARCH PROBLEM [MAPPING]; ert and dir the
  * values of --ert and -o (NULL when not given). */
 int cli_import_timeloop(dse_ctx *ctx, const char *const *pos, int npos, const char *ert,

@@ -189,6 +189,54 @@ static int write_all(dse_ctx *ctx, store *st, const store_sweep_info *sw, const 
   return rpt_export(ctx, st, sw, j->csv, NULL, out);
 }
 
+int cli_objectives(const char *usage, const char *objs, char list[1024], const char *names[16],
+                   size_t *count) {
+  size_t n = 0;
+  snprintf(list, 1024, "%s", objs ? objs : "");
+  for (char *t = list; objs; t++) { /* names between commas, none empty */
+    char *comma = strchr(t, ',');
+    if (comma) *comma = '\0';
+    if (!*t || (*t == '-' && !t[1]))
+      return cli_usage_error(usage, "--objectives: an empty name in '%s'", objs);
+    if (n == 16) return cli_usage_error(usage, "--objectives: at most 16");
+    for (size_t k = 0; k < n; k++)
+      if (!strcmp(names[k] + (names[k][0] == '-'), t + (t[0] == '-')))
+        return cli_usage_error(usage, "--objectives: '%s' given twice", t);
+    names[n++] = t;
+    if (!comma) break;
+    t = comma;
+  }
+  if (objs && !n) return cli_usage_error(usage, "--objectives: expected names, got '%s'", objs);
+  *count = n;
+  return CLI_OK;
+}
+
+int cli_constraints(const char *usage, const char *cons, char ctext[1024], char fields[16][64],
+                    sweep_constraint *budgets, size_t *count) {
+  size_t nb = 0;
+  snprintf(ctext, 1024, "%s", cons ? cons : "");
+  for (char *t = ctext; cons && *t; t++) { /* FIELD, a comparison and a number, between commas */
+    char *comma = strchr(t, ',');
+    if (comma) *comma = '\0';
+    while (*t == ' ') t++;
+    size_t fl = strspn(t, "abcdefghijklmnopqrstuvwxyz0123456789_");
+    if (!fl || fl >= 64) return cli_usage_error(usage, "--constraints: expected FIELD<=N, got '%s'", t);
+    if (nb == 16) return cli_usage_error(usage, "--constraints: at most 16");
+    memcpy(fields[nb], t, fl);
+    fields[nb][fl] = '\0';
+    char err[640];
+    if (!rpt_objective_field(fields[nb], NULL, err, sizeof err))
+      return cli_usage_error(usage, "--constraints: %s", err);
+    if (sweep_constraint_parse(fields[nb], t + fl, &budgets[nb], err, sizeof err))
+      return cli_usage_error(usage, "--constraints: %s", err);
+    nb++;
+    if (!comma) break;
+    t = comma;
+  }
+  *count = nb;
+  return CLI_OK;
+}
+
 static const char k_pareto_usage[] =
     "usage: dse pareto STORE.db [--objectives A,B[,...]] [--sweep NAME] [--by workload|all]\n"
     "                  [--constraints 'FIELD<=N[,...]'] [--knee | --stats]\n"
@@ -220,48 +268,13 @@ int cli_pareto(dse_ctx *ctx, int argc, char **argv) {
   const int f = cli_choice(k_pareto_usage, "format", format, formats, 0);
   const int b = cli_choice(k_pareto_usage, "--by", by, bys, 0);
   if (f < 0 || b < 0) return CLI_BAD;
-  char list[1024];
+  char list[1024], ctext[1024], fields[16][64];
   const char *names[16];
-  size_t n = 0;
-  snprintf(list, sizeof list, "%s", objs ? objs : "");
-  for (char *t = list; objs; t++) { /* names between commas, none empty */
-    char *comma = strchr(t, ',');
-    if (comma) *comma = '\0';
-    if (!*t || (*t == '-' && !t[1]))
-      return cli_usage_error(k_pareto_usage, "--objectives: an empty name in '%s'", objs);
-    if (n == 16) return cli_usage_error(k_pareto_usage, "--objectives: at most 16");
-    for (size_t k = 0; k < n; k++)
-      if (!strcmp(names[k] + (names[k][0] == '-'), t + (t[0] == '-')))
-        return cli_usage_error(k_pareto_usage, "--objectives: '%s' given twice", t);
-    names[n++] = t;
-    if (!comma) break;
-    t = comma;
-  }
-  if (objs && !n) return cli_usage_error(k_pareto_usage, "--objectives: expected names, got '%s'", objs);
-  /* budgets: FIELD, a comparison and a number, between commas */
-  char ctext[1024], fields[16][64];
+  size_t n = 0, nb = 0;
   sweep_constraint budgets[16];
-  size_t nb = 0;
-  snprintf(ctext, sizeof ctext, "%s", cons ? cons : "");
-  for (char *t = ctext; cons && *t; t++) {
-    char *comma = strchr(t, ',');
-    if (comma) *comma = '\0';
-    while (*t == ' ') t++;
-    size_t fl = strspn(t, "abcdefghijklmnopqrstuvwxyz0123456789_");
-    if (!fl || fl >= sizeof fields[0])
-      return cli_usage_error(k_pareto_usage, "--constraints: expected FIELD<=N, got '%s'", t);
-    if (nb == 16) return cli_usage_error(k_pareto_usage, "--constraints: at most 16");
-    memcpy(fields[nb], t, fl);
-    fields[nb][fl] = '\0';
-    char err[640];
-    if (!rpt_objective_field(fields[nb], NULL, err, sizeof err))
-      return cli_usage_error(k_pareto_usage, "--constraints: %s", err);
-    if (sweep_constraint_parse(fields[nb], t + fl, &budgets[nb], err, sizeof err))
-      return cli_usage_error(k_pareto_usage, "--constraints: %s", err);
-    nb++;
-    if (!comma) break;
-    t = comma;
-  }
+  if (cli_objectives(k_pareto_usage, objs, list, names, &n) ||
+      cli_constraints(k_pareto_usage, cons, ctext, fields, budgets, &nb))
+    return CLI_BAD;
   if (knee && stats) return cli_usage_error(k_pareto_usage, "--knee and --stats: one of the two");
   if (cli_check_out(out)) return CLI_BAD;
   const sweep_job j = {write_front, pos[0],  names, n, b == 0, f == 0, budgets, nb,

@@ -41,6 +41,8 @@ static const char k_usage[] =
     "                                convert Timeloop v0.4 inputs to dse YAML\n"
     "  export STORE.db [--format csv|json]  a stored sweep's results\n"
     "  pareto STORE.db --objectives A,B     a stored sweep's Pareto fronts\n"
+    "  report SOURCE -o DIR          a sweep's report: an interactive page (index.html),\n"
+    "                                summary.md and data.csv\n"
     "\n"
     "options:\n"
     "  --help, -h       help (also: dse COMMAND --help)\n"
@@ -754,6 +756,8 @@ int main(int argc, char **argv) {
     code = cli_export(ctx, argc - 2, argv + 2);
   else if (!strcmp(cmd, "pareto"))
     code = cli_pareto(ctx, argc - 2, argv + 2);
+  else if (!strcmp(cmd, "report"))
+    code = cli_report_cmd(ctx, argc - 2, argv + 2);
   else if (!strcmp(cmd, "run")) {
     /* under mpirun: MPI first (docs/cluster.md) */
     pool_ranks *ranks = NULL;
@@ -799,7 +803,7 @@ int main(int argc, char **argv) {
     pool_ranks_end(ranks, code); /* (a failed rank ends them all) */
   } else {
     static const char *const cmds[] = {"run",   "sim",    "mem",    "list", "show",
-                                       "check", "import", "export", "pareto", NULL};
+                                       "check", "import", "export", "pareto", "report", NULL};
     const char *s = core_did_you_mean(cmd, cmds);
     fprintf(stderr, "dse: error: unknown command '%s'%s%s%s\n%s", cmd,
             s ? "; did you mean '" : "", s ? s : "", s ? "'?" : "", k_usage);
