@@ -39,7 +39,8 @@ DSE_INTERNAL int rpt_table_finished(const rpt_table *t);
  * energy_j), budgets (a result over one is on no front), the parameter
  * points are coloured by at first (NULL: the memory technology when the
  * sweep varies it, else the first parameter that varies), how many designs
- * of a front keep their layers in the page besides the knee (0: 24), and
+ * of a front keep their layers in the page besides the knee (0: 24;
+ * SIZE_MAX: none), and
  * whether to write each chart as SVG and PNG too (charts/, by a headless
  * Chromium: rpt_static_charts). */
 typedef struct rpt_page_opts {

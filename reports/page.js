@@ -8,10 +8,12 @@
  *
  * Modes (the address's #fragment):
  *   (none)     the page;
- *   #selftest  the page, then a report of what rendered into
- *              <pre id="dse-selftest"> (the browser test reads it);
+ *   #selftest  the page, then a report of what rendered into a <pre> of
+ *              its own (the browser test reads it);
  *   #static    every chart of every workload rendered to SVG and PNG into
- *              <pre id="dse-static"> (dse report --static reads it). */
+ *              a <pre> of its own (dse report --static reads it);
+ *   #shot      the page with the first workload's knee pinned and its
+ *              tooltip up (the README's screenshot). */
 (function () {
   'use strict';
 
@@ -99,9 +101,15 @@
   function esc(s) {
     return String(s).replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' }[c]));
   }
-  /* A design in a few words: its varying parameters' values. */
+  /* A design in a few words: its varying parameters' values, a plain
+   * number with its parameter's last name ("rows 64"; "4 MiB" and "2 x
+   * hbm3-6400" say what they are). */
   function designLabel(row) {
-    const parts = varying.map((c) => pv(c, row)).filter((v) => v !== null);
+    const parts = varying.map((c) => {
+      const v = pv(c, row), p = D.params[c];
+      if (v === null) return null;
+      return p.numeric && !p.unit ? p.name.replace(/^.*\./, '') + ' ' + v : v;
+    }).filter((v) => v !== null);
     return parts.length ? parts.join(', ') : 'point ' + R.point[row];
   }
   /* The hover text of a design: each parameter and the main metrics. */
@@ -189,8 +197,7 @@
       row: r, x: mv(kx, r), y: mv(ky, r),
       c: color >= 0 ? (pv(color, r) === null ? '–' : pv(color, r)) : 'all',
       front: R.front[r], within: R.rank[r] >= 0 ? 1 : 0,
-      tip: designTip(r),
-    }));
+    })); /* (the tooltip is built when hovered, from the row: tooltipHandler) */
     const fr = front2(rows, kx, ky).map((r) => ({ x: mv(kx, r), y: mv(ky, r), row: r }));
     const knee = D.workloads[w].knee;
     const kn = knee !== null && rows.indexOf(knee) >= 0 ? [{ x: mv(kx, knee), y: mv(ky, knee), tip: designTip(knee) }] : [];
@@ -199,7 +206,7 @@
     const ly = logy === null ? wantLog(pts.map((p) => p.y)) : logy;
     const domain = color >= 0 ? D.params[color].values : ['all']; /* (every value: one colour a value on every chart) */
     const spec = {
-      width: W0 + 120, height: H0 + 40, padding: 8, autosize: 'pad',
+      width: W0 + 300, height: H0 + 60, padding: 8, autosize: 'pad',
       title: { text: D.metrics[ky].label + ' against ' + D.metrics[kx].label.toLowerCase(),
         subtitle: pts.length + ' simulated designs of ' + D.workloads[w].title +
           '; outlined: on the front of the ' + NOBJ + ' objectives; line: the front of these two axes; ◆ the knee',
@@ -219,7 +226,7 @@
             stroke: { value: '#444' }, strokeWidth: { value: 1.3 }, strokeDash: { value: [4, 3] } } } },
         { type: 'symbol', name: 'points', from: { data: 'pts' },
           encode: {
-            enter: { x: { scale: 'x', field: 'x' }, y: { scale: 'y', field: 'y' }, tooltip: { field: 'tip' }, cursor: { value: 'pointer' } },
+            enter: { x: { scale: 'x', field: 'x' }, y: { scale: 'y', field: 'y' }, tooltip: { signal: "'#row ' + datum.row" }, cursor: { value: 'pointer' } },
             update: {
               fill: { scale: 'color', field: 'c' }, size: { signal: 'datum.front ? 70 : 30' },
               fillOpacity: { signal: 'datum.within ? 0.85 : 0.25' },
@@ -256,7 +263,7 @@
     const vals = [];
     /* (a maximized objective's axis is flipped: better is below on every axis) */
     rows.forEach((r) => dims.forEach((d) => vals.push({ row: r, i: d.i, v: norm(d, mv(d.k, r)),
-      flip: D.metrics[d.k].better > 0 ? 1 : 0, c: c >= 0 ? (pv(c, r) || '–') : 'all', tip: designTip(r) })));
+      flip: D.metrics[d.k].better > 0 ? 1 : 0, c: c >= 0 ? (pv(c, r) || '–') : 'all' })));
     const h = 300, step = 150;
     const width = Math.max(300, step * (dims.length - 1));
     const domain = c >= 0 ? D.params[c].values : ['all'];
@@ -278,11 +285,12 @@
             encode: { enter: { x: { scale: 'dim', field: 'i' },
               y: { signal: "scale('n', datum.flip ? 1 - datum.v : datum.v)" },
               stroke: { scale: 'color', field: 'c' }, strokeWidth: { value: 1.4 }, strokeOpacity: { value: 0.75 },
-              tooltip: { field: 'tip' } },
+              tooltip: { signal: "'#row ' + datum.row" } },
             hover: { strokeWidth: { value: 3 }, strokeOpacity: { value: 1 } },
             update: { strokeWidth: { value: 1.4 }, strokeOpacity: { value: 0.75 } } } }] },
       ].concat(dims.map((d) => ({ type: 'group', encode: { enter: { x: { scale: 'dim', value: d.i } } },
-        axes: [{ orient: 'left', scale: 'a' + d.i, format: axisFormat(d.k), labelOverlap: true, tickCount: 6, title: null, domainWidth: 1.5 }],
+        axes: [{ orient: 'left', scale: 'a' + d.i, format: axisFormat(d.k), labelOverlap: true, tickCount: 6, title: null, domainWidth: 1.5,
+          encode: D.metrics[d.k].name === 'utilization' ? {} : unitLabels(D.metrics[d.k].unit) }],
         marks: [{ type: 'text', encode: { enter: { x: { value: 0 }, y: { value: -10 }, text: { value: axisTitle(d.k) },
           align: { value: 'center' }, fontWeight: { value: 'bold' }, fontSize: { value: 11 } } } }] }))),
     };
@@ -644,6 +652,7 @@
   document.body.appendChild(tooltipEl);
   function tooltipHandler(handler, event, item, value) {
     if (value === null || value === undefined || value === '') { tooltipEl.style.display = 'none'; return; }
+    if (typeof value === 'string' && value.startsWith('#row ')) value = designTip(Number(value.slice(5))); /* built now */
     let html = '';
     if (typeof value === 'object') {
       html = '<table>' + Object.keys(value).map((k) => '<tr><td class="k">' + esc(k) + '</td><td>' + esc(value[k]) + '</td></tr>').join('') + '</table>';
@@ -1069,12 +1078,22 @@
     document.body.appendChild(pre);
   }
 
+  /* #shot: the page as the README shows it: the first workload's knee
+   * pinned, its tooltip up. */
+  async function shot() {
+    const k = D.workloads[S.w].knee;
+    if (k === null) return;
+    pin({ row: k });
+    await sleep(100);
+    await hover('pareto', 'knee_mark');
+  }
+
   if (MODE === 'static') {
     staticCharts();
   } else {
     build().then(() => {
       renderMs = performance.now();
-      return MODE === 'selftest' ? selftest() : null;
+      return MODE === 'selftest' ? selftest() : MODE === 'shot' ? shot() : null;
     }).catch((e) => {
       errors.push(String(e && e.stack ? e.stack : e));
       main.appendChild(h('p', { class: 'err' }, 'The page failed: ' + esc(String(e))));

@@ -1,7 +1,9 @@
 -- report.lua: dse.report{...}, the Markdown report writer.  Embedded in the
 -- dse binary; receives the dse module table, adds dse.workload_title to it
 -- (how the report titles a workload, for scripts to print) and returns the
--- report function.
+-- report function.  With out = DIR instead of path, dse.report writes the
+-- HTML report directory `dse report` writes (priv.html, in C: index.html,
+-- summary.md, data.csv; docs/lua.md).
 --
 -- dse.report{
 --   path = "out/report.md",           -- written atomically
@@ -627,6 +629,7 @@ local function roofline_section(out, r, pkeys)
 end
 
 return function(opts)
+  if type(opts) == "table" and opts.out ~= nil then return priv.html(opts) end
   local results = check_options(opts)
   local path = opts.path
   local objectives = opts.objectives or {"latency_s", "energy_j"}

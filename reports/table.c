@@ -1012,7 +1012,7 @@ int rpt_table_read(dse_ctx *ctx, const char *path, const char *sweep, rpt_table 
         core_diag(ctx, path, 0, 0, "not a dse store, CSV or JSON of results: binary data");
         rc = DSE_ERR_INVALID;
       } else if (!rc && sweep) {
-        core_diag(ctx, path, 0, 0, "--sweep names a sweep of a store; this is a file of results");
+        core_diag(ctx, path, 0, 0, "a sweep name picks a sweep of a store; this is a file of results");
         rc = DSE_ERR_INVALID;
       } else if (!rc && k < len && (text[k] == '[' || text[k] == '{')) {
         rc = read_json(ctx, t, path, text, len);

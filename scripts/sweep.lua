@@ -7,7 +7,8 @@
 -- GPT-2 decode (batch 8, 1024-token context).  Every result goes to the
 -- store out/sweep.db as it comes (a run stopped halfway resumes where it
 -- stopped; a second run reads everything back), then the script writes
--- every result, the Pareto fronts and a report to out/ (or arg[1]).
+-- every result, the Pareto fronts and the reports to out/ (or arg[1]):
+-- report.md, and report/index.html, the page to open in a browser.
 -- arg[2] = "small" runs a corner of the space (the test suite's).
 local dse = require "dse"
 
@@ -184,3 +185,14 @@ for w = 1, #workloads do
 end
 print(string.format("wrote %s/sweep.db (%d results, %d pruned), %s/sweep.csv, %s/pareto.csv (%d points), %s/report.md",
   outdir, #results, npruned, outdir, outdir, #front_rows, outdir))
+
+-- The interactive report (docs/report.md): the fronts with the axes and
+-- colours chosen on the page, each memory at equal compute, rooflines,
+-- where energy, area and cost go; what `dse report out/sweep.db -o
+-- out/report` writes.
+local page = dse.report {
+  results = results,
+  out = outdir .. "/report",
+  title = "Datacenter NPU: PE array x SRAM x six memory technologies",
+}
+print(string.format("report: %s (open it in a browser; %s/report/summary.md has its numbers)", page.index, outdir))

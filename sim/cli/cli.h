@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "dse/dse.h"
+#include "sweep/sweep.h"
 
 enum { CLI_OK = 0, CLI_FAIL = 1, CLI_BAD = 2 };
 
@@ -24,17 +25,20 @@ int cli_export(dse_ctx *ctx, int argc, char **argv);
 int cli_pareto(dse_ctx *ctx, int argc, char **argv);
 /* `dse report SOURCE -o DIR`: a report directory (report.c). */
 int cli_report_cmd(dse_ctx *ctx, int argc, char **argv);
-struct sweep_constraint;
-/* --objectives A,B (objs; NULL: not given) into names (pointing into
- * list), their number into *count; CLI_OK, or CLI_BAD after the usage
- * error (an empty name, one given twice, more than 16). */
-int cli_objectives(const char *usage, const char *objs, char list[1024], const char *names[16],
-                   size_t *count);
-/* --constraints 'F<=N,...' (cons; NULL: none) into budgets (their fields
- * in fields), their number into *count; CLI_OK or CLI_BAD (the error
- * printed). */
-int cli_constraints(const char *usage, const char *cons, char ctext[1024], char fields[16][64],
-                    struct sweep_constraint *budgets, size_t *count);
+/* A front's objectives and budgets as given on the command line
+ * (--objectives A,B; --constraints 'F<=N,...'): the names point into
+ * list, the budgets' fields into fields. */
+typedef struct cli_front_args {
+  char list[1024], ctext[1024], fields[16][64];
+  const char *names[16];
+  size_t nobj, nbudgets;
+  sweep_constraint budgets[16];
+} cli_front_args;
+/* objs and cons (NULL: not given) into a; CLI_OK, or CLI_BAD after the
+ * usage error (an empty name, one given twice, more than 16; a budget
+ * that is not FIELD, a comparison and a number). */
+int cli_front_args_parse(const char *usage, const char *objs, const char *cons,
+                         cli_front_args *a);
 /* `dse import timeloop`: pos are ARCH PROBLEM [MAPPING]; ert and dir the
  * values of --ert and -o (NULL when not given). */
 int cli_import_timeloop(dse_ctx *ctx, const char *const *pos, int npos, const char *ert,

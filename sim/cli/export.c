@@ -189,8 +189,10 @@ static int write_all(dse_ctx *ctx, store *st, const store_sweep_info *sw, const 
   return rpt_export(ctx, st, sw, j->csv, NULL, out);
 }
 
-int cli_objectives(const char *usage, const char *objs, char list[1024], const char *names[16],
-                   size_t *count) {
+/* --objectives A,B into names (pointing into list), their number into
+ * *count. */
+static int parse_objectives(const char *usage, const char *objs, char list[1024],
+                            const char *names[16], size_t *count) {
   size_t n = 0;
   snprintf(list, 1024, "%s", objs ? objs : "");
   for (char *t = list; objs; t++) { /* names between commas, none empty */
@@ -211,8 +213,10 @@ int cli_objectives(const char *usage, const char *objs, char list[1024], const c
   return CLI_OK;
 }
 
-int cli_constraints(const char *usage, const char *cons, char ctext[1024], char fields[16][64],
-                    sweep_constraint *budgets, size_t *count) {
+/* --constraints 'F<=N,...' into budgets (their fields in fields), their
+ * number into *count. */
+static int parse_constraints(const char *usage, const char *cons, char ctext[1024],
+                             char fields[16][64], sweep_constraint *budgets, size_t *count) {
   size_t nb = 0;
   snprintf(ctext, 1024, "%s", cons ? cons : "");
   for (char *t = ctext; cons && *t; t++) { /* FIELD, a comparison and a number, between commas */
@@ -235,6 +239,12 @@ int cli_constraints(const char *usage, const char *cons, char ctext[1024], char 
   }
   *count = nb;
   return CLI_OK;
+}
+
+int cli_front_args_parse(const char *usage, const char *objs, const char *cons,
+                         cli_front_args *a) {
+  if (parse_objectives(usage, objs, a->list, a->names, &a->nobj)) return CLI_BAD;
+  return parse_constraints(usage, cons, a->ctext, a->fields, a->budgets, &a->nbudgets);
 }
 
 static const char k_pareto_usage[] =
@@ -268,16 +278,11 @@ int cli_pareto(dse_ctx *ctx, int argc, char **argv) {
   const int f = cli_choice(k_pareto_usage, "format", format, formats, 0);
   const int b = cli_choice(k_pareto_usage, "--by", by, bys, 0);
   if (f < 0 || b < 0) return CLI_BAD;
-  char list[1024], ctext[1024], fields[16][64];
-  const char *names[16];
-  size_t n = 0, nb = 0;
-  sweep_constraint budgets[16];
-  if (cli_objectives(k_pareto_usage, objs, list, names, &n) ||
-      cli_constraints(k_pareto_usage, cons, ctext, fields, budgets, &nb))
-    return CLI_BAD;
+  cli_front_args a;
+  if (cli_front_args_parse(k_pareto_usage, objs, cons, &a)) return CLI_BAD;
   if (knee && stats) return cli_usage_error(k_pareto_usage, "--knee and --stats: one of the two");
   if (cli_check_out(out)) return CLI_BAD;
-  const sweep_job j = {write_front, pos[0],  names, n, b == 0, f == 0, budgets, nb,
+  const sweep_job j = {write_front, pos[0], a.names, a.nobj, b == 0, f == 0, a.budgets, a.nbudgets,
                        knee ? 1 : stats ? 2 : 0};
   return on_sweep(ctx, pos[0], sweep, out, &j);
 }

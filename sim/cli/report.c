@@ -49,13 +49,8 @@ int cli_report_cmd(dse_ctx *ctx, int argc, char **argv) {
   if (prc) return prc < 0 ? CLI_OK : prc;
   if (npos < 1) return cli_usage_error(k_report_usage, "expected SOURCE (a store, or a CSV or JSON dse wrote)");
   if (!out) return cli_usage_error(k_report_usage, "expected -o DIR, the directory to write the report into");
-  char list[1024], ctext[1024], fields[16][64];
-  const char *names[16];
-  size_t n = 0, nb = 0;
-  sweep_constraint budgets[16];
-  if (cli_objectives(k_report_usage, objs, list, names, &n) ||
-      cli_constraints(k_report_usage, cons, ctext, fields, budgets, &nb))
-    return CLI_BAD;
+  cli_front_args a;
+  if (cli_front_args_parse(k_report_usage, objs, cons, &a)) return CLI_BAD;
   uint64_t nlayers = 0;
   if (layers && cli_uint(layers, 0, 10000, &nlayers))
     return cli_usage_error(k_report_usage, "--layers: expected a number from 0 to 10000, got '%s'", layers);
@@ -71,7 +66,7 @@ int cli_report_cmd(dse_ctx *ctx, int argc, char **argv) {
   if (!rpt_table_finished(t))
     fprintf(stderr, "dse: warning: %s: sweep '%s' has not finished (a run stopped before its "
                     "last point): the report shows what it holds\n", pos[0], rpt_table_sweep(t));
-  const rpt_page_opts o = {title, names, n, budgets, nb, color,
+  const rpt_page_opts o = {title, a.names, a.nobj, a.budgets, a.nbudgets, color,
                            layers ? (nlayers ? (size_t)nlayers : (size_t)-1) : 0, (int)stat_charts};
   rpt_report_info info;
   rc = rpt_report_write(ctx, t, &o, out, &info);

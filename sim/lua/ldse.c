@@ -21,6 +21,7 @@
 #include "config/workload.h"
 #include "core/core.h"
 #include "core/units.h"
+#include "reports/page.h"
 #include "reports/report.h"
 #include "sweep/pool.h"
 #include "sweep/prune.h"
@@ -4005,6 +4006,173 @@ static int l_report_has_layers(lua_State *L) {
   return 1;
 }
 
+/* ===== the HTML report ===================================================
+ * dse.report{out = DIR, ...}: what `dse report SOURCE -o DIR` writes
+ * (reports/page.h, sim/cli/report.c), the options converted to its
+ * rpt_page_opts.  reports/report.lua sends it here when out is given. */
+
+static const char *const k_html_keys[] = {"out",   "source", "sweep", "results", "objectives",
+                                          "constraints", "color", "title", "layers", "static",
+                                          NULL};
+
+/* Raise the context's diagnostics, each naming the file or directory it is
+ * about, as "FN: FILE[:LINE:COL]: MSG; ..." at the script's line, the
+ * module's form (the report's source and out are the script's values);
+ * whole, however long (a list of the fields the results have).
+ * [-0, +0, v] */
+static int named_diags_error(lua_State *L, dse_ctx *ctx, int err, const char *fn) {
+  char file[512];
+  int line;
+  caller_mark(L, file, sizeof file, &line);
+  luaL_Buffer b;
+  luaL_buffinit(L, &b);
+  if (line > 0) {
+    lua_pushfstring(L, "%s:%d:1: ", file, line);
+    luaL_addvalue(&b);
+  }
+  luaL_addstring(&b, "error: ");
+  luaL_addstring(&b, fn);
+  luaL_addstring(&b, ": ");
+  const size_t n = dse_ctx_ndiags(ctx);
+  for (size_t i = 0; i < n; i++) {
+    const dse_diag *d = dse_ctx_diag(ctx, i);
+    if (i) luaL_addstring(&b, "; ");
+    if (d->file && d->file[0] && d->line > 0)
+      lua_pushfstring(L, "%s:%d:%d: ", d->file, d->line, d->col > 0 ? d->col : 1);
+    else
+      lua_pushfstring(L, "%s%s", d->file ? d->file : "", d->file && d->file[0] ? ": " : "");
+    luaL_addvalue(&b);
+    luaL_addstring(&b, d->msg);
+  }
+  if (!n) luaL_addstring(&b, dse_strerror(err));
+  dse_ctx_clear_diags(ctx);
+  luaL_pushresult(&b);
+  return lua_error(L);
+}
+
+/* The string option key of the options at 1, or NULL when absent; what
+ * names what it should be.  [-0, +0, v] */
+static const char *html_string(lua_State *L, const char *key, const char *what) {
+  char buf[64];
+  const int t = lua_getfield(L, 1, key);
+  if (t != LUA_TNIL && (t != LUA_TSTRING || !lua_rawlen(L, -1)))
+    script_error(L, "dse.report: %s: expected %s, got %s", key, what,
+                 t == LUA_TSTRING ? "an empty string" : describe(L, -1, buf, sizeof buf));
+  const char *s = t == LUA_TNIL ? NULL : lua_tostring(L, -1); /* (anchored by the options) */
+  lua_pop(L, 1);
+  return s;
+}
+
+/* html(options) -> {dir, index, results, simulated, front, workloads,
+ * layers, bytes}: the HTML report directory of a stored sweep (a store, a
+ * CSV or JSON dse wrote, or a store's results handle) into out.
+ * [-0, +1, e] */
+static int l_report_html(lua_State *L) {
+  static const char fn[] = "dse.report";
+  char buf[64];
+  luaL_checktype(L, 1, LUA_TTABLE);
+  lua_settop(L, 1);
+  if (lua_getfield(L, 1, "path") != LUA_TNIL)
+    script_error(L, "%s: path and out: one of the two (path = FILE writes the Markdown report, "
+                    "out = DIR the HTML report directory)", fn);
+  lua_pop(L, 1);
+  check_keys(L, 1, fn, "key", k_html_keys);
+  const char *out = html_string(L, "out", "a directory path such as \"out/report\"");
+  const char *source = html_string(L, "source", "a path: a store, or the CSV or JSON dse writes");
+  const char *sweep = html_string(L, "sweep", "the name of one of the store's sweeps");
+  const char *color = html_string(L, "color", "a parameter of the sweep, such as \"memory\"");
+  const char *title = html_string(L, "title", "a string");
+  /* the source: a path, or a results handle on a whole stored sweep */
+  const int has_results = lua_getfield(L, 1, "results") != LUA_TNIL; /* (at 2) */
+  if (source && has_results)
+    script_error(L, "%s: source and results: one of the two (source = PATH reads a store or a "
+                    "file of results; results = H reads the store of H, a sweep's handle)", fn);
+  if (!source && !has_results)
+    script_error(L, "%s: missing 'source' or 'results': the sweep to report (source = a store, "
+                    "or the CSV or JSON dse writes; results = the handle of dse.sweep{store = "
+                    "...} or dse.open)", fn);
+  if (has_results) {
+    if (!is_results(L, 2))
+      script_error(L, "%s: results: expected the handle of dse.sweep{store = ...} or dse.open, "
+                      "got %s; the HTML report reads a whole stored sweep: pass its handle, or "
+                      "source = a store or a CSV dse.write_csv wrote", fn,
+                   describe(L, 2, buf, sizeof buf));
+    const l_results *h = lua_touserdata(L, 2);
+    if (h->root != h)
+      script_error(L, "%s: results: a part of a sweep's results (h:filter, dse.pareto); the "
+                      "report reads the whole sweep: pass the sweep's handle, or source = its "
+                      "store", fn);
+    if (!h->st) script_error(L, "%s: results: the handle has been closed", fn);
+    if (sweep)
+      script_error(L, "%s: sweep: names a sweep of source; results = H reports the sweep of H",
+                   fn);
+    source = h->path;
+    sweep = h->have_f && h->f.found ? h->f.info.name : NULL;
+  }
+  /* the options: objectives (anchored by their list), budgets (in a
+   * userdata on the stack), layers, static */
+  const char *objs[16];
+  size_t nobj = 0, nbudgets = 0;
+  if (lua_getfield(L, 1, "objectives") != LUA_TNIL) { /* (at 3) */
+    const char *names[16];
+    double sign[16];
+    nobj = parse_objectives(L, 3, fn, names, sign);
+    for (size_t k = 0; k < nobj; k++) /* names[k] is past a sign: "-x" keeps its '-' */
+      objs[k] = sign[k] < 0 ? names[k] - 1 : names[k];
+  }
+  lua_pop(L, 1);
+  const sweep_constraint *budgets = NULL;
+  if (lua_getfield(L, 1, "constraints") != LUA_TNIL)
+    budgets = sweep_constraints(L, -1, fn, &nbudgets); /* (its userdata left on the stack) */
+  size_t layers = 0; /* (the page's default, 24) */
+  if (lua_getfield(L, 1, "layers") != LUA_TNIL) {
+    if (!lua_isinteger(L, -1) || lua_tointeger(L, -1) < 0 || lua_tointeger(L, -1) > 10000)
+      script_error(L, "%s: layers: expected an integer from 0 to 10000, got %s", fn,
+                   lua_type(L, -1) == LUA_TNUMBER ? lua_tostring(L, -1)
+                                                  : describe(L, -1, buf, sizeof buf));
+    const lua_Integer n = lua_tointeger(L, -1);
+    layers = n ? (size_t)n : (size_t)-1; /* (0: the knee's only, as `dse report --layers 0`) */
+  }
+  lua_pop(L, 1);
+  const int st = lua_getfield(L, 1, "static");
+  if (st != LUA_TNIL && st != LUA_TBOOLEAN)
+    script_error(L, "%s: static: expected true or false, got %s", fn,
+                 describe(L, -1, buf, sizeof buf));
+  const int static_charts = lua_toboolean(L, -1);
+  lua_pop(L, 1);
+  char chromium[4096];
+  if (static_charts && rpt_find_chromium(chromium, sizeof chromium))
+    script_error(L, "%s: static: needs a headless Chromium, and none was found (apt-get install "
+                    "chromium, or name one in DSE_CHROMIUM)", fn);
+  /* the report (nothing below raises until the table is freed) */
+  dse_ctx *ctx = get_ctx(L);
+  rpt_table *t = NULL;
+  int rc = rpt_table_read(ctx, source, sweep, &t);
+  if (rc) return named_diags_error(L, ctx, rc, fn);
+  const rpt_page_opts o = {title, objs, nobj, budgets, nbudgets, color, layers, static_charts};
+  rpt_report_info info;
+  rc = rpt_report_write(ctx, t, &o, out, &info);
+  const int finished = rpt_table_finished(t);
+  rpt_table_free(t);
+  if (rc) return named_diags_error(L, ctx, rc, fn);
+  lua_createtable(L, 0, 9);
+  lua_pushboolean(L, finished); /* (false: a sweep stopped before its last point) */
+  lua_setfield(L, -2, "finished");
+  lua_pushstring(L, out);
+  lua_setfield(L, -2, "dir");
+  lua_pushfstring(L, "%s/index.html", out);
+  lua_setfield(L, -2, "index");
+  static const char *const counts[] = {"results", "simulated", "front", "workloads", "layers",
+                                       "bytes"};
+  const size_t v[] = {info.results, info.feasible,    info.front,
+                      info.groups,  info.with_layers, info.html_bytes};
+  for (size_t k = 0; k < DSE_ARRAY_LEN(counts); k++) {
+    lua_pushinteger(L, (lua_Integer)v[k]);
+    lua_setfield(L, -2, counts[k]);
+  }
+  return 1;
+}
+
 static const luaL_Reg k_report_helpers[] = {
     {"fail", l_fail},
     {"rows", l_report_rows},
@@ -4013,6 +4181,7 @@ static const luaL_Reg k_report_helpers[] = {
     {"check_dir", l_report_check_dir},
     {"check_keys", l_check_keys},
     {"check_objectives", l_check_objectives},
+    {"html", l_report_html},
     {NULL, NULL}};
 
 extern const char ldse_report_lua[];

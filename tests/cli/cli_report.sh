@@ -89,6 +89,9 @@ for src in a.csv a.json; do
   run "$DSE" report "$TMP/$src" -o "$TMP/rep-$src" --objectives latency_s,energy_j,area_mm2; expect_code 0 "report $src"
   cmp -s "$TMP/rep-$src/data.csv" "$TMP/rep/data.csv" && ok || bad "report $src: data.csv differs from the store's"
 done
+# --layers 0: the knee's layers only, one design a workload
+run "$DSE" report "$TMP/a.db" -o "$TMP/rep-k" --layers 0; expect_code 0 "--layers 0"
+expect_out "8 on 2 fronts, 2 designs' layers;" "--layers 0"
 # budgets and a maximized objective
 run "$DSE" report "$TMP/a.db" -o "$TMP/rep-b" --objectives energy_j,-throughput_inf_per_s --constraints 'area_mm2<=60'
 expect_code 0 "report with a budget"
@@ -132,7 +135,7 @@ cp "$TMP/a.db" "$TMP/emptied.db"
 python3 -c 'import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); c.execute("delete from results"); c.commit()' "$TMP/emptied.db"
 bad_case "an empty sweep" "$TMP/emptied.db: error: no results to report (sweep 'small' is empty)" "$TMP/emptied.db" -o "$TMP/out-dir"
 bad_case "no such sweep" "$TMP/a.db: error: no sweep named 'nope' (the store holds 'small')" "$TMP/a.db" --sweep nope -o "$TMP/out-dir"
-bad_case "--sweep of a file" "error: --sweep names a sweep of a store; this is a file of results" "$TMP/a.csv" --sweep small -o "$TMP/out-dir"
+bad_case "--sweep of a file" "error: a sweep name picks a sweep of a store; this is a file of results" "$TMP/a.csv" --sweep small -o "$TMP/out-dir"
 bad_case "an unknown objective" "error: objective 'latncy_s' is not a total field; did you mean 'latency_s'?" "$TMP/a.db" --objectives latncy_s,energy_j -o "$TMP/out-dir"
 bad_case "an objective without data" "error: objective 'dram_row_hit_rate': the results have no values of it (they have macs, ops," "$TMP/a.db" --objectives latency_s,dram_row_hit_rate -o "$TMP/out-dir"
 bad_case "an unknown colour" "error: colour parameter 'mem': the sweep has no such parameter (it has buffers.2.size, memory, pe_array.cols, pe_array.rows)" "$TMP/a.db" --color mem -o "$TMP/out-dir"

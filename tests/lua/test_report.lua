@@ -395,5 +395,151 @@ do
   for f in io.popen('ls "' .. dir .. '"'):lines() do os.remove(dir .. "/" .. f) end
 end
 
+-- dse.report{out = DIR}: the HTML report directory `dse report` writes
+-- (reports/page.h), of a small level-1 sweep stored with its layers: the
+-- counts it returns are the handle's and summary.md's; the store as source
+-- (or dse.open's handle) gives the same data.csv; the options reach the
+-- page; every bad option raises at the call's line and writes nothing.
+do
+  local function remove_dir(d) -- a report directory: its files, then itself
+    for f in io.popen('ls -A "' .. d .. '" 2>/dev/null'):lines() do os.remove(d .. "/" .. f) end
+    os.remove(d)
+  end
+  local function csv_rows(path) -- data.csv as a list of {column = cell} (no quoted cells here)
+    local rows, head = {}, nil
+    for line in io.lines(path) do
+      local c = {}
+      for v in (line .. ","):gmatch("([^,]*),") do c[#c + 1] = v end
+      if not head then head = c
+      else
+        local r = {}
+        for k, name in ipairs(head) do r[name] = c[k] end
+        rows[#rows + 1] = r
+      end
+    end
+    return rows
+  end
+  local db = dir .. "/tiny.db"
+  local h = dse.sweep { arch = "npu-hbm2e", fidelity = "analytic", store = db, name = "tiny",
+    layers = true, progress = false,
+    workloads = { "alexnet", dse.workload("gpt2", { phase = "decode", seq = 64 }) },
+    space = { ["pe_array.rows"] = { 32, 128 },
+              dram = { { preset = "hbm2e-3200", stacks = 2 }, { preset = "gddr6-16000", devices = 8 } } } }
+  H.eq(#h, 8, "html: the sweep's results")
+  local out = dir .. "/html"
+  local r = dse.report { results = h, out = out }
+  H.eq(r.dir, out, "html: dir")
+  H.eq(r.index, out .. "/index.html", "html: index")
+  for _, f in ipairs { "index.html", "summary.md", "data.csv" } do
+    local fh = io.open(out .. "/" .. f)
+    H.check(fh and fh:seek("end") > 0, "html: " .. f .. " written")
+    if fh then fh:close() end
+  end
+  H.eq(r.bytes, #H.read(out .. "/index.html"), "html: bytes, index.html's")
+  -- the counts: the handle's, and summary.md's
+  local md = H.read(out .. "/summary.md")
+  local n, simulated = md:match(" sweep `tiny`: (%d+) results, (%d+) simulated, ")
+  H.eq(r.results, #h, "html: results, #h")
+  H.eq(r.results, tonumber(n), "html: results, summary.md's")
+  H.eq(r.simulated, tonumber(simulated), "html: simulated, summary.md's")
+  local front, sections = 0, 0 -- (a section per workload, then "Designs side by side")
+  for k in md:gmatch("\n%d+ results, %d+ simulated, %d+ within the budgets; (%d+) on the front ") do
+    front = front + tonumber(k)
+    sections = sections + 1
+  end
+  H.eq(r.front, front, "html: front, summary.md's")
+  H.eq(r.workloads, sections, "html: workloads, summary.md's")
+  H.eq(r.workloads, 2, "html: two workloads")
+  H.check(r.layers >= r.workloads, "html: every knee's layers kept: " .. r.layers)
+  local rows = csv_rows(out .. "/data.csv")
+  H.eq(#rows, #h, "html: data.csv, a line per result")
+  -- the same results read from the store, or through dse.open: the same data.csv
+  local csv = H.read(out .. "/data.csv")
+  for i, src in ipairs { { source = db }, { source = db, sweep = "tiny" }, { results = dse.open(db) } } do
+    local o = dir .. "/html-" .. i
+    src.out = o
+    local r2 = dse.report(src)
+    H.eq(H.read(o .. "/data.csv"), csv, "html: source " .. i .. ": the same data.csv")
+    H.eq(r2.results .. " " .. r2.front .. " " .. r2.workloads, r.results .. " " .. r.front .. " " .. r.workloads,
+      "html: source " .. i .. ": the same counts")
+    remove_dir(o)
+  end
+  -- again into the same directory: the earlier report replaced, the same bytes
+  dse.report { results = h, out = out }
+  H.eq(H.read(out .. "/data.csv"), csv, "html: again, the same data.csv")
+  -- the options reach the report: title, objectives (one maximized), a budget
+  local ro = dse.report { results = h, out = out, title = "Tiny sweep", color = "pe_array.rows", layers = 1,
+    objectives = { "energy_j", "-throughput_inf_per_s" }, constraints = { area_mm2 = "<= 70 mm2" } }
+  H.eq(H.read(out .. "/summary.md"):match("^# ([^\n]*)"), "Tiny sweep", "html: title")
+  H.check(H.read(out .. "/summary.md"):find("\nObjectives: `energy_j` (minimized), `throughput_inf_per_s` (maximized); " ..
+    "budgets: `area_mm2 <= ", 1, true), "html: objectives and budget in summary.md")
+  local over, on_over, on = 0, 0, 0
+  for _, row in ipairs(csv_rows(out .. "/data.csv")) do
+    if tonumber(row.area_mm2) > 70 then
+      over = over + 1
+      if row.on_front == "true" then on_over = on_over + 1 end
+    end
+    if row.on_front == "true" then on = on + 1 end
+  end
+  H.check(over > 0 and on > 0, "html: a budget some results are over: " .. over)
+  H.eq(on_over, 0, "html: a result over the budget is on no front")
+  H.eq(ro.front, on, "html: front, data.csv's on_front")
+  -- bad options: an error at the call's line, nothing written
+  local bad = dir .. "/html-bad"
+  H.fails(function() dse.report { path = dir .. "/x.md", out = bad, results = h } end,
+    "dse.report: path and out: one of the two (path = FILE writes the Markdown report, out = DIR the HTML report directory)",
+    "html: path and out")
+  H.fails(function() dse.report { out = bad, title = "x" } end,
+    "dse.report: missing 'source' or 'results': the sweep to report (source = a store, or the CSV or JSON dse writes; " ..
+    "results = the handle of dse.sweep{store = ...} or dse.open)", "html: no source")
+  H.fails(function() dse.report { out = bad, source = db, results = h } end,
+    "dse.report: source and results: one of the two (source = PATH reads a store or a file of results; " ..
+    "results = H reads the store of H, a sweep's handle)", "html: source and results")
+  H.fails(function() dse.report { out = bad, results = h:filter { workload = "alexnet" } } end,
+    "dse.report: results: a part of a sweep's results (h:filter, dse.pareto); the report reads the whole sweep: " ..
+    "pass the sweep's handle, or source = its store", "html: a filtered handle")
+  H.fails(function() dse.report { out = bad, results = h:list() } end,
+    "dse.report: results: expected the handle of dse.sweep{store = ...} or dse.open, got a list of 8 values; " ..
+    "the HTML report reads a whole stored sweep: pass its handle, or source = a store or a CSV dse.write_csv wrote",
+    "html: a list of results")
+  H.fails(function() dse.report { out = bad, results = h, intro = "x" } end,
+    "dse.report: unknown key 'intro'; expected one of: out, source, sweep, results, objectives, constraints, " ..
+    "color, title, layers, static", "html: a Markdown key")
+  H.fails(function() dse.report { out = bad, results = h, objectivs = { "latency_s" } } end,
+    "dse.report: unknown key 'objectivs'; did you mean 'objectives'?", "html: unknown key")
+  H.fails(function() dse.report { out = bad, results = h, objectives = { "latncy_s" } } end,
+    "dse.report: " .. db .. ": objective 'latncy_s' is not a total field; did you mean 'latency_s'? " ..
+    "(the fields of dse sim --format json's total)", "html: not a total field")
+  H.fails(function() dse.report { out = bad, results = h, color = "mem" } end,
+    "dse.report: " .. db .. ": colour parameter 'mem': the sweep has no such parameter (it has memory, pe_array.rows)",
+    "html: a colour parameter the sweep lacks")
+  H.fails(function() dse.report { out = bad, source = db, sweep = "nope" } end,
+    "dse.report: " .. db .. ": no sweep named 'nope' (the store holds 'tiny')", "html: no such sweep")
+  H.fails(function() dse.report { out = bad, results = h, layers = -1 } end,
+    "dse.report: layers: expected an integer from 0 to 10000, got -1", "html: layers")
+  H.fails(function() dse.report { out = 5, results = h } end,
+    "dse.report: out: expected a directory path such as \"out/report\", got number", "html: out")
+  H.eq(io.open(bad), nil, "html: bad options: nothing written")
+  -- a directory of other files is refused, and left as it was
+  local mine = dir .. "/html-mine"
+  dse.mkdir(mine)
+  dse.write_text(mine .. "/notes.txt", "my notes\n")
+  H.fails(function() dse.report { out = mine, results = h } end,
+    "dse.report: " .. mine .. ": holds 'notes.txt', which a report does not write: a report replaces only an " ..
+    "earlier report; name another directory", "html: a directory of other files")
+  H.eq(H.read(mine .. "/notes.txt"), "my notes\n", "html: the foreign file untouched")
+  local left = {}
+  for f in io.popen('ls -A "' .. mine .. '"'):lines() do left[#left + 1] = f end
+  H.eq(table.concat(left, " "), "notes.txt", "html: nothing added to the directory")
+  for f in io.popen('ls -A "' .. dir .. '"'):lines() do
+    H.check(not f:match("^%.html"), "html: a temporary directory left: " .. f)
+  end
+  remove_dir(mine)
+  remove_dir(out)
+  h = nil
+  collectgarbage()
+  for f in io.popen('ls -A "' .. dir .. '"'):lines() do os.remove(dir .. "/" .. f) end
+end
+
 os.remove(dir)
 H.finish()
