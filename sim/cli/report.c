@@ -74,10 +74,10 @@ int cli_report_cmd(dse_ctx *ctx, int argc, char **argv) {
   if (rc) return cli_report(ctx, rc, NULL);
   char size[32];
   core_fmt_bytes((double)info.html_bytes, size, sizeof size);
-  printf("wrote %s/index.html (%zu results, %zu simulated, %zu on %zu front%s, %zu designs' layers; "
+  printf("wrote %s/index.html (%zu result%s, %zu simulated, %zu on %zu front%s, %zu %s layers; "
          "%s), %s/summary.md, %s/data.csv%s%s%s\n",
-         out, info.results, info.feasible, info.front, info.groups, info.groups == 1 ? "" : "s",
-         info.with_layers, size, out, out, stat_charts ? ", " : "", stat_charts ? out : "",
-         stat_charts ? "/charts/" : "");
+         out, info.results, info.results == 1 ? "" : "s", info.feasible, info.front, info.groups,
+         info.groups == 1 ? "" : "s", info.with_layers, info.with_layers == 1 ? "design's" : "designs'", size, out,
+         out, stat_charts ? ", " : "", stat_charts ? out : "", stat_charts ? "/charts/" : "");
   return CLI_OK;
 }
