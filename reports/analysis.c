@@ -112,7 +112,10 @@ static int set_color(rpt_page *p) {
   p->color = t->ncols;
   if (p->o->color) {
     for (size_t c = 0; c < t->ncols; c++)
-      if (!strcmp(t->cols[c].name, p->o->color)) p->color = c;
+      if (!strcmp(t->cols[c].name, p->o->color) ||
+          (t->cols[c].memory && !strncmp(p->o->color, "dram", 4) && /* (the space's key) */
+           (!p->o->color[4] || p->o->color[4] == '.')))
+        p->color = c;
     if (p->color == t->ncols) {
       core_buf b;
       core_buf_init(&b);
@@ -480,16 +483,19 @@ static int group_memories(rpt_page *p, size_t w, const size_t *rows, size_t nr) 
   const size_t flat = rpt_tot_index("latency_s"), fen = rpt_tot_index("energy_j"),
                fusd = rpt_tot_index("cost_usd");
   for (uint32_t v = 0; !rc && v < nv; v++) {
-    size_t n = 0, nu = 0;
+    size_t n = 0, nu = 0, lost = 0;
     for (size_t i = 0; i < nr;) {
       size_t j = i;
       while (j < nr && !cmp_config(p, idx[i], idx[j], mc)) j++;
       size_t mine = p->t->n, theirs = p->t->n;
+      int mine_lost = 0;
       for (size_t k = i; k < j; k++) {
+        if (rpt_vi(p, idx[k], mc) == v && !rpt_ok_row(p, idx[k])) mine_lost = 1;
         if (!rpt_ok_row(p, idx[k])) continue;
         if (rpt_vi(p, idx[k], mc) == v) mine = idx[k];
         if (rpt_vi(p, idx[k], mc) == ref) theirs = idx[k];
       }
+      if (mine_lost && theirs < p->t->n) lost++; /* (pruned, mostly: where this memory lost) */
       if (mine < p->t->n && theirs < p->t->n) {
         lat[n] = rpt_tot(p, mine, flat) / rpt_tot(p, theirs, flat);
         en[n] = rpt_tot(p, mine, fen) / rpt_tot(p, theirs, fen);
@@ -499,7 +505,7 @@ static int group_memories(rpt_page *p, size_t w, const size_t *rows, size_t nr) 
       }
       i = j;
     }
-    g->pairs[v] = (rpt_pmem){n, median(lat, n), median(en, n), median(usd, nu)};
+    g->pairs[v] = (rpt_pmem){n, lost, median(lat, n), median(en, n), median(usd, nu)};
   }
   free(idx);
   free(lat);
@@ -647,7 +653,93 @@ static int set_designs(rpt_page *p) {
       p->designs[d].why[w] |= 1u << k;
     }
   }
+  const size_t fu = rpt_tot_index("utilization");
+  for (size_t d = 0; d < p->ndesigns; d++) { /* flexibility */
+    rpt_pdesign *x = &p->designs[d];
+    double lo = INFINITY, hi = -INFINITY, sum = 0;
+    for (size_t w = 0; w < p->ng; w++) {
+      const double u = x->in[w] < p->t->n && rpt_ok_row(p, x->in[w]) ? rpt_tot(p, x->in[w], fu) : NAN;
+      if (!isfinite(u)) continue;
+      lo = u < lo ? u : lo;
+      hi = u > hi ? u : hi;
+      sum += u;
+      x->nsim++;
+    }
+    x->util_mean = x->nsim ? sum / (double)x->nsim : NAN;
+    x->util_spread = x->nsim ? hi - lo : NAN;
+  }
   return 0;
+}
+
+void rpt_workload_title(const rpt_twl *w, core_buf *b) {
+  if (w->phase)
+    core_buf_printf(b, "%s (%s, seq %llu, batch %llu)", w->name, w->phase,
+                    (unsigned long long)w->seq, (unsigned long long)w->batch);
+  else core_buf_printf(b, "%s (batch %llu)", w->name, (unsigned long long)w->batch);
+}
+
+/* Whether objective name (a leading '-' maximizes, '+' allowed) is among
+ * names[n]. */
+static int among_objectives(const char *name, const char *const *names, size_t n) {
+  const int neg = name[0] == '-';
+  const char *bare = name + (name[0] == '-' || name[0] == '+');
+  for (size_t k = 0; k < n; k++) {
+    const char *o = names[k] + (names[k][0] == '-' || names[k][0] == '+');
+    if ((names[k][0] == '-') == neg && !strcmp(o, bare)) return 1;
+  }
+  return 0;
+}
+
+/* What a reader must know to trust the report, into p->warn: results
+ * pruned under other objectives than the report's, or with budgets a
+ * pruned result's dominator may break (a front over these may miss some:
+ * docs/lua.md, "Pruning by floors"), and each workload with no simulated
+ * result within the budgets (no front, no knee). */
+static void set_warnings(rpt_page *p) {
+  const rpt_table *t = p->t;
+  size_t pruned = 0;
+  for (size_t i = 0; i < t->n; i++) pruned += t->status[i] == RPT_ST_PRUNED;
+  /* pruning is safe for a front over some of the sweep's objectives (a
+   * pruned result is dominated in all of them, so in those too), and
+   * under budgets on them that a better value never breaks */
+  int safe = t->nobj > 0;
+  for (size_t k = 0; safe && k < p->nobj; k++) safe = among_objectives(p->obj[k], t->obj, t->nobj);
+  for (size_t k = 0; safe && k < p->o->nbudgets; k++) {
+    const sweep_constraint *c = &p->o->budgets[k];
+    char min[72], max[72];
+    snprintf(min, sizeof min, "%s", c->field);
+    snprintf(max, sizeof max, "-%s", c->field);
+    safe = (c->op == SWEEP_LE || c->op == SWEEP_LT) ? among_objectives(min, t->obj, t->nobj)
+           : (c->op == SWEEP_GE || c->op == SWEEP_GT) ? among_objectives(max, t->obj, t->nobj)
+                                                      : 0;
+  }
+  if (pruned && !safe) {
+    core_buf_printf(&p->warn, "%zu results were pruned by their level-1 floors under ", pruned);
+    if (t->nobj) {
+      core_buf_puts(&p->warn, "the sweep's objectives (");
+      for (size_t k = 0; k < t->nobj; k++) core_buf_printf(&p->warn, "%s%s", k ? ", " : "", t->obj[k]);
+      core_buf_puts(&p->warn, ")");
+    } else {
+      core_buf_puts(&p->warn, "the objectives the sweep ran with, which this file does not give");
+    }
+    core_buf_puts(&p->warn, ", not simulated: a front over these objectives and budgets may lack "
+                            "some of them (run the sweep with these objectives to be sure)\n");
+  }
+  core_buf title;
+  core_buf_init(&title);
+  for (size_t w = 0; w < p->ng; w++) {
+    const rpt_pgroup *g = &p->g[w];
+    if (g->within) continue;
+    title.len = 0;
+    rpt_workload_title(&t->wls[w], &title);
+    if (!g->feasible)
+      core_buf_printf(&p->warn, "%s: none of its %zu results was simulated: no front\n",
+                      core_buf_str(&title), g->results);
+    else
+      core_buf_printf(&p->warn, "%s: none of its %zu simulated results is within the budgets: "
+                                "no front\n", core_buf_str(&title), g->feasible);
+  }
+  core_buf_fini(&title);
 }
 
 int rpt_page_analyse(rpt_page *p) {
@@ -693,6 +785,7 @@ int rpt_page_analyse(rpt_page *p) {
     if (!rc) rc = group_layer_rows(p, w, rows, nr);
   }
   if (!rc) rc = set_designs(p);
+  if (!rc) set_warnings(p);
   if (!rc) {
     add_other(p, p->energy, &p->nenergy, 32, "energy_j");
     add_other(p, p->area, &p->narea, 8, "area_mm2");
@@ -728,4 +821,5 @@ void rpt_page_free(rpt_page *p) {
   free(p->on);
   free(p->on2);
   free(p->m);
+  core_buf_fini(&p->warn);
 }

@@ -72,12 +72,6 @@ static size_t metric_index(const rpt_page *p, const char *name) {
 }
 
 /* "gpt2 (prefill, seq 1024, batch 1)", as dse.workload_title writes it. */
-static void workload_title(const rpt_twl *w, core_buf *b) {
-  if (w->phase)
-    core_buf_printf(b, "%s (%s, seq %llu, batch %llu)", w->name, w->phase,
-                    (unsigned long long)w->seq, (unsigned long long)w->batch);
-  else core_buf_printf(b, "%s (batch %llu)", w->name, (unsigned long long)w->batch);
-}
 
 static void write_rows(const rpt_page *p, core_buf *b) {
   const rpt_table *t = p->t;
@@ -128,7 +122,7 @@ static void write_workloads(const rpt_page *p, core_buf *b) {
     jkey(b, &first, "name");
     rpt_json_escape(b, x->name);
     title.len = 0;
-    workload_title(x, &title);
+    rpt_workload_title(x, &title);
     jkey(b, &first, "title");
     rpt_json_escape(b, core_buf_str(&title));
     jkey(b, &first, "batch");
@@ -158,7 +152,8 @@ static void write_workloads(const rpt_page *p, core_buf *b) {
     jrows(p, b, g->compare, g->ncompare);
     core_buf_puts(b, ",\"pairs\":[");
     for (size_t v = 0; g->pairs && v < g->ncompare; v++) {
-      core_buf_printf(b, "%s{\"pairs\":%zu,\"latency\":", v ? "," : "", g->pairs[v].pairs);
+      core_buf_printf(b, "%s{\"pairs\":%zu,\"lost\":%zu,\"latency\":", v ? "," : "", g->pairs[v].pairs,
+                      g->pairs[v].lost);
       jnum(b, g->pairs[v].latency);
       core_buf_puts(b, ",\"energy\":");
       jnum(b, g->pairs[v].energy);
@@ -249,30 +244,18 @@ static void write_memories(const rpt_page *p, core_buf *b) {
 }
 
 static void write_designs(const rpt_page *p, core_buf *b) {
-  const size_t fu = rpt_tot_index("utilization");
   core_buf_puts(b, "\"designs\":[");
   for (size_t d = 0; d < p->ndesigns; d++) {
     const rpt_pdesign *x = &p->designs[d];
-    double lo = INFINITY, hi = -INFINITY, sum = 0;
-    size_t n = 0;
-    for (size_t w = 0; w < p->ng; w++) {
-      if (x->in[w] >= p->t->n || !rpt_ok_row(p, x->in[w])) continue;
-      const double u = rpt_tot(p, x->in[w], fu);
-      if (!isfinite(u)) continue;
-      lo = u < lo ? u : lo;
-      hi = u > hi ? u : hi;
-      sum += u;
-      n++;
-    }
     core_buf_printf(b, "%s{\"row\":%zu,\"point\":%llu,\"in\":", d ? "," : "", x->row,
                     (unsigned long long)p->t->point[x->row]);
     jrows(p, b, x->in, p->ng);
     core_buf_puts(b, ",\"why\":[");
     for (size_t w = 0; w < p->ng; w++) core_buf_printf(b, "%s%u", w ? "," : "", x->why[w]);
-    core_buf_printf(b, "],\"simulated\":%zu,\"utilization_mean\":", n);
-    jnum(b, n ? sum / (double)n : NAN);
+    core_buf_printf(b, "],\"simulated\":%zu,\"utilization_mean\":", x->nsim);
+    jnum(b, x->util_mean);
     core_buf_puts(b, ",\"utilization_spread\":");
-    jnum(b, n ? hi - lo : NAN);
+    jnum(b, x->util_spread);
     core_buf_puts(b, "}");
   }
   core_buf_puts(b, "]");
@@ -280,7 +263,7 @@ static void write_designs(const rpt_page *p, core_buf *b) {
 
 /* ===== layers ============================================================== */
 
-enum { L_MACS, L_LAT, L_INT, L_ACH, L_ROOF, L_UTIL, L_DRAM, L_ENERGY, L_N };
+enum { L_MACS, L_LAT, L_INT, L_ACH, L_ROOF, L_UTIL, L_DRAM, L_ENERGY, L_FUSED, L_N };
 
 typedef struct layer_reader {
   const rpt_page *p;
@@ -307,7 +290,8 @@ static int layer_cb(void *user, const store_layer *l) {
   const int memory = v[r->idx[L_DRAM]] > 0 && isfinite(bwroof) &&
                      fabs(roof - bwroof) <= 1e-9 * (roof > 0 ? roof : 1) &&
                      (macs > 0 ? roof < r->peak : 1);
-  if (macs <= 0 && !memory && isfinite(roof) && (!isfinite(r->vector_peak) || roof > r->vector_peak))
+  if (macs <= 0 && !memory && isfinite(roof) && (!isfinite(r->vector_peak) || roof > r->vector_peak) &&
+      !(v[r->idx[L_FUSED]] > 0))
     r->vector_peak = roof; /* a compute-bound vector layer sits on the vector unit's roof */
   if (r->n) {
     core_buf_puts(&r->names, ",");
@@ -331,9 +315,9 @@ static size_t layer_field(const char *name) {
 static int write_layers(rpt_page *p, core_buf *b) {
   static const char *const fields[L_N] = {"macs", "latency_s", "intensity_ops_per_byte",
                                           "achieved_ops_per_s", "roofline_ops_per_s",
-                                          "utilization", "dram_bytes", "energy_j"};
-  static const char *const keys[L_N] = {"macs", "latency_s", "intensity", "achieved",
-                                        "roofline", "utilization", "dram_bytes", "energy_j"};
+                                          "utilization", "dram_bytes", "energy_j", "fused"};
+  static const char *const keys[L_N] = {"macs", "latency_s", "intensity", "achieved", "roofline",
+                                        "utilization", "dram_bytes", "energy_j", "fused"};
   layer_reader r = {0};
   r.p = p;
   for (int k = 0; k < L_N; k++) {
@@ -400,6 +384,21 @@ static void write_data(rpt_page *p, core_buf *b, const char *title) {
   core_buf_puts(b, ",\"sweep\":");
   if (t->sweep) rpt_json_escape(b, t->sweep);
   else core_buf_puts(b, "null");
+  core_buf_puts(b, ",\"warnings\":[");
+  int firstw = 1;
+  for (const char *w = core_buf_str(&p->warn); *w;) {
+    const char *nl = strchr(w, '\n');
+    const size_t l = nl ? (size_t)(nl - w) : strlen(w);
+    char *one = strndup(w, l);
+    if (one) {
+      core_buf_puts(b, firstw ? "" : ",");
+      rpt_json_escape(b, one);
+      firstw = 0;
+      free(one);
+    }
+    w += l + (nl ? 1 : 0);
+  }
+  core_buf_puts(b, "]");
   core_buf_printf(b, ",\"finished\":%s,\"counts\":{\"results\":%zu,\"ok\":%zu,\"infeasible\":%zu,"
                      "\"failed\":%zu,\"pruned\":%zu},\"statuses\":[\"ok\",\"infeasible\",\"failed\",\"pruned\"]",
                   t->finished ? "true" : "false", t->n, count[RPT_ST_OK], count[RPT_ST_INFEASIBLE],
@@ -561,6 +560,7 @@ static void md_metric(const rpt_page *p, core_buf *b, size_t row, const char *na
   core_buf_puts(b, " | ");
   if (k == p->nm || row >= p->t->n) core_buf_puts(b, "-");
   else if (!rpt_ok_row(p, row)) core_buf_puts(b, k_status[p->t->status[row]]);
+  else if (!strcmp(name, "utilization")) core_buf_printf(b, "%.1f%%", 100 * rpt_metric_value(p, row, &p->m[k]));
   else si(b, rpt_metric_value(p, row, &p->m[k]), p->m[k].unit);
 }
 
@@ -584,16 +584,26 @@ static void write_summary(const rpt_page *p, core_buf *b, const char *title) {
   }
   core_buf_puts(b, ".  Hypervolumes are of each front against the reference point of "
                    "docs/pareto.md (each objective's worst plus a tenth of its range).\n");
+  for (const char *w = core_buf_str(&p->warn); *w;) { /* what a reader must know */
+    const char *nl = strchr(w, '\n');
+    const size_t l = nl ? (size_t)(nl - w) : strlen(w);
+    core_buf_printf(b, "\n> **Warning:** %.*s.\n", (int)l, w);
+    w += l + (nl ? 1 : 0);
+  }
   core_buf title_w, d;
   core_buf_init(&title_w);
   core_buf_init(&d);
   for (size_t w = 0; w < p->ng; w++) {
     const rpt_pgroup *g = &p->g[w];
     title_w.len = 0;
-    workload_title(&t->wls[w], &title_w);
-    core_buf_printf(b, "\n## %s\n\n%zu results, %zu simulated, %zu within the budgets; %zu on the "
-                       "front (%u ranks).  Hypervolume ",
-                    core_buf_str(&title_w), g->results, g->feasible, g->within, g->front, g->s.nranks);
+    rpt_workload_title(&t->wls[w], &title_w);
+    core_buf_printf(b, "\n## %s\n\n%zu results, %zu simulated, %zu within the budgets; ",
+                    core_buf_str(&title_w), g->results, g->feasible, g->within);
+    if (!g->within) {
+      core_buf_puts(b, "no front.\n");
+      continue;
+    }
+    core_buf_printf(b, "%zu on the front (%u ranks).  Hypervolume ", g->front, g->s.nranks);
     core_buf_printf(b, g->s.hv.exact ? "%.6g (exact)" : "%.6g ± %.2g (Monte Carlo, %llu samples)",
                     g->s.hv.value, g->s.hv.stderr_, (unsigned long long)g->s.hv.samples);
     core_buf_puts(b, ", reference point (");
@@ -616,12 +626,17 @@ static void write_summary(const rpt_page *p, core_buf *b, const char *title) {
       }
       const char *ref = t->cell[g->knee * t->ncols + p->memcol];
       core_buf_printf(b, "\nEach memory against %s over every configuration simulated with both "
-                         "(medians; latency and energy as ratios, unit cost as a difference):\n\n"
-                         "| memory | pairs | latency | energy | unit cost |\n| --- | ---: | ---: | ---: | ---: |\n",
-                      ref);
+                         "(medians; latency and energy as ratios, unit cost as a difference).  "
+                         "*Not simulated*: the configurations %s has where this memory's result "
+                         "was pruned (its level-1 floor dominated), infeasible or failed; they are "
+                         "left out, so a memory with many of them looks better than it is:\n\n"
+                         "| memory | pairs | not simulated | latency | energy | unit cost |\n"
+                         "| --- | ---: | ---: | ---: | ---: | ---: |\n",
+                      ref, ref);
       for (size_t v = 0; v < g->ncompare; v++) {
         const rpt_pmem *m = &g->pairs[v];
-        core_buf_printf(b, "| %s | %zu | ", t->cell[p->vals[p->memcol][v] * t->ncols + p->memcol], m->pairs);
+        core_buf_printf(b, "| %s | %zu | %zu | ", t->cell[p->vals[p->memcol][v] * t->ncols + p->memcol],
+                        m->pairs, m->lost);
         if (m->pairs) core_buf_printf(b, "%.3gx | %.3gx | ", m->latency, m->energy);
         else core_buf_puts(b, "- | - | ");
         if (isfinite(m->cost)) core_buf_printf(b, "%s$%.4g |\n", m->cost < 0 ? "-" : "+", fabs(m->cost));
@@ -630,45 +645,50 @@ static void write_summary(const rpt_page *p, core_buf *b, const char *title) {
     }
   }
   if (p->ndesigns) {
-    core_buf_puts(b, "\n## Designs side by side\n\nEach workload's knee and its best on each "
-                     "objective (Sze et al.'s metrics a sweep measures): throughput and energy per "
-                     "inference on each workload, die area and unit cost, and flexibility: the "
-                     "PE utilization across the workloads, its mean and spread (max - min).\n\n| design");
-    for (size_t w = 0; w < p->ng; w++) {
-      title_w.len = 0;
-      workload_title(&t->wls[w], &title_w);
-      core_buf_printf(b, " | %s: inf/s | energy/inf | utilization", core_buf_str(&title_w));
-    }
-    core_buf_puts(b, " | die area | unit cost | utilization mean | spread |\n| ---");
-    for (size_t w = 0; w < 3 * p->ng + 4; w++) core_buf_puts(b, " | ---:");
-    core_buf_puts(b, " |\n");
-    const size_t fu = rpt_tot_index("utilization");
+    core_buf_puts(b, "\n## Designs side by side\n\nEach workload's knee and its best design on "
+                     "each objective, on every workload (Sze et al.'s metrics a sweep measures): "
+                     "latency, throughput, energy per inference and PE utilization, die area and "
+                     "unit cost, and flexibility: the PE utilization across the workloads the "
+                     "design was simulated on, its mean and spread (max - min).\n\n"
+                     "| # | design | why | workload | latency | throughput | energy per inference | "
+                     "utilization | die area | unit cost | utilization mean | spread |\n"
+                     "| ---: | --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
     for (size_t k = 0; k < p->ndesigns; k++) {
       const rpt_pdesign *x = &p->designs[k];
       d.len = 0;
       design_text(p, x->row, &d);
-      core_buf_printf(b, "| %s", core_buf_str(&d));
+      core_buf why;
+      core_buf_init(&why);
       for (size_t w = 0; w < p->ng; w++) {
+        title_w.len = 0;
+        rpt_workload_title(&t->wls[w], &title_w);
+        for (size_t o = 0; o <= p->nobj; o++)
+          if (x->why[w] >> o & 1)
+            core_buf_printf(&why, "%s%s%s of %s", why.len ? "; " : "", o ? "best " : "the knee",
+                            o ? p->of[o - 1]->name : "", core_buf_str(&title_w));
+      }
+      for (size_t w = 0; w < p->ng; w++) {
+        title_w.len = 0;
+        rpt_workload_title(&t->wls[w], &title_w);
+        if (!w) core_buf_printf(b, "| %zu | %s | %s", k + 1, core_buf_str(&d), core_buf_str(&why));
+        else core_buf_puts(b, "| | |");
+        core_buf_printf(b, " | %s", core_buf_str(&title_w));
+        md_metric(p, b, x->in[w], "latency_s");
         md_metric(p, b, x->in[w], "throughput_inf_per_s");
         md_metric(p, b, x->in[w], "energy_per_inf_j");
-        if (x->in[w] < t->n && rpt_ok_row(p, x->in[w]))
-          core_buf_printf(b, " | %.1f%%", 100 * rpt_tot(p, x->in[w], fu));
-        else md_metric(p, b, x->in[w], "utilization");
-      }
-      md_metric(p, b, x->row, "area_mm2");
-      md_metric(p, b, x->row, "cost_usd");
-      double lo = INFINITY, hi = -INFINITY, sum = 0;
-      size_t n = 0;
-      for (size_t w = 0; w < p->ng; w++)
-        if (x->in[w] < t->n && rpt_ok_row(p, x->in[w]) && isfinite(rpt_tot(p, x->in[w], fu))) {
-          const double u = rpt_tot(p, x->in[w], fu);
-          lo = u < lo ? u : lo;
-          hi = u > hi ? u : hi;
-          sum += u;
-          n++;
+        md_metric(p, b, x->in[w], "utilization");
+        if (w) {
+          core_buf_puts(b, " | | | | |\n");
+          continue;
         }
-      if (n) core_buf_printf(b, " | %.1f%% | %.1f%% |\n", 100 * sum / (double)n, 100 * (hi - lo));
-      else core_buf_puts(b, " | - | - |\n");
+        md_metric(p, b, x->row, "area_mm2");
+        md_metric(p, b, x->row, "cost_usd");
+        if (x->nsim)
+          core_buf_printf(b, " | %.1f%%%s | %.1f%% |\n", 100 * x->util_mean,
+                          x->nsim < p->ng ? " (not all workloads)" : "", 100 * x->util_spread);
+        else core_buf_puts(b, " | - | - |\n");
+      }
+      core_buf_fini(&why);
     }
   }
   core_buf_fini(&title_w);
@@ -724,19 +744,55 @@ static int report_entry(const char *name) {
          !strcmp(name, "charts");
 }
 
-/* Whether dir holds nothing but what a report writes: 1, 0 (with the first
- * other entry's name in other), or -1 when it cannot be read. */
-static int holds_report_only(const char *dir, char *other, size_t n) {
+/* A chart's file name as --static writes it: [a-z0-9-]+ then .svg or .png. */
+static int chart_entry(const char *name) {
+  const char *dot = strrchr(name, '.');
+  if (!dot || dot == name || (strcmp(dot, ".svg") && strcmp(dot, ".png"))) return 0;
+  for (const char *c = name; c < dot; c++)
+    if (!((*c >= 'a' && *c <= 'z') || (*c >= '0' && *c <= '9') || *c == '-')) return 0;
+  return 1;
+}
+
+/* Whether dir holds nothing but what a report writes (files of those
+ * names; in charts/, chart files only): 1, 0 (with the first other entry's
+ * name, by name, in other), or -1 when it cannot be read. */
+static int holds_report_only(const char *dir, int charts, char *other, size_t n) {
   DIR *d = opendir(dir);
   if (!d) return -1;
-  int only = 1;
-  for (struct dirent *e; (e = readdir(d));) { /* (the first other name by name, not by disk order) */
-    if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..") || report_entry(e->d_name)) continue;
-    if (only || strcmp(e->d_name, other) < 0) snprintf(other, n, "%s", e->d_name);
+  int only = 1, rc = 1;
+  for (struct dirent *e; (e = readdir(d));) {
+    if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..")) continue;
+    const size_t pl = strlen(dir) + strlen(e->d_name) + 2;
+    char *path = malloc(pl), sub[256] = "";
+    if (!path) {
+      rc = -1;
+      break;
+    }
+    snprintf(path, pl, "%s/%s", dir, e->d_name);
+    struct stat st;
+    const int isdir = lstat(path, &st) == 0 && S_ISDIR(st.st_mode);
+    const int isfile = lstat(path, &st) == 0 && S_ISREG(st.st_mode);
+    int mine = charts ? isfile && chart_entry(e->d_name)
+                      : report_entry(e->d_name) && (strcmp(e->d_name, "charts") ? isfile : isdir);
+    if (mine && !charts && isdir) { /* charts/: what --static writes, and no more */
+      const int r = holds_report_only(path, 1, sub, sizeof sub);
+      if (r < 0) rc = -1;
+      mine = r > 0;
+    }
+    free(path);
+    if (rc < 0) break;
+    if (mine) continue;
+    char name[512];
+    snprintf(name, sizeof name, "%s%s%s", e->d_name, *sub ? "/" : "", sub);
+    if (only || strcmp(name, other) < 0) {
+      const size_t l = strlen(name) < n ? strlen(name) : n - 1;
+      memcpy(other, name, l);
+      other[l] = '\0';
+    }
     only = 0;
   }
   closedir(d);
-  return only;
+  return rc < 0 ? -1 : only;
 }
 
 /* Remove dir and what it holds (a report's: files, and charts/ of files). */
@@ -816,16 +872,19 @@ static int write_dir(dse_ctx *ctx, const char *dir, const out_file *files, size_
   int rc = 0, err = 0;
   char other[256] = "";
   struct stat st;
-  const int exists = stat(dir, &st) == 0;
+  const int exists = lstat(dir, &st) == 0;
   if (!*base || !strcmp(base, ".") || !strcmp(base, "..") || !strcmp(base, "/")) {
     core_diag(ctx, dir, 0, 0, "not a directory a report can be written to: name a new one, "
                               "such as out/report");
+    rc = DSE_ERR_INVALID;
+  } else if (exists && S_ISLNK(st.st_mode)) {
+    core_diag(ctx, dir, 0, 0, "is a symbolic link: name the directory itself");
     rc = DSE_ERR_INVALID;
   } else if (exists && !S_ISDIR(st.st_mode)) {
     core_diag(ctx, dir, 0, 0, "exists and is not a directory");
     rc = DSE_ERR_INVALID;
   } else if (exists) {
-    const int only = holds_report_only(dir, other, sizeof other);
+    const int only = holds_report_only(dir, 0, other, sizeof other);
     if (only < 0) {
       core_diag(ctx, dir, 0, 0, "cannot read the directory (%s)", strerror(errno));
       rc = DSE_ERR_IO;
@@ -942,7 +1001,8 @@ int rpt_report_write(dse_ctx *ctx, rpt_table *t, const rpt_page_opts *o, const c
   }
   if (rc == DSE_ERR_NOMEM) core_diag(ctx, dir, 0, 0, "out of memory writing the report");
   if (!rc && info) {
-    *info = (rpt_report_info){t->n, feasible, p.ng, 0, 0, html.len};
+    *info = (rpt_report_info){t->n, feasible, p.ng, 0, 0, html.len, ""};
+    snprintf(info->warnings, sizeof info->warnings, "%s", core_buf_str(&p.warn));
     for (size_t w = 0; w < p.ng; w++) info->front += p.g[w].front;
     info->with_layers = p.nlayered;
   }

@@ -54,10 +54,14 @@ typedef struct rpt_page_opts {
   int static_charts;
 } rpt_page_opts;
 
-/* What rpt_report_write made. */
+/* What rpt_report_write made, and what a reader must know (warnings: a
+ * sentence a line, "" when none; also on the page and in summary.md):
+ * results pruned under other objectives than the report's, a workload
+ * with no front. */
 typedef struct rpt_report_info {
   size_t results, feasible, groups, front, with_layers;
   size_t html_bytes;
+  char warnings[2048];
 } rpt_report_info;
 
 /* The report of t into the directory dir: made complete in a temporary

@@ -67,7 +67,7 @@
   function fmt(v, unit, name) {
     if (v === null || v === undefined || !isFinite(v)) return '–';
     if (name === 'utilization') return (100 * v).toFixed(1) + '%';
-    if (unit === '$') return '$' + (Math.abs(v) >= 1e4 ? Math.round(v).toLocaleString('en') : sig(v, 4));
+    if (unit && unit[0] === '$') return (v < 0 ? '−$' : '$') + (Math.abs(v) >= 1e4 ? Math.round(Math.abs(v)).toLocaleString('en') : sig(Math.abs(v), 4)) + unit.slice(1);
     if (SI_UNITS[unit] && v !== 0) {
       let e = 3 * Math.floor(Math.log10(Math.abs(v)) / 3);
       e = Math.max(-15, Math.min(15, e));
@@ -77,6 +77,7 @@
     return sig(v, 4) + (unit ? ' ' + unit : '');
   }
   function fm(name, row) { const k = M[name]; return k === undefined ? '–' : fmt(mv(k, row), D.metrics[k].unit, name); }
+  function headTitle(k) { return D.metrics[k].label; } /* (table cells carry their units) */
   function axisTitle(k) {
     const m = D.metrics[k];
     if (m.name === 'utilization') return m.label + ' (%)';
@@ -90,8 +91,10 @@
   /* Tick labels that carry their unit where it takes an SI prefix ("2 ms",
    * "800 mJ"); a count or a percentage as the format gives it. */
   function unitLabels(unit) {
+    /* an SI unit takes a prefix (2ms, 800mJ); dollars and plain numbers do
+     * not (0.2 TOPS/W is not "200m") */
     const text = SI_UNITS[unit] ? "format(datum.value, '~s') + '" + unit + "'"
-      : unit === '$' ? "'$' + format(datum.value, '~s')" : "format(datum.value, '~s')";
+      : unit === '$' ? "'$' + format(datum.value, ',~g')" : "format(datum.value, ',~g')";
     return { labels: { update: { text: { signal: "datum.value === 0 ? '0' : " + text } } } };
   }
   function axis(orient, scale, k, extra) {
@@ -104,12 +107,15 @@
   /* A design in a few words: its varying parameters' values, a plain
    * number with its parameter's last name ("rows 64"; "4 MiB" and "2 x
    * hbm3-6400" say what they are). */
+  const PR = P['pe_array.rows'], PC = P['pe_array.cols'];
+  const shape = PR !== undefined && PC !== undefined && varying.indexOf(PR) >= 0 && varying.indexOf(PC) >= 0;
   function designLabel(row) {
-    const parts = varying.map((c) => {
+    const parts = shape && pv(PR, row) !== null && pv(PC, row) !== null ? [pv(PR, row) + 'x' + pv(PC, row) + ' PEs'] : [];
+    varying.forEach((c) => {
       const v = pv(c, row), p = D.params[c];
-      if (v === null) return null;
-      return p.numeric && !p.unit ? p.name.replace(/^.*\./, '') + ' ' + v : v;
-    }).filter((v) => v !== null);
+      if (v === null || (shape && (c === PR || c === PC))) return;
+      parts.push(p.numeric && !p.unit ? p.name.replace(/^.*\./, '') + ' ' + v : v);
+    });
     return parts.length ? parts.join(', ') : 'point ' + R.point[row];
   }
   /* The hover text of a design: each parameter and the main metrics. */
@@ -209,13 +215,14 @@
       width: W0 + 300, height: H0 + 60, padding: 8, autosize: 'pad',
       title: { text: D.metrics[ky].label + ' against ' + D.metrics[kx].label.toLowerCase(),
         subtitle: pts.length + ' simulated designs of ' + D.workloads[w].title +
-          '; outlined: on the front of the ' + NOBJ + ' objectives; line: the front of these two axes; ◆ the knee',
+          '; outlined: on the front of the ' + NOBJ + ' objectives; dashed: the front of these two axes (' + fr.length +
+          (fr.length === 1 ? ' design' : ' designs') + '); ◆ the knee',
         anchor: 'start', fontSize: 14, subtitleFontSize: 11 },
       data: [{ name: 'pts', values: pts }, { name: 'front', values: fr }, { name: 'knee', values: kn },
         { name: 'pin', values: pin }],
       scales: [
-        { name: 'x', type: lx ? 'log' : 'linear', domain: { data: 'pts', field: 'x' }, range: 'width', nice: !lx, zero: false },
-        { name: 'y', type: ly ? 'log' : 'linear', domain: { data: 'pts', field: 'y' }, range: 'height', nice: !ly, zero: false },
+        { name: 'x', type: lx ? 'log' : 'linear', domain: { data: 'pts', field: 'x' }, range: 'width', nice: !lx, zero: false, padding: 10 },
+        { name: 'y', type: ly ? 'log' : 'linear', domain: { data: 'pts', field: 'y' }, range: 'height', nice: !ly, zero: false, padding: 10 },
         colorScale(color, domain),
       ],
       axes: [axis('bottom', 'x', kx), axis('left', 'y', ky)],
@@ -264,7 +271,7 @@
     /* (a maximized objective's axis is flipped: better is below on every axis) */
     rows.forEach((r) => dims.forEach((d) => vals.push({ row: r, i: d.i, v: norm(d, mv(d.k, r)),
       flip: D.metrics[d.k].better > 0 ? 1 : 0, c: c >= 0 ? (pv(c, r) || '–') : 'all' })));
-    const h = 300, step = 150;
+    const h = 300, step = 210;
     const width = Math.max(300, step * (dims.length - 1));
     const domain = c >= 0 ? D.params[c].values : ['all'];
     const spec = {
@@ -322,8 +329,10 @@
           intensity: d.intensity[i] > 0 ? fmt(d.intensity[i], 'ops/B') : 'no DRAM bytes',
           achieved: fmt(d.achieved[i], 'ops/s'), 'DRAM traffic': fmt(d.dram_bytes[i], 'B'),
           energy: fmt(d.energy_j[i], 'J'), bound: (d.memory_bound[i] ? 'memory' : 'compute') + ' (side of the ridge)' },
+        fused: d.fused && d.fused[i] > 0 ? 1 : 0,
       });
     }
+    out.forEach((l) => { if (l.fused) l.tip.fused = 'with the layer before: its time is only what it adds, so its rate is above what it would reach alone'; });
     return out;
   }
 
@@ -384,9 +393,11 @@
       marks: [
         { type: 'rule', name: 'compute_roof', encode: { enter: { x: { value: 0 }, x2: { signal: 'width' },
           y: { scale: 'y', value: peak }, stroke: { value: '#000' }, strokeWidth: { value: 2 } } } },
-        { type: 'text', encode: { enter: { x: { signal: 'width' }, y: { scale: 'y', value: peak }, dy: { value: -5 },
-          align: { value: 'right' }, text: { value: 'array peak ' + fmt(peak, 'ops/s') }, fontSize: { value: 11 } } } },
-      ].concat(isFinite(vp) && vp > 0 ? [{ type: 'rule', name: 'vector_roof', encode: { enter: { x: { value: 0 }, x2: { signal: 'width' },
+        { type: 'text', encode: { enter: { x: { value: 4 }, y: { scale: 'y', value: peak }, dy: { value: -6 },
+          align: { value: 'left' }, text: { value: 'array peak ' + fmt(peak, 'ops/s') }, fontSize: { value: 11 } } } },
+      ].concat(isFinite(vp) && vp > 0 ? [{ type: 'rule', name: 'vector_roof', encode: { enter: {
+        /* the vector unit's roof: flat from its ridge on this design's memory, under it that memory's slope */
+        x: { scale: 'x', value: Math.min(xhi, Math.max(xlo, vp / d.dram_bandwidth_bytes_per_s)) }, x2: { signal: 'width' },
         y: { scale: 'y', value: vp }, stroke: { value: '#555' }, strokeDash: { value: [5, 4] } } } }] : []).concat([
         { type: 'group', name: 'memory_roofs', from: { facet: { name: 'roof', data: 'roofs', groupby: 'm' } },
           marks: [{ type: 'line', from: { data: 'roof' }, encode: { enter: {
@@ -434,6 +445,21 @@
     return { spec: spec, expect: lat ? { layer_latency: ls.length } : { layer_utilization: ls.length } };
   }
 
+  /* A stacked part's colour, by family (the same part the same colour
+   * whatever the source): compute blues, SRAM purples, DRAM oranges and
+   * reds, leakage and clock greys; dies, memories, packages likewise. */
+  const PART_COLOURS = {
+    'MAC': '#0072B2', 'Registers': '#56B4E9', 'NoC': '#9ecae1', 'Vector unit': '#08519c',
+    'SRAM': '#CC79A7', 'SRAM buffer 1': '#CC79A7', 'SRAM buffer 2': '#7b3294', 'SRAM buffer 3': '#c2a5cf',
+    'SRAM buffer 4': '#e7d4e8', 'SRAM buffer 5': '#9e4f8a', 'SRAM buffer 6': '#dd99c7', 'SRAM buffer 7': '#5e2b57', 'SRAM buffer 8': '#f1c6e3',
+    'DRAM': '#D55E00', 'DRAM activate': '#E69F00', 'DRAM read/write': '#D55E00', 'DRAM I/O': '#8c2d04',
+    'DRAM refresh': '#fdd49e', 'DRAM background': '#F0E442',
+    'Static (leakage)': '#636363', 'Clock tree': '#bdbdbd', 'Other (unattributed)': '#ffffff',
+    'PE array': '#0072B2', 'Memory PHY': '#D55E00', 'Memory controllers': '#E69F00', 'Other logic': '#bdbdbd',
+    'Die': '#0072B2', 'Memory': '#D55E00', 'Package': '#009E73', 'NRE share': '#bdbdbd',
+  };
+  function partColour(p, k) { return PART_COLOURS[p] || PALETTE[k % PALETTE.length]; }
+
   /* Stacked bars of a breakdown (energy per inference, area, unit cost) of
    * each design on the front, by the first objective. */
   function stackSpec(w, which) {
@@ -455,20 +481,22 @@
     const title = which === 'energy' ? 'Where the energy of an inference goes' : which === 'area' ? 'Where the die area goes' : 'What a unit costs';
     const ytitle = which === 'energy' ? 'Energy per inference (J)' : which === 'area' ? 'Die area (mm²)' : 'Unit cost ($)';
     const wide = which === 'energy';
+    const full = wide ? W0 * 2 - 60 : W0 - 100;
     const spec = {
-      width: wide ? W0 * 2 - 60 : W0 - 100, height: wide ? 260 : 220, padding: 8, autosize: 'pad',
+      width: Math.min(full, Math.max(160, rows.length * 18)), height: wide ? 260 : 220, padding: 8, autosize: 'pad',
       title: { text: title, anchor: 'start', fontSize: 14, subtitleFontSize: 11,
         subtitle: rows.length + ' designs on the front of ' + D.workloads[w].title + ', by ' + D.metrics[objMetric[0]].label.toLowerCase() },
       data: [{ name: 'parts', values: vals, transform: [{ type: 'stack', groupby: ['j'], sort: { field: 'k' }, field: 'v' }] }],
       scales: [
         { name: 'x', type: 'band', domain: rows.map((r, j) => j), range: 'width', paddingInner: 0.12 },
         { name: 'y', type: 'linear', domain: { data: 'parts', field: 'y1' }, range: 'height', nice: true, zero: true },
-        { name: 'part', type: 'ordinal', domain: parts, range: PALETTE },
+        { name: 'part', type: 'ordinal', domain: parts, range: parts.map(partColour) },
       ],
       axes: [
         { orient: 'bottom', scale: 'x', title: 'Front design (' + D.metrics[objMetric[0]].label.toLowerCase() + ' ' +
           (D.metrics[objMetric[0]].better < 0 ? 'rising' : 'falling') + ' →)', labels: false, ticks: false },
-        { orient: 'left', scale: 'y', title: ytitle, format: '~s', grid: true, gridOpacity: 0.3, tickCount: 5, encode: which === 'energy' ? unitLabels('J') : {} },
+        { orient: 'left', scale: 'y', title: ytitle, format: '~s', grid: true, gridOpacity: 0.3, tickCount: 5,
+          encode: unitLabels(which === 'energy' ? 'J' : which === 'area' ? '' : '$') },
       ],
       legends: [{ fill: 'part', title: which === 'energy' ? 'part' : which === 'area' ? 'block' : 'item', orient: 'right', labelLimit: 160 }],
       marks: [{ type: 'rect', name: which + '_bars', from: { data: 'parts' }, encode: {
@@ -514,7 +542,7 @@
           { name: 'x', type: 'band', domain: mems, range: [0, cw], paddingInner: 0.15 },
           { name: 'y', type: 'linear', domain: { data: 'c' + q, field: 'v' }, range: [ch, 0], nice: true, zero: true },
         ],
-        axes: [{ orient: 'left', scale: 'y', format: axisFormat(M[name]), tickCount: 4, grid: true, gridOpacity: 0.3, encode: name === 'utilization' ? {} : unitLabels(D.metrics[M[name]].unit) },
+        axes: [{ orient: 'left', scale: 'y', format: axisFormat(M[name]), tickCount: 4, encode: name === 'utilization' ? {} : unitLabels(D.metrics[M[name]].unit) },
           { orient: 'bottom', scale: 'x', labels: false, ticks: false }],
         title: { text: axisTitle(M[name]), fontSize: 11, anchor: 'start' },
         marks: [{ type: 'rect', name: 'memory_bars', from: { data: 'c' + q }, encode: {
@@ -550,7 +578,7 @@
         subtitle: 'The other parameters at the knee of ' + g.title + '; ◆ the knee' +
           (missing.length ? '; not simulated: ' + missing.map((m) => m.label + ' (' + m.why + ')').join(', ') : '') },
       data: [{ name: 'pts', values: pts }],
-      scales: [xs, { name: 'y', type: 'linear', domain: { data: 'pts', field: 'y' }, range: 'height', nice: true, zero: false }],
+      scales: [xs, { name: 'y', type: 'linear', domain: { data: 'pts', field: 'y' }, range: 'height', nice: true, zero: true }],
       axes: [
         p.numeric ? { orient: 'bottom', scale: 'x', title: p.name, values: p.num, grid: true, gridOpacity: 0.3,
           encode: { labels: { update: { text: { signal: JSON.stringify(p.values) + '[indexof(' + JSON.stringify(p.num) + ', datum.value)]' } } } } }
@@ -558,7 +586,8 @@
         axis('left', 'y', k),
       ],
       marks: [
-        { type: 'line', from: { data: 'pts' }, encode: { enter: { x: { scale: 'x', field: 'x' }, y: { scale: 'y', field: 'y' }, stroke: { value: PALETTE[0] }, strokeWidth: { value: 2 } } } },
+        { type: 'line', from: { data: 'pts' }, encode: { enter: { x: { scale: 'x', field: 'x' }, y: { scale: 'y', field: 'y' }, stroke: { value: PALETTE[0] }, strokeWidth: { value: 2 },
+          strokeOpacity: { value: p.numeric ? 1 : 0 } } } }, /* (no line across unordered values) */
         { type: 'symbol', name: 'sensitivity_points', from: { data: 'pts' }, encode: { enter: {
           x: { scale: 'x', field: 'x' }, y: { scale: 'y', field: 'y' }, shape: { signal: "datum.knee ? 'diamond' : 'circle'" },
           size: { signal: 'datum.knee ? 200 : 70' }, fill: { value: PALETTE[0] }, stroke: { value: '#000' }, tooltip: { field: 'tip' } } } },
@@ -583,7 +612,7 @@
     const spec = {
       width: W0 - 40, height: Math.max(120, 26 * D.designs.length), padding: 8, autosize: 'pad',
       title: { text: 'Flexibility: utilization across the workloads', anchor: 'start', fontSize: 14, subtitleFontSize: 11,
-        subtitle: 'Each design of the table above on every workload; the bar spans its spread, | its mean' },
+        subtitle: 'Each design of the table above on every workload it was simulated on (a pruned result has no utilization: "2 of 3" marks a design measured on fewer); the bar spans its spread, | its mean' },
       data: [{ name: 'pts', values: pts }, { name: 'ranges', values: ranges }],
       scales: [
         { name: 'x', type: 'linear', domain: [0, 1], range: 'width' },
@@ -593,7 +622,8 @@
       ],
       axes: [
         { orient: 'bottom', scale: 'x', title: 'PE utilization (%)', format: '.0%', grid: true, gridOpacity: 0.3 },
-        { orient: 'left', scale: 'y', title: 'Design (the table\'s row)', encode: { labels: { update: { text: { signal: "'#' + (datum.value + 1)" } } } } },
+        { orient: 'left', scale: 'y', title: 'Design (the table\'s #)', encode: { labels: { update: { text: { signal:
+          JSON.stringify(D.designs.map((d, j) => '#' + (j + 1) + (d.simulated < D.workloads.length ? ' (' + d.simulated + ' of ' + D.workloads.length + ')' : ''))) + '[datum.value]' } } } } },
       ],
       legends: [{ fill: 'wl', shape: 'shape', title: 'workload', orient: 'bottom', direction: 'vertical', labelLimit: 400 }],
       marks: [
@@ -627,11 +657,11 @@
       data: [{ name: 'pts', values: pts }, { name: 'ideal', values: ideal }],
       scales: [
         { name: 'x', type: 'log', domain: [lo / 1.3, hi * 1.3], range: 'width', nice: false },
-        { name: 'y', type: 'log', domain: { fields: [{ data: 'pts', field: 'thr' }, { data: 'ideal', field: 'thr' }] }, range: 'height', nice: true },
+        { name: 'y', type: 'log', domain: { fields: [{ data: 'pts', field: 'thr' }, { data: 'ideal', field: 'thr' }] }, range: 'height', nice: false, padding: 10 },
       ],
       axes: [
         { orient: 'bottom', scale: 'x', title: 'PEs', format: '~s', grid: true, gridOpacity: 0.3, labelOverlap: true, encode: unitLabels('') },
-        { orient: 'left', scale: 'y', title: 'Throughput (inf/s)', format: '~s', grid: true, gridOpacity: 0.3, labelOverlap: true, encode: unitLabels('') },
+        { orient: 'left', scale: 'y', title: 'Throughput (inf/s)', format: '~s', grid: true, gridOpacity: 0.3, labelOverlap: true, tickCount: 6, encode: unitLabels('') },
       ],
       marks: [
         { type: 'line', name: 'ideal_line', from: { data: 'ideal' }, encode: { enter: { x: { scale: 'x', field: 'pes' }, y: { scale: 'y', field: 'thr' },
@@ -719,6 +749,7 @@
       c.infeasible + ' infeasible, ' + c.failed + ' failed, ' + c.pruned + ' pruned by their level-1 floors.  Objectives: ' +
       esc(objectivesText()) + (D.budgets.length ? '; budgets: ' + esc(D.budgets.map((b) => D.metrics[b.metric].name + ' ' + b.op + ' ' + b.value).join(', ')) : '') +
       '.  Written by dse ' + esc(D.dse_version) + '; summary.md and data.csv beside this page hold its numbers.'));
+    (D.warnings || []).forEach((w) => top.appendChild(h('p', { class: 'warn' }, '<b>Warning:</b> ' + esc(w) + '.')));
     main.appendChild(top);
     const nav = h('nav', { class: 'bar' });
     nav.appendChild(select('Workload', D.workloads.map((w, i) => ({ value: i, label: w.title })), S.w, (v) => { S.w = Number(v); S.design = null; drawWorkload(); }));
@@ -731,11 +762,11 @@
   function overview() {
     const sec = h('section', { id: 'overview-sec' });
     sec.appendChild(h('h2', {}, 'Overview'));
-    let t = '<div class="scroll"><table><tr><th class="l">workload</th><th>results</th><th>simulated</th><th>within budgets</th><th>on the front</th><th>ranks</th><th>hypervolume</th><th class="l">knee</th>' +
-      ['latency_s', 'throughput_inf_per_s', 'energy_per_inf_j', 'area_mm2', 'cost_usd'].filter((n) => M[n] !== undefined).map((n) => '<th>' + esc(axisTitle(M[n])) + '</th>').join('') + '</tr>';
+    let t = '<div class="scroll"><table><tr><th class="l">workload</th><th>results</th><th>simulated</th><th>within budgets</th><th>on the front</th><th>ranks</th><th>hypervolume</th><th class="l">the knee</th>' +
+      ['latency_s', 'throughput_inf_per_s', 'energy_per_inf_j', 'area_mm2', 'cost_usd'].filter((n) => M[n] !== undefined).map((n) => '<th>' + esc(headTitle(M[n]).toLowerCase()) + '</th>').join('') + '</tr>';
     D.workloads.forEach((w) => {
       t += '<tr><td class="l">' + esc(w.title) + '</td><td>' + w.results + '</td><td>' + w.feasible + '</td><td>' + w.within + '</td><td>' + w.front + '</td><td>' + w.ranks +
-        '</td><td>' + (w.hypervolume === null ? '–' : sig(w.hypervolume, 6) + (w.hypervolume_exact ? '' : ' ± ' + sig(w.hypervolume_error, 2))) + '</td><td class="l">' +
+        '</td><td>' + (!w.within || w.hypervolume === null ? '–' : sig(w.hypervolume, 6) + (w.hypervolume_exact ? '' : ' ± ' + sig(w.hypervolume_error, 2))) + '</td><td class="l wrap">' +
         (w.knee === null ? '–' : esc(designLabel(w.knee))) + '</td>' +
         ['latency_s', 'throughput_inf_per_s', 'energy_per_inf_j', 'area_mm2', 'cost_usd'].filter((n) => M[n] !== undefined).map((n) => '<td>' + (w.knee === null ? '–' : fm(n, w.knee)) + '</td>').join('') + '</tr>';
     });
@@ -759,6 +790,12 @@
     return { sec: sec, ctl: ctl, body: body };
   }
 
+  /* Why a workload has no knee, for the sections that start from it. */
+  function noKnee(g) {
+    return '<p class="note">' + esc(g.title) + ': ' + (g.feasible ? 'none of its ' + g.feasible + ' simulated results is within the budgets' :
+      'none of its results was simulated') + ', so it has no front and no knee: nothing to show here.</p>';
+  }
+
   function metricOptions() { return D.metrics.map((m, k) => ({ value: k, label: m.label + (m.unit ? ' (' + m.unit + ')' : '') })); }
   function paramOptions(withNone) {
     const o = D.params.map((p, c) => ({ value: c, label: p.name })).filter((o2) => D.params[o2.value].values.length > 1);
@@ -770,13 +807,14 @@
     const el = document.getElementById('pinned');
     if (!el) return;
     const r = S.pinned;
+    el.classList.toggle('empty', r === null);
     if (r === null) { el.innerHTML = '<span class="muted">Click a design to pin it here.</span>'; return; }
     let html = '<b>Pinned: point ' + R.point[r] + ', ' + esc(D.workloads[R.workload[r]].title) + '</b> ' + (rankText(r) ? '(' + esc(rankText(r)) + ')' : '') + '<br>';
     D.params.forEach((p, c) => { if (pv(c, r) !== null) html += '<span class="kv">' + esc(p.name) + ' <b>' + esc(pv(c, r)) + '</b></span>'; });
     html += '<br>';
     D.metrics.forEach((m, k) => { if (isFinite(mv(k, r))) html += '<span class="kv">' + esc(m.label) + ' <b>' + esc(fmt(mv(k, r), m.unit, m.name)) + '</b></span>'; });
     if (layerDesigns(R.workload[r]).some((d) => d.row === r)) html += '<br>Its layers are in the roofline and per-layer charts below.';
-    else html += '<br><span class="muted">The report keeps layers for the knee and ' + 'the front\'s designs only; this one\'s are not in it.</span>';
+    else html += '<br><span class="muted">The report keeps the layers of each workload\'s knee and of some of its front\'s designs (dse report --layers N, 24 by default); this design\'s are not in it.</span>';
     el.innerHTML = html;
   }
 
@@ -812,13 +850,14 @@
   function drawMemories() {
     const g = D.workloads[S.w];
     const body = document.getElementById('memories-body');
-    if (D.memory < 0 || g.knee === null) {
-      body.innerHTML = '<p class="note">The sweep does not vary the memory system (' + (D.memory < 0 ? 'no dram parameter' : 'no knee') + ').</p>';
+    if (g.knee === null) { body.innerHTML = noKnee(g); return Promise.resolve(); }
+    if (D.memory < 0) {
+      body.innerHTML = '<p class="note">The sweep does not vary the memory system (no dram parameter).</p>';
       return Promise.resolve();
     }
     const mems = D.params[D.memory].values;
     const ks = CMP.filter((n) => M[n] !== undefined);
-    let t = '<div class="scroll"><table><tr><th class="l">memory</th><th>peak bandwidth</th><th>capacity</th>' + ks.map((n) => '<th>' + esc(axisTitle(M[n])) + '</th>').join('') + '</tr>';
+    let t = '<div class="scroll"><table><tr><th class="l">memory</th><th>peak bandwidth</th><th>capacity</th>' + ks.map((n) => '<th>' + esc(headTitle(M[n]).toLowerCase()) + '</th>').join('') + '</tr>';
     mems.forEach((m, v) => {
       const r = g.compare[v];
       const mm = D.memories[v] || {};
@@ -832,13 +871,14 @@
     });
     t += '</table></div>';
     const ref = pv(D.memory, g.knee);
-    t += '<h3>Each memory against ' + esc(ref) + ' over every configuration simulated with both</h3><div class="scroll"><table><tr><th class="l">memory</th><th>pairs</th><th>latency (median ratio)</th><th>energy (median ratio)</th><th>unit cost (median difference)</th></tr>';
+    t += '<h3>Each memory against ' + esc(ref) + ' over every configuration simulated with both</h3><div class="scroll"><table><tr><th class="l">memory</th><th>pairs</th><th>not simulated</th><th>latency (median ratio)</th><th>energy (median ratio)</th><th>unit cost (median difference)</th></tr>';
     mems.forEach((m, v) => {
       const q = g.pairs[v];
-      t += '<tr><td class="l">' + esc(m) + '</td><td>' + q.pairs + '</td><td>' + (q.pairs ? sig(q.latency, 3) + '×' : '–') + '</td><td>' + (q.pairs ? sig(q.energy, 3) + '×' : '–') +
+      t += '<tr><td class="l">' + esc(m) + '</td><td>' + q.pairs + '</td><td>' + q.lost + '</td><td>' + (q.pairs ? sig(q.latency, 3) + '×' : '–') + '</td><td>' + (q.pairs ? sig(q.energy, 3) + '×' : '–') +
         '</td><td>' + (q.cost === null ? '–' : (q.cost >= 0 ? '+' : '−') + fmt(Math.abs(q.cost), '$')) + '</td></tr>';
     });
-    t += '</table></div>';
+    t += '</table></div><p class="note"><i>Not simulated</i>: the configurations ' + esc(ref) + ' has where this memory\'s result was pruned (its level-1 floor dominated), infeasible or failed.  ' +
+      'They are left out of the medians, and they are where this memory did worst: a memory with many of them looks better here than it is.</p>';
     body.innerHTML = '<div class="chart" id="memories"></div>' + t;
     return render('memories', memorySpec(S.w), pin);
   }
@@ -850,7 +890,9 @@
     ctl.innerHTML = '';
     const rb = document.getElementById('roofline-body'), lb = document.getElementById('layers-body');
     if (!d) {
-      const msg = '<p class="note">The source holds no layers of this workload\'s designs (a store keeps them when its sweep ran with <code>layers = true</code>; a CSV has none).</p>';
+      const g = D.workloads[w];
+      const msg = g.knee === null ? noKnee(g) : '<p class="note">The source holds no layers of this workload\'s designs: a store keeps them when its sweep ran with <code>layers = true</code>; ' +
+        '<code>dse export</code>\'s CSV and JSON do not carry them (report the store itself).</p>';
       rb.innerHTML = msg;
       lb.innerHTML = msg;
       return Promise.resolve();
@@ -868,6 +910,7 @@
     const out = [];
     ['energy', 'area', 'cost'].forEach((which) => {
       const el = document.getElementById(which + '-stack');
+      if (!g.front_rows.length) { el.innerHTML = which === 'energy' ? noKnee(g) : ''; return; }
       if (!D.parts[which].length || !g.front_rows.length) { el.innerHTML = '<p class="note">No ' + which + ' breakdown in the results (' + (which === 'energy' ? 'energy' : which === 'area' ? 'the arch names no technology.node' : 'no unit cost modelled') + ').</p>'; return; }
       out.push(render(which + '-stack', stackSpec(S.w, which), pin));
     });
@@ -880,15 +923,17 @@
     ctl.innerHTML = '';
     const g = D.workloads[S.w];
     const out = [];
-    if (S.sensParam < 0 || g.knee === null) {
-      body.innerHTML = '<p class="note">Nothing varies, or no knee.</p>';
+    if (g.knee === null) {
+      body.innerHTML = noKnee(g);
+    } else if (S.sensParam < 0) {
+      body.innerHTML = '<p class="note">No parameter varies: nothing to vary.</p>';
     } else {
       ctl.appendChild(select('parameter', paramOptions(false), S.sensParam, (v) => { S.sensParam = Number(v); drawSensitivity(); }));
       ctl.appendChild(select('metric', metricOptions(), S.sensMetric, (v) => { S.sensMetric = Number(v); drawSensitivity(); }));
       if (!document.getElementById('sensitivity')) body.innerHTML = '<div class="row"><div class="chart" id="sensitivity"></div><div class="chart" id="scaling"></div></div>';
       out.push(render('sensitivity', sensitivitySpec(S.w, S.sensParam, S.sensMetric), pin));
     }
-    const sc = document.getElementById('scaling');
+    const sc = g.knee === null ? null : document.getElementById('scaling');
     if (sc) {
       if (g.scaling && g.scaling.rows.length && M.pes !== undefined && M.throughput_inf_per_s !== undefined) out.push(render('scaling', scalingSpec(S.w), pin));
       else sc.innerHTML = '<p class="note">No PE-count parameter varies at the knee\'s memory and SRAM: no scalability chart.</p>';
@@ -896,27 +941,48 @@
     return Promise.all(out);
   }
 
+  /* Why a design is in the table: "the knee of resnet50 (batch 8); best
+   * latency of ...". */
+  function whyText(d) {
+    const why = [];
+    d.why.forEach((bits, w) => {
+      const t = D.workloads[w].title;
+      if (bits & 1) why.push('the knee of ' + t);
+      for (let k = 0; k < NOBJ; k++) if (bits & (2 << k)) why.push('best ' + D.metrics[objMetric[k]].label.toLowerCase() + ' of ' + t);
+    });
+    return why.join('; ');
+  }
+
   function drawDesigns() {
     const body = document.getElementById('designs-table');
+    if (!D.designs.length) {
+      body.innerHTML = '<p class="note">No workload has a front: no design to show.</p>';
+      document.getElementById('flexibility').innerHTML = '';
+      return Promise.resolve();
+    }
     const cols = ['latency_s', 'throughput_inf_per_s', 'energy_per_inf_j', 'tops_per_w', 'utilization'].filter((n) => M[n] !== undefined);
-    let t = '<div class="scroll"><table><tr><th>#</th><th class="l">design</th><th class="l">why</th>';
-    D.workloads.forEach((w) => { t += '<th colspan="' + cols.length + '">' + esc(w.title) + '</th>'; });
-    t += '<th>die area</th><th>unit cost</th><th>utilization mean</th><th>spread</th></tr><tr><th></th><th></th><th></th>';
-    D.workloads.forEach(() => cols.forEach((n) => { t += '<th>' + esc(D.metrics[M[n]].label.toLowerCase()) + '</th>'; }));
-    t += '<th></th><th></th><th></th><th></th></tr>';
+    const nw = D.workloads.length;
+    let t = '<div class="scroll"><table><tr><th>#</th><th class="l">design</th><th class="l">why it is here</th><th class="l">workload</th>' +
+      cols.map((n) => '<th>' + esc(headTitle(M[n]).toLowerCase()) + '</th>').join('') +
+      '<th>die area</th><th>unit cost</th><th>utilization mean</th><th>spread</th></tr>';
     D.designs.forEach((d, j) => {
-      const why = [];
-      d.why.forEach((bits, w) => {
-        if (bits & 1) why.push('knee of ' + D.workloads[w].name + (D.workloads[w].phase ? ' ' + D.workloads[w].phase : ''));
-        for (let k = 0; k < NOBJ; k++) if (bits & (2 << k)) why.push('best ' + D.metrics[objMetric[k]].name + ', ' + D.workloads[w].name + (D.workloads[w].phase ? ' ' + D.workloads[w].phase : ''));
+      d.in.forEach((r, w) => {
+        t += '<tr' + (w === nw - 1 ? ' class="last"' : '') + '>';
+        if (!w) t += '<td rowspan="' + nw + '">' + (j + 1) + '</td><td class="l wrap" rowspan="' + nw + '">' + esc(designLabel(d.row)) +
+          '</td><td class="l small wrap" rowspan="' + nw + '">' + esc(whyText(d)) + '</td>';
+        t += '<td class="l">' + esc(D.workloads[w].title) + '</td>';
+        cols.forEach((n) => {
+          if (r === null) t += '<td class="na">–</td>';
+          else if (!ok(r)) t += '<td class="na">' + esc(D.statuses[R.status[r]]) + '</td>';
+          else t += '<td>' + fm(n, r) + '</td>';
+        });
+        if (!w) {
+          const part = d.simulated < nw ? ' <span class="muted small">(' + d.simulated + ' of ' + nw + ' workloads)</span>' : '';
+          t += '<td rowspan="' + nw + '">' + fm('area_mm2', d.row) + '</td><td rowspan="' + nw + '">' + fm('cost_usd', d.row) + '</td><td rowspan="' + nw + '">' +
+            fmt(d.utilization_mean, '', 'utilization') + part + '</td><td rowspan="' + nw + '">' + fmt(d.utilization_spread, '', 'utilization') + part + '</td>';
+        }
+        t += '</tr>';
       });
-      t += '<tr><td>' + (j + 1) + '</td><td class="l">' + esc(designLabel(d.row)) + '</td><td class="l small">' + esc(why.join('; ')) + '</td>';
-      d.in.forEach((r) => cols.forEach((n) => {
-        if (r === null) t += '<td class="na">–</td>';
-        else if (!ok(r)) t += '<td class="na">' + esc(D.statuses[R.status[r]]) + '</td>';
-        else t += '<td>' + fm(n, r) + '</td>';
-      }));
-      t += '<td>' + fm('area_mm2', d.row) + '</td><td>' + fm('cost_usd', d.row) + '</td><td>' + fmt(d.utilization_mean, '', 'utilization') + '</td><td>' + fmt(d.utilization_spread, '', 'utilization') + '</td></tr>';
     });
     t += '</table></div>';
     body.innerHTML = t;
@@ -938,10 +1004,10 @@
     s = section('parallel', 'All objectives: the front in parallel coordinates', 'One line per design on the front, one axis per objective; a maximized objective\'s axis is flipped so that lower is better on every axis.');
     s = section('memories', 'Memories at equal compute', 'The knee\'s PE array, SRAM and every other parameter held, the memory varied: what each memory technology gives.  A pruned result was not simulated: its level-1 floor, which no mapping beats, was already dominated by a simulated design.  The second table compares each memory with the knee\'s over every configuration the sweep simulated with both.');
     s = section('roofline', 'Roofline', 'A layer below a bandwidth roof is memory-bound on that memory; under the flat roof, compute-bound.  Points are placed at each layer\'s operational intensity (ops per DRAM byte) and achieved rate (ops/s) on the chosen design; the other memories\' roofs show where a layer would move with them.');
-    s = section('layers', 'Per-layer latency and utilization', 'The chosen design\'s layers in workload order; colour: the side of the ridge.');
+    s = section('layers', 'Per-layer latency and utilization', 'The chosen design\'s layers in workload order (the design is chosen above the roofline); the latency bars\' colour is the layer\'s side of the ridge.');
     s = section('breakdown', 'Where energy, area and cost go', 'Each design on the front, by the first objective.  Energy per inference by component (MAC, registers, NoC, each SRAM buffer, DRAM by activation, read/write, I/O, refresh and background, leakage, clock); area by block; unit cost by item (docs/energy.md, docs/cost.md).');
     s.body.innerHTML = '<div class="chart" id="energy-stack"></div><div class="row"><div class="chart" id="area-stack"></div><div class="chart" id="cost-stack"></div></div>';
-    s = section('sensitivity', 'Sensitivity and scalability', 'Left: one metric against one parameter, every other parameter held at the knee\'s value.  Right: throughput against the PE count with the memory and SRAM held, against ideal linear scaling.');
+    s = section('sensitivity', 'Sensitivity and scalability', 'First: one metric against one parameter, every other parameter held at the knee\'s value (the y axis from 0).  Then: throughput against the PE count with the memory, SRAM and every other parameter held, against ideal linear scaling.');
     s = section('designs', 'Designs side by side', 'Sze et al.\'s metrics a sweep measures, for each workload\'s knee and its best design on each objective: latency, throughput, energy and efficiency per workload, die area and unit cost, and flexibility (the PE utilization across the workloads, its mean and spread).');
     s.body.innerHTML = '<div id="designs-table"></div><div class="chart" id="flexibility"></div>';
     return Promise.all([drawWorkload(), drawDesigns()]);

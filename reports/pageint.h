@@ -33,10 +33,12 @@ typedef struct rpt_bar {
 /* ===== the report's state ================================================ */
 
 /* A memory against the knee's, over the configurations simulated with
- * both: how many, and the medians of latency and energy over the knee
- * memory's and of unit cost less its. */
+ * both: how many, how many more the knee's memory has but this one not
+ * (pruned, infeasible or failed: left out, so the medians flatter it),
+ * and the medians of latency and energy over the knee memory's and of
+ * unit cost less its. */
 typedef struct rpt_pmem {
-  size_t pairs;
+  size_t pairs, lost;
   double latency, energy, cost;
 } rpt_pmem;
 
@@ -60,6 +62,10 @@ typedef struct rpt_pdesign {
   size_t row;
   size_t *in;
   uint32_t *why;
+  /* flexibility: its PE utilization's mean and spread (max - min) over the
+   * workloads it was simulated on (nsim of them; NaN when none) */
+  double util_mean, util_spread;
+  size_t nsim;
 } rpt_pdesign;
 
 typedef struct rpt_page {
@@ -87,6 +93,7 @@ typedef struct rpt_page {
   size_t ng;
   rpt_pdesign *designs;
   size_t ndesigns;
+  core_buf warn; /* what a reader must know, a sentence a line (rpt_page_analyse) */
   size_t nlayered; /* designs whose layers the page got */
 } rpt_page;
 
@@ -124,5 +131,8 @@ DSE_INTERNAL void rpt_page_free(rpt_page *p);
  * "Other (unattributed)" part what the others leave of the total. */
 DSE_INTERNAL double rpt_part_value(const rpt_page *p, size_t row, const rpt_bar *ps, size_t n,
                                    size_t k);
+
+/* "gpt2 (prefill, seq 1024, batch 1)", as dse.workload_title writes it. */
+DSE_INTERNAL void rpt_workload_title(const rpt_twl *w, core_buf *b);
 
 #endif /* DSE_REPORTS_PAGEINT_H */

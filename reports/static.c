@@ -175,7 +175,8 @@ int rpt_chromium_dump(dse_ctx *ctx, const char *html, const char *fragment, cons
     if (st < 0)
       core_diag(ctx, shown, 0, 0, "%s: %s", chromium, e == ETIMEDOUT ? "no answer in 180 s" : strerror(e));
     else
-      core_diag(ctx, shown, 0, 0, "%s exited with status %d: %s", chromium, st, err);
+      core_diag(ctx, shown, 0, 0, "%s exited with status %d: %s", chromium, st,
+                *err ? err : "(it printed nothing)");
     return DSE_ERR_IO;
   }
   return 0;

@@ -373,7 +373,8 @@ static int jr_next(jreader *r) {
   r->have = 0;
   if (!yaml_parser_parse(&r->parser, &r->ev)) {
     core_diag(r->ctx, r->path, (int)r->parser.problem_mark.line + 1, (int)r->parser.problem_mark.column + 1,
-              "not JSON dse reads: %s", r->parser.problem ? r->parser.problem : "a syntax error");
+              "not JSON dse can read: it ends early or is malformed here (%s)",
+              r->parser.problem ? r->parser.problem : "a syntax error");
     return DSE_ERR_INVALID;
   }
   r->have = 1;
@@ -878,6 +879,12 @@ static int read_csv(dse_ctx *ctx, rpt_table *t, const char *path, const char *te
   core_buf scratch;
   core_buf_init(&scratch);
   int rc = csv_record(ctx, &c);
+  if (rc == DSE_ERR_INVALID) { /* (a first line that is not even CSV: another kind of file) */
+    dse_ctx_clear_diags(ctx);
+    core_diag(ctx, path, 1, 1, "not a dse store, CSV or JSON of results: a CSV dse writes "
+                               "has 'workload' and 'feasible' columns");
+    rc = DSE_ERR_INVALID;
+  }
   size_t nh = c.nf, nraw = 0, *map = NULL;
   int *kind = NULL;
   size_t *raw_of = NULL; /* a parameter column's raw index */

@@ -29,7 +29,8 @@ static const char k_report_usage[] =
     "  --constraints C     budgets: a result over one is on no front ('area_mm2<=400')\n"
     "  --color PARAM       the parameter points are coloured by at first (default: the\n"
     "                      memory when the sweep varies it)\n"
-    "  --title TEXT        the report's title (default: the sweep's name)\n"
+    "  --title TEXT        the report's title (default: 'Sweep NAME', or 'Results of\n"
+    "                      FILE' for a file)\n"
     "  --layers N          designs of each front whose layers the page shows besides\n"
     "                      the knee (default 24)\n"
     "  --static            each chart also as DIR/charts/NAME.svg and .png, for papers\n"
@@ -72,6 +73,12 @@ int cli_report_cmd(dse_ctx *ctx, int argc, char **argv) {
   rc = rpt_report_write(ctx, t, &o, out, &info);
   rpt_table_free(t);
   if (rc) return cli_report(ctx, rc, NULL);
+  for (const char *w = info.warnings; *w;) { /* what a reader must know */
+    const char *nl = strchr(w, '\n');
+    const size_t l = nl ? (size_t)(nl - w) : strlen(w);
+    fprintf(stderr, "dse: warning: %s: %.*s\n", pos[0], (int)l, w);
+    w += l + (nl ? 1 : 0);
+  }
   char size[32];
   core_fmt_bytes((double)info.html_bytes, size, sizeof size);
   printf("wrote %s/index.html (%zu result%s, %zu simulated, %zu on %zu front%s, %zu %s layers; "

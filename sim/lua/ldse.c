@@ -4155,9 +4155,19 @@ static int l_report_html(lua_State *L) {
   const int finished = rpt_table_finished(t);
   rpt_table_free(t);
   if (rc) return named_diags_error(L, ctx, rc, fn);
-  lua_createtable(L, 0, 9);
+  lua_createtable(L, 0, 10);
   lua_pushboolean(L, finished); /* (false: a sweep stopped before its last point) */
   lua_setfield(L, -2, "finished");
+  lua_newtable(L); /* what a reader must know, a sentence each (dse report prints them) */
+  lua_Integer nw = 0;
+  for (const char *w = info.warnings; *w;) {
+    const char *nl = strchr(w, '\n');
+    const size_t l = nl ? (size_t)(nl - w) : strlen(w);
+    lua_pushlstring(L, w, l);
+    lua_rawseti(L, -2, ++nw);
+    w += l + (nl ? 1 : 0);
+  }
+  lua_setfield(L, -2, "warnings");
   lua_pushstring(L, out);
   lua_setfield(L, -2, "dir");
   lua_pushfstring(L, "%s/index.html", out);

@@ -103,6 +103,16 @@ assert all(float(r["area_mm2"]) <= 60 for r in rows if r["on_front"] == "true")
 assert all(r["rank"] == "" for r in rows if float(r["area_mm2"]) > 60)
 PY
 
+# budgets that leave no front: a warning a workload, the page says so
+run "$DSE" report "$TMP/a.db" -o "$TMP/rep-none" --constraints 'cost_usd<=1'; expect_code 0 "no front"
+expect_err "dse: warning: $TMP/a.db: resnet50 (batch 4): none of its 24 simulated results is within the budgets: no front" "no front: warned"
+grep -q '^> \*\*Warning:\*\* gpt2 (decode, seq 256, batch 1): none of its 24 simulated results is within the budgets: no front.$' \
+  "$TMP/rep-none/summary.md" && ok || bad "no front: summary.md lacks the warning"
+grep -q '^24 results, 24 simulated, 0 within the budgets; no front.$' "$TMP/rep-none/summary.md" && ok || bad "no front: summary.md"
+# the space's key for the memory is the memory's colour
+run "$DSE" report "$TMP/a.db" -o "$TMP/rep-c" --color dram; expect_code 0 "--color dram"
+grep -q '"color":1,' "$TMP/rep-c/index.html" && ok || bad "--color dram: not the memory"
+
 # bad input: exit 2, a line naming the problem, nothing written
 bad_case() { # bad_case DESCRIPTION WANT ARGS...: exit 2, stderr has WANT, no $TMP/out-dir
   local what=$1 want=$2
@@ -148,6 +158,15 @@ expect_err "$TMP/afile: error: exists and is not a directory" "-o a file"
 [ -f "$TMP/afile" ] && [ ! -s "$TMP/afile" ] && ok || bad "-o a file: the file changed"
 run "$DSE" report "$TMP/a.db" -o "$TMP/afile/rep"; expect_code 2 "-o under a file"
 expect_err "$TMP/afile/rep: error: cannot create the directory '$TMP/afile'" "-o under a file"
+cp -r "$TMP/rep1" "$TMP/rep-old" && mkdir -p "$TMP/rep-old/charts/drafts" && echo "my chart" >"$TMP/rep-old/charts/drafts/fig.tex"
+run "$DSE" report "$TMP/a.db" -o "$TMP/rep-old"; expect_code 2 "-o a report with other files in charts/"
+expect_err "$TMP/rep-old: error: holds 'charts/drafts', which a report does not write" "-o a report with other files in charts/"
+[ "$(cat "$TMP/rep-old/charts/drafts/fig.tex")" = "my chart" ] && ok || bad "-o a report with other files in charts/: they changed"
+ln -s "$TMP/rep1" "$TMP/link"
+run "$DSE" report "$TMP/a.db" -o "$TMP/link"; expect_code 2 "-o a symbolic link"
+expect_err "$TMP/link: error: is a symbolic link: name the directory itself" "-o a symbolic link"
+printf 'name: "x"\nrows: 4\n' >"$TMP/arch.yaml"
+bad_case "a YAML file" "$TMP/arch.yaml:1:1: error: not a dse store, CSV or JSON of results" "$TMP/arch.yaml" -o "$TMP/out-dir"
 mkdir "$TMP/mine"; echo "my notes" >"$TMP/mine/notes.txt"
 run "$DSE" report "$TMP/a.db" -o "$TMP/mine"; expect_code 2 "-o a directory of other files"
 expect_err "$TMP/mine: error: holds 'notes.txt', which a report does not write: a report replaces only an earlier report; name another directory" "-o a directory of other files"

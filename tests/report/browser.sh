@@ -88,6 +88,15 @@ assert (w, h) == (1280, 6400) and len(b) > 100000, (w, h, len(b))
 PY
 cp "$TMP/shot.png" "$ARTIFACTS/report.png" && echo "screenshot: $ARTIFACTS/report.png"
 
+# results pruned under the sweep's objectives: a report over others warns,
+# over some of them does not
+run "$DSE" report "$TMP/run/sweep.db" -o "$TMP/rep-power" --objectives power_w,energy_j; expect_code 0 "other objectives"
+expect_err "results were pruned by their level-1 floors under the sweep's objectives (latency_s, energy_j, area_mm2, cost_usd), not simulated" "other objectives: warned"
+grep -q '"warnings":\["[0-9]* results were pruned' "$TMP/rep-power/index.html" && ok || bad "other objectives: the page lacks the warning"
+run "$DSE" report "$TMP/run/sweep.db" -o "$TMP/rep-two" --objectives latency_s,energy_j --constraints 'cost_usd<=150'
+expect_code 0 "some of the objectives"
+[ -z "$ERR" ] && ok || bad "some of the objectives: a warning: $ERR"
+
 # --static: each chart as SVG and PNG, from the page's own specs
 run "$DSE" report "$TMP/run/sweep.db" -o "$TMP/rep-static" --static; expect_code 0 "--static"
 nsvg=$(ls "$TMP/rep-static/charts/"*.svg 2>/dev/null | wc -l)
