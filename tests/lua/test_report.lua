@@ -484,6 +484,14 @@ do
   H.check(over > 0 and on > 0, "html: a budget some results are over: " .. over)
   H.eq(on_over, 0, "html: a result over the budget is on no front")
   H.eq(ro.front, on, "html: front, data.csv's on_front")
+  H.eq(#r.warnings, 0, "html: no warning")
+  H.eq(r.finished, true, "html: finished")
+  -- a budget nothing meets: a warning a workload, no front
+  local rn = dse.report { results = h, out = out, constraints = { cost_usd = "<= 1" } }
+  H.eq(#rn.warnings, 2, "html: a warning a workload without a front")
+  H.eq(rn.warnings[1], "alexnet (batch 1): none of its 4 simulated results is within the budgets: no front",
+    "html: the first warning")
+  H.eq(rn.front, 0, "html: no front")
   -- bad options: an error at the call's line, nothing written
   local bad = dir .. "/html-bad"
   H.fails(function() dse.report { path = dir .. "/x.md", out = bad, results = h } end,
