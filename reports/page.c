@@ -268,9 +268,10 @@ enum { L_MACS, L_LAT, L_INT, L_ACH, L_ROOF, L_UTIL, L_DRAM, L_ENERGY, L_FUSED, L
 typedef struct layer_reader {
   const rpt_page *p;
   size_t idx[L_N];
-  core_buf *b;          /* this design's numbers, field by field */
-  core_buf col[L_N];
-  core_buf names, types; /* (written with a workload's first design only) */
+  core_buf col[L_N];    /* this design's numbers, field by field */
+  core_buf bound;       /* and whether each layer is memory-bound */
+  core_buf names, types; /* a workload's first design's only (want_names) */
+  int want_names;
   size_t n;
   double peak, bw, vector_peak;
 } layer_reader;
@@ -293,13 +294,15 @@ static int layer_cb(void *user, const store_layer *l) {
   if (macs <= 0 && !memory && isfinite(roof) && (!isfinite(r->vector_peak) || roof > r->vector_peak) &&
       !(v[r->idx[L_FUSED]] > 0))
     r->vector_peak = roof; /* a compute-bound vector layer sits on the vector unit's roof */
-  if (r->n) {
-    core_buf_puts(&r->names, ",");
-    core_buf_puts(&r->types, ",");
+  if (r->want_names) {
+    if (r->n) {
+      core_buf_puts(&r->names, ",");
+      core_buf_puts(&r->types, ",");
+    }
+    rpt_json_escape(&r->names, l->name ? l->name : "");
+    rpt_json_escape(&r->types, l->type ? l->type : "");
   }
-  rpt_json_escape(&r->names, l->name ? l->name : "");
-  rpt_json_escape(&r->types, l->type ? l->type : "");
-  core_buf_printf(r->b, "%s%d", r->n ? "," : "", memory);
+  core_buf_printf(&r->bound, "%s%d", r->n ? "," : "", memory);
   r->n++;
   return 0;
 }
@@ -324,11 +327,9 @@ static int write_layers(rpt_page *p, core_buf *b) {
     r.idx[k] = layer_field(fields[k]);
     core_buf_init(&r.col[k]);
   }
-  core_buf bound;
-  core_buf_init(&bound);
+  core_buf_init(&r.bound);
   core_buf_init(&r.names);
   core_buf_init(&r.types);
-  r.b = &bound;
   const size_t fpeak = rpt_tot_index("peak_ops_per_s"), fbw = rpt_tot_index("dram_bandwidth_bytes_per_s");
   int rc = 0;
   core_buf_puts(b, "\"layers\":[");
@@ -340,9 +341,10 @@ static int write_layers(rpt_page *p, core_buf *b) {
     for (size_t d = 0; !rc && d < g->nlayers; d++) {
       const size_t row = g->layers[d];
       for (int k = 0; k < L_N; k++) r.col[k].len = 0;
-      bound.len = 0;
+      r.bound.len = 0;
       r.names.len = 0;
       r.types.len = 0;
+      r.want_names = nd == 0; /* (a workload's layers are the same in every design) */
       r.n = 0;
       r.peak = rpt_tot(p, row, fpeak);
       r.bw = rpt_tot(p, row, fbw);
@@ -358,8 +360,8 @@ static int write_layers(rpt_page *p, core_buf *b) {
       jnum(b, r.vector_peak);
       for (int k = 0; k < L_N; k++)
         core_buf_printf(b, ",\"%s\":[%s]", keys[k], core_buf_str(&r.col[k]));
-      core_buf_printf(b, ",\"memory_bound\":[%s]", core_buf_str(&bound));
-      if (nd == 1) /* (a workload's layers are the same in every design) */
+      core_buf_printf(b, ",\"memory_bound\":[%s]", core_buf_str(&r.bound));
+      if (nd == 1)
         core_buf_printf(b, ",\"name\":[%s],\"type\":[%s]", core_buf_str(&r.names), core_buf_str(&r.types));
       core_buf_puts(b, "}");
     }
@@ -367,7 +369,7 @@ static int write_layers(rpt_page *p, core_buf *b) {
   }
   core_buf_puts(b, "]");
   for (int k = 0; k < L_N; k++) core_buf_fini(&r.col[k]);
-  core_buf_fini(&bound);
+  core_buf_fini(&r.bound);
   core_buf_fini(&r.names);
   core_buf_fini(&r.types);
   return rc;
@@ -386,17 +388,15 @@ static void write_data(rpt_page *p, core_buf *b, const char *title) {
   else core_buf_puts(b, "null");
   core_buf_puts(b, ",\"warnings\":[");
   int firstw = 1;
-  for (const char *w = core_buf_str(&p->warn); *w;) {
-    const char *nl = strchr(w, '\n');
-    const size_t l = nl ? (size_t)(nl - w) : strlen(w);
-    char *one = strndup(w, l);
+  const char *w = core_buf_str(&p->warn), *line;
+  for (size_t l; rpt_next_line(&w, &line, &l);) {
+    char *one = strndup(line, l);
     if (one) {
       core_buf_puts(b, firstw ? "" : ",");
       rpt_json_escape(b, one);
       firstw = 0;
       free(one);
     }
-    w += l + (nl ? 1 : 0);
   }
   core_buf_puts(b, "]");
   core_buf_printf(b, ",\"finished\":%s,\"counts\":{\"results\":%zu,\"ok\":%zu,\"infeasible\":%zu,"
@@ -584,12 +584,9 @@ static void write_summary(const rpt_page *p, core_buf *b, const char *title) {
   }
   core_buf_puts(b, ".  Hypervolumes are of each front against the reference point of "
                    "docs/pareto.md (each objective's worst plus a tenth of its range).\n");
-  for (const char *w = core_buf_str(&p->warn); *w;) { /* what a reader must know */
-    const char *nl = strchr(w, '\n');
-    const size_t l = nl ? (size_t)(nl - w) : strlen(w);
-    core_buf_printf(b, "\n> **Warning:** %.*s.\n", (int)l, w);
-    w += l + (nl ? 1 : 0);
-  }
+  const char *warn = core_buf_str(&p->warn), *line; /* what a reader must know */
+  for (size_t l; rpt_next_line(&warn, &line, &l);)
+    core_buf_printf(b, "\n> **Warning:** %.*s.\n", (int)l, line);
   core_buf title_w, d;
   core_buf_init(&title_w);
   core_buf_init(&d);
@@ -815,24 +812,6 @@ static void remove_tree(const char *dir) {
   rmdir(dir);
 }
 
-/* Create dir's missing parents and dir itself (mode 0777 less umask). */
-static int make_dirs(const char *dir) {
-  char *p = strdup(dir);
-  if (!p) return ENOMEM;
-  int err = 0;
-  for (char *s = p + 1; !err; s++) {
-    const int end = !*s;
-    if (*s != '/' && !end) continue;
-    *s = '\0';
-    if (mkdir(p, 0777) != 0 && errno != EEXIST) err = errno;
-    else if (!core_is_dir(p)) err = ENOTDIR;
-    if (end) break;
-    *s = '/';
-  }
-  free(p);
-  return err;
-}
-
 /* dir's parent and base name: "a/b/" -> "a", "b"; "b" -> ".", "b". */
 static int split_dir(const char *dir, char **parent, char **base) {
   char *p = strdup(dir);
@@ -894,8 +873,9 @@ static int write_dir(dse_ctx *ctx, const char *dir, const out_file *files, size_
       rc = DSE_ERR_INVALID;
     }
   }
-  if (!rc && (err = make_dirs(parent))) {
-    core_diag(ctx, dir, 0, 0, "cannot create the directory '%s' (%s)", parent, strerror(err));
+  if (!rc && (err = core_make_dirs(parent, 0777, NULL, 0))) {
+    core_diag(ctx, dir, 0, 0, "cannot create the directory '%s' (%s)", parent,
+              strerror(err == EEXIST ? ENOTDIR : err));
     rc = DSE_ERR_IO;
   }
   const size_t tl = strlen(parent) + strlen(base) + 32;

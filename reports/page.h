@@ -9,6 +9,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "core/core.h"
 
@@ -63,6 +64,17 @@ typedef struct rpt_report_info {
   size_t html_bytes;
   char warnings[2048];
 } rpt_report_info;
+
+/* The next line of text at *s (rpt_report_info's warnings) into *line and
+ * *len, without its newline, *s moved past it: 1, or 0 at the end. */
+static inline int rpt_next_line(const char **s, const char **line, size_t *len) {
+  if (!**s) return 0;
+  const char *nl = strchr(*s, '\n');
+  *line = *s;
+  *len = nl ? (size_t)(nl - *s) : strlen(*s);
+  *s += *len + (nl ? 1 : 0);
+  return 1;
+}
 
 /* The report of t into the directory dir: made complete in a temporary
  * directory beside it, then renamed into place (a dir that holds an

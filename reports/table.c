@@ -20,14 +20,6 @@
 
 /* ===== the table ========================================================= */
 
-static char *dup_str(const char *s) {
-  if (!s) return NULL;
-  const size_t n = strlen(s) + 1;
-  char *d = malloc(n);
-  if (d) memcpy(d, s, n);
-  return d;
-}
-
 size_t rpt_table_rows(const rpt_table *t) { return t->n; }
 const char *rpt_table_sweep(const rpt_table *t) { return t->sweep; }
 int rpt_table_finished(const rpt_table *t) { return t->finished; }
@@ -113,7 +105,7 @@ static long workload_of(rpt_table *t, const char *name, uint64_t batch, const ch
   if (!wls) return -1;
   t->wls = wls;
   rpt_twl *x = &wls[t->nwl];
-  *x = (rpt_twl){dup_str(name), phase && *phase ? dup_str(phase) : NULL, batch, seq};
+  *x = (rpt_twl){strdup(name), phase && *phase ? strdup(phase) : NULL, batch, seq};
   if (!x->name || (phase && *phase && !x->phase)) {
     free(x->name);
     free(x->phase);
@@ -140,7 +132,7 @@ static int set_columns(rpt_table *t, const char *const *names, size_t n, size_t 
     }
     rpt_tcol *c = &t->cols[t->ncols];
     c->memory = memory_column(names[r]);
-    c->name = dup_str(c->memory ? "memory" : names[r]);
+    c->name = strdup(c->memory ? "memory" : names[r]);
     if (!c->name) return DSE_ERR_NOMEM;
     c->numeric = !c->memory;
     c->unit = -1;
@@ -190,7 +182,7 @@ static int set_cells(rpt_table *t, size_t i, const char *const *names, const cha
     }
     if (!values[r]) continue;
     char **cell = &t->cell[i * t->ncols + c];
-    if (!(*cell = dup_str(values[r]))) return DSE_ERR_NOMEM;
+    if (!(*cell = strdup(values[r]))) return DSE_ERR_NOMEM;
     char *end, err[128];
     errno = 0;
     double v = strtod(values[r], &end);
@@ -213,7 +205,7 @@ static int set_cells(rpt_table *t, size_t i, const char *const *names, const cha
     scratch->len = 0;
     memory_label(mnames, mvals, k, scratch);
     if (scratch->oom) return DSE_ERR_NOMEM;
-    if (scratch->len && !(t->cell[i * t->ncols + c] = dup_str(core_buf_str(scratch))))
+    if (scratch->len && !(t->cell[i * t->ncols + c] = strdup(core_buf_str(scratch))))
       return DSE_ERR_NOMEM;
   }
   return 0;
@@ -251,7 +243,7 @@ static int store_row_cb(void *user, const store_view *v) {
   t->wl[i] = (uint32_t)w;
   t->status[i] = status_of(row->status);
   t->point[i] = row->point;
-  if (row->key && !(t->key[i] = dup_str(row->key))) return DSE_ERR_NOMEM;
+  if (row->key && !(t->key[i] = strdup(row->key))) return DSE_ERR_NOMEM;
   if (row->total) {
     double *tot = &t->tot[i * RPT_TNTOT];
     for (size_t f = 0; f < rpt_ntotal_fields; f++)
@@ -295,10 +287,10 @@ static int read_store(dse_ctx *ctx, rpt_table *t, const char *path, const char *
   core_buf_init(&r.cell);
   char *cols = NULL;
   if (!rc) {
-    t->sweep = dup_str(f.info.name);
+    t->sweep = strdup(f.info.name);
     t->sweep_id = f.info.id;
     t->finished = f.info.finished;
-    cols = dup_str(f.info.columns ? f.info.columns : "");
+    cols = strdup(f.info.columns ? f.info.columns : "");
     if (!t->sweep || !cols) rc = DSE_ERR_NOMEM;
   }
   if (!rc) rc = store_sweep_objectives(ctx, t->st, f.info.id, t->objbuf, sizeof t->objbuf, t->obj,
@@ -811,7 +803,7 @@ static int assign_points(rpt_table *t) {
       const char *x = t->cell[i * t->ncols + c];
       core_buf_printf(&b, "%s%s\x1f", x ? "=" : "", x ? x : "");
     }
-    k[i] = (point_key){dup_str(core_buf_str(&b)), i};
+    k[i] = (point_key){strdup(core_buf_str(&b)), i};
     if (b.oom || !k[i].key) rc = DSE_ERR_NOMEM;
   }
   size_t *first = rc ? NULL : malloc((t->n ? t->n : 1) * sizeof *first);
@@ -836,36 +828,6 @@ static int assign_points(rpt_table *t) {
   free(k);
   core_buf_fini(&b);
   return rc;
-}
-
-/* The whole file at path into *out (NUL-ended; owned by the caller). */
-static int slurp(dse_ctx *ctx, const char *path, char **out, size_t *len) {
-  *out = NULL;
-  FILE *f = fopen(path, "rb");
-  if (!f) {
-    core_diag(ctx, path, 0, 0, "cannot read (%s)", strerror(errno));
-    return errno == ENOENT ? DSE_ERR_NOTFOUND : DSE_ERR_IO;
-  }
-  core_buf b;
-  core_buf_init(&b);
-  char chunk[65536];
-  size_t n;
-  while ((n = fread(chunk, 1, sizeof chunk, f)) > 0) core_buf_append(&b, chunk, n);
-  const int bad = ferror(f);
-  fclose(f);
-  if (bad) {
-    core_diag(ctx, path, 0, 0, "cannot read (a directory, or a read error)");
-    core_buf_fini(&b);
-    return DSE_ERR_IO;
-  }
-  core_buf_append(&b, "", 1);
-  if (b.oom) {
-    core_buf_fini(&b);
-    return DSE_ERR_NOMEM;
-  }
-  *out = b.data;
-  *len = b.len - 1;
-  return 0;
 }
 
 /* What a CSV column is: a fixed one of dse.write_csv's, a total field, or
@@ -994,17 +956,18 @@ static int read_csv(dse_ctx *ctx, rpt_table *t, const char *path, const char *te
 int rpt_table_read(dse_ctx *ctx, const char *path, const char *sweep, rpt_table **out) {
   *out = NULL;
   rpt_table *t = calloc(1, sizeof *t);
-  if (!t || !(t->source = dup_str(path))) {
+  if (!t || !(t->source = strdup(path))) {
     free(t);
     return DSE_ERR_NOMEM;
   }
   char magic[16] = {0};
-  FILE *f = fopen(path, "rb");
-  int rc = 0;
-  if (!f) {
-    core_diag(ctx, path, 0, 0, errno == ENOENT ? "no such file" : "cannot read (%s)", strerror(errno));
-    rc = errno == ENOENT ? DSE_ERR_NOTFOUND : DSE_ERR_IO;
-  } else {
+  int rc = core_check_file(ctx, path); /* (no such file, a directory) */
+  FILE *f = rc ? NULL : fopen(path, "rb");
+  if (!rc && !f) {
+    core_diag(ctx, path, 0, 0, "cannot read file: %s", strerror(errno));
+    rc = DSE_ERR_IO;
+  }
+  if (f) {
     const size_t got = fread(magic, 1, sizeof magic, f);
     fclose(f);
     if (got == sizeof magic && !memcmp(magic, "SQLite format 3", 16)) {
@@ -1012,7 +975,7 @@ int rpt_table_read(dse_ctx *ctx, const char *path, const char *sweep, rpt_table 
     } else {
       char *text = NULL;
       size_t len = 0;
-      rc = slurp(ctx, path, &text, &len);
+      rc = core_load_file(ctx, path, &text, &len);
       size_t k = 0;
       while (!rc && k < len && strchr(" \t\r\n", text[k])) k++;
       if (!rc && memchr(text, '\0', len)) {

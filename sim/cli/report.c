@@ -73,12 +73,9 @@ int cli_report_cmd(dse_ctx *ctx, int argc, char **argv) {
   rc = rpt_report_write(ctx, t, &o, out, &info);
   rpt_table_free(t);
   if (rc) return cli_report(ctx, rc, NULL);
-  for (const char *w = info.warnings; *w;) { /* what a reader must know */
-    const char *nl = strchr(w, '\n');
-    const size_t l = nl ? (size_t)(nl - w) : strlen(w);
-    fprintf(stderr, "dse: warning: %s: %.*s\n", pos[0], (int)l, w);
-    w += l + (nl ? 1 : 0);
-  }
+  const char *w = info.warnings, *line; /* what a reader must know */
+  for (size_t l; rpt_next_line(&w, &line, &l);)
+    fprintf(stderr, "dse: warning: %s: %.*s\n", pos[0], (int)l, line);
   char size[32];
   core_fmt_bytes((double)info.html_bytes, size, sizeof size);
   printf("wrote %s/index.html (%zu result%s, %zu simulated, %zu on %zu front%s, %zu %s layers; "

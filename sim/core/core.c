@@ -493,6 +493,24 @@ int core_is_dir(const char *path) {
   return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
+int core_make_dirs(const char *dir, unsigned mode, char *failed, size_t n) {
+  char *p = strdup(dir);
+  if (!p) return ENOMEM;
+  int err = 0;
+  for (char *s = p + 1; !err; s++) { /* each prefix ending at a '/', then the whole */
+    const int end = !*s;
+    if (*s != '/' && !end) continue;
+    *s = '\0';
+    if (mkdir(p, (mode_t)mode) != 0 && errno != EEXIST) err = errno;
+    else if (!core_is_dir(p)) err = EEXIST;
+    if (err && failed) snprintf(failed, n, "%s", p);
+    if (end) break;
+    *s = '/';
+  }
+  free(p);
+  return err;
+}
+
 int core_check_file(dse_ctx *ctx, const char *path) {
   struct stat st;
   if (stat(path, &st) != 0) {

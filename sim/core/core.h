@@ -176,6 +176,11 @@ DSE_INTERNAL int core_check_file(dse_ctx *ctx, const char *path);
 /* core_check_file, then core_read_file with a diagnostic when it fails. */
 DSE_INTERNAL int core_load_file(dse_ctx *ctx, const char *path, char **out,
                                 size_t *len);
+/* Create dir and its missing parents with mode (less the umask): 0, or
+ * the errno of the first that failed, its path (a prefix of dir) into
+ * failed (NULL: not wanted); EEXIST when something not a directory is in
+ * the way. */
+DSE_INTERNAL int core_make_dirs(const char *dir, unsigned mode, char *failed, size_t n);
 /* Human-readable byte count ("24 MiB", "1.5 GB"), into buf. */
 DSE_INTERNAL void core_fmt_bytes(double bytes, char *buf, size_t n);
 

@@ -3739,20 +3739,10 @@ static int l_mkdir(lua_State *L) {
   const char *path = luaL_checkstring(L, 1);
   char buf[4096];
   if (strlen(path) >= sizeof buf) return luaL_argerror(L, 1, "path too long");
-  strcpy(buf, path);
-  for (char *p = buf + 1;; p++) {
-    if (*p == '/' || *p == '\0') {
-      char saved = *p;
-      *p = '\0';
-      struct stat st;
-      if (mkdir(buf, 0755) != 0 &&
-          (errno != EEXIST || stat(buf, &st) != 0 || !S_ISDIR(st.st_mode)))
-        return script_error(L, "dse.mkdir: cannot create directory '%s': %s", buf,
-                          errno == EEXIST ? "a file is in the way" : strerror(errno));
-      *p = saved;
-      if (!saved) break;
-    }
-  }
+  const int err = core_make_dirs(path, 0755, buf, sizeof buf);
+  if (err)
+    return script_error(L, "dse.mkdir: cannot create directory '%s': %s", buf,
+                        err == EEXIST ? "a file is in the way" : strerror(err));
   return 0;
 }
 
@@ -4160,12 +4150,10 @@ static int l_report_html(lua_State *L) {
   lua_setfield(L, -2, "finished");
   lua_newtable(L); /* what a reader must know, a sentence each (dse report prints them) */
   lua_Integer nw = 0;
-  for (const char *w = info.warnings; *w;) {
-    const char *nl = strchr(w, '\n');
-    const size_t l = nl ? (size_t)(nl - w) : strlen(w);
-    lua_pushlstring(L, w, l);
+  const char *w = info.warnings, *line;
+  for (size_t l; rpt_next_line(&w, &line, &l);) {
+    lua_pushlstring(L, line, l);
     lua_rawseti(L, -2, ++nw);
-    w += l + (nl ? 1 : 0);
   }
   lua_setfield(L, -2, "warnings");
   lua_pushstring(L, out);

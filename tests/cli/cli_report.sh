@@ -123,6 +123,8 @@ bad_case() { # bad_case DESCRIPTION WANT ARGS...: exit 2, stderr has WANT, no $T
   ls -A "$TMP" | grep -q '^\.out-dir\.' && bad "$what: a temporary directory was left" || ok
 }
 bad_case "missing source" "$TMP/missing.db: error: no such file" "$TMP/missing.db" -o "$TMP/out-dir"
+mkdir "$TMP/adir"
+bad_case "a directory as the source" "$TMP/adir: error: is a directory, not a file" "$TMP/adir" -o "$TMP/out-dir"
 printf 'hello, world\n1, 2\n' >"$TMP/text.txt"
 bad_case "a text file" "$TMP/text.txt:1:1: error: not a dse store, CSV or JSON of results" "$TMP/text.txt" -o "$TMP/out-dir"
 head -c 4096 /dev/urandom >"$TMP/random.bin"; printf '\0' >>"$TMP/random.bin"
