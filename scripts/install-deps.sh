@@ -3,7 +3,8 @@
 # the missing pieces (apt-get; sudo when not root).  Safe to run repeatedly.
 # `install-deps.sh test` adds what the tests need besides: a headless
 # Chromium for the report page's browser test (and dse report --static),
-# python3 for the tests' checks.
+# python3 for the tests' checks, python3-onnx and libonnx-testdata for the
+# ONNX import's.
 set -eu
 
 need=""
@@ -17,6 +18,11 @@ have_pc yaml-0.1 || need="$need libyaml-dev"
 have_pc gsl || need="$need libgsl-dev"
 have_pc lua5.4 || need="$need liblua5.4-dev"
 have_pc sqlite3 || need="$need libsqlite3-dev"
+# ONNX import: protobuf-c decodes models with the code protoc-c generates
+# from Debian's onnx.proto (docs/onnx.md)
+have_pc libprotobuf-c || need="$need libprotobuf-c-dev"
+have_cmd protoc-c || need="$need protobuf-c-compiler"
+[ -f /usr/include/onnx/onnx.proto ] || need="$need libonnx-dev"
 # Vega 5, inlined into the report page (docs/report.md)
 [ -f /usr/share/javascript/vega/vega-view.min.js ] || need="$need libjs-vega"
 # MPI: optional to build, installed so that sweeps can run over mpirun's
@@ -27,6 +33,12 @@ have_pc ompi-c || need="$need libopenmpi-dev"
 if [ "${1:-}" = test ]; then
   have_cmd chromium || have_cmd chromium-browser || need="$need chromium"
   have_cmd python3 || need="$need python3"
+  # the ONNX tests: models built with python3-onnx, ONNX's operator tests,
+  # real exports fetched over https from the npm registry
+  /usr/bin/python3 -c 'import onnx' 2>/dev/null || need="$need python3-onnx"
+  [ -d /usr/share/libonnx-testdata/data/node ] || need="$need libonnx-testdata"
+  have_cmd curl || need="$need curl ca-certificates"
+  have_cmd openssl || need="$need openssl"
 fi
 
 [ -z "$need" ] && exit 0

@@ -39,6 +39,8 @@ static const char k_usage[] =
     "                                config (.cfg) to dse YAML\n"
     "  import timeloop ARCH PROBLEM [MAPPING] [--ert ERT] -o DIR\n"
     "                                convert Timeloop v0.4 inputs to dse YAML\n"
+    "  import onnx MODEL.onnx [--input NAME=DIMS] [-o OUT] [--report]\n"
+    "                                convert an ONNX model to a dse workload\n"
     "  export STORE.db [--format csv|json]  a stored sweep's results\n"
     "  pareto STORE.db --objectives A,B     a stored sweep's Pareto fronts\n"
     "  report SOURCE -o DIR          a sweep's report: an interactive page (index.html),\n"
@@ -48,14 +50,17 @@ static const char k_usage[] =
     "  --help, -h       help (also: dse COMMAND --help)\n"
     "  --version        print the version\n"
     "\n"
-    "ARCH is a YAML path or a preset name (dse list archs); WORKLOAD a path or\n"
-    "a zoo name (dse list workloads).  Exit status: 0 ok, 2 bad input, 1 failure.\n";
+    "ARCH is a YAML path or a preset name (dse list archs); WORKLOAD a path\n"
+    "(YAML, SCALE-Sim .csv, ONNX .onnx) or a zoo name (dse list workloads).  Exit status: 0 ok, 2 bad input, 1 failure.\n";
 
 static const char k_sim_usage[] =
     "usage: dse sim ARCH WORKLOAD [options]\n"
     "\n"
     "  --batch N               inferences per batch (default: the workload's, 1)\n"
     "  --param KEY=VALUE       workload parameter, e.g. phase=decode, seq=1024\n"
+    "  --input NAME=DIMS       an ONNX model's input dims, e.g. images=1x3x640x640\n"
+    "                          (binds its symbolic dims; repeat per input)\n"
+    "  --strict                an ONNX op dse cannot model is an error, not a warning\n"
     "  --format table|csv|json output format (default table)\n"
     "  --fidelity cycle|analytic  level 2 (default: mapped loop nests, exact\n"
     "                          accesses, systolic timing) or level 1 (roofline)\n"
@@ -79,6 +84,8 @@ static const char k_show_usage[] =
     "\n"
     "  --batch N               inferences per batch\n"
     "  --param KEY=VALUE       workload parameter, e.g. phase=decode\n"
+    "  --input NAME=DIMS       an ONNX model's input dims, e.g. images=1x3x640x640\n"
+    "  --strict                an ONNX op dse cannot model is an error\n"
     "  --precision P           element precision for byte counts when the\n"
     "                          workload does not set one (default int8)\n"
     "  --format table|json     output format (default table)\n";
@@ -93,6 +100,8 @@ static const char k_check_usage[] =
 static const char k_import_usage[] =
     "usage: dse import scalesim FILE [-o OUT.yaml]\n"
     "       dse import timeloop ARCH PROBLEM [MAPPING] [--ert ERT] -o DIR\n"
+    "       dse import onnx MODEL.onnx [--input NAME=DIMS]... [--batch N] [--strict]\n"
+    "                       [--report] [--shapes] [-o OUT.yaml]\n"
     "\nConverts a SCALE-Sim v2 topology CSV (convolution or M,N,K format) to a\n"
     "dse workload, or a SCALE-Sim .cfg to a dse arch, and prints the YAML (or\n"
     "writes it atomically to OUT).  The result is validated first; SCALE-Sim\n"
@@ -100,7 +109,15 @@ static const char k_import_usage[] =
     "\nConverts a timeloopfe v0.4 architecture, problem and mapping (with the\n"
     "energies of an Accelergy ERT) to DIR/arch.yaml, DIR/workload.yaml and\n"
     "DIR/mappings.yaml, all read and checked before any is written; what is\n"
-    "ignored is listed as notes.  See docs/timeloop.md.\n";
+    "ignored is listed as notes.  See docs/timeloop.md.\n"
+    "\nConverts an ONNX model (opsets 7 to 21) to a dse workload: shapes inferred\n"
+    "from the inputs (--input NAME=DIMS binds symbolic dims), a layer per node\n"
+    "that computes.  --report prints each op type, its count, what it became and\n"
+    "its first node instead of the YAML (with -o: as well as writing OUT), and\n"
+    "--shapes each node output's inferred dims (NAME, a tab, 1x3x224x224).  An op\n"
+    "dse cannot model is simulated as an eltwise layer with a warning (--strict:\n"
+    "an error).  Models also load directly: dse sim ARCH model.onnx.  See\n"
+    "docs/onnx.md.\n";
 static const char k_run_usage[] =
     "usage: dse run [--quiet] [-j N] SCRIPT.lua [ARGS...]\n"
     "\nRuns a Lua 5.4 script with `local dse = require \"dse\"` available and\n"
@@ -121,8 +138,12 @@ typedef struct wl_args {
   const char *batch;                /* --batch, as given */
   const char *raw[WL_MAX_PARAMS];   /* --param KEY=VALUE, as given */
   size_t nraw;
+  const char *inputs[WL_MAX_PARAMS]; /* --input NAME=DIMS (ONNX), as given */
+  size_t ninputs;
+  size_t strict;                     /* --strict (ONNX) */
   char keys[WL_MAX_PARAMS][WL_MAX_KEY];
-  dse_param params[WL_MAX_PARAMS + 1]; /* for the loader: batch first */
+  char ikeys[WL_MAX_PARAMS][WL_MAX_KEY + 8];
+  dse_param params[2 * WL_MAX_PARAMS + 2]; /* for the loader: batch first */
   size_t nparams;
 } wl_args;
 
@@ -333,8 +354,9 @@ int cli_emit(const core_buf *b, const char *out_path) {
 }
 
 /* The options of wl_args, for a cli_opt table. */
-#define WL_OPTS(w)                                                   \
-  {"--batch", &(w).batch, NULL, 1}, {"--param", (w).raw, &(w).nraw, WL_MAX_PARAMS}
+#define WL_OPTS(w)                                                              \
+  {"--batch", &(w).batch, NULL, 1}, {"--param", (w).raw, &(w).nraw, WL_MAX_PARAMS}, \
+      {"--input", (w).inputs, &(w).ninputs, WL_MAX_PARAMS}, {"--strict", NULL, &(w).strict, 0}
 
 /* The loader's parameters from --batch and --param KEY=VALUE; a parameter
  * given twice is a usage error. */
@@ -360,12 +382,39 @@ static int wl_args_params(wl_args *w, const char *usage) {
     }
     w->params[w->nparams++] = (dse_param){key, eq + 1};
   }
+  /* ONNX: --input NAME=DIMS as input.NAME, --strict as strict */
+  for (size_t i = 0; i < w->ninputs; i++) {
+    const char *kv = w->inputs[i], *eq = strrchr(kv, '=');
+    if (!eq || eq == kv || !eq[1])
+      return cli_usage_error(usage, "--input expects NAME=DIMS (1x3x224x224), got '%s'", kv);
+    const size_t klen = (size_t)(eq - kv);
+    if (klen >= WL_MAX_KEY) return cli_usage_error(usage, "--input %s: the name is too long", kv);
+    snprintf(w->ikeys[i], sizeof w->ikeys[i], "input.%.*s", (int)klen, kv);
+    for (size_t j = 0; j < w->nparams; j++)
+      if (!strcmp(w->params[j].key, w->ikeys[i]))
+        return cli_usage_error(usage, "--input %s: input '%.*s' given twice", kv, (int)klen, kv);
+    w->params[w->nparams++] = (dse_param){w->ikeys[i], eq + 1};
+  }
+  if (w->strict) w->params[w->nparams++] = (dse_param){"strict", "true"};
   return CLI_OK;
+}
+
+/* An imported workload's warnings on stderr ("dse: warning: ..."). */
+static void print_wl_warnings(const dse_workload *wl) {
+  const char *s = dse_workload_warnings(wl);
+  while (s && *s) {
+    const char *e = strchr(s, '\n');
+    const int n = e ? (int)(e - s) : (int)strlen(s);
+    fprintf(stderr, "dse: warning: %s: %.*s\n", dse_workload_name(wl), n, s);
+    s = e ? e + 1 : NULL;
+  }
 }
 
 /* Load workload name with the parameters of w. */
 static int wl_args_load(dse_ctx *ctx, const char *name, const wl_args *w, dse_workload **out) {
-  return wl_load(ctx, name, w->params, w->nparams, k_argv_mark, 0, out);
+  int rc = wl_load(ctx, name, w->params, w->nparams, k_argv_mark, 0, out);
+  if (!rc) print_wl_warnings(*out);
+  return rc;
 }
 
 static int cmd_sim(dse_ctx *ctx, int argc, char **argv) {
@@ -565,15 +614,66 @@ static int cmd_show(dse_ctx *ctx, int argc, char **argv) {
   return code;
 }
 
+/* dse import onnx MODEL [--input NAME=DIMS]... [--batch N] [--strict]
+ * [--report] [-o OUT]: the YAML (validated) or the report on stdout. */
+static int import_onnx(dse_ctx *ctx, const char *const *pos, int npos, wl_args *w,
+                       size_t report_only, size_t shapes_only, const char *out) {
+  if (npos < 2) return cli_usage_error(k_import_usage, "expected MODEL.onnx");
+  if (npos > 2) return cli_usage_error(k_import_usage, "unexpected argument '%s'", pos[2]);
+  if (w->nraw) return cli_usage_error(k_import_usage, "--param is not an option of 'import onnx'");
+  if (cli_check_out(out) || wl_args_params(w, k_import_usage)) return CLI_BAD;
+  const char *file = pos[1];
+  int rc = core_check_file(ctx, file);
+  if (rc) return cli_report(ctx, rc, "MODEL");
+  char *yaml = NULL, *rep = NULL, *warn = NULL, *shp = NULL;
+  rc = dse_onnx_import(ctx, file, w->params, w->nparams, &yaml, &rep, &warn, &shp);
+  int code = report(ctx, rc, "MODEL", w, file);
+  if (!rc) {
+    for (const char *s = warn; s && *s;) {
+      const char *e = strchr(s, '\n');
+      const int n = e ? (int)(e - s) : (int)strlen(s);
+      fprintf(stderr, "dse: warning: %s: %.*s\n", file, n, s);
+      s = e ? e + 1 : NULL;
+    }
+    core_buf b;
+    core_buf_init(&b);
+    if (out || !(report_only || shapes_only)) {
+      core_buf_puts(&b, yaml);
+      code = cli_emit(&b, out);
+    }
+    if (report_only && code == CLI_OK) fputs(rep, stdout);
+    if (shapes_only && code == CLI_OK) fputs(shp, stdout);
+    core_buf_fini(&b);
+  }
+  free(yaml);
+  free(rep);
+  free(warn);
+  free(shp);
+  return code;
+}
+
 static int cmd_import(dse_ctx *ctx, int argc, char **argv) {
   const char *pos[4], *out = NULL, *ert = NULL;
-  const cli_opt opts[] = {{"-o", &out, NULL, 1}, {"--ert", &ert, NULL, 1}, {NULL, NULL, NULL, 0}};
+  size_t report_only = 0, shapes_only = 0;
+  wl_args w;
+  memset(&w, 0, sizeof w);
+  const cli_opt opts[] = {{"-o", &out, NULL, 1}, {"--ert", &ert, NULL, 1},
+                          WL_OPTS(w), {"--report", NULL, &report_only, 0},
+                          {"--shapes", NULL, &shapes_only, 0},
+                          {NULL, NULL, NULL, 0}};
   int npos, prc = cli_parse(k_import_usage, opts, argc, argv, pos, 4, &npos);
   if (prc) return prc < 0 ? CLI_OK : prc;
+  if (npos >= 1 && !strcmp(pos[0], "onnx")) {
+    if (ert) return cli_usage_error(k_import_usage, "--ert is an option of 'import timeloop'");
+    return import_onnx(ctx, pos, npos, &w, report_only, shapes_only, out);
+  }
+  if (w.batch || w.nraw || w.ninputs || w.strict || report_only || shapes_only)
+    return cli_usage_error(k_import_usage, "--batch, --input, --strict, --report and --shapes are "
+                                           "options of 'import onnx'");
   if (npos >= 1 && !strcmp(pos[0], "timeloop"))
     return cli_import_timeloop(ctx, pos + 1, npos - 1, ert, out, k_import_usage);
   if (npos < 1 || strcmp(pos[0], "scalesim"))
-    return cli_usage_error(k_import_usage, "expected 'scalesim' or 'timeloop'");
+    return cli_usage_error(k_import_usage, "expected 'scalesim', 'timeloop' or 'onnx'");
   if (npos < 2) return cli_usage_error(k_import_usage, "expected FILE");
   if (npos > 2) return cli_usage_error(k_import_usage, "unexpected argument '%s'", pos[2]);
   if (ert) return cli_usage_error(k_import_usage, "--ert is an option of 'import timeloop'");

@@ -7,13 +7,14 @@
 #include <string.h>
 
 #include "config/preset.h"
+#include "config/onnx.h"
 #include "config/scalesim.h"
 #include "config/timeloop.h"
 #include "config/schema.h"
 
 static const char *const k_type_names[] = {
     "conv2d", "gemm", "matmul", "pool", "eltwise", "activation",
-    "softmax", "layernorm", "conv1d", NULL};
+    "softmax", "layernorm", "conv1d", "copy", NULL};
 
 const char *dse_layer_type_name(dse_layer_type t) {
   return (unsigned)t < DSE_LAYER_COUNT ? k_type_names[t] : "?";
@@ -25,11 +26,13 @@ static const char *const k_top_keys[] = {"name", "description", "source",
                                          "precision", "params", "layers",
                                          "family", "model", NULL};
 static const char *const k_pool_kinds[] = {"max", "avg", NULL};
-static const char *const k_act_kinds[] = {"relu", "relu6", "gelu", "silu",
-                                          "sigmoid", "tanh", NULL};
+static const char *const k_act_kinds[] = {
+    "relu",  "relu6",     "gelu",  "silu",   "sigmoid", "tanh",  "clip",
+    "hardsigmoid", "hardswish", "leakyrelu", "scale", "affine", "exp", "unary",
+    NULL};
 /* Vector-unit operations per element for each activation kind (see
- * docs/model.md). */
-static const uint64_t k_act_ops[] = {1, 2, 8, 4, 4, 4};
+ * docs/workloads.md, "Vector layers"). */
+static const uint64_t k_act_ops[] = {1, 2, 8, 4, 4, 4, 2, 3, 4, 2, 1, 2, 4, 1};
 enum { SOFTMAX_OPS = 5, LAYERNORM_OPS = 8 };
 
 /* Allowed keys per layer type (beyond name, type, precision). */
@@ -59,9 +62,12 @@ static const char *const k_act_keys[] = {"name", "type", "precision", "n",
                                          NULL};
 static const char *const k_rows_keys[] = {"name", "type", "precision",
                                           "rows", "cols", NULL};
+static const char *const k_copy_keys[] = {"name", "type", "precision", "elements",
+                                          "reads", "kind", NULL};
 static const char *const *const k_layer_keys[] = {
     k_conv_keys, k_gemm_keys, k_matmul_keys, k_pool_keys,
-    k_elt_keys,  k_act_keys,  k_rows_keys,   k_rows_keys, k_conv1d_keys};
+    k_elt_keys,  k_act_keys,  k_rows_keys,   k_rows_keys, k_conv1d_keys,
+    k_copy_keys};
 
 #define DIM_MAX 100000000ull /* 1e8: any single dimension */
 
@@ -310,6 +316,13 @@ static void set_eltwise(wl_layer *l, uint64_t e, uint64_t inputs) {
 static void set_activation(wl_layer *l, int kind, uint64_t e) {
   set_vector(l, DSE_LAYER_ACTIVATION, e, e, MUL(e, k_act_ops[kind]), 0);
   snprintf(l->shape, sizeof l->shape, "%s %llu", k_act_kinds[kind], (unsigned long long)e);
+}
+
+/* A copy: `reads` elements in, `elements` out, no arithmetic (kind: what
+ * moves them, a label). */
+static void set_copy(wl_layer *l, const char *kind, uint64_t reads, uint64_t e) {
+  set_vector(l, DSE_LAYER_COPY, reads, e, 0, 0);
+  snprintf(l->shape, sizeof l->shape, "%.40s %llu", kind, (unsigned long long)e);
 }
 
 /* softmax or layernorm over rows x cols (layernorm: gain and bias per col) */
@@ -656,6 +669,16 @@ static void load_layer(wl_builder *b, const yt_node *ln, size_t idx) {
       cfg_uint(c, ln, path, "cols", 1, 0, 1, DIM_MAX, &cols);
       if (c->nerr != nerr0) return;
       set_rows(&tmp, (dse_layer_type)type, rows, cols);
+      break;
+    }
+    case DSE_LAYER_COPY: {
+      uint64_t e = 0, reads = 0;
+      const char *kind = "copy";
+      cfg_uint(c, ln, path, "elements", 1, 0, 1, DIM_MAX * 100, &e);
+      cfg_uint(c, ln, path, "reads", 0, 0, 1, DIM_MAX * 100, &reads);
+      cfg_string(c, ln, path, "kind", 0, "copy", &kind);
+      if (c->nerr != nerr0) return;
+      set_copy(&tmp, kind, reads ? reads : e, e);
       break;
     }
     case DSE_LAYER_COUNT:
@@ -1023,8 +1046,59 @@ int wl_load(dse_ctx *ctx, const char *path_or_name, const dse_param *params,
                         sizeof path);
   if (rc) return rc;
   yt_doc *doc;
-  rc = ss_is_topology(path) ? ss_topology_doc(ctx, path, &doc)
-                            : yt_load_file(ctx, path, &doc);
+  /* an ONNX model takes its inputs' dims (input.NAME) and strict; the
+   * other parameters are the workload's */
+  dse_param *rest = NULL;
+  char *warnings = NULL;
+  if (ox_is_model(path)) {
+    dse_param *in = calloc(nparams + 1, sizeof *in);
+    rest = calloc(nparams + 1, sizeof *rest);
+    if (!in || !rest) {
+      free(in);
+      free(rest);
+      return DSE_ERR_NOMEM;
+    }
+    size_t nin = 0, nrest = 0;
+    int strict = 0;
+    for (size_t i = 0; i < nparams; i++) {
+      if (!strncmp(params[i].key, "input.", 6)) {
+        in[nin++] = (dse_param){params[i].key + 6, params[i].value};
+      } else if (!strcmp(params[i].key, "strict")) {
+        strict = !strcmp(params[i].value, "true") || !strcmp(params[i].value, "1");
+        if (!strict && strcmp(params[i].value, "false") && strcmp(params[i].value, "0")) {
+          core_diag(ctx, param_file, param_line, 1, "strict: expected true or false, got '%s'",
+                    params[i].value);
+          rc = DSE_ERR_INVALID;
+        }
+      } else {
+        rest[nrest++] = params[i];
+      }
+    }
+    ox_import im;
+    memset(&im, 0, sizeof im);
+    if (!rc) rc = ox_import_model(ctx, path, in, nin, strict, &im);
+    free(in);
+    if (rc) {
+      ox_import_fini(&im);
+      free(rest);
+      return rc;
+    }
+    doc = im.doc;
+    im.doc = NULL;
+    if (im.warnings.len) warnings = strdup(core_buf_str(&im.warnings));
+    ox_import_fini(&im);
+    params = rest;
+    nparams = nrest;
+  } else {
+    for (size_t i = 0; i < nparams; i++)
+      if (!strncmp(params[i].key, "input.", 6)) {
+        core_diag(ctx, param_file, param_line, 1,
+                  "input dims (%s=%s) are for an ONNX model; '%s' is not one", params[i].key + 6,
+                  params[i].value, path_or_name);
+        return DSE_ERR_INVALID;
+      }
+    rc = ss_is_topology(path) ? ss_topology_doc(ctx, path, &doc) : yt_load_file(ctx, path, &doc);
+  }
   if (rc) return rc;
   if (tl_is_problem(doc) && (rc = problem_doc(ctx, doc, &doc))) return rc;
   for (size_t i = 0; i < nparams && !rc; i++) {
@@ -1055,6 +1129,16 @@ int wl_load(dse_ctx *ctx, const char *path_or_name, const dse_param *params,
   }
   if (!rc) rc = wl_from_doc(ctx, doc, out);
   yt_doc_free(doc);
+  free(rest);
+  if (!rc && warnings) {
+    (*out)->warnings = core_arena_strdup(&(*out)->arena, warnings);
+    if (!(*out)->warnings) {
+      dse_workload_free(*out);
+      *out = NULL;
+      rc = DSE_ERR_NOMEM;
+    }
+  }
+  free(warnings);
   return rc;
 }
 
@@ -1072,6 +1156,7 @@ void dse_workload_free(dse_workload *wl) {
 }
 
 const char *dse_workload_name(const dse_workload *wl) { return wl->name; }
+const char *dse_workload_warnings(const dse_workload *wl) { return wl->warnings; }
 uint64_t dse_workload_batch(const dse_workload *wl) { return wl->batch; }
 size_t dse_workload_nlayers(const dse_workload *wl) { return wl->nlayers; }
 

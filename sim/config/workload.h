@@ -46,6 +46,8 @@ struct dse_workload {
   size_t nlayers;
   wl_layer *layers;
   core_hindex names; /* layer name -> index */
+  /* what an import approximated, a line each (NULL: nothing) */
+  const char *warnings;
 };
 
 /* Every count of a layer (MACs before any causal mask, vector operations,

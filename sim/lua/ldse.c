@@ -641,30 +641,81 @@ static l_wl *new_wl_ud(lua_State *L) {
 /* Parameters from the table at pidx into params (at most 32); a string
  * value is borrowed from the table, a number is formatted into vals.
  * [-0, +1, e] */
-static size_t wl_params(lua_State *L, int pidx, dse_param *params, char (*vals)[64]) {
+/* An ONNX model's inputs = {NAME = {1, 3, 224, 224}, ...} (the table on
+ * top) as parameters input.NAME = "1x3x224x224" at params[at..max); their
+ * keys and values are written into keys[] and vals[] at the same places.
+ * Returns how many.  [-0, +0, e] */
+static size_t wl_inputs(walk *w, dse_param *params, size_t at, size_t max, char (*keys)[96],
+                        char (*vals)[64]) {
+  lua_State *L = w->L;
+  const int t = lua_gettop(L);
+  if (!lua_istable(L, t))
+    walk_error(w, "expected a table {NAME = {dims...}}, got %s", luaL_typename(L, t));
+  size_t n, k = 0;
+  const char **names = sorted_keys(w, t, &n); /* [+1] */
+  for (size_t i = 0; i < n; i++, k++) {
+    if (at + k >= max) walk_error(w, "too many parameters (limit %zu)", max);
+    lua_pushstring(L, names[i]);
+    lua_rawget(L, t);
+    size_t old = walk_push(w, names[i], 0), len = 0;
+    if (!lua_istable(L, -1) || !is_sequence(L, lua_gettop(L), &len) || len == 0 || len > 8)
+      walk_error(w, "expected the input's dims, a list of 1 to 8 integers like {1, 3, 224, 224}");
+    size_t off = 0;
+    for (size_t d = 1; d <= len; d++) {
+      lua_rawgeti(L, -1, (lua_Integer)d);
+      int isint;
+      lua_Integer v = lua_tointegerx(L, -1, &isint);
+      if (!isint || v < 1 || v > 1000000000)
+        walk_error(w, "dimension %zu: expected an integer from 1 to 10^9, got %s", d,
+                   luaL_tolstring(L, -1, NULL));
+      off += (size_t)snprintf(vals[at + k] + off, 64 - off, "%s%lld", d > 1 ? "x" : "",
+                              (long long)v);
+      lua_pop(L, 1);
+    }
+    snprintf(keys[at + k], 96, "input.%s", names[i]);
+    params[at + k] = (dse_param){keys[at + k], vals[at + k]};
+    walk_pop(w, old);
+    lua_pop(L, 1);
+  }
+  lua_pop(L, 1); /* the sorted keys */
+  return k;
+}
+
+static size_t wl_params(lua_State *L, int pidx, dse_param *params, char (*vals)[64],
+                        char (*ikeys)[96]) {
   walk w;
   walk_init(&w, L, "dse.workload", "params", 1, 1);
-  size_t n;
+  size_t n, np = 0;
   const char **keys = sorted_keys(&w, pidx, &n);
   if (n > 32) luaL_argerror(L, pidx, "too many parameters (limit 32)");
   for (size_t i = 0; i < n; i++) {
     lua_pushstring(L, keys[i]);
     lua_rawget(L, pidx);
     int t = lua_type(L, -1);
-    params[i].key = keys[i];
     size_t old = walk_push(&w, keys[i], 0);
-    if (t == LUA_TNUMBER) {
-      fmt_number(&w, -1, vals[i], sizeof vals[i]);
-      params[i].value = vals[i];
+    if (!strcmp(keys[i], "inputs")) { /* an ONNX model's input dims */
+      np += wl_inputs(&w, params, np, 32, ikeys, vals);
+      walk_pop(&w, old);
+      lua_pop(L, 1);
+      continue;
+    }
+    if (np >= 32) walk_error(&w, "too many parameters (limit 32)");
+    params[np].key = keys[i];
+    if (t == LUA_TBOOLEAN) {
+      params[np].value = lua_toboolean(L, -1) ? "true" : "false";
+    } else if (t == LUA_TNUMBER) {
+      fmt_number(&w, -1, vals[np], sizeof vals[np]);
+      params[np].value = vals[np];
     } else if (t == LUA_TSTRING) {
-      params[i].value = lua_tostring(L, -1); /* anchored by the table */
+      params[np].value = lua_tostring(L, -1); /* anchored by the table */
     } else {
       walk_error(&w, "expected a number or string, got %s", luaL_typename(L, -1));
     }
+    np++;
     walk_pop(&w, old);
     lua_pop(L, 1);
   }
-  return n;
+  return np;
 }
 
 /* Push a workload from a name/path (+ params table at pidx, 0 = none), a
@@ -684,14 +735,14 @@ static dse_workload *push_wl(lua_State *L, int idx, int pidx, const char *where)
   size_t len;
   if (lua_type(L, idx) == LUA_TSTRING) {
     dse_param params[32];
-    char vals[32][64];
+    char vals[32][64], ikeys[32][96];
     size_t np = 0;
     char file[512];
     int line;
     caller_mark(L, file, sizeof file, &line);
     if (has_params) {
       luaL_checktype(L, pidx, LUA_TTABLE);
-      np = wl_params(L, pidx, params, vals);
+      np = wl_params(L, pidx, params, vals, ikeys);
     } else {
       lua_pushnil(L); /* in place of the keys */
     }
@@ -780,7 +831,16 @@ static int l_wl_index(lua_State *L) {
     lua_pushinteger(L, (lua_Integer)wl->nlayers);
   else if (!strcmp(k, "layers"))
     lua_pushcfunction(L, l_wl_layers);
-  else
+  else if (!strcmp(k, "warnings")) { /* an import's approximations, a string each */
+    const char *s = dse_workload_warnings(wl);
+    lua_newtable(L);
+    for (lua_Integer i = 1; s && *s; i++) {
+      const char *e = strchr(s, '\n');
+      lua_pushlstring(L, s, e ? (size_t)(e - s) : strlen(s));
+      lua_rawseti(L, -2, i);
+      s = e ? e + 1 : NULL;
+    }
+  } else
     lua_pushnil(L);
   return 1;
 }

@@ -216,7 +216,7 @@ fi
 rejects "expected FILE" import scalesim -o "$O"
 rejects "unexpected argument 'b.csv'" import scalesim a.csv b.csv -o "$O"
 rejects "-o given twice ('$O', then '$TMP/b.yaml')" import scalesim a.csv -o "$O" -o "$TMP/b.yaml"
-rejects "expected 'scalesim' or 'timeloop'" import bogus a.yaml -o "$O"
+rejects "expected 'scalesim', 'timeloop' or 'onnx'" import bogus a.yaml -o "$O"
 rejects "expected ARCH and PROBLEM (and a MAPPING)" import timeloop a.yaml -o "$O"
 rejects "unexpected argument 'd.yaml'" import timeloop a.yaml b.yaml c.yaml d.yaml -o "$O"
 rejects "unknown option '--bogus'" check --bogus

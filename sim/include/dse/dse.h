@@ -139,6 +139,7 @@ typedef enum {
   DSE_LAYER_SOFTMAX,
   DSE_LAYER_LAYERNORM,
   DSE_LAYER_CONV1D, /* a conv2d with h = r = 1 for the engine */
+  DSE_LAYER_COPY,   /* data moved, no arithmetic (an imported transpose, concat, ...) */
   DSE_LAYER_COUNT
 } dse_layer_type;
 
@@ -160,6 +161,20 @@ int dse_workload_load(dse_ctx *ctx, const char *path_or_name,
 void dse_workload_free(dse_workload *wl);
 
 const char *dse_workload_name(const dse_workload *wl);
+/* An ONNX model as a workload in YAML (the zoo's schema, layer names from
+ * the graph), validated: *yaml, and (when not NULL) *report, a table of
+ * the ops and what each became, *warnings (NULL when none) and *shapes,
+ * each node output's inferred dims ("NAME\t1x3x224x224" a line), each
+ * malloc'd, the caller frees them.  params as dse_workload_load's:
+ * "input.NAME" = "1x3x224x224" binds an input's dims, "strict" = "true"
+ * makes an op dse cannot model an error, "batch" sets params.batch.  A
+ * model path also loads directly with dse_workload_load (docs/onnx.md). */
+int dse_onnx_import(dse_ctx *ctx, const char *path, const dse_param *params, size_t nparams,
+                    char **yaml, char **report, char **warnings, char **shapes);
+/* What loading approximated, one line each ("node 12 'nms' (NonMaxSuppression):
+ * dse cannot model ..."), or NULL: an ONNX model's ops dse simulates as
+ * element-wise layers (docs/onnx.md).  Owned by wl. */
+const char *dse_workload_warnings(const dse_workload *wl);
 uint64_t dse_workload_batch(const dse_workload *wl);
 size_t dse_workload_nlayers(const dse_workload *wl);
 

@@ -1,0 +1,1086 @@
+/* onnx.c: reading an ONNX model with protobuf-c, binding its inputs,
+ * ordering its nodes, and writing the layers onxxops.c infers as a workload
+ * document (onnx.h; docs/onnx.md). */
+#include "config/onnxint.h"
+#include "config/workload.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+int ox_is_model(const char *path) {
+  const size_t n = strlen(path);
+  return n > 5 && strcmp(path + n - 5, ".onnx") == 0;
+}
+
+/* ===== small helpers ===================================================== */
+
+long ox_find(const ox_graph *g, const char *name) {
+  size_t it = 0, j;
+  const uint64_t h = core_hash_str(name, 0);
+  while (core_hindex_next(&g->names, h, &it, &j))
+    if (strcmp(g->t[j].name, name) == 0) return (long)j;
+  return -1;
+}
+
+ox_tensor *ox_in(ox_graph *g, const ox_node *nd, size_t k) {
+  return k < nd->nin && nd->in[k] >= 0 ? &g->t[nd->in[k]] : NULL;
+}
+
+ox_tensor *ox_out(ox_graph *g, const ox_node *nd, size_t k) {
+  return k < nd->nout && nd->out[k] >= 0 ? &g->t[nd->out[k]] : NULL;
+}
+
+const Onnx__AttributeProto *ox_attr(const ox_node *nd, const char *name) {
+  for (size_t i = 0; i < nd->p->n_attribute; i++)
+    if (nd->p->attribute[i]->name && strcmp(nd->p->attribute[i]->name, name) == 0)
+      return nd->p->attribute[i];
+  return NULL;
+}
+
+int64_t ox_attr_int(const ox_node *nd, const char *name, int64_t dflt) {
+  const Onnx__AttributeProto *a = ox_attr(nd, name);
+  return a && a->has_i ? a->i : dflt;
+}
+
+double ox_attr_float(const ox_node *nd, const char *name, double dflt) {
+  const Onnx__AttributeProto *a = ox_attr(nd, name);
+  return a && a->has_f ? (double)a->f : dflt;
+}
+
+const char *ox_attr_str(const ox_node *nd, const char *name, char *buf, size_t n) {
+  const Onnx__AttributeProto *a = ox_attr(nd, name);
+  buf[0] = '\0';
+  if (a && a->has_s) {
+    const size_t len = a->s.len < n - 1 ? a->s.len : n - 1;
+    memcpy(buf, a->s.data, len);
+    buf[len] = '\0';
+  }
+  return buf;
+}
+
+static const char *node_name(const ox_node *nd) {
+  return nd->p->name && nd->p->name[0] ? nd->p->name : "";
+}
+
+static const char *node_op(const ox_node *nd) {
+  return nd->p->op_type && nd->p->op_type[0] ? nd->p->op_type : "?";
+}
+
+static int node_vmsg(ox_graph *g, const ox_node *nd, char *buf, size_t n, const char *fmt,
+                     va_list ap) {
+  int k = snprintf(buf, n, "node %ld '%s' (%s): ", nd->index, node_name(nd), node_op(nd));
+  if (k < 0 || (size_t)k >= n) return 0;
+  vsnprintf(buf + k, n - (size_t)k, fmt, ap);
+  (void)g;
+  return 1;
+}
+
+int ox_node_error(ox_graph *g, const ox_node *nd, const char *fmt, ...) {
+  char msg[768];
+  va_list ap;
+  va_start(ap, fmt);
+  node_vmsg(g, nd, msg, sizeof msg, fmt, ap);
+  va_end(ap);
+  core_diag(g->ctx, g->file, 0, 0, "%s", msg);
+  return DSE_ERR_INVALID;
+}
+
+void ox_node_warn(ox_graph *g, const ox_node *nd, const char *fmt, ...) {
+  char msg[768];
+  va_list ap;
+  va_start(ap, fmt);
+  node_vmsg(g, nd, msg, sizeof msg, fmt, ap);
+  va_end(ap);
+  core_buf_printf(g->warnings, "%s\n", msg);
+}
+
+uint64_t ox_elems(const ox_tensor *t) {
+  uint64_t e = 1;
+  for (int i = 0; i < t->rank; i++) e = core_mul_sat(e, (uint64_t)t->dim[i]);
+  return e;
+}
+
+int ox_dtype_is_int(int dtype) {
+  switch (dtype) {
+    case ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT:
+    case ONNX__TENSOR_PROTO__DATA_TYPE__DOUBLE:
+    case ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT16:
+    case ONNX__TENSOR_PROTO__DATA_TYPE__BFLOAT16:
+      return 0;
+    default:
+      return 1;
+  }
+}
+
+int ox_alloc_values(ox_graph *g, ox_tensor *t, size_t nval, int is_int) {
+  t->iv = NULL;
+  t->fv = NULL;
+  t->nval = nval;
+  t->has_val = 1;
+  void *p = core_arena_alloc(&g->arena, (nval ? nval : 1) * 8);
+  if (!p) {
+    g->nomem = 1;
+    t->has_val = 0;
+    return DSE_ERR_NOMEM;
+  }
+  if (is_int)
+    t->iv = p;
+  else
+    t->fv = p;
+  return 0;
+}
+
+/* ===== layers ============================================================ */
+
+static int layer_name_taken(const ox_graph *g, const char *name) {
+  size_t it = 0, j;
+  const uint64_t h = core_hash_str(name, 1);
+  while (core_hindex_next(&g->lnames, h, &it, &j))
+    if (strcmp(g->layers[j].name, name) == 0) return 1;
+  return 0;
+}
+
+ox_layer *ox_layer_new(ox_graph *g, const ox_node *nd, const char *type) {
+  if (g->nlayers == g->caplayers) {
+    const size_t cap = g->caplayers ? 2 * g->caplayers : 64;
+    ox_layer *p = realloc(g->layers, cap * sizeof *p);
+    if (!p) {
+      g->nomem = 1;
+      return NULL;
+    }
+    g->layers = p;
+    g->caplayers = cap;
+  }
+  char base[200], name[224];
+  if (node_name(nd)[0])
+    snprintf(base, sizeof base, "%s", node_name(nd));
+  else
+    snprintf(base, sizeof base, "%s_%ld", node_op(nd), nd->index);
+  snprintf(name, sizeof name, "%s", base);
+  for (unsigned k = 2; layer_name_taken(g, name); k++)
+    snprintf(name, sizeof name, "%s_%u", base, k);
+  ox_layer *l = &g->layers[g->nlayers];
+  memset(l, 0, sizeof *l);
+  l->name = core_arena_strdup(&g->arena, name);
+  l->type = type;
+  if (!l->name || core_hindex_add(&g->lnames, core_hash_str(name, 1), g->nlayers)) {
+    g->nomem = 1;
+    return NULL;
+  }
+  g->nlayers++;
+  return l;
+}
+
+static ox_kv *kv_new(ox_layer *l, const char *key) {
+  if (l->nkv >= OX_MAX_KV) return NULL;
+  ox_kv *kv = &l->kv[l->nkv++];
+  memset(kv, 0, sizeof *kv);
+  kv->key = key;
+  return kv;
+}
+
+void ox_layer_int(ox_layer *l, const char *key, int64_t v) {
+  ox_kv *kv = kv_new(l, key);
+  if (kv) kv->v[0] = v;
+}
+
+void ox_layer_pair(ox_layer *l, const char *key, int64_t h, int64_t w) {
+  ox_kv *kv = kv_new(l, key);
+  if (!kv) return;
+  if (h == w) {
+    kv->v[0] = h;
+    return;
+  }
+  kv->kind = 1;
+  kv->v[0] = h;
+  kv->v[1] = w;
+}
+
+void ox_layer_str(ox_layer *l, const char *key, const char *s) {
+  ox_kv *kv = kv_new(l, key);
+  if (!kv) return;
+  kv->kind = 2;
+  kv->s = s;
+}
+
+/* ===== reading =========================================================== */
+
+/* protobuf-c's allocations, from the system allocator */
+static void *pb_alloc(void *data, size_t size) {
+  (void)data;
+  return malloc(size);
+}
+static void pb_free(void *data, void *p) {
+  (void)data;
+  free(p);
+}
+
+/* Map and decode the file.  A FIFO or device is refused before it could
+ * block; the mapping is dropped once protobuf-c has decoded it. */
+static int read_model(ox_graph *g) {
+  int rc = core_check_file(g->ctx, g->file);
+  if (rc) return rc;
+  int fd = open(g->file, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) {
+    core_diag(g->ctx, g->file, 0, 0, "cannot read file: %s", strerror(errno));
+    return DSE_ERR_IO;
+  }
+  struct stat st;
+  if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    close(fd);
+    core_diag(g->ctx, g->file, 0, 0, "not a regular file, so not an ONNX model");
+    return DSE_ERR_INVALID;
+  }
+  if (st.st_size == 0) {
+    close(fd);
+    core_diag(g->ctx, g->file, 0, 0, "empty file, not an ONNX model");
+    return DSE_ERR_INVALID;
+  }
+  const size_t len = (size_t)st.st_size;
+  void *map = mmap(NULL, len, PROT_READ, MAP_PRIVATE, fd, 0);
+  close(fd);
+  if (map == MAP_FAILED) {
+    core_diag(g->ctx, g->file, 0, 0, "cannot read file: %s", strerror(errno));
+    return DSE_ERR_IO;
+  }
+  ProtobufCAllocator al = {pb_alloc, pb_free, NULL};
+  g->model = onnx__model_proto__unpack(&al, len, map);
+  munmap(map, len);
+  if (!g->model) {
+    core_diag(g->ctx, g->file, 0, 0,
+              "not an ONNX model: its bytes do not decode as an ONNX ModelProto "
+              "(truncated, or another kind of file)");
+    return DSE_ERR_INVALID;
+  }
+  if (!g->model->has_ir_version || !g->model->graph) {
+    core_diag(g->ctx, g->file, 0, 0, "not an ONNX model: %s",
+              !g->model->has_ir_version ? "no IR version" : "no graph");
+    return DSE_ERR_INVALID;
+  }
+  g->gp = g->model->graph;
+  g->opset = -1;
+  for (size_t i = 0; i < g->model->n_opset_import; i++) {
+    const Onnx__OperatorSetIdProto *o = g->model->opset_import[i];
+    if ((!o->domain || !o->domain[0] || !strcmp(o->domain, "ai.onnx")) && o->has_version)
+      g->opset = o->version;
+  }
+  if (g->opset < 0 && g->model->n_opset_import == 0) g->opset = 1; /* IR 2: opset 1 */
+  if (g->opset < OX_OPSET_MIN || g->opset > OX_OPSET_MAX) {
+    if (g->opset < 0)
+      core_diag(g->ctx, g->file, 0, 0, "the model imports no version of the ONNX operator set");
+    else
+      core_diag(g->ctx, g->file, 0, 0,
+                "opset %lld is %s than supported: dse reads ONNX opsets %d to %d",
+                (long long)g->opset, g->opset < OX_OPSET_MIN ? "older" : "newer",
+                OX_OPSET_MIN, OX_OPSET_MAX);
+    return DSE_ERR_INVALID;
+  }
+  return 0;
+}
+
+/* ===== tensors =========================================================== */
+
+static long add_tensor(ox_graph *g, const char *name) {
+  if (g->nt == g->capt) {
+    const size_t cap = g->capt ? 2 * g->capt : 256;
+    ox_tensor *p = realloc(g->t, cap * sizeof *p);
+    if (!p) {
+      g->nomem = 1;
+      return -1;
+    }
+    g->t = p;
+    g->capt = cap;
+  }
+  ox_tensor *t = &g->t[g->nt];
+  memset(t, 0, sizeof *t);
+  t->name = name;
+  t->rank = -1;
+  t->producer = -1;
+  t->layer = -1;
+  if (core_hindex_add(&g->names, core_hash_str(name, 0), g->nt)) {
+    g->nomem = 1;
+    return -1;
+  }
+  return (long)g->nt++;
+}
+
+/* Little-endian element i of raw bytes of dtype, as int64 or double. */
+static int raw_value(const uint8_t *p, int dtype, int64_t *iv, double *fv) {
+  uint64_t u = 0;
+  size_t w;
+  switch (dtype) {
+    case ONNX__TENSOR_PROTO__DATA_TYPE__INT64:
+    case ONNX__TENSOR_PROTO__DATA_TYPE__UINT64:
+    case ONNX__TENSOR_PROTO__DATA_TYPE__DOUBLE:
+      w = 8;
+      break;
+    case ONNX__TENSOR_PROTO__DATA_TYPE__INT32:
+    case ONNX__TENSOR_PROTO__DATA_TYPE__UINT32:
+    case ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT:
+      w = 4;
+      break;
+    case ONNX__TENSOR_PROTO__DATA_TYPE__INT16:
+    case ONNX__TENSOR_PROTO__DATA_TYPE__UINT16:
+      w = 2;
+      break;
+    case ONNX__TENSOR_PROTO__DATA_TYPE__INT8:
+    case ONNX__TENSOR_PROTO__DATA_TYPE__UINT8:
+    case ONNX__TENSOR_PROTO__DATA_TYPE__BOOL:
+      w = 1;
+      break;
+    default:
+      return -1;
+  }
+  for (size_t b = 0; b < w; b++) u |= (uint64_t)p[b] << (8 * b);
+  switch (dtype) {
+    case ONNX__TENSOR_PROTO__DATA_TYPE__INT64:
+    case ONNX__TENSOR_PROTO__DATA_TYPE__UINT64:
+      *iv = (int64_t)u;
+      break;
+    case ONNX__TENSOR_PROTO__DATA_TYPE__INT32:
+      *iv = (int32_t)(uint32_t)u;
+      break;
+    case ONNX__TENSOR_PROTO__DATA_TYPE__INT16:
+      *iv = (int16_t)(uint16_t)u;
+      break;
+    case ONNX__TENSOR_PROTO__DATA_TYPE__INT8:
+      *iv = (int8_t)(uint8_t)u;
+      break;
+    case ONNX__TENSOR_PROTO__DATA_TYPE__DOUBLE: {
+      double d;
+      memcpy(&d, &u, 8);
+      *fv = d;
+      break;
+    }
+    case ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT: {
+      float f;
+      uint32_t u32 = (uint32_t)u;
+      memcpy(&f, &u32, 4);
+      *fv = f;
+      break;
+    }
+    default:
+      *iv = (int64_t)u;
+  }
+  return 0;
+}
+
+int ox_tensor_from_proto(ox_graph *g, ox_tensor *t, const Onnx__TensorProto *tp) {
+  if (tp->n_dims > OX_MAX_RANK) return -1;
+  t->rank = (int)tp->n_dims;
+  for (size_t i = 0; i < tp->n_dims; i++) {
+    if (tp->dims[i] < 0) return -1;
+    t->dim[i] = tp->dims[i];
+  }
+  t->dtype = tp->has_data_type ? tp->data_type : 0;
+  t->is_const = t->is_weight = 1;
+  const uint64_t n = ox_elems(t);
+  if (n > OX_MAX_VALUES ||
+      (tp->has_data_location && tp->data_location == ONNX__TENSOR_PROTO__DATA_LOCATION__EXTERNAL))
+    return 0;
+  const int is_int = ox_dtype_is_int(t->dtype);
+  int64_t iv = 0;
+  double fv = 0;
+  if (tp->has_raw_data) {
+    const size_t w = raw_value((const uint8_t *)"\0\0\0\0\0\0\0\0", t->dtype, &iv, &fv) ? 0
+                     : t->dtype == ONNX__TENSOR_PROTO__DATA_TYPE__INT64 ||
+                             t->dtype == ONNX__TENSOR_PROTO__DATA_TYPE__UINT64 ||
+                             t->dtype == ONNX__TENSOR_PROTO__DATA_TYPE__DOUBLE
+                         ? 8
+                     : t->dtype == ONNX__TENSOR_PROTO__DATA_TYPE__INT32 ||
+                             t->dtype == ONNX__TENSOR_PROTO__DATA_TYPE__UINT32 ||
+                             t->dtype == ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT
+                         ? 4
+                     : t->dtype == ONNX__TENSOR_PROTO__DATA_TYPE__INT16 ||
+                             t->dtype == ONNX__TENSOR_PROTO__DATA_TYPE__UINT16
+                         ? 2
+                         : 1;
+    if (!w || tp->raw_data.len != w * n) return 0; /* a type or a size dse does not read */
+    if (ox_alloc_values(g, t, n, is_int)) return DSE_ERR_NOMEM;
+    for (size_t i = 0; i < n; i++)
+      raw_value(tp->raw_data.data + i * w, t->dtype, is_int ? &t->iv[i] : &iv,
+                is_int ? &fv : &t->fv[i]);
+    return 0;
+  }
+  if (tp->n_int64_data == n && n) {
+    if (ox_alloc_values(g, t, n, is_int)) return DSE_ERR_NOMEM;
+    for (size_t i = 0; i < n; i++) {
+      if (is_int)
+        t->iv[i] = tp->int64_data[i];
+      else
+        t->fv[i] = (double)tp->int64_data[i];
+    }
+  } else if (tp->n_int32_data == n && n) {
+    if (ox_alloc_values(g, t, n, is_int)) return DSE_ERR_NOMEM;
+    for (size_t i = 0; i < n; i++) {
+      if (is_int)
+        t->iv[i] = tp->int32_data[i];
+      else
+        t->fv[i] = tp->int32_data[i];
+    }
+  } else if (tp->n_float_data == n && n) {
+    if (ox_alloc_values(g, t, n, is_int)) return DSE_ERR_NOMEM;
+    for (size_t i = 0; i < n; i++) {
+      if (is_int)
+        t->iv[i] = (int64_t)tp->float_data[i];
+      else
+        t->fv[i] = tp->float_data[i];
+    }
+  } else if (tp->n_double_data == n && n) {
+    if (ox_alloc_values(g, t, n, is_int)) return DSE_ERR_NOMEM;
+    for (size_t i = 0; i < n; i++) {
+      if (is_int)
+        t->iv[i] = (int64_t)tp->double_data[i];
+      else
+        t->fv[i] = tp->double_data[i];
+    }
+  }
+  return 0;
+}
+
+/* ===== inputs ============================================================ */
+
+typedef struct ox_sym {
+  const char *name;
+  int64_t value;
+  const char *by; /* the input that bound it */
+} ox_sym;
+
+/* Parse "1x3x224x224" into dims: the rank, or -1. */
+static int parse_dims(const char *s, int64_t *dim) {
+  int rank = 0;
+  const char *p = s;
+  if (!*p) return -1;
+  for (;;) {
+    if (*p < '0' || *p > '9' || rank == OX_MAX_RANK) return -1;
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(p, &end, 10);
+    if (errno || v < 1 || v > 1000000000ull) return -1;
+    dim[rank++] = (int64_t)v;
+    if (!*end) return rank;
+    if (*end != 'x' && *end != 'X' && *end != ',') return -1;
+    p = end + 1;
+  }
+}
+
+static const char *dim_desc(const Onnx__TensorShapeProto *sh, char *buf, size_t n) {
+  size_t k = 0;
+  buf[0] = '\0';
+  for (size_t i = 0; i < sh->n_dim && k + 2 < n; i++) {
+    const Onnx__TensorShapeProto__Dimension *d = sh->dim[i];
+    int w;
+    if (d->value_case == ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_VALUE)
+      w = snprintf(buf + k, n - k, "%s%lld", i ? " x " : "", (long long)d->dim_value);
+    else if (d->value_case == ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_PARAM)
+      w = snprintf(buf + k, n - k, "%s%s", i ? " x " : "", d->dim_param);
+    else
+      w = snprintf(buf + k, n - k, "%s?", i ? " x " : "");
+    if (w < 0) break;
+    k += (size_t)w;
+  }
+  return buf;
+}
+
+/* Bind the graph inputs: dims given (inputs), else from the file, with
+ * symbolic dims bound by earlier inputs. */
+static int bind_inputs(ox_graph *g, const dse_param *inputs, size_t ninputs) {
+  const Onnx__GraphProto *gp = g->gp;
+  ox_sym sym[64];
+  size_t nsym = 0;
+  int rc = 0;
+  /* every --input names a graph input that is not an initializer */
+  for (size_t k = 0; k < ninputs; k++) {
+    long ti = ox_find(g, inputs[k].key);
+    int found = 0;
+    for (size_t i = 0; i < gp->n_input; i++)
+      if (gp->input[i]->name && !strcmp(gp->input[i]->name, inputs[k].key)) found = 1;
+    if (!found || (ti >= 0 && g->t[ti].is_weight)) {
+      char names[512];
+      size_t len = 0;
+      names[0] = '\0';
+      for (size_t i = 0; i < gp->n_input && len + 2 < sizeof names; i++) {
+        long j = gp->input[i]->name ? ox_find(g, gp->input[i]->name) : -1;
+        if (j >= 0 && g->t[j].is_weight) continue;
+        int w = snprintf(names + len, sizeof names - len, "%s'%s'", len ? ", " : "",
+                         gp->input[i]->name);
+        if (w > 0) len += (size_t)w;
+      }
+      core_diag(g->ctx, "", 0, 0, "input %s=%s: the model has no input '%s'; its inputs: %s",
+                inputs[k].key, inputs[k].value, inputs[k].key, names[0] ? names : "none");
+      rc = DSE_ERR_INVALID;
+    }
+  }
+  if (rc) return rc;
+  /* two passes: the inputs given first, so that their symbols bind the rest */
+  for (int pass = 0; pass < 2; pass++) {
+    for (size_t i = 0; i < gp->n_input; i++) {
+      const Onnx__ValueInfoProto *vi = gp->input[i];
+      if (!vi->name) continue;
+      long ti = ox_find(g, vi->name);
+      if (ti < 0) {
+        ti = add_tensor(g, vi->name);
+        if (ti < 0) return DSE_ERR_NOMEM;
+      } else if (g->t[ti].is_weight) {
+        continue; /* an initializer listed as an input (IR < 4) */
+      }
+      const dse_param *given = NULL;
+      for (size_t k = 0; k < ninputs; k++)
+        if (!strcmp(inputs[k].key, vi->name)) given = &inputs[k];
+      if ((pass == 0) != (given != NULL)) continue;
+      ox_tensor *t = &g->t[ti];
+      t->is_input = 1;
+      const Onnx__TypeProto *tp = vi->type;
+      const Onnx__TensorShapeProto *sh =
+          tp && tp->value_case == ONNX__TYPE_PROTO__VALUE_TENSOR_TYPE && tp->tensor_type
+              ? tp->tensor_type->shape
+              : NULL;
+      if (tp && tp->value_case == ONNX__TYPE_PROTO__VALUE_TENSOR_TYPE && tp->tensor_type)
+        t->dtype = tp->tensor_type->has_elem_type ? tp->tensor_type->elem_type : 0;
+      char desc[256];
+      if (sh) dim_desc(sh, desc, sizeof desc);
+      if (given) {
+        int64_t dim[OX_MAX_RANK];
+        const int rank = parse_dims(given->value, dim);
+        if (rank < 0) {
+          core_diag(g->ctx, "", 0, 0,
+                    "input %s=%s: expected the input's dims as 1x3x224x224 (each 1 to 10^9, "
+                    "at most %d)", given->key, given->value, OX_MAX_RANK);
+          rc = DSE_ERR_INVALID;
+          continue;
+        }
+        if (sh && (size_t)rank != sh->n_dim) {
+          core_diag(g->ctx, "", 0, 0, "input %s=%s: %d dims, but input '%s' has rank %zu (%s)",
+                    given->key, given->value, rank, vi->name, sh->n_dim, desc);
+          rc = DSE_ERR_INVALID;
+          continue;
+        }
+        for (int d = 0; d < rank && sh; d++) {
+          const Onnx__TensorShapeProto__Dimension *dp = sh->dim[d];
+          if (dp->value_case == ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_VALUE &&
+              dp->dim_value != dim[d]) {
+            core_diag(g->ctx, "", 0, 0,
+                      "input %s=%s: dimension %d is %lld in the model (%s), not %lld",
+                      given->key, given->value, d, (long long)dp->dim_value, desc,
+                      (long long)dim[d]);
+            rc = DSE_ERR_INVALID;
+          } else if (dp->value_case == ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_PARAM &&
+                     dp->dim_param[0]) {
+            size_t s = 0;
+            while (s < nsym && strcmp(sym[s].name, dp->dim_param)) s++;
+            if (s < nsym && sym[s].value != dim[d]) {
+              core_diag(g->ctx, "", 0, 0,
+                        "input %s=%s: dimension %d is '%s', which --input %s bound to %lld, "
+                        "not %lld", given->key, given->value, d, dp->dim_param, sym[s].by,
+                        (long long)sym[s].value, (long long)dim[d]);
+              rc = DSE_ERR_INVALID;
+            } else if (s == nsym && nsym < DSE_ARRAY_LEN(sym)) {
+              sym[nsym++] = (ox_sym){dp->dim_param, dim[d], given->key};
+            }
+          }
+        }
+        t->rank = rank;
+        memcpy(t->dim, dim, sizeof dim);
+        continue;
+      }
+      if (!sh) {
+        core_diag(g->ctx, g->file, 0, 0,
+                  "input '%s' has no shape in the model; give it: --input %s=DIMS (Lua: "
+                  "inputs = {['%s'] = {...}})", vi->name, vi->name, vi->name);
+        rc = DSE_ERR_INVALID;
+        continue;
+      }
+      if (sh->n_dim > OX_MAX_RANK) {
+        core_diag(g->ctx, g->file, 0, 0, "input '%s' has rank %zu; dse follows at most %d",
+                  vi->name, sh->n_dim, OX_MAX_RANK);
+        rc = DSE_ERR_INVALID;
+        continue;
+      }
+      t->rank = (int)sh->n_dim;
+      for (size_t d = 0; d < sh->n_dim; d++) {
+        const Onnx__TensorShapeProto__Dimension *dp = sh->dim[d];
+        if (dp->value_case == ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_VALUE &&
+            dp->dim_value > 0) {
+          t->dim[d] = dp->dim_value;
+          continue;
+        }
+        if (dp->value_case == ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_VALUE) {
+          core_diag(g->ctx, g->file, 0, 0,
+                    "input '%s' (%s): dimension %zu is %lld, an empty tensor; dse simulates "
+                    "no empty tensors", vi->name, desc, d, (long long)dp->dim_value);
+          rc = DSE_ERR_INVALID;
+          break;
+        }
+        const char *s = dp->value_case == ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_PARAM
+                            ? dp->dim_param : "";
+        size_t k = 0;
+        while (s[0] && k < nsym && strcmp(sym[k].name, s)) k++;
+        if (s[0] && k < nsym) {
+          t->dim[d] = sym[k].value;
+          continue;
+        }
+        if (s[0])
+          core_diag(g->ctx, g->file, 0, 0,
+                    "input '%s' (%s): dimension %zu is symbolic ('%s') and not bound; give "
+                    "the input's dims: --input %s=DIMS (Lua: inputs = {['%s'] = {...}})",
+                    vi->name, desc, d, s, vi->name, vi->name);
+        else
+          core_diag(g->ctx, g->file, 0, 0,
+                    "input '%s' (%s): dimension %zu is not known; give the input's dims: "
+                    "--input %s=DIMS", vi->name, desc, d, vi->name);
+        rc = DSE_ERR_INVALID;
+        break;
+      }
+    }
+  }
+  return rc;
+}
+
+/* ===== the graph ========================================================= */
+
+/* Tensors of the initializers, the nodes' inputs and outputs (each output
+ * produced once), and every node's users. */
+static int build_graph(ox_graph *g, const dse_param *inputs, size_t ninputs) {
+  const Onnx__GraphProto *gp = g->gp;
+  int rc;
+  for (size_t i = 0; i < gp->n_initializer; i++) {
+    const Onnx__TensorProto *tp = gp->initializer[i];
+    if (!tp->name || !tp->name[0]) continue;
+    if (ox_find(g, tp->name) >= 0) {
+      core_diag(g->ctx, g->file, 0, 0, "initializer %zu: '%s' is given twice", i, tp->name);
+      return DSE_ERR_INVALID;
+    }
+    long ti = add_tensor(g, tp->name);
+    if (ti < 0) return DSE_ERR_NOMEM;
+    if ((rc = ox_tensor_from_proto(g, &g->t[ti], tp)) != 0) {
+      if (rc == DSE_ERR_NOMEM) return rc;
+      core_diag(g->ctx, g->file, 0, 0, "initializer '%s': rank %zu or a negative dim", tp->name,
+                tp->n_dims);
+      return DSE_ERR_INVALID;
+    }
+  }
+  if ((rc = bind_inputs(g, inputs, ninputs))) return rc;
+  g->nn = gp->n_node;
+  g->n = core_arena_alloc(&g->arena, (g->nn ? g->nn : 1) * sizeof *g->n);
+  if (!g->n) return DSE_ERR_NOMEM;
+  /* outputs first: each names a new tensor */
+  for (size_t i = 0; i < g->nn; i++) {
+    ox_node *nd = &g->n[i];
+    nd->p = gp->node[i];
+    nd->index = (long)i;
+    nd->nin = nd->p->n_input;
+    nd->nout = nd->p->n_output;
+    nd->in = core_arena_alloc(&g->arena, (nd->nin + 1) * sizeof(long));
+    nd->out = core_arena_alloc(&g->arena, (nd->nout + 1) * sizeof(long));
+    if (!nd->in || !nd->out) return DSE_ERR_NOMEM;
+    if (!nd->p->op_type || !nd->p->op_type[0])
+      return ox_node_error(g, nd, "no op_type");
+    for (size_t k = 0; k < nd->nout; k++) {
+      const char *nm = nd->p->output[k];
+      nd->out[k] = -1;
+      if (!nm || !nm[0]) continue;
+      long ti = ox_find(g, nm);
+      if (ti >= 0) {
+        const ox_tensor *t = &g->t[ti];
+        if (t->producer >= 0)
+          return ox_node_error(g, nd, "output '%s' is also the output of node %ld", nm,
+                               t->producer);
+        return ox_node_error(g, nd, "output '%s' is also a graph %s", nm,
+                             t->is_weight ? "initializer" : "input");
+      }
+      if ((ti = add_tensor(g, nm)) < 0) return DSE_ERR_NOMEM;
+      g->t[ti].producer = (long)i;
+      nd->out[k] = ti;
+    }
+  }
+  for (size_t i = 0; i < g->nn; i++) {
+    ox_node *nd = &g->n[i];
+    for (size_t k = 0; k < nd->nin; k++) {
+      const char *nm = nd->p->input[k];
+      nd->in[k] = -1;
+      if (!nm || !nm[0]) continue;
+      long ti = ox_find(g, nm);
+      if (ti < 0)
+        return ox_node_error(g, nd,
+                             "input %zu '%s' is produced by no node and is neither a graph "
+                             "input nor an initializer (a dangling input)", k, nm);
+      nd->in[k] = ti;
+      g->t[ti].nuse++;
+    }
+  }
+  for (size_t j = 0; j < g->nt; j++) {
+    g->t[j].users = core_arena_alloc(&g->arena, (g->t[j].nuse + 1) * sizeof(long));
+    if (!g->t[j].users) return DSE_ERR_NOMEM;
+    g->t[j].nuse = 0;
+  }
+  for (size_t i = 0; i < g->nn; i++)
+    for (size_t k = 0; k < g->n[i].nin; k++)
+      if (g->n[i].in[k] >= 0) {
+        ox_tensor *t = &g->t[g->n[i].in[k]];
+        size_t u = 0;
+        while (u < t->nuse && t->users[u] != (long)i) u++;
+        if (u == t->nuse) t->users[t->nuse++] = (long)i;
+      }
+  for (size_t i = 0; i < gp->n_output; i++) {
+    long ti = gp->output[i]->name ? ox_find(g, gp->output[i]->name) : -1;
+    if (ti >= 0) g->t[ti].is_output = 1;
+  }
+  return 0;
+}
+
+/* Kahn's order of the nodes (the file's order when it is one already); a
+ * node left over is on a cycle. */
+static int order_nodes(ox_graph *g) {
+  size_t *wait = calloc(g->nn + 1, sizeof *wait);
+  long *queue = core_arena_alloc(&g->arena, (g->nn + 1) * sizeof *queue);
+  if (!wait || !queue) {
+    free(wait);
+    return DSE_ERR_NOMEM;
+  }
+  /* the file's order when every node comes after its inputs' producers,
+   * as ONNX asks: the layers then run in the order the file gives */
+  int sorted = 1;
+  for (size_t i = 0; i < g->nn && sorted; i++)
+    for (size_t k = 0; k < g->n[i].nin; k++)
+      if (g->n[i].in[k] >= 0 && g->t[g->n[i].in[k]].producer >= (long)i) sorted = 0;
+  if (sorted) {
+    for (size_t i = 0; i < g->nn; i++) queue[i] = (long)i;
+    free(wait);
+    g->order = queue;
+    return 0;
+  }
+  for (size_t i = 0; i < g->nn; i++)
+    for (size_t k = 0; k < g->n[i].nin; k++)
+      if (g->n[i].in[k] >= 0 && g->t[g->n[i].in[k]].producer >= 0) wait[i]++;
+  size_t head = 0, tail = 0;
+  for (size_t i = 0; i < g->nn; i++)
+    if (!wait[i]) queue[tail++] = (long)i;
+  while (head < tail) {
+    const ox_node *nd = &g->n[queue[head++]];
+    for (size_t k = 0; k < nd->nout; k++) {
+      if (nd->out[k] < 0) continue;
+      const ox_tensor *t = &g->t[nd->out[k]];
+      for (size_t u = 0; u < t->nuse; u++) {
+        const long j = t->users[u];
+        size_t times = 0; /* a node may read the tensor more than once */
+        for (size_t q = 0; q < g->n[j].nin; q++) times += g->n[j].in[q] == nd->out[k];
+        wait[j] -= times;
+        if (!wait[j]) queue[tail++] = j;
+      }
+    }
+  }
+  int rc = 0;
+  if (tail < g->nn) {
+    size_t i = 0;
+    while (!wait[i]) i++;
+    const ox_node *nd = &g->n[i];
+    const char *via = "";
+    for (size_t k = 0; k < nd->nin; k++)
+      if (nd->in[k] >= 0 && g->t[nd->in[k]].producer >= 0 && wait[g->t[nd->in[k]].producer])
+        via = g->t[nd->in[k]].name;
+    rc = ox_node_error(g, nd,
+                       "is on a cycle: its input '%s' depends on its own output (%zu node%s "
+                       "wait on one another)", via, g->nn - tail, g->nn - tail == 1 ? "" : "s");
+  }
+  free(wait);
+  g->order = queue;
+  return rc;
+}
+
+/* ===== the document ====================================================== */
+
+static yt_node *scalar(yt_doc *d, const char *file, const char *s, int quoted) {
+  return yt_new_scalar(d, file, 0, 0, s, quoted);
+}
+
+static int put(yt_node *map, size_t *i, const char *key, yt_node *v) {
+  if (!v) return DSE_ERR_NOMEM;
+  map->pairs[*i].key = key;
+  map->pairs[*i].val = v;
+  (*i)++;
+  return 0;
+}
+
+static yt_node *int_node(yt_doc *d, const char *file, int64_t v) {
+  char buf[32];
+  snprintf(buf, sizeof buf, "%lld", (long long)v);
+  return scalar(d, file, buf, 0);
+}
+
+static int build_doc(ox_graph *g, yt_doc **out) {
+  yt_doc *d = yt_doc_new(g->file);
+  if (!d) return DSE_ERR_NOMEM;
+  const char *file = d->file;
+  char stem[256], desc[512], src[512];
+  core_path_stem(g->file, stem, sizeof stem);
+  const Onnx__ModelProto *m = g->model;
+  snprintf(desc, sizeof desc, "imported from the ONNX model %s (opset %lld, graph '%s')",
+           g->file, (long long)g->opset, g->gp->name ? g->gp->name : "");
+  snprintf(src, sizeof src, "%s%s%s", m->producer_name && m->producer_name[0] ? m->producer_name : "ONNX",
+           m->producer_version && m->producer_version[0] ? " " : "",
+           m->producer_version ? m->producer_version : "");
+  yt_node *root = yt_new_map(d, file, 0, 0, 4);
+  yt_node *layers = yt_new_seq(d, file, 0, 0, g->nlayers);
+  int rc = !root || !layers ? DSE_ERR_NOMEM : 0;
+  size_t i = 0;
+  if (!rc) rc = put(root, &i, "name", scalar(d, file, stem[0] ? stem : "onnx", 1));
+  if (!rc) rc = put(root, &i, "description", scalar(d, file, desc, 1));
+  if (!rc) rc = put(root, &i, "source", scalar(d, file, src, 1));
+  if (!rc) rc = put(root, &i, "layers", layers);
+  for (size_t li = 0; li < g->nlayers && !rc; li++) {
+    const ox_layer *l = &g->layers[li];
+    yt_node *ln = yt_new_map(d, file, 0, 0, 2 + (size_t)l->nkv);
+    if (!ln) {
+      rc = DSE_ERR_NOMEM;
+      break;
+    }
+    size_t k = 0;
+    rc = put(ln, &k, "name", scalar(d, file, l->name, 1));
+    if (!rc) rc = put(ln, &k, "type", scalar(d, file, l->type, 0));
+    for (int j = 0; j < l->nkv && !rc; j++) {
+      const ox_kv *kv = &l->kv[j];
+      yt_node *v;
+      if (kv->kind == 2) {
+        v = scalar(d, file, kv->s, 0);
+      } else if (kv->kind == 1) {
+        v = yt_new_seq(d, file, 0, 0, 2);
+        if (v) {
+          v->items[0] = int_node(d, file, kv->v[0]);
+          v->items[1] = int_node(d, file, kv->v[1]);
+          if (!v->items[0] || !v->items[1]) v = NULL;
+        }
+      } else {
+        v = int_node(d, file, kv->v[0]);
+      }
+      rc = put(ln, &k, kv->key, v);
+    }
+    layers->items[li] = ln;
+  }
+  if (rc) {
+    yt_doc_free(d);
+    return rc;
+  }
+  d->root = root;
+  *out = d;
+  return 0;
+}
+
+/* ===== the report ======================================================== */
+
+static const char *as_text(const ox_node *nd) {
+  switch (nd->as) {
+    case OX_AS_LAYER:
+      return nd->layer_type;
+    case OX_AS_VIEW:
+      return "view (moves nothing)";
+    case OX_AS_CONST:
+      return "constant (shapes only)";
+    case OX_AS_FOLDED:
+      return "folded into the conv before";
+    case OX_AS_FUSED:
+      return "layernorm (fused pattern)";
+    case OX_AS_UNSUPPORTED:
+      return "UNSUPPORTED: eltwise over its output";
+  }
+  return "?";
+}
+
+static void write_report(ox_graph *g, ox_import *im) {
+  /* per (op type, what it became): count and the first node */
+  typedef struct {
+    const char *op, *as;
+    size_t count;
+    const ox_node *first;
+  } row;
+  row *rows = calloc(g->nn + 1, sizeof *rows);
+  if (!rows) {
+    g->nomem = 1;
+    return;
+  }
+  size_t nrows = 0;
+  for (size_t i = 0; i < g->nn; i++) {
+    const ox_node *nd = &g->n[g->order[i]];
+    const char *as = as_text(nd);
+    size_t r = 0;
+    while (r < nrows && (strcmp(rows[r].op, node_op(nd)) || strcmp(rows[r].as, as))) r++;
+    if (r == nrows) rows[nrows++] = (row){node_op(nd), as, 0, nd};
+    rows[r].count++;
+  }
+  core_buf *b = &im->report;
+  core_buf_printf(b, "%-24s %6s  %-38s %s\n", "op", "nodes", "becomes", "first node");
+  for (size_t r = 0; r < nrows; r++) {
+    char first[160];
+    snprintf(first, sizeof first, "%ld '%.120s'", rows[r].first->index, node_name(rows[r].first));
+    core_buf_printf(b, "%-24.24s %6zu  %-38s %s\n", rows[r].op, rows[r].count, rows[r].as, first);
+  }
+  core_buf_printf(b, "%zu nodes, %zu layers, %zu node%s dse cannot model\n", g->nn, g->nlayers,
+                  im->nunsupported, im->nunsupported == 1 ? "" : "s");
+  free(rows);
+}
+
+/* ===== the import ======================================================== */
+
+int ox_import_model(dse_ctx *ctx, const char *path, const dse_param *inputs, size_t ninputs,
+                    int strict, ox_import *out) {
+  memset(out, 0, sizeof *out);
+  core_buf_init(&out->report);
+  core_buf_init(&out->warnings);
+  core_buf_init(&out->shapes);
+  ox_graph g;
+  memset(&g, 0, sizeof g);
+  g.ctx = ctx;
+  g.file = path;
+  g.strict = strict;
+  g.warnings = &out->warnings;
+  core_arena_init(&g.arena);
+  core_hindex_init(&g.names);
+  core_hindex_init(&g.lnames);
+  int rc = read_model(&g);
+  if (!rc) rc = build_graph(&g, inputs, ninputs);
+  if (!rc) rc = order_nodes(&g);
+  for (size_t i = 0; i < g.nn && !rc; i++) {
+    ox_node *nd = &g.n[g.order[i]];
+    if (!nd->done) rc = ox_infer_node(&g, nd);
+    if (!rc && g.nomem) rc = DSE_ERR_NOMEM;
+  }
+  if (!rc && g.nlayers == 0) {
+    core_diag(ctx, path, 0, 0,
+              "the model has no node that computes on its inputs, so no layer to simulate");
+    rc = DSE_ERR_INVALID;
+  }
+  if (!rc) {
+    out->nnodes = g.nn;
+    out->nlayers = g.nlayers;
+    for (size_t i = 0; i < g.nn; i++) out->nunsupported += g.n[i].as == OX_AS_UNSUPPORTED;
+    write_report(&g, out);
+    for (size_t i = 0; i < g.nn; i++) {
+      const ox_node *nd = &g.n[g.order[i]];
+      for (size_t k = 0; k < nd->nout; k++) {
+        const ox_tensor *t = nd->out[k] >= 0 ? &g.t[nd->out[k]] : NULL;
+        if (!t) continue;
+        core_buf_printf(&out->shapes, "%s\t", t->name);
+        if (t->rank < 0) core_buf_puts(&out->shapes, "?");
+        if (t->rank == 0) core_buf_puts(&out->shapes, "scalar");
+        for (int d = 0; d < t->rank; d++)
+          core_buf_printf(&out->shapes, "%s%lld", d ? "x" : "", (long long)t->dim[d]);
+        core_buf_puts(&out->shapes, "\n");
+      }
+    }
+    if (out->shapes.oom) g.nomem = 1;
+    rc = build_doc(&g, &out->doc);
+  }
+  if (!rc && (g.nomem || out->report.oom || out->warnings.oom)) rc = DSE_ERR_NOMEM;
+  if (rc) {
+    yt_doc_free(out->doc);
+    out->doc = NULL;
+  }
+  if (g.model) {
+    ProtobufCAllocator al = {pb_alloc, pb_free, NULL};
+    onnx__model_proto__free_unpacked(g.model, &al);
+  }
+  free(g.t);
+  free(g.layers);
+  core_hindex_fini(&g.names);
+  core_hindex_fini(&g.lnames);
+  core_arena_fini(&g.arena);
+  return rc;
+}
+
+void ox_import_fini(ox_import *im) {
+  yt_doc_free(im->doc);
+  im->doc = NULL;
+  core_buf_fini(&im->report);
+  core_buf_fini(&im->warnings);
+  core_buf_fini(&im->shapes);
+}
+
+/* ===== the public face =================================================== */
+
+int dse_onnx_import(dse_ctx *ctx, const char *path, const dse_param *params, size_t nparams,
+                    char **yaml, char **report, char **warnings, char **shapes) {
+  *yaml = NULL;
+  if (shapes) *shapes = NULL;
+  if (report) *report = NULL;
+  if (warnings) *warnings = NULL;
+  dse_param *in = calloc(nparams + 1, sizeof *in);
+  if (!in) return DSE_ERR_NOMEM;
+  size_t nin = 0;
+  int strict = 0, rc = 0;
+  const char *batch = NULL;
+  for (size_t i = 0; i < nparams; i++) {
+    if (!strncmp(params[i].key, "input.", 6))
+      in[nin++] = (dse_param){params[i].key + 6, params[i].value};
+    else if (!strcmp(params[i].key, "strict"))
+      strict = !strcmp(params[i].value, "true") || !strcmp(params[i].value, "1");
+    else if (!strcmp(params[i].key, "batch"))
+      batch = params[i].value;
+    else {
+      core_diag(ctx, "", 0, 0, "unknown parameter '%s' of an ONNX import; expected input.NAME, "
+                "strict or batch", params[i].key);
+      rc = DSE_ERR_INVALID;
+    }
+  }
+  ox_import im;
+  memset(&im, 0, sizeof im);
+  if (!rc) rc = ox_import_model(ctx, path, in, nin, strict, &im);
+  free(in);
+  if (!rc && batch) {
+    yt_node *pm = yt_new_map(im.doc, im.doc->file, 0, 0, 1);
+    yt_node *v = yt_new_scalar(im.doc, im.doc->file, 0, 0, batch, 0);
+    char err[256];
+    if (!pm || !v) {
+      rc = DSE_ERR_NOMEM;
+    } else {
+      pm->pairs[0].key = "batch";
+      pm->pairs[0].val = v;
+      rc = yt_set_path(im.doc, "params", pm, err, sizeof err) ? DSE_ERR_NOMEM : 0;
+    }
+  }
+  if (!rc) { /* validated before anything is written */
+    dse_workload *wl = NULL;
+    rc = wl_from_doc(ctx, im.doc, &wl);
+    dse_workload_free(wl);
+  }
+  core_buf b;
+  core_buf_init(&b);
+  if (!rc) {
+    core_buf c;
+    core_buf_init(&c);
+    core_buf_printf(&c,
+                    "Imported by dse %s from the ONNX model %s:\n%zu nodes, %zu layers; "
+                    "weights are counted without biases\nand batch norms are folded into the "
+                    "convolutions before them (docs/onnx.md).", DSE_VERSION, path,
+                    im.nnodes, im.nlayers);
+    if (im.warnings.len) {
+      core_buf_printf(&c, "\nWarnings:\n%s", core_buf_str(&im.warnings));
+      if (c.len && c.data[c.len - 1] == '\n') c.data[--c.len] = '\0';
+    }
+    rc = c.oom ? DSE_ERR_NOMEM : yt_emit(im.doc, core_buf_str(&c), &b);
+    core_buf_fini(&c);
+  }
+  if (!rc && b.oom) rc = DSE_ERR_NOMEM;
+  if (!rc) {
+    *yaml = strdup(core_buf_str(&b));
+    if (report) *report = strdup(core_buf_str(&im.report));
+    if (warnings && im.warnings.len) *warnings = strdup(core_buf_str(&im.warnings));
+    if (shapes) *shapes = strdup(im.shapes.len ? core_buf_str(&im.shapes) : "");
+    if (!*yaml || (report && !*report) || (warnings && im.warnings.len && !*warnings) ||
+        (shapes && !*shapes)) {
+      free(*yaml);
+      *yaml = NULL;
+      if (shapes) free(*shapes), *shapes = NULL;
+      if (report) free(*report), *report = NULL;
+      if (warnings) free(*warnings), *warnings = NULL;
+      rc = DSE_ERR_NOMEM;
+    }
+  }
+  core_buf_fini(&b);
+  ox_import_fini(&im);
+  return rc;
+}

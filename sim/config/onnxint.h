@@ -1,0 +1,137 @@
+/* onnxint.h: the ONNX importer's insides, shared by onnx.c (reading the
+ * model, the graph's order, the document) and onnxops.c (each operator's
+ * shapes and the layer it becomes). */
+#ifndef DSE_ONNXINT_H
+#define DSE_ONNXINT_H
+
+#include <stdint.h>
+
+#include "config/onnx.h"
+#include "onnx.pb-c.h"
+
+enum {
+  OX_MAX_RANK = 8,       /* dims of a tensor dse follows */
+  OX_MAX_VALUES = 4096,  /* elements of a constant whose values are kept */
+  OX_MAX_KV = 16,        /* keys of one layer */
+  OX_OPSET_MIN = 1,
+  OX_OPSET_MAX = 21
+};
+
+/* A tensor of the graph.  Its shape is known (rank >= 0) once the node
+ * producing it has been inferred. */
+typedef struct ox_tensor {
+  const char *name;
+  int dtype;       /* ONNX TensorProto.DataType (0: not known) */
+  int rank;        /* -1: shape not known */
+  int64_t dim[OX_MAX_RANK];
+  int is_const;    /* depends on initializers and constants only */
+  int is_weight;   /* an initializer, or computed from initializers alone */
+  int has_val;     /* its values are known: iv (integer types) or fv */
+  size_t nval;
+  int64_t *iv;
+  double *fv;
+  long producer;   /* node index; -1: a graph input or an initializer */
+  int is_input;    /* a graph input the caller binds */
+  size_t nuse;     /* nodes that read it */
+  long *users;     /* their indices (arena) */
+  long layer;      /* the layer whose output it is (for folding); -1 */
+  int is_output;   /* a graph output */
+} ox_tensor;
+
+/* What a node became (the report's column). */
+typedef enum {
+  OX_AS_LAYER,       /* a layer of its own */
+  OX_AS_VIEW,        /* a view: reshape, squeeze, identity (nothing moves) */
+  OX_AS_CONST,       /* computes constants or shapes only */
+  OX_AS_FOLDED,      /* a batch norm folded into the layer before it */
+  OX_AS_FUSED,       /* part of a decomposed layer norm */
+  OX_AS_UNSUPPORTED  /* simulated as an element-wise layer over its outputs */
+} ox_as;
+
+typedef struct ox_node {
+  const Onnx__NodeProto *p;
+  long index;         /* in the file */
+  size_t nin, nout;
+  long *in, *out;     /* tensor indices; -1 for an absent optional input */
+  ox_as as;
+  const char *layer_type; /* OX_AS_LAYER/UNSUPPORTED: the layer's type */
+  int done;           /* inferred already (a fused pattern) */
+} ox_node;
+
+/* One key of a layer: an integer, a pair [height, width] or a string. */
+typedef struct ox_kv {
+  const char *key;
+  int kind; /* 0 integer, 1 pair, 2 string */
+  int64_t v[2];
+  const char *s;
+} ox_kv;
+
+typedef struct ox_layer {
+  const char *name;
+  const char *type;
+  int nkv;
+  ox_kv kv[OX_MAX_KV];
+} ox_layer;
+
+typedef struct ox_graph {
+  dse_ctx *ctx;
+  const char *file;
+  core_arena arena;
+  Onnx__ModelProto *model;
+  const Onnx__GraphProto *gp;
+  int64_t opset;
+  int strict;
+  ox_tensor *t;
+  size_t nt, capt;
+  core_hindex names; /* tensor name -> index */
+  ox_node *n;
+  size_t nn;
+  long *order; /* node indices, producers first */
+  ox_layer *layers;
+  size_t nlayers, caplayers;
+  core_hindex lnames; /* layer names given */
+  core_buf *warnings;
+  int nomem;
+} ox_graph;
+
+/* Tensor index of name, or -1. */
+DSE_INTERNAL long ox_find(const ox_graph *g, const char *name);
+/* The node's input k (NULL when absent or past the end). */
+DSE_INTERNAL ox_tensor *ox_in(ox_graph *g, const ox_node *nd, size_t k);
+DSE_INTERNAL ox_tensor *ox_out(ox_graph *g, const ox_node *nd, size_t k);
+/* Attributes by name (NULL when absent). */
+DSE_INTERNAL const Onnx__AttributeProto *ox_attr(const ox_node *nd, const char *name);
+DSE_INTERNAL int64_t ox_attr_int(const ox_node *nd, const char *name, int64_t dflt);
+DSE_INTERNAL double ox_attr_float(const ox_node *nd, const char *name, double dflt);
+/* "" when absent. */
+DSE_INTERNAL const char *ox_attr_str(const ox_node *nd, const char *name, char *buf, size_t n);
+
+/* An error at a node: "node 12 'conv1' (Conv): ...".  Returns DSE_ERR_INVALID. */
+DSE_INTERNAL int ox_node_error(ox_graph *g, const ox_node *nd, const char *fmt, ...)
+    DSE_PRINTF(3, 4);
+/* A warning line about a node. */
+DSE_INTERNAL void ox_node_warn(ox_graph *g, const ox_node *nd, const char *fmt, ...)
+    DSE_PRINTF(3, 4);
+
+/* Elements of a tensor of known shape (saturating). */
+DSE_INTERNAL uint64_t ox_elems(const ox_tensor *t);
+/* A TensorProto (an initializer or a Constant's value) into t: dims, type
+ * and, for a small one of a type dse reads, its values: 0, -1 for a rank
+ * beyond OX_MAX_RANK or a negative dim, DSE_ERR_NOMEM. */
+DSE_INTERNAL int ox_tensor_from_proto(ox_graph *g, ox_tensor *t, const Onnx__TensorProto *tp);
+/* Keep values for t (nval elements, integer or float by dtype): 0 or NOMEM. */
+DSE_INTERNAL int ox_alloc_values(ox_graph *g, ox_tensor *t, size_t nval, int is_int);
+DSE_INTERNAL int ox_dtype_is_int(int dtype);
+
+/* A new layer named after the node (unique), of type; NULL when out of
+ * memory.  ox_layer_int/pair/str add its keys. */
+DSE_INTERNAL ox_layer *ox_layer_new(ox_graph *g, const ox_node *nd, const char *type);
+DSE_INTERNAL void ox_layer_int(ox_layer *l, const char *key, int64_t v);
+DSE_INTERNAL void ox_layer_pair(ox_layer *l, const char *key, int64_t h, int64_t w);
+DSE_INTERNAL void ox_layer_str(ox_layer *l, const char *key, const char *s);
+
+/* Infer the node's outputs (shapes, constant values) and add its layer:
+ * 0, or DSE_ERR_INVALID with a diagnostic naming the node, DSE_ERR_NOMEM. */
+DSE_INTERNAL int ox_infer_node(ox_graph *g, ox_node *nd);
+
+#endif /* DSE_ONNXINT_H */
