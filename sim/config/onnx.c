@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -310,6 +311,46 @@ static long add_tensor(ox_graph *g, const char *name) {
   return (long)g->nt++;
 }
 
+/* Bytes per element of the raw data of dtype (0: a type dse does not read). */
+static size_t raw_width(int dtype) {
+  switch (dtype) {
+    case ONNX__TENSOR_PROTO__DATA_TYPE__INT64:
+    case ONNX__TENSOR_PROTO__DATA_TYPE__UINT64:
+    case ONNX__TENSOR_PROTO__DATA_TYPE__DOUBLE:
+      return 8;
+    case ONNX__TENSOR_PROTO__DATA_TYPE__INT32:
+    case ONNX__TENSOR_PROTO__DATA_TYPE__UINT32:
+    case ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT:
+      return 4;
+    case ONNX__TENSOR_PROTO__DATA_TYPE__INT16:
+    case ONNX__TENSOR_PROTO__DATA_TYPE__UINT16:
+    case ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT16:
+    case ONNX__TENSOR_PROTO__DATA_TYPE__BFLOAT16:
+      return 2;
+    case ONNX__TENSOR_PROTO__DATA_TYPE__INT8:
+    case ONNX__TENSOR_PROTO__DATA_TYPE__UINT8:
+    case ONNX__TENSOR_PROTO__DATA_TYPE__BOOL:
+      return 1;
+    default:
+      return 0;
+  }
+}
+
+/* IEEE half and bfloat16 bits as a double. */
+static double half_value(uint32_t h, int bf16) {
+  if (bf16) {
+    const uint32_t u = h << 16;
+    float f;
+    memcpy(&f, &u, 4);
+    return f;
+  }
+  const int sign = h >> 15 ? -1 : 1, e = (int)(h >> 10) & 31;
+  const double m = (double)(h & 1023);
+  if (e == 0) return sign * ldexp(m, -24);
+  if (e == 31) return m ? NAN : sign * INFINITY;
+  return sign * ldexp(1024 + m, e - 25);
+}
+
 /* Little-endian element i of raw bytes of dtype, as int64 or double. */
 static int raw_value(const uint8_t *p, int dtype, int64_t *iv, double *fv) {
   uint64_t u = 0;
@@ -327,6 +368,8 @@ static int raw_value(const uint8_t *p, int dtype, int64_t *iv, double *fv) {
       break;
     case ONNX__TENSOR_PROTO__DATA_TYPE__INT16:
     case ONNX__TENSOR_PROTO__DATA_TYPE__UINT16:
+    case ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT16:
+    case ONNX__TENSOR_PROTO__DATA_TYPE__BFLOAT16:
       w = 2;
       break;
     case ONNX__TENSOR_PROTO__DATA_TYPE__INT8:
@@ -365,6 +408,10 @@ static int raw_value(const uint8_t *p, int dtype, int64_t *iv, double *fv) {
       *fv = f;
       break;
     }
+    case ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT16:
+    case ONNX__TENSOR_PROTO__DATA_TYPE__BFLOAT16:
+      *fv = half_value((uint32_t)u, dtype == ONNX__TENSOR_PROTO__DATA_TYPE__BFLOAT16);
+      break;
     default:
       *iv = (int64_t)u;
   }
@@ -388,19 +435,7 @@ int ox_tensor_from_proto(ox_graph *g, ox_tensor *t, const Onnx__TensorProto *tp)
   int64_t iv = 0;
   double fv = 0;
   if (tp->has_raw_data) {
-    const size_t w = raw_value((const uint8_t *)"\0\0\0\0\0\0\0\0", t->dtype, &iv, &fv) ? 0
-                     : t->dtype == ONNX__TENSOR_PROTO__DATA_TYPE__INT64 ||
-                             t->dtype == ONNX__TENSOR_PROTO__DATA_TYPE__UINT64 ||
-                             t->dtype == ONNX__TENSOR_PROTO__DATA_TYPE__DOUBLE
-                         ? 8
-                     : t->dtype == ONNX__TENSOR_PROTO__DATA_TYPE__INT32 ||
-                             t->dtype == ONNX__TENSOR_PROTO__DATA_TYPE__UINT32 ||
-                             t->dtype == ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT
-                         ? 4
-                     : t->dtype == ONNX__TENSOR_PROTO__DATA_TYPE__INT16 ||
-                             t->dtype == ONNX__TENSOR_PROTO__DATA_TYPE__UINT16
-                         ? 2
-                         : 1;
+    const size_t w = raw_width(t->dtype);
     if (!w || tp->raw_data.len != w * n) return 0; /* a type or a size dse does not read */
     if (ox_alloc_values(g, t, n, is_int)) return DSE_ERR_NOMEM;
     for (size_t i = 0; i < n; i++)
@@ -417,10 +452,16 @@ int ox_tensor_from_proto(ox_graph *g, ox_tensor *t, const Onnx__TensorProto *tp)
         t->fv[i] = (double)tp->int64_data[i];
     }
   } else if (tp->n_int32_data == n && n) {
+    /* float16 and bfloat16 keep their bits in int32_data */
+    const int half = t->dtype == ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT16 ||
+                     t->dtype == ONNX__TENSOR_PROTO__DATA_TYPE__BFLOAT16;
     if (ox_alloc_values(g, t, n, is_int)) return DSE_ERR_NOMEM;
     for (size_t i = 0; i < n; i++) {
       if (is_int)
         t->iv[i] = tp->int32_data[i];
+      else if (half)
+        t->fv[i] = half_value((uint32_t)tp->int32_data[i] & 0xffff,
+                              t->dtype == ONNX__TENSOR_PROTO__DATA_TYPE__BFLOAT16);
       else
         t->fv[i] = tp->int32_data[i];
     }
@@ -873,7 +914,7 @@ static int build_doc(ox_graph *g, yt_doc **out) {
 
 /* ===== the report ======================================================== */
 
-static const char *as_text(const ox_node *nd) {
+static const char *as_text(const ox_node *nd, char *buf, size_t n) {
   switch (nd->as) {
     case OX_AS_LAYER:
       return nd->layer_type;
@@ -882,9 +923,11 @@ static const char *as_text(const ox_node *nd) {
     case OX_AS_CONST:
       return "constant (shapes only)";
     case OX_AS_FOLDED:
-      return "folded into the conv before";
+      snprintf(buf, n, "%s folded into the layer before", nd->layer_type ? nd->layer_type : "?");
+      return buf;
     case OX_AS_FUSED:
-      return "layernorm (fused pattern)";
+      snprintf(buf, n, "%s (fused pattern)", nd->layer_type ? nd->layer_type : "?");
+      return buf;
     case OX_AS_UNSUPPORTED:
       return "UNSUPPORTED: eltwise over its output";
   }
@@ -906,18 +949,26 @@ static void write_report(ox_graph *g, ox_import *im) {
   size_t nrows = 0;
   for (size_t i = 0; i < g->nn; i++) {
     const ox_node *nd = &g->n[g->order[i]];
-    const char *as = as_text(nd);
+    char buf[64];
+    const char *as = as_text(nd, buf, sizeof buf);
     size_t r = 0;
     while (r < nrows && (strcmp(rows[r].op, node_op(nd)) || strcmp(rows[r].as, as))) r++;
-    if (r == nrows) rows[nrows++] = (row){node_op(nd), as, 0, nd};
+    if (r == nrows) {
+      as = as == buf ? core_arena_strdup(&g->arena, buf) : as;
+      if (!as) {
+        g->nomem = 1;
+        break;
+      }
+      rows[nrows++] = (row){node_op(nd), as, 0, nd};
+    }
     rows[r].count++;
   }
   core_buf *b = &im->report;
-  core_buf_printf(b, "%-24s %6s  %-38s %s\n", "op", "nodes", "becomes", "first node");
+  core_buf_printf(b, "%-24s %6s  %-40s %s\n", "op", "nodes", "becomes", "first node");
   for (size_t r = 0; r < nrows; r++) {
     char first[160];
     snprintf(first, sizeof first, "%ld '%.120s'", rows[r].first->index, node_name(rows[r].first));
-    core_buf_printf(b, "%-24.24s %6zu  %-38s %s\n", rows[r].op, rows[r].count, rows[r].as, first);
+    core_buf_printf(b, "%-24.24s %6zu  %-40s %s\n", rows[r].op, rows[r].count, rows[r].as, first);
   }
   core_buf_printf(b, "%zu nodes, %zu layers, %zu node%s dse cannot model\n", g->nn, g->nlayers,
                   im->nunsupported, im->nunsupported == 1 ? "" : "s");

@@ -43,8 +43,8 @@ typedef enum {
   OX_AS_LAYER,       /* a layer of its own */
   OX_AS_VIEW,        /* a view: reshape, squeeze, identity (nothing moves) */
   OX_AS_CONST,       /* computes constants or shapes only */
-  OX_AS_FOLDED,      /* a batch norm folded into the layer before it */
-  OX_AS_FUSED,       /* part of a decomposed layer norm */
+  OX_AS_FOLDED,      /* a batch norm or bias folded into the layer before it */
+  OX_AS_FUSED,       /* part of a decomposed pattern: layer norm, SiLU, GELU, ... */
   OX_AS_UNSUPPORTED  /* simulated as an element-wise layer over its outputs */
 } ox_as;
 
@@ -54,7 +54,7 @@ typedef struct ox_node {
   size_t nin, nout;
   long *in, *out;     /* tensor indices; -1 for an absent optional input */
   ox_as as;
-  const char *layer_type; /* OX_AS_LAYER/UNSUPPORTED: the layer's type */
+  const char *layer_type; /* OX_AS_LAYER/UNSUPPORTED: the layer's type; FUSED: what */
   int done;           /* inferred already (a fused pattern) */
 } ox_node;
 

@@ -667,6 +667,40 @@ static const char *clip_kind(ox_graph *g, const ox_node *nd) {
   return "clip";
 }
 
+/* A node whose only computed input is the output of a conv, gemm or
+ * matmul layer that nothing else reads, and whose other inputs are
+ * constants smaller than that output (a bias, a batch norm's parameters):
+ * folded into that layer, as an accelerator applies it on the way out.
+ * Returns 1 when folded (nd marked). */
+static int fold_into_producer(ox_graph *g, ox_node *nd) {
+  ox_tensor *x = NULL;
+  for (size_t k = 0; k < nd->nin; k++) {
+    ox_tensor *t = ox_in(g, nd, k);
+    if (!t) continue;
+    if (is_act(t)) {
+      if (x) return 0;
+      x = t;
+    }
+  }
+  if (!x || x->producer < 0 || x->layer < 0 || x->nuse != 1 || x->is_output) return 0;
+  for (size_t k = 0; k < nd->nin; k++) {
+    ox_tensor *t = ox_in(g, nd, k);
+    if (t && t != x && (t->rank < 0 || ox_elems(t) >= ox_elems(x))) return 0;
+  }
+  const char *type = g->layers[x->layer].type;
+  if (strcmp(type, "conv2d") && strcmp(type, "conv1d") && strcmp(type, "gemm") &&
+      strcmp(type, "matmul"))
+    return 0;
+  ox_tensor *o = ox_out(g, nd, 0);
+  if (!o || ox_elems(o) != ox_elems(x)) return 0;
+  nd->as = OX_AS_FOLDED;
+  nd->layer_type = OP_IS(nd, "BatchNormalization")            ? "batch norm"
+                   : OP_IS(nd, "Add") || OP_IS(nd, "Sub") ? "bias"
+                                                          : "scale";
+  o->layer = x->layer;
+  return 1;
+}
+
 /* Add, Mul, ... and the unary activations: the output's broadcast shape;
  * a layer over it: eltwise over the inputs computed at run time, or an
  * activation when one is (an operand that is a constant, a bias). */
@@ -705,6 +739,10 @@ static int op_elementwise(ox_graph *g, ox_node *nd, int cst) {
   size_t nact = 0;
   for (size_t k = 0; k < nd->nin; k++) nact += is_act(ox_in(g, nd, k));
   if (nact >= 2) return elt_layer(g, nd, e, nact);
+  /* a bias or a scale on a MAC layer's output (x + b, x - b, x * s, x / s) */
+  const int scale_op = OP_IS(nd, "Add") || OP_IS(nd, "Mul") ||
+                       ((OP_IS(nd, "Sub") || OP_IS(nd, "Div")) && is_act(ox_in(g, nd, 0)));
+  if (scale_op && fold_into_producer(g, nd)) return 0;
   return act_layer(g, nd, "scale", e);
 }
 
@@ -782,15 +820,7 @@ static int op_batchnorm(ox_graph *g, ox_node *nd, int cst) {
   if (cst) return 0;
   for (size_t k = 1; k < 5; k++)
     if (is_act(ox_in(g, nd, k))) return act_layer(g, nd, "affine", ox_elems(x));
-  if (x->producer >= 0 && x->layer >= 0 && x->nuse == 1 && !x->is_output) {
-    const char *t = g->layers[x->layer].type;
-    if (!strcmp(t, "conv2d") || !strcmp(t, "conv1d") || !strcmp(t, "gemm")) {
-      nd->as = OX_AS_FOLDED;
-      ox_tensor *o = ox_out(g, nd, 0);
-      if (o) o->layer = x->layer;
-      return 0;
-    }
-  }
+  if (fold_into_producer(g, nd)) return 0;
   return act_layer(g, nd, "affine", ox_elems(x));
 }
 
@@ -940,6 +970,7 @@ static int fuse_layernorm(ox_graph *g, ox_node *r1) {
   for (int i = 0; i < n; i++) {
     chain[i]->done = 1;
     chain[i]->as = OX_AS_FUSED;
+    chain[i]->layer_type = "layernorm";
     ox_tensor *o = ox_out(g, chain[i], 0);
     const int reduced = chain[i] == r1 || chain[i] == r2 || chain[i] == add || chain[i] == sqrt;
     if (o) set_shape(o, x->rank, reduced ? rdim : x->dim);
@@ -950,6 +981,90 @@ static int fuse_layernorm(ox_graph *g, ox_node *r1) {
   r1->layer_type = "layernorm";
   ox_tensor *y = ox_out(g, chain[n - 1], 0);
   if (y) y->layer = (long)g->nlayers - 1;
+  return 1;
+}
+
+/* The other input of a binary node than t (NULL when it reads t twice). */
+static ox_tensor *other_in(ox_graph *g, const ox_node *nd, const ox_tensor *t) {
+  ox_tensor *a = ox_in(g, nd, 0), *b = ox_in(g, nd, 1);
+  return a == t ? b : b == t ? a : NULL;
+}
+
+/* A constant scalar's value (or NAN). */
+static double scalar_of(const ox_tensor *t) {
+  return t && t->is_const && t->has_val && t->nval == 1 ? fval(t, 0) : NAN;
+}
+
+/* x * sigmoid(x) as one silu activation, x * hardsigmoid(x) as hardswish
+ * (the gate named by the Mul), and the exact GELU as exporters before
+ * opset 20 write it, Mul(Mul(x, Add(Erf(Div(x, sqrt 2)), 1)), 0.5) or
+ * with the 0.5 taken first.  nd is the gate (Sigmoid, HardSigmoid) or the
+ * Div.  Returns 1 when it matched (the nodes marked, the layer added), 0
+ * when not, < 0 on error. */
+static int fuse_activation(ox_graph *g, ox_node *nd) {
+  ox_tensor *x = ox_in(g, nd, 0), *y = ox_out(g, nd, 0);
+  if (!x || x->rank < 0 || !y) return 0;
+  ox_node *chain[6] = {nd};
+  int n = 1;
+  const char *kind;
+  if (OP_IS(nd, "Sigmoid") || OP_IS(nd, "HardSigmoid")) {
+    /* HardSwish is HardSigmoid with alpha 1/6, beta 1/2 */
+    if (OP_IS(nd, "HardSigmoid") && (fabs(ox_attr_float(nd, "alpha", 0.2) - 1.0 / 6) > 1e-6 ||
+                                     fabs(ox_attr_float(nd, "beta", 0.5) - 0.5) > 1e-6))
+      return 0;
+    ox_node *mul = sole_user(g, y);
+    if (!mul || !OP_IS(mul, "Mul") || other_in(g, mul, y) != x) return 0;
+    chain[n++] = mul;
+    kind = OP_IS(nd, "Sigmoid") ? "silu" : "hardswish";
+  } else { /* Div(x, sqrt 2) -> Erf -> Add(1) -> Mul(x) -> Mul(0.5) */
+    if (!OP_IS(nd, "Div") || ox_in(g, nd, 0) != x ||
+        fabs(scalar_of(ox_in(g, nd, 1)) - sqrt(2.0)) > 1e-3)
+      return 0;
+    ox_node *erf = sole_user(g, y);
+    if (!erf || !OP_IS(erf, "Erf")) return 0;
+    ox_node *add = sole_user(g, ox_out(g, erf, 0));
+    if (!add || !OP_IS(add, "Add") || scalar_of(other_in(g, add, ox_out(g, erf, 0))) != 1.0)
+      return 0;
+    ox_node *m1 = sole_user(g, ox_out(g, add, 0));
+    if (!m1 || !OP_IS(m1, "Mul")) return 0;
+    ox_tensor *o1 = other_in(g, m1, ox_out(g, add, 0));
+    ox_node *m2 = NULL;
+    if (o1 == x) { /* x * (1 + erf) then * 0.5 */
+      m2 = sole_user(g, ox_out(g, m1, 0));
+      if (!m2 || !OP_IS(m2, "Mul") || scalar_of(other_in(g, m2, ox_out(g, m1, 0))) != 0.5)
+        return 0;
+    } else if (!o1 || o1->producer < 0) { /* (x * 0.5) * (1 + erf) */
+      return 0;
+    } else {
+      ox_node *half = &g->n[o1->producer];
+      if (!OP_IS(half, "Mul") || other_in(g, half, x) == NULL ||
+          scalar_of(other_in(g, half, x)) != 0.5 || o1->nuse != 1 || o1->rank >= 0)
+        return 0;
+      m2 = half; /* not inferred yet (it comes later in the file): fused too */
+    }
+    chain[n++] = erf;
+    chain[n++] = add;
+    chain[n++] = m1;
+    chain[n++] = m2;
+    kind = "gelu";
+  }
+  ox_node *last = chain[0];
+  for (int i = 0; i < n; i++)
+    if (chain[i]->index > last->index) last = chain[i];
+  for (int i = 0; i < n; i++) {
+    chain[i]->done = 1;
+    chain[i]->as = OX_AS_FUSED;
+    chain[i]->layer_type = kind;
+    ox_tensor *o = ox_out(g, chain[i], 0);
+    if (o) copy_shape(o, x);
+  }
+  /* the layer is named after the node whose output it is */
+  ox_layer *l = ox_layer_new(g, last, "activation");
+  if (!l) return -1;
+  ox_layer_int(l, "elements", (int64_t)ox_elems(x));
+  ox_layer_str(l, "kind", kind);
+  ox_tensor *o = ox_out(g, last, 0);
+  if (o) o->layer = (long)g->nlayers - 1;
   return 1;
 }
 
@@ -1711,6 +1826,10 @@ int ox_infer_node(ox_graph *g, ox_node *nd) {
   if (OP_IS(nd, "ReduceMean") && !cst) {
     const int rc = fuse_layernorm(g, nd);
     if (rc) return rc < 0 ? DSE_ERR_INVALID : 0;
+  }
+  if ((OP_IS(nd, "Sigmoid") || OP_IS(nd, "HardSigmoid") || OP_IS(nd, "Div")) && !cst) {
+    const int rc = fuse_activation(g, nd);
+    if (rc) return rc < 0 ? (g->nomem ? DSE_ERR_NOMEM : DSE_ERR_INVALID) : 0;
   }
   op_fn fn = find_op(nd);
   int rc = fn ? fn(g, nd, cst) : op_unsupported(g, nd, cst);

@@ -40,12 +40,34 @@ fi
 # batch norms folded (53), none left as layers
 run "$DSE" import onnx "$M/resnet50.onnx" --report
 expect_code 0 "import --report"
-expect_out "BatchNormalization           53  folded into the conv before" "53 batch norms folded"
+expect_out "BatchNormalization           53  batch norm folded into the layer before  1 'conv1_bn'" "53 batch norms folded"
 expect_out "176 nodes, 122 layers, 0 nodes dse cannot model" "every node accounted for"
 # the decomposed layer norm is fused into one layernorm (the zoo's weights)
 run "$DSE" import onnx "$M/bert_base_decomposed.onnx" --report
 expect_out "layernorm (fused pattern)" "decomposed layer norm fused"
 expect_out "0 nodes dse cannot model" "BERT: every node accounted for"
+
+# exporters' decomposed activations fused, biases and scales folded
+run "$DSE" import onnx "$M/bert_base.onnx" --report
+expect_out "Div                          12  gelu (fused pattern)" "GELU as Div, Erf, Add, Mul, Mul: one gelu"
+expect_out "Add                          72  bias folded into the layer before" "Q, K, V, proj, FFN biases folded"
+expect_out "Div                          12  scale folded into the layer before" "attention's 1/sqrt(d) folded"
+expect_out "396 nodes, 216 layers" "BERT: 144 zoo layers, Q/K/V apart (+24), 4 transposes a block (+48)"
+run "$DSE" show workload "$SRC/examples/onnx/tiny_detector.onnx" --input images=1x3x64x64
+expect_out "stem_silu                activation silu 16384" "x * sigmoid(x) is one silu"
+# the Gelu op (opset 20, or Microsoft's contrib domain, which onnx 1.12 builds)
+"$PY" - "$TMP/gelu.onnx" <<'PYEOF'
+import sys
+from onnx import TensorProto, helper
+g = helper.make_graph([helper.make_node("Gelu", ["x"], ["y"], name="g", domain="com.microsoft")],
+                      "gelu", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 8])],
+                      [helper.make_tensor_value_info("y", TensorProto.FLOAT, [2, 8])])
+m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 17),
+                                        helper.make_opsetid("com.microsoft", 1)])
+open(sys.argv[1], "wb").write(m.SerializeToString())
+PYEOF
+run "$DSE" show workload "$TMP/gelu.onnx"
+expect_out "g                        activation gelu 16" "Microsoft's Gelu op"
 
 # --- every model's MACs against python3-onnx's own shape inference ---------
 KV="x=1x1x768 past_k=1x12x127x64 past_v=1x12x127x64"
