@@ -1104,9 +1104,10 @@ int dse_onnx_import(dse_ctx *ctx, const char *path, const dse_param *params, siz
     core_buf c;
     core_buf_init(&c);
     core_buf_printf(&c,
-                    "Imported by dse %s from the ONNX model %s:\n%zu nodes, %zu layers; "
-                    "weights are counted without biases\nand batch norms are folded into the "
-                    "convolutions before them (docs/onnx.md).", DSE_VERSION, path,
+                    "Imported by dse %s from the ONNX model %s:\n%zu nodes, %zu layers "
+                    "(dse import onnx --report lists what each node became).\nBiases, "
+                    "scales and batch norms on a conv/gemm/matmul output are folded into\n"
+                    "it and not counted as weights (docs/onnx.md).", DSE_VERSION, path,
                     im.nnodes, im.nlayers);
     if (im.warnings.len) {
       core_buf_printf(&c, "\nWarnings:\n%s", core_buf_str(&im.warnings));

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "config/onnx.h"
 #include "config/scalesim.h"
 
 static int cmp_str(const void *x, const void *y) {
@@ -72,7 +73,7 @@ int cfg_resolve(dse_ctx *ctx, const char *sub, const char *what,
   size_t len = strlen(name);
   if (strchr(name, '/') || (len > 5 && strcmp(name + len - 5, ".yaml") == 0) ||
       (len > 4 && strcmp(name + len - 4, ".yml") == 0) || ss_is_topology(name) ||
-      ss_is_config(name)) {
+      ss_is_config(name) || ox_is_model(name)) {
     snprintf(buf, n, "%s", name);
     return core_check_file(ctx, buf);
   }

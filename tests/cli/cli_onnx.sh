@@ -132,6 +132,20 @@ run "$DSE" show workload "$M/unsupported_noshape.onnx"
 expect_code 2 "unsupported op without a shape"
 expect_err "(Mystery): dse cannot model op 'com.example.Mystery' and the file does not state the shape of its output" "no shape: error at the node"
 
+# --- external data is never opened ----------------------------------------
+# the MobileNet blocks with their tensors over 1 KiB in an external file,
+# which is then deleted: the import needs only the dims
+"$PY" -c '
+import onnx, sys
+m = onnx.load(sys.argv[1])
+onnx.save_model(m, sys.argv[2], save_as_external_data=True, all_tensors_to_one_file=True,
+                location="mb.weights", size_threshold=1024)' "$M/mobilenet_block.onnx" "$TMP/mb_ext.onnx"
+[ -s "$TMP/mb.weights" ] && ok || bad "the external weights file was written"
+rm -f "$TMP/mb.weights"
+got=$(total_row "$TMP/mb_ext.onnx")
+want=$(total_row "$M/mobilenet_block.onnx")
+if [ "$got" = "$want" ]; then ok; else bad "external data: $got; embedded: $want"; fi
+
 # --- the faces -------------------------------------------------------------
 run "$DSE" import onnx "$M/mobilenet_block.onnx" -o "$TMP/mb.yaml"
 expect_code 0 "import -o"
