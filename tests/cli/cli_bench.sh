@@ -27,7 +27,7 @@ rejects "--runs expects an integer from 1 to 100, got '101'" -n 101
 rejects "-n needs a value" -n
 rejects "--min-time expects seconds from 0 to 60, got '-1'" -t -1
 rejects "--min-time expects seconds from 0 to 60, got 'soon'" --min-time soon
-rejects "--only expects groups among l1, l2, dram, mem, sweep, big, pareto, report (comma-separated), got 'gpu'" --only gpu
+rejects "--only expects groups among l1, l2, dram, mem, sweep, big, pareto, report, onnx (comma-separated), got 'gpu'" --only gpu
 
 # one quick pass over the burst model: every targeted row says PASS or FAIL,
 # and the summary counts them
