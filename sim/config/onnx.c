@@ -419,10 +419,10 @@ static int raw_value(const uint8_t *p, int dtype, int64_t *iv, double *fv) {
 }
 
 int ox_tensor_from_proto(ox_graph *g, ox_tensor *t, const Onnx__TensorProto *tp) {
-  if (tp->n_dims > OX_MAX_RANK) return -1;
+  if (tp->n_dims > OX_MAX_RANK) return DSE_ERR_INVALID;
   t->rank = (int)tp->n_dims;
   for (size_t i = 0; i < tp->n_dims; i++) {
-    if (tp->dims[i] < 0) return -1;
+    if (tp->dims[i] < 0) return DSE_ERR_INVALID;
     t->dim[i] = tp->dims[i];
   }
   t->dtype = tp->has_data_type ? tp->data_type : 0;
@@ -701,8 +701,11 @@ static int build_graph(ox_graph *g, const dse_param *inputs, size_t ninputs) {
     if (ti < 0) return DSE_ERR_NOMEM;
     if ((rc = ox_tensor_from_proto(g, &g->t[ti], tp)) != 0) {
       if (rc == DSE_ERR_NOMEM) return rc;
-      core_diag(g->ctx, g->file, 0, 0, "initializer '%s': rank %zu or a negative dim", tp->name,
-                tp->n_dims);
+      if (tp->n_dims > OX_MAX_RANK)
+        core_diag(g->ctx, g->file, 0, 0, "initializer '%s': rank %zu; dse follows at most %d",
+                  tp->name, tp->n_dims, OX_MAX_RANK);
+      else
+        core_diag(g->ctx, g->file, 0, 0, "initializer '%s': a negative dimension", tp->name);
       return DSE_ERR_INVALID;
     }
   }

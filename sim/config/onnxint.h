@@ -116,8 +116,8 @@ DSE_INTERNAL void ox_node_warn(ox_graph *g, const ox_node *nd, const char *fmt, 
 /* Elements of a tensor of known shape (saturating). */
 DSE_INTERNAL uint64_t ox_elems(const ox_tensor *t);
 /* A TensorProto (an initializer or a Constant's value) into t: dims, type
- * and, for a small one of a type dse reads, its values: 0, -1 for a rank
- * beyond OX_MAX_RANK or a negative dim, DSE_ERR_NOMEM. */
+ * and, for a small one of a type dse reads, its values: 0, DSE_ERR_INVALID
+ * for a rank beyond OX_MAX_RANK or a negative dim, DSE_ERR_NOMEM. */
 DSE_INTERNAL int ox_tensor_from_proto(ox_graph *g, ox_tensor *t, const Onnx__TensorProto *tp);
 /* Keep values for t (nval elements, integer or float by dtype): 0 or NOMEM. */
 DSE_INTERNAL int ox_alloc_values(ox_graph *g, ox_tensor *t, size_t nval, int is_int);

@@ -212,6 +212,8 @@ run timeout 10 "$DSE" import onnx "$TMP/fifo.onnx"
 expect_code 2 "a FIFO does not block"
 expect_err "not a regular file" "a FIFO"
 badrun "$TMP/missing.onnx" "no such file" "a missing file"
+# found by mutation fuzzing: a dimension of -2^31 was reported as out of memory (exit 1)
+badrun "$SRC/tests/data/onnx_negative_dim.onnx" "onnx_negative_dim.onnx: error: initializer 'value1': a negative dimension" "a negative initializer dim"
 badrun "$M/bad_cycle.onnx" "(Relu): is on a cycle: its input" "a cycle"
 badrun "$M/bad_dangling.onnx" "is produced by no node and is neither a graph input nor an initializer (a dangling input)" "a dangling input"
 badrun "$M/bad_opset.onnx" "error: opset 99 is newer than supported: dse reads ONNX opsets 1 to 21" "a newer opset"
