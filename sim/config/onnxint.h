@@ -5,6 +5,7 @@
 #define DSE_ONNXINT_H
 
 #include <stdint.h>
+#include <string.h>
 
 #include "config/onnx.h"
 #include "onnx.pb-c.h"
@@ -131,7 +132,71 @@ DSE_INTERNAL void ox_layer_pair(ox_layer *l, const char *key, int64_t h, int64_t
 DSE_INTERNAL void ox_layer_str(ox_layer *l, const char *key, const char *s);
 
 /* Infer the node's outputs (shapes, constant values) and add its layer:
- * 0, or DSE_ERR_INVALID with a diagnostic naming the node, DSE_ERR_NOMEM. */
+ * 0, or DSE_ERR_INVALID with a diagnostic naming the node, DSE_ERR_NOMEM
+ * (onnxops.c). */
 DSE_INTERNAL int ox_infer_node(ox_graph *g, ox_node *nd);
+
+#define OX_IS(nd, s) (strcmp((nd)->p->op_type, (s)) == 0)
+
+/* Whether a tensor is computed at run time (not from weights alone). */
+static inline int ox_is_act(const ox_tensor *t) { return t && !t->is_const; }
+
+/* ===== shapes and values (onnxshape.c) ===================================
+ * Each returns 0 or DSE_ERR_INVALID after a diagnostic at the node, unless
+ * it says otherwise. */
+
+/* "cannot infer the output shape: WHY 'T' (from node N ...)" */
+DSE_INTERNAL int ox_shape_error(ox_graph *g, const ox_node *nd, const char *why,
+                                const ox_tensor *t);
+/* Input k with a known shape, or NULL after a diagnostic. */
+DSE_INTERNAL ox_tensor *ox_need(ox_graph *g, const ox_node *nd, size_t k);
+DSE_INTERNAL void ox_set_shape(ox_tensor *t, int rank, const int64_t *dim); /* t may be NULL */
+DSE_INTERNAL void ox_copy_shape(ox_tensor *dst, const ox_tensor *src);     /* dst may be NULL */
+/* axis in [-rank, rank) to [0, rank) */
+DSE_INTERNAL int ox_norm_axis(ox_graph *g, const ox_node *nd, int64_t axis, int rank, int *out);
+/* The values of input k, a constant dse evaluated, into v (at most max). */
+DSE_INTERNAL int ox_get_ints(ox_graph *g, const ox_node *nd, size_t k, int64_t *v, size_t max,
+                             size_t *n);
+DSE_INTERNAL int ox_get_floats(ox_graph *g, const ox_node *nd, size_t k, double *v, size_t max,
+                               size_t *n);
+/* An INTS attribute into v: its count, or -1 when absent (no diagnostic). */
+DSE_INTERNAL long ox_attr_ints(const ox_node *nd, const char *name, int64_t *v, size_t max);
+/* The axes of a Squeeze/Unsqueeze/Reduce: an attribute before opset since,
+ * input k from it; -1 when none is given; *rc set on an error. */
+DSE_INTERNAL long ox_axes_of(ox_graph *g, const ox_node *nd, int64_t since, size_t k, int64_t *v,
+                             size_t max, int *rc);
+/* numpy broadcasting of the present inputs' shapes into rank, dim. */
+DSE_INTERNAL int ox_broadcast(ox_graph *g, const ox_node *nd, int *rank, int64_t *dim);
+/* Element i of a tensor with values, as an integer or a double. */
+DSE_INTERNAL int64_t ox_ival(const ox_tensor *t, size_t i);
+DSE_INTERNAL double ox_fval(const ox_tensor *t, size_t i);
+/* The values of a small constant element-wise op (or Expand) into o,
+ * whose shape is set: 0 (o left without values when they are not all
+ * known or too many) or DSE_ERR_NOMEM. */
+DSE_INTERNAL int ox_eval_elementwise(ox_graph *g, const ox_node *nd, ox_tensor *o);
+/* The nodes that compute constants: Constant, Shape and Size,
+ * ConstantOfShape, Range (the op table's entries). */
+DSE_INTERNAL int ox_op_constant(ox_graph *g, ox_node *nd, int cst);
+DSE_INTERNAL int ox_op_shape(ox_graph *g, ox_node *nd, int cst);
+DSE_INTERNAL int ox_op_constant_of_shape(ox_graph *g, ox_node *nd, int cst);
+DSE_INTERNAL int ox_op_range(ox_graph *g, ox_node *nd, int cst);
+
+/* ===== normalizations (onnxops.c) ========================================= */
+
+/* A layernorm layer named after nd over rows x cols, the axes from axis on. */
+DSE_INTERNAL int ox_norm_rows(ox_graph *g, ox_node *nd, const ox_tensor *x, int64_t axis);
+/* The reduced axes of a Reduce or Arg op over x as a mask of x's rank. */
+DSE_INTERNAL int ox_reduce_axes(ox_graph *g, ox_node *nd, const ox_tensor *x, int *mask);
+
+/* ===== folding and fusing (onnxfuse.c) ==================================== */
+
+/* nd (a bias, scale or batch norm) folded into the conv, gemm or matmul
+ * layer whose output it alone reads: 1 (nd marked), or 0. */
+DSE_INTERNAL int ox_fold_into_producer(ox_graph *g, ox_node *nd);
+/* The decomposed layer norm starting at the ReduceMean r1, and SiLU,
+ * hard-swish or GELU starting at nd, as one layer: 1 when matched (the
+ * nodes marked, the layer added), 0 when not, < 0 on an error. */
+DSE_INTERNAL int ox_fuse_layernorm(ox_graph *g, ox_node *r1);
+DSE_INTERNAL int ox_fuse_activation(ox_graph *g, ox_node *nd);
 
 #endif /* DSE_ONNXINT_H */

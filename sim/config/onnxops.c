@@ -8,143 +8,7 @@
 
 #include "config/onnxint.h"
 
-#define OP_IS(nd, s) (strcmp((nd)->p->op_type, (s)) == 0)
-
-/* ===== shapes ============================================================ */
-
-static int shape_error(ox_graph *g, const ox_node *nd, const char *why, const ox_tensor *t) {
-  if (t && t->producer >= 0) {
-    const ox_node *p = &g->n[t->producer];
-    return ox_node_error(g, nd, "cannot infer the output shape: %s '%s' (from node %ld '%s' (%s))",
-                         why, t->name, p->index, p->p->name ? p->p->name : "", p->p->op_type);
-  }
-  return ox_node_error(g, nd, "cannot infer the output shape: %s '%s'", why, t ? t->name : "?");
-}
-
-/* Input k with a known shape, or NULL after an error. */
-static ox_tensor *need(ox_graph *g, const ox_node *nd, size_t k) {
-  ox_tensor *t = ox_in(g, nd, k);
-  if (!t) {
-    ox_node_error(g, nd, "input %zu is missing", k);
-    return NULL;
-  }
-  if (t->rank < 0) {
-    shape_error(g, nd, "the shape is not known of its input", t);
-    return NULL;
-  }
-  return t;
-}
-
-static void set_shape(ox_tensor *t, int rank, const int64_t *dim) {
-  if (!t) return;
-  t->rank = rank;
-  for (int i = 0; i < rank; i++) t->dim[i] = dim[i];
-}
-
-static void copy_shape(ox_tensor *dst, const ox_tensor *src) {
-  if (dst) set_shape(dst, src->rank, src->dim);
-}
-
-/* axis in [-rank, rank) to [0, rank): 0, or an error. */
-static int norm_axis(ox_graph *g, const ox_node *nd, int64_t axis, int rank, int *out) {
-  *out = 0;
-  if (axis < -rank || axis >= rank)
-    return ox_node_error(g, nd, "axis %lld is outside a rank-%d tensor", (long long)axis, rank);
-  *out = (int)(axis < 0 ? axis + rank : axis);
-  return 0;
-}
-
-/* The integer values of input k (a constant dse has evaluated) into v. */
-static int get_ints(ox_graph *g, const ox_node *nd, size_t k, int64_t *v, size_t max,
-                    size_t *n) {
-  ox_tensor *t = ox_in(g, nd, k);
-  if (!t) return ox_node_error(g, nd, "input %zu is missing", k);
-  if (!t->has_val) return shape_error(g, nd, "it needs the values, computed at run time, of", t);
-  if (t->nval > max)
-    return ox_node_error(g, nd, "input '%s' has %zu values; at most %zu are read", t->name,
-                         t->nval, max);
-  for (size_t i = 0; i < t->nval; i++) v[i] = t->iv ? t->iv[i] : (int64_t)t->fv[i];
-  *n = t->nval;
-  return 0;
-}
-
-static int get_floats(ox_graph *g, const ox_node *nd, size_t k, double *v, size_t max,
-                      size_t *n) {
-  ox_tensor *t = ox_in(g, nd, k);
-  if (!t) return ox_node_error(g, nd, "input %zu is missing", k);
-  if (!t->has_val) return shape_error(g, nd, "it needs the values, computed at run time, of", t);
-  if (t->nval > max)
-    return ox_node_error(g, nd, "input '%s' has %zu values; at most %zu are read", t->name,
-                         t->nval, max);
-  for (size_t i = 0; i < t->nval; i++) v[i] = t->fv ? t->fv[i] : (double)t->iv[i];
-  *n = t->nval;
-  return 0;
-}
-
-/* An INTS attribute into v: its count, or -1 when absent. */
-static long attr_ints(const ox_node *nd, const char *name, int64_t *v, size_t max) {
-  const Onnx__AttributeProto *a = ox_attr(nd, name);
-  if (!a) return -1;
-  size_t n = a->n_ints < max ? a->n_ints : max;
-  for (size_t i = 0; i < n; i++) v[i] = a->ints[i];
-  return (long)n;
-}
-
-/* The axes of a Squeeze/Unsqueeze/Reduce: an attribute before `since`, an
- * input (k) from it.  -1 when none is given. */
-static long axes_of(ox_graph *g, const ox_node *nd, int64_t since, size_t k, int64_t *v,
-                    size_t max, int *rc) {
-  *rc = 0;
-  if (g->opset < since) return attr_ints(nd, "axes", v, max);
-  if (!ox_in(g, nd, k)) return attr_ints(nd, "axes", v, max);
-  size_t n;
-  if ((*rc = get_ints(g, nd, k, v, max, &n))) return -1;
-  return (long)n;
-}
-
-/* numpy broadcasting of the shapes of the present inputs into out. */
-static int broadcast(ox_graph *g, const ox_node *nd, int *rank, int64_t *dim) {
-  *rank = 0;
-  for (size_t k = 0; k < nd->nin; k++) {
-    ox_tensor *t = ox_in(g, nd, k);
-    if (!t) continue;
-    if (t->rank < 0) return shape_error(g, nd, "the shape is not known of its input", t);
-    int r = t->rank > *rank ? t->rank : *rank;
-    int64_t nd2[OX_MAX_RANK];
-    for (int i = 0; i < r; i++) {
-      const int ia = i - (r - *rank), ib = i - (r - t->rank);
-      const int64_t a = ia >= 0 ? dim[ia] : 1, b = ib >= 0 ? t->dim[ib] : 1;
-      if (a != b && a != 1 && b != 1)
-        return ox_node_error(g, nd, "cannot broadcast dimension %d: %lld against %lld of '%s'", i,
-                             (long long)a, (long long)b, t->name);
-      nd2[i] = a == 1 ? b : a;
-    }
-    *rank = r;
-    memcpy(dim, nd2, sizeof(int64_t) * (size_t)r);
-  }
-  return 0;
-}
-
-/* Flat index into t of the element at out-index idx (of an output of rank
- * r) under broadcasting. */
-static size_t bcast_at(const ox_tensor *t, int r, const int64_t *idx) {
-  size_t off = 0;
-  for (int i = 0; i < t->rank; i++) {
-    const int64_t d = t->dim[i], x = idx[i + (r - t->rank)];
-    off = off * (size_t)d + (size_t)(d == 1 ? 0 : x);
-  }
-  return off;
-}
-
-static void next_index(int r, const int64_t *dim, int64_t *idx) {
-  for (int i = r - 1; i >= 0; i--) {
-    if (++idx[i] < dim[i]) return;
-    idx[i] = 0;
-  }
-}
-
-static int64_t ival(const ox_tensor *t, size_t i) { return t->iv ? t->iv[i] : (int64_t)t->fv[i]; }
-static double fval(const ox_tensor *t, size_t i) { return t->fv ? t->fv[i] : (double)t->iv[i]; }
+#define OX_IS(nd, s) (strcmp((nd)->p->op_type, (s)) == 0)
 
 /* ===== layers ============================================================ */
 
@@ -215,8 +79,6 @@ static int rows_layer(ox_graph *g, ox_node *nd, const char *type, uint64_t rows,
   return 0;
 }
 
-/* Whether an input is computed at run time (not from weights alone). */
-static int is_act(const ox_tensor *t) { return t && !t->is_const; }
 
 /* ===== windows: Conv, ConvTranspose, pools ================================ */
 
@@ -236,11 +98,11 @@ static int window(ox_graph *g, const ox_node *nd, const ox_tensor *x, win *w, in
     w->pb[i] = w->pe[i] = 0;
   }
   long c;
-  if ((c = attr_ints(nd, "strides", v, 8)) >= 0) {
+  if ((c = ox_attr_ints(nd, "strides", v, 8)) >= 0) {
     if (c != n) return ox_node_error(g, nd, "strides has %ld values for %d spatial axes", c, n);
     for (int i = 0; i < n; i++) w->stride[i] = v[i];
   }
-  if ((c = attr_ints(nd, "dilations", v, 8)) >= 0) {
+  if ((c = ox_attr_ints(nd, "dilations", v, 8)) >= 0) {
     if (c != n) return ox_node_error(g, nd, "dilations has %ld values for %d spatial axes", c, n);
     for (int i = 0; i < n; i++) w->dil[i] = v[i];
   }
@@ -259,7 +121,7 @@ static int window(ox_graph *g, const ox_node *nd, const ox_tensor *x, win *w, in
     }
   } else if (strcmp(ap, "VALID") && ap[0] && strcmp(ap, "NOTSET")) {
     return ox_node_error(g, nd, "unknown auto_pad '%s'", ap);
-  } else if (strcmp(ap, "VALID") && (c = attr_ints(nd, "pads", v, 8)) >= 0) {
+  } else if (strcmp(ap, "VALID") && (c = ox_attr_ints(nd, "pads", v, 8)) >= 0) {
     if (c != 2 * n) return ox_node_error(g, nd, "pads has %ld values for %d spatial axes", c, n);
     for (int i = 0; i < n; i++) {
       w->pb[i] = v[i];
@@ -310,14 +172,14 @@ static void window_keys(ox_layer *l, const win *w, int with_dilation) {
 }
 
 static int op_conv(ox_graph *g, ox_node *nd, int cst) {
-  ox_tensor *x = need(g, nd, 0), *wt = x ? need(g, nd, 1) : NULL;
+  ox_tensor *x = ox_need(g, nd, 0), *wt = x ? ox_need(g, nd, 1) : NULL;
   if (!wt) return DSE_ERR_INVALID;
   if (x->rank < 3 || x->rank > 4 || wt->rank != x->rank)
     return ox_node_error(g, nd, "a %d-D convolution (input rank %d, weights rank %d); dse "
                          "models 1-D and 2-D", x->rank - 2, x->rank, wt->rank);
   win w = {.nsp = x->rank - 2};
   int64_t ks[8];
-  const long nk = attr_ints(nd, "kernel_shape", ks, 8);
+  const long nk = ox_attr_ints(nd, "kernel_shape", ks, 8);
   for (int i = 0; i < w.nsp; i++) w.k[i] = nk == w.nsp ? ks[i] : wt->dim[2 + i];
   const int64_t group = ox_attr_int(nd, "group", 1), c = x->dim[1], k = wt->dim[0];
   if (group < 1 || c % group || k % group || wt->dim[1] * group != c)
@@ -326,7 +188,7 @@ static int op_conv(ox_graph *g, ox_node *nd, int cst) {
                          (long long)wt->dim[1]);
   if (window(g, nd, x, &w, 0)) return DSE_ERR_INVALID;
   int64_t dim[4] = {x->dim[0], k, w.out[0], w.out[1]};
-  set_shape(ox_out(g, nd, 0), x->rank, dim);
+  ox_set_shape(ox_out(g, nd, 0), x->rank, dim);
   if (cst) return 0;
   ox_layer *l = layer(g, nd, w.nsp == 2 ? "conv2d" : "conv1d");
   if (!l) return DSE_ERR_NOMEM;
@@ -344,7 +206,7 @@ static int op_conv(ox_graph *g, ox_node *nd, int cst) {
  * weights (each input pixel times every tap: N H W x C/g x K/g kh kw, per
  * group), a 1x1 conv2d whose output the col2im scatter then adds up. */
 static int op_convtranspose(ox_graph *g, ox_node *nd, int cst) {
-  ox_tensor *x = need(g, nd, 0), *wt = x ? need(g, nd, 1) : NULL;
+  ox_tensor *x = ox_need(g, nd, 0), *wt = x ? ox_need(g, nd, 1) : NULL;
   if (!wt) return DSE_ERR_INVALID;
   if (x->rank < 3 || x->rank > 4 || wt->rank != x->rank)
     return ox_node_error(g, nd, "a %d-D transposed convolution; dse models 1-D and 2-D",
@@ -357,9 +219,9 @@ static int op_convtranspose(ox_graph *g, ox_node *nd, int cst) {
                          (long long)group);
   const int64_t k = wt->dim[1] * group;
   int64_t st[8], dl[8], pd[8], op[8], os[8], ks[8];
-  long ns = attr_ints(nd, "strides", st, 8), ndl = attr_ints(nd, "dilations", dl, 8),
-       np = attr_ints(nd, "pads", pd, 8), nop = attr_ints(nd, "output_padding", op, 8),
-       nos = attr_ints(nd, "output_shape", os, 8), nks = attr_ints(nd, "kernel_shape", ks, 8);
+  long ns = ox_attr_ints(nd, "strides", st, 8), ndl = ox_attr_ints(nd, "dilations", dl, 8),
+       np = ox_attr_ints(nd, "pads", pd, 8), nop = ox_attr_ints(nd, "output_padding", op, 8),
+       nos = ox_attr_ints(nd, "output_shape", os, 8), nks = ox_attr_ints(nd, "kernel_shape", ks, 8);
   char ap[32];
   ox_attr_str(nd, "auto_pad", ap, sizeof ap);
   int64_t dim[4] = {x->dim[0], k, 1, 1}, taps = 1;
@@ -377,7 +239,7 @@ static int op_convtranspose(ox_graph *g, ox_node *nd, int cst) {
     }
     if (dim[2 + i] < 1) return ox_node_error(g, nd, "an output size below 1");
   }
-  set_shape(ox_out(g, nd, 0), x->rank, dim);
+  ox_set_shape(ox_out(g, nd, 0), x->rank, dim);
   if (cst) return 0;
   ox_layer *l = layer(g, nd, nsp == 2 ? "conv2d" : "conv1d");
   if (!l) return DSE_ERR_NOMEM;
@@ -420,18 +282,18 @@ static int pool_layer(ox_graph *g, ox_node *nd, const char *kind, int64_t n, int
 }
 
 static int op_pool(ox_graph *g, ox_node *nd, int cst) {
-  ox_tensor *x = need(g, nd, 0);
+  ox_tensor *x = ox_need(g, nd, 0);
   if (!x) return DSE_ERR_INVALID;
   if (x->rank < 3 || x->rank > 4)
     return ox_node_error(g, nd, "a %d-D pool; dse models 1-D and 2-D", x->rank - 2);
   win w = {.nsp = x->rank - 2};
   int64_t ks[8];
-  if (attr_ints(nd, "kernel_shape", ks, 8) != w.nsp)
+  if (ox_attr_ints(nd, "kernel_shape", ks, 8) != w.nsp)
     return ox_node_error(g, nd, "kernel_shape must have %d values", w.nsp);
   for (int i = 0; i < w.nsp; i++) w.k[i] = ks[i];
   if (window(g, nd, x, &w, (int)ox_attr_int(nd, "ceil_mode", 0))) return DSE_ERR_INVALID;
   int64_t dim[4] = {x->dim[0], x->dim[1], w.out[0], w.out[1]};
-  for (size_t k = 0; k < nd->nout; k++) set_shape(ox_out(g, nd, k), x->rank, dim);
+  for (size_t k = 0; k < nd->nout; k++) ox_set_shape(ox_out(g, nd, k), x->rank, dim);
   if (cst) return 0;
   for (int i = 0; i < w.nsp; i++) {
     if (w.dil[i] != 1) {
@@ -443,17 +305,17 @@ static int op_pool(ox_graph *g, ox_node *nd, int cst) {
     const int64_t span = (w.out[i] - 1) * w.stride[i] + w.k[i];
     if (span > w.in[i] + w.pb[i] + w.pe[i]) w.pe[i] += span - (w.in[i] + w.pb[i] + w.pe[i]);
   }
-  return pool_layer(g, nd, OP_IS(nd, "MaxPool") ? "max" : "avg", x->dim[0], x->dim[1], &w);
+  return pool_layer(g, nd, OX_IS(nd, "MaxPool") ? "max" : "avg", x->dim[0], x->dim[1], &w);
 }
 
 static int op_global_pool(ox_graph *g, ox_node *nd, int cst) {
-  ox_tensor *x = need(g, nd, 0);
+  ox_tensor *x = ox_need(g, nd, 0);
   if (!x) return DSE_ERR_INVALID;
   if (x->rank < 3) return ox_node_error(g, nd, "input rank %d; expected N x C x spatial", x->rank);
   int64_t dim[OX_MAX_RANK], sp = 1;
   for (int i = 0; i < x->rank; i++) dim[i] = i < 2 ? x->dim[i] : 1;
   for (int i = 2; i < x->rank; i++) sp *= x->dim[i];
-  set_shape(ox_out(g, nd, 0), x->rank, dim);
+  ox_set_shape(ox_out(g, nd, 0), x->rank, dim);
   if (cst) return 0;
   win w = {.nsp = 2};
   w.in[0] = x->rank == 4 ? x->dim[2] : 1;
@@ -463,7 +325,7 @@ static int op_global_pool(ox_graph *g, ox_node *nd, int cst) {
   w.stride[0] = w.stride[1] = 1;
   if (w.k[0] > 4096 || w.k[1] > 4096) /* beyond a pool's window: as a reduction */
     return act_layer(g, nd, "unary", ox_elems(x));
-  return pool_layer(g, nd, OP_IS(nd, "GlobalMaxPool") ? "max" : "avg", x->dim[0], x->dim[1], &w);
+  return pool_layer(g, nd, OX_IS(nd, "GlobalMaxPool") ? "max" : "avg", x->dim[0], x->dim[1], &w);
 }
 
 /* ===== matrix products ==================================================== */
@@ -489,7 +351,7 @@ static int matmul_layer(ox_graph *g, ox_node *nd, int64_t batch, int64_t m, int6
 }
 
 static int op_gemm(ox_graph *g, ox_node *nd, int cst) {
-  ox_tensor *a = need(g, nd, 0), *b = a ? need(g, nd, 1) : NULL;
+  ox_tensor *a = ox_need(g, nd, 0), *b = a ? ox_need(g, nd, 1) : NULL;
   if (!b) return DSE_ERR_INVALID;
   if (a->rank != 2 || b->rank != 2)
     return ox_node_error(g, nd, "Gemm of rank %d and %d; expected matrices", a->rank, b->rank);
@@ -500,15 +362,15 @@ static int op_gemm(ox_graph *g, ox_node *nd, int cst) {
     return ox_node_error(g, nd, "A is %lld x %lld but B is %lld x %lld (transA %d, transB %d)",
                          (long long)m, (long long)k, (long long)kb, (long long)n, ta, tb);
   int64_t dim[2] = {m, n};
-  set_shape(ox_out(g, nd, 0), 2, dim);
+  ox_set_shape(ox_out(g, nd, 0), 2, dim);
   if (cst) return 0;
-  if (!is_act(b)) return gemm_layer(g, nd, m, n, k);
-  if (!is_act(a)) return gemm_layer(g, nd, n, m, k); /* (B^T A^T)^T: the weights on the left */
+  if (!ox_is_act(b)) return gemm_layer(g, nd, m, n, k);
+  if (!ox_is_act(a)) return gemm_layer(g, nd, n, m, k); /* (B^T A^T)^T: the weights on the left */
   return matmul_layer(g, nd, 1, m, n, k);
 }
 
 static int op_matmul(ox_graph *g, ox_node *nd, int cst) {
-  ox_tensor *a = need(g, nd, 0), *b = a ? need(g, nd, 1) : NULL;
+  ox_tensor *a = ox_need(g, nd, 0), *b = a ? ox_need(g, nd, 1) : NULL;
   if (!b) return DSE_ERR_INVALID;
   if (a->rank < 1 || b->rank < 1) return ox_node_error(g, nd, "a scalar operand");
   /* numpy: a 1-D A is a row, a 1-D B a column, dropped from the output */
@@ -549,81 +411,14 @@ static int op_matmul(ox_graph *g, ox_node *nd, int cst) {
   if (a->rank > 1) dim[ro++] = m;
   if (b->rank > 1) dim[ro++] = n;
   if (ro > OX_MAX_RANK) return ox_node_error(g, nd, "an output of rank %d", ro);
-  set_shape(ox_out(g, nd, 0), ro, dim);
+  ox_set_shape(ox_out(g, nd, 0), ro, dim);
   if (cst) return 0;
-  if (!is_act(b) && bbatch == 1) return gemm_layer(g, nd, batch * m, n, k);
-  if (!is_act(a) && abatch == 1) return gemm_layer(g, nd, batch * n, m, k);
+  if (!ox_is_act(b) && bbatch == 1) return gemm_layer(g, nd, batch * m, n, k);
+  if (!ox_is_act(a) && abatch == 1) return gemm_layer(g, nd, batch * n, m, k);
   return matmul_layer(g, nd, batch, m, n, k);
 }
 
 /* ===== element-wise ====================================================== */
-
-/* Evaluate a small constant element-wise op into out. */
-static int eval_elementwise(ox_graph *g, const ox_node *nd, ox_tensor *o) {
-  const uint64_t e = ox_elems(o);
-  if (e > OX_MAX_VALUES) return 0;
-  for (size_t k = 0; k < nd->nin; k++) {
-    ox_tensor *t = ox_in(g, nd, k);
-    if (t && !t->has_val) return 0;
-  }
-  ox_tensor *a = ox_in(g, nd, 0), *b = ox_in(g, nd, 1), *c = ox_in(g, nd, 2);
-  if (!a) return 0;
-  const char *op = nd->p->op_type;
-  const int cmp = !strcmp(op, "Equal") || !strcmp(op, "Less") || !strcmp(op, "Greater") ||
-                  !strcmp(op, "LessOrEqual") || !strcmp(op, "GreaterOrEqual") ||
-                  !strcmp(op, "Not") || !strcmp(op, "And") || !strcmp(op, "Or");
-  const int where = !strcmp(op, "Where");
-  const ox_tensor *src = where ? b : a;
-  if (!src) return 0;
-  int is_int = cmp || (src->iv != NULL);
-  if (!strcmp(op, "Cast")) is_int = ox_dtype_is_int((int)ox_attr_int(nd, "to", 1));
-  o->dtype = cmp ? ONNX__TENSOR_PROTO__DATA_TYPE__BOOL
-             : !strcmp(op, "Cast") ? (int)ox_attr_int(nd, "to", 1) : src->dtype;
-  if (ox_alloc_values(g, o, (size_t)e, is_int)) return DSE_ERR_NOMEM;
-  int64_t idx[OX_MAX_RANK] = {0};
-  for (size_t i = 0; i < e; i++, next_index(o->rank, o->dim, idx)) {
-    const size_t ia = bcast_at(a, o->rank, idx);
-    const size_t ib = b ? bcast_at(b, o->rank, idx) : 0;
-    double x = fval(a, ia), y = b ? fval(b, ib) : 0, r = x;
-    int64_t xi = ival(a, ia), yi = b ? ival(b, ib) : 0, ri = xi;
-    if (!strcmp(op, "Add")) { r = x + y; ri = xi + yi; }
-    else if (!strcmp(op, "Sub")) { r = x - y; ri = xi - yi; }
-    else if (!strcmp(op, "Mul")) { r = x * y; ri = xi * yi; }
-    else if (!strcmp(op, "Div")) { r = x / y; ri = yi ? xi / yi : 0; }
-    else if (!strcmp(op, "Mod")) { r = fmod(x, y); ri = yi ? xi % yi : 0; }
-    else if (!strcmp(op, "Pow")) { r = pow(x, y); ri = (int64_t)pow((double)xi, (double)yi); }
-    else if (!strcmp(op, "Max")) { r = x > y ? x : y; ri = xi > yi ? xi : yi; }
-    else if (!strcmp(op, "Min")) { r = x < y ? x : y; ri = xi < yi ? xi : yi; }
-    else if (!strcmp(op, "Neg")) { r = -x; ri = -xi; }
-    else if (!strcmp(op, "Abs")) { r = fabs(x); ri = xi < 0 ? -xi : xi; }
-    else if (!strcmp(op, "Floor")) { r = floor(x); }
-    else if (!strcmp(op, "Ceil")) { r = ceil(x); }
-    else if (!strcmp(op, "Sqrt")) { r = sqrt(x); }
-    else if (!strcmp(op, "Reciprocal")) { r = 1 / x; }
-    else if (!strcmp(op, "Equal")) { ri = x == y; }
-    else if (!strcmp(op, "Less")) { ri = x < y; }
-    else if (!strcmp(op, "Greater")) { ri = x > y; }
-    else if (!strcmp(op, "LessOrEqual")) { ri = x <= y; }
-    else if (!strcmp(op, "GreaterOrEqual")) { ri = x >= y; }
-    else if (!strcmp(op, "Not")) { ri = !xi; }
-    else if (!strcmp(op, "And")) { ri = xi && yi; }
-    else if (!strcmp(op, "Or")) { ri = xi || yi; }
-    else if (where) {
-      const size_t ic = c ? bcast_at(c, o->rank, idx) : 0;
-      const int take = ival(a, ia) != 0;
-      r = take ? y : (c ? fval(c, ic) : 0);
-      ri = take ? yi : (c ? ival(c, ic) : 0);
-    }
-    /* Cast, Identity: r, ri as read */
-    if (is_int)
-      o->iv[i] = (src->iv || cmp || where) ? ri : (int64_t)r;
-    else
-      o->fv[i] = src->iv && !strcmp(op, "Cast") ? (double)ri : r;
-    if (is_int && !src->iv && !cmp && !where) o->iv[i] = (int64_t)r;
-  }
-  return 0;
-}
-
 static const struct {
   const char *op, *kind;
 } k_unary[] = {
@@ -658,47 +453,13 @@ static const char *clip_kind(ox_graph *g, const ox_node *nd) {
     hi = ox_attr_float(nd, "max", hi);
   } else {
     const ox_tensor *a = ox_in(g, nd, 1), *b = ox_in(g, nd, 2);
-    if (a && a->has_val && a->nval == 1) lo = fval(a, 0);
-    if (b && b->has_val && b->nval == 1) hi = fval(b, 0);
+    if (a && a->has_val && a->nval == 1) lo = ox_fval(a, 0);
+    if (b && b->has_val && b->nval == 1) hi = ox_fval(b, 0);
     if ((a && !a->has_val) || (b && !b->has_val)) return "clip";
   }
   if (lo == 0 && hi == 6) return "relu6";
   if (lo == 0 && isinf(hi)) return "relu";
   return "clip";
-}
-
-/* A node whose only computed input is the output of a conv, gemm or
- * matmul layer that nothing else reads, and whose other inputs are
- * constants smaller than that output (a bias, a batch norm's parameters):
- * folded into that layer, as an accelerator applies it on the way out.
- * Returns 1 when folded (nd marked). */
-static int fold_into_producer(ox_graph *g, ox_node *nd) {
-  ox_tensor *x = NULL;
-  for (size_t k = 0; k < nd->nin; k++) {
-    ox_tensor *t = ox_in(g, nd, k);
-    if (!t) continue;
-    if (is_act(t)) {
-      if (x) return 0;
-      x = t;
-    }
-  }
-  if (!x || x->producer < 0 || x->layer < 0 || x->nuse != 1 || x->is_output) return 0;
-  for (size_t k = 0; k < nd->nin; k++) {
-    ox_tensor *t = ox_in(g, nd, k);
-    if (t && t != x && (t->rank < 0 || ox_elems(t) >= ox_elems(x))) return 0;
-  }
-  const char *type = g->layers[x->layer].type;
-  if (strcmp(type, "conv2d") && strcmp(type, "conv1d") && strcmp(type, "gemm") &&
-      strcmp(type, "matmul"))
-    return 0;
-  ox_tensor *o = ox_out(g, nd, 0);
-  if (!o || ox_elems(o) != ox_elems(x)) return 0;
-  nd->as = OX_AS_FOLDED;
-  nd->layer_type = OP_IS(nd, "BatchNormalization")            ? "batch norm"
-                   : OP_IS(nd, "Add") || OP_IS(nd, "Sub") ? "bias"
-                                                          : "scale";
-  o->layer = x->layer;
-  return 1;
 }
 
 /* Add, Mul, ... and the unary activations: the output's broadcast shape;
@@ -707,28 +468,28 @@ static int fold_into_producer(ox_graph *g, ox_node *nd) {
 static int op_elementwise(ox_graph *g, ox_node *nd, int cst) {
   int rank;
   int64_t dim[OX_MAX_RANK];
-  const int clip = OP_IS(nd, "Clip");
+  const int clip = OX_IS(nd, "Clip");
   const char *uk = clip ? NULL : unary_kind(nd->p->op_type);
   if (uk || clip) {
     /* unary: the shape of input 0 (PRelu broadcasts its slope into it) */
-    ox_tensor *x = need(g, nd, 0);
+    ox_tensor *x = ox_need(g, nd, 0);
     if (!x) return DSE_ERR_INVALID;
     rank = x->rank;
     memcpy(dim, x->dim, sizeof dim);
-  } else if (broadcast(g, nd, &rank, dim)) {
+  } else if (ox_broadcast(g, nd, &rank, dim)) {
     return DSE_ERR_INVALID;
   }
   ox_tensor *o = ox_out(g, nd, 0);
-  set_shape(o, rank, dim);
-  if (cst) return o ? eval_elementwise(g, nd, o) : 0;
+  ox_set_shape(o, rank, dim);
+  if (cst) return o ? ox_eval_elementwise(g, nd, o) : 0;
   const uint64_t e = o ? ox_elems(o) : 1;
   if (clip) return act_layer(g, nd, clip_kind(g, nd), e);
   if (uk) {
-    if (OP_IS(nd, "Cast") || OP_IS(nd, "CastLike")) {
+    if (OX_IS(nd, "Cast") || OX_IS(nd, "CastLike")) {
       /* a cast to the same type moves nothing */
       ox_tensor *x = ox_in(g, nd, 0);
       const int to = (int)ox_attr_int(nd, "to", 0);
-      if (OP_IS(nd, "Cast") && x && x->dtype && x->dtype == to) {
+      if (OX_IS(nd, "Cast") && x && x->dtype && x->dtype == to) {
         nd->as = OX_AS_VIEW;
         return 0;
       }
@@ -737,24 +498,24 @@ static int op_elementwise(ox_graph *g, ox_node *nd, int cst) {
     return act_layer(g, nd, uk, e);
   }
   size_t nact = 0;
-  for (size_t k = 0; k < nd->nin; k++) nact += is_act(ox_in(g, nd, k));
+  for (size_t k = 0; k < nd->nin; k++) nact += ox_is_act(ox_in(g, nd, k));
   if (nact >= 2) return elt_layer(g, nd, e, nact);
   /* a bias or a scale on a MAC layer's output (x + b, x - b, x * s, x / s) */
-  const int scale_op = OP_IS(nd, "Add") || OP_IS(nd, "Mul") ||
-                       ((OP_IS(nd, "Sub") || OP_IS(nd, "Div")) && is_act(ox_in(g, nd, 0)));
-  if (scale_op && fold_into_producer(g, nd)) return 0;
+  const int scale_op = OX_IS(nd, "Add") || OX_IS(nd, "Mul") ||
+                       ((OX_IS(nd, "Sub") || OX_IS(nd, "Div")) && ox_is_act(ox_in(g, nd, 0)));
+  if (scale_op && ox_fold_into_producer(g, nd)) return 0;
   return act_layer(g, nd, "scale", e);
 }
 
 /* ===== normalizations, softmax, reductions =============================== */
 
 static int op_softmax(ox_graph *g, ox_node *nd, int cst) {
-  ox_tensor *x = need(g, nd, 0);
+  ox_tensor *x = ox_need(g, nd, 0);
   if (!x) return DSE_ERR_INVALID;
-  copy_shape(ox_out(g, nd, 0), x);
+  ox_copy_shape(ox_out(g, nd, 0), x);
   if (cst) return 0;
   int axis;
-  if (norm_axis(g, nd, ox_attr_int(nd, "axis", g->opset < 13 ? 1 : -1), x->rank, &axis))
+  if (ox_norm_axis(g, nd, ox_attr_int(nd, "axis", g->opset < 13 ? 1 : -1), x->rank, &axis))
     return DSE_ERR_INVALID;
   uint64_t rows = 1, cols = 1;
   for (int i = 0; i < x->rank; i++) {
@@ -767,9 +528,9 @@ static int op_softmax(ox_graph *g, ox_node *nd, int cst) {
 }
 
 /* rows x cols of a normalization over the axes from axis on. */
-static int norm_rows(ox_graph *g, ox_node *nd, const ox_tensor *x, int64_t axis) {
+int ox_norm_rows(ox_graph *g, ox_node *nd, const ox_tensor *x, int64_t axis) {
   int a;
-  if (norm_axis(g, nd, axis, x->rank, &a)) return DSE_ERR_INVALID;
+  if (ox_norm_axis(g, nd, axis, x->rank, &a)) return DSE_ERR_INVALID;
   uint64_t rows = 1, cols = 1;
   for (int i = 0; i < x->rank; i++) {
     if (i < a)
@@ -781,17 +542,17 @@ static int norm_rows(ox_graph *g, ox_node *nd, const ox_tensor *x, int64_t axis)
 }
 
 static int op_layernorm(ox_graph *g, ox_node *nd, int cst) {
-  ox_tensor *x = need(g, nd, 0);
+  ox_tensor *x = ox_need(g, nd, 0);
   if (!x) return DSE_ERR_INVALID;
-  copy_shape(ox_out(g, nd, 0), x);
+  ox_copy_shape(ox_out(g, nd, 0), x);
   int axis;
-  if (norm_axis(g, nd, ox_attr_int(nd, "axis", -1), x->rank, &axis)) return DSE_ERR_INVALID;
+  if (ox_norm_axis(g, nd, ox_attr_int(nd, "axis", -1), x->rank, &axis)) return DSE_ERR_INVALID;
   int64_t dim[OX_MAX_RANK];
   for (int i = 0; i < x->rank; i++) dim[i] = i < axis ? x->dim[i] : 1;
-  for (size_t k = 1; k < nd->nout; k++) set_shape(ox_out(g, nd, k), x->rank, dim);
+  for (size_t k = 1; k < nd->nout; k++) ox_set_shape(ox_out(g, nd, k), x->rank, dim);
   if (cst) return 0;
-  if (OP_IS(nd, "InstanceNormalization")) return norm_rows(g, nd, x, 2);
-  if (OP_IS(nd, "GroupNormalization")) {
+  if (OX_IS(nd, "InstanceNormalization")) return ox_norm_rows(g, nd, x, 2);
+  if (OX_IS(nd, "GroupNormalization")) {
     const int64_t groups = ox_attr_int(nd, "num_groups", 1);
     if (groups < 1 || x->rank < 2 || x->dim[1] % groups)
       return ox_node_error(g, nd, "num_groups %lld does not divide the channels",
@@ -799,40 +560,40 @@ static int op_layernorm(ox_graph *g, ox_node *nd, int cst) {
     const uint64_t e = ox_elems(x), rows = (uint64_t)(x->dim[0] * groups);
     return rows_layer(g, nd, "layernorm", rows, e / rows);
   }
-  return norm_rows(g, nd, x, axis);
+  return ox_norm_rows(g, nd, x, axis);
 }
 
 /* BatchNormalization: folded into the conv or gemm before it when that
  * layer's output goes nowhere else; else an element-wise x a + b. */
 static int op_batchnorm(ox_graph *g, ox_node *nd, int cst) {
-  ox_tensor *x = need(g, nd, 0);
+  ox_tensor *x = ox_need(g, nd, 0);
   if (!x) return DSE_ERR_INVALID;
   for (size_t k = 0; k < nd->nout; k++) {
     ox_tensor *o = ox_out(g, nd, k);
     if (!o) continue;
     if (k == 0) {
-      copy_shape(o, x);
+      ox_copy_shape(o, x);
     } else {
       int64_t c = x->rank > 1 ? x->dim[1] : 1;
-      set_shape(o, 1, &c);
+      ox_set_shape(o, 1, &c);
     }
   }
   if (cst) return 0;
   for (size_t k = 1; k < 5; k++)
-    if (is_act(ox_in(g, nd, k))) return act_layer(g, nd, "affine", ox_elems(x));
-  if (fold_into_producer(g, nd)) return 0;
+    if (ox_is_act(ox_in(g, nd, k))) return act_layer(g, nd, "affine", ox_elems(x));
+  if (ox_fold_into_producer(g, nd)) return 0;
   return act_layer(g, nd, "affine", ox_elems(x));
 }
 
 /* The reduced axes of a Reduce op as a mask; 0, or an error. */
-static int reduce_axes(ox_graph *g, ox_node *nd, const ox_tensor *x, int *mask) {
+int ox_reduce_axes(ox_graph *g, ox_node *nd, const ox_tensor *x, int *mask) {
   int64_t ax[OX_MAX_RANK];
   int rc;
-  const int64_t since = OP_IS(nd, "ReduceSum") ? 13 : 18;
-  long n = OP_IS(nd, "ArgMax") || OP_IS(nd, "ArgMin")
+  const int64_t since = OX_IS(nd, "ReduceSum") ? 13 : 18;
+  long n = OX_IS(nd, "ArgMax") || OX_IS(nd, "ArgMin")
                ? 1
-               : axes_of(g, nd, since, 1, ax, OX_MAX_RANK, &rc);
-  if (OP_IS(nd, "ArgMax") || OP_IS(nd, "ArgMin")) ax[0] = ox_attr_int(nd, "axis", 0), rc = 0;
+               : ox_axes_of(g, nd, since, 1, ax, OX_MAX_RANK, &rc);
+  if (OX_IS(nd, "ArgMax") || OX_IS(nd, "ArgMin")) ax[0] = ox_attr_int(nd, "axis", 0), rc = 0;
   if (rc) return rc;
   memset(mask, 0, sizeof(int) * OX_MAX_RANK);
   if (n <= 0) {
@@ -842,7 +603,7 @@ static int reduce_axes(ox_graph *g, ox_node *nd, const ox_tensor *x, int *mask) 
   }
   for (long i = 0; i < n; i++) {
     int a;
-    if (norm_axis(g, nd, ax[i], x->rank, &a)) return DSE_ERR_INVALID;
+    if (ox_norm_axis(g, nd, ax[i], x->rank, &a)) return DSE_ERR_INVALID;
     mask[a] = 1;
   }
   return 0;
@@ -873,10 +634,10 @@ static int reduce_layer(ox_graph *g, ox_node *nd, const ox_tensor *x, const int 
 }
 
 static int op_reduce(ox_graph *g, ox_node *nd, int cst) {
-  ox_tensor *x = need(g, nd, 0);
+  ox_tensor *x = ox_need(g, nd, 0);
   if (!x) return DSE_ERR_INVALID;
   int mask[OX_MAX_RANK];
-  if (reduce_axes(g, nd, x, mask)) return DSE_ERR_INVALID;
+  if (ox_reduce_axes(g, nd, x, mask)) return DSE_ERR_INVALID;
   const int keep = (int)ox_attr_int(nd, "keepdims", 1);
   int64_t dim[OX_MAX_RANK];
   int r = 0;
@@ -886,186 +647,11 @@ static int op_reduce(ox_graph *g, ox_node *nd, int cst) {
     else if (keep)
       dim[r++] = 1;
   }
-  set_shape(ox_out(g, nd, 0), r, dim);
+  ox_set_shape(ox_out(g, nd, 0), r, dim);
   if (cst) return 0;
-  const int max = OP_IS(nd, "ReduceMax") || OP_IS(nd, "ReduceMin") || OP_IS(nd, "ArgMax") ||
-                  OP_IS(nd, "ArgMin");
+  const int max = OX_IS(nd, "ReduceMax") || OX_IS(nd, "ReduceMin") || OX_IS(nd, "ArgMax") ||
+                  OX_IS(nd, "ArgMin");
   return reduce_layer(g, nd, x, mask, max ? "max" : "avg");
-}
-
-/* ===== decomposed layer norm ============================================= */
-
-/* The one node that reads t, when only one does. */
-static ox_node *sole_user(ox_graph *g, const ox_tensor *t) {
-  return t && t->nuse == 1 && !t->is_output ? &g->n[t->users[0]] : NULL;
-}
-
-static int node_reads(ox_graph *g, const ox_node *nd, const ox_tensor *t) {
-  for (size_t k = 0; k < nd->nin; k++)
-    if (ox_in(g, nd, k) == t) return 1;
-  return 0;
-}
-
-/* ReduceMean(x) -> Sub(x, mean) -> Pow(d, 2) | Mul(d, d) -> ReduceMean ->
- * Add(eps) -> Sqrt -> Div(d, .) [-> Mul(gamma)] [-> Add(beta)], as one
- * layernorm over the reduced trailing axes.  Returns 1 when it matched
- * (the nodes marked, the output's shape set), 0 when not, < 0 on error. */
-static int fuse_layernorm(ox_graph *g, ox_node *r1) {
-  ox_tensor *x = ox_in(g, r1, 0), *mean = ox_out(g, r1, 0);
-  if (!x || x->rank < 1 || !mean || mean->nuse != 1 || mean->is_output) return 0;
-  int mask[OX_MAX_RANK];
-  if (reduce_axes(g, r1, x, mask)) return -1;
-  int first = x->rank;
-  for (int i = x->rank - 1; i >= 0 && mask[i]; i--) first = i;
-  for (int i = 0; i < x->rank; i++)
-    if (mask[i] != (i >= first)) return 0; /* not the trailing axes */
-  if (first == x->rank || !ox_attr_int(r1, "keepdims", 1)) return 0;
-  ox_node *sub = sole_user(g, mean);
-  if (!sub || !OP_IS(sub, "Sub") || ox_in(g, sub, 0) != x || ox_in(g, sub, 1) != mean) return 0;
-  ox_tensor *d = ox_out(g, sub, 0);
-  if (!d || d->nuse != 2 || d->is_output) return 0;
-  ox_node *sq = &g->n[d->users[0]], *div = &g->n[d->users[1]];
-  if (OP_IS(sq, "Div")) {
-    ox_node *t = sq;
-    sq = div;
-    div = t;
-  }
-  if (!OP_IS(div, "Div") || ox_in(g, div, 0) != d) return 0;
-  if (!(OP_IS(sq, "Pow") || (OP_IS(sq, "Mul") && ox_in(g, sq, 0) == d && ox_in(g, sq, 1) == d)))
-    return 0;
-  ox_node *r2 = sole_user(g, ox_out(g, sq, 0));
-  if (!r2 || !OP_IS(r2, "ReduceMean")) return 0;
-  ox_node *add = sole_user(g, ox_out(g, r2, 0));
-  if (!add || !OP_IS(add, "Add")) return 0;
-  ox_node *sqrt = sole_user(g, ox_out(g, add, 0));
-  if (!sqrt || !OP_IS(sqrt, "Sqrt")) return 0;
-  if (sole_user(g, ox_out(g, sqrt, 0)) != div || !node_reads(g, div, ox_out(g, sqrt, 0)))
-    return 0;
-  ox_node *chain[9] = {r1, sub, sq, r2, add, sqrt, div, NULL, NULL};
-  int n = 7;
-  ox_node *mul = sole_user(g, ox_out(g, div, 0));
-  if (mul && OP_IS(mul, "Mul")) {
-    const ox_tensor *o = ox_in(g, mul, 0) == ox_out(g, div, 0) ? ox_in(g, mul, 1) : ox_in(g, mul, 0);
-    if (o && o->is_const) {
-      chain[n++] = mul;
-      ox_node *bias = sole_user(g, ox_out(g, mul, 0));
-      if (bias && OP_IS(bias, "Add")) {
-        const ox_tensor *b = ox_in(g, bias, 0) == ox_out(g, mul, 0) ? ox_in(g, bias, 1)
-                                                                     : ox_in(g, bias, 0);
-        if (b && b->is_const) chain[n++] = bias;
-      }
-    }
-  }
-  /* every node of the chain reads only the chain, x and constants */
-  for (int i = 1; i < n; i++)
-    for (size_t k = 0; k < chain[i]->nin; k++) {
-      const ox_tensor *t = ox_in(g, chain[i], k);
-      if (!t || t == x || t->is_const) continue;
-      int inside = 0;
-      for (int j = 0; j < i; j++) inside |= t->producer == chain[j]->index;
-      if (!inside) return 0;
-    }
-  int64_t rdim[OX_MAX_RANK];
-  for (int i = 0; i < x->rank; i++) rdim[i] = mask[i] ? 1 : x->dim[i];
-  for (int i = 0; i < n; i++) {
-    chain[i]->done = 1;
-    chain[i]->as = OX_AS_FUSED;
-    chain[i]->layer_type = "layernorm";
-    ox_tensor *o = ox_out(g, chain[i], 0);
-    const int reduced = chain[i] == r1 || chain[i] == r2 || chain[i] == add || chain[i] == sqrt;
-    if (o) set_shape(o, x->rank, reduced ? rdim : x->dim);
-  }
-  /* the layer is r1's, named after it, output the chain's last */
-  if (norm_rows(g, r1, x, first)) return -1;
-  r1->as = OX_AS_FUSED;
-  r1->layer_type = "layernorm";
-  ox_tensor *y = ox_out(g, chain[n - 1], 0);
-  if (y) y->layer = (long)g->nlayers - 1;
-  return 1;
-}
-
-/* The other input of a binary node than t (NULL when it reads t twice). */
-static ox_tensor *other_in(ox_graph *g, const ox_node *nd, const ox_tensor *t) {
-  ox_tensor *a = ox_in(g, nd, 0), *b = ox_in(g, nd, 1);
-  return a == t ? b : b == t ? a : NULL;
-}
-
-/* A constant scalar's value (or NAN). */
-static double scalar_of(const ox_tensor *t) {
-  return t && t->is_const && t->has_val && t->nval == 1 ? fval(t, 0) : NAN;
-}
-
-/* x * sigmoid(x) as one silu activation, x * hardsigmoid(x) as hardswish
- * (the gate named by the Mul), and the exact GELU as exporters before
- * opset 20 write it, Mul(Mul(x, Add(Erf(Div(x, sqrt 2)), 1)), 0.5) or
- * with the 0.5 taken first.  nd is the gate (Sigmoid, HardSigmoid) or the
- * Div.  Returns 1 when it matched (the nodes marked, the layer added), 0
- * when not, < 0 on error. */
-static int fuse_activation(ox_graph *g, ox_node *nd) {
-  ox_tensor *x = ox_in(g, nd, 0), *y = ox_out(g, nd, 0);
-  if (!x || x->rank < 0 || !y) return 0;
-  ox_node *chain[6] = {nd};
-  int n = 1;
-  const char *kind;
-  if (OP_IS(nd, "Sigmoid") || OP_IS(nd, "HardSigmoid")) {
-    /* HardSwish is HardSigmoid with alpha 1/6, beta 1/2 */
-    if (OP_IS(nd, "HardSigmoid") && (fabs(ox_attr_float(nd, "alpha", 0.2) - 1.0 / 6) > 1e-6 ||
-                                     fabs(ox_attr_float(nd, "beta", 0.5) - 0.5) > 1e-6))
-      return 0;
-    ox_node *mul = sole_user(g, y);
-    if (!mul || !OP_IS(mul, "Mul") || other_in(g, mul, y) != x) return 0;
-    chain[n++] = mul;
-    kind = OP_IS(nd, "Sigmoid") ? "silu" : "hardswish";
-  } else { /* Div(x, sqrt 2) -> Erf -> Add(1) -> Mul(x) -> Mul(0.5) */
-    if (!OP_IS(nd, "Div") || ox_in(g, nd, 0) != x ||
-        fabs(scalar_of(ox_in(g, nd, 1)) - sqrt(2.0)) > 1e-3)
-      return 0;
-    ox_node *erf = sole_user(g, y);
-    if (!erf || !OP_IS(erf, "Erf")) return 0;
-    ox_node *add = sole_user(g, ox_out(g, erf, 0));
-    if (!add || !OP_IS(add, "Add") || scalar_of(other_in(g, add, ox_out(g, erf, 0))) != 1.0)
-      return 0;
-    ox_node *m1 = sole_user(g, ox_out(g, add, 0));
-    if (!m1 || !OP_IS(m1, "Mul")) return 0;
-    ox_tensor *o1 = other_in(g, m1, ox_out(g, add, 0));
-    ox_node *m2 = NULL;
-    if (o1 == x) { /* x * (1 + erf) then * 0.5 */
-      m2 = sole_user(g, ox_out(g, m1, 0));
-      if (!m2 || !OP_IS(m2, "Mul") || scalar_of(other_in(g, m2, ox_out(g, m1, 0))) != 0.5)
-        return 0;
-    } else if (!o1 || o1->producer < 0) { /* (x * 0.5) * (1 + erf) */
-      return 0;
-    } else {
-      ox_node *half = &g->n[o1->producer];
-      if (!OP_IS(half, "Mul") || other_in(g, half, x) == NULL ||
-          scalar_of(other_in(g, half, x)) != 0.5 || o1->nuse != 1 || o1->rank >= 0)
-        return 0;
-      m2 = half; /* not inferred yet (it comes later in the file): fused too */
-    }
-    chain[n++] = erf;
-    chain[n++] = add;
-    chain[n++] = m1;
-    chain[n++] = m2;
-    kind = "gelu";
-  }
-  ox_node *last = chain[0];
-  for (int i = 0; i < n; i++)
-    if (chain[i]->index > last->index) last = chain[i];
-  for (int i = 0; i < n; i++) {
-    chain[i]->done = 1;
-    chain[i]->as = OX_AS_FUSED;
-    chain[i]->layer_type = kind;
-    ox_tensor *o = ox_out(g, chain[i], 0);
-    if (o) copy_shape(o, x);
-  }
-  /* the layer is named after the node whose output it is */
-  ox_layer *l = ox_layer_new(g, last, "activation");
-  if (!l) return -1;
-  ox_layer_int(l, "elements", (int64_t)ox_elems(x));
-  ox_layer_str(l, "kind", kind);
-  ox_tensor *o = ox_out(g, last, 0);
-  if (o) o->layer = (long)g->nlayers - 1;
-  return 1;
 }
 
 /* ===== data movement and views =========================================== */
@@ -1073,7 +659,7 @@ static int fuse_activation(ox_graph *g, ox_node *nd) {
 static int op_view_like(ox_graph *g, ox_node *nd, int cst, int rank, const int64_t *dim) {
   ox_tensor *x = ox_in(g, nd, 0), *o = ox_out(g, nd, 0);
   if (!o) return 0;
-  set_shape(o, rank, dim);
+  ox_set_shape(o, rank, dim);
   if (ox_elems(o) != ox_elems(x))
     return ox_node_error(g, nd, "%llu elements in, %llu out",
                          (unsigned long long)ox_elems(x), (unsigned long long)ox_elems(o));
@@ -1093,15 +679,15 @@ static int op_view_like(ox_graph *g, ox_node *nd, int cst, int rank, const int64
 }
 
 static int op_reshape(ox_graph *g, ox_node *nd, int cst) {
-  ox_tensor *x = need(g, nd, 0);
+  ox_tensor *x = ox_need(g, nd, 0);
   if (!x) return DSE_ERR_INVALID;
   int64_t s[OX_MAX_RANK + 1];
   size_t n;
   if (g->opset < 5) {
-    long c = attr_ints(nd, "shape", s, OX_MAX_RANK + 1);
+    long c = ox_attr_ints(nd, "shape", s, OX_MAX_RANK + 1);
     if (c < 0) return ox_node_error(g, nd, "no shape");
     n = (size_t)c;
-  } else if (get_ints(g, nd, 1, s, OX_MAX_RANK + 1, &n)) {
+  } else if (ox_get_ints(g, nd, 1, s, OX_MAX_RANK + 1, &n)) {
     return DSE_ERR_INVALID;
   }
   if (n > OX_MAX_RANK) return ox_node_error(g, nd, "a shape of rank %zu", n);
@@ -1131,7 +717,7 @@ static int op_reshape(ox_graph *g, ox_node *nd, int cst) {
 }
 
 static int op_flatten(ox_graph *g, ox_node *nd, int cst) {
-  ox_tensor *x = need(g, nd, 0);
+  ox_tensor *x = ox_need(g, nd, 0);
   if (!x) return DSE_ERR_INVALID;
   int64_t axis = ox_attr_int(nd, "axis", 1);
   if (axis < 0) axis += x->rank;
@@ -1142,19 +728,19 @@ static int op_flatten(ox_graph *g, ox_node *nd, int cst) {
 }
 
 static int op_squeeze(ox_graph *g, ox_node *nd, int cst) {
-  ox_tensor *x = need(g, nd, 0);
+  ox_tensor *x = ox_need(g, nd, 0);
   if (!x) return DSE_ERR_INVALID;
   int64_t ax[OX_MAX_RANK + 1], dim[OX_MAX_RANK + 1];
   int rc, mask[OX_MAX_RANK + 1] = {0};
-  const int un = OP_IS(nd, "Unsqueeze");
-  long n = axes_of(g, nd, 13, 1, ax, OX_MAX_RANK + 1, &rc);
+  const int un = OX_IS(nd, "Unsqueeze");
+  long n = ox_axes_of(g, nd, 13, 1, ax, OX_MAX_RANK + 1, &rc);
   if (rc) return rc;
   const int rout = un ? x->rank + (int)(n < 0 ? 0 : n) : x->rank;
   if (un && (n < 0 || rout > OX_MAX_RANK))
     return ox_node_error(g, nd, "no axes, or an output beyond rank %d", OX_MAX_RANK);
   for (long i = 0; i < n; i++) {
     int a;
-    if (norm_axis(g, nd, ax[i], rout, &a)) return DSE_ERR_INVALID;
+    if (ox_norm_axis(g, nd, ax[i], rout, &a)) return DSE_ERR_INVALID;
     mask[a] = 1;
   }
   int r = 0;
@@ -1174,17 +760,17 @@ static int op_squeeze(ox_graph *g, ox_node *nd, int cst) {
 }
 
 static int op_identity(ox_graph *g, ox_node *nd, int cst) {
-  ox_tensor *x = need(g, nd, 0);
+  ox_tensor *x = ox_need(g, nd, 0);
   if (!x) return DSE_ERR_INVALID;
-  for (size_t k = 1; k < nd->nout; k++) copy_shape(ox_out(g, nd, k), x); /* Dropout's mask */
+  for (size_t k = 1; k < nd->nout; k++) ox_copy_shape(ox_out(g, nd, k), x); /* Dropout's mask */
   return op_view_like(g, nd, cst, x->rank, x->dim);
 }
 
 static int op_transpose(ox_graph *g, ox_node *nd, int cst) {
-  ox_tensor *x = need(g, nd, 0);
+  ox_tensor *x = ox_need(g, nd, 0);
   if (!x) return DSE_ERR_INVALID;
   int64_t perm[OX_MAX_RANK], dim[OX_MAX_RANK];
-  long n = attr_ints(nd, "perm", perm, OX_MAX_RANK);
+  long n = ox_attr_ints(nd, "perm", perm, OX_MAX_RANK);
   if (n < 0) {
     n = x->rank;
     for (int i = 0; i < x->rank; i++) perm[i] = x->rank - 1 - i;
@@ -1197,7 +783,7 @@ static int op_transpose(ox_graph *g, ox_node *nd, int cst) {
     dim[i] = x->dim[perm[i]];
   }
   ox_tensor *o = ox_out(g, nd, 0);
-  set_shape(o, x->rank, dim);
+  ox_set_shape(o, x->rank, dim);
   if (cst) return 0;
   /* moving only axes of size 1 moves nothing */
   int moves = 0, last = -1;
@@ -1215,11 +801,11 @@ static int op_transpose(ox_graph *g, ox_node *nd, int cst) {
 }
 
 static int op_concat(ox_graph *g, ox_node *nd, int cst) {
-  ox_tensor *x = need(g, nd, 0);
+  ox_tensor *x = ox_need(g, nd, 0);
   if (!x) return DSE_ERR_INVALID;
   int axis;
   /* Concat's axis: 1 by default before opset 4, required from it */
-  if (norm_axis(g, nd, ox_attr_int(nd, "axis", g->opset < 4 ? 1 : 0), x->rank, &axis))
+  if (ox_norm_axis(g, nd, ox_attr_int(nd, "axis", g->opset < 4 ? 1 : 0), x->rank, &axis))
     return DSE_ERR_INVALID;
   int64_t dim[OX_MAX_RANK];
   memcpy(dim, x->dim, sizeof dim);
@@ -1227,7 +813,7 @@ static int op_concat(ox_graph *g, ox_node *nd, int cst) {
   for (size_t k = 0; k < nd->nin; k++) {
     ox_tensor *t = ox_in(g, nd, k);
     if (!t) continue;
-    if (t->rank < 0) return shape_error(g, nd, "the shape is not known of its input", t);
+    if (t->rank < 0) return ox_shape_error(g, nd, "the shape is not known of its input", t);
     if (t->rank != x->rank) return ox_node_error(g, nd, "inputs of rank %d and %d", x->rank, t->rank);
     for (int i = 0; i < x->rank; i++)
       if (i != axis && t->dim[i] != x->dim[i])
@@ -1235,7 +821,7 @@ static int op_concat(ox_graph *g, ox_node *nd, int cst) {
     dim[axis] += t->dim[axis];
   }
   ox_tensor *o = ox_out(g, nd, 0);
-  set_shape(o, x->rank, dim);
+  ox_set_shape(o, x->rank, dim);
   if (cst) {
     /* small constants: concatenated (shape vectors) */
     const uint64_t e = ox_elems(o);
@@ -1258,29 +844,29 @@ static int op_concat(ox_graph *g, ox_node *nd, int cst) {
         const size_t chunk = (size_t)(ox_elems(t) / (uint64_t)outer);
         for (size_t j = 0; j < chunk; j++, at++) {
           if (is_int)
-            o->iv[at] = ival(t, (size_t)ob * chunk + j);
+            o->iv[at] = ox_ival(t, (size_t)ob * chunk + j);
           else
-            o->fv[at] = fval(t, (size_t)ob * chunk + j);
+            o->fv[at] = ox_fval(t, (size_t)ob * chunk + j);
         }
       }
     return 0;
   }
   uint64_t reads = 0;
   for (size_t k = 0; k < nd->nin; k++)
-    if (is_act(ox_in(g, nd, k))) reads += ox_elems(ox_in(g, nd, k));
+    if (ox_is_act(ox_in(g, nd, k))) reads += ox_elems(ox_in(g, nd, k));
   return copy_layer(g, nd, "concat", reads ? reads : ox_elems(o), ox_elems(o));
 }
 
 static int op_split(ox_graph *g, ox_node *nd, int cst) {
-  ox_tensor *x = need(g, nd, 0);
+  ox_tensor *x = ox_need(g, nd, 0);
   if (!x) return DSE_ERR_INVALID;
   int axis;
-  if (norm_axis(g, nd, ox_attr_int(nd, "axis", 0), x->rank, &axis)) return DSE_ERR_INVALID;
+  if (ox_norm_axis(g, nd, ox_attr_int(nd, "axis", 0), x->rank, &axis)) return DSE_ERR_INVALID;
   int64_t parts[64];
   size_t n = 0;
-  long na = attr_ints(nd, "split", parts, 64);
+  long na = ox_attr_ints(nd, "split", parts, 64);
   if (g->opset >= 13 && ox_in(g, nd, 1)) {
-    if (get_ints(g, nd, 1, parts, 64, &n)) return DSE_ERR_INVALID;
+    if (ox_get_ints(g, nd, 1, parts, 64, &n)) return DSE_ERR_INVALID;
   } else if (na >= 0) {
     n = (size_t)na;
   } else {
@@ -1299,7 +885,7 @@ static int op_split(ox_graph *g, ox_node *nd, int cst) {
     memcpy(dim, x->dim, sizeof dim);
     dim[axis] = parts[i];
     sum += parts[i];
-    set_shape(ox_out(g, nd, i), x->rank, dim);
+    ox_set_shape(ox_out(g, nd, i), x->rank, dim);
   }
   if (sum != x->dim[axis])
     return ox_node_error(g, nd, "split sizes add to %lld, not %lld", (long long)sum,
@@ -1309,22 +895,22 @@ static int op_split(ox_graph *g, ox_node *nd, int cst) {
 }
 
 static int op_slice(ox_graph *g, ox_node *nd, int cst) {
-  ox_tensor *x = need(g, nd, 0);
+  ox_tensor *x = ox_need(g, nd, 0);
   if (!x) return DSE_ERR_INVALID;
   int64_t st[OX_MAX_RANK], en[OX_MAX_RANK], ax[OX_MAX_RANK], sp[OX_MAX_RANK];
   size_t n = 0, ne = 0, na = 0, ns = 0;
   if (g->opset < 10) {
-    long a = attr_ints(nd, "starts", st, OX_MAX_RANK), b = attr_ints(nd, "ends", en, OX_MAX_RANK),
-         c = attr_ints(nd, "axes", ax, OX_MAX_RANK);
+    long a = ox_attr_ints(nd, "starts", st, OX_MAX_RANK), b = ox_attr_ints(nd, "ends", en, OX_MAX_RANK),
+         c = ox_attr_ints(nd, "axes", ax, OX_MAX_RANK);
     if (a < 0 || b < 0) return ox_node_error(g, nd, "no starts or ends");
     n = (size_t)a;
     ne = (size_t)b;
     na = c < 0 ? 0 : (size_t)c;
   } else {
-    if (get_ints(g, nd, 1, st, OX_MAX_RANK, &n) || get_ints(g, nd, 2, en, OX_MAX_RANK, &ne))
+    if (ox_get_ints(g, nd, 1, st, OX_MAX_RANK, &n) || ox_get_ints(g, nd, 2, en, OX_MAX_RANK, &ne))
       return DSE_ERR_INVALID;
-    if (ox_in(g, nd, 3) && get_ints(g, nd, 3, ax, OX_MAX_RANK, &na)) return DSE_ERR_INVALID;
-    if (ox_in(g, nd, 4) && get_ints(g, nd, 4, sp, OX_MAX_RANK, &ns)) return DSE_ERR_INVALID;
+    if (ox_in(g, nd, 3) && ox_get_ints(g, nd, 3, ax, OX_MAX_RANK, &na)) return DSE_ERR_INVALID;
+    if (ox_in(g, nd, 4) && ox_get_ints(g, nd, 4, sp, OX_MAX_RANK, &ns)) return DSE_ERR_INVALID;
   }
   if (ne != n || (na && na != n) || (ns && ns != n))
     return ox_node_error(g, nd, "starts, ends, axes and steps differ in length");
@@ -1333,7 +919,7 @@ static int op_slice(ox_graph *g, ox_node *nd, int cst) {
   for (int i = 0; i < OX_MAX_RANK; i++) step[i] = 1;
   for (size_t i = 0; i < n; i++) {
     int a;
-    if (norm_axis(g, nd, na ? ax[i] : (int64_t)i, x->rank, &a)) return DSE_ERR_INVALID;
+    if (ox_norm_axis(g, nd, na ? ax[i] : (int64_t)i, x->rank, &a)) return DSE_ERR_INVALID;
     const int64_t d = x->dim[a], s = ns ? sp[i] : 1;
     if (s == 0) return ox_node_error(g, nd, "a step of 0");
     int64_t b = st[i], e = en[i];
@@ -1352,7 +938,7 @@ static int op_slice(ox_graph *g, ox_node *nd, int cst) {
     step[a] = s;
   }
   ox_tensor *o = ox_out(g, nd, 0);
-  set_shape(o, x->rank, dim);
+  ox_set_shape(o, x->rank, dim);
   if (cst) {
     if (!o || !x->has_val || x->rank != 1 || ox_elems(o) > OX_MAX_VALUES) return 0;
     if (ox_alloc_values(g, o, (size_t)dim[0], x->iv != NULL)) return DSE_ERR_NOMEM;
@@ -1376,18 +962,18 @@ static int op_slice(ox_graph *g, ox_node *nd, int cst) {
 }
 
 static int op_pad(ox_graph *g, ox_node *nd, int cst) {
-  ox_tensor *x = need(g, nd, 0);
+  ox_tensor *x = ox_need(g, nd, 0);
   if (!x) return DSE_ERR_INVALID;
   int64_t p[2 * OX_MAX_RANK], ax[OX_MAX_RANK];
   size_t n = 0, na = 0;
   if (g->opset < 11) { /* "paddings" in opset 1 */
-    long c = attr_ints(nd, g->opset < 2 ? "paddings" : "pads", p, 2 * OX_MAX_RANK);
+    long c = ox_attr_ints(nd, g->opset < 2 ? "paddings" : "pads", p, 2 * OX_MAX_RANK);
     if (c < 0) return ox_node_error(g, nd, "no pads");
     n = (size_t)c;
-  } else if (get_ints(g, nd, 1, p, 2 * OX_MAX_RANK, &n)) {
+  } else if (ox_get_ints(g, nd, 1, p, 2 * OX_MAX_RANK, &n)) {
     return DSE_ERR_INVALID;
   }
-  if (g->opset >= 18 && ox_in(g, nd, 3) && get_ints(g, nd, 3, ax, OX_MAX_RANK, &na))
+  if (g->opset >= 18 && ox_in(g, nd, 3) && ox_get_ints(g, nd, 3, ax, OX_MAX_RANK, &na))
     return DSE_ERR_INVALID;
   const size_t naxes = na ? na : (size_t)x->rank;
   if (n != 2 * naxes) return ox_node_error(g, nd, "%zu pads for %zu axes", n, naxes);
@@ -1395,23 +981,23 @@ static int op_pad(ox_graph *g, ox_node *nd, int cst) {
   memcpy(dim, x->dim, sizeof dim);
   for (size_t i = 0; i < naxes; i++) {
     int a = (int)i;
-    if (na && norm_axis(g, nd, ax[i], x->rank, &a)) return DSE_ERR_INVALID;
+    if (na && ox_norm_axis(g, nd, ax[i], x->rank, &a)) return DSE_ERR_INVALID;
     dim[a] += p[i] + p[naxes + i];
     if (dim[a] < 1) return ox_node_error(g, nd, "pads leave axis %d empty", a);
   }
   ox_tensor *o = ox_out(g, nd, 0);
-  set_shape(o, x->rank, dim);
+  ox_set_shape(o, x->rank, dim);
   if (cst) return 0;
   return copy_layer(g, nd, "pad", ox_elems(x), ox_elems(o));
 }
 
 static int op_resize(ox_graph *g, ox_node *nd, int cst) {
-  ox_tensor *x = need(g, nd, 0);
+  ox_tensor *x = ox_need(g, nd, 0);
   if (!x) return DSE_ERR_INVALID;
   int64_t dim[OX_MAX_RANK], sizes[OX_MAX_RANK];
   double sc[OX_MAX_RANK];
   size_t ns = 0, nz = 0;
-  const int up = OP_IS(nd, "Upsample");
+  const int up = OX_IS(nd, "Upsample");
   /* scales: an attribute (Upsample 7), input 1 (Upsample 9, Resize 10),
    * input 2 (Resize 11 on); sizes: input 3 (Resize 11 on) */
   const Onnx__AttributeProto *sa = up ? ox_attr(nd, "scales") : NULL;
@@ -1422,9 +1008,9 @@ static int op_resize(ox_graph *g, ox_node *nd, int cst) {
     const size_t ks = up || g->opset < 11 ? 1 : 2;
     ox_tensor *ts = ox_in(g, nd, ks), *tz = up ? NULL : ox_in(g, nd, 3);
     if (tz && ox_elems(tz) > 0) {
-      if (get_ints(g, nd, 3, sizes, OX_MAX_RANK, &nz)) return DSE_ERR_INVALID;
+      if (ox_get_ints(g, nd, 3, sizes, OX_MAX_RANK, &nz)) return DSE_ERR_INVALID;
     } else if (ts && ox_elems(ts) > 0) {
-      if (get_floats(g, nd, ks, sc, OX_MAX_RANK, &ns)) return DSE_ERR_INVALID;
+      if (ox_get_floats(g, nd, ks, sc, OX_MAX_RANK, &ns)) return DSE_ERR_INVALID;
     }
   }
   if (!nz && !ns) return ox_node_error(g, nd, "neither scales nor sizes");
@@ -1435,7 +1021,7 @@ static int op_resize(ox_graph *g, ox_node *nd, int cst) {
     if (dim[i] < 1) return ox_node_error(g, nd, "an output size below 1 on axis %d", i);
   }
   ox_tensor *o = ox_out(g, nd, 0);
-  set_shape(o, x->rank, dim);
+  ox_set_shape(o, x->rank, dim);
   if (cst) return 0;
   char mode[32];
   ox_attr_str(nd, "mode", mode, sizeof mode);
@@ -1444,10 +1030,10 @@ static int op_resize(ox_graph *g, ox_node *nd, int cst) {
 }
 
 static int op_gather(ox_graph *g, ox_node *nd, int cst) {
-  ox_tensor *x = need(g, nd, 0), *ix = x ? need(g, nd, 1) : NULL;
+  ox_tensor *x = ox_need(g, nd, 0), *ix = x ? ox_need(g, nd, 1) : NULL;
   if (!ix) return DSE_ERR_INVALID;
   int axis;
-  if (norm_axis(g, nd, ox_attr_int(nd, "axis", 0), x->rank, &axis)) return DSE_ERR_INVALID;
+  if (ox_norm_axis(g, nd, ox_attr_int(nd, "axis", 0), x->rank, &axis)) return DSE_ERR_INVALID;
   int64_t dim[OX_MAX_RANK];
   int r = 0;
   if (x->rank - 1 + ix->rank > OX_MAX_RANK) return ox_node_error(g, nd, "an output beyond rank 8");
@@ -1455,14 +1041,14 @@ static int op_gather(ox_graph *g, ox_node *nd, int cst) {
   for (int i = 0; i < ix->rank; i++) dim[r++] = ix->dim[i];
   for (int i = axis + 1; i < x->rank; i++) dim[r++] = x->dim[i];
   ox_tensor *o = ox_out(g, nd, 0);
-  set_shape(o, r, dim);
+  ox_set_shape(o, r, dim);
   if (cst) {
     /* Gather of a shape vector: Shape -> Gather -> Unsqueeze chains */
     if (!o || !x->has_val || !ix->has_val || x->rank != 1) return 0;
     if (ox_alloc_values(g, o, ix->nval, x->iv != NULL)) return DSE_ERR_NOMEM;
     o->dtype = x->dtype;
     for (size_t i = 0; i < ix->nval; i++) {
-      int64_t j = ival(ix, i);
+      int64_t j = ox_ival(ix, i);
       if (j < 0) j += x->dim[0];
       if (j < 0 || j >= x->dim[0]) return ox_node_error(g, nd, "index %lld out of range", (long long)j);
       if (x->iv)
@@ -1476,12 +1062,12 @@ static int op_gather(ox_graph *g, ox_node *nd, int cst) {
 }
 
 static int op_expand(ox_graph *g, ox_node *nd, int cst) {
-  ox_tensor *x = need(g, nd, 0);
+  ox_tensor *x = ox_need(g, nd, 0);
   if (!x) return DSE_ERR_INVALID;
   int64_t s[OX_MAX_RANK], dim[OX_MAX_RANK];
   size_t n;
-  if (get_ints(g, nd, 1, s, OX_MAX_RANK, &n)) return DSE_ERR_INVALID;
-  const int tile = OP_IS(nd, "Tile");
+  if (ox_get_ints(g, nd, 1, s, OX_MAX_RANK, &n)) return DSE_ERR_INVALID;
+  const int tile = OX_IS(nd, "Tile");
   int r;
   if (tile) {
     if (n != (size_t)x->rank) return ox_node_error(g, nd, "%zu repeats for rank %d", n, x->rank);
@@ -1499,18 +1085,18 @@ static int op_expand(ox_graph *g, ox_node *nd, int cst) {
     }
   }
   ox_tensor *o = ox_out(g, nd, 0);
-  set_shape(o, r, dim);
-  if (cst) return o ? eval_elementwise(g, nd, o) : 0; /* Expand of a small constant */
+  ox_set_shape(o, r, dim);
+  if (cst) return o ? ox_eval_elementwise(g, nd, o) : 0; /* Expand of a small constant */
   return copy_layer(g, nd, tile ? "tile" : "expand", ox_elems(x), ox_elems(o));
 }
 
 static int op_depth_space(ox_graph *g, ox_node *nd, int cst) {
-  ox_tensor *x = need(g, nd, 0);
+  ox_tensor *x = ox_need(g, nd, 0);
   if (!x) return DSE_ERR_INVALID;
   const int64_t b = ox_attr_int(nd, "blocksize", 0);
   if (x->rank != 4 || b < 1) return ox_node_error(g, nd, "expected rank 4 and a blocksize");
   int64_t dim[4];
-  if (OP_IS(nd, "DepthToSpace")) {
+  if (OX_IS(nd, "DepthToSpace")) {
     if (x->dim[1] % (b * b)) return ox_node_error(g, nd, "channels not divisible by blocksize^2");
     int64_t d[4] = {x->dim[0], x->dim[1] / (b * b), x->dim[2] * b, x->dim[3] * b};
     memcpy(dim, d, sizeof d);
@@ -1519,140 +1105,10 @@ static int op_depth_space(ox_graph *g, ox_node *nd, int cst) {
     int64_t d[4] = {x->dim[0], x->dim[1] * b * b, x->dim[2] / b, x->dim[3] / b};
     memcpy(dim, d, sizeof d);
   }
-  set_shape(ox_out(g, nd, 0), 4, dim);
+  ox_set_shape(ox_out(g, nd, 0), 4, dim);
   if (cst) return 0;
-  return copy_layer(g, nd, OP_IS(nd, "DepthToSpace") ? "depth-to-space" : "space-to-depth",
+  return copy_layer(g, nd, OX_IS(nd, "DepthToSpace") ? "depth-to-space" : "space-to-depth",
                     ox_elems(x), ox_elems(x));
-}
-
-/* ===== constants and shapes ============================================== */
-
-static int op_constant(ox_graph *g, ox_node *nd, int cst) {
-  (void)cst;
-  ox_tensor *o = ox_out(g, nd, 0);
-  nd->as = OX_AS_CONST;
-  if (!o) return 0;
-  const Onnx__AttributeProto *a;
-  if ((a = ox_attr(nd, "value")) && a->t) {
-    int rc = ox_tensor_from_proto(g, o, a->t);
-    if (rc == DSE_ERR_NOMEM) return rc;
-    if (rc) return ox_node_error(g, nd, "a value of rank beyond %d or a negative dim", OX_MAX_RANK);
-  } else if ((a = ox_attr(nd, "value_float")) || (a = ox_attr(nd, "value_int"))) {
-    const int is_int = a->has_i;
-    o->rank = 0;
-    o->dtype = is_int ? ONNX__TENSOR_PROTO__DATA_TYPE__INT64 : ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT;
-    if (ox_alloc_values(g, o, 1, is_int)) return DSE_ERR_NOMEM;
-    if (is_int)
-      o->iv[0] = a->i;
-    else
-      o->fv[0] = a->f;
-  } else if ((a = ox_attr(nd, "value_ints")) || (a = ox_attr(nd, "value_floats"))) {
-    const int is_int = a->n_ints > 0 || !strcmp(a->name, "value_ints");
-    const size_t n = is_int ? a->n_ints : a->n_floats;
-    o->rank = 1;
-    o->dim[0] = (int64_t)n;
-    o->dtype = is_int ? ONNX__TENSOR_PROTO__DATA_TYPE__INT64 : ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT;
-    if (n <= OX_MAX_VALUES) {
-      if (ox_alloc_values(g, o, n, is_int)) return DSE_ERR_NOMEM;
-      for (size_t i = 0; i < n; i++) {
-        if (is_int)
-          o->iv[i] = a->ints[i];
-        else
-          o->fv[i] = a->floats[i];
-      }
-    }
-  } else {
-    return ox_node_error(g, nd, "no value dse reads (value, value_float(s) or value_int(s))");
-  }
-  o->is_const = o->is_weight = 1;
-  return 0;
-}
-
-static int op_shape(ox_graph *g, ox_node *nd, int cst) {
-  (void)cst;
-  ox_tensor *x = need(g, nd, 0), *o = ox_out(g, nd, 0);
-  if (!x) return DSE_ERR_INVALID;
-  nd->as = OX_AS_CONST;
-  if (!o) return 0;
-  const int size = OP_IS(nd, "Size");
-  int64_t b = 0, e = x->rank;
-  if (!size && g->opset >= 15) {
-    b = ox_attr_int(nd, "start", 0);
-    e = ox_attr_int(nd, "end", x->rank);
-    if (b < 0) b += x->rank;
-    if (e < 0) e += x->rank;
-    b = b < 0 ? 0 : b > x->rank ? x->rank : b;
-    e = e < b ? b : e > x->rank ? x->rank : e;
-  }
-  o->rank = size ? 0 : 1;
-  o->dim[0] = e - b;
-  o->dtype = ONNX__TENSOR_PROTO__DATA_TYPE__INT64;
-  if (ox_alloc_values(g, o, size ? 1 : (size_t)(e - b), 1)) return DSE_ERR_NOMEM;
-  if (size)
-    o->iv[0] = (int64_t)ox_elems(x);
-  else
-    for (int64_t i = b; i < e; i++) o->iv[i - b] = x->dim[i];
-  o->is_const = 1;
-  return 0;
-}
-
-static int op_constant_of_shape(ox_graph *g, ox_node *nd, int cst) {
-  (void)cst;
-  int64_t s[OX_MAX_RANK];
-  size_t n;
-  if (get_ints(g, nd, 0, s, OX_MAX_RANK, &n)) return DSE_ERR_INVALID;
-  for (size_t i = 0; i < n; i++)
-    if (s[i] < 0) return ox_node_error(g, nd, "a negative dimension");
-  ox_tensor *o = ox_out(g, nd, 0);
-  nd->as = OX_AS_CONST;
-  if (!o) return 0;
-  set_shape(o, (int)n, s);
-  const Onnx__AttributeProto *a = ox_attr(nd, "value");
-  ox_tensor v;
-  memset(&v, 0, sizeof v);
-  if (a && a->t) {
-    int rc = ox_tensor_from_proto(g, &v, a->t);
-    if (rc == DSE_ERR_NOMEM) return rc;
-  }
-  const int is_int = !a || !a->t ? 0 : ox_dtype_is_int(v.dtype);
-  o->dtype = a && a->t ? v.dtype : ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT;
-  const uint64_t e = ox_elems(o);
-  if (e <= OX_MAX_VALUES) {
-    if (ox_alloc_values(g, o, (size_t)e, is_int)) return DSE_ERR_NOMEM;
-    for (size_t i = 0; i < e; i++) {
-      if (is_int)
-        o->iv[i] = v.has_val && v.nval ? ival(&v, 0) : 0;
-      else
-        o->fv[i] = v.has_val && v.nval ? fval(&v, 0) : 0;
-    }
-  }
-  o->is_const = 1;
-  return 0;
-}
-
-static int op_range(ox_graph *g, ox_node *nd, int cst) {
-  double v[3];
-  size_t n;
-  for (size_t k = 0; k < 3; k++)
-    if (get_floats(g, nd, k, &v[k], 1, &n)) return DSE_ERR_INVALID;
-  if (v[2] == 0) return ox_node_error(g, nd, "a delta of 0");
-  double c = ceil((v[1] - v[0]) / v[2]);
-  int64_t len = c > 0 ? (int64_t)c : 0;
-  ox_tensor *o = ox_out(g, nd, 0), *s = ox_in(g, nd, 0);
-  if (!o) return 0;
-  set_shape(o, 1, &len);
-  o->dtype = s->dtype;
-  if (len <= OX_MAX_VALUES) {
-    if (ox_alloc_values(g, o, (size_t)len, s->iv != NULL)) return DSE_ERR_NOMEM;
-    for (int64_t i = 0; i < len; i++) {
-      if (s->iv)
-        o->iv[i] = (int64_t)v[0] + i * (int64_t)v[2];
-      else
-        o->fv[i] = v[0] + (double)i * v[2];
-    }
-  }
-  if (!cst) nd->as = OX_AS_CONST;
-  return 0;
 }
 
 /* ===== the table ========================================================= */
@@ -1731,11 +1187,11 @@ static const struct {
     {"Tile", op_expand},
     {"DepthToSpace", op_depth_space},
     {"SpaceToDepth", op_depth_space},
-    {"Constant", op_constant},
-    {"Shape", op_shape},
-    {"Size", op_shape},
-    {"ConstantOfShape", op_constant_of_shape},
-    {"Range", op_range},
+    {"Constant", ox_op_constant},
+    {"Shape", ox_op_shape},
+    {"Size", ox_op_shape},
+    {"ConstantOfShape", ox_op_constant_of_shape},
+    {"Range", ox_op_range},
 };
 
 static op_fn find_op(const ox_node *nd) {
@@ -1803,7 +1259,7 @@ static int op_unsupported(ox_graph *g, ox_node *nd, int cst) {
   }
   if (g->strict) return ox_node_error(g, nd, "dse cannot model %s (--strict)", what);
   size_t nact = 0;
-  for (size_t k = 0; k < nd->nin; k++) nact += is_act(ox_in(g, nd, k));
+  for (size_t k = 0; k < nd->nin; k++) nact += ox_is_act(ox_in(g, nd, k));
   if (elt_layer(g, nd, e ? e : 1, nact)) return g->nomem ? DSE_ERR_NOMEM : DSE_ERR_INVALID;
   nd->as = OX_AS_UNSUPPORTED;
   nd->layer_type = "eltwise";
@@ -1823,12 +1279,12 @@ int ox_infer_node(ox_graph *g, ox_node *nd) {
     if (!t->is_const) cst = 0;
   }
   if (!any) cst = 1;
-  if (OP_IS(nd, "ReduceMean") && !cst) {
-    const int rc = fuse_layernorm(g, nd);
+  if (OX_IS(nd, "ReduceMean") && !cst) {
+    const int rc = ox_fuse_layernorm(g, nd);
     if (rc) return rc < 0 ? DSE_ERR_INVALID : 0;
   }
-  if ((OP_IS(nd, "Sigmoid") || OP_IS(nd, "HardSigmoid") || OP_IS(nd, "Div")) && !cst) {
-    const int rc = fuse_activation(g, nd);
+  if ((OX_IS(nd, "Sigmoid") || OX_IS(nd, "HardSigmoid") || OX_IS(nd, "Div")) && !cst) {
+    const int rc = ox_fuse_activation(g, nd);
     if (rc) return rc < 0 ? (g->nomem ? DSE_ERR_NOMEM : DSE_ERR_INVALID) : 0;
   }
   op_fn fn = find_op(nd);
@@ -1836,12 +1292,12 @@ int ox_infer_node(ox_graph *g, ox_node *nd) {
   if (rc) return rc;
   if (cst || nd->as == OX_AS_CONST) {
     if (nd->as != OX_AS_UNSUPPORTED) nd->as = OX_AS_CONST;
-    const int shape_of_act = OP_IS(nd, "Shape") || OP_IS(nd, "Size");
+    const int shape_of_act = OX_IS(nd, "Shape") || OX_IS(nd, "Size");
     for (size_t k = 0; k < nd->nout; k++) {
       ox_tensor *o = ox_out(g, nd, k);
       if (!o) continue;
       o->is_const = 1;
-      o->is_weight = !shape_of_act && !OP_IS(nd, "Range") && !OP_IS(nd, "ConstantOfShape");
+      o->is_weight = !shape_of_act && !OX_IS(nd, "Range") && !OX_IS(nd, "ConstantOfShape");
     }
   }
   return 0;
