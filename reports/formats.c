@@ -100,6 +100,19 @@ void rpt_result_json(const dse_result *res, core_buf *out) {
   rpt_json_key(&j, "batch"); rpt_json_u64(&j, wl->batch);
   json_wl_params(&j, wl);
   rpt_json_key(&j, "layers"); rpt_json_u64(&j, wl->nlayers);
+  if (wl->warnings) { /* an import's approximations (docs/onnx.md), a line each */
+    rpt_json_key(&j, "warnings");
+    rpt_json_begin_arr(&j);
+    for (const char *s = wl->warnings; *s;) {
+      const char *e = strchr(s, '\n');
+      const size_t n = e ? (size_t)(e - s) : strlen(s);
+      char line[1024];
+      snprintf(line, sizeof line, "%.*s", (int)(n < sizeof line ? n : sizeof line - 1), s);
+      rpt_json_str(&j, line);
+      s = e ? e + 1 : s + n;
+    }
+    rpt_json_end_arr(&j);
+  }
   rpt_json_end_obj(&j);
   rpt_json_key(&j, "total");
   rpt_json_begin_obj(&j);

@@ -110,7 +110,7 @@ static const char k_import_usage[] =
     "energies of an Accelergy ERT) to DIR/arch.yaml, DIR/workload.yaml and\n"
     "DIR/mappings.yaml, all read and checked before any is written; what is\n"
     "ignored is listed as notes.  See docs/timeloop.md.\n"
-    "\nConverts an ONNX model (opsets 7 to 21) to a dse workload: shapes inferred\n"
+    "\nConverts an ONNX model (opsets 1 to 21) to a dse workload: shapes inferred\n"
     "from the inputs (--input NAME=DIMS binds symbolic dims), a layer per node\n"
     "that computes.  --report prints each op type, its count, what it became and\n"
     "its first node instead of the YAML (with -o: as well as writing OUT), and\n"
@@ -183,6 +183,10 @@ static int report(dse_ctx *ctx, int err, const char *arg, const wl_args *w, cons
   for (size_t i = 0; i < n; i++) {
     const dse_diag *d = dse_ctx_diag(ctx, i);
     if (print_param_diag(d, w, wl)) continue;
+    if (!strcmp(d->file, k_argv_mark)) { /* about the arguments as a whole */
+      fprintf(stderr, "dse: error: %s\n", d->msg);
+      continue;
+    }
     if (!d->file[0]) { /* about an argument, not a place in a file */
       fprintf(stderr, "dse: error: %s%s%s\n", arg ? arg : "", arg ? ": " : "", d->msg);
       continue;
@@ -626,7 +630,9 @@ static int import_onnx(dse_ctx *ctx, const char *const *pos, int npos, wl_args *
   int rc = core_check_file(ctx, file);
   if (rc) return cli_report(ctx, rc, "MODEL");
   char *yaml = NULL, *rep = NULL, *warn = NULL, *shp = NULL;
-  rc = dse_onnx_import(ctx, file, w->params, w->nparams, &yaml, &rep, &warn, &shp);
+  /* --shapes: the graph's own dims (a dynamic batch not folded) */
+  rc = dse_onnx_import(ctx, file, w->params, w->nparams, &yaml, &rep, &warn,
+                       shapes_only ? &shp : NULL);
   int code = report(ctx, rc, "MODEL", w, file);
   if (!rc) {
     for (const char *s = warn; s && *s;) {

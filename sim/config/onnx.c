@@ -5,18 +5,20 @@
 #include "config/workload.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 int ox_is_model(const char *path) {
   const size_t n = strlen(path);
-  return n > 5 && strcmp(path + n - 5, ".onnx") == 0;
+  return n > 5 && strcasecmp(path + n - 5, ".onnx") == 0;
 }
 
 /* ===== small helpers ===================================================== */
@@ -428,9 +430,9 @@ int ox_tensor_from_proto(ox_graph *g, ox_tensor *t, const Onnx__TensorProto *tp)
   t->dtype = tp->has_data_type ? tp->data_type : 0;
   t->is_const = t->is_weight = 1;
   const uint64_t n = ox_elems(t);
-  if (n > OX_MAX_VALUES ||
-      (tp->has_data_location && tp->data_location == ONNX__TENSOR_PROTO__DATA_LOCATION__EXTERNAL))
-    return 0;
+  t->external =
+      tp->has_data_location && tp->data_location == ONNX__TENSOR_PROTO__DATA_LOCATION__EXTERNAL;
+  if (n > OX_MAX_VALUES || t->external) return 0;
   const int is_int = ox_dtype_is_int(t->dtype);
   int64_t iv = 0;
   double fv = 0;
@@ -487,12 +489,6 @@ int ox_tensor_from_proto(ox_graph *g, ox_tensor *t, const Onnx__TensorProto *tp)
 
 /* ===== inputs ============================================================ */
 
-typedef struct ox_sym {
-  const char *name;
-  int64_t value;
-  const char *by; /* the input that bound it */
-} ox_sym;
-
 /* Parse "1x3x224x224" into dims: the rank, or -1. */
 static int parse_dims(const char *s, int64_t *dim) {
   int rank = 0;
@@ -533,7 +529,7 @@ static const char *dim_desc(const Onnx__TensorShapeProto *sh, char *buf, size_t 
  * symbolic dims bound by earlier inputs. */
 static int bind_inputs(ox_graph *g, const dse_param *inputs, size_t ninputs) {
   const Onnx__GraphProto *gp = g->gp;
-  ox_sym sym[64];
+  ox_sym *sym = g->sym;
   size_t nsym = 0;
   int rc = 0;
   /* every --input names a graph input that is not an initializer */
@@ -553,7 +549,7 @@ static int bind_inputs(ox_graph *g, const dse_param *inputs, size_t ninputs) {
                          gp->input[i]->name);
         if (w > 0) len += (size_t)w;
       }
-      core_diag(g->ctx, "", 0, 0, "input %s=%s: the model has no input '%s'; its inputs: %s",
+      core_diag(g->ctx, g->file, 0, 0, "input %s=%s: the model has no input '%s'; its inputs: %s",
                 inputs[k].key, inputs[k].value, inputs[k].key, names[0] ? names : "none");
       rc = DSE_ERR_INVALID;
     }
@@ -590,14 +586,14 @@ static int bind_inputs(ox_graph *g, const dse_param *inputs, size_t ninputs) {
         int64_t dim[OX_MAX_RANK];
         const int rank = parse_dims(given->value, dim);
         if (rank < 0) {
-          core_diag(g->ctx, "", 0, 0,
+          core_diag(g->ctx, g->file, 0, 0,
                     "input %s=%s: expected the input's dims as 1x3x224x224 (each 1 to 10^9, "
                     "at most %d)", given->key, given->value, OX_MAX_RANK);
           rc = DSE_ERR_INVALID;
           continue;
         }
         if (sh && (size_t)rank != sh->n_dim) {
-          core_diag(g->ctx, "", 0, 0, "input %s=%s: %d dims, but input '%s' has rank %zu (%s)",
+          core_diag(g->ctx, g->file, 0, 0, "input %s=%s: %d dims, but input '%s' has rank %zu (%s)",
                     given->key, given->value, rank, vi->name, sh->n_dim, desc);
           rc = DSE_ERR_INVALID;
           continue;
@@ -606,7 +602,7 @@ static int bind_inputs(ox_graph *g, const dse_param *inputs, size_t ninputs) {
           const Onnx__TensorShapeProto__Dimension *dp = sh->dim[d];
           if (dp->value_case == ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_VALUE &&
               dp->dim_value != dim[d]) {
-            core_diag(g->ctx, "", 0, 0,
+            core_diag(g->ctx, g->file, 0, 0,
                       "input %s=%s: dimension %d is %lld in the model (%s), not %lld",
                       given->key, given->value, d, (long long)dp->dim_value, desc,
                       (long long)dim[d]);
@@ -616,13 +612,14 @@ static int bind_inputs(ox_graph *g, const dse_param *inputs, size_t ninputs) {
             size_t s = 0;
             while (s < nsym && strcmp(sym[s].name, dp->dim_param)) s++;
             if (s < nsym && sym[s].value != dim[d]) {
-              core_diag(g->ctx, "", 0, 0,
+              core_diag(g->ctx, g->file, 0, 0,
                         "input %s=%s: dimension %d is '%s', which --input %s bound to %lld, "
                         "not %lld", given->key, given->value, d, dp->dim_param, sym[s].by,
                         (long long)sym[s].value, (long long)dim[d]);
               rc = DSE_ERR_INVALID;
-            } else if (s == nsym && nsym < DSE_ARRAY_LEN(sym)) {
+            } else if (s == nsym && nsym < OX_MAX_SYMS) {
               sym[nsym++] = (ox_sym){dp->dim_param, dim[d], given->key};
+              g->nsym = nsym;
             }
           }
         }
@@ -683,6 +680,59 @@ static int bind_inputs(ox_graph *g, const dse_param *inputs, size_t ninputs) {
   return rc;
 }
 
+/* The inputs' dims as bound ("images=1x3x640x640, mask=1x640"), for the
+ * workload's description; then, when every input's first dimension is
+ * one symbol bound to B > 1 (a dynamic batch), that symbol set to 1 and B
+ * kept as the workload's batch (docs/onnx.md, "Dynamic shapes"). */
+static void fold_batch(ox_graph *g, int fold) {
+  const Onnx__GraphProto *gp = g->gp;
+  const char *sym = NULL;
+  int same = 1;
+  for (size_t i = 0; i < gp->n_input; i++) {
+    const Onnx__ValueInfoProto *vi = gp->input[i];
+    const long ti = vi->name ? ox_find(g, vi->name) : -1;
+    if (ti < 0 || g->t[ti].is_weight || !g->t[ti].is_input) continue;
+    const ox_tensor *t = &g->t[ti];
+    core_buf_printf(&g->inputs_desc, "%s%s=", g->inputs_desc.len ? ", " : "", t->name);
+    for (int d = 0; d < t->rank; d++)
+      core_buf_printf(&g->inputs_desc, "%s%lld", d ? "x" : "", (long long)t->dim[d]);
+    const Onnx__TypeProto *tp = vi->type;
+    const Onnx__TensorShapeProto *sh =
+        tp && tp->value_case == ONNX__TYPE_PROTO__VALUE_TENSOR_TYPE && tp->tensor_type
+            ? tp->tensor_type->shape
+            : NULL;
+    const char *s0 = sh && sh->n_dim && sh->dim[0]->value_case ==
+                                             ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_PARAM
+                         ? sh->dim[0]->dim_param
+                         : NULL;
+    if (!s0 || !s0[0] || (sym && strcmp(sym, s0))) same = 0;
+    sym = s0;
+  }
+  if (g->inputs_desc.oom) g->nomem = 1;
+  if (!fold || !same || !sym) return;
+  size_t k = 0;
+  while (k < g->nsym && strcmp(g->sym[k].name, sym)) k++;
+  if (k == g->nsym || g->sym[k].value <= 1) return;
+  g->graph_batch = (uint64_t)g->sym[k].value;
+  g->sym[k].value = 1;
+  for (size_t i = 0; i < gp->n_input; i++) {
+    const long ti = gp->input[i]->name ? ox_find(g, gp->input[i]->name) : -1;
+    if (ti >= 0 && g->t[ti].is_input && g->t[ti].rank > 0) g->t[ti].dim[0] = 1;
+  }
+}
+
+int ox_node_is_const(const ox_graph *g, const ox_node *nd) {
+  for (size_t k = 0; k < nd->nin; k++)
+    if (nd->in[k] >= 0 && !g->t[nd->in[k]].is_const) return 0;
+  return 1;
+}
+
+int64_t ox_sym_value(const ox_graph *g, const char *name) {
+  for (size_t i = 0; i < g->nsym; i++)
+    if (!strcmp(g->sym[i].name, name)) return g->sym[i].value;
+  return -1;
+}
+
 /* ===== the graph ========================================================= */
 
 /* Tensors of the initializers, the nodes' inputs and outputs (each output
@@ -710,6 +760,7 @@ static int build_graph(ox_graph *g, const dse_param *inputs, size_t ninputs) {
     }
   }
   if ((rc = bind_inputs(g, inputs, ninputs))) return rc;
+  fold_batch(g, g->fold);
   g->nn = gp->n_node;
   g->n = core_arena_alloc(&g->arena, (g->nn ? g->nn : 1) * sizeof *g->n);
   if (!g->n) return DSE_ERR_NOMEM;
@@ -861,11 +912,16 @@ static int build_doc(ox_graph *g, yt_doc **out) {
   yt_doc *d = yt_doc_new(g->file);
   if (!d) return DSE_ERR_NOMEM;
   const char *file = d->file;
-  char stem[256], desc[512], src[512];
+  char stem[256], desc[1024], src[512];
   core_path_stem(g->file, stem, sizeof stem);
   const Onnx__ModelProto *m = g->model;
-  snprintf(desc, sizeof desc, "imported from the ONNX model %s (opset %lld, graph '%s')",
-           g->file, (long long)g->opset, g->gp->name ? g->gp->name : "");
+  int w = snprintf(desc, sizeof desc, "imported from the ONNX model %s (opset %lld, graph '%s')",
+                   g->file, (long long)g->opset, g->gp->name ? g->gp->name : "");
+  if (g->inputs_desc.len && w > 0 && (size_t)w < sizeof desc)
+    w += snprintf(desc + w, sizeof desc - (size_t)w, ", inputs %s", core_buf_str(&g->inputs_desc));
+  if (g->graph_batch > 1 && w > 0 && (size_t)w < sizeof desc)
+    snprintf(desc + w, sizeof desc - (size_t)w, ", its batch of %llu run as the workload's batch",
+             (unsigned long long)g->graph_batch);
   snprintf(src, sizeof src, "%s%s%s", m->producer_name && m->producer_name[0] ? m->producer_name : "ONNX",
            m->producer_version && m->producer_version[0] ? " " : "",
            m->producer_version ? m->producer_version : "");
@@ -924,7 +980,7 @@ static const char *as_text(const ox_node *nd, char *buf, size_t n) {
     case OX_AS_VIEW:
       return "view (moves nothing)";
     case OX_AS_CONST:
-      return "constant (shapes only)";
+      return "constant (no run-time work)";
     case OX_AS_FOLDED:
       snprintf(buf, n, "%s folded into the layer before", nd->layer_type ? nd->layer_type : "?");
       return buf;
@@ -981,7 +1037,7 @@ static void write_report(ox_graph *g, ox_import *im) {
 /* ===== the import ======================================================== */
 
 int ox_import_model(dse_ctx *ctx, const char *path, const dse_param *inputs, size_t ninputs,
-                    int strict, ox_import *out) {
+                    int strict, int fold, ox_import *out) {
   memset(out, 0, sizeof *out);
   core_buf_init(&out->report);
   core_buf_init(&out->warnings);
@@ -991,18 +1047,26 @@ int ox_import_model(dse_ctx *ctx, const char *path, const dse_param *inputs, siz
   g.ctx = ctx;
   g.file = path;
   g.strict = strict;
+  g.fold = fold;
   g.warnings = &out->warnings;
+  core_buf_init(&g.inputs_desc);
   core_arena_init(&g.arena);
   core_hindex_init(&g.names);
   core_hindex_init(&g.lnames);
   int rc = read_model(&g);
   if (!rc) rc = build_graph(&g, inputs, ninputs);
   if (!rc) rc = order_nodes(&g);
-  for (size_t i = 0; i < g.nn && !rc; i++) {
-    ox_node *nd = &g.n[g.order[i]];
-    if (!nd->done) rc = ox_infer_node(&g, nd);
-    if (!rc && g.nomem) rc = DSE_ERR_NOMEM;
-  }
+  /* the nodes that compute constants from weights alone first (exporters
+   * write a Constant just before its reader, inside the patterns the
+   * fusions match), then the rest, each in the graph's order */
+  for (int pass = 0; pass < 2 && !rc; pass++)
+    for (size_t i = 0; i < g.nn && !rc; i++) {
+      ox_node *nd = &g.n[g.order[i]];
+      if (nd->done || (pass == 0 && !ox_node_is_const(&g, nd))) continue;
+      rc = ox_infer_node(&g, nd);
+      nd->done = 1;
+      if (!rc && g.nomem) rc = DSE_ERR_NOMEM;
+    }
   if (!rc && g.nlayers == 0) {
     core_diag(ctx, path, 0, 0,
               "the model has no node that computes on its inputs, so no layer to simulate");
@@ -1038,6 +1102,8 @@ int ox_import_model(dse_ctx *ctx, const char *path, const dse_param *inputs, siz
     ProtobufCAllocator al = {pb_alloc, pb_free, NULL};
     onnx__model_proto__free_unpacked(g.model, &al);
   }
+  out->graph_batch = g.graph_batch > 1 ? g.graph_batch : 1;
+  core_buf_fini(&g.inputs_desc);
   free(g.t);
   free(g.layers);
   core_hindex_fini(&g.names);
@@ -1082,8 +1148,15 @@ int dse_onnx_import(dse_ctx *ctx, const char *path, const dse_param *params, siz
   }
   ox_import im;
   memset(&im, 0, sizeof im);
-  if (!rc) rc = ox_import_model(ctx, path, in, nin, strict, &im);
+  if (!rc) rc = ox_import_model(ctx, path, in, nin, strict, shapes == NULL, &im);
   free(in);
+  char bbuf[32];
+  if (!rc && im.graph_batch > 1) { /* the graph's batch times --batch */
+    uint64_t b = 1;
+    if (batch && (sscanf(batch, "%" SCNu64, &b) != 1 || b < 1)) b = 1;
+    snprintf(bbuf, sizeof bbuf, "%" PRIu64, b * im.graph_batch);
+    batch = batch && b == 1 && strcmp(batch, "1") ? batch : bbuf;
+  }
   if (!rc && batch) {
     yt_node *pm = yt_new_map(im.doc, im.doc->file, 0, 0, 1);
     yt_node *v = yt_new_scalar(im.doc, im.doc->file, 0, 0, batch, 0);

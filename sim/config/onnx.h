@@ -18,6 +18,7 @@ typedef struct ox_import {
   core_buf warnings; /* one line each: ops simulated as element-wise, approximations */
   core_buf shapes;   /* each node output's inferred dims, "NAME<TAB>1x3x224x224" a line */
   size_t nnodes, nlayers, nunsupported;
+  uint64_t graph_batch; /* a dynamic batch folded into the workload's (1: none) */
 } ox_import;
 
 /* True when path names an ONNX model by its extension (.onnx). */
@@ -26,11 +27,13 @@ DSE_INTERNAL int ox_is_model(const char *path);
 /* Import path.  inputs (ninputs may be 0) bind graph inputs: key the
  * input's name, value its dims as "1x3x224x224"; their diagnostics point
  * at (param_file, param_line) and name the argument "--input KEY=VALUE".
- * strict: an op dse cannot model is an error instead of a warning.  On
+ * strict: an op dse cannot model is an error instead of a warning.  fold:
+ * when every input's first dimension is one symbol bound to B > 1, it is
+ * run at 1 and B is returned in graph_batch for the workload's batch.  On
  * failure, diagnostics name the node (index and name) and *out holds no
  * document.  ox_import_fini frees *out either way. */
 DSE_INTERNAL int ox_import_model(dse_ctx *ctx, const char *path, const dse_param *inputs,
-                                 size_t ninputs, int strict, ox_import *out);
+                                 size_t ninputs, int strict, int fold, ox_import *out);
 DSE_INTERNAL void ox_import_fini(ox_import *im);
 
 #endif /* DSE_ONNX_H */

@@ -147,11 +147,12 @@ static double scalar_of(const ox_tensor *t) {
   return t && t->is_const && t->has_val && t->nval == 1 ? ox_fval(t, 0) : NAN;
 }
 
-/* x * sigmoid(x) as one silu activation, x * hardsigmoid(x) as hardswish
+/* x * sigmoid(x) as one silu activation, x * hardsigmoid(x) and
+ * x * Clip(x + 3, 0, 6) / 6 as hardswish
  * (the gate named by the Mul), and the exact GELU as exporters before
  * opset 20 write it, Mul(Mul(x, Add(Erf(Div(x, sqrt 2)), 1)), 0.5) or
- * with the 0.5 taken first.  nd is the gate (Sigmoid, HardSigmoid) or the
- * Div.  Returns 1 when it matched (the nodes marked, the layer added), 0
+ * with the 0.5 taken first.  nd is the gate (Sigmoid, HardSigmoid), the
+ * Add of 3 or the Div.  Returns 1 when it matched (the nodes marked, the layer added), 0
  * when not, < 0 on error. */
 int ox_fuse_activation(ox_graph *g, ox_node *nd) {
   ox_tensor *x = ox_in(g, nd, 0), *y = ox_out(g, nd, 0);
@@ -168,6 +169,31 @@ int ox_fuse_activation(ox_graph *g, ox_node *nd) {
     if (!mul || !OX_IS(mul, "Mul") || other_in(g, mul, y) != x) return 0;
     chain[n++] = mul;
     kind = OX_IS(nd, "Sigmoid") ? "silu" : "hardswish";
+  } else if (OX_IS(nd, "Add")) { /* x * Clip(x + 3, 0, 6) / 6 (paddle2onnx's hard-swish) */
+    if (ox_in(g, nd, 0) != x || scalar_of(ox_in(g, nd, 1)) != 3.0) return 0;
+    ox_node *clip = sole_user(g, y);
+    if (!clip || !OX_IS(clip, "Clip") || ox_in(g, clip, 0) != y) return 0;
+    const double lo = g->opset < 11 ? ox_attr_float(clip, "min", NAN) : scalar_of(ox_in(g, clip, 1));
+    const double hi = g->opset < 11 ? ox_attr_float(clip, "max", NAN) : scalar_of(ox_in(g, clip, 2));
+    if (lo != 0.0 || hi != 6.0) return 0;
+    /* then Mul(x, .) and / 6 (or * 1/6), in either order */
+    ox_node *a = sole_user(g, ox_out(g, clip, 0));
+    if (!a) return 0;
+    ox_node *b = sole_user(g, ox_out(g, a, 0));
+    if (!b) return 0;
+    const ox_tensor *ca = other_in(g, a, ox_out(g, clip, 0)), *cb = other_in(g, b, ox_out(g, a, 0));
+    const int a_is_x = OX_IS(a, "Mul") && ca == x;
+    ox_node *sc = a_is_x ? b : a, *mx = a_is_x ? a : b;
+    const ox_tensor *c = a_is_x ? cb : ca;
+    if (!OX_IS(mx, "Mul") || (a_is_x ? 0 : cb != x) ||
+        !((OX_IS(sc, "Div") && scalar_of(c) == 6.0) ||
+          (OX_IS(sc, "Mul") && fabs(scalar_of(c) - 1.0 / 6) < 1e-6)))
+      return 0;
+    if (OX_IS(sc, "Div") && ox_in(g, sc, 1) != c) return 0; /* (.) / 6, not 6 / (.) */
+    chain[n++] = clip;
+    chain[n++] = a;
+    chain[n++] = b;
+    kind = "hardswish";
   } else { /* Div(x, sqrt 2) -> Erf -> Add(1) -> Mul(x) -> Mul(0.5) */
     if (!OX_IS(nd, "Div") || ox_in(g, nd, 0) != x ||
         fabs(scalar_of(ox_in(g, nd, 1)) - sqrt(2.0)) > 1e-3)

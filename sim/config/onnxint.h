@@ -15,8 +15,16 @@ enum {
   OX_MAX_VALUES = 4096,  /* elements of a constant whose values are kept */
   OX_MAX_KV = 16,        /* keys of one layer */
   OX_OPSET_MIN = 1,
-  OX_OPSET_MAX = 21
+  OX_OPSET_MAX = 21,
+  OX_MAX_SYMS = 64 /* symbolic dims the inputs bind */
 };
+
+/* A symbolic dimension (dim_param) bound by an input's dims. */
+typedef struct ox_sym {
+  const char *name;
+  int64_t value;
+  const char *by; /* the input that bound it */
+} ox_sym;
 
 /* A tensor of the graph.  Its shape is known (rank >= 0) once the node
  * producing it has been inferred. */
@@ -37,6 +45,7 @@ typedef struct ox_tensor {
   long *users;     /* their indices (arena) */
   long layer;      /* the layer whose output it is (for folding); -1 */
   int is_output;   /* a graph output */
+  int external;    /* its bytes are in an external file (never read) */
 } ox_tensor;
 
 /* What a node became (the report's column). */
@@ -92,6 +101,11 @@ typedef struct ox_graph {
   size_t nlayers, caplayers;
   core_hindex lnames; /* layer names given */
   core_buf *warnings;
+  ox_sym sym[OX_MAX_SYMS];
+  size_t nsym;
+  int fold;             /* fold a dynamic batch into the workload's batch */
+  uint64_t graph_batch; /* the batch folded (0 or 1: none) */
+  core_buf inputs_desc; /* the inputs' dims as bound */
   int nomem;
 } ox_graph;
 
@@ -131,6 +145,11 @@ DSE_INTERNAL void ox_layer_int(ox_layer *l, const char *key, int64_t v);
 DSE_INTERNAL void ox_layer_pair(ox_layer *l, const char *key, int64_t h, int64_t w);
 DSE_INTERNAL void ox_layer_str(ox_layer *l, const char *key, const char *s);
 
+/* Whether every input of nd is a constant (weights, shapes) already
+ * inferred, or it has none: it then computes a constant (onnxops.c). */
+DSE_INTERNAL int ox_node_is_const(const ox_graph *g, const ox_node *nd);
+/* The value of a symbolic dimension the inputs bound, or -1. */
+DSE_INTERNAL int64_t ox_sym_value(const ox_graph *g, const char *name);
 /* Infer the node's outputs (shapes, constant values) and add its layer:
  * 0, or DSE_ERR_INVALID with a diagnostic naming the node, DSE_ERR_NOMEM
  * (onnxops.c). */

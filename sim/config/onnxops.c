@@ -415,6 +415,22 @@ static int op_matmul(ox_graph *g, ox_node *nd, int cst) {
   if (cst) return 0;
   if (!ox_is_act(b) && bbatch == 1) return gemm_layer(g, nd, batch * m, n, k);
   if (!ox_is_act(a) && abatch == 1) return gemm_layer(g, nd, batch * n, m, k);
+  if (!ox_is_act(b) && batch % bbatch == 0) {
+    /* bbatch weight matrices (per head, per expert): as many groups of a
+     * 1x1 conv2d, each m x k times its own k x n, over batch / bbatch
+     * images of m rows (MACs batch m n k, weights bbatch k n) */
+    ox_layer *l = layer(g, nd, "conv2d");
+    if (!l) return DSE_ERR_NOMEM;
+    ox_layer_int(l, "n", batch / bbatch);
+    ox_layer_int(l, "c", bbatch * k);
+    ox_layer_int(l, "h", m);
+    ox_layer_int(l, "w", 1);
+    ox_layer_int(l, "k", bbatch * n);
+    ox_layer_int(l, "r", 1);
+    ox_layer_int(l, "s", 1);
+    ox_layer_int(l, "groups", bbatch);
+    return 0;
+  }
   return matmul_layer(g, nd, batch, m, n, k);
 }
 
@@ -1014,10 +1030,20 @@ static int op_resize(ox_graph *g, ox_node *nd, int cst) {
     }
   }
   if (!nz && !ns) return ox_node_error(g, nd, "neither scales nor sizes");
-  if ((nz && nz != (size_t)x->rank) || (!nz && ns != (size_t)x->rank))
-    return ox_node_error(g, nd, "%zu scales or sizes for rank %d", nz ? nz : ns, x->rank);
-  for (int i = 0; i < x->rank; i++) {
-    dim[i] = nz ? sizes[i] : (int64_t)floor((double)x->dim[i] * sc[i]);
+  /* opset 18: the axes they are for (the others keep their size) */
+  int64_t axes[OX_MAX_RANK];
+  long na = up ? -1 : ox_attr_ints(nd, "axes", axes, OX_MAX_RANK);
+  if (na < 0) {
+    na = x->rank;
+    for (int i = 0; i < x->rank; i++) axes[i] = i;
+  }
+  if ((nz && nz != (size_t)na) || (!nz && ns != (size_t)na))
+    return ox_node_error(g, nd, "%zu scales or sizes for %ld axes", nz ? nz : ns, na);
+  memcpy(dim, x->dim, sizeof dim);
+  for (long j = 0; j < na; j++) {
+    int i;
+    if (ox_norm_axis(g, nd, axes[j], x->rank, &i)) return DSE_ERR_INVALID;
+    dim[i] = nz ? sizes[j] : (int64_t)floor((double)x->dim[i] * sc[j]);
     if (dim[i] < 1) return ox_node_error(g, nd, "an output size below 1 on axis %d", i);
   }
   ox_tensor *o = ox_out(g, nd, 0);
@@ -1222,10 +1248,15 @@ static int stated_shape(ox_graph *g, ox_tensor *t) {
         return 0;
       const Onnx__TensorShapeProto *sh = tp->tensor_type->shape;
       for (size_t d = 0; d < sh->n_dim; d++) {
-        if (sh->dim[d]->value_case != ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_VALUE ||
-            sh->dim[d]->dim_value < 1)
-          return 0;
-        t->dim[d] = sh->dim[d]->dim_value;
+        /* a fixed dim, or a symbol the inputs bound */
+        const Onnx__TensorShapeProto__Dimension *dp = sh->dim[d];
+        const int64_t v =
+            dp->value_case == ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_VALUE ? dp->dim_value
+            : dp->value_case == ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_PARAM
+                ? ox_sym_value(g, dp->dim_param)
+                : -1;
+        if (v < 1) return 0;
+        t->dim[d] = v;
       }
       t->rank = (int)sh->n_dim;
       return 1;
@@ -1248,7 +1279,8 @@ static int op_unsupported(ox_graph *g, ox_node *nd, int cst) {
       if (cst) continue; /* a constant nobody may need */
       return ox_node_error(g, nd,
                            "dse cannot model %s and the file does not state the shape of its "
-                           "output '%s' (value_info), so the shapes after it cannot be inferred",
+                           "output '%s' (value_info, with dims fixed or bound by the inputs), so "
+                           "the shapes after it cannot be inferred",
                            what, o->name);
     }
     e += ox_elems(o);
@@ -1257,7 +1289,7 @@ static int op_unsupported(ox_graph *g, ox_node *nd, int cst) {
     nd->as = OX_AS_CONST;
     return 0;
   }
-  if (g->strict) return ox_node_error(g, nd, "dse cannot model %s (--strict)", what);
+  if (g->strict) return ox_node_error(g, nd, "dse cannot model %s (strict mode)", what);
   size_t nact = 0;
   for (size_t k = 0; k < nd->nin; k++) nact += ox_is_act(ox_in(g, nd, k));
   if (elt_layer(g, nd, e ? e : 1, nact)) return g->nomem ? DSE_ERR_NOMEM : DSE_ERR_INVALID;
@@ -1283,7 +1315,8 @@ int ox_infer_node(ox_graph *g, ox_node *nd) {
     const int rc = ox_fuse_layernorm(g, nd);
     if (rc) return rc < 0 ? DSE_ERR_INVALID : 0;
   }
-  if ((OX_IS(nd, "Sigmoid") || OX_IS(nd, "HardSigmoid") || OX_IS(nd, "Div")) && !cst) {
+  if ((OX_IS(nd, "Sigmoid") || OX_IS(nd, "HardSigmoid") || OX_IS(nd, "Div") ||
+       OX_IS(nd, "Add")) && !cst) {
     const int rc = ox_fuse_activation(g, nd);
     if (rc) return rc < 0 ? (g->nomem ? DSE_ERR_NOMEM : DSE_ERR_INVALID) : 0;
   }

@@ -62,7 +62,11 @@ static const ox_tensor *values_of(ox_graph *g, const ox_node *nd, size_t k, size
     return NULL;
   }
   if (!t->has_val) {
-    ox_shape_error(g, nd, "it needs the values, computed at run time, of", t);
+    ox_shape_error(g, nd,
+                   t->external ? "it needs the values, kept in external data dse does not read, of"
+                   : t->is_const ? "it needs the values, which dse does not compute, of"
+                                 : "it needs the values, computed at run time, of",
+                   t);
     return NULL;
   }
   if (t->nval > max) {

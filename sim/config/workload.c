@@ -1049,7 +1049,7 @@ int wl_load(dse_ctx *ctx, const char *path_or_name, const dse_param *params,
   /* an ONNX model takes its inputs' dims (input.NAME) and strict; the
    * other parameters are the workload's */
   dse_param *rest = NULL;
-  char *warnings = NULL;
+  char *warnings = NULL, batch_buf[32];
   if (ox_is_model(path)) {
     dse_param *in = calloc(nparams + 1, sizeof *in);
     rest = calloc(nparams + 1, sizeof *rest);
@@ -1076,7 +1076,7 @@ int wl_load(dse_ctx *ctx, const char *path_or_name, const dse_param *params,
     }
     ox_import im;
     memset(&im, 0, sizeof im);
-    if (!rc) rc = ox_import_model(ctx, path, in, nin, strict, &im);
+    if (!rc) rc = ox_import_model(ctx, path, in, nin, strict, 1, &im);
     free(in);
     if (rc) {
       ox_import_fini(&im);
@@ -1085,18 +1085,35 @@ int wl_load(dse_ctx *ctx, const char *path_or_name, const dse_param *params,
     }
     doc = im.doc;
     im.doc = NULL;
+    if (im.graph_batch > 1) { /* the graph's batch, times a batch given */
+      size_t b = 0;
+      while (b < nrest && strcmp(rest[b].key, "batch")) b++;
+      unsigned long long given = 1;
+      if (b < nrest && (sscanf(rest[b].value, "%llu", &given) != 1 || given < 1)) given = 0;
+      if (given) { /* a bad --batch is left to the validator's message */
+        snprintf(batch_buf, sizeof batch_buf, "%llu", given * (unsigned long long)im.graph_batch);
+        if (b == nrest) nrest++;
+        rest[b] = (dse_param){"batch", batch_buf};
+      }
+    }
     if (im.warnings.len) warnings = strdup(core_buf_str(&im.warnings));
     ox_import_fini(&im);
     params = rest;
     nparams = nrest;
   } else {
-    for (size_t i = 0; i < nparams; i++)
+    for (size_t i = 0; i < nparams; i++) {
       if (!strncmp(params[i].key, "input.", 6)) {
         core_diag(ctx, param_file, param_line, 1,
-                  "input dims (%s=%s) are for an ONNX model; '%s' is not one", params[i].key + 6,
+                  "input dims (--input %s=%s) are for an ONNX model; '%s' is not one", params[i].key + 6,
                   params[i].value, path_or_name);
         return DSE_ERR_INVALID;
       }
+      if (!strcmp(params[i].key, "strict")) {
+        core_diag(ctx, param_file, param_line, 1,
+                  "strict (--strict) is for an ONNX model; '%s' is not one", path_or_name);
+        return DSE_ERR_INVALID;
+      }
+    }
     rc = ss_is_topology(path) ? ss_topology_doc(ctx, path, &doc) : yt_load_file(ctx, path, &doc);
   }
   if (rc) return rc;

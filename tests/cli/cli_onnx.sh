@@ -69,6 +69,71 @@ PYEOF
 run "$DSE" show workload "$TMP/gelu.onnx"
 expect_out "g                        activation gelu 16" "Microsoft's Gelu op"
 
+# --- what a new user's trial found (each a small model, built here) ---------
+"$PY" - "$TMP" <<'PYEOF'
+import sys
+import numpy as np
+from onnx import TensorProto as T, helper as h, numpy_helper as nh
+out = sys.argv[1]
+F = T.FLOAT
+def const(name, v):  # a Constant node, as torch.onnx.export writes each scalar
+    return h.make_node("Constant", [], [name], name=name, value=nh.from_array(np.array(v, np.float32)))
+def save(nodes, name, inputs, outputs, inits=(), opset=14, vi=()):
+    g = h.make_graph(nodes, name, inputs, outputs, initializer=list(inits), value_info=list(vi))
+    m = h.make_model(g, opset_imports=[h.make_opsetid("", opset)])
+    m.ir_version = 8
+    open("%s/%s.onnx" % (out, name), "wb").write(m.SerializeToString())
+x = h.make_tensor_value_info("x", F, ["N", 8, 16])
+y = h.make_tensor_value_info("y", F, ["N", 8, 16])
+# GELU with each scalar a Constant node just before its reader
+save([const("c_sqrt2", 1.4142135), h.make_node("Div", ["x", "c_sqrt2"], ["d"], name="div"),
+      h.make_node("Erf", ["d"], ["e"], name="erf"), const("c_one", 1.0),
+      h.make_node("Add", ["e", "c_one"], ["a"], name="add"),
+      h.make_node("Mul", ["x", "a"], ["m"], name="mul"), const("c_half", 0.5),
+      h.make_node("Mul", ["m", "c_half"], ["y"], name="gelu")], "gelu_torch", [x], [y])
+# MatMul with a batched constant B: 4 heads' own 16 x 24 weights
+w = nh.from_array(np.zeros([4, 16, 24], np.float32), "w")
+save([h.make_node("MatMul", ["xa", "w"], ["ya"], name="per_head")], "batched_b",
+     [h.make_tensor_value_info("xa", F, [2, 4, 10, 16])],
+     [h.make_tensor_value_info("ya", F, [2, 4, 10, 24])], [w])
+# an op dse cannot model whose stated shape has the batch symbol
+save([h.make_node("Relu", ["x"], ["r"], name="relu"),
+      h.make_node("MyOp", ["r"], ["m"], name="my", domain="com.example"),
+      h.make_node("Relu", ["m"], ["y"], name="relu2")], "custom_sym", [x], [y],
+     vi=[h.make_tensor_value_info("m", F, ["N", 8, 16])])
+# Resize (opset 18) with axes: scales for the spatial axes only
+sc = nh.from_array(np.array([2, 2], np.float32), "sc")
+save([h.make_node("Resize", ["xi", "", "sc"], ["yi"], name="up", axes=[2, 3], mode="nearest")],
+     "resize_axes", [h.make_tensor_value_info("xi", F, [1, 3, 8, 8])],
+     [h.make_tensor_value_info("yi", F, [1, 3, 16, 16])], [sc], opset=18)
+PYEOF
+run "$DSE" import onnx "$TMP/gelu_torch.onnx" --input x=1x8x16 --report
+expect_out "Constant                      3  constant (no run-time work)" "torch-style Constant nodes"
+expect_out "Div                           1  gelu (fused pattern)" "GELU fused though its scalars are Constant nodes between its nodes"
+run "$DSE" show workload "$TMP/batched_b.onnx"
+expect_out "per_head                 conv2d     c64 10x1 k96 1x1/1 grp                      30720            0         1280         1536         1920" "a batched constant B: a grouped 1x1 conv, weights 4 x 16 x 24"
+run "$DSE" show workload "$TMP/custom_sym.onnx" --input x=2x8x16
+expect_code 0 "an unmodelled op's stated shape with a bound symbol"
+expect_out "my                       eltwise    128 x 2 inputs" "its shape from value_info, N bound (and the batch of 2 folded)"
+run "$DSE" import onnx "$TMP/resize_axes.onnx" --shapes
+expect_out "yi	1x3x16x16" "Resize 18 with axes"
+# a dynamic batch is the workload's batch: the same result as --batch
+"$DSE" sim npu-hbm3 "$SRC/examples/onnx/tiny_detector.onnx" --input images=4x3x64x64 --format json >"$TMP/b4.json"
+"$DSE" sim npu-hbm3 "$SRC/examples/onnx/tiny_detector.onnx" --input images=1x3x64x64 --batch 4 --format json >"$TMP/b1x4.json"
+if cmp -s "$TMP/b4.json" "$TMP/b1x4.json"; then ok; else bad "images=4x... differs from images=1x... --batch 4"; fi
+grep -q '"batch": 4' "$TMP/b4.json" && ok || bad "a graph batch of 4 is the workload's batch"
+run "$DSE" show workload "$SRC/examples/onnx/tiny_detector.onnx" --input images=2x3x64x64 --batch 3
+expect_out "workload tiny_detector: batch 6," "--batch multiplies a folded graph batch"
+# warnings in the JSON result; an upper-case extension; --strict on YAML
+run "$DSE" sim npu-hbm3 "$M/unsupported.onnx" --format json --fidelity analytic
+expect_out '"warnings": [' "dse sim's JSON lists an import's warnings"
+cp "$M/dynamic.onnx" "$TMP/UPPER.ONNX"
+run "$DSE" show workload "$TMP/UPPER.ONNX" --input images=1x3x8x8
+expect_code 0 ".ONNX is a model too"
+run "$DSE" sim npu-hbm3 resnet50 --strict
+expect_code 2 "--strict on a zoo workload"
+expect_err "dse: error: strict (--strict) is for an ONNX model; 'resnet50' is not one" "--strict on a zoo workload"
+
 # --- every model's MACs against python3-onnx's own shape inference ---------
 KV="x=1x1x768 past_k=1x12x127x64 past_v=1x12x127x64"
 for spec in "resnet50" "bert_base" "bert_base_decomposed" "mobilenet_block" \
@@ -127,7 +192,7 @@ expect_out "MyOp                          2  UNSUPPORTED: eltwise over its outpu
 expect_out "1 'my1'" "report: the first node"
 run "$DSE" show workload "$M/unsupported.onnx" --strict
 expect_code 2 "--strict"
-expect_err "node 1 'my1' (MyOp): dse cannot model op 'com.example.MyOp' (--strict)" "--strict names the node"
+expect_err "node 1 'my1' (MyOp): dse cannot model op 'com.example.MyOp' (strict mode)" "--strict names the node"
 run "$DSE" show workload "$M/unsupported_noshape.onnx"
 expect_code 2 "unsupported op without a shape"
 expect_err "(Mystery): dse cannot model op 'com.example.Mystery' and the file does not state the shape of its output" "no shape: error at the node"
@@ -183,7 +248,7 @@ expect_code 0 "Lua dse.workload(model.onnx, {inputs, batch})"
 expect_out "macs	$((2 * b1))" "Lua: the batch of 2 doubles the MACs"
 expect_out "warnings	2" "Lua: wl.warnings lists both MyOps"
 expect_out "strict	false	" "Lua strict = true is an error"
-expect_out "(--strict)" "Lua strict names the node"
+expect_out "(strict mode)" "Lua strict names the node"
 expect_out "input images=1x3x640: 3 dims, but input 'images' has rank 4 (N x 3 x H x W)" "Lua: rank mismatch"
 expect_out "dimension 2: expected an integer from 1 to 10^9, got 0" "Lua: a zero dim"
 

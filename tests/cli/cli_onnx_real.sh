@@ -52,6 +52,10 @@ for spec in "ch_PP-OCRv4_det_infer x=1x3x640x640 2301935744" \
     bad "$1 at $2: dse $got MACs, python3-onnx $want, recorded $3"
   fi
 done
+# paddle2onnx's hard-swish, x * Clip(x + 3, 0, 6) / 6, is one layer (24 of them)
+run "$DSE" import onnx "$A/ch_PP-OCRv4_det_infer.onnx" --input x=1x3x640x640 --report
+expect_out "Clip                         24  hardswish (fused pattern)" "det: hard-swish fused"
+expect_out "672 nodes, 197 layers, 0 nodes dse cannot model" "det: 197 layers"
 # a symbolic input left unbound is an error naming it
 run "$DSE" show workload "$A/ch_PP-OCRv4_det_infer.onnx"
 expect_code 2 "det without --input"

@@ -165,7 +165,9 @@ const char *dse_workload_name(const dse_workload *wl);
  * the graph), validated: *yaml, and (when not NULL) *report, a table of
  * the ops and what each became, *warnings (NULL when none) and *shapes,
  * each node output's inferred dims ("NAME\t1x3x224x224" a line), each
- * malloc'd, the caller frees them.  params as dse_workload_load's:
+ * malloc'd, the caller frees them.  With shapes NULL, a dynamic batch (every
+ * input's first dimension one symbol, bound to B > 1) runs at 1 and B is
+ * the workload's batch (times "batch"); with shapes, the graph's own dims.  params as dse_workload_load's:
  * "input.NAME" = "1x3x224x224" binds an input's dims, "strict" = "true"
  * makes an op dse cannot model an error, "batch" sets params.batch.  A
  * model path also loads directly with dse_workload_load (docs/onnx.md). */
