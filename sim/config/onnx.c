@@ -59,7 +59,7 @@ double ox_attr_float(const ox_node *nd, const char *name, double dflt) {
 const char *ox_attr_str(const ox_node *nd, const char *name, char *buf, size_t n) {
   const Onnx__AttributeProto *a = ox_attr(nd, name);
   buf[0] = '\0';
-  if (a && a->has_s) {
+  if (a && a->has_s && a->s.data) {
     const size_t len = a->s.len < n - 1 ? a->s.len : n - 1;
     memcpy(buf, a->s.data, len);
     buf[len] = '\0';
@@ -224,6 +224,57 @@ static void pb_free(void *data, void *p) {
   free(p);
 }
 
+/* Names as text: a control character or a byte that is not part of valid
+ * UTF-8 becomes '?', so that every name prints, and emits as YAML and
+ * JSON, whatever bytes the file holds. */
+static void clean_text(char *s) {
+  unsigned char *p = (unsigned char *)s;
+  while (p && *p) {
+    size_t len = *p < 0x80 ? 1 : (*p & 0xe0) == 0xc0 ? 2 : (*p & 0xf0) == 0xe0 ? 3
+                 : (*p & 0xf8) == 0xf0 ? 4 : 0;
+    int ok = len > 0 && !(len == 1 && (*p < 0x20 || *p == 0x7f)) && !(len == 2 && *p < 0xc2);
+    for (size_t k = 1; ok && k < len; k++) ok = (p[k] & 0xc0) == 0x80;
+    if (!ok) {
+      *p++ = '?';
+      continue;
+    }
+    p += len;
+  }
+}
+
+static void clean_values(Onnx__ValueInfoProto **vi, size_t n) {
+  for (size_t i = 0; i < n; i++) {
+    clean_text(vi[i]->name);
+    const Onnx__TypeProto *tp = vi[i]->type;
+    if (!tp || tp->value_case != ONNX__TYPE_PROTO__VALUE_TENSOR_TYPE || !tp->tensor_type ||
+        !tp->tensor_type->shape)
+      continue;
+    const Onnx__TensorShapeProto *sh = tp->tensor_type->shape;
+    for (size_t d = 0; d < sh->n_dim; d++)
+      if (sh->dim[d]->value_case == ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_PARAM)
+        clean_text(sh->dim[d]->dim_param);
+  }
+}
+
+static void clean_names(Onnx__ModelProto *m) {
+  Onnx__GraphProto *gp = m->graph;
+  clean_text(m->producer_name);
+  clean_text(m->producer_version);
+  clean_text(gp->name);
+  for (size_t i = 0; i < gp->n_node; i++) {
+    Onnx__NodeProto *nd = gp->node[i];
+    clean_text(nd->name);
+    clean_text(nd->op_type);
+    clean_text(nd->domain);
+    for (size_t k = 0; k < nd->n_input; k++) clean_text(nd->input[k]);
+    for (size_t k = 0; k < nd->n_output; k++) clean_text(nd->output[k]);
+  }
+  for (size_t i = 0; i < gp->n_initializer; i++) clean_text(gp->initializer[i]->name);
+  clean_values(gp->input, gp->n_input);
+  clean_values(gp->output, gp->n_output);
+  clean_values(gp->value_info, gp->n_value_info);
+}
+
 /* Map and decode the file.  A FIFO or device is refused before it could
  * block; the mapping is dropped once protobuf-c has decoded it. */
 static int read_model(ox_graph *g) {
@@ -267,6 +318,7 @@ static int read_model(ox_graph *g) {
     return DSE_ERR_INVALID;
   }
   g->gp = g->model->graph;
+  clean_names(g->model);
   g->opset = -1;
   for (size_t i = 0; i < g->model->n_opset_import; i++) {
     const Onnx__OperatorSetIdProto *o = g->model->opset_import[i];
@@ -424,7 +476,7 @@ int ox_tensor_from_proto(ox_graph *g, ox_tensor *t, const Onnx__TensorProto *tp)
   if (tp->n_dims > OX_MAX_RANK) return DSE_ERR_INVALID;
   t->rank = (int)tp->n_dims;
   for (size_t i = 0; i < tp->n_dims; i++) {
-    if (tp->dims[i] < 0) return DSE_ERR_INVALID;
+    if (tp->dims[i] < 0 || tp->dims[i] > OX_DIM_MAX) return DSE_ERR_INVALID;
     t->dim[i] = tp->dims[i];
   }
   t->dtype = tp->has_data_type ? tp->data_type : 0;
@@ -644,9 +696,16 @@ static int bind_inputs(ox_graph *g, const dse_param *inputs, size_t ninputs) {
       for (size_t d = 0; d < sh->n_dim; d++) {
         const Onnx__TensorShapeProto__Dimension *dp = sh->dim[d];
         if (dp->value_case == ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_VALUE &&
-            dp->dim_value > 0) {
+            dp->dim_value > 0 && dp->dim_value <= OX_DIM_MAX) {
           t->dim[d] = dp->dim_value;
           continue;
+        }
+        if (dp->value_case == ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_VALUE &&
+            dp->dim_value > OX_DIM_MAX) {
+          core_diag(g->ctx, g->file, 0, 0, "input '%s' (%s): dimension %zu is beyond 2^40",
+                    vi->name, desc, d);
+          rc = DSE_ERR_INVALID;
+          break;
         }
         if (dp->value_case == ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_VALUE) {
           core_diag(g->ctx, g->file, 0, 0,
@@ -755,7 +814,8 @@ static int build_graph(ox_graph *g, const dse_param *inputs, size_t ninputs) {
         core_diag(g->ctx, g->file, 0, 0, "initializer '%s': rank %zu; dse follows at most %d",
                   tp->name, tp->n_dims, OX_MAX_RANK);
       else
-        core_diag(g->ctx, g->file, 0, 0, "initializer '%s': a negative dimension", tp->name);
+        core_diag(g->ctx, g->file, 0, 0, "initializer '%s': a negative dimension or one beyond 2^40",
+                  tp->name);
       return DSE_ERR_INVALID;
     }
   }

@@ -10,6 +10,13 @@
 #include "config/onnx.h"
 #include "onnx.pb-c.h"
 
+/* The largest dimension dse follows (a tensor's, or a size computed from
+ * one), and the largest window attribute (stride, pad, dilation, kernel):
+ * within them no size arithmetic overflows 64 bits (docs/onnx.md, "What
+ * dse refuses"). */
+#define OX_DIM_MAX ((int64_t)1 << 40)
+#define OX_ATTR_MAX ((int64_t)1 << 31)
+
 enum {
   OX_MAX_RANK = 8,       /* dims of a tensor dse follows */
   OX_MAX_VALUES = 4096,  /* elements of a constant whose values are kept */
@@ -156,6 +163,20 @@ DSE_INTERNAL int64_t ox_sym_value(const ox_graph *g, const char *name);
 DSE_INTERNAL int ox_infer_node(ox_graph *g, ox_node *nd);
 
 #define OX_IS(nd, s) (strcmp((nd)->p->op_type, (s)) == 0)
+
+/* a * b of sizes (negative ones taken as 0), OX_DIM_MAX + 1 when beyond it */
+static inline int64_t ox_mul(int64_t a, int64_t b) {
+  const uint64_t r = core_mul_sat(a < 0 ? 0 : (uint64_t)a, b < 0 ? 0 : (uint64_t)b);
+  return r > (uint64_t)OX_DIM_MAX ? OX_DIM_MAX + 1 : (int64_t)r;
+}
+
+/* A double as an int64 without undefined behaviour: clamped, NaN as 0. */
+static inline int64_t ox_d2i(double v) {
+  if (v != v) return 0;
+  if (v >= 9.2e18) return INT64_MAX;
+  if (v <= -9.2e18) return INT64_MIN;
+  return (int64_t)v;
+}
 
 /* Whether a tensor is computed at run time (not from weights alone). */
 static inline int ox_is_act(const ox_tensor *t) { return t && !t->is_const; }

@@ -107,8 +107,9 @@ static int window(ox_graph *g, const ox_node *nd, const ox_tensor *x, win *w, in
     for (int i = 0; i < n; i++) w->dil[i] = v[i];
   }
   for (int i = 0; i < n; i++)
-    if (w->stride[i] < 1 || w->dil[i] < 1 || w->k[i] < 1)
-      return ox_node_error(g, nd, "a stride, dilation or kernel size below 1");
+    if (w->stride[i] < 1 || w->dil[i] < 1 || w->k[i] < 1 || w->stride[i] > OX_ATTR_MAX ||
+        w->dil[i] > OX_ATTR_MAX || w->k[i] > OX_ATTR_MAX)
+      return ox_node_error(g, nd, "a stride, dilation or kernel size below 1 or beyond 2^31");
   char ap[32];
   ox_attr_str(nd, "auto_pad", ap, sizeof ap);
   if (!strcmp(ap, "SAME_UPPER") || !strcmp(ap, "SAME_LOWER")) {
@@ -126,7 +127,8 @@ static int window(ox_graph *g, const ox_node *nd, const ox_tensor *x, win *w, in
     for (int i = 0; i < n; i++) {
       w->pb[i] = v[i];
       w->pe[i] = v[n + i];
-      if (w->pb[i] < 0 || w->pe[i] < 0) return ox_node_error(g, nd, "a negative pad");
+      if (w->pb[i] < 0 || w->pe[i] < 0 || w->pb[i] > OX_ATTR_MAX || w->pe[i] > OX_ATTR_MAX)
+        return ox_node_error(g, nd, "a pad below 0 or beyond 2^31");
     }
   }
   for (int i = 0; i < n; i++) {
@@ -182,7 +184,7 @@ static int op_conv(ox_graph *g, ox_node *nd, int cst) {
   const long nk = ox_attr_ints(nd, "kernel_shape", ks, 8);
   for (int i = 0; i < w.nsp; i++) w.k[i] = nk == w.nsp ? ks[i] : wt->dim[2 + i];
   const int64_t group = ox_attr_int(nd, "group", 1), c = x->dim[1], k = wt->dim[0];
-  if (group < 1 || c % group || k % group || wt->dim[1] * group != c)
+  if (group < 1 || c % group || k % group || wt->dim[1] != c / group)
     return ox_node_error(g, nd, "group %lld does not fit %lld input channels and weights %lld x "
                          "%lld", (long long)group, (long long)c, (long long)k,
                          (long long)wt->dim[1]);
@@ -217,7 +219,7 @@ static int op_convtranspose(ox_graph *g, ox_node *nd, int cst) {
     return ox_node_error(g, nd, "weights %lld x %lld do not fit %lld input channels in %lld "
                          "groups", (long long)wt->dim[0], (long long)wt->dim[1], (long long)c,
                          (long long)group);
-  const int64_t k = wt->dim[1] * group;
+  const int64_t k = ox_mul(wt->dim[1], group);
   int64_t st[8], dl[8], pd[8], op[8], os[8], ks[8];
   long ns = ox_attr_ints(nd, "strides", st, 8), ndl = ox_attr_ints(nd, "dilations", dl, 8),
        np = ox_attr_ints(nd, "pads", pd, 8), nop = ox_attr_ints(nd, "output_padding", op, 8),
@@ -228,17 +230,27 @@ static int op_convtranspose(ox_graph *g, ox_node *nd, int cst) {
   for (int i = 0; i < nsp; i++) {
     const int64_t s = ns == nsp ? st[i] : 1, d = ndl == nsp ? dl[i] : 1,
                   kk = nks == nsp ? ks[i] : wt->dim[2 + i], in = x->dim[2 + i];
-    taps *= kk;
-    if (nos == nsp) {
-      dim[2 + i] = os[i];
-    } else if (!strcmp(ap, "SAME_UPPER") || !strcmp(ap, "SAME_LOWER")) {
-      dim[2 + i] = in * s;
-    } else {
-      const int64_t pads = np == 2 * nsp && strcmp(ap, "VALID") ? pd[i] + pd[nsp + i] : 0;
-      dim[2 + i] = s * (in - 1) + (nop == nsp ? op[i] : 0) + (kk - 1) * d + 1 - pads;
-    }
-    if (dim[2 + i] < 1) return ox_node_error(g, nd, "an output size below 1");
+    const int64_t opad = nop == nsp ? op[i] : 0,
+                  pads = np == 2 * nsp && strcmp(ap, "VALID") ? pd[i] + pd[nsp + i] : 0;
+    if (s < 1 || d < 1 || kk < 1 || s > OX_ATTR_MAX || d > OX_ATTR_MAX || kk > OX_ATTR_MAX ||
+        opad < 0 || opad > OX_ATTR_MAX || pads < 0 || pads > 2 * OX_ATTR_MAX)
+      return ox_node_error(g, nd, "a stride, dilation, kernel, pad or output padding out of range");
+    taps = ox_mul(taps, kk);
+    double size; /* in doubles: no overflow before the check */
+    if (nos == nsp)
+      size = (double)os[i];
+    else if (!strcmp(ap, "SAME_UPPER") || !strcmp(ap, "SAME_LOWER"))
+      size = (double)in * (double)s;
+    else
+      size = (double)s * (double)(in - 1) + (double)opad + (double)(kk - 1) * (double)d + 1 -
+             (double)pads;
+    if (!(size >= 1 && size <= (double)OX_DIM_MAX))
+      return ox_node_error(g, nd, "an output size below 1 or beyond 2^40");
+    dim[2 + i] = (int64_t)size;
   }
+  if (k > OX_DIM_MAX || ox_mul(k, taps) > OX_DIM_MAX)
+    return ox_node_error(g, nd, "%lld output channels x %lld taps: beyond 2^40", (long long)k,
+                         (long long)taps);
   ox_set_shape(ox_out(g, nd, 0), x->rank, dim);
   if (cst) return 0;
   ox_layer *l = layer(g, nd, nsp == 2 ? "conv2d" : "conv1d");
@@ -252,7 +264,7 @@ static int op_convtranspose(ox_graph *g, ox_node *nd, int cst) {
   } else {
     ox_layer_int(l, "w", x->dim[2]);
   }
-  ox_layer_int(l, "k", k * taps);
+  ox_layer_int(l, "k", ox_mul(k, taps));
   ox_layer_int(l, "s", 1);
   if (group > 1) ox_layer_int(l, "groups", group);
   return 0;
@@ -314,7 +326,7 @@ static int op_global_pool(ox_graph *g, ox_node *nd, int cst) {
   if (x->rank < 3) return ox_node_error(g, nd, "input rank %d; expected N x C x spatial", x->rank);
   int64_t dim[OX_MAX_RANK], sp = 1;
   for (int i = 0; i < x->rank; i++) dim[i] = i < 2 ? x->dim[i] : 1;
-  for (int i = 2; i < x->rank; i++) sp *= x->dim[i];
+  for (int i = 2; i < x->rank; i++) sp = ox_mul(sp, x->dim[i]);
   ox_set_shape(ox_out(g, nd, 0), x->rank, dim);
   if (cst) return 0;
   win w = {.nsp = 2};
@@ -403,9 +415,9 @@ static int op_matmul(ox_graph *g, ox_node *nd, int cst) {
       return ox_node_error(g, nd, "cannot broadcast batch dimension %d: %lld against %lld", i,
                            (long long)x, (long long)y);
     dim[i] = x == 1 ? y : x;
-    batch *= dim[i];
-    abatch *= x;
-    bbatch *= y;
+    batch = ox_mul(batch, dim[i]);
+    abatch = ox_mul(abatch, x);
+    bbatch = ox_mul(bbatch, y);
   }
   int ro = r;
   if (a->rank > 1) dim[ro++] = m;
@@ -413,19 +425,21 @@ static int op_matmul(ox_graph *g, ox_node *nd, int cst) {
   if (ro > OX_MAX_RANK) return ox_node_error(g, nd, "an output of rank %d", ro);
   ox_set_shape(ox_out(g, nd, 0), ro, dim);
   if (cst) return 0;
-  if (!ox_is_act(b) && bbatch == 1) return gemm_layer(g, nd, batch * m, n, k);
-  if (!ox_is_act(a) && abatch == 1) return gemm_layer(g, nd, batch * n, m, k);
-  if (!ox_is_act(b) && batch % bbatch == 0) {
+  if (batch < 1 || batch > OX_DIM_MAX)
+    return ox_node_error(g, nd, "a batch of %lld products (1 to 2^40)", (long long)batch);
+  if (!ox_is_act(b) && bbatch == 1) return gemm_layer(g, nd, ox_mul(batch, m), n, k);
+  if (!ox_is_act(a) && abatch == 1) return gemm_layer(g, nd, ox_mul(batch, n), m, k);
+  if (!ox_is_act(b) && bbatch >= 1 && batch % bbatch == 0) {
     /* bbatch weight matrices (per head, per expert): as many groups of a
      * 1x1 conv2d, each m x k times its own k x n, over batch / bbatch
      * images of m rows (MACs batch m n k, weights bbatch k n) */
     ox_layer *l = layer(g, nd, "conv2d");
     if (!l) return DSE_ERR_NOMEM;
     ox_layer_int(l, "n", batch / bbatch);
-    ox_layer_int(l, "c", bbatch * k);
+    ox_layer_int(l, "c", ox_mul(bbatch, k));
     ox_layer_int(l, "h", m);
     ox_layer_int(l, "w", 1);
-    ox_layer_int(l, "k", bbatch * n);
+    ox_layer_int(l, "k", ox_mul(bbatch, n));
     ox_layer_int(l, "r", 1);
     ox_layer_int(l, "s", 1);
     ox_layer_int(l, "groups", bbatch);
@@ -536,9 +550,9 @@ static int op_softmax(ox_graph *g, ox_node *nd, int cst) {
   uint64_t rows = 1, cols = 1;
   for (int i = 0; i < x->rank; i++) {
     if (g->opset < 13 ? i < axis : i != axis)
-      rows *= (uint64_t)x->dim[i];
+      rows = core_mul_sat(rows, (uint64_t)x->dim[i]);
     else
-      cols *= (uint64_t)x->dim[i];
+      cols = core_mul_sat(cols, (uint64_t)x->dim[i]);
   }
   return rows_layer(g, nd, "softmax", rows, cols);
 }
@@ -550,9 +564,9 @@ int ox_norm_rows(ox_graph *g, ox_node *nd, const ox_tensor *x, int64_t axis) {
   uint64_t rows = 1, cols = 1;
   for (int i = 0; i < x->rank; i++) {
     if (i < a)
-      rows *= (uint64_t)x->dim[i];
+      rows = core_mul_sat(rows, (uint64_t)x->dim[i]);
     else
-      cols *= (uint64_t)x->dim[i];
+      cols = core_mul_sat(cols, (uint64_t)x->dim[i]);
   }
   return rows_layer(g, nd, "layernorm", rows, cols);
 }
@@ -573,7 +587,8 @@ static int op_layernorm(ox_graph *g, ox_node *nd, int cst) {
     if (groups < 1 || x->rank < 2 || x->dim[1] % groups)
       return ox_node_error(g, nd, "num_groups %lld does not divide the channels",
                            (long long)groups);
-    const uint64_t e = ox_elems(x), rows = (uint64_t)(x->dim[0] * groups);
+    const uint64_t e = ox_elems(x), rows = (uint64_t)ox_mul(x->dim[0], groups);
+    if (!rows) return ox_node_error(g, nd, "an empty tensor (a dimension of 0)");
     return rows_layer(g, nd, "layernorm", rows, e / rows);
   }
   return ox_norm_rows(g, nd, x, axis);
@@ -635,11 +650,11 @@ static int reduce_layer(ox_graph *g, ox_node *nd, const ox_tensor *x, const int 
     if (mask[i]) last = i;
   for (int i = 0; i < x->rank; i++) {
     if (!mask[i])
-      out *= x->dim[i];
+      out = ox_mul(out, x->dim[i]);
     else if (i == last)
       s = x->dim[i];
     else
-      r *= x->dim[i];
+      r = ox_mul(r, x->dim[i]);
   }
   if (r > 4096 || s > 4096 || out > 100000000) return act_layer(g, nd, "unary", ox_elems(x));
   win w = {.nsp = 2};
@@ -720,7 +735,8 @@ static int op_reshape(ox_graph *g, ox_node *nd, int cst) {
       infer = (int)i;
       continue;
     }
-    if (s[i] < 1) return ox_node_error(g, nd, "shape[%zu] is %lld", i, (long long)s[i]);
+    if (s[i] < 1 || s[i] > OX_DIM_MAX)
+      return ox_node_error(g, nd, "shape[%zu] is %lld (1 to 2^40, 0 or -1)", i, (long long)s[i]);
     known = core_mul_sat(known, (uint64_t)s[i]);
   }
   if (infer >= 0) {
@@ -835,6 +851,7 @@ static int op_concat(ox_graph *g, ox_node *nd, int cst) {
       if (i != axis && t->dim[i] != x->dim[i])
         return ox_node_error(g, nd, "input '%s' differs in dimension %d", t->name, i);
     dim[axis] += t->dim[axis];
+    if (dim[axis] > OX_DIM_MAX) return ox_node_error(g, nd, "a concatenation beyond 2^40");
   }
   ox_tensor *o = ox_out(g, nd, 0);
   ox_set_shape(o, x->rank, dim);
@@ -852,6 +869,7 @@ static int op_concat(ox_graph *g, ox_node *nd, int cst) {
     o->dtype = x->dtype;
     int64_t outer = 1;
     for (int i = 0; i < axis; i++) outer *= dim[i];
+    if (!outer || !e) return 0; /* an empty constant: no values */
     size_t at = 0;
     for (int64_t ob = 0; ob < outer; ob++)
       for (size_t k = 0; k < nd->nin; k++) {
@@ -897,6 +915,8 @@ static int op_split(ox_graph *g, ox_node *nd, int cst) {
   if (n != nd->nout) return ox_node_error(g, nd, "%zu split sizes for %zu outputs", n, nd->nout);
   int64_t sum = 0;
   for (size_t i = 0; i < n; i++) {
+    if (parts[i] < 0 || parts[i] > OX_DIM_MAX)
+      return ox_node_error(g, nd, "a split size of %lld", (long long)parts[i]);
     int64_t dim[OX_MAX_RANK];
     memcpy(dim, x->dim, sizeof dim);
     dim[axis] = parts[i];
@@ -937,7 +957,8 @@ static int op_slice(ox_graph *g, ox_node *nd, int cst) {
     int a;
     if (ox_norm_axis(g, nd, na ? ax[i] : (int64_t)i, x->rank, &a)) return DSE_ERR_INVALID;
     const int64_t d = x->dim[a], s = ns ? sp[i] : 1;
-    if (s == 0) return ox_node_error(g, nd, "a step of 0");
+    if (s == 0 || s > OX_DIM_MAX || s < -OX_DIM_MAX)
+      return ox_node_error(g, nd, "a step of %lld (1 to 2^40 either way)", (long long)s);
     int64_t b = st[i], e = en[i];
     if (b < 0) b += d;
     if (e < 0) e += d;
@@ -998,6 +1019,9 @@ static int op_pad(ox_graph *g, ox_node *nd, int cst) {
   for (size_t i = 0; i < naxes; i++) {
     int a = (int)i;
     if (na && ox_norm_axis(g, nd, ax[i], x->rank, &a)) return DSE_ERR_INVALID;
+    if (p[i] < -OX_DIM_MAX || p[i] > OX_DIM_MAX || p[naxes + i] < -OX_DIM_MAX ||
+        p[naxes + i] > OX_DIM_MAX)
+      return ox_node_error(g, nd, "a pad beyond 2^40");
     dim[a] += p[i] + p[naxes + i];
     if (dim[a] < 1) return ox_node_error(g, nd, "pads leave axis %d empty", a);
   }
@@ -1043,8 +1067,10 @@ static int op_resize(ox_graph *g, ox_node *nd, int cst) {
   for (long j = 0; j < na; j++) {
     int i;
     if (ox_norm_axis(g, nd, axes[j], x->rank, &i)) return DSE_ERR_INVALID;
-    dim[i] = nz ? sizes[j] : (int64_t)floor((double)x->dim[i] * sc[j]);
-    if (dim[i] < 1) return ox_node_error(g, nd, "an output size below 1 on axis %d", i);
+    const double size = nz ? (double)sizes[j] : floor((double)x->dim[i] * sc[j]);
+    if (!(size >= 1 && size <= (double)OX_DIM_MAX))
+      return ox_node_error(g, nd, "an output size below 1 or beyond 2^40 on axis %d", i);
+    dim[i] = (int64_t)size;
   }
   ox_tensor *o = ox_out(g, nd, 0);
   ox_set_shape(o, x->rank, dim);
@@ -1098,7 +1124,10 @@ static int op_expand(ox_graph *g, ox_node *nd, int cst) {
   if (tile) {
     if (n != (size_t)x->rank) return ox_node_error(g, nd, "%zu repeats for rank %d", n, x->rank);
     r = x->rank;
-    for (int i = 0; i < r; i++) dim[i] = x->dim[i] * s[i];
+    for (int i = 0; i < r; i++) {
+      if (s[i] < 0) return ox_node_error(g, nd, "a negative repeat count");
+      dim[i] = ox_mul(x->dim[i], s[i]);
+    }
   } else {
     r = (int)n > x->rank ? (int)n : x->rank;
     for (int i = 0; i < r; i++) {
@@ -1108,6 +1137,8 @@ static int op_expand(ox_graph *g, ox_node *nd, int cst) {
         return ox_node_error(g, nd, "cannot expand dimension %d: %lld to %lld", i, (long long)a,
                              (long long)b);
       dim[i] = a == 1 ? b : a;
+      if (dim[i] < 0 || dim[i] > OX_DIM_MAX)
+        return ox_node_error(g, nd, "a dimension of %lld (0 to 2^40)", (long long)dim[i]);
     }
   }
   ox_tensor *o = ox_out(g, nd, 0);
@@ -1120,7 +1151,8 @@ static int op_depth_space(ox_graph *g, ox_node *nd, int cst) {
   ox_tensor *x = ox_need(g, nd, 0);
   if (!x) return DSE_ERR_INVALID;
   const int64_t b = ox_attr_int(nd, "blocksize", 0);
-  if (x->rank != 4 || b < 1) return ox_node_error(g, nd, "expected rank 4 and a blocksize");
+  if (x->rank != 4 || b < 1 || b > (1 << 20))
+    return ox_node_error(g, nd, "expected rank 4 and a blocksize of 1 to 2^20");
   int64_t dim[4];
   if (OX_IS(nd, "DepthToSpace")) {
     if (x->dim[1] % (b * b)) return ox_node_error(g, nd, "channels not divisible by blocksize^2");
@@ -1283,7 +1315,7 @@ static int op_unsupported(ox_graph *g, ox_node *nd, int cst) {
                            "the shapes after it cannot be inferred",
                            what, o->name);
     }
-    e += ox_elems(o);
+    e = core_add_sat(e, ox_elems(o));
   }
   if (cst) {
     nd->as = OX_AS_CONST;
@@ -1323,6 +1355,14 @@ int ox_infer_node(ox_graph *g, ox_node *nd) {
   op_fn fn = find_op(nd);
   int rc = fn ? fn(g, nd, cst) : op_unsupported(g, nd, cst);
   if (rc) return rc;
+  /* every size a later node computes from these stays within 64 bits */
+  for (size_t k = 0; k < nd->nout; k++) {
+    const ox_tensor *o = ox_out(g, nd, k);
+    for (int d = 0; o && d < o->rank; d++)
+      if (o->dim[d] < 0 || o->dim[d] > OX_DIM_MAX)
+        return ox_node_error(g, nd, "output '%s': dimension %d is %lld (0 to 2^40)", o->name, d,
+                             (long long)o->dim[d]);
+  }
   if (cst || nd->as == OX_AS_CONST) {
     if (nd->as != OX_AS_UNSUPPORTED) nd->as = OX_AS_CONST;
     const int shape_of_act = OX_IS(nd, "Shape") || OX_IS(nd, "Size");

@@ -155,7 +155,7 @@ static void next_index(int r, const int64_t *dim, int64_t *idx) {
   }
 }
 
-int64_t ox_ival(const ox_tensor *t, size_t i) { return t->iv ? t->iv[i] : (int64_t)t->fv[i]; }
+int64_t ox_ival(const ox_tensor *t, size_t i) { return t->iv ? t->iv[i] : ox_d2i(t->fv[i]); }
 double ox_fval(const ox_tensor *t, size_t i) { return t->fv ? t->fv[i] : (double)t->iv[i]; }
 
 /* ===== constant element-wise ops ========================================= */
@@ -188,16 +188,19 @@ int ox_eval_elementwise(ox_graph *g, const ox_node *nd, ox_tensor *o) {
     const size_t ib = b ? bcast_at(b, o->rank, idx) : 0;
     double x = ox_fval(a, ia), y = b ? ox_fval(b, ib) : 0, r = x;
     int64_t xi = ox_ival(a, ia), yi = b ? ox_ival(b, ib) : 0, ri = xi;
-    if (!strcmp(op, "Add")) { r = x + y; ri = xi + yi; }
-    else if (!strcmp(op, "Sub")) { r = x - y; ri = xi - yi; }
-    else if (!strcmp(op, "Mul")) { r = x * y; ri = xi * yi; }
-    else if (!strcmp(op, "Div")) { r = x / y; ri = yi ? xi / yi : 0; }
-    else if (!strcmp(op, "Mod")) { r = fmod(x, y); ri = yi ? xi % yi : 0; }
-    else if (!strcmp(op, "Pow")) { r = pow(x, y); ri = (int64_t)pow((double)xi, (double)yi); }
+    /* integers wrap as two's complement (no undefined overflow) */
+    const uint64_t ux = (uint64_t)xi, uy = (uint64_t)yi;
+    const int divisible = yi != 0 && !(xi == INT64_MIN && yi == -1);
+    if (!strcmp(op, "Add")) { r = x + y; ri = (int64_t)(ux + uy); }
+    else if (!strcmp(op, "Sub")) { r = x - y; ri = (int64_t)(ux - uy); }
+    else if (!strcmp(op, "Mul")) { r = x * y; ri = (int64_t)(ux * uy); }
+    else if (!strcmp(op, "Div")) { r = x / y; ri = divisible ? xi / yi : 0; }
+    else if (!strcmp(op, "Mod")) { r = fmod(x, y); ri = divisible ? xi % yi : 0; }
+    else if (!strcmp(op, "Pow")) { r = pow(x, y); ri = ox_d2i(pow((double)xi, (double)yi)); }
     else if (!strcmp(op, "Max")) { r = x > y ? x : y; ri = xi > yi ? xi : yi; }
     else if (!strcmp(op, "Min")) { r = x < y ? x : y; ri = xi < yi ? xi : yi; }
-    else if (!strcmp(op, "Neg")) { r = -x; ri = -xi; }
-    else if (!strcmp(op, "Abs")) { r = fabs(x); ri = xi < 0 ? -xi : xi; }
+    else if (!strcmp(op, "Neg")) { r = -x; ri = (int64_t)(0 - ux); }
+    else if (!strcmp(op, "Abs")) { r = fabs(x); ri = xi < 0 ? (int64_t)(0 - ux) : xi; }
     else if (!strcmp(op, "Floor")) { r = floor(x); }
     else if (!strcmp(op, "Ceil")) { r = ceil(x); }
     else if (!strcmp(op, "Sqrt")) { r = sqrt(x); }
@@ -218,10 +221,10 @@ int ox_eval_elementwise(ox_graph *g, const ox_node *nd, ox_tensor *o) {
     }
     /* Cast, Identity: r, ri as read */
     if (is_int)
-      o->iv[i] = (src->iv || cmp || where) ? ri : (int64_t)r;
+      o->iv[i] = (src->iv || cmp || where) ? ri : ox_d2i(r);
     else
       o->fv[i] = src->iv && !strcmp(op, "Cast") ? (double)ri : r;
-    if (is_int && !src->iv && !cmp && !where) o->iv[i] = (int64_t)r;
+    if (is_int && !src->iv && !cmp && !where) o->iv[i] = ox_d2i(r);
   }
   return 0;
 }
@@ -303,7 +306,8 @@ int ox_op_constant_of_shape(ox_graph *g, ox_node *nd, int cst) {
   size_t n;
   if (ox_get_ints(g, nd, 0, s, OX_MAX_RANK, &n)) return DSE_ERR_INVALID;
   for (size_t i = 0; i < n; i++)
-    if (s[i] < 0) return ox_node_error(g, nd, "a negative dimension");
+    if (s[i] < 0 || s[i] > OX_DIM_MAX)
+      return ox_node_error(g, nd, "a dimension of %lld (0 to 2^40)", (long long)s[i]);
   ox_tensor *o = ox_out(g, nd, 0);
   nd->as = OX_AS_CONST;
   if (!o) return 0;
@@ -338,6 +342,7 @@ int ox_op_range(ox_graph *g, ox_node *nd, int cst) {
     if (ox_get_floats(g, nd, k, &v[k], 1, &n)) return DSE_ERR_INVALID;
   if (v[2] == 0) return ox_node_error(g, nd, "a delta of 0");
   double c = ceil((v[1] - v[0]) / v[2]);
+  if (!(c <= (double)OX_DIM_MAX)) return ox_node_error(g, nd, "more than 2^40 values");
   int64_t len = c > 0 ? (int64_t)c : 0;
   ox_tensor *o = ox_out(g, nd, 0), *s = ox_in(g, nd, 0);
   if (!o) return 0;
@@ -347,7 +352,7 @@ int ox_op_range(ox_graph *g, ox_node *nd, int cst) {
     if (ox_alloc_values(g, o, (size_t)len, s->iv != NULL)) return DSE_ERR_NOMEM;
     for (int64_t i = 0; i < len; i++) {
       if (s->iv)
-        o->iv[i] = (int64_t)v[0] + i * (int64_t)v[2];
+        o->iv[i] = (int64_t)((uint64_t)ox_d2i(v[0]) + (uint64_t)i * (uint64_t)ox_d2i(v[2]));
       else
         o->fv[i] = v[0] + (double)i * v[2];
     }

@@ -279,6 +279,19 @@ expect_err "not a regular file" "a FIFO"
 badrun "$TMP/missing.onnx" "no such file" "a missing file"
 # found by mutation fuzzing: a dimension of -2^31 was reported as out of memory (exit 1)
 badrun "$SRC/tests/data/onnx_negative_dim.onnx" "onnx_negative_dim.onnx: error: initializer 'value1': a negative dimension" "a negative initializer dim"
+# inputs mutation fuzzing found (tests/data/onnx_fuzz/): a huge pool pad and
+# int64 constants that overflowed (UBSan), an empty string attribute
+# (memcpy from NULL), a name that is not UTF-8 (the YAML emitter failed: exit
+# 1); each must now exit 0 or 2 with a message, never 1 or a sanitizer's
+for f in "$SRC"/tests/data/onnx_fuzz/*.onnx; do
+  run "$DSE" import onnx "$f" --report
+  case "$CODE:$ERR" in
+    0:* | 2:*error:*) ok ;;
+    *) bad "$(basename "$f"): exit $CODE: $ERR" ;;
+  esac
+done
+run "$DSE" import onnx "$SRC/tests/data/onnx_fuzz/pool_pad_overflow.onnx"
+expect_err "(MaxPool): a pad below 0 or beyond 2^31" "a pad beyond 2^31"
 badrun "$M/bad_cycle.onnx" "(Relu): is on a cycle: its input" "a cycle"
 badrun "$M/bad_dangling.onnx" "is produced by no node and is neither a graph input nor an initializer (a dangling input)" "a dangling input"
 badrun "$M/bad_opset.onnx" "error: opset 99 is newer than supported: dse reads ONNX opsets 1 to 21" "a newer opset"
