@@ -13,6 +13,7 @@
 #include "cli/cli.h"
 #include "config/arch.h"
 #include "config/memspec.h"
+#include "config/onnx.h"
 #include "config/scalesim.h"
 #include "config/schema.h"
 #include "config/timeloop.h"
@@ -51,7 +52,8 @@ static const char k_usage[] =
     "  --version        print the version\n"
     "\n"
     "ARCH is a YAML path or a preset name (dse list archs); WORKLOAD a path\n"
-    "(YAML, SCALE-Sim .csv, ONNX .onnx) or a zoo name (dse list workloads).  Exit status: 0 ok, 2 bad input, 1 failure.\n";
+    "(YAML, SCALE-Sim .csv, ONNX .onnx) or a zoo name (dse list workloads).\n"
+    "Exit status: 0 ok, 2 bad input, 1 failure.\n";
 
 static const char k_sim_usage[] =
     "usage: dse sim ARCH WORKLOAD [options]\n"
@@ -95,8 +97,9 @@ static const char k_list_usage[] =
 static const char k_check_usage[] =
     "usage: dse check FILE.yaml...\n"
     "\nValidates arch, workload and memory-preset files (and SCALE-Sim .csv and\n"
-    ".cfg files).  Prints FILE: ok: ... for each valid file, and\n"
-    "FILE:LINE:COL: error: ... for each problem; exits 2 if any file is invalid.\n";
+    ".cfg files, and ONNX models whose inputs' dims the file fixes).  Prints\n"
+    "FILE: ok: ... for each valid file, and FILE:LINE:COL: error: ... for each\n"
+    "problem; exits 2 if any file is invalid.\n";
 static const char k_import_usage[] =
     "usage: dse import scalesim FILE [-o OUT.yaml]\n"
     "       dse import timeloop ARCH PROBLEM [MAPPING] [--ert ERT] -o DIR\n"
@@ -740,6 +743,18 @@ static int cmd_check(dse_ctx *ctx, int argc, char **argv) {
   if (!nfiles) return cli_usage_error(k_check_usage, "expected FILE.yaml");
   int worst = CLI_OK;
   for (int i = 0; i < argc; i++) {
+    if (ox_is_model(argv[i])) { /* an ONNX model: imported, its dims as the file gives them */
+      dse_workload *wl = NULL;
+      int rc = dse_workload_load(ctx, argv[i], NULL, 0, &wl);
+      int code = cli_report(ctx, rc, "FILE");
+      if (code == CLI_OK) {
+        print_wl_warnings(wl);
+        printf("%s: ok: ONNX model '%s', %zu layers\n", argv[i], wl->name, wl->nlayers);
+      }
+      dse_workload_free(wl);
+      if (code > worst) worst = code;
+      continue;
+    }
     yt_doc *doc = NULL;
     int rc = ss_is_topology(argv[i])  ? ss_topology_doc(ctx, argv[i], &doc)
              : ss_is_config(argv[i]) ? ss_config_doc(ctx, argv[i], &doc)

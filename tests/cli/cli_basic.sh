@@ -14,8 +14,9 @@ run "$DSE" check --help
 [ "$OUT" = "usage: dse check FILE.yaml...
 
 Validates arch, workload and memory-preset files (and SCALE-Sim .csv and
-.cfg files).  Prints FILE: ok: ... for each valid file, and
-FILE:LINE:COL: error: ... for each problem; exits 2 if any file is invalid." ] && ok || bad "check --help: $OUT"
+.cfg files, and ONNX models whose inputs' dims the file fixes).  Prints
+FILE: ok: ... for each valid file, and FILE:LINE:COL: error: ... for each
+problem; exits 2 if any file is invalid." ] && ok || bad "check --help: $OUT"
 run "$DSE"; expect_code 2 "no command"
 run "$DSE" simm; expect_code 2 "unknown command"; expect_err "did you mean 'sim'?" "unknown command"
 

@@ -212,6 +212,10 @@ want=$(total_row "$M/mobilenet_block.onnx")
 if [ "$got" = "$want" ]; then ok; else bad "external data: $got; embedded: $want"; fi
 
 # --- the faces -------------------------------------------------------------
+run "$DSE" check "$M/mobilenet_block.onnx"
+expect_out "mobilenet_block.onnx: ok: ONNX model 'mobilenet_block', 17 layers" "dse check model.onnx"
+run "$DSE" check "$M/dynamic.onnx"
+expect_code 2 "dse check of a model with symbolic dims"
 run "$DSE" import onnx "$M/mobilenet_block.onnx" -o "$TMP/mb.yaml"
 expect_code 0 "import -o"
 expect_out "" "import -o prints nothing"
