@@ -275,6 +275,62 @@ static void clean_names(Onnx__ModelProto *m) {
   clean_values(gp->value_info, gp->n_value_info);
 }
 
+/* protobuf-c decodes a nested message by recursion, with no limit: a file
+ * of nested messages a few tens of kB long overflows the stack.  So before
+ * it decodes, this walks the wire format (tags, varints and lengths, the
+ * message fields known from protobuf-c's own descriptors) only to measure
+ * how deep messages nest; it decodes no value.  Real models nest a few
+ * levels (subgraphs, sequence types).  Returns 0 when a message is nested
+ * beyond PB_MAX_DEPTH; a malformed stream is left to protobuf-c to refuse. */
+enum { PB_MAX_DEPTH = 64 };
+
+static int pb_varint(const uint8_t **p, const uint8_t *end, uint64_t *v) {
+  *v = 0;
+  for (int shift = 0; shift < 64 && *p < end; shift += 7) {
+    const uint8_t b = *(*p)++;
+    *v |= (uint64_t)(b & 0x7f) << shift;
+    if (!(b & 0x80)) return 1;
+  }
+  return 0;
+}
+
+static int pb_depth_ok(const uint8_t *p, size_t len, const ProtobufCMessageDescriptor *d,
+                       int depth) {
+  if (depth > PB_MAX_DEPTH) return 0;
+  const uint8_t *end = p + len;
+  while (p < end) {
+    uint64_t tag, v;
+    if (!pb_varint(&p, end, &tag)) return 1;
+    switch (tag & 7) {
+      case 0:
+        if (!pb_varint(&p, end, &v)) return 1;
+        break;
+      case 1:
+        if ((size_t)(end - p) < 8) return 1;
+        p += 8;
+        break;
+      case 5:
+        if ((size_t)(end - p) < 4) return 1;
+        p += 4;
+        break;
+      case 2: {
+        if (!pb_varint(&p, end, &v) || v > (uint64_t)(end - p)) return 1;
+        const ProtobufCFieldDescriptor *f =
+            tag >> 3 <= UINT32_MAX ? protobuf_c_message_descriptor_get_field(d, (unsigned)(tag >> 3))
+                                   : NULL;
+        if (f && f->type == PROTOBUF_C_TYPE_MESSAGE &&
+            !pb_depth_ok(p, (size_t)v, f->descriptor, depth + 1))
+          return 0;
+        p += v;
+        break;
+      }
+      default:
+        return 1; /* groups, or not protobuf: protobuf-c says so */
+    }
+  }
+  return 1;
+}
+
 /* Map and decode the file.  A FIFO or device is refused before it could
  * block; the mapping is dropped once protobuf-c has decoded it. */
 static int read_model(ox_graph *g) {
@@ -304,6 +360,12 @@ static int read_model(ox_graph *g) {
     return DSE_ERR_IO;
   }
   ProtobufCAllocator al = {pb_alloc, pb_free, NULL};
+  if (!pb_depth_ok(map, len, &onnx__model_proto__descriptor, 0)) {
+    munmap(map, len);
+    core_diag(g->ctx, g->file, 0, 0,
+              "messages nested more than %d deep: not an ONNX model dse reads", PB_MAX_DEPTH);
+    return DSE_ERR_INVALID;
+  }
   g->model = onnx__model_proto__unpack(&al, len, map);
   munmap(map, len);
   if (!g->model) {
@@ -839,7 +901,13 @@ static int build_graph(ox_graph *g, const dse_param *inputs, size_t ninputs) {
     for (size_t k = 0; k < nd->nout; k++) {
       const char *nm = nd->p->output[k];
       nd->out[k] = -1;
-      if (!nm || !nm[0]) continue;
+      if (!nm || !nm[0]) { /* an output nobody reads: a tensor of its own, unnamed */
+        const long ti = add_tensor(g, "");
+        if (ti < 0) return DSE_ERR_NOMEM;
+        g->t[ti].producer = (long)i;
+        nd->out[k] = ti;
+        continue;
+      }
       long ti = ox_find(g, nm);
       if (ti >= 0) {
         const ox_tensor *t = &g->t[ti];
@@ -1141,7 +1209,7 @@ int ox_import_model(dse_ctx *ctx, const char *path, const dse_param *inputs, siz
       const ox_node *nd = &g.n[g.order[i]];
       for (size_t k = 0; k < nd->nout; k++) {
         const ox_tensor *t = nd->out[k] >= 0 ? &g.t[nd->out[k]] : NULL;
-        if (!t) continue;
+        if (!t || !t->name[0]) continue; /* an unnamed output nobody reads */
         core_buf_printf(&out->shapes, "%s\t", t->name);
         if (t->rank < 0) core_buf_puts(&out->shapes, "?");
         if (t->rank == 0) core_buf_puts(&out->shapes, "scalar");

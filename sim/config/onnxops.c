@@ -1306,7 +1306,7 @@ static int op_unsupported(ox_graph *g, ox_node *nd, int cst) {
   uint64_t e = 0;
   for (size_t k = 0; k < nd->nout; k++) {
     ox_tensor *o = ox_out(g, nd, k);
-    if (!o) continue;
+    if (!o || !o->name[0]) continue; /* an output nobody reads */
     if (!stated_shape(g, o)) {
       if (cst) continue; /* a constant nobody may need */
       return ox_node_error(g, nd,

@@ -160,17 +160,50 @@ double ox_fval(const ox_tensor *t, size_t i) { return t->fv ? t->fv[i] : (double
 
 /* ===== constant element-wise ops ========================================= */
 
+/* The ops ox_eval_elementwise evaluates: binary ones broadcast both
+ * operands (Where three), unary ones read input 0 only. */
+static const char *const k_eval_binary[] = {
+    "Add", "Sub", "Mul", "Div", "Mod", "Pow", "Max", "Min", "Equal", "Less", "Greater",
+    "LessOrEqual", "GreaterOrEqual", "And", "Or", "Where", NULL};
+static const char *const k_eval_unary[] = {"Neg",  "Abs",  "Floor",    "Ceil",     "Sqrt",
+                                           "Reciprocal", "Not", "Cast", "Identity", "Expand",
+                                           "Tile", "Clip", NULL};
+
+static int listed(const char *const *names, const char *op) {
+  for (size_t i = 0; names[i]; i++)
+    if (!strcmp(names[i], op)) return 1;
+  return 0;
+}
+
 /* Evaluate a small constant element-wise op into out. */
 int ox_eval_elementwise(ox_graph *g, const ox_node *nd, ox_tensor *o) {
   const uint64_t e = ox_elems(o);
-  if (e > OX_MAX_VALUES) return 0;
-  for (size_t k = 0; k < nd->nin; k++) {
-    ox_tensor *t = ox_in(g, nd, k);
-    if (t && !t->has_val) return 0;
-  }
-  ox_tensor *a = ox_in(g, nd, 0), *b = ox_in(g, nd, 1), *c = ox_in(g, nd, 2);
-  if (!a) return 0;
   const char *op = nd->p->op_type;
+  const int binary = listed(k_eval_binary, op);
+  if (e > OX_MAX_VALUES || e == 0 || (!binary && !listed(k_eval_unary, op))) return 0;
+  /* the operands read: values known, each of a rank the output's covers */
+  const size_t nread = binary ? (OX_IS(nd, "Where") ? 3 : 2) : 1;
+  for (size_t k = 0; k < nread; k++) {
+    ox_tensor *t = ox_in(g, nd, k);
+    if (!t || !t->has_val || t->rank > o->rank || t->nval != ox_elems(t)) return 0;
+  }
+  ox_tensor *a = ox_in(g, nd, 0), *b = binary ? ox_in(g, nd, 1) : NULL,
+            *c = binary ? ox_in(g, nd, 2) : NULL;
+  const int tile = OX_IS(nd, "Tile");
+  if (tile && a->rank != o->rank) return 0;
+  double lo = -INFINITY, hi = INFINITY; /* Clip's bounds */
+  if (OX_IS(nd, "Clip")) {
+    const ox_tensor *tl = ox_in(g, nd, 1), *th = ox_in(g, nd, 2);
+    if (g->opset < 11) {
+      lo = ox_attr_float(nd, "min", lo);
+      hi = ox_attr_float(nd, "max", hi);
+    } else if ((tl && (!tl->has_val || tl->nval != 1)) || (th && (!th->has_val || th->nval != 1))) {
+      return 0;
+    } else {
+      if (tl) lo = ox_fval(tl, 0);
+      if (th) hi = ox_fval(th, 0);
+    }
+  }
   const int cmp = !strcmp(op, "Equal") || !strcmp(op, "Less") || !strcmp(op, "Greater") ||
                   !strcmp(op, "LessOrEqual") || !strcmp(op, "GreaterOrEqual") ||
                   !strcmp(op, "Not") || !strcmp(op, "And") || !strcmp(op, "Or");
@@ -184,7 +217,13 @@ int ox_eval_elementwise(ox_graph *g, const ox_node *nd, ox_tensor *o) {
   if (ox_alloc_values(g, o, (size_t)e, is_int)) return DSE_ERR_NOMEM;
   int64_t idx[OX_MAX_RANK] = {0};
   for (size_t i = 0; i < e; i++, next_index(o->rank, o->dim, idx)) {
-    const size_t ia = bcast_at(a, o->rank, idx);
+    size_t ia;
+    if (tile) { /* each output index wraps around the input's */
+      ia = 0;
+      for (int d = 0; d < a->rank; d++) ia = ia * (size_t)a->dim[d] + (size_t)(idx[d] % a->dim[d]);
+    } else {
+      ia = bcast_at(a, o->rank, idx);
+    }
     const size_t ib = b ? bcast_at(b, o->rank, idx) : 0;
     double x = ox_fval(a, ia), y = b ? ox_fval(b, ib) : 0, r = x;
     int64_t xi = ox_ival(a, ia), yi = b ? ox_ival(b, ib) : 0, ri = xi;
@@ -205,6 +244,10 @@ int ox_eval_elementwise(ox_graph *g, const ox_node *nd, ox_tensor *o) {
     else if (!strcmp(op, "Ceil")) { r = ceil(x); }
     else if (!strcmp(op, "Sqrt")) { r = sqrt(x); }
     else if (!strcmp(op, "Reciprocal")) { r = 1 / x; }
+    else if (!strcmp(op, "Clip")) {
+      r = x < lo ? lo : x > hi ? hi : x;
+      ri = (double)xi < lo ? ox_d2i(lo) : (double)xi > hi ? ox_d2i(hi) : xi;
+    }
     else if (!strcmp(op, "Equal")) { ri = x == y; }
     else if (!strcmp(op, "Less")) { ri = x < y; }
     else if (!strcmp(op, "Greater")) { ri = x > y; }

@@ -286,7 +286,9 @@ badrun "$SRC/tests/data/onnx_negative_dim.onnx" "onnx_negative_dim.onnx: error: 
 # inputs mutation fuzzing found (tests/data/onnx_fuzz/): a huge pool pad and
 # int64 constants that overflowed (UBSan), an empty string attribute
 # (memcpy from NULL), a name that is not UTF-8 (the YAML emitter failed: exit
-# 1); each must now exit 0 or 2 with a message, never 1 or a sanitizer's
+# 1), a node whose first output is unnamed (a NULL dereference), a PRelu of
+# constants of ranks its output does not cover (read below a stack array);
+# each must now exit 0 or 2 with a message, never 1 or a sanitizer's
 for f in "$SRC"/tests/data/onnx_fuzz/*.onnx; do
   run "$DSE" import onnx "$f" --report
   case "$CODE:$ERR" in
@@ -296,6 +298,14 @@ for f in "$SRC"/tests/data/onnx_fuzz/*.onnx; do
 done
 run "$DSE" import onnx "$SRC/tests/data/onnx_fuzz/pool_pad_overflow.onnx"
 expect_err "(MaxPool): a pad below 0 or beyond 2^31" "a pad beyond 2^31"
+# messages nested 1,000 deep (protobuf-c recurses without a limit: 6,000
+# levels overflowed the stack) are refused before decoding
+run "$DSE" import onnx "$SRC/tests/data/onnx_fuzz/nested_1000_deep.onnx"
+expect_code 2 "deeply nested messages"
+expect_err "messages nested more than 64 deep" "deeply nested messages"
+# a constant Tile feeding a Reshape's shape (Tile([2, 8], [2]) = [2, 8, 2, 8])
+run "$DSE" import onnx "$SRC/tests/data/onnx_tile_shape.onnx" --shapes
+expect_out "y	2x8x2x8" "a constant Tile evaluated"
 badrun "$M/bad_cycle.onnx" "(Relu): is on a cycle: its input" "a cycle"
 badrun "$M/bad_dangling.onnx" "is produced by no node and is neither a graph input nor an initializer (a dangling input)" "a dangling input"
 badrun "$M/bad_opset.onnx" "error: opset 99 is newer than supported: dse reads ONNX opsets 1 to 21" "a newer opset"
