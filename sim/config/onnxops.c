@@ -845,7 +845,7 @@ static int op_concat(ox_graph *g, ox_node *nd, int cst) {
   for (size_t k = 0; k < nd->nin; k++) {
     ox_tensor *t = ox_in(g, nd, k);
     if (!t) continue;
-    if (t->rank < 0) return ox_shape_error(g, nd, "the shape is not known of its input", t);
+    if (t->rank < 0) return ox_shape_error(g, nd, "it needs the unknown shape of its input", t);
     if (t->rank != x->rank) return ox_node_error(g, nd, "inputs of rank %d and %d", x->rank, t->rank);
     for (int i = 0; i < x->rank; i++)
       if (i != axis && t->dim[i] != x->dim[i])

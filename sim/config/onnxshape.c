@@ -28,7 +28,7 @@ ox_tensor *ox_need(ox_graph *g, const ox_node *nd, size_t k) {
     return NULL;
   }
   if (t->rank < 0) {
-    ox_shape_error(g, nd, "the shape is not known of its input", t);
+    ox_shape_error(g, nd, "it needs the unknown shape of its input", t);
     return NULL;
   }
   return t;
@@ -105,7 +105,7 @@ long ox_attr_ints(const ox_node *nd, const char *name, int64_t *v, size_t max) {
 /* The axes of a Squeeze/Unsqueeze/Reduce: an attribute before `since`, an
  * input (k) from it.  -1 when none is given. */
 long ox_axes_of(ox_graph *g, const ox_node *nd, int64_t since, size_t k, int64_t *v,
-                    size_t max, int *rc) {
+                size_t max, int *rc) {
   *rc = 0;
   if (g->opset < since) return ox_attr_ints(nd, "axes", v, max);
   if (!ox_in(g, nd, k)) return ox_attr_ints(nd, "axes", v, max);
@@ -120,7 +120,7 @@ int ox_broadcast(ox_graph *g, const ox_node *nd, int *rank, int64_t *dim) {
   for (size_t k = 0; k < nd->nin; k++) {
     ox_tensor *t = ox_in(g, nd, k);
     if (!t) continue;
-    if (t->rank < 0) return ox_shape_error(g, nd, "the shape is not known of its input", t);
+    if (t->rank < 0) return ox_shape_error(g, nd, "it needs the unknown shape of its input", t);
     int r = t->rank > *rank ? t->rank : *rank;
     int64_t nd2[OX_MAX_RANK];
     for (int i = 0; i < r; i++) {
