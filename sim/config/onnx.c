@@ -5,7 +5,6 @@
 #include "config/workload.h"
 
 #include <errno.h>
-#include <inttypes.h>
 #include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
@@ -470,32 +469,8 @@ static double half_value(uint32_t h, int bf16) {
 /* Little-endian element i of raw bytes of dtype, as int64 or double. */
 static int raw_value(const uint8_t *p, int dtype, int64_t *iv, double *fv) {
   uint64_t u = 0;
-  size_t w;
-  switch (dtype) {
-    case ONNX__TENSOR_PROTO__DATA_TYPE__INT64:
-    case ONNX__TENSOR_PROTO__DATA_TYPE__UINT64:
-    case ONNX__TENSOR_PROTO__DATA_TYPE__DOUBLE:
-      w = 8;
-      break;
-    case ONNX__TENSOR_PROTO__DATA_TYPE__INT32:
-    case ONNX__TENSOR_PROTO__DATA_TYPE__UINT32:
-    case ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT:
-      w = 4;
-      break;
-    case ONNX__TENSOR_PROTO__DATA_TYPE__INT16:
-    case ONNX__TENSOR_PROTO__DATA_TYPE__UINT16:
-    case ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT16:
-    case ONNX__TENSOR_PROTO__DATA_TYPE__BFLOAT16:
-      w = 2;
-      break;
-    case ONNX__TENSOR_PROTO__DATA_TYPE__INT8:
-    case ONNX__TENSOR_PROTO__DATA_TYPE__UINT8:
-    case ONNX__TENSOR_PROTO__DATA_TYPE__BOOL:
-      w = 1;
-      break;
-    default:
-      return -1;
-  }
+  const size_t w = raw_width(dtype);
+  if (!w) return -1;
   for (size_t b = 0; b < w; b++) u |= (uint64_t)p[b] << (8 * b);
   switch (dtype) {
     case ONNX__TENSOR_PROTO__DATA_TYPE__INT64:
@@ -547,56 +522,62 @@ int ox_tensor_from_proto(ox_graph *g, ox_tensor *t, const Onnx__TensorProto *tp)
   t->external =
       tp->has_data_location && tp->data_location == ONNX__TENSOR_PROTO__DATA_LOCATION__EXTERNAL;
   if (n > OX_MAX_VALUES || t->external) return 0;
-  const int is_int = ox_dtype_is_int(t->dtype);
-  int64_t iv = 0;
-  double fv = 0;
+  /* the values come from raw_data or from one typed field holding n; each
+   * is stored as the tensor's type keeps it (integers or doubles) */
+  enum { FROM_RAW, FROM_I64, FROM_I32, FROM_F32, FROM_F64 } from;
+  const size_t w = raw_width(t->dtype);
   if (tp->has_raw_data) {
-    const size_t w = raw_width(t->dtype);
     if (!w || tp->raw_data.len != w * n) return 0; /* a type or a size dse does not read */
-    if (ox_alloc_values(g, t, n, is_int)) return DSE_ERR_NOMEM;
-    for (size_t i = 0; i < n; i++)
-      raw_value(tp->raw_data.data + i * w, t->dtype, is_int ? &t->iv[i] : &iv,
-                is_int ? &fv : &t->fv[i]);
+    from = FROM_RAW;
+  } else if (n && tp->n_int64_data == n) {
+    from = FROM_I64;
+  } else if (n && tp->n_int32_data == n) {
+    from = FROM_I32;
+  } else if (n && tp->n_float_data == n) {
+    from = FROM_F32;
+  } else if (n && tp->n_double_data == n) {
+    from = FROM_F64;
+  } else {
     return 0;
   }
-  if (tp->n_int64_data == n && n) {
-    if (ox_alloc_values(g, t, n, is_int)) return DSE_ERR_NOMEM;
-    for (size_t i = 0; i < n; i++) {
-      if (is_int)
-        t->iv[i] = tp->int64_data[i];
-      else
-        t->fv[i] = (double)tp->int64_data[i];
+  /* float16 and bfloat16 keep their bits in int32_data */
+  const int half = t->dtype == ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT16 ||
+                   t->dtype == ONNX__TENSOR_PROTO__DATA_TYPE__BFLOAT16;
+  const int bf16 = t->dtype == ONNX__TENSOR_PROTO__DATA_TYPE__BFLOAT16;
+  if (ox_alloc_values(g, t, n, ox_dtype_is_int(t->dtype))) return DSE_ERR_NOMEM;
+  for (size_t i = 0; i < n; i++) {
+    int64_t v = 0;
+    double f = 0;
+    int is_int = 1; /* which of v and f holds the value */
+    switch (from) {
+      case FROM_RAW:
+        raw_value(tp->raw_data.data + i * w, t->dtype, &v, &f);
+        is_int = ox_dtype_is_int(t->dtype);
+        break;
+      case FROM_I64:
+        v = tp->int64_data[i];
+        break;
+      case FROM_I32:
+        if (half) {
+          f = half_value((uint32_t)tp->int32_data[i] & 0xffff, bf16);
+          is_int = 0;
+        } else {
+          v = tp->int32_data[i];
+        }
+        break;
+      case FROM_F32:
+        f = tp->float_data[i];
+        is_int = 0;
+        break;
+      case FROM_F64:
+        f = tp->double_data[i];
+        is_int = 0;
+        break;
     }
-  } else if (tp->n_int32_data == n && n) {
-    /* float16 and bfloat16 keep their bits in int32_data */
-    const int half = t->dtype == ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT16 ||
-                     t->dtype == ONNX__TENSOR_PROTO__DATA_TYPE__BFLOAT16;
-    if (ox_alloc_values(g, t, n, is_int)) return DSE_ERR_NOMEM;
-    for (size_t i = 0; i < n; i++) {
-      if (is_int)
-        t->iv[i] = tp->int32_data[i];
-      else if (half)
-        t->fv[i] = half_value((uint32_t)tp->int32_data[i] & 0xffff,
-                              t->dtype == ONNX__TENSOR_PROTO__DATA_TYPE__BFLOAT16);
-      else
-        t->fv[i] = tp->int32_data[i];
-    }
-  } else if (tp->n_float_data == n && n) {
-    if (ox_alloc_values(g, t, n, is_int)) return DSE_ERR_NOMEM;
-    for (size_t i = 0; i < n; i++) {
-      if (is_int)
-        t->iv[i] = (int64_t)tp->float_data[i];
-      else
-        t->fv[i] = tp->float_data[i];
-    }
-  } else if (tp->n_double_data == n && n) {
-    if (ox_alloc_values(g, t, n, is_int)) return DSE_ERR_NOMEM;
-    for (size_t i = 0; i < n; i++) {
-      if (is_int)
-        t->iv[i] = (int64_t)tp->double_data[i];
-      else
-        t->fv[i] = tp->double_data[i];
-    }
+    if (t->iv)
+      t->iv[i] = is_int ? v : ox_d2i(f);
+    else
+      t->fv[i] = is_int ? (double)v : f;
   }
   return 0;
 }
@@ -1256,50 +1237,13 @@ int dse_onnx_import(dse_ctx *ctx, const char *path, const dse_param *params, siz
   if (shapes) *shapes = NULL;
   if (report) *report = NULL;
   if (warnings) *warnings = NULL;
-  dse_param *in = calloc(nparams + 1, sizeof *in);
-  if (!in) return DSE_ERR_NOMEM;
-  size_t nin = 0;
-  int strict = 0, rc = 0;
-  const char *batch = NULL;
-  for (size_t i = 0; i < nparams; i++) {
-    if (!strncmp(params[i].key, "input.", 6))
-      in[nin++] = (dse_param){params[i].key + 6, params[i].value};
-    else if (!strcmp(params[i].key, "strict"))
-      strict = !strcmp(params[i].value, "true") || !strcmp(params[i].value, "1");
-    else if (!strcmp(params[i].key, "batch"))
-      batch = params[i].value;
-    else {
-      core_diag(ctx, "", 0, 0, "unknown parameter '%s' of an ONNX import; expected input.NAME, "
-                "strict or batch", params[i].key);
-      rc = DSE_ERR_INVALID;
-    }
-  }
   ox_import im;
-  memset(&im, 0, sizeof im);
-  if (!rc) rc = ox_import_model(ctx, path, in, nin, strict, shapes == NULL, &im);
-  free(in);
-  char bbuf[32];
-  if (!rc && im.graph_batch > 1) { /* the graph's batch times --batch */
-    uint64_t b = 1;
-    if (batch && (sscanf(batch, "%" SCNu64, &b) != 1 || b < 1)) b = 1;
-    snprintf(bbuf, sizeof bbuf, "%" PRIu64, b * im.graph_batch);
-    batch = batch && b == 1 && strcmp(batch, "1") ? batch : bbuf;
-  }
-  if (!rc && batch) {
-    yt_node *pm = yt_new_map(im.doc, im.doc->file, 0, 0, 1);
-    yt_node *v = yt_new_scalar(im.doc, im.doc->file, 0, 0, batch, 0);
-    char err[256];
-    if (!pm || !v) {
-      rc = DSE_ERR_NOMEM;
-    } else {
-      pm->pairs[0].key = "batch";
-      pm->pairs[0].val = v;
-      rc = yt_set_path(im.doc, "params", pm, err, sizeof err) ? DSE_ERR_NOMEM : 0;
-    }
-  }
+  yt_doc *doc = NULL;
+  /* the dims as bound (--shapes: the graph's own, a dynamic batch kept) */
+  int rc = wl_onnx_doc(ctx, path, params, nparams, path, 0, shapes == NULL, &doc, &im);
   if (!rc) { /* validated before anything is written */
     dse_workload *wl = NULL;
-    rc = wl_from_doc(ctx, im.doc, &wl);
+    rc = wl_from_doc(ctx, doc, &wl);
     dse_workload_free(wl);
   }
   core_buf b;
@@ -1317,7 +1261,7 @@ int dse_onnx_import(dse_ctx *ctx, const char *path, const dse_param *params, siz
       core_buf_printf(&c, "\nWarnings:\n%s", core_buf_str(&im.warnings));
       if (c.len && c.data[c.len - 1] == '\n') c.data[--c.len] = '\0';
     }
-    rc = c.oom ? DSE_ERR_NOMEM : yt_emit(im.doc, core_buf_str(&c), &b);
+    rc = c.oom ? DSE_ERR_NOMEM : yt_emit(doc, core_buf_str(&c), &b);
     core_buf_fini(&c);
   }
   if (!rc && b.oom) rc = DSE_ERR_NOMEM;
@@ -1337,6 +1281,7 @@ int dse_onnx_import(dse_ctx *ctx, const char *path, const dse_param *params, siz
     }
   }
   core_buf_fini(&b);
+  yt_doc_free(doc);
   ox_import_fini(&im);
   return rc;
 }

@@ -1037,87 +1037,11 @@ done:
   return 0;
 }
 
-int wl_load(dse_ctx *ctx, const char *path_or_name, const dse_param *params,
-            size_t nparams, const char *param_file, int param_line,
-            dse_workload **out) {
-  char path[4096];
-  *out = NULL;
-  int rc = cfg_resolve(ctx, "workloads", "workload", path_or_name, path,
-                        sizeof path);
-  if (rc) return rc;
-  yt_doc *doc;
-  /* an ONNX model takes its inputs' dims (input.NAME) and strict; the
-   * other parameters are the workload's */
-  dse_param *rest = NULL;
-  char *warnings = NULL, batch_buf[32];
-  if (ox_is_model(path)) {
-    dse_param *in = calloc(nparams + 1, sizeof *in);
-    rest = calloc(nparams + 1, sizeof *rest);
-    if (!in || !rest) {
-      free(in);
-      free(rest);
-      return DSE_ERR_NOMEM;
-    }
-    size_t nin = 0, nrest = 0;
-    int strict = 0;
-    for (size_t i = 0; i < nparams; i++) {
-      if (!strncmp(params[i].key, "input.", 6)) {
-        in[nin++] = (dse_param){params[i].key + 6, params[i].value};
-      } else if (!strcmp(params[i].key, "strict")) {
-        strict = !strcmp(params[i].value, "true") || !strcmp(params[i].value, "1");
-        if (!strict && strcmp(params[i].value, "false") && strcmp(params[i].value, "0")) {
-          core_diag(ctx, param_file, param_line, 1, "strict: expected true or false, got '%s'",
-                    params[i].value);
-          rc = DSE_ERR_INVALID;
-        }
-      } else {
-        rest[nrest++] = params[i];
-      }
-    }
-    ox_import im;
-    memset(&im, 0, sizeof im);
-    if (!rc) rc = ox_import_model(ctx, path, in, nin, strict, 1, &im);
-    free(in);
-    if (rc) {
-      ox_import_fini(&im);
-      free(rest);
-      return rc;
-    }
-    doc = im.doc;
-    im.doc = NULL;
-    if (im.graph_batch > 1) { /* the graph's batch, times a batch given */
-      size_t b = 0;
-      while (b < nrest && strcmp(rest[b].key, "batch")) b++;
-      unsigned long long given = 1;
-      if (b < nrest && (sscanf(rest[b].value, "%llu", &given) != 1 || given < 1)) given = 0;
-      if (given) { /* a bad --batch is left to the validator's message */
-        snprintf(batch_buf, sizeof batch_buf, "%llu", given * (unsigned long long)im.graph_batch);
-        if (b == nrest) nrest++;
-        rest[b] = (dse_param){"batch", batch_buf};
-      }
-    }
-    if (im.warnings.len) warnings = strdup(core_buf_str(&im.warnings));
-    ox_import_fini(&im);
-    params = rest;
-    nparams = nrest;
-  } else {
-    for (size_t i = 0; i < nparams; i++) {
-      if (!strncmp(params[i].key, "input.", 6)) {
-        core_diag(ctx, param_file, param_line, 1,
-                  "input dims (--input %s=%s) are for an ONNX model; '%s' is not one", params[i].key + 6,
-                  params[i].value, path_or_name);
-        return DSE_ERR_INVALID;
-      }
-      if (!strcmp(params[i].key, "strict")) {
-        core_diag(ctx, param_file, param_line, 1,
-                  "strict (--strict) is for an ONNX model; '%s' is not one", path_or_name);
-        return DSE_ERR_INVALID;
-      }
-    }
-    rc = ss_is_topology(path) ? ss_topology_doc(ctx, path, &doc) : yt_load_file(ctx, path, &doc);
-  }
-  if (rc) return rc;
-  if (tl_is_problem(doc) && (rc = problem_doc(ctx, doc, &doc))) return rc;
+/* Set params.KEY of doc to each parameter's value, marked (param_file,
+ * param_line), so that the validator checks them as it checks the file. */
+static int set_params(dse_ctx *ctx, yt_doc *doc, const dse_param *params, size_t nparams,
+                      const char *param_file, int param_line) {
+  int rc = 0;
   for (size_t i = 0; i < nparams && !rc; i++) {
     if (!yt_get(doc->root, "params")) {
       yt_node *pm = yt_new_map(doc, param_file, param_line, 1, 0);
@@ -1144,9 +1068,101 @@ int wl_load(dse_ctx *ctx, const char *path_or_name, const dse_param *params,
       rc = DSE_ERR_INVALID;
     }
   }
+  return rc;
+}
+
+int wl_onnx_doc(dse_ctx *ctx, const char *path, const dse_param *params, size_t nparams,
+                const char *param_file, int param_line, int fold, yt_doc **doc,
+                ox_import *im) {
+  *doc = NULL;
+  memset(im, 0, sizeof *im);
+  dse_param *in = calloc(nparams + 1, sizeof *in), *rest = calloc(nparams + 1, sizeof *rest);
+  if (!in || !rest) {
+    free(in);
+    free(rest);
+    return DSE_ERR_NOMEM;
+  }
+  size_t nin = 0, nrest = 0;
+  int strict = 0, rc = 0;
+  for (size_t i = 0; i < nparams; i++) {
+    if (!strncmp(params[i].key, "input.", 6)) {
+      in[nin++] = (dse_param){params[i].key + 6, params[i].value};
+    } else if (!strcmp(params[i].key, "strict")) {
+      strict = !strcmp(params[i].value, "true") || !strcmp(params[i].value, "1");
+      if (!strict && strcmp(params[i].value, "false") && strcmp(params[i].value, "0")) {
+        core_diag(ctx, param_file, param_line, 1, "strict: expected true or false, got '%s'",
+                  params[i].value);
+        rc = DSE_ERR_INVALID;
+      }
+    } else {
+      rest[nrest++] = params[i];
+    }
+  }
+  if (!rc) rc = ox_import_model(ctx, path, in, nin, strict, fold, im);
+  char batch_buf[32];
+  if (!rc && im->graph_batch > 1) { /* the graph's batch, times a batch given */
+    size_t b = 0;
+    while (b < nrest && strcmp(rest[b].key, "batch")) b++;
+    unsigned long long given = 1;
+    if (b < nrest && (sscanf(rest[b].value, "%llu", &given) != 1 || given < 1)) given = 0;
+    if (given) { /* a bad batch is left to the validator's message */
+      snprintf(batch_buf, sizeof batch_buf, "%llu", given * (unsigned long long)im->graph_batch);
+      if (b == nrest) nrest++;
+      rest[b] = (dse_param){"batch", batch_buf};
+    }
+  }
+  if (!rc) {
+    *doc = im->doc;
+    im->doc = NULL;
+    rc = set_params(ctx, *doc, rest, nrest, param_file, param_line);
+    if (rc) {
+      yt_doc_free(*doc);
+      *doc = NULL;
+    }
+  }
+  free(in);
+  free(rest);
+  return rc;
+}
+
+int wl_load(dse_ctx *ctx, const char *path_or_name, const dse_param *params,
+            size_t nparams, const char *param_file, int param_line,
+            dse_workload **out) {
+  char path[4096];
+  *out = NULL;
+  int rc = cfg_resolve(ctx, "workloads", "workload", path_or_name, path,
+                        sizeof path);
+  if (rc) return rc;
+  yt_doc *doc = NULL;
+  char *warnings = NULL;
+  if (ox_is_model(path)) {
+    /* an ONNX model takes its inputs' dims (input.NAME) and strict; the
+     * other parameters are the workload's */
+    ox_import im;
+    rc = wl_onnx_doc(ctx, path, params, nparams, param_file, param_line, 1, &doc, &im);
+    if (!rc && im.warnings.len && !(warnings = strdup(core_buf_str(&im.warnings))))
+      rc = DSE_ERR_NOMEM;
+    ox_import_fini(&im);
+  } else {
+    for (size_t i = 0; i < nparams; i++) {
+      if (!strncmp(params[i].key, "input.", 6)) {
+        core_diag(ctx, param_file, param_line, 1,
+                  "input dims (--input %s=%s) are for an ONNX model; '%s' is not one", params[i].key + 6,
+                  params[i].value, path_or_name);
+        return DSE_ERR_INVALID;
+      }
+      if (!strcmp(params[i].key, "strict")) {
+        core_diag(ctx, param_file, param_line, 1,
+                  "strict (--strict) is for an ONNX model; '%s' is not one", path_or_name);
+        return DSE_ERR_INVALID;
+      }
+    }
+    rc = ss_is_topology(path) ? ss_topology_doc(ctx, path, &doc) : yt_load_file(ctx, path, &doc);
+    if (!rc && tl_is_problem(doc)) rc = problem_doc(ctx, doc, &doc);
+    if (!rc) rc = set_params(ctx, doc, params, nparams, param_file, param_line);
+  }
   if (!rc) rc = wl_from_doc(ctx, doc, out);
   yt_doc_free(doc);
-  free(rest);
   if (!rc && warnings) {
     (*out)->warnings = core_arena_strdup(&(*out)->arena, warnings);
     if (!(*out)->warnings) {

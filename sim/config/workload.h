@@ -3,6 +3,7 @@
 #ifndef DSE_WORKLOAD_H
 #define DSE_WORKLOAD_H
 
+#include "config/onnx.h"
 #include "config/ytree.h"
 #include "core/core.h"
 
@@ -74,6 +75,14 @@ DSE_INTERNAL int wl_load(dse_ctx *ctx, const char *path_or_name,
                          const dse_param *params, size_t nparams,
                          const char *param_file, int param_line,
                          dse_workload **out);
+/* An ONNX model's workload document: params input.NAME and strict go to
+ * the import (ox_import_model, fold as there), the others (batch) into the
+ * document's params marked (param_file, param_line), a folded graph batch
+ * multiplying the batch.  *doc owned by the caller; *im holds the import's
+ * report, warnings and shapes, freed with ox_import_fini whatever rc. */
+DSE_INTERNAL int wl_onnx_doc(dse_ctx *ctx, const char *path, const dse_param *params,
+                             size_t nparams, const char *param_file, int param_line, int fold,
+                             yt_doc **doc, ox_import *im);
 /* Validate a parsed document (borrowed) into a workload. */
 DSE_INTERNAL int wl_from_doc(dse_ctx *ctx, const yt_doc *doc,
                              dse_workload **out);
