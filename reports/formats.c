@@ -10,6 +10,7 @@
 
 #include "config/arch.h"
 #include "config/workload.h"
+#include "page.h"
 #include "report.h"
 
 static void json_fields(rpt_json *j, const rpt_field *f, size_t n,
@@ -103,13 +104,11 @@ void rpt_result_json(const dse_result *res, core_buf *out) {
   if (wl->warnings) { /* an import's approximations (docs/onnx.md), a line each */
     rpt_json_key(&j, "warnings");
     rpt_json_begin_arr(&j);
-    for (const char *s = wl->warnings; *s;) {
-      const char *e = strchr(s, '\n');
-      const size_t n = e ? (size_t)(e - s) : strlen(s);
-      char line[1024];
-      snprintf(line, sizeof line, "%.*s", (int)(n < sizeof line ? n : sizeof line - 1), s);
-      rpt_json_str(&j, line);
-      s = e ? e + 1 : s + n;
+    const char *s = wl->warnings, *line;
+    for (size_t l; rpt_next_line(&s, &line, &l);) {
+      char text[1024]; /* a warning line is under 800 characters (onnx.c) */
+      snprintf(text, sizeof text, "%.*s", (int)(l < sizeof text ? l : sizeof text - 1), line);
+      rpt_json_str(&j, text);
     }
     rpt_json_end_arr(&j);
   }

@@ -20,6 +20,7 @@
 #include "config/workload.h"
 #include "core/units.h"
 #include "mem/dram.h"
+#include "reports/page.h"
 #include "reports/report.h"
 #include "sweep/pool.h"
 
@@ -407,14 +408,15 @@ static int wl_args_params(wl_args *w, const char *usage) {
 }
 
 /* An imported workload's warnings on stderr ("dse: warning: ..."). */
+/* Warning lines (NULL: none) on stderr, each "dse: warning: WHAT: line". */
+static void print_warnings(const char *what, const char *warnings) {
+  const char *w = warnings ? warnings : "", *line;
+  for (size_t l; rpt_next_line(&w, &line, &l);)
+    fprintf(stderr, "dse: warning: %s: %.*s\n", what, (int)l, line);
+}
+
 static void print_wl_warnings(const dse_workload *wl) {
-  const char *s = dse_workload_warnings(wl);
-  while (s && *s) {
-    const char *e = strchr(s, '\n');
-    const int n = e ? (int)(e - s) : (int)strlen(s);
-    fprintf(stderr, "dse: warning: %s: %.*s\n", dse_workload_name(wl), n, s);
-    s = e ? e + 1 : NULL;
-  }
+  print_warnings(dse_workload_name(wl), dse_workload_warnings(wl));
 }
 
 /* Load workload name with the parameters of w. */
@@ -638,12 +640,7 @@ static int import_onnx(dse_ctx *ctx, const char *const *pos, int npos, wl_args *
                        shapes_only ? &shp : NULL);
   int code = report(ctx, rc, "MODEL", w, file);
   if (!rc) {
-    for (const char *s = warn; s && *s;) {
-      const char *e = strchr(s, '\n');
-      const int n = e ? (int)(e - s) : (int)strlen(s);
-      fprintf(stderr, "dse: warning: %s: %.*s\n", file, n, s);
-      s = e ? e + 1 : NULL;
-    }
+    print_warnings(file, warn);
     core_buf b;
     core_buf_init(&b);
     if (out || !(report_only || shapes_only)) {

@@ -832,13 +832,13 @@ static int l_wl_index(lua_State *L) {
   else if (!strcmp(k, "layers"))
     lua_pushcfunction(L, l_wl_layers);
   else if (!strcmp(k, "warnings")) { /* an import's approximations, a string each */
-    const char *s = dse_workload_warnings(wl);
+    const char *s = dse_workload_warnings(wl), *line;
+    if (!s) s = "";
     lua_newtable(L);
-    for (lua_Integer i = 1; s && *s; i++) {
-      const char *e = strchr(s, '\n');
-      lua_pushlstring(L, s, e ? (size_t)(e - s) : strlen(s));
+    lua_Integer i = 1;
+    for (size_t l; rpt_next_line(&s, &line, &l); i++) {
+      lua_pushlstring(L, line, l);
       lua_rawseti(L, -2, i);
-      s = e ? e + 1 : NULL;
     }
   } else
     lua_pushnil(L);
