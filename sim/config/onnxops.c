@@ -23,12 +23,6 @@ static ox_layer *layer(ox_graph *g, ox_node *nd, const char *type) {
   return l;
 }
 
-static const char *label(ox_graph *g, const char *s) {
-  const char *p = core_arena_strdup(&g->arena, s);
-  if (!p) g->nomem = 1;
-  return p ? p : "copy";
-}
-
 /* dse's limits on one layer's sizes (docs/workloads.md): elements to 10^10 */
 #define ELEMS_MAX 10000000000ull
 
@@ -1077,7 +1071,7 @@ static int op_resize(ox_graph *g, ox_node *nd, int cst) {
   if (cst) return 0;
   char mode[32];
   ox_attr_str(nd, "mode", mode, sizeof mode);
-  return copy_layer(g, nd, !mode[0] || !strcmp(mode, "nearest") ? "resize" : label(g, "resize-linear"),
+  return copy_layer(g, nd, !mode[0] || !strcmp(mode, "nearest") ? "resize" : "resize-linear",
                     ox_elems(x), ox_elems(o));
 }
 
@@ -1335,14 +1329,7 @@ static int op_unsupported(ox_graph *g, ox_node *nd, int cst) {
 int ox_infer_node(ox_graph *g, ox_node *nd) {
   /* a node whose inputs are all constants (weights, shapes) computes a
    * constant: no layer, its output a weight */
-  int cst = 1, any = 0;
-  for (size_t k = 0; k < nd->nin; k++) {
-    const ox_tensor *t = ox_in(g, nd, k);
-    if (!t) continue;
-    any = 1;
-    if (!t->is_const) cst = 0;
-  }
-  if (!any) cst = 1;
+  const int cst = ox_node_is_const(g, nd);
   if (OX_IS(nd, "ReduceMean") && !cst) {
     const int rc = ox_fuse_layernorm(g, nd);
     if (rc) return rc < 0 ? DSE_ERR_INVALID : 0;
