@@ -3,7 +3,7 @@
 BUILD ?= build
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 
-.PHONY: all deps build run test bench bench-compare asan clean
+.PHONY: all deps build run test bench bench-compare asan fuzz clean
 
 all: build
 
@@ -41,5 +41,16 @@ asan: deps
 	cmake --build build-asan -j $(JOBS)
 	cd build-asan && ctest --output-on-failure -j $(JOBS)
 
+# The libFuzzer harnesses (tests/fuzz, clang with ASan and UBSan), each run
+# for FUZZ_TIME seconds (default 60); FUZZ_ONLY="onnx lua" picks some.
+# What a run finds is in build-fuzz/found/ (docs/testing.md).
+FUZZ_TIME ?= 60
+fuzz: deps
+	@sh scripts/install-deps.sh fuzz
+	CC=clang cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DDSE_FUZZ=ON \
+	  -DDSE_ASAN=ON -DDSE_UBSAN=ON -DDSE_BUILD_TESTS=OFF -DDSE_BUILD_BENCH=OFF
+	cmake --build build-fuzz -j $(JOBS)
+	FUZZ_TIME=$(FUZZ_TIME) FUZZ_ONLY="$(FUZZ_ONLY)" bash scripts/fuzz.sh
+
 clean:
-	rm -rf $(BUILD) build-asan out
+	rm -rf $(BUILD) build-asan build-fuzz out

@@ -4,7 +4,7 @@
 # `install-deps.sh test` adds what the tests need besides: a headless
 # Chromium for the report page's browser test (and dse report --static),
 # python3 for the tests' checks, python3-onnx and libonnx-testdata for the
-# ONNX import's.
+# ONNX import's; `install-deps.sh fuzz` clang, its libFuzzer and valgrind.
 set -eu
 
 need=""
@@ -39,6 +39,14 @@ if [ "${1:-}" = test ]; then
   [ -d /usr/share/libonnx-testdata/data/node ] || need="$need libonnx-testdata"
   have_cmd curl || need="$need curl ca-certificates"
   have_cmd openssl || need="$need openssl"
+fi
+# `install-deps.sh fuzz`: clang and its libFuzzer and sanitizer runtimes
+# (make fuzz, docs/testing.md); valgrind for the smoke run under it
+if [ "${1:-}" = fuzz ]; then
+  have_cmd clang || need="$need clang"
+  ls /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a >/dev/null 2>&1 ||
+    need="$need libclang-rt-dev"
+  have_cmd valgrind || need="$need valgrind"
 fi
 
 [ -z "$need" ] && exit 0

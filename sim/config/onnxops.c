@@ -1327,6 +1327,7 @@ static int op_unsupported(ox_graph *g, ox_node *nd, int cst) {
 }
 
 int ox_infer_node(ox_graph *g, ox_node *nd) {
+  if (!ox_out(g, nd, 0)) return ox_node_error(g, nd, "no output (every ONNX operator has one)");
   /* a node whose inputs are all constants (weights, shapes) computes a
    * constant: no layer, its output a weight */
   const int cst = ox_node_is_const(g, nd);

@@ -436,7 +436,7 @@ static void yb_close(yb *b) {
   yt_node *n = NULL;
   if (b->building) {
     size_t cnt = b->nent - f.base;
-    const yt_pair *e = b->ent + f.base;
+    const yt_pair *e = cnt ? b->ent + f.base : NULL; /* (no entries yet: ent NULL) */
     n = f.kind == YT_SEQ ? yt_new_seq(b->doc, b->doc->file, f.line, f.col, cnt)
                          : yt_new_map(b->doc, b->doc->file, f.line, f.col, cnt);
     if (!n) {

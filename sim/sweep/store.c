@@ -927,7 +927,11 @@ int store_each_sweep(dse_ctx *ctx, store *st,
                                  (const char *)sqlite3_column_text(q, 1),
                                  (const char *)sqlite3_column_text(q, 2),
                                  (uint64_t)sqlite3_column_int64(q, 3), sqlite3_column_int(q, 4)};
-    rc = cb(user, &si);
+    /* (NOT NULL in the schema: a file edited or damaged otherwise) */
+    rc = si.name ? cb(user, &si)
+         : sqlite3_errcode(st->db) == SQLITE_NOMEM
+             ? fail(ctx, st, DSE_ERR_NOMEM, "cannot read the store")
+             : fail(ctx, st, DSE_ERR_INVALID, "a sweep without a name: the store is damaged");
   }
   if (!rc && step != SQLITE_DONE) rc = fail(ctx, st, DSE_ERR_IO, "cannot read the store");
   sqlite3_finalize(q);
