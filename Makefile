@@ -3,7 +3,7 @@
 BUILD ?= build
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 
-.PHONY: all deps build run test bench bench-compare asan fuzz clean
+.PHONY: all deps build run test bench bench-compare asan fuzz analyze clean
 
 all: build
 
@@ -34,23 +34,36 @@ bench: build
 bench-compare: build
 	bench/compare.sh $(BASE)
 
-# Tests under AddressSanitizer and UBSan in a separate build tree.
+# Tests under AddressSanitizer and UBSan in a separate build tree, with the
+# allocation-failure injector linked in (alloc.walk, docs/testing.md).
 asan: deps
 	@sh scripts/install-deps.sh test
-	cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DDSE_ASAN=ON -DDSE_UBSAN=ON
+	cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug "-DCMAKE_C_FLAGS_DEBUG=-g -O1" \
+	  -DDSE_ASAN=ON -DDSE_UBSAN=ON -DDSE_FAILALLOC=ON
 	cmake --build build-asan -j $(JOBS)
 	cd build-asan && ctest --output-on-failure -j $(JOBS)
 
 # The libFuzzer harnesses (tests/fuzz, clang with ASan and UBSan), each run
-# for FUZZ_TIME seconds (default 60); FUZZ_ONLY="onnx lua" picks some.
+# for FUZZ_TIME seconds (default 60); FUZZ_ONLY="onnx lua" picks some,
+# FUZZ_SEED=N fixes libFuzzer's seed (CI: 1).
 # What a run finds is in build-fuzz/found/ (docs/testing.md).
 FUZZ_TIME ?= 60
 fuzz: deps
 	@sh scripts/install-deps.sh fuzz
-	CC=clang cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DDSE_FUZZ=ON \
-	  -DDSE_ASAN=ON -DDSE_UBSAN=ON -DDSE_BUILD_TESTS=OFF -DDSE_BUILD_BENCH=OFF
+	CC=clang cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=Debug "-DCMAKE_C_FLAGS_DEBUG=-g -O1" \
+	  -DDSE_FUZZ=ON -DDSE_ASAN=ON -DDSE_UBSAN=ON -DDSE_BUILD_TESTS=OFF -DDSE_BUILD_BENCH=OFF
 	cmake --build build-fuzz -j $(JOBS)
-	FUZZ_TIME=$(FUZZ_TIME) FUZZ_ONLY="$(FUZZ_ONLY)" bash scripts/fuzz.sh
+	FUZZ_TIME=$(FUZZ_TIME) FUZZ_ONLY="$(FUZZ_ONLY)" FUZZ_SEED="$(FUZZ_SEED)" bash scripts/fuzz.sh
+
+# clang's static analyzer over the library and the CLI (build-scan/); a
+# finding fails it, its report in build-scan/report/ (docs/testing.md)
+analyze: deps
+	@sh scripts/install-deps.sh fuzz
+	rm -rf build-scan/report
+	scan-build -o build-scan/report cmake -S . -B build-scan -DCMAKE_BUILD_TYPE=Debug \
+	  -DDSE_BUILD_TESTS=OFF -DDSE_BUILD_BENCH=OFF >/dev/null
+	scan-build -o build-scan/report --status-bugs -disable-checker deadcode.DeadStores \
+	  cmake --build build-scan -j $(JOBS) --target dse
 
 clean:
-	rm -rf $(BUILD) build-asan build-fuzz out
+	rm -rf $(BUILD) build-asan build-fuzz build-scan out

@@ -798,14 +798,11 @@ static void remove_tree(const char *dir) {
   if (d) {
     for (struct dirent *e; (e = readdir(d));) {
       if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..")) continue;
-      const size_t n = strlen(dir) + strlen(e->d_name) + 2;
-      char *path = malloc(n);
-      if (!path) continue;
-      snprintf(path, n, "%s/%s", dir, e->d_name);
+      char path[4096]; /* (no allocation: a cleanup that cannot fail for want of memory) */
+      if (snprintf(path, sizeof path, "%s/%s", dir, e->d_name) >= (int)sizeof path) continue;
       struct stat st;
       if (lstat(path, &st) == 0 && S_ISDIR(st.st_mode)) remove_tree(path);
       else unlink(path);
-      free(path);
     }
     closedir(d);
   }
@@ -873,13 +870,17 @@ static int write_dir(dse_ctx *ctx, const char *dir, const out_file *files, size_
       rc = DSE_ERR_INVALID;
     }
   }
-  if (!rc && (err = core_make_dirs(parent, 0777, NULL, 0))) {
+  if (!rc && (err = core_make_dirs(parent, 0777, NULL, 0)) == ENOMEM) {
+    rc = DSE_ERR_NOMEM;
+  } else if (!rc && err) {
     core_diag(ctx, dir, 0, 0, "cannot create the directory '%s' (%s)", parent,
               strerror(err == EEXIST ? ENOTDIR : err));
     rc = DSE_ERR_IO;
   }
   const size_t tl = strlen(parent) + strlen(base) + 32;
   char *tmp = rc ? NULL : malloc(tl), *old = rc ? NULL : malloc(tl);
+  if (tmp) tmp[0] = '\0'; /* (empty: nothing made yet, nothing to remove) */
+  if (old) old[0] = '\0';
   if (!rc && (!tmp || !old)) rc = DSE_ERR_NOMEM;
   if (!rc) {
     snprintf(tmp, tl, "%s/.%s.tmp-XXXXXX", parent, base);
@@ -898,11 +899,10 @@ static int write_dir(dse_ctx *ctx, const char *dir, const out_file *files, size_
     }
     snprintf(path, pl, "%s/%s", tmp, files[f].name);
     if (files[f].b->oom) rc = DSE_ERR_NOMEM;
-    else if (rpt_write_atomic(path, files[f].b->data ? files[f].b->data : "", files[f].b->len, msg,
-                              sizeof msg)) {
+    else if ((rc = rpt_write_atomic(path, files[f].b->data ? files[f].b->data : "",
+                                    files[f].b->len, msg, sizeof msg)) &&
+             rc != DSE_ERR_NOMEM)
       core_diag(ctx, dir, 0, 0, "%s", msg);
-      rc = DSE_ERR_IO;
-    }
     free(path);
   }
   if (!rc && o->static_charts) rc = rpt_static_charts(ctx, tmp, dir);

@@ -303,13 +303,17 @@ static int read_store(dse_ctx *ctx, rpt_table *t, const char *path, const char *
     r.map = calloc(n, sizeof *r.map);
     r.vals = calloc(n, sizeof *r.vals);
     if (!r.names || !r.map || !r.vals) rc = DSE_ERR_NOMEM;
+    /* (counted in a local: clang's analyzer loses r's fields once
+     * core_buf_init has had &r.scratch) */
+    size_t nraw = 0;
     for (char *c = cols; !rc && *c;) {
       char *nl = strchr(c, '\n');
       if (nl) *nl = '\0';
-      if (*c) r.names[r.nraw++] = c;
+      if (*c) r.names[nraw++] = c;
       if (!nl) break;
       c = nl + 1;
     }
+    r.nraw = nraw;
     if (!rc && r.nraw > 512) {
       core_diag(ctx, path, 0, 0, "a sweep of %zu parameter columns (a report takes 512)", r.nraw);
       rc = DSE_ERR_INVALID;
@@ -382,8 +386,8 @@ static const char *jr_scalar(const jreader *r) {
 
 /* A scalar that is JSON's null (written bare). */
 static int jr_null(const jreader *r) {
-  return r->ev.type == YAML_SCALAR_EVENT && r->ev.data.scalar.plain_implicit &&
-         !strcmp((const char *)r->ev.data.scalar.value, "null");
+  const char *s = jr_scalar(r); /* (libyaml's scalars all have a value) */
+  return s && r->ev.data.scalar.plain_implicit && !strcmp(s, "null");
 }
 
 /* Skip the value whose first event is r->ev (a scalar, or a whole list or
@@ -484,11 +488,18 @@ static int jr_total(jreader *r, double *tot) {
       continue;
     }
     const char *v = jr_scalar(r);
-    char *end;
-    const double x = !strcmp(v, "true") ? 1 : !strcmp(v, "false") ? 0 : strtod(v, &end);
-    if (strcmp(v, "true") && strcmp(v, "false") && (end == v || *end)) {
-      core_diag(r->ctx, r->path, jr_line(r), jr_col(r), "total.%s: '%s' is not a number", f->name, v);
-      return DSE_ERR_INVALID;
+    double x;
+    if (!strcmp(v, "true")) {
+      x = 1;
+    } else if (!strcmp(v, "false")) {
+      x = 0;
+    } else {
+      char *end;
+      x = strtod(v, &end);
+      if (end == v || *end) {
+        core_diag(r->ctx, r->path, jr_line(r), jr_col(r), "total.%s: '%s' is not a number", f->name, v);
+        return DSE_ERR_INVALID;
+      }
     }
     tot[f - rpt_total_fields] = x;
   }

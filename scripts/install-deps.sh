@@ -4,7 +4,8 @@
 # `install-deps.sh test` adds what the tests need besides: a headless
 # Chromium for the report page's browser test (and dse report --static),
 # python3 for the tests' checks, python3-onnx and libonnx-testdata for the
-# ONNX import's; `install-deps.sh fuzz` clang, its libFuzzer and valgrind.
+# ONNX import's, valgrind and sqlite3; `install-deps.sh fuzz` clang and its
+# libFuzzer and analyzer.
 set -eu
 
 need=""
@@ -39,14 +40,17 @@ if [ "${1:-}" = test ]; then
   [ -d /usr/share/libonnx-testdata/data/node ] || need="$need libonnx-testdata"
   have_cmd curl || need="$need curl ca-certificates"
   have_cmd openssl || need="$need openssl"
+  # valgrind.smoke; sqlite3 for the store checks (alloc.walk, cli_store_crash)
+  have_cmd valgrind || need="$need valgrind"
+  have_cmd sqlite3 || need="$need sqlite3"
 fi
-# `install-deps.sh fuzz`: clang and its libFuzzer and sanitizer runtimes
-# (make fuzz, docs/testing.md); valgrind for the smoke run under it
+# `install-deps.sh fuzz`: clang, its libFuzzer and sanitizer runtimes and
+# its static analyzer (make fuzz, make analyze; docs/testing.md)
 if [ "${1:-}" = fuzz ]; then
   have_cmd clang || need="$need clang"
+  have_cmd scan-build || need="$need clang-tools"
   ls /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a >/dev/null 2>&1 ||
     need="$need libclang-rt-dev"
-  have_cmd valgrind || need="$need valgrind"
 fi
 
 [ -z "$need" ] && exit 0

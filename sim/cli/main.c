@@ -3,6 +3,7 @@
  * subcommands.  `run` lives in run.c, `mem` in mem.c. */
 #include <errno.h>
 #include <gsl/gsl_errno.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -774,7 +775,7 @@ static int cmd_check(dse_ctx *ctx, int argc, char **argv) {
       if (is_mem) {
         /* a DRAM technology preset (docs/memory.md) */
         dram_spec spec;
-        cfg c = {ctx, 0};
+        cfg c = {ctx, 0, 0};
         what = "memory preset";
         cfg_memspec_parse(&c, root, "", 1, NULL, &spec);
         if (!c.nerr) cfg_memspec_check(&c, &spec);
@@ -839,6 +840,10 @@ static int cmd_check(dse_ctx *ctx, int argc, char **argv) {
 
 int main(int argc, char **argv) {
   gsl_set_error_handler_off();
+  /* a write past the file-size limit (ulimit -f) fails with EFBIG and is
+   * reported as the error it is, rather than the signal killing dse
+   * silently, a store or an output half-written */
+  signal(SIGXFSZ, SIG_IGN);
   if (argc < 2) {
     fputs(k_usage, stderr);
     return CLI_BAD;

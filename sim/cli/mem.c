@@ -166,7 +166,8 @@ int cli_mem(dse_ctx *ctx, int argc, char **argv) {
     return cli_usage_error(k_mem_usage,
                            "--bytes %llu B is less than one request (seq walks 4 KiB requests)",
                            (unsigned long long)c.bytes);
-  if (c.pattern != DRAM_PAT_SEQ && c.bytes / c.request > MAX_REQUESTS) {
+  /* (c.request: 1 B or more, size_arg's minimum or the pattern's) */
+  if (c.pattern != DRAM_PAT_SEQ && c.request && c.bytes / c.request > MAX_REQUESTS) {
     char b[32], r[32];
     unit_format((double)c.bytes, UNIT_BYTES, b, sizeof b);
     unit_format((double)c.request, UNIT_BYTES, r, sizeof r);

@@ -61,9 +61,10 @@ typedef struct run_args {
 /* Load the script (cli_run has checked it is a readable file), with Lua's
  * "FILE:LINE: msg" syntax errors as "FILE:LINE:1: error: msg", the form of
  * every other input error (Lua gives no column; the module's own errors use
- * 1 too). */
+ * 1 too).  Text only: Lua does not check a precompiled chunk, and a damaged
+ * one crashes it. */
 static int load_script(lua_State *L, const char *path) {
-  int rc = luaL_loadfile(L, path);
+  int rc = luaL_loadfilex(L, path, "t");
   if (rc != LUA_ERRSYNTAX) return rc;
   const char *msg = lua_tostring(L, -1);
   const char *p = msg ? strstr(msg, ": ") : NULL;
@@ -74,8 +75,15 @@ static int load_script(lua_State *L, const char *path) {
     if (q < p && q > msg && q[-1] == ':') {
       lua_pushfstring(L, "%s:%d:1: error: %s", path, atoi(q), p + 2);
       lua_remove(L, -2);
+      return rc;
     }
   }
+  /* no line: a binary chunk ("attempt to load a binary chunk (mode is 't')") */
+  if (msg && strstr(msg, "binary chunk"))
+    lua_pushfstring(L, "%s: error: a precompiled Lua chunk; dse runs a script's source", path);
+  else
+    lua_pushfstring(L, "%s: error: %s", path, msg ? msg : "cannot load the script");
+  lua_remove(L, -2);
   return rc;
 }
 
@@ -145,7 +153,9 @@ int cli_run(dse_ctx *ctx, int argc, char **argv, int quiet, int jobs, struct poo
   if (rc != LUA_OK) {
     const char *msg = lua_tostring(L, -1);
     fprintf(stderr, "%s\n", msg ? msg : "(error object is not a string)");
-    code = rc == LUA_ERRMEM ? CLI_FAIL : CLI_BAD;
+    lua_getfield(L, LUA_REGISTRYINDEX, LDSE_NOMEM_KEY);
+    code = rc == LUA_ERRMEM || lua_toboolean(L, -1) ? CLI_FAIL : CLI_BAD;
+    lua_pop(L, 1);
   }
   /* Whatever the error became on its way out (a script's handler may have
    * replaced it, or caught it and finished), the run was interrupted. */

@@ -342,11 +342,16 @@ static int load_mem_preset(cfg *c, const yt_node *pn, const char *key, const cha
   }
   *out = malloc(sizeof(**out)); /* (the load writes it whole) */
   if (!*out) {
-    cfg_error(c, pn, "dram", "out of memory");
+    cfg_nomem(c, pn, "dram");
     return -1;
   }
-  if (own ? cfg_memspec_load_file(c->ctx, path, &sb, *out, doc)
-          : cfg_memspec_load(c->ctx, name, *out, doc)) {
+  const int rc = own ? cfg_memspec_load_file(c->ctx, path, &sb, *out, doc)
+                     : cfg_memspec_load(c->ctx, name, *out, doc);
+  if (rc == DSE_ERR_NOMEM) {
+    cfg_nomem(c, pn, key);
+    return -1;
+  }
+  if (rc) {
     cfg_error(c, pn, key, "memory preset '%s' is invalid (see above)", name);
     return -1;
   }
@@ -707,7 +712,7 @@ static const tech_node *load_tech(cfg *c, const yt_node *tech, sram_fit *fit, ds
         cfg_error(c, yt_get(tech, "node"), "technology.node",
                   "no technology data for %g nm; known nodes: %s", m * 1e9, list);
       } else if (arch_sram_fit(c->ctx, fit)) {
-        cfg_error(c, tech, "technology", "out of memory");
+        cfg_nomem(c, tech, "technology");
         node = NULL;
       }
     }
@@ -825,7 +830,7 @@ int arch_from_like(dse_ctx *ctx, yt_doc *doc, const dse_arch *like, dse_arch **o
     }
   }
   a->doc = doc;
-  cfg c = {ctx, 0};
+  cfg c = {ctx, 0, 0};
   const yt_node *root = doc->root;
   if (cfg_expect_kind(&c, root, "", YT_MAP)) goto done;
   if (!like || !same_keys(root, like->doc->root)) cfg_check_keys(&c, root, "", k_top_keys);
@@ -847,7 +852,7 @@ int arch_from_like(dse_ctx *ctx, yt_doc *doc, const dse_arch *like, dse_arch **o
   if (like) { /* like's, from the same node */
     node = like->node_nm > 0 ? tech_node_find(like->node_nm) : NULL;
     if (node && arch_sram_fit(ctx, &fit)) {
-      cfg_error(&c, tech, "technology", "out of memory");
+      cfg_nomem(&c, tech, "technology");
       node = NULL;
     }
   } else {
@@ -889,7 +894,7 @@ int arch_from_like(dse_ctx *ctx, yt_doc *doc, const dse_arch *like, dse_arch **o
   area_spec as;
   arch_area_spec(a, &as);
   if (!c.nerr && area_of(&as, node ? &fit : NULL, &a->area))
-    cfg_error(&c, root, "technology", "out of memory");
+    cfg_nomem(&c, root, "technology");
   if (!c.nerr) arch_cost(a);
   /* static power and clock from the die (docs/energy.md), unless
    * technology.static_power / clock_power give the chip's */
@@ -913,7 +918,7 @@ int arch_from_like(dse_ctx *ctx, yt_doc *doc, const dse_arch *like, dse_arch **o
 done:
   if (c.nerr) {
     dse_arch_free(a);
-    return DSE_ERR_INVALID;
+    return c.nomem ? DSE_ERR_NOMEM : DSE_ERR_INVALID;
   }
   *out = a;
   return 0;
@@ -1004,7 +1009,8 @@ int dse_arch_load(dse_ctx *ctx, const char *path_or_preset, dse_arch **out) {
   rc = ss_is_config(path) ? ss_config_doc(ctx, path, &doc)
                           : yt_load_file(ctx, path, &doc);
   if (rc) return rc;
-  if (doc->root && doc->root->kind == YT_MAP && yt_get(doc->root, "architecture")) {
+  /* (a loaded doc has a root: yt_parse rejects an empty document) */
+  if (doc->root->kind == YT_MAP && yt_get(doc->root, "architecture")) {
     /* a Timeloop arch, without its ERT (docs/timeloop.md) */
     yt_doc_free(doc);
     return tl_arch_to_dse(ctx, path, NULL, out);

@@ -27,6 +27,7 @@ static int read_table(cfg *c, const yt_node *t, const char *path, cfg_ert_table 
   if (cfg_expect_kind(c, acts, ap, YT_SEQ)) return 1;
   out->actions = calloc(acts->n ? acts->n : 1, sizeof(*out->actions));
   if (!out->actions) return DSE_ERR_NOMEM;
+  size_t n = 0; /* the actions read: out->actions[0..n), each named */
   for (size_t i = 0; i < acts->n; i++) {
     const yt_node *a = acts->items[i];
     char p[300];
@@ -41,21 +42,21 @@ static int read_table(cfg *c, const yt_node *t, const char *path, cfg_ert_table 
       continue;
     }
     cfg_check_keys(c, a, p, k_action);
-    cfg_ert_action *x = &out->actions[out->n];
-    if (cfg_string(c, a, p, "name", 1, NULL, &x->name) < 0) continue;
+    const char *name;
+    if (cfg_string(c, a, p, "name", 1, NULL, &name) < 0) continue;
     double pj;
     if (cfg_quantity(c, a, p, "energy", 1, UNIT_BIT(UNIT_NONE), 0, 0, 1e12, &pj, NULL) < 0)
       continue;
     int dup = 0;
-    for (size_t k = 0; k < out->n && !dup; k++) dup = !strcmp(out->actions[k].name, x->name);
+    for (size_t k = 0; k < n && !dup; k++) dup = !strcmp(out->actions[k].name, name);
     if (dup) {
-      cfg_error(c, yt_get(a, "name"), p, "action '%s' of table '%s' is listed twice", x->name,
+      cfg_error(c, yt_get(a, "name"), p, "action '%s' of table '%s' is listed twice", name,
                 out->name);
       continue;
     }
-    x->energy_j = pj * 1e-12;
-    out->n++;
+    out->actions[n++] = (cfg_ert_action){name, pj * 1e-12};
   }
+  out->n = n;
   return 0;
 }
 
@@ -63,9 +64,12 @@ static int from_doc(dse_ctx *ctx, yt_doc *doc, cfg_ert *out) {
   static const char *const k_top[] = {"ERT", NULL};
   static const char *const k_ert[] = {"version", "tables", NULL};
   static const char *const k_versions[] = {"0.3", "0.4", NULL};
-  cfg c = {ctx, 0};
-  memset(out, 0, sizeof(*out));
+  cfg c = {ctx, 0, 0};
+  /* only the doc so far, field by field (clang's analyzer loses a memset of
+   * *out, and cfg_ert_free reads n and tables) */
   out->doc = doc;
+  out->n = 0;
+  out->tables = NULL;
   const yt_node *root = doc->root;
   if (cfg_expect_kind(&c, root, "", YT_MAP)) goto done;
   cfg_check_keys(&c, root, "", k_top);

@@ -495,7 +495,7 @@ int cfg_memspec_load_file(dse_ctx *ctx, const char *path, const struct stat *st,
   }
   rc = yt_load_file(ctx, path, doc);
   if (rc) return rc;
-  cfg c = {ctx, 0};
+  cfg c = {ctx, 0, 0};
   cfg_memspec_parse(&c, (*doc)->root, "", 1, NULL, s);
   if (!c.nerr) cfg_memspec_check(&c, s);
   if (c.nerr) return DSE_ERR_INVALID;

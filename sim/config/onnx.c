@@ -213,10 +213,13 @@ void ox_layer_str(ox_layer *l, const char *key, const char *s) {
 
 /* ===== reading =========================================================== */
 
-/* protobuf-c's allocations, from the system allocator */
+/* protobuf-c's allocations, from the system allocator; one that fails
+ * sets *(int *)data, so that a model that did not decode for want of
+ * memory is not called a bad file */
 static void *pb_alloc(void *data, size_t size) {
-  (void)data;
-  return malloc(size);
+  void *p = malloc(size);
+  if (!p && data) *(int *)data = 1;
+  return p;
 }
 static void pb_free(void *data, void *p) {
   (void)data;
@@ -358,7 +361,8 @@ static int read_model(ox_graph *g) {
     core_diag(g->ctx, g->file, 0, 0, "cannot read file: %s", strerror(errno));
     return DSE_ERR_IO;
   }
-  ProtobufCAllocator al = {pb_alloc, pb_free, NULL};
+  int nomem = 0;
+  ProtobufCAllocator al = {pb_alloc, pb_free, &nomem};
   if (!pb_depth_ok(map, len, &onnx__model_proto__descriptor, 0)) {
     munmap(map, len);
     core_diag(g->ctx, g->file, 0, 0,
@@ -367,6 +371,10 @@ static int read_model(ox_graph *g) {
   }
   g->model = onnx__model_proto__unpack(&al, len, map);
   munmap(map, len);
+  if (!g->model && nomem) {
+    core_diag(g->ctx, g->file, 0, 0, "out of memory decoding the model");
+    return DSE_ERR_NOMEM;
+  }
   if (!g->model) {
     core_diag(g->ctx, g->file, 0, 0,
               "not an ONNX model: its bytes do not decode as an ONNX ModelProto "

@@ -142,20 +142,17 @@ static int window(ox_graph *g, const ox_node *nd, const ox_tensor *x, win *w, in
  * sides) and the input grown by the difference, so that the output size
  * and the MACs are exact (docs/onnx.md, "Approximations"). */
 static void window_keys(ox_layer *l, const win *w, int with_dilation) {
-  int64_t h = 1, wd = w->in[0], pad[2] = {0, 0}, grow[2] = {0, 0};
+  int64_t pad[2] = {0, 0}, grow[2] = {0, 0};
   for (int i = 0; i < w->nsp; i++) {
     pad[i] = w->pb[i] < w->pe[i] ? w->pb[i] : w->pe[i];
     grow[i] = w->pb[i] + w->pe[i] - 2 * pad[i];
   }
   if (w->nsp == 2) {
-    h = w->in[0] + grow[0];
-    wd = w->in[1] + grow[1];
-    ox_layer_int(l, "h", h);
-    ox_layer_int(l, "w", wd);
+    ox_layer_int(l, "h", w->in[0] + grow[0]);
+    ox_layer_int(l, "w", w->in[1] + grow[1]);
   } else {
     ox_layer_int(l, "w", w->in[0] + grow[0]);
   }
-  (void)h;
   if (w->nsp == 2) {
     ox_layer_pair(l, "stride", w->stride[0], w->stride[1]);
     ox_layer_pair(l, "pad", pad[0], pad[1]);
@@ -613,12 +610,11 @@ static int op_batchnorm(ox_graph *g, ox_node *nd, int cst) {
 /* The reduced axes of a Reduce op as a mask; 0, or an error. */
 int ox_reduce_axes(ox_graph *g, ox_node *nd, const ox_tensor *x, int *mask) {
   int64_t ax[OX_MAX_RANK];
-  int rc;
+  int rc = 0;
   const int64_t since = OX_IS(nd, "ReduceSum") ? 13 : 18;
-  long n = OX_IS(nd, "ArgMax") || OX_IS(nd, "ArgMin")
-               ? 1
-               : ox_axes_of(g, nd, since, 1, ax, OX_MAX_RANK, &rc);
-  if (OX_IS(nd, "ArgMax") || OX_IS(nd, "ArgMin")) ax[0] = ox_attr_int(nd, "axis", 0), rc = 0;
+  const int arg = OX_IS(nd, "ArgMax") || OX_IS(nd, "ArgMin"); /* one axis, an attribute */
+  long n = arg ? 1 : ox_axes_of(g, nd, since, 1, ax, OX_MAX_RANK, &rc);
+  if (arg) ax[0] = ox_attr_int(nd, "axis", 0);
   if (rc) return rc;
   memset(mask, 0, sizeof(int) * OX_MAX_RANK);
   if (n <= 0) {

@@ -156,7 +156,8 @@ static void next_index(int r, const int64_t *dim, int64_t *idx) {
 }
 
 int64_t ox_ival(const ox_tensor *t, size_t i) { return t->iv ? t->iv[i] : ox_d2i(t->fv[i]); }
-double ox_fval(const ox_tensor *t, size_t i) { return t->fv ? t->fv[i] : (double)t->iv[i]; }
+/* (both test iv: known values are integers, iv, or else doubles, fv) */
+double ox_fval(const ox_tensor *t, size_t i) { return t->iv ? (double)t->iv[i] : t->fv[i]; }
 
 /* ===== constant element-wise ops ========================================= */
 
@@ -381,8 +382,11 @@ int ox_op_constant_of_shape(ox_graph *g, ox_node *nd, int cst) {
 int ox_op_range(ox_graph *g, ox_node *nd, int cst) {
   double v[3];
   size_t n;
-  for (size_t k = 0; k < 3; k++)
+  for (size_t k = 0; k < 3; k++) {
     if (ox_get_floats(g, nd, k, &v[k], 1, &n)) return DSE_ERR_INVALID;
+    /* (an empty tensor leaves v[k] unset) */
+    if (n != 1) return ox_node_error(g, nd, "input %zu has no value; Range reads one", k);
+  }
   if (v[2] == 0) return ox_node_error(g, nd, "a delta of 0");
   double c = ceil((v[1] - v[0]) / v[2]);
   if (!(c <= (double)OX_DIM_MAX)) return ox_node_error(g, nd, "more than 2^40 values");

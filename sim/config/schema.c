@@ -25,6 +25,11 @@ void cfg_error(cfg *c, const yt_node *n, const char *path, const char *fmt,
   va_end(ap);
 }
 
+void cfg_nomem(cfg *c, const yt_node *n, const char *path) {
+  cfg_error(c, n, path, "out of memory");
+  c->nomem = 1;
+}
+
 void cfg_error_at(cfg *c, const char *file, int line, int col,
                   const char *path, const char *fmt, ...) {
   va_list ap;

@@ -13,7 +13,12 @@
 typedef struct cfg {
   dse_ctx *ctx;
   int nerr;
+  int nomem; /* one of the errors is memory running out (cfg_nomem) */
 } cfg;
+
+/* Record "out of memory" at node n (an error, and nomem set: the load
+ * then returns DSE_ERR_NOMEM rather than DSE_ERR_INVALID). */
+DSE_INTERNAL void cfg_nomem(cfg *c, const yt_node *n, const char *path);
 
 /* Record an error at node n (or at the key of a pair) with a key path. */
 DSE_INTERNAL void cfg_error(cfg *c, const yt_node *n, const char *path,

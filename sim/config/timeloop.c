@@ -103,7 +103,11 @@ static int attr_num(tl_parser *p, const yt_node *own, const char *own_path, cons
               v->str);
     return -1;
   }
-  if (x < min || (integer && x != floor(x)) || x > 1e15) {
+  if (x > 1e15) { /* 1e18 is a whole number, just too large */
+    cfg_error(&p->c, v, path, "'%s' is out of range [%g, 1e+15]", v->str, min);
+    return -1;
+  }
+  if (x < min || (integer && x != floor(x))) {
     cfg_error(&p->c, v, path, "'%s' must be %s of at least %g", v->str,
               integer ? "a whole number" : "a number", min);
     return -1;
@@ -643,7 +647,7 @@ static int from_doc(dse_ctx *ctx, yt_doc *doc, const cfg_ert *ert, tl_arch *out)
                                       "sparse_optimizations", NULL};
   static const char *const k_arch[] = {"version", "nodes", NULL};
   static const char *const k_versions[] = {"0.4", NULL};
-  tl_parser p = {.c = {ctx, 0}, .a = out, .ert = ert, .mesh = 1};
+  tl_parser p = {.c = {ctx, 0, 0}, .a = out, .ert = ert, .mesh = 1};
   memset(out, 0, sizeof(*out));
   out->doc = doc;
   const yt_node *root = doc->root;

@@ -123,8 +123,8 @@ static int read_factors(tl_mp *mp, const yt_node *dir, const char *dpath, uint64
     }
     uint64_t x = 0;
     size_t k = vo;
-    for (; k < w[i].len && isdigit((unsigned char)s[k]) && x < UINT32_MAX; k++)
-      x = 10 * x + (uint64_t)(s[k] - '0');
+    for (; k < w[i].len && isdigit((unsigned char)s[k]); k++) /* past 2^32: any larger */
+      if (x < UINT32_MAX) x = 10 * x + (uint64_t)(s[k] - '0');
     if (k == vo || k != w[i].len) {
       error_in(mp, w[i].n, w[i].off, path, "'%s' is not a factor: write DIM=N or DIMN (C=4, C4)",
                text);
@@ -448,7 +448,7 @@ static int mapping_doc(tl_mp *mp, const yt_node *list, yt_doc **out) {
 static int from_doc(dse_ctx *ctx, const tl_arch *a, const tl_problem *p, tl_mapping *m) {
   static const char *const k_top[] = {"mapping", "architecture", "problem", "mapper",
                                       "mapspace", "globals", "variables", "components", NULL};
-  tl_mp mp = {.c = {ctx, 0}, .a = a, .p = p, .m = m};
+  tl_mp mp = {.c = {ctx, 0, 0}, .a = a, .p = p, .m = m};
   /* temporal and spatial factors are 1 where no directive gives them */
   for (size_t i = 0; i < ARCH_MAX_NODES; i++)
     for (size_t d = 0; d < TL_MAX_DIMS; d++) mp.lvl[i].f[d] = mp.lvl[i].fs[d] = 1;

@@ -406,7 +406,7 @@ int tl_problem_from_doc(dse_ctx *ctx, yt_doc *doc, tl_problem *out) {
   static const char *const k_versions[] = {"0.4", NULL};
   memset(out, 0, sizeof(*out));
   out->doc = doc;
-  tl_pp pp = {.c = {ctx, 0}, .p = out};
+  tl_pp pp = {.c = {ctx, 0, 0}, .p = out};
   for (int a = 0; a < 2; a++) out->stride[a] = out->dilation[a] = 1;
   const yt_node *root = doc->root, *prob, *shape = NULL, *inst = NULL;
   char stem[256];

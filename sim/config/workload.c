@@ -978,7 +978,7 @@ int wl_from_doc(dse_ctx *ctx, const yt_doc *doc, dse_workload **out) {
   dse_workload *wl = calloc(1, sizeof(*wl));
   if (!wl) return DSE_ERR_NOMEM;
   core_arena_init(&wl->arena);
-  wl_builder b = {{ctx, 0}, wl, 0, 0};
+  wl_builder b = {{ctx, 0, 0}, wl, 0, 0};
   cfg *c = &b.c;
   const yt_node *root = doc->root;
   wl->precision = DSE_PREC_INHERIT;

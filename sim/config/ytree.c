@@ -700,8 +700,10 @@ static yt_node *shallow_copy(yt_doc *doc, const yt_node *n) {
   if (!c) return NULL;
   *c = *n;
   const size_t size = n->kind == YT_MAP ? sizeof *n->pairs : sizeof *n->items;
-  void *members = n->n ? core_arena_alloc(&doc->arena, n->n * size) : NULL;
-  if (n->n && !members) return NULL;
+  /* (room for one member at least: the copy's pairs or items are never
+   * NULL, as yt_set_path indexes them up to the copy's n) */
+  void *members = core_arena_alloc(&doc->arena, (n->n ? n->n : 1) * size);
+  if (!members) return NULL;
   if (n->n) memcpy(members, n->kind == YT_MAP ? (const void *)n->pairs : (const void *)n->items,
                    n->n * size);
   if (n->kind == YT_MAP)

@@ -525,6 +525,11 @@ int core_check_file(dse_ctx *ctx, const char *path) {
     core_diag(ctx, path, 0, 0, "is a directory, not a file");
     return DSE_ERR_INVALID;
   }
+  if (!S_ISREG(st.st_mode)) { /* a FIFO's open or read would block */
+    core_diag(ctx, path, 0, 0, "is %s, not a regular file",
+              S_ISFIFO(st.st_mode) ? "a FIFO" : S_ISSOCK(st.st_mode) ? "a socket" : "a device");
+    return DSE_ERR_INVALID;
+  }
   return 0;
 }
 

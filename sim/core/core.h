@@ -168,9 +168,10 @@ DSE_INTERNAL const char *core_join_names(const char *const *names, char *buf,
 DSE_INTERNAL int core_read_file(const char *path, char **out, size_t *len);
 DSE_INTERNAL int core_file_exists(const char *path);
 DSE_INTERNAL int core_is_dir(const char *path);
-/* 0 when path names something to read (not a directory); else records
- * "PATH: error: no such file" (NOTFOUND), "is a directory, not a file"
- * (INVALID) or "cannot read file: REASON" (IO).  Every loader of a file a
+/* 0 when path names a regular file; else records "PATH: error: no such
+ * file" (NOTFOUND), "is a directory, not a file" or "is a FIFO (a socket, a
+ * device), not a regular file" (INVALID: reading a FIFO would block) or
+ * "cannot read file: REASON" (IO).  Every loader of a file a
  * user names goes through it, or through core_load_file. */
 DSE_INTERNAL int core_check_file(dse_ctx *ctx, const char *path);
 /* core_check_file, then core_read_file with a diagnostic when it fails. */

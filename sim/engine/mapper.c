@@ -20,7 +20,7 @@
 
 #define BIT(o) (1u << (o))
 
-static uint64_t cdiv(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
+static uint64_t cdiv(uint64_t a, uint64_t b) { return a / b + (a % b != 0); }
 
 /* ===== hierarchy and problem ============================================= */
 
@@ -864,7 +864,7 @@ static double best_factors(const search *s, const int *dims, int nd, uint64_t si
   for (int i = 0; i < nd; i++) b[i] = s->p->bound[dims[i]];
   /* candidates per dim: every value up to min(bound, size) is too many for
    * big arrays; use divisors of size-limited bounds and ceil splits */
-  uint64_t cand[3][40];
+  uint64_t cand[3][40] = {{1}, {1}, {1}}; /* (a dim past nd: the one candidate 1) */
   int nc[3] = {1, 1, 1};
   for (int i = 0; i < nd; i++) {
     nc[i] = 0;
@@ -1543,11 +1543,12 @@ static int grow_step(const search *s, plan *pl, int l, double *cur, int *have_cu
                      step_walk *w) {
   const int top = s->h->nlevels - 1, nx = step_next(top);
   pmemo *const m = s->memo ? s->memo->step : NULL;
-  uint64_t key[PM_KEY], *v = w->at;
+  uint64_t key[PM_KEY], *v = m ? w->at : NULL; /* (a walk's entry is m's: none without m) */
   int found = v != NULL;
   if (m && !v) {
     plan_key(s, pl, (uint64_t)l, key);
     v = pmemo_get(m, key, &found);
+    if (!v) found = 0; /* (the memo full: the key neither found nor kept) */
     if (v && w->link) *w->link = pmemo_slot(m, v) + 1;
     if (w->note) *w->note = v;
   }
@@ -2378,6 +2379,7 @@ static int preset_search(const map_hier *h, const nest_problem *p, const map_opt
   int seeded = 0;
   nest seed;
   s.seed = o && o->budget > 0 ? NULL : &seed; /* a budget: the naive mapping first */
+  s.seeded = 0;                                 /* (*seed holds none yet) */
   for (int k = 0; k < nsplit; k++) {
     split_array(&s, splits[k]);
     base_plan(&s, &base);

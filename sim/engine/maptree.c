@@ -358,10 +358,11 @@ int map_search_tree(const map_hier *h, const nest_problem *p, const map_opts *o,
       tp_build(&s, &t, &n);
       last_fail = tp_overflow(h, &n);
     }
-    /* the next combination (an odometer over the axes' options) */
-    int i = nax - 1;
-    while (i >= 0 && ++pick[i] >= per[i]) pick[i--] = 0;
-    if (i < 0 || s.count >= s.budget) break;
+    /* the next combination (an odometer over the axes' options; axis
+     * i - 1 the one turned, i 0 when every axis has wrapped around) */
+    int i = nax;
+    while (i > 0 && ++pick[i - 1] >= per[i - 1]) pick[--i] = 0;
+    if (i <= 0 || s.count >= s.budget) break;
   }
   if (tally) *tally = (map_tally){s.count, 0};
   if (!s.have) {

@@ -219,7 +219,10 @@ static void mem_key(const dram_spec *s, dram_spec *k) {
 }
 
 dram_memo *memo_dram(memo *m, const dram_spec *s, uint64_t *id) {
-  if (!m->mem && !(m->mem = malloc(MEMO_MEMS * sizeof *m->mem))) return NULL;
+  if (!m->mem) { /* the first technology: none kept yet */
+    if (!(m->mem = malloc(MEMO_MEMS * sizeof *m->mem))) return NULL;
+    m->nmem = 0;
+  }
   dram_spec k;
   mem_key(s, &k);
   const uint64_t hash = memo_hash(&k, sizeof k, 0);

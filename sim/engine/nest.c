@@ -1834,7 +1834,9 @@ static void tracker_memo(tmemo *m, const nest *n, int opd, const uint8_t *cls, u
 static void level_reads(const nest *n, int o, int l, int child, uint64_t out_elems,
                         tmemo *m, nest_counts *c) {
   const int out = o == OPD_O;
-  uint8_t cls[NEST_MAX_LOOPS];
+  /* (zeroed, though only cls[0, nloops) is read: clang's analyzer loses
+   * n->nloops across the calls below) */
+  uint8_t cls[NEST_MAX_LOOPS] = {0};
   tier_plan tp;
   uint64_t fu, ftu = 0;
   if (child < 0) { /* streamed: the array reads every step */

@@ -431,7 +431,7 @@ static void family_walk(ref *r, family *f, int k) {
   while (k < n->nloops && f->cls[k] != REF_ABOVE) k++;
   uint8_t use[NEST_MAX_LOOPS];
   for (int i = 0; i < n->nloops; i++) use[i] = i < k && f->cls[i] != REF_INSIDE;
-  if (k == n->nloops) {
+  if (k >= n->nloops) {
     tile b = make_tile(r, f->opd, use);
     f->busy |= b.n > 0; /* work to do (its tile may be all padding) */
     move_to(r, &f->t, f->opd, &b);

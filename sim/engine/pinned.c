@@ -18,6 +18,14 @@ struct dse_mappings {
   core_hindex ix;     /* a key's hash -> its pair in map */
 };
 
+/* A factor or tile the load validated (cfg_node_uint: 1 to 2^40, in dse's
+ * integer syntax, so 9.6e1 is 96, where strtoull would stop at 9). */
+static uint64_t pin_uint(const yt_node *n) {
+  uint64_t v = 1;
+  unit_parse_whole(n->str, 1, 1ull << 40, &v);
+  return v;
+}
+
 /* The entry of layer `name`, or NULL. */
 static const yt_pair *pin_entry(const dse_mappings *m, const char *name) {
   size_t it = 0, i;
@@ -207,7 +215,7 @@ int dse_mappings_load(dse_ctx *ctx, const char *path, dse_mappings **out) {
 
 int map_mappings_from_doc(dse_ctx *ctx, yt_doc *doc, dse_mappings **out) {
   *out = NULL;
-  cfg c = {ctx, 0};
+  cfg c = {ctx, 0, 0};
   const yt_node *root = doc->root, *maps = NULL;
   int tl = 0;
   if (!cfg_expect_kind(&c, root, "", YT_MAP)) {
@@ -243,7 +251,7 @@ int map_mappings_from_doc(dse_ctx *ctx, yt_doc *doc, dse_mappings **out) {
       }
     }
   }
-  if (c.nerr) {
+  if (c.nerr || !maps) { /* (no maps: an error recorded) */
     yt_doc_free(doc);
     return DSE_ERR_INVALID;
   }
@@ -376,7 +384,7 @@ static int read_factors(dse_ctx *ctx, const yt_node *map, int tl, uint64_t *f, t
     if (d < 0)
       return pin_error(ctx, map->pairs[i].val, "%s: a mapping flattens at most %d groups",
                        map->pairs[i].key, NEST_MAX_GROUPS);
-    f[d] = strtoull(map->pairs[i].val->str, NULL, 10);
+    f[d] = pin_uint(map->pairs[i].val);
     if (!t->first[d]) t->first[d] = map->pairs[i].val;
   }
   return 0;
@@ -664,7 +672,7 @@ int pin_build(dse_ctx *ctx, const dse_mappings *m, const char *name,
     ps.has_spatial = 1;
     for (size_t i = 0; i < sp->n; i++) {
       const yt_pair *q = &sp->pairs[i];
-      const uint64_t v = strtoull(q->val->str, NULL, 10);
+      const uint64_t v = pin_uint(q->val);
       nest_group g;
       char w[160];
       if (group_key(q->key, m->tl_dims, &g, w, sizeof w) == 0) { /* validated at load */
@@ -718,7 +726,7 @@ int pin_build(dse_ctx *ctx, const dse_mappings *m, const char *name,
       const yt_pair *q = &t->pairs[i];
       int d = tile_dim(ctx, name, lp->key, q, t, m->tl_dims, &ps);
       if (d < 0) return DSE_ERR_INVALID;
-      ps.E[l][d] = strtoull(q->val->str, NULL, 10);
+      ps.E[l][d] = pin_uint(q->val);
     }
     const yt_node *o = yt_get(lp->val, "order");
     for (size_t i = 0; o && i < o->n && i < NEST_DIMS; i++)

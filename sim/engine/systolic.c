@@ -31,7 +31,7 @@ typedef struct dwalk_ctx {
 static uint64_t dwalk(const dwalk_ctx *c, int i, uint64_t ext) {
   const nest *n = c->n;
   while (i < n->nloops && (n->loops[i].dim != c->dim)) i++;
-  if (i == n->nloops) return c->ext_mode ? ext : 1;
+  if (i >= n->nloops) return c->ext_mode ? ext : 1;
   const nest_loop *l = &n->loops[i];
   if (l->level == 0) return c->ext_mode ? ext : 1; /* inside the PEs */
   if (l->spatial) /* PE 0: the first spatial index */

@@ -65,8 +65,22 @@ static void caller_mark(lua_State *L, char *file, size_t n, int *line) {
   }
 }
 
+/* Mark the error about to be raised as memory running out (ldse.h,
+ * LDSE_NOMEM_KEY).  [-0, +0, -] */
+static void mark_nomem(lua_State *L) {
+  lua_pushboolean(L, 1);
+  lua_setfield(L, LUA_REGISTRYINDEX, LDSE_NOMEM_KEY);
+}
+
+/* Raise "out of memory", marked.  [-0, +0, v] */
+static int nomem_error(lua_State *L) {
+  mark_nomem(L);
+  return luaL_error(L, "out of memory");
+}
+
 /* Raise the context's diagnostics as one error message.  [-0, +0, v] */
 static int raise_diags(lua_State *L, dse_ctx *ctx, int err) {
+  if (err == DSE_ERR_NOMEM) mark_nomem(L);
   char file[512];
   int line;
   caller_mark(L, file, sizeof file, &line);
@@ -111,8 +125,8 @@ static void push_diags(lua_State *L, dse_ctx *ctx, int err) {
 /* Raise "FILE:LINE:1: error: MSG" at the line of the script that called the
  * module, the form the validator's diagnostics take, so a bad value reads
  * the same whether the validator or the binding finds it.  [-0, +0, v] */
-static int script_error(lua_State *L, const char *fmt, ...) DSE_PRINTF(2, 3);
-static int script_error(lua_State *L, const char *fmt, ...) {
+_Noreturn static int script_error(lua_State *L, const char *fmt, ...) DSE_PRINTF(2, 3);
+_Noreturn static int script_error(lua_State *L, const char *fmt, ...) {
   char msg[3072];
   va_list ap;
   va_start(ap, fmt);
@@ -125,7 +139,8 @@ static int script_error(lua_State *L, const char *fmt, ...) {
     lua_pushfstring(L, "%s:%d:1: error: %s", file, line, msg);
   else
     lua_pushfstring(L, "error: %s", msg);
-  return lua_error(L);
+  lua_error(L);
+  abort(); /* (not reached: lua_error raises, though lua.h does not say it) */
 }
 
 /* ===== walking nested Lua values ========================================= */
@@ -381,7 +396,7 @@ static yt_node *to_node(conv *c, int idx) {
       walk_error(&c->w, "cannot use a %s as a configuration value",
                  luaL_typename(L, idx));
   }
-  if (!n) luaL_error(L, "out of memory");
+  if (!n) nomem_error(L);
   return n;
 }
 
@@ -418,7 +433,7 @@ static yt_doc *doc_box_new(lua_State *L, const char *file) {
   b->doc = NULL;
   luaL_setmetatable(L, DOC_MT);
   b->doc = yt_doc_new(file);
-  if (!b->doc) luaL_error(L, "out of memory");
+  if (!b->doc) nomem_error(L);
   return b->doc;
 }
 
@@ -543,7 +558,7 @@ static int l_arch_with(lua_State *L) {
   yt_doc *doc = doc_box_new(L, base->doc->file);
   doc->root = yt_clone(doc, base->doc->root);
   const char *vfile = core_arena_strdup(&doc->arena, file);
-  if (!doc->root || !vfile) return luaL_error(L, "out of memory");
+  if (!doc->root || !vfile) return nomem_error(L);
   char err[512];
   for (size_t i = 0; i < n; i++) {
     /* Each value is converted into the target doc's arena. */
@@ -1170,7 +1185,8 @@ static int sweep_workloads(lua_State *L) {
   } else {
     size_t len = 0;
     char buf[64];
-    if (lua_type(L, -1) != LUA_TTABLE || !is_sequence(L, -1, &len))
+    /* (!len: never, as a sequence holds one or more) */
+    if (lua_type(L, -1) != LUA_TTABLE || !is_sequence(L, -1, &len) || !len)
       script_error(L, "dse.sweep: workloads: expected a non-empty list of workloads, got "
                       "%s; for one workload write workload = ...",
                    describe(L, -1, buf, sizeof buf));
@@ -1235,6 +1251,7 @@ static int l_store_gc(lua_State *L) {
  * store that would not open (its path is the script's value), why being
  * the store's first message.  [-0, +0, v] */
 static int store_error(lua_State *L, dse_ctx *ctx, int rc, const char *fn, const char *path) {
+  if (rc == DSE_ERR_NOMEM) mark_nomem(L);
   char msg[2048];
   snprintf(msg, sizeof msg, "%s",
            dse_ctx_ndiags(ctx) ? dse_ctx_diag(ctx, 0)->msg : dse_strerror(rc));
@@ -1359,7 +1376,7 @@ static l_results *results_open(lua_State *L, const char *fn, const char *path, c
   h->root = h;
   luaL_setmetatable(L, RESULTS_MT);
   h->path = strdup(path);
-  if (!h->path) luaL_error(L, "out of memory");
+  if (!h->path) nomem_error(L);
   int rc = store_open_read(ctx, path, &h->st);
   if (!rc) rc = store_snapshot(ctx, h->st);
   if (!rc) {
@@ -1393,7 +1410,7 @@ static l_results *results_subset(lua_State *L, int idx, uint64_t n) {
   lua_setiuservalue(L, -2, 1);
   s->root = root;
   s->pos = malloc((n ? n : 1) * sizeof *s->pos);
-  if (!s->pos) luaL_error(L, "out of memory");
+  if (!s->pos) nomem_error(L);
   return s;
 }
 
@@ -1614,7 +1631,10 @@ static void push_nth(lua_State *L, int idx, uint64_t p) {
   l_results *root = push_root(L, idx);
   store_cursor **c = push_cursor(L, root, root->ids[rp]);
   const store_view *v = cursor_next(L, root, *c);
-  if (!v) luaL_error(L, "%s: a result of the sweep is gone from its snapshot", root->path);
+  if (!v) {
+    luaL_error(L, "%s: a result of the sweep is gone from its snapshot", root->path);
+    return; /* (not reached: luaL_error raises) */
+  }
   push_row(L, -2, v);
   lua_replace(L, -3);
   lua_pop(L, 1); /* the cursor, closed when collected */
@@ -2122,7 +2142,7 @@ static int build_call(lua_State *L) {
     l_arch *ud = new_arch_ud(L);
     yt_doc *doc = doc_box_new(L, a->doc->file);
     doc->root = yt_clone(doc, a->doc->root);
-    if (!doc->root) luaL_error(L, "out of memory");
+    if (!doc->root) nomem_error(L);
     dse_ctx *ctx = get_ctx(L);
     const int rc = arch_from_doc(ctx, doc_take(L, -1), &ud->arch);
     if (rc) raise_diags(L, ctx, rc);
@@ -3270,7 +3290,7 @@ static int pareto_core(lua_State *L, int analysis) {
     pareto_summary sum;
     const int rc = analysis ? pareto_summarize(gv, m, nobj, samples, seed, on, NULL, &sum)
                             : pareto_front_first(gv, m, nobj, on);
-    if (rc) return luaL_error(L, "out of memory");
+    if (rc) return nomem_error(L);
     for (size_t i = 0; i < m; i++) keep[at[i]] = on[i];
     if (!analysis) continue;
     lua_createtable(L, 0, 0); /* the group's front, and where its knee is */
@@ -3394,7 +3414,7 @@ static void write_file(lua_State *L, const char *fn, const char *path, const cha
 }
 
 static void write_out(lua_State *L, const char *fn, const char *path, core_buf *b) {
-  if (b->oom) luaL_error(L, "out of memory");
+  if (b->oom) nomem_error(L);
   write_file(L, fn, path, core_buf_str(b), b->len);
   core_buf_fini(b);
 }
@@ -3541,7 +3561,7 @@ static void csv_cell(lua_State *L, int idx, size_t row, const char *col, core_bu
   tmp->len = 0;
   if (tmp->data) tmp->data[0] = '\0';
   csv_text(&w, idx, tmp, 0);
-  if (tmp->oom) luaL_error(L, "out of memory");
+  if (tmp->oom) nomem_error(L);
   rpt_csv_field(b, core_buf_str(tmp));
 }
 
@@ -3800,6 +3820,7 @@ static int l_mkdir(lua_State *L) {
   char buf[4096];
   if (strlen(path) >= sizeof buf) return luaL_argerror(L, 1, "path too long");
   const int err = core_make_dirs(path, 0755, buf, sizeof buf);
+  if (err == ENOMEM) return nomem_error(L);
   if (err)
     return script_error(L, "dse.mkdir: cannot create directory '%s': %s", buf,
                         err == EEXIST ? "a file is in the way" : strerror(err));
@@ -4071,6 +4092,7 @@ static const char *const k_html_keys[] = {"out",   "source", "sweep", "results",
  * whole, however long (a list of the fields the results have).
  * [-0, +0, v] */
 static int named_diags_error(lua_State *L, dse_ctx *ctx, int err, const char *fn) {
+  if (err == DSE_ERR_NOMEM) mark_nomem(L);
   char file[512];
   int line;
   caller_mark(L, file, sizeof file, &line);

@@ -23,4 +23,9 @@ void ldse_preload(lua_State *L, dse_ctx *ctx);
  * pool_ranks): sweeps run over its ranks, rank 0 storing (docs/cluster.md). */
 #define LDSE_RANKS_KEY "dse.ranks"
 
+/* Set (true) at this registry key when the module raised an error because
+ * memory ran out (DSE_ERR_NOMEM): `dse run` then exits 1, a failure of the
+ * machine, not 2, a mistake in the script (docs/errors.md). */
+#define LDSE_NOMEM_KEY "dse.nomem"
+
 #endif /* DSE_LDSE_H */

@@ -589,8 +589,10 @@ static void decide(const eng *g, ctl *c, dram_tick now) {
   const dram_ctl_timing *tm = g->t;
   const cand none = {NEVER, UINT64_MAX, 0, 0, -1};
   cand a = none, pr = none, qr = none, qc = none;
-  /* the rank part of every command's ready time, with the buses */
-  dram_tick R[MAX_RANKS][C_N];
+  /* the rank part of every command's ready time, with the buses (zeroed,
+   * though only ranks [0, tm->ranks) are read: clang's analyzer cannot
+   * tell that every node and refreshing rank is one of them) */
+  dram_tick R[MAX_RANKS][C_N] = {{0}};
   /* half-CK ticks (HBM3): column commands, ACT and REF on rising edges */
   const dram_tick odd = tm->dual && tm->mult == 2;
   /* the refresh commands' parts only while a refresh waits */
@@ -634,7 +636,7 @@ static void decide(const eng *g, ctl *c, dram_tick now) {
   const dram_tick(*Rc)[C_N] = (const dram_tick(*)[C_N])R;
   const uint16_t *cnode = g->rank;
   unsigned ncn = tm->ranks;
-  if (tm->sids > 1) {
+  if (tm->sids > 1 && g->nsidn > 1) { /* (nsidn: ranks x sids, so 2 or more) */
     for (unsigned n = 0; n < g->nsidn; n++)
       for (int k = C_RD; k <= C_WR; k++)
         Rs[n][k] = max2(R[n / tm->sids][k], c->sdt[n * C_N + k]);
@@ -1010,8 +1012,10 @@ static int ctl_init(const eng *g, ctl *c) {
   const unsigned nb = g->nb, pool = g->cfg->read_queue + g->cfg->write_queue + nb;
   memset(c, 0, sizeof(*c));
   c->nwords = (nb + 63) / 64;
-  c->pool = malloc(pool * sizeof(*c->pool));
-  c->free_stk = malloc(pool * sizeof(*c->free_stk));
+  /* (pool and free_stk zeroed, though an entry is written before a read:
+   * clang's analyzer cannot follow the free stack and the queues) */
+  c->pool = calloc(pool, sizeof(*c->pool));
+  c->free_stk = calloc(pool, sizeof(*c->free_stk));
   c->bq[0] = malloc(2 * nb * sizeof(bankq));
   c->use_age = nb >= WALK_BANKS;
   for (unsigned q = 0; q < 2 && c->use_age; q++) {

@@ -295,9 +295,10 @@ int search_nsga2(dse_ctx *ctx, const sweep_space *sp, const search_nsga *o, swee
   indiv *pop = calloc(2 * n, sizeof *pop);
   size_t *genes = calloc(2 * n * (np ? np : 1), sizeof *genes);
   uint64_t *list = malloc(2 * n * sizeof *list);
-  double *lo = malloc(g.nv * sizeof *lo), *ref = malloc(g.nv * sizeof *ref);
+  /* (the box, zeroed: every objective's bounds set below before a read) */
+  double *lo = calloc(g.nv ? g.nv : 1, sizeof *lo), *ref = calloc(g.nv ? g.nv : 1, sizeof *ref);
   int rc = r && pop && genes && list && lo && ref ? 0 : DSE_ERR_NOMEM;
-  for (size_t i = 0; i < 2 * n; i++) pop[i].x = genes + i * (np ? np : 1);
+  for (size_t i = 0; !rc && i < 2 * n; i++) pop[i].x = genes + i * (np ? np : 1);
   size_t npop = 0;
   if (!rc) { /* the first population: a Latin hypercube */
     gsl_rng_set(r, (unsigned long)o->seed);

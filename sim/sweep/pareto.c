@@ -65,11 +65,12 @@ static int dominates_after(const double *a, const double *b, size_t d) {
  * front); a point joins the first front none of whose points dominates it,
  * and "dominated" falls from true to false once along the fronts. */
 static long ranks2(const double *v, const size_t *idx, size_t n, uint32_t limit, uint32_t *rank) {
-  double *fy = malloc((n ? n : 1) * sizeof *fy), *fx = malloc((n ? n : 1) * sizeof *fx);
+  /* (zeroed, though a front's entries are set when it opens, before a read) */
+  double *fy = calloc(n ? n : 1, sizeof *fy), *fx = calloc(n ? n : 1, sizeof *fx);
   if (!fy || !fx) {
     free(fy);
     free(fx);
-    return -DSE_ERR_NOMEM;
+    return DSE_ERR_NOMEM;
   }
   size_t nf = 0;
   for (size_t s = 0; s < n; s++) {
@@ -137,7 +138,7 @@ static long ranks_n(const double *v, size_t d, const size_t *idx, size_t n, uint
         const size_t c = capf ? 2 * capf : 16;
         front_list *g = realloc(fr, c * sizeof *g);
         if (!g) {
-          rc = -DSE_ERR_NOMEM;
+          rc = DSE_ERR_NOMEM;
           break;
         }
         fr = g;
@@ -150,7 +151,7 @@ static long ranks_n(const double *v, size_t d, const size_t *idx, size_t n, uint
       const size_t c = f->cap ? 2 * f->cap : 8;
       size_t *g = realloc(f->m, c * sizeof *g);
       if (!g) {
-        rc = -DSE_ERR_NOMEM;
+        rc = DSE_ERR_NOMEM;
         break;
       }
       f->m = g;
@@ -177,7 +178,7 @@ static long front3(const double *v, const size_t *idx, size_t n, uint32_t *rank)
     free(sy);
     free(sz);
     free(sx);
-    return -DSE_ERR_NOMEM;
+    return DSE_ERR_NOMEM;
   }
   size_t ns = 0, on = 0;
   for (size_t s = 0; s < n; s++) {
@@ -218,13 +219,13 @@ static long front3(const double *v, const size_t *idx, size_t n, uint32_t *rank)
 
 long pareto_ranks(const double *v, size_t n, size_t d, uint32_t fronts, uint32_t *rank) {
   size_t *idx = malloc((n ? n : 1) * sizeof *idx);
-  if (!idx) return -DSE_ERR_NOMEM;
+  if (!idx) return DSE_ERR_NOMEM;
   size_t m = 0;
   for (size_t i = 0; i < n; i++) {
     if (d && has_nan(v + i * d, d)) rank[i] = fronts ? fronts : UINT32_MAX;
     else idx[m++] = i;
   }
-  long rc = d == 0 ? 0 : lex_sort(v, d, idx, m) ? -DSE_ERR_NOMEM : 0;
+  long rc = d == 0 ? 0 : lex_sort(v, d, idx, m) ? DSE_ERR_NOMEM : 0;
   if (!rc && d == 0) { /* (no objective: nothing dominates) */
     for (size_t s = 0; s < m; s++) rank[idx[s]] = 0;
     rc = m ? 1 : 0;

@@ -21,7 +21,7 @@
  * for d = 2 a binary search over the fronts (O(n log n)), for d >= 3 the
  * efficient non-dominated sort with binary search (Zhang et al. 2015: each
  * point checked against the fronts' members, O(n^2 d) at worst).  Returns
- * the number of ranks found, or -DSE_ERR_NOMEM. */
+ * the number of ranks found, or DSE_ERR_NOMEM (negative). */
 DSE_INTERNAL long pareto_ranks(const double *v, size_t n, size_t d, uint32_t fronts,
                                uint32_t *rank);
 

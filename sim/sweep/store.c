@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "core/core.h"
@@ -334,11 +335,17 @@ static int has_table(store *st, const char *name) {
   return !query_int(st, sql, &n) && n > 0;
 }
 
-/* A store for path, not open yet (*out), unless path is a directory. */
+/* A store for path, not open yet (*out), unless path is there and not a
+ * regular file (a directory, a FIFO, a device). */
 static int store_new(dse_ctx *ctx, const char *path, store **out) {
   *out = NULL;
-  if (core_is_dir(path)) {
-    core_diag(ctx, path, 0, 0, "is a directory, not a store");
+  struct stat sb; /* a FIFO would block SQLite's open */
+  if (stat(path, &sb) == 0 && !S_ISREG(sb.st_mode)) {
+    core_diag(ctx, path, 0, 0, "is %s, not a store",
+              S_ISDIR(sb.st_mode)    ? "a directory"
+              : S_ISFIFO(sb.st_mode) ? "a FIFO"
+              : S_ISSOCK(sb.st_mode) ? "a socket"
+                                     : "a device");
     return DSE_ERR_INVALID;
   }
   store *st = calloc(1, sizeof *st);
@@ -463,8 +470,16 @@ int store_open(dse_ctx *ctx, const char *path, store **out) {
 }
 
 int store_commit(dse_ctx *ctx, store *st) {
-  if (sqlite3_exec(st->db, "COMMIT;", NULL, NULL, NULL) != SQLITE_OK)
-    return fail(ctx, st, DSE_ERR_IO, "cannot commit to the store");
+  /* A COMMIT that fails (the disk full) has rolled the transaction back,
+   * or it is rolled back here: what it held is lost, and the commit a
+   * sweep stopped by that makes on its way out finds none open (rather
+   * than a second error, "no transaction is active") */
+  if (!sqlite3_get_autocommit(st->db) &&
+      sqlite3_exec(st->db, "COMMIT;", NULL, NULL, NULL) != SQLITE_OK) {
+    const int rc = fail(ctx, st, DSE_ERR_IO, "cannot commit to the store");
+    if (!sqlite3_get_autocommit(st->db)) sqlite3_exec(st->db, "ROLLBACK;", NULL, NULL, NULL);
+    return rc;
+  }
   st->pending = 0;
   st->committed = mono_s();
   if (sqlite3_exec(st->db, "BEGIN IMMEDIATE;", NULL, NULL, NULL) != SQLITE_OK)

@@ -503,9 +503,19 @@ static int run_one(dse_ctx *ctx, const sweep_space *sp, uint64_t task, uint64_t 
   }
   int rc = reason->oom ? DSE_ERR_NOMEM : 0;
   if (!rc && sp->store) {
+    /* its layers first: store_put may commit (a batch ends), and a result
+     * committed without them would be read back without them for good
+     * (and before cells_of, whose texts scratch then holds) */
+    if (sp->layers && r.result) {
+      scratch->len = 0;
+      layers_pack(r.result, scratch);
+      rc = scratch->oom ? DSE_ERR_NOMEM
+                        : layers_store(ctx, sp, key, scratch->data, scratch->len,
+                                       r.result->nlayers);
+    }
     params->len = 0;
     sweep_params_json(sp, idx, params);
-    rc = params->oom ? DSE_ERR_NOMEM : cells_of(sp, cl, idx, cells, scratch);
+    if (!rc) rc = params->oom ? DSE_ERR_NOMEM : cells_of(sp, cl, idx, cells, scratch);
     dse_total_result t;
     if (r.total) { /* (what the process's memo held is not the point's) */
       t = *r.total;
@@ -515,13 +525,6 @@ static int run_one(dse_ctx *ctx, const sweep_space *sp, uint64_t task, uint64_t 
                            r.reason,  core_buf_str(params), arch->name, wl->name,
                            wl->batch, wl->phase, wl->seq, r.total ? &t : NULL, cl->n, cells};
     if (!rc) rc = store_put(ctx, sp->store, sp->sweep_id, &row);
-    if (!rc && sp->layers && r.result) { /* its layers too */
-      scratch->len = 0;
-      layers_pack(r.result, scratch);
-      rc = scratch->oom ? DSE_ERR_NOMEM
-                        : layers_store(ctx, sp, key, scratch->data, scratch->len,
-                                       r.result->nlayers);
-    }
   }
   if (!rc) rc = sink(user, ctx, &r);
   dse_result_free(res);
@@ -710,7 +713,7 @@ static int jobs_work(void *user, uint64_t task, uint64_t mark, pool_chan *ch) {
         point_wl(sp, arc ? NULL : j->wls, w, j->wkeys, own, &wkey, j->keyed, &krc);
     if (krc) return -1;
     const int pruned = marked(mark, w);
-    if (!arc && j->keyed) {
+    if (!arc && arch && j->keyed) { /* (arc 0: arch built) */
       if (sweep_key(arch, wkey, h.key)) return -1;
       known want;
       memcpy(want.key, h.key, 33);
@@ -853,10 +856,11 @@ static int jobs_commit(jobs_run *j, uint64_t seq, const void *msg, size_t len, c
                            reason,    core_buf_str(&j->params), name, wname,
                            wbatch,    wphase,    wseq,      h.rc && !h.pruned ? NULL : &h.total,
                            j->cl.n,   j->cells};
-    if (!rc) rc = store_put(ctx, sp->store, sp->sweep_id, &row);
+    /* its layers first (store_put may commit: run_one) */
     if (!rc && h.nlayerbytes)
       rc = layers_store(ctx, sp, h.key, (const char *)msg + sizeof h + h.nreason + h.narch,
                         h.nlayerbytes, h.nlayers);
+    if (!rc) rc = store_put(ctx, sp->store, sp->sweep_id, &row);
   }
   if (rc || !to_sink) return rc;
   const int no_total = h.rc && !(h.pruned && !h.stored); /* (a stored floor is not read back) */

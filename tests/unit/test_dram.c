@@ -31,7 +31,7 @@ static int spec_from(dse_ctx *ctx, const char *text, const char *over, dram_spec
                      yt_doc **d1, yt_doc **d2) {
   *d1 = *d2 = NULL;
   if (yt_parse(ctx, "toy.yaml", text, strlen(text), d1)) return -1;
-  cfg c = {ctx, 0};
+  cfg c = {ctx, 0, 0};
   cfg_memspec_parse(&c, (*d1)->root, "", 1, NULL, s);
   if (over && !c.nerr) {
     if (yt_parse(ctx, "over.yaml", over, strlen(over), d2)) return -1;
@@ -1286,7 +1286,7 @@ TEST_IMPL(dram_amap_named) {
     char text[64];
     snprintf(text, sizeof text, "address_map: %s\n", k_rows[i].map);
     ASSERT(yt_parse(ctx, "over.yaml", text, strlen(text), &over) == 0);
-    cfg c = {ctx, 0};
+    cfg c = {ctx, 0, 0};
     cfg_memspec_parse(&c, over->root, "dram", 0, NULL, &s);
     cfg_memspec_check(&c, &s);
     ASSERT(c.nerr == 0);
@@ -1332,7 +1332,7 @@ TEST_IMPL(dram_amap_bijective) {
       char text[160];
       snprintf(text, sizeof text, "address_map: %s\n", k_maps[i]);
       ASSERT(yt_parse(ctx, "over.yaml", text, strlen(text), &over) == 0);
-      cfg c = {ctx, 0};
+      cfg c = {ctx, 0, 0};
       cfg_memspec_parse(&c, over->root, "dram", 0, NULL, &s);
       cfg_memspec_check(&c, &s);
       if (c.nerr) FAIL_AT("%s %s: %s", k_mems[mi], k_maps[i], t_first_diag(ctx));

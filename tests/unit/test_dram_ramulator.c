@@ -387,7 +387,7 @@ static int units_of(const dram_spec *s, unsigned nch, unsigned *units, unsigned 
 /* Apply the YAML text to s and check it: 0, or -1 with the error on ctx.
  * *doc receives the tree the marks point into. */
 static int overlay(dse_ctx *ctx, const char *text, dram_spec *s, yt_doc **doc) {
-  cfg c = {ctx, 0};
+  cfg c = {ctx, 0, 0};
   *doc = NULL;
   if (yt_parse(ctx, "overlay.yaml", text, strlen(text), doc)) return -1;
   cfg_memspec_parse(&c, (*doc)->root, "dram", 0, NULL, s);
