@@ -52,10 +52,11 @@ fuzz: deps
 	@sh scripts/install-deps.sh fuzz
 	CC=clang cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=Debug "-DCMAKE_C_FLAGS_DEBUG=-g -O1" \
 	  -DDSE_FUZZ=ON -DDSE_ASAN=ON -DDSE_UBSAN=ON -DDSE_BUILD_TESTS=OFF -DDSE_BUILD_BENCH=OFF
-	cmake --build build-fuzz -j $(JOBS)
+	cmake --build build-fuzz -j $(JOBS) --target fuzzers
 	FUZZ_TIME=$(FUZZ_TIME) FUZZ_ONLY="$(FUZZ_ONLY)" FUZZ_SEED="$(FUZZ_SEED)" bash scripts/fuzz.sh
 
-# clang's static analyzer over the library and the CLI (build-scan/); a
+# clang's static analyzer over the library and the CLI (build-scan/; not
+# the generated sources there: protoc-c's, the embedded report page); a
 # finding fails it, its report in build-scan/report/ (docs/testing.md)
 analyze: deps
 	@sh scripts/install-deps.sh fuzz
@@ -63,7 +64,7 @@ analyze: deps
 	scan-build -o build-scan/report cmake -S . -B build-scan -DCMAKE_BUILD_TYPE=Debug \
 	  -DDSE_BUILD_TESTS=OFF -DDSE_BUILD_BENCH=OFF >/dev/null
 	scan-build -o build-scan/report --status-bugs -disable-checker deadcode.DeadStores \
-	  cmake --build build-scan -j $(JOBS) --target dse
+	  --exclude $(CURDIR)/build-scan cmake --build build-scan -j $(JOBS) --target dse
 
 clean:
 	rm -rf $(BUILD) build-asan build-fuzz build-scan out

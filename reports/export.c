@@ -52,7 +52,7 @@ static void total_cell(core_buf *b, const rpt_field *f, const dse_total_result *
   const double v = rpt_field_value(f, t);
   if (f->kind == RPT_BOOL) core_buf_puts(b, v != 0 ? "true" : "false");
   else if (f->kind == RPT_DBL) core_buf_double(b, v);
-  else core_buf_printf(b, "%lld", (long long)v);
+  else core_buf_count(b, v);
 }
 
 static void field(exporter *e, int first) {
@@ -149,7 +149,7 @@ static int json_row(void *user, const store_view *v) {
       const double x = rpt_field_value(f, t);
       if (f->kind == RPT_BOOL) rpt_json_bool(j, x != 0);
       else if (f->kind == RPT_DBL) rpt_json_num(j, x);
-      else rpt_json_u64(j, (uint64_t)x);
+      else rpt_json_count(j, x);
     }
     rpt_json_end_obj(j);
   }

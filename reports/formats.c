@@ -24,7 +24,7 @@ static void json_fields(rpt_json *j, const rpt_field *f, size_t n,
     else if (f[i].kind == RPT_DBL)
       rpt_json_num(j, rpt_field_value(&f[i], base));
     else
-      rpt_json_u64(j, (uint64_t)rpt_field_value(&f[i], base));
+      rpt_json_count(j, rpt_field_value(&f[i], base));
   }
 }
 
@@ -257,7 +257,7 @@ static void csv_num(core_buf *out, const rpt_field *f, const void *base) {
   else if (f->kind == RPT_DBL)
     core_buf_double(out, rpt_field_value(f, base));
   else
-    core_buf_printf(out, "%llu", (unsigned long long)rpt_field_value(f, base));
+    core_buf_count(out, rpt_field_value(f, base));
 }
 
 void rpt_result_csv(const dse_result *res, core_buf *out) {

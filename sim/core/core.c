@@ -153,6 +153,15 @@ void core_buf_printf(core_buf *b, const char *fmt, ...) {
   va_end(ap);
 }
 
+int core_is_count(double v) {
+  return v >= 0 && v < 18446744073709551616.0 && v == (double)(uint64_t)v;
+}
+
+void core_buf_count(core_buf *b, double v) {
+  if (core_is_count(v)) core_buf_printf(b, "%llu", (unsigned long long)v);
+  else core_buf_double(b, v);
+}
+
 void core_buf_double(core_buf *b, double v) {
   char tmp[40];
   if (!isfinite(v)) {

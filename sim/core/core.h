@@ -50,6 +50,11 @@ DSE_INTERNAL void core_buf_printf(core_buf *b, const char *fmt, ...)
 DSE_INTERNAL void core_buf_vprintf(core_buf *b, const char *fmt, va_list ap);
 /* Shortest text for a double that reads back to the same bits. */
 DSE_INTERNAL void core_buf_double(core_buf *b, double v);
+/* A count held as a double: its digits when it is a whole number of
+ * [0, 2^64) (core_is_count), else as core_buf_double writes it (a value
+ * read from a damaged store, which a cast would make undefined). */
+DSE_INTERNAL int core_is_count(double v);
+DSE_INTERNAL void core_buf_count(core_buf *b, double v);
 DSE_INTERNAL const char *core_buf_str(const core_buf *b);
 
 /* ===== diagnostics ======================================================= */

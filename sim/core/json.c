@@ -92,6 +92,11 @@ void rpt_json_u64(rpt_json *j, uint64_t v) {
   core_buf_printf(j->out, "%llu", (unsigned long long)v);
 }
 
+void rpt_json_count(rpt_json *j, double v) {
+  if (core_is_count(v)) rpt_json_u64(j, (uint64_t)v);
+  else rpt_json_num(j, v);
+}
+
 void rpt_json_bool(rpt_json *j, int v) {
   pre_value(j);
   core_buf_puts(j->out, v ? "true" : "false");

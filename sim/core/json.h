@@ -27,6 +27,9 @@ DSE_INTERNAL void rpt_json_key(rpt_json *j, const char *k);
 DSE_INTERNAL void rpt_json_str(rpt_json *j, const char *s);
 DSE_INTERNAL void rpt_json_num(rpt_json *j, double v);
 DSE_INTERNAL void rpt_json_u64(rpt_json *j, uint64_t v);
+/* A count held as a double: an integer when it is one (core_is_count),
+ * else as rpt_json_num writes it. */
+DSE_INTERNAL void rpt_json_count(rpt_json *j, double v);
 DSE_INTERNAL void rpt_json_bool(rpt_json *j, int v);
 DSE_INTERNAL void rpt_json_null(rpt_json *j);
 /* A value given as JSON text already (the caller vouches for it). */
