@@ -4,9 +4,13 @@
 # (tests/fuzz/corpus/NAME) and its kept regressions, with its dictionary.
 # What each run grows is kept in build-fuzz/corpus/NAME, so the next run goes
 # on from there; a crash, leak, timeout (over 1 s) or sanitizer report is
-# written to build-fuzz/found/NAME/ and fails the run.  FUZZ_ONLY="onnx
+# written to build-fuzz/found/NAME/ and fails the run.  A hang is an input
+# over 3 s: a second of the Release build, which the fuzz build (ASan,
+# UBSan, coverage) runs about three times slower, on a machine that may be
+# busy.  FUZZ_ONLY="onnx
 # store" picks harnesses.  At the end, a table: executions, executions per
-# second, coverage (edges) and features per harness.
+# second, coverage (edges) and features per harness.  FUZZ_SEED=N fixes
+# libFuzzer's random seed (default: a new one each run).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 B=${FUZZ_BUILD:-build-fuzz}
@@ -15,7 +19,8 @@ S=tests/fuzz
 names=${FUZZ_ONLY:-$(sed -n 's/^set(DSE_FUZZ_HARNESSES \(.*\))$/\1/p' $S/CMakeLists.txt)}
 mkdir -p "$B/logs"
 fail=0
-printf '%-10s %10s %8s %8s %8s %7s  %s\n' harness execs exec/s cov ft corpus result > "$B/logs/summary"
+sum="$B/logs/summary${FUZZ_TAG:+-$FUZZ_TAG}" # (FUZZ_TAG: runs side by side)
+printf '%-10s %10s %8s %8s %8s %7s  %s\n' harness execs exec/s cov ft corpus result > "$sum"
 for h in $names; do
   bin="$B/fuzz_$h"
   [ -x "$bin" ] || bin="$B/tests/fuzz_$h"
@@ -28,7 +33,7 @@ for h in $names; do
   echo "fuzz: $h for ${T}s"
   DSE_DATA_DIR=$PWD ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1 \
     UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-    "$bin" -max_total_time="$T" -timeout=1 -rss_limit_mb=2048 -max_len=262144 \
+    "$bin" -max_total_time="$T" -timeout=3 ${FUZZ_SEED:+-seed=$FUZZ_SEED} -rss_limit_mb=2048 -max_len=262144 \
     -print_final_stats=1 -artifact_prefix="$B/found/$h/" "${dict[@]}" \
     "$B/corpus/$h" "$S/corpus/$h" "$S/regress/$h" > "$log" 2>&1
   rc=$?
@@ -38,8 +43,8 @@ for h in $names; do
   ft=$(grep -o 'ft: [0-9]*' "$log" | tail -1 | cut -d' ' -f2)
   ncorp=$(ls "$B/corpus/$h" | wc -l)
   if [ $rc -eq 0 ]; then res=ok; else res="FOUND (exit $rc): $(ls "$B/found/$h" | head -3 | tr '\n' ' ')"; fail=1; fi
-  printf '%-10s %10s %8s %8s %8s %7s  %s\n' "$h" "${execs:-?}" "${rate:-?}" "${cov:-?}" "${ft:-?}" "$ncorp" "$res" >> "$B/logs/summary"
+  printf '%-10s %10s %8s %8s %8s %7s  %s\n' "$h" "${execs:-?}" "${rate:-?}" "${cov:-?}" "${ft:-?}" "$ncorp" "$res" >> "$sum"
   if [ $rc -ne 0 ]; then grep -E "ERROR|runtime error|SUMMARY|Test unit written" "$log" | head -8 >&2; fi
 done
-cat "$B/logs/summary"
+cat "$sum"
 exit $fail
