@@ -3,12 +3,11 @@
 # FUZZ_TIME seconds each (default 60), from its seed corpus
 # (tests/fuzz/corpus/NAME) and its kept regressions, with its dictionary.
 # What each run grows is kept in build-fuzz/corpus/NAME, so the next run goes
-# on from there; a crash, leak, timeout (over 1 s) or sanitizer report is
-# written to build-fuzz/found/NAME/ and fails the run.  A hang is an input
-# over 3 s: a second of the Release build, which the fuzz build (ASan,
-# UBSan, coverage) runs about three times slower, on a machine that may be
-# busy.  FUZZ_ONLY="onnx
-# store" picks harnesses.  At the end, a table: executions, executions per
+# on from there; a crash, leak, hang or sanitizer report is written to
+# build-fuzz/found/NAME/ and fails the run.  A hang is an input over 3 s: a
+# second of the Release build, which the fuzz build (ASan, UBSan, coverage)
+# runs about three times slower, on a machine that may be busy.
+# FUZZ_ONLY="onnx store" picks harnesses.  At the end, a table: executions, executions per
 # second, coverage (edges) and features per harness.  FUZZ_SEED=N fixes
 # libFuzzer's random seed (default: a new one each run).
 set -uo pipefail
