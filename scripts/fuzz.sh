@@ -7,9 +7,10 @@
 # build-fuzz/found/NAME/ and fails the run.  A hang is an input over 3 s: a
 # second of the Release build, which the fuzz build (ASan, UBSan, coverage)
 # runs about three times slower, on a machine that may be busy.
-# FUZZ_ONLY="onnx store" picks harnesses.  At the end, a table: executions, executions per
-# second, coverage (edges) and features per harness.  FUZZ_SEED=N fixes
-# libFuzzer's random seed (default: a new one each run).
+# FUZZ_ONLY="onnx store" picks harnesses; FUZZ_SEED=N fixes libFuzzer's
+# random seed (default: a new one each run).  At the end, a table:
+# executions, executions per second, coverage (edges) and features per
+# harness.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 B=${FUZZ_BUILD:-build-fuzz}
