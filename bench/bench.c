@@ -950,12 +950,7 @@ static void bench_big(bench *b) {
   snprintf(note, sizeof note, "peak RSS of its parent (2 workers): %.1f s, %.0f k points/s",
            t, 1e6 / t / 1e3);
   row(b, "1,000,000 level-1 points into a store", m, mb, "MB", "sweep-1m-rss", note);
-  unlink(path);
-  char side[80];
-  snprintf(side, sizeof side, "%s-wal", path);
-  unlink(side);
-  snprintf(side, sizeof side, "%s-shm", path);
-  unlink(side);
+  store_remove(path);
   free_case(&a);
 }
 

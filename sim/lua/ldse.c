@@ -1999,12 +1999,7 @@ static void nsga_report(void *user, const search_gen *g) {
 static int l_temp_gc(lua_State *L) {
   char *path = luaL_checkudata(L, 1, TEMP_MT);
   if (!path[0]) return 0;
-  char side[4200];
-  static const char *const ends[] = {"", "-wal", "-shm", "-journal"};
-  for (size_t k = 0; k < DSE_ARRAY_LEN(ends); k++) {
-    snprintf(side, sizeof side, "%s%s", path, ends[k]);
-    unlink(side);
-  }
+  store_remove(path);
   path[0] = '\0';
   return 0;
 }

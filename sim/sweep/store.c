@@ -491,6 +491,15 @@ void store_close(store *st) {
   if (st) store_release(st, 1);
 }
 
+void store_remove(const char *path) {
+  static const char *const ends[] = {"", "-wal", "-shm", "-journal"};
+  char side[4200];
+  for (size_t k = 0; k < DSE_ARRAY_LEN(ends); k++) {
+    snprintf(side, sizeof side, "%s%s", path, ends[k]);
+    unlink(side);
+  }
+}
+
 /* Now as UTC ISO 8601 ("2026-12-03T14:10:00Z"). */
 static void utc_now(char *buf, size_t n) {
   const time_t t = time(NULL);

@@ -34,6 +34,10 @@ DSE_INTERNAL int store_open_read(dse_ctx *ctx, const char *path, store **out);
 /* Commit what is pending and close (NULL: nothing). */
 DSE_INTERNAL void store_close(store *st);
 
+/* Remove the store file at path and what SQLite keeps beside it (-wal,
+ * -shm, -journal), each when it is there: a temporary store, once closed. */
+DSE_INTERNAL void store_remove(const char *path);
+
 /* The sweep named name: its id into *id, created (with its space, a JSON
  * text, the planned number of results and this dse's version) unless a
  * sweep of that name is stored, which is then resumed (taking this space

@@ -2,9 +2,6 @@
  * `dse show`, `dse report` and `dse export` read one: its sweep found, its
  * rows and their layers read into a table, and exported as CSV and JSON.
  * A file that is not a store, or a store with odd rows, is an error. */
-#include <stdio.h>
-#include <unistd.h>
-
 #include "core/core.h"
 #include "fuzz.h"
 #include "reports/page.h"
@@ -45,14 +42,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     }
     store_close(st);
   }
-  /* no journal left to be read with the next input */
-  char side[4200];
-  snprintf(side, sizeof side, "%s-wal", path);
-  unlink(side);
-  snprintf(side, sizeof side, "%s-shm", path);
-  unlink(side);
-  snprintf(side, sizeof side, "%s-journal", path);
-  unlink(side);
+  store_remove(path); /* no journal left to be read with the next input */
   fz_done(ctx);
   return 0;
 }

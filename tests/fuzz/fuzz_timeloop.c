@@ -3,7 +3,6 @@
  * 1 an Accelergy ERT, 2 a problem, 3 a mapping (read against the
  * small.arch and conv2d.prob of tests/data/timeloop). */
 #include <stdio.h>
-#include <stdlib.h>
 
 #include "config/ert.h"
 #include "config/timeloop.h"
@@ -16,11 +15,10 @@ static int g_ready = -1;
 
 static void load_fixed(void) {
   char path[4096];
-  const char *dir = getenv("DSE_DATA_DIR");
-  if (!dir || !*dir) dir = DSE_FUZZ_SOURCE_DIR;
   g_ctx = fz_ctx();
   g_ready = 0;
   if (!g_ctx) return;
+  const char *dir = dse_ctx_data_dir(g_ctx); /* (fz_ctx's: the tests' data is there too) */
   snprintf(path, sizeof path, "%s/tests/data/timeloop/small.arch.yaml", dir);
   if (tl_arch_load(g_ctx, path, NULL, &g_arch)) return;
   snprintf(path, sizeof path, "%s/tests/data/timeloop/conv2d.prob.yaml", dir);
